@@ -1,0 +1,64 @@
+// swift-tools-version:6.0
+// mediactl: a privacy-tiered, authenticated media service. Module DAG: docs/architecture.md.
+import PackageDescription
+
+let strict: [SwiftSetting] = [
+    .enableUpcomingFeature("ExistentialAny"),
+]
+
+let package = Package(
+    name: "mediactl",
+    platforms: [.macOS(.v15)],
+    products: [
+        .executable(name: "mediactl", targets: ["mediactl"]),
+        .executable(name: "mediabench", targets: ["mediabench"]),
+        .library(name: "HTTPCaching", targets: ["HTTPCaching"]),
+        .library(name: "MediaCrypto", targets: ["MediaCrypto"]),
+        .library(name: "MediaStorage", targets: ["MediaStorage"]),
+        .library(name: "MediaPolicy", targets: ["MediaPolicy"]),
+        .library(name: "MediaAudit", targets: ["MediaAudit"]),
+        .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "MediaService", targets: ["MediaService"]),
+        .library(name: "MediaCTL", targets: ["MediaCTL"]),
+    ],
+    targets: [
+        // Pure RFC 9111: no I/O, no wall clock.
+        .target(name: "HTTPCaching", swiftSettings: strict),
+        // OpenSSL (libssl-dev) through a shim header; only MediaCrypto imports it.
+        .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
+        .target(name: "MediaCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
+        .target(name: "MediaStorage", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        .target(name: "MediaPolicy", dependencies: ["HTTPCaching"], swiftSettings: strict),
+        .target(name: "MediaAudit", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        .target(name: "HTTPServer", swiftSettings: strict),
+        .target(
+            name: "MediaService",
+            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit"],
+            swiftSettings: strict),
+        .target(
+            name: "MediaCTL",
+            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
+                           "MediaService", "HTTPServer"],
+            resources: [.copy("Resources/samples")],
+            swiftSettings: strict),
+        .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
+        .executableTarget(
+            name: "mediabench",
+            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
+                           "MediaService", "HTTPServer"],
+            swiftSettings: strict),
+
+        .testTarget(name: "HTTPCachingTests", dependencies: ["HTTPCaching"], swiftSettings: strict),
+        .testTarget(name: "MediaCryptoTests", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "MediaStorageTests", dependencies: ["MediaStorage", "MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "MediaPolicyTests", dependencies: ["MediaPolicy", "HTTPCaching"], swiftSettings: strict),
+        .testTarget(name: "MediaAuditTests", dependencies: ["MediaAudit", "MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(
+            name: "MediaServiceTests",
+            dependencies: ["MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit"],
+            swiftSettings: strict),
+        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCTL"], swiftSettings: strict),
+    ],
+    swiftLanguageModes: [.v6]
+)

@@ -1,0 +1,127 @@
+/// An ordered list of HTTP field lines (RFC 9110 §5): names are case-preserving and compared
+/// case-insensitively, repeated lines are kept in order, and ``subscript(_:)`` gives the combined
+/// field value (the lines joined with ", ", RFC 9110 §5.3).
+///
+/// `Set-Cookie` must not be combined (RFC 9110 §5.3); use ``values(for:)`` for it.
+public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+    /// One field line.
+    public struct Field: Sendable, Hashable {
+        /// The name as received, case preserved.
+        public var name: String
+        /// The field line value, leading and trailing whitespace removed.
+        public var value: String
+
+        public init(name: String, value: String) {
+            self.name = name
+            self.value = value
+        }
+    }
+
+    /// The field lines, in order.
+    public private(set) var fields: [Field]
+
+    /// Creates fields from `(name, value)` pairs, in order.
+    public init(_ pairs: [(String, String)] = []) {
+        fields = pairs.map { Field(name: $0.0, value: HTTPFields.trim($0.1)) }
+    }
+
+    public init(dictionaryLiteral elements: (String, String)...) {
+        self.init(elements)
+    }
+
+    /// The number of field lines.
+    public var count: Int { fields.count }
+    public var isEmpty: Bool { fields.isEmpty }
+
+    public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
+
+    /// The combined value of every line named `name` (joined with ", "), or `nil` when absent.
+    public subscript(name: String) -> String? {
+        var result: String?
+        for field in fields where HTTPFields.namesEqual(field.name, name) {
+            if let existing = result { result = existing + ", " + field.value } else { result = field.value }
+        }
+        return result
+    }
+
+    /// The value of each line named `name`, in order. Empty when absent.
+    public func values(for name: String) -> [String] {
+        fields.lazy.filter { HTTPFields.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// The members of the comma-separated list in every line named `name` (RFC 9110 §5.6.1):
+    /// commas inside quoted strings do not split, elements are trimmed and empty ones dropped.
+    public func listValues(for name: String) -> [Substring] {
+        var out: [Substring] = []
+        for field in fields where HTTPFields.namesEqual(field.name, name) {
+            out.append(contentsOf: HTTPFieldList.split(field.value[...]))
+        }
+        return out
+    }
+
+    /// Whether a line named `name` exists.
+    public func contains(_ name: String) -> Bool {
+        fields.contains { HTTPFields.namesEqual($0.name, name) }
+    }
+
+    /// Appends a line; existing lines of that name stay.
+    public mutating func append(_ name: String, _ value: String) {
+        fields.append(Field(name: name, value: HTTPFields.trim(value)))
+    }
+
+    /// Replaces every line named `name` with one line (where the first one was, else at the end).
+    /// A `nil` value removes them.
+    public mutating func set(_ name: String, _ value: String?) {
+        guard let value else {
+            remove(name)
+            return
+        }
+        if let first = fields.firstIndex(where: { HTTPFields.namesEqual($0.name, name) }) {
+            fields[first] = Field(name: fields[first].name, value: HTTPFields.trim(value))
+            var index = fields.count - 1
+            while index > first {
+                if HTTPFields.namesEqual(fields[index].name, name) { fields.remove(at: index) }
+                index -= 1
+            }
+        } else {
+            append(name, value)
+        }
+    }
+
+    /// Removes every line named `name`.
+    public mutating func remove(_ name: String) {
+        fields.removeAll { HTTPFields.namesEqual($0.name, name) }
+    }
+
+    /// Removes every line whose name satisfies `predicate` (given the lower-cased name).
+    public mutating func removeAll(where predicate: (String) -> Bool) {
+        fields.removeAll { predicate($0.name.lowercased()) }
+    }
+
+    public var description: String {
+        fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
+    }
+
+    /// ASCII case-insensitive comparison of field names, without allocating.
+    public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        var l = lhs.utf8.makeIterator(), r = rhs.utf8.makeIterator()
+        while true {
+            switch (l.next(), r.next()) {
+            case (nil, nil): return true
+            case let (a?, b?):
+                if a == b { continue }
+                if lowerASCII(a) != lowerASCII(b) { return false }
+            default: return false
+            }
+        }
+    }
+
+    @inline(__always) static func lowerASCII(_ byte: UInt8) -> UInt8 {
+        byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+    }
+
+    static func trim(_ value: String) -> String {
+        let trimmed = HTTPFieldList.trimOWS(value[...])
+        return trimmed.count == value.count ? value : String(trimmed)
+    }
+}

@@ -1,0 +1,1 @@
+// The HTTPServer module. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// The MediaAudit module. See docs/architecture.md.

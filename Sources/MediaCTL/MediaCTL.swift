@@ -1,0 +1,1 @@
+// The MediaCTL module. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// The MediaPolicy module. See docs/architecture.md.

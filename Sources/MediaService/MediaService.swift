@@ -1,0 +1,1 @@
+// The MediaService module. See docs/architecture.md.

@@ -1,0 +1,1 @@
+// The MediaStorage module. See docs/architecture.md.

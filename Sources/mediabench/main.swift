@@ -1,0 +1,1 @@
+print("mediabench: no benchmarks yet")
