@@ -1,1 +1,13 @@
-print("mediabench: no benchmarks yet")
+// mediabench: release-build micro-benchmarks. Usage: swift run -c release mediabench [SUITE...]
+// Suites: caching, storage, crypto, service. Figures and goals: docs/benchmarks.md.
+let requested = Set(CommandLine.arguments.dropFirst())
+let suites: [(name: String, run: () throws -> Void)] = [
+    ("caching", CachingBenchmarks.run),
+    ("crypto", CryptoBenchmarks.run),
+    ("storage", StorageBenchmarks.run),
+    ("service", ServiceBenchmarks.run),
+]
+for suite in suites where requested.isEmpty || requested.contains(suite.name) {
+    print("== \(suite.name)")
+    try suite.run()
+}
