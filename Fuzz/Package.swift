@@ -1,0 +1,13 @@
+// swift-tools-version:6.0
+// libFuzzer targets for mediactl's parsers. Built and run by Fuzz/run with -sanitize=fuzzer,address;
+// kept out of the main package so that a plain `swift build` there never links libFuzzer.
+import PackageDescription
+
+let package = Package(
+    name: "mediactl-fuzz",
+    dependencies: [.package(name: "mediactl", path: "..")],
+    targets: [
+        .executableTarget(name: "FuzzFieldList", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
+    ],
+    swiftLanguageModes: [.v6]
+)
