@@ -59,6 +59,11 @@ let package = Package(
             dependencies: ["MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit"],
             swiftSettings: strict),
         .testTarget(name: "MediaCTLTests", dependencies: ["MediaCTL"], swiftSettings: strict),
+        // Drives the built `mediactl` and a real nginx origin over real sockets.
+        .testTarget(
+            name: "EndToEndTests",
+            dependencies: ["MediaCTL", "MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching", "MediaCrypto"],
+            swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -1,0 +1,144 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// A real nginx origin for end-to-end tests, on a free loopback port, serving `Tests/Fixtures/corpus`
+/// with per-folder cache headers:
+///
+/// | path | headers |
+/// |---|---|
+/// | `/catalog/` | `Cache-Control: public, max-age=31536000, immutable`, ETag |
+/// | `/avatars/` | `Cache-Control: max-age=60`, ETag, Last-Modified |
+/// | `/receipts/` | 401 + `WWW-Authenticate: Bearer` unless `Bearer t1` or `Bearer t2`; then `private, max-age=60` |
+/// | `/one-time/` | the catalog files with `Cache-Control: no-store` |
+/// | `/hostile/` | hostile files with `public, max-age=600` |
+///
+/// Each instance has its own prefix folder (config, pid, logs) and is stopped with ``stop()``.
+final class NginxOrigin: @unchecked Sendable {
+    let port: Int
+    let prefix: URL
+    private let process: Process
+
+    /// The origin base URL, e.g. `http://127.0.0.1:41234`.
+    var baseURL: String { "http://127.0.0.1:\(port)" }
+
+    /// Whether nginx is installed (scripts/test installs it).
+    static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") }
+
+    static var fixturesDirectory: URL {
+        URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Fixtures/corpus")
+    }
+
+    init(extraServerConfig: String = "") throws {
+        port = try FreePort.find()
+        prefix = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-origin-\(UUID().uuidString)")
+        try FileManager.default.createDirectory(at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
+        let config = NginxOrigin.config(port: port, prefix: prefix.path, root: NginxOrigin.fixturesDirectory.path,
+                                        extra: extraServerConfig)
+        let configURL = prefix.appendingPathComponent("nginx.conf")
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+        process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-p", prefix.path, "-c", configURL.path, "-e", prefix.appendingPathComponent("error.log").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        try FreePort.waitUntilListening(port: port, timeoutSeconds: 10)
+    }
+
+    func stop() {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: prefix)
+    }
+
+    deinit { stop() }
+
+    static func config(port: Int, prefix: String, root: String, extra: String) -> String {
+        let user = getuid() == 0 ? "user root root;" : ""
+        return """
+        \(user)
+        worker_processes 1;
+        daemon off;
+        pid \(prefix)/nginx.pid;
+        error_log \(prefix)/error.log warn;
+        events { worker_connections 1024; }
+        http {
+            access_log off;
+            client_body_temp_path \(prefix)/tmp/body;
+            proxy_temp_path \(prefix)/tmp/proxy;
+            fastcgi_temp_path \(prefix)/tmp/fastcgi;
+            uwsgi_temp_path \(prefix)/tmp/uwsgi;
+            scgi_temp_path \(prefix)/tmp/scgi;
+            types { image/jpeg jpg; image/png png; image/gif gif; image/webp webp; image/svg+xml svg; }
+            default_type application/octet-stream;
+            map $http_authorization $origin_user { default ""; "Bearer t1" u1; "Bearer t2" u2; }
+            server {
+                listen 127.0.0.1:\(port);
+                root \(root);
+                location /catalog/ { add_header Cache-Control "public, max-age=31536000, immutable"; }
+                location /avatars/ { add_header Cache-Control "max-age=60"; }
+                location /receipts/ {
+                    if ($origin_user = "") { return 401; }
+                    add_header Cache-Control "private, max-age=60";
+                }
+                location /one-time/ {
+                    alias \(root)/catalog/;
+                    add_header Cache-Control "no-store";
+                }
+                location /hostile/ { add_header Cache-Control "public, max-age=600"; }
+                error_page 401 /_401;
+                location = /_401 { internal; add_header WWW-Authenticate "Bearer" always; return 401 "unauthorized"; }
+                \(extra)
+            }
+        }
+        """
+    }
+}
+
+/// Loopback port helpers for tests.
+enum FreePort {
+    /// A port that was free a moment ago (bind to 0, read it back, close).
+    static func find() throws -> Int {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw POSIXError(.EMFILE) }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = 0
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard bound == 0 else { throw POSIXError(.EADDRINUSE) }
+        var length = socklen_t(MemoryLayout<sockaddr_in>.size)
+        _ = withUnsafeMutablePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
+        }
+        return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Polls until something accepts connections on `port`.
+    static func waitUntilListening(port: Int, timeoutSeconds: Double) throws {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        while Date() < deadline {
+            let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+            var address = sockaddr_in()
+            address.sin_family = sa_family_t(AF_INET)
+            address.sin_port = in_port_t(UInt16(port).bigEndian)
+            address.sin_addr.s_addr = inet_addr("127.0.0.1")
+            let connected = withUnsafePointer(to: &address) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            close(fd)
+            if connected == 0 { return }
+            usleep(20_000)
+        }
+        throw POSIXError(.ETIMEDOUT)
+    }
+}
