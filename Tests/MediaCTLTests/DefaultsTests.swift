@@ -7,9 +7,12 @@ import Testing
 
     @Test func serveDefaults() throws {
         let command = try MediaCTLMain.parse(["serve"], environment: [:])
-        #expect(command == .serve(ServeOptions(
-            listen: ListenAddress(host: "127.0.0.1", port: 8080), policiesDirectory: "./Policies",
-            stateDirectory: "./.mediactl", origins: [])))
+        #expect(
+            command
+                == .serve(
+                    ServeOptions(
+                        listen: ListenAddress(host: "127.0.0.1", port: 8080), policiesDirectory: "./Policies",
+                        stateDirectory: "./.mediactl", origins: [])))
     }
 
     @Test func everyCommandDefaults() throws {
@@ -17,15 +20,19 @@ import Testing
             (["demo"], .demo(DemoOptions(keepServing: false))),
             (
                 ["fetch", "/catalog/coffee.jpg"],
-                .fetch(FetchOptions(
-                    path: "/catalog/coffee.jpg", headers: [], outputFile: nil, json: false,
-                    policiesDirectory: "./Policies", stateDirectory: "./.mediactl"))
+                .fetch(
+                    FetchOptions(
+                        path: "/catalog/coffee.jpg", headers: [], outputFile: nil, json: false,
+                        policiesDirectory: "./Policies", stateDirectory: "./.mediactl"))
             ),
             (
                 ["inspect", "http://127.0.0.1:8081/catalog/a.jpg"],
                 .inspect(InspectOptions(url: "http://127.0.0.1:8081/catalog/a.jpg", policiesDirectory: "./Policies"))
             ),
-            (["audit"], .audit(AuditOptions(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))),
+            (
+                ["audit"],
+                .audit(AuditOptions(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))
+            ),
             (["audit", "verify"], .auditVerify(AuditVerifyOptions(stateDirectory: "./.mediactl"))),
             (["policy", "check"], .policyCheck(PolicyCheckOptions(policiesDirectory: "./Policies"))),
             (["purge", "--all"], .purge(PurgeOptions(target: .all, stateDirectory: "./.mediactl"))),
@@ -77,22 +84,34 @@ import Testing
 
     @Test func everyOptionOfServe() throws {
         let command = try MediaCTLMain.parse(
-            ["serve", "--listen", "0.0.0.0:0", "--policies", "/etc/mediactl", "--state-dir=/srv/m",
-             "--origin", "catalog=https://cdn.example/catalog/"],
+            [
+                "serve", "--listen", "0.0.0.0:0", "--policies", "/etc/mediactl", "--state-dir=/srv/m",
+                "--origin", "catalog=https://cdn.example/catalog/",
+            ],
             environment: Self.stateEnvironment)
-        #expect(command == .serve(ServeOptions(
-            listen: ListenAddress(host: "0.0.0.0", port: 0), policiesDirectory: "/etc/mediactl",
-            stateDirectory: "/srv/m", origins: [OriginOverride(route: "catalog", url: "https://cdn.example/catalog/")])))
+        #expect(
+            command
+                == .serve(
+                    ServeOptions(
+                        listen: ListenAddress(host: "0.0.0.0", port: 0), policiesDirectory: "/etc/mediactl",
+                        stateDirectory: "/srv/m",
+                        origins: [OriginOverride(route: "catalog", url: "https://cdn.example/catalog/")])))
     }
 
     @Test func everyOptionOfFetchInAnyOrder() throws {
         let command = try MediaCTLMain.parse(
-            ["fetch", "--json", "--output", "out.jpg", "/receipts/r-7731.png?size=2", "--policies=P",
-             "--state-dir", "S", "--header", "Authorization: Bearer t1"],
+            [
+                "fetch", "--json", "--output", "out.jpg", "/receipts/r-7731.png?size=2", "--policies=P",
+                "--state-dir", "S", "--header", "Authorization: Bearer t1",
+            ],
             environment: [:])
-        #expect(command == .fetch(FetchOptions(
-            path: "/receipts/r-7731.png?size=2", headers: [RequestHeader(name: "Authorization", value: "Bearer t1")],
-            outputFile: "out.jpg", json: true, policiesDirectory: "P", stateDirectory: "S")))
+        #expect(
+            command
+                == .fetch(
+                    FetchOptions(
+                        path: "/receipts/r-7731.png?size=2",
+                        headers: [RequestHeader(name: "Authorization", value: "Bearer t1")],
+                        outputFile: "out.jpg", json: true, policiesDirectory: "P", stateDirectory: "S")))
     }
 
     @Test func valuesMayStartWithASingleDash() throws {
@@ -117,7 +136,10 @@ import Testing
                 .audit(AuditOptions(stateDirectory: "S", policiesDirectory: "P", json: true))
             ),
             (["audit", "verify", "--state-dir", "S"], .auditVerify(AuditVerifyOptions(stateDirectory: "S"))),
-            (["policy", "check", "--policies=Policies.test"], .policyCheck(PolicyCheckOptions(policiesDirectory: "Policies.test"))),
+            (
+                ["policy", "check", "--policies=Policies.test"],
+                .policyCheck(PolicyCheckOptions(policiesDirectory: "Policies.test"))
+            ),
         ]
         for (arguments, expected) in expectations {
             #expect(try MediaCTLMain.parse(arguments, environment: [:]) == expected, "\(arguments)")
@@ -131,8 +153,10 @@ import Testing
             ("[::1]:65535", ListenAddress(host: "::1", port: 65535), "[::1]:65535"),
             ("[::]:80", ListenAddress(host: "::", port: 80), "[::]:80"),
             ("localhost:08080", ListenAddress(host: "localhost", port: 8080), "localhost:8080"),
-            ("media-1.internal.example:443", ListenAddress(host: "media-1.internal.example", port: 443),
-             "media-1.internal.example:443"),
+            (
+                "media-1.internal.example:443", ListenAddress(host: "media-1.internal.example", port: 443),
+                "media-1.internal.example:443"
+            ),
         ]
         for (text, expected, description) in expectations {
             let command = try MediaCTLMain.parse(["serve", "--listen", text], environment: [:])

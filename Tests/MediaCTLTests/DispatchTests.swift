@@ -4,9 +4,15 @@ import Testing
 
 @Suite struct DispatchTests {
     static let lines: [([String], ParsedCommand, String)] = [
-        (["serve", "--listen", "[::1]:9090"], .serve(ServeOptions(listen: ListenAddress(host: "::1", port: 9090))), "serve"),
+        (
+            ["serve", "--listen", "[::1]:9090"], .serve(ServeOptions(listen: ListenAddress(host: "::1", port: 9090))),
+            "serve"
+        ),
         (["demo", "--keep-serving"], .demo(DemoOptions(keepServing: true)), "demo"),
-        (["fetch", "/catalog/coffee.jpg", "--json"], .fetch(FetchOptions(path: "/catalog/coffee.jpg", json: true)), "fetch"),
+        (
+            ["fetch", "/catalog/coffee.jpg", "--json"], .fetch(FetchOptions(path: "/catalog/coffee.jpg", json: true)),
+            "fetch"
+        ),
         (["inspect", "http://o.example/a.jpg"], .inspect(InspectOptions(url: "http://o.example/a.jpg")), "inspect"),
         (["audit", "--json"], .audit(AuditOptions(json: true)), "audit"),
         (["audit", "verify"], .auditVerify(AuditVerifyOptions()), "audit verify"),

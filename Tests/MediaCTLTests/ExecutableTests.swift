@@ -6,7 +6,8 @@ import Testing
     /// `mediactl` next to the test bundle (`.build/<config>/`), built by `swift build --build-tests`.
     static let binary: URL? = {
         let candidates = [
-            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent("mediactl"),
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "mediactl"),
             URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
                 .deletingLastPathComponent().appendingPathComponent(".build/debug/mediactl"),
         ]
@@ -19,14 +20,17 @@ import Testing
         process.executableURL = binary
         process.arguments = arguments
         process.environment = environment
-        let out = Pipe(), err = Pipe()
+        let out = Pipe()
+        let err = Pipe()
         process.standardOutput = out
         process.standardError = err
         try process.run()
         let stdout = out.fileHandleForReading.readDataToEndOfFile()
         let stderr = err.fileHandleForReading.readDataToEndOfFile()
         process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
     }
 
     @Test func version() throws {
@@ -40,16 +44,18 @@ import Testing
         let (status, stdout, stderr) = try Self.run(["purge", "--all", "--route", "x"])
         #expect(status == 64)
         #expect(stdout == "")
-        #expect(stderr == """
-            mediactl: options --route and --all cannot be used together
-            Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]
-            Run 'mediactl purge --help' for more information.
+        #expect(
+            stderr == """
+                mediactl: options --route and --all cannot be used together
+                Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]
+                Run 'mediactl purge --help' for more information.
 
-            """)
+                """)
     }
 
     @Test func unavailableCommandExits1() throws {
-        let (status, stdout, stderr) = try Self.run(["audit", "verify"], environment: ["MEDIACTL_STATE_DIR": "/nonexistent"])
+        let (status, stdout, stderr) = try Self.run(
+            ["audit", "verify"], environment: ["MEDIACTL_STATE_DIR": "/nonexistent"])
         #expect(status == 1)
         #expect(stdout == "")
         #expect(stderr == "mediactl: audit verify is not available in this build\n")

@@ -7,8 +7,14 @@ import Testing
     static let firstLines: [([String], String)] = [
         (["--help"], "Usage: mediactl <command> [options]"),
         (["-h"], "Usage: mediactl <command> [options]"),
-        (["serve", "--help"], "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."),
-        (["serve", "-h"], "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."),
+        (
+            ["serve", "--help"],
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+        ),
+        (
+            ["serve", "-h"],
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+        ),
         (["demo", "--help"], "Usage: mediactl demo [--keep-serving]"),
         (
             ["fetch", "--help"],
@@ -20,15 +26,30 @@ import Testing
         (["audit", "verify", "-h"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["policy", "--help"], "Usage: mediactl policy check [--policies DIR]"),
         (["policy", "check", "--help"], "Usage: mediactl policy check [--policies DIR]"),
-        (["purge", "--help"], "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"),
+        (
+            ["purge", "--help"],
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"
+        ),
         (["help", "--help"], "Usage: mediactl help [COMMAND [SUBCOMMAND]]"),
-        (["help", "serve"], "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."),
+        (
+            ["help", "serve"],
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+        ),
         (["help", "audit", "verify"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["help", "policy"], "Usage: mediactl policy check [--policies DIR]"),
         // --help wins over other mistakes on the same command line, and over missing arguments.
-        (["serve", "--bogus", "--help"], "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."),
-        (["fetch", "-h"], "Usage: mediactl fetch PATH [--header 'Name: value']... [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"),
-        (["purge", "--all", "--route", "x", "--help"], "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"),
+        (
+            ["serve", "--bogus", "--help"],
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+        ),
+        (
+            ["fetch", "-h"],
+            "Usage: mediactl fetch PATH [--header 'Name: value']... [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
+        ),
+        (
+            ["purge", "--all", "--route", "x", "--help"],
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"
+        ),
     ]
 
     @Test(arguments: firstLines)
@@ -54,70 +75,76 @@ import Testing
 
     @Test func overviewText() async {
         let result = await CLIRun.run([])
-        #expect(result.stdout == """
-            Usage: mediactl <command> [options]
+        #expect(
+            result.stdout == """
+                Usage: mediactl <command> [options]
 
-            mediactl 0.1.0: a privacy-tiered, authenticated media cache.
+                mediactl 0.1.0: a privacy-tiered, authenticated media cache.
 
-            Options:
-              --version    Print the version and exit.
-              -h, --help   Show this help and exit.
+                Options:
+                  --version    Print the version and exit.
+                  -h, --help   Show this help and exit.
 
-            Commands:
-              serve          Run the media service over HTTP until interrupted.
-              demo           Run an embedded origin with the bundled sample images and the default policies, and show every tier.
-              fetch          Send one request through the pipeline and show the response and the storage decision.
-              inspect        Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.
-              audit          Report what was persisted, per tier, and any storage that policy forbids.
-              audit verify   Check the audit log's hash chain.
-              policy check   Validate the policy files.
-              purge          Remove stored objects of one route, of one credential's partition, or all of them.
-              help           Show the overview, or the help of a command.
+                Commands:
+                  serve          Run the media service over HTTP until interrupted.
+                  demo           Run an embedded origin with the bundled sample images and the default policies, and show every tier.
+                  fetch          Send one request through the pipeline and show the response and the storage decision.
+                  inspect        Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.
+                  audit          Report what was persisted, per tier, and any storage that policy forbids.
+                  audit verify   Check the audit log's hash chain.
+                  policy check   Validate the policy files.
+                  purge          Remove stored objects of one route, of one credential's partition, or all of them.
+                  help           Show the overview, or the help of a command.
 
-            Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).
+                Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).
 
-            Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error.
+                Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error.
 
-            Run 'mediactl <command> --help' for the options of a command.
+                Run 'mediactl <command> --help' for the options of a command.
 
-            """)
+                """)
     }
 
     @Test func serveHelpText() async {
         let result = await CLIRun.run(["serve", "--help"])
-        #expect(result.stdout == """
-            Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]...
+        #expect(
+            result.stdout == """
+                Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]...
 
-            Run the media service over HTTP until interrupted.
+                Run the media service over HTTP until interrupted.
 
-            Options:
-              --listen HOST:PORT   Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080.
-              --policies DIR       Policy directory (*.json). Default: ./Policies.
-              --state-dir DIR      State directory. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.
-              --origin ROUTE=URL   Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route.
-              -h, --help           Show this help and exit.
+                Options:
+                  --listen HOST:PORT   Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080.
+                  --policies DIR       Policy directory (*.json). Default: ./Policies.
+                  --state-dir DIR      State directory. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.
+                  --origin ROUTE=URL   Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route.
+                  -h, --help           Show this help and exit.
 
-            Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error.
+                Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error.
 
-            """)
+                """)
     }
 
     @Test func fetchHelpListsItsArgument() async {
         let result = await CLIRun.run(["fetch", "--help"])
-        #expect(result.stdout.contains("""
-            Arguments:
-              PATH   Request target starting with '/', such as /catalog/coffee.jpg.
+        #expect(
+            result.stdout.contains(
+                """
+                Arguments:
+                  PATH   Request target starting with '/', such as /catalog/coffee.jpg.
 
-            """))
+                """))
     }
 
     @Test func auditHelpListsItsSubcommand() async {
         let result = await CLIRun.run(["audit", "--help"])
-        #expect(result.stdout.contains("""
-            Subcommands:
-              audit verify   Check the audit log's hash chain.
+        #expect(
+            result.stdout.contains(
+                """
+                Subcommands:
+                  audit verify   Check the audit log's hash chain.
 
-            """))
+                """))
     }
 
     /// Walks the whole command tree: each command's help is its own, and its usage names every

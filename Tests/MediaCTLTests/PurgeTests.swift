@@ -6,9 +6,15 @@ import Testing
     @Test func eachTargetAlone() throws {
         let expectations: [([String], PurgeOptions)] = [
             (["purge", "--route", "catalog"], PurgeOptions(target: .route("catalog"))),
-            (["purge", "--route=receipts", "--state-dir", "S"], PurgeOptions(target: .route("receipts"), stateDirectory: "S")),
+            (
+                ["purge", "--route=receipts", "--state-dir", "S"],
+                PurgeOptions(target: .route("receipts"), stateDirectory: "S")
+            ),
             (["purge", "--credential-file", "u1.token"], PurgeOptions(target: .credentialFile("u1.token"))),
-            (["purge", "--state-dir=S", "--credential-file=/run/t"], PurgeOptions(target: .credentialFile("/run/t"), stateDirectory: "S")),
+            (
+                ["purge", "--state-dir=S", "--credential-file=/run/t"],
+                PurgeOptions(target: .credentialFile("/run/t"), stateDirectory: "S")
+            ),
             (["purge", "--all"], PurgeOptions(target: .all)),
         ]
         for (arguments, expected) in expectations {
@@ -17,7 +23,9 @@ import Testing
     }
 
     @Test func everyCombinationOfTwoOrMoreIsRefused() async {
-        let route = ["--route", "catalog"], file = ["--credential-file", "t"], all = ["--all"]
+        let route = ["--route", "catalog"]
+        let file = ["--credential-file", "t"]
+        let all = ["--all"]
         let combinations: [([String], String)] = [
             (route + file, "options --route and --credential-file cannot be used together"),
             (file + route, "options --route and --credential-file cannot be used together"),
@@ -39,8 +47,10 @@ import Testing
     @Test func noneIsRefused() async {
         let result = await CLIRun.run(["purge", "--state-dir", "S"])
         #expect(result.status == 64)
-        #expect(result.stderr == CLIRun.usageError(
-            "purge requires one of --route NAME, --credential-file FILE or --all", command: ["purge"]))
+        #expect(
+            result.stderr
+                == CLIRun.usageError(
+                    "purge requires one of --route NAME, --credential-file FILE or --all", command: ["purge"]))
     }
 
     @Test func repeatingTheSameTargetIsADuplicateNotAConflict() async {

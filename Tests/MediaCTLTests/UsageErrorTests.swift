@@ -39,8 +39,10 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
         UsageCase(["serve", "--policies="], "empty value for option '--policies' (expected DIR)", ["serve"]),
         UsageCase(["purge", "--route", ""], "empty value for option '--route' (expected NAME)", ["purge"]),
         UsageCase(["audit", "--json=yes"], "option '--json' does not take a value", ["audit"]),
-        UsageCase(["serve", "--state-dir", "a", "--state-dir=b"], "option '--state-dir' given more than once", ["serve"]),
-        UsageCase(["demo", "--keep-serving", "--keep-serving"], "option '--keep-serving' given more than once", ["demo"]),
+        UsageCase(
+            ["serve", "--state-dir", "a", "--state-dir=b"], "option '--state-dir' given more than once", ["serve"]),
+        UsageCase(
+            ["demo", "--keep-serving", "--keep-serving"], "option '--keep-serving' given more than once", ["demo"]),
         UsageCase(["fetch"], "missing argument PATH", ["fetch"]),
         UsageCase(["fetch", "--json"], "missing argument PATH", ["fetch"]),
         UsageCase(["inspect"], "missing argument URL", ["inspect"]),
@@ -57,7 +59,8 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
     static let valueCases: [UsageCase] = [
         UsageCase(["serve", "--origin", "catalog"], "invalid --origin 'catalog': expected ROUTE=URL", ["serve"]),
         UsageCase(["serve", "--origin=catalog"], "invalid --origin 'catalog': expected ROUTE=URL", ["serve"]),
-        UsageCase(["serve", "--origin", "=http://o/"], "invalid --origin '=http://o/': route name is empty", ["serve"]),
+        UsageCase(
+            ["serve", "--origin", "=http://o/"], "invalid --origin '=http://o/': route name is empty", ["serve"]),
         UsageCase(
             ["serve", "--origin", "catalog=ftp://o/"],
             "invalid --origin 'catalog=ftp://o/': URL must be http:// or https:// with a host", ["serve"]),
@@ -104,7 +107,8 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
         UsageCase(
             ["serve", "--listen", "-a.example:80"],
             "invalid --listen '-a.example:80': '-a.example' is not a valid host name", ["serve"]),
-        UsageCase(["fetch", "/a.jpg", "--header", "NoColon"], "invalid --header 'NoColon': expected 'Name: value'", ["fetch"]),
+        UsageCase(
+            ["fetch", "/a.jpg", "--header", "NoColon"], "invalid --header 'NoColon': expected 'Name: value'", ["fetch"]),
         UsageCase(["fetch", "/a.jpg", "--header", ": v"], "invalid --header ': v': expected 'Name: value'", ["fetch"]),
         UsageCase(
             ["fetch", "/a.jpg", "--header", "Fo o: 1"], "invalid --header 'Fo o: 1': 'Fo o' is not a valid field name",
@@ -114,11 +118,18 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
             "invalid --header 'X-A: a\u{1}b': value contains a control character", ["fetch"]),
         UsageCase(["fetch", "catalog/a.jpg"], "invalid PATH 'catalog/a.jpg': must start with '/'", ["fetch"]),
         UsageCase(["fetch", "/a b.jpg"], "invalid PATH '/a b.jpg': contains a space or control character", ["fetch"]),
-        UsageCase(["inspect", "example.com/a.jpg"], "invalid URL 'example.com/a.jpg': expected http:// or https:// with a host", ["inspect"]),
-        UsageCase(["inspect", "ftp://example.com/a.jpg"], "invalid URL 'ftp://example.com/a.jpg': expected http:// or https:// with a host", ["inspect"]),
+        UsageCase(
+            ["inspect", "example.com/a.jpg"],
+            "invalid URL 'example.com/a.jpg': expected http:// or https:// with a host", ["inspect"]),
+        UsageCase(
+            ["inspect", "ftp://example.com/a.jpg"],
+            "invalid URL 'ftp://example.com/a.jpg': expected http:// or https:// with a host", ["inspect"]),
         UsageCase(["purge"], "purge requires one of --route NAME, --credential-file FILE or --all", ["purge"]),
-        UsageCase(["purge", "--state-dir", "s"], "purge requires one of --route NAME, --credential-file FILE or --all", ["purge"]),
-        UsageCase(["purge", "--all", "--route", "catalog"], "options --route and --all cannot be used together", ["purge"]),
+        UsageCase(
+            ["purge", "--state-dir", "s"], "purge requires one of --route NAME, --credential-file FILE or --all",
+            ["purge"]),
+        UsageCase(
+            ["purge", "--all", "--route", "catalog"], "options --route and --all cannot be used together", ["purge"]),
         UsageCase(
             ["purge", "--credential-file", "t", "--route", "catalog"],
             "options --route and --credential-file cannot be used together", ["purge"]),
@@ -173,22 +184,24 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
 
     @Test func exactStderrOfAnOptionTypo() async {
         let result = await CLIRun.run(["serve", "--state-dri", "/tmp/x"])
-        #expect(result.stderr == """
-            mediactl: unknown option '--state-dri'; did you mean --state-dir?
-            Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]...
-            Run 'mediactl serve --help' for more information.
+        #expect(
+            result.stderr == """
+                mediactl: unknown option '--state-dri'; did you mean --state-dir?
+                Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]...
+                Run 'mediactl serve --help' for more information.
 
-            """)
+                """)
     }
 
     @Test func exactStderrShowsEveryUsageLineOfAudit() async {
         let result = await CLIRun.run(["audit", "--jsn"])
-        #expect(result.stderr == """
-            mediactl: unknown option '--jsn'; did you mean --json?
-            Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json]
-                   mediactl audit verify [--state-dir DIR]
-            Run 'mediactl audit --help' for more information.
+        #expect(
+            result.stderr == """
+                mediactl: unknown option '--jsn'; did you mean --json?
+                Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json]
+                       mediactl audit verify [--state-dir DIR]
+                Run 'mediactl audit --help' for more information.
 
-            """)
+                """)
     }
 }

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// The `HOST:PORT` of `mediactl serve --listen`: an IPv4 address, a bracketed IPv6 address

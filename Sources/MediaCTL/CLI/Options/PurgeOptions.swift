@@ -34,6 +34,7 @@ public struct PurgeOptions: Sendable, Hashable {
             let list = flags.dropLast().joined(separator: ", ") + " and " + flags[flags.count - 1]
             throw parsed.error(.conflictingOptions, "options \(list) cannot be used together")
         }
-        self.init(target: given[0].target, stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment))
+        self.init(
+            target: given[0].target, stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment))
     }
 }

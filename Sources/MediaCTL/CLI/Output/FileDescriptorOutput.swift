@@ -1,7 +1,7 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// An ``OutputSink`` writing straight to a file descriptor with `write(2)`, unbuffered.
@@ -28,9 +28,9 @@ public struct FileDescriptorOutput: OutputSink {
             var remaining = buffer.count
             while remaining > 0 {
                 #if canImport(Glibc)
-                let written = Glibc.write(fileDescriptor, base, remaining)
+                    let written = Glibc.write(fileDescriptor, base, remaining)
                 #else
-                let written = Darwin.write(fileDescriptor, base, remaining)
+                    let written = Darwin.write(fileDescriptor, base, remaining)
                 #endif
                 if written < 0 {
                     if errno == EINTR { continue }

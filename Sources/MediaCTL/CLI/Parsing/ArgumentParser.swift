@@ -55,7 +55,8 @@ struct ArgumentParser {
         try Self.checkPositionals(parsed)
         if !command.isRunnable {
             let names = command.subcommands.compactMap(\.path.last).joined(separator: ", ")
-            throw parsed.error(.missingSubcommand, "missing subcommand for '\(command.displayName)' (expected: \(names))")
+            throw parsed.error(
+                .missingSubcommand, "missing subcommand for '\(command.displayName)' (expected: \(names))")
         }
         return .parsed(parsed)
     }

@@ -19,7 +19,8 @@ enum Suggestion {
     /// Optimal string alignment distance between `a` and `b`, over Unicode scalars.
     /// - Complexity: O(a.count × b.count).
     static func distance(_ a: String, _ b: String) -> Int {
-        let a = Array(a.unicodeScalars), b = Array(b.unicodeScalars)
+        let a = Array(a.unicodeScalars)
+        let b = Array(b.unicodeScalars)
         if a.isEmpty { return b.count }
         if b.isEmpty { return a.count }
         var table = [[Int]](repeating: [Int](repeating: 0, count: b.count + 1), count: a.count + 1)

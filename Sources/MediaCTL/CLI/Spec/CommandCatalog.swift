@@ -55,7 +55,8 @@ public enum CommandCatalog {
     /// `mediactl inspect`.
     public static let inspect = CommandSpec(
         path: ["inspect"],
-        summary: "Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.",
+        summary:
+            "Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.",
         usage: ["mediactl inspect URL [--policies DIR]"],
         options: [policies],
         positionals: [PositionalSpec("URL", help: "An http:// or https:// origin URL.")],
@@ -73,7 +74,9 @@ public enum CommandCatalog {
     public static let audit = CommandSpec(
         path: ["audit"],
         summary: "Report what was persisted, per tier, and any storage that policy forbids.",
-        usage: ["mediactl audit [--state-dir DIR] [--policies DIR] [--json]", "mediactl audit verify [--state-dir DIR]"],
+        usage: [
+            "mediactl audit [--state-dir DIR] [--policies DIR] [--json]", "mediactl audit verify [--state-dir DIR]",
+        ],
         options: [stateDir, policies, json],
         subcommands: [auditVerify],
         notes: [exitCodes])
