@@ -81,10 +81,6 @@ import Testing
 
                 mediactl 0.1.0: a privacy-tiered, authenticated media cache.
 
-                Options:
-                  --version    Print the version and exit.
-                  -h, --help   Show this help and exit.
-
                 Commands:
                   serve          Run the media service over HTTP until interrupted.
                   demo           Run an embedded origin with the bundled sample images and the default policies, and show every tier.
@@ -95,6 +91,10 @@ import Testing
                   policy check   Validate the policy files.
                   purge          Remove stored objects of one route, of one credential's partition, or all of them.
                   help           Show the overview, or the help of a command.
+
+                Options:
+                  --version    Print the version and exit.
+                  -h, --help   Show this help and exit.
 
                 Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).
 

@@ -8,7 +8,8 @@ extension CommandSpec {
         return lines.joined(separator: "\n") + "\n"
     }
 
-    /// The full help printed by `--help`: usage, summary, arguments, options, subcommands, notes.
+    /// The full help printed by `--help`: usage, summary, arguments, options and subcommands
+    /// (commands first in the overview), notes.
     /// Its first line is always `Usage: <first usage line>`.
     public var helpText: String {
         var text = usageText + "\n" + summary + "\n"
@@ -17,12 +18,14 @@ extension CommandSpec {
             text += Self.table(positionals.map { ($0.name, $0.help) })
         }
         let helpRow = ("-h, --help", "Show this help and exit.")
-        text += "\nOptions:\n"
-        text += Self.table(options.map { ($0.synopsis, $0.help) } + [helpRow])
+        let optionsBlock = "\nOptions:\n" + Self.table(options.map { ($0.synopsis, $0.help) } + [helpRow])
+        var commandsBlock = ""
         if !subcommands.isEmpty {
-            text += "\n" + (path.isEmpty ? "Commands:" : "Subcommands:") + "\n"
-            text += Self.table(runnableDescendants.map { ($0.displayName, $0.summary) })
+            commandsBlock = "\n" + (path.isEmpty ? "Commands:" : "Subcommands:") + "\n"
+            commandsBlock += Self.table(runnableDescendants.map { ($0.displayName, $0.summary) })
         }
+        // The overview leads with the commands; a command leads with its own options.
+        text += path.isEmpty ? commandsBlock + optionsBlock : optionsBlock + commandsBlock
         for note in notes {
             text += "\n" + note + "\n"
         }
