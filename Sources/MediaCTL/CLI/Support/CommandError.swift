@@ -16,6 +16,8 @@ public struct CommandError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unwritableFile = Code("unwritable-file")
         /// A file was read but its content is unusable, such as a bad credential file (exit 2).
         public static let invalidFile = Code("invalid-file")
+        /// Shutdown signals could not be handled (exit 1).
+        public static let signalHandling = Code("signal-handling")
         /// A value could not be encoded as JSON (exit 1).
         public static let encodingFailed = Code("encoding-failed")
     }
