@@ -65,4 +65,14 @@ import Testing
         let next = try ShutdownSignals([SIGUSR2])
         next.cancel()
     }
+
+    @Test func releasingAnInstanceUninstallsIt() throws {
+        do {
+            let signals = try ShutdownSignals([SIGUSR2])
+            withExtendedLifetime(signals) { #expect(!Self.isDefaultAction(SIGUSR2)) }
+        }
+        #expect(Self.isDefaultAction(SIGUSR2))
+        let next = try ShutdownSignals([SIGUSR2])
+        next.cancel()
+    }
 }

@@ -79,6 +79,11 @@ public final class ShutdownSignals: Sendable {
         self.previous = saved
     }
 
+    /// Releasing an instance that was never waited on or cancelled restores the previous actions.
+    deinit {
+        uninstall()
+    }
+
     /// Suspends until one of ``signals`` arrives.
     /// - Returns: the signal number, or `nil` when ``cancel()`` was called (before or during the
     ///   wait) or the instance already finished. Call it at most once.
