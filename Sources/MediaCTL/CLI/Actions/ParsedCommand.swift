@@ -4,12 +4,20 @@ public enum ParsedCommand: Sendable, Hashable {
     case help(CommandSpec)
     /// Print `mediactl 0.1.0` and exit 0.
     case version
+    /// `mediactl serve`, dispatched to ``CommandActions``.
     case serve(ServeOptions)
+    /// `mediactl demo`, dispatched to ``CommandActions``.
     case demo(DemoOptions)
+    /// `mediactl fetch PATH`, dispatched to ``CommandActions``.
     case fetch(FetchOptions)
+    /// `mediactl inspect URL`, dispatched to ``CommandActions``.
     case inspect(InspectOptions)
+    /// `mediactl audit`, dispatched to ``CommandActions``.
     case audit(AuditOptions)
+    /// `mediactl audit verify`, dispatched to ``CommandActions``.
     case auditVerify(AuditVerifyOptions)
+    /// `mediactl policy check`, dispatched to ``CommandActions``.
     case policyCheck(PolicyCheckOptions)
+    /// `mediactl purge`, dispatched to ``CommandActions``.
     case purge(PurgeOptions)
 }
