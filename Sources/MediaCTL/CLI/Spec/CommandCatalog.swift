@@ -1,0 +1,138 @@
+/// The declarations of every `mediactl` command (ARCHITECTURE.md "CLI"). Help, parsing and
+/// docs/cli.md all follow these.
+public enum CommandCatalog {
+    static let exitCodes =
+        "Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error."
+
+    static let policies = OptionSpec(
+        "policies", valueName: "DIR", help: "Policy directory (*.json). Default: ./Policies.")
+    static let stateDir = OptionSpec(
+        "state-dir", valueName: "DIR",
+        help: "State directory. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.")
+    static let json = OptionSpec("json", help: "Print one JSON document instead of text.")
+
+    /// `mediactl serve`.
+    public static let serve = CommandSpec(
+        path: ["serve"],
+        summary: "Run the media service over HTTP until interrupted.",
+        usage: ["mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."],
+        options: [
+            OptionSpec(
+                "listen", valueName: "HOST:PORT",
+                help: "Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080."),
+            policies, stateDir,
+            OptionSpec(
+                "origin", valueName: "ROUTE=URL", repeatable: true,
+                help: "Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route."),
+        ],
+        notes: [exitCodes])
+
+    /// `mediactl demo`.
+    public static let demo = CommandSpec(
+        path: ["demo"],
+        summary: "Run an embedded origin with the bundled sample images and the default policies, and show every tier.",
+        usage: ["mediactl demo [--keep-serving]"],
+        options: [OptionSpec("keep-serving", help: "Keep the service running after the walkthrough.")],
+        notes: [exitCodes])
+
+    /// `mediactl fetch`.
+    public static let fetch = CommandSpec(
+        path: ["fetch"],
+        summary: "Send one request through the pipeline and show the response and the storage decision.",
+        usage: [
+            "mediactl fetch PATH [--header 'Name: value']... [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
+        ],
+        options: [
+            OptionSpec(
+                "header", valueName: "'Name: value'", repeatable: true,
+                help: "Add a request header field, such as 'Authorization: Bearer t1'. Repeatable."),
+            OptionSpec("output", valueName: "FILE", help: "Write the response body to FILE."),
+            json, policies, stateDir,
+        ],
+        positionals: [PositionalSpec("PATH", help: "Request target starting with '/', such as /catalog/coffee.jpg.")],
+        notes: [exitCodes])
+
+    /// `mediactl inspect`.
+    public static let inspect = CommandSpec(
+        path: ["inspect"],
+        summary:
+            "Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.",
+        usage: ["mediactl inspect URL [--policies DIR]"],
+        options: [policies],
+        positionals: [PositionalSpec("URL", help: "An http:// or https:// origin URL.")],
+        notes: [exitCodes])
+
+    /// `mediactl audit verify`.
+    public static let auditVerify = CommandSpec(
+        path: ["audit", "verify"],
+        summary: "Check the audit log's hash chain.",
+        usage: ["mediactl audit verify [--state-dir DIR]"],
+        options: [stateDir],
+        notes: [exitCodes])
+
+    /// `mediactl audit`.
+    public static let audit = CommandSpec(
+        path: ["audit"],
+        summary: "Report what was persisted, per tier, and any storage that policy forbids.",
+        usage: [
+            "mediactl audit [--state-dir DIR] [--policies DIR] [--json]", "mediactl audit verify [--state-dir DIR]",
+        ],
+        options: [stateDir, policies, json],
+        subcommands: [auditVerify],
+        notes: [exitCodes])
+
+    /// `mediactl policy check`.
+    public static let policyCheck = CommandSpec(
+        path: ["policy", "check"],
+        summary: "Validate the policy files.",
+        usage: ["mediactl policy check [--policies DIR]"],
+        options: [policies],
+        notes: [exitCodes])
+
+    /// `mediactl policy` (a group: requires `check`).
+    public static let policy = CommandSpec(
+        path: ["policy"],
+        summary: "Work with policy files.",
+        usage: ["mediactl policy check [--policies DIR]"],
+        subcommands: [policyCheck],
+        isRunnable: false,
+        notes: [exitCodes])
+
+    /// `mediactl purge`.
+    public static let purge = CommandSpec(
+        path: ["purge"],
+        summary: "Remove stored objects of one route, of one credential's partition, or all of them.",
+        usage: ["mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"],
+        options: [
+            OptionSpec("route", valueName: "NAME", help: "Purge every object of route NAME."),
+            OptionSpec(
+                "credential-file", valueName: "FILE",
+                help: "Purge the partition of the credential read from FILE (the token is never an argument)."),
+            OptionSpec("all", help: "Purge every stored object."),
+            stateDir,
+        ],
+        notes: ["Exactly one of --route, --credential-file and --all is required.", exitCodes])
+
+    /// `mediactl help`.
+    public static let help = CommandSpec(
+        path: ["help"],
+        summary: "Show the overview, or the help of a command.",
+        usage: ["mediactl help [COMMAND [SUBCOMMAND]]"],
+        positionals: [
+            PositionalSpec("COMMAND", required: false, help: "The command to describe, such as audit."),
+            PositionalSpec("SUBCOMMAND", required: false, help: "Its subcommand, such as verify."),
+        ])
+
+    /// The root: `mediactl` itself, whose help is the overview.
+    public static let root = CommandSpec(
+        path: [],
+        summary: "mediactl \(MediaCTLMain.version): a privacy-tiered, authenticated media cache.",
+        usage: ["mediactl <command> [options]"],
+        options: [OptionSpec("version", help: "Print the version and exit.")],
+        subcommands: [serve, demo, fetch, inspect, audit, policy, purge, help],
+        notes: [
+            "Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).",
+            exitCodes,
+            "Run 'mediactl <command> --help' for the options of a command.",
+        ])
+}

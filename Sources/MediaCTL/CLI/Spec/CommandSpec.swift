@@ -1,0 +1,71 @@
+/// The declaration of one command or subcommand: what the parser accepts and what help shows.
+///
+/// Every command implicitly accepts `-h`/`--help`, which prints ``helpText`` and exits 0.
+public struct CommandSpec: Sendable, Hashable {
+    /// The words that invoke the command after `mediactl`: `["audit", "verify"]`; empty for the
+    /// root command.
+    public let path: [String]
+    /// One-line summary, a sentence ending with a period.
+    public let summary: String
+    /// Synopsis lines without the `Usage: ` prefix, first one being the command's own form,
+    /// such as `"mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"`.
+    public let usage: [String]
+    /// Long options, in help order.
+    public let options: [OptionSpec]
+    /// Positional arguments, in order.
+    public let positionals: [PositionalSpec]
+    /// Subcommands, in help order. A subcommand is recognised only as the first word after its
+    /// parent.
+    public let subcommands: [CommandSpec]
+    /// Whether the command runs on its own; `false` for a pure group such as `policy`, which then
+    /// requires a subcommand. Default: `true`.
+    public let isRunnable: Bool
+    /// Extra help paragraphs printed after the options (defaults, exit codes, notes).
+    public let notes: [String]
+
+    public init(
+        path: [String], summary: String, usage: [String], options: [OptionSpec] = [],
+        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], isRunnable: Bool = true,
+        notes: [String] = []
+    ) {
+        self.path = path
+        self.summary = summary
+        self.usage = usage
+        self.options = options
+        self.positionals = positionals
+        self.subcommands = subcommands
+        self.isRunnable = isRunnable
+        self.notes = notes
+    }
+
+    /// The words after `mediactl` joined by spaces (`"audit verify"`), or `"mediactl"` for the root.
+    public var displayName: String {
+        path.isEmpty ? "mediactl" : path.joined(separator: " ")
+    }
+
+    /// The invocation as typed: `"mediactl audit verify"`.
+    public var invocation: String {
+        (["mediactl"] + path).joined(separator: " ")
+    }
+
+    /// The option named `name` (without dashes), or `nil`.
+    public func option(named name: String) -> OptionSpec? {
+        options.first { $0.name == name }
+    }
+
+    /// The direct subcommand whose last word is `word`, or `nil`.
+    public func subcommand(named word: String) -> CommandSpec? {
+        subcommands.first { $0.path.last == word }
+    }
+
+    /// The command reached by following `words` from this one, or `nil` when a word matches no
+    /// subcommand.
+    public func descendant(at words: some Sequence<String>) -> CommandSpec? {
+        var current = self
+        for word in words {
+            guard let next = current.subcommand(named: word) else { return nil }
+            current = next
+        }
+        return current
+    }
+}

@@ -1,0 +1,167 @@
+import Testing
+
+@testable import MediaCTL
+
+@Suite struct DefaultsTests {
+    static let stateEnvironment = ["MEDIACTL_STATE_DIR": "/var/lib/mediactl"]
+
+    @Test func serveDefaults() throws {
+        let command = try MediaCTLMain.parse(["serve"], environment: [:])
+        #expect(
+            command
+                == .serve(
+                    ServeOptions(
+                        listen: ListenAddress(host: "127.0.0.1", port: 8080), policiesDirectory: "./Policies",
+                        stateDirectory: "./.mediactl", origins: [])))
+    }
+
+    @Test func everyCommandDefaults() throws {
+        let expectations: [([String], ParsedCommand)] = [
+            (["demo"], .demo(DemoOptions(keepServing: false))),
+            (
+                ["fetch", "/catalog/coffee.jpg"],
+                .fetch(
+                    FetchOptions(
+                        path: "/catalog/coffee.jpg", headers: [], outputFile: nil, json: false,
+                        policiesDirectory: "./Policies", stateDirectory: "./.mediactl"))
+            ),
+            (
+                ["inspect", "http://127.0.0.1:8081/catalog/a.jpg"],
+                .inspect(InspectOptions(url: "http://127.0.0.1:8081/catalog/a.jpg", policiesDirectory: "./Policies"))
+            ),
+            (
+                ["audit"],
+                .audit(AuditOptions(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))
+            ),
+            (["audit", "verify"], .auditVerify(AuditVerifyOptions(stateDirectory: "./.mediactl"))),
+            (["policy", "check"], .policyCheck(PolicyCheckOptions(policiesDirectory: "./Policies"))),
+            (["purge", "--all"], .purge(PurgeOptions(target: .all, stateDirectory: "./.mediactl"))),
+        ]
+        for (arguments, expected) in expectations {
+            #expect(try MediaCTLMain.parse(arguments, environment: [:]) == expected, "\(arguments)")
+        }
+    }
+
+    @Test func publicInitDefaultsMatchTheParser() throws {
+        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .serve(ServeOptions()))
+        #expect(try MediaCTLMain.parse(["audit"], environment: [:]) == .audit(AuditOptions()))
+        #expect(try MediaCTLMain.parse(["fetch", "/a"], environment: [:]) == .fetch(FetchOptions(path: "/a")))
+        #expect(ListenAddress.default.description == "127.0.0.1:8080")
+        #expect(CommandDefaults.policiesDirectory == "./Policies")
+        #expect(CommandDefaults.stateDirectory == "./.mediactl")
+        #expect(CommandDefaults.stateDirectoryVariable == "MEDIACTL_STATE_DIR")
+    }
+
+    @Test func stateDirectoryComesFromTheEnvironment() throws {
+        let expectations: [([String], ParsedCommand)] = [
+            (["serve"], .serve(ServeOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["fetch", "/a"], .fetch(FetchOptions(path: "/a", stateDirectory: "/var/lib/mediactl"))),
+            (["audit"], .audit(AuditOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["audit", "verify"], .auditVerify(AuditVerifyOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["purge", "--all"], .purge(PurgeOptions(target: .all, stateDirectory: "/var/lib/mediactl"))),
+        ]
+        for (arguments, expected) in expectations {
+            #expect(try MediaCTLMain.parse(arguments, environment: Self.stateEnvironment) == expected, "\(arguments)")
+        }
+    }
+
+    @Test func explicitStateDirectoryWinsOverTheEnvironment() throws {
+        let spaced = try MediaCTLMain.parse(["audit", "--state-dir", "/srv/state"], environment: Self.stateEnvironment)
+        let joined = try MediaCTLMain.parse(["audit", "--state-dir=/srv/state"], environment: Self.stateEnvironment)
+        #expect(spaced == .audit(AuditOptions(stateDirectory: "/srv/state")))
+        #expect(joined == spaced)
+    }
+
+    @Test func emptyEnvironmentVariableFallsBackToTheDefault() throws {
+        let command = try MediaCTLMain.parse(["audit", "verify"], environment: ["MEDIACTL_STATE_DIR": ""])
+        #expect(command == .auditVerify(AuditVerifyOptions(stateDirectory: "./.mediactl")))
+    }
+
+    @Test func otherEnvironmentVariablesAreIgnored() throws {
+        let command = try MediaCTLMain.parse(["serve"], environment: ["MEDIACTL_POLICIES": "/x", "STATE_DIR": "/y"])
+        #expect(command == .serve(ServeOptions()))
+    }
+
+    @Test func everyOptionOfServe() throws {
+        let command = try MediaCTLMain.parse(
+            [
+                "serve", "--listen", "0.0.0.0:0", "--policies", "/etc/mediactl", "--state-dir=/srv/m",
+                "--origin", "catalog=https://cdn.example/catalog/",
+            ],
+            environment: Self.stateEnvironment)
+        #expect(
+            command
+                == .serve(
+                    ServeOptions(
+                        listen: ListenAddress(host: "0.0.0.0", port: 0), policiesDirectory: "/etc/mediactl",
+                        stateDirectory: "/srv/m",
+                        origins: [OriginOverride(route: "catalog", url: "https://cdn.example/catalog/")])))
+    }
+
+    @Test func everyOptionOfFetchInAnyOrder() throws {
+        let command = try MediaCTLMain.parse(
+            [
+                "fetch", "--json", "--output", "out.jpg", "/receipts/r-7731.png?size=2", "--policies=P",
+                "--state-dir", "S", "--header", "Authorization: Bearer t1",
+            ],
+            environment: [:])
+        #expect(
+            command
+                == .fetch(
+                    FetchOptions(
+                        path: "/receipts/r-7731.png?size=2",
+                        headers: [RequestHeader(name: "Authorization", value: "Bearer t1")],
+                        outputFile: "out.jpg", json: true, policiesDirectory: "P", stateDirectory: "S")))
+    }
+
+    @Test func valuesMayStartWithASingleDash() throws {
+        let command = try MediaCTLMain.parse(["fetch", "/a", "--output", "-"], environment: [:])
+        #expect(command == .fetch(FetchOptions(path: "/a", outputFile: "-")))
+    }
+
+    @Test func pathAfterTerminator() throws {
+        let command = try MediaCTLMain.parse(["fetch", "--json", "--", "/-odd"], environment: [:])
+        #expect(command == .fetch(FetchOptions(path: "/-odd", json: true)))
+    }
+
+    @Test func otherCommandOptions() throws {
+        let expectations: [([String], ParsedCommand)] = [
+            (["demo", "--keep-serving"], .demo(DemoOptions(keepServing: true))),
+            (
+                ["inspect", "--policies", "P", "https://o.example/a.jpg?v=1"],
+                .inspect(InspectOptions(url: "https://o.example/a.jpg?v=1", policiesDirectory: "P"))
+            ),
+            (
+                ["audit", "--json", "--policies", "P", "--state-dir", "S"],
+                .audit(AuditOptions(stateDirectory: "S", policiesDirectory: "P", json: true))
+            ),
+            (["audit", "verify", "--state-dir", "S"], .auditVerify(AuditVerifyOptions(stateDirectory: "S"))),
+            (
+                ["policy", "check", "--policies=Policies.test"],
+                .policyCheck(PolicyCheckOptions(policiesDirectory: "Policies.test"))
+            ),
+        ]
+        for (arguments, expected) in expectations {
+            #expect(try MediaCTLMain.parse(arguments, environment: [:]) == expected, "\(arguments)")
+        }
+    }
+
+    @Test func listenAddressForms() throws {
+        let expectations: [(String, ListenAddress, String)] = [
+            ("127.0.0.1:8080", ListenAddress(host: "127.0.0.1", port: 8080), "127.0.0.1:8080"),
+            ("0.0.0.0:0", ListenAddress(host: "0.0.0.0", port: 0), "0.0.0.0:0"),
+            ("[::1]:65535", ListenAddress(host: "::1", port: 65535), "[::1]:65535"),
+            ("[::]:80", ListenAddress(host: "::", port: 80), "[::]:80"),
+            ("localhost:08080", ListenAddress(host: "localhost", port: 8080), "localhost:8080"),
+            (
+                "media-1.internal.example:443", ListenAddress(host: "media-1.internal.example", port: 443),
+                "media-1.internal.example:443"
+            ),
+        ]
+        for (text, expected, description) in expectations {
+            let command = try MediaCTLMain.parse(["serve", "--listen", text], environment: [:])
+            #expect(command == .serve(ServeOptions(listen: expected)), "\(text)")
+            #expect(expected.description == description)
+        }
+    }
+}

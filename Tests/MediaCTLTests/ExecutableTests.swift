@@ -1,0 +1,70 @@
+import Foundation
+import Testing
+
+/// The real `mediactl` binary, as users run it: status, stdout and stderr of a child process.
+@Suite struct ExecutableTests {
+    /// `mediactl` next to the test bundle (`.build/<config>/`), built by `swift build --build-tests`.
+    static let binary: URL? = {
+        let candidates = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).deletingLastPathComponent().appendingPathComponent(
+                "mediactl"),
+            URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+                .deletingLastPathComponent().appendingPathComponent(".build/debug/mediactl"),
+        ]
+        return candidates.first { FileManager.default.isExecutableFile(atPath: $0.path) }
+    }()
+
+    static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
+        let binary = try #require(binary, "mediactl is not built next to the tests")
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        process.environment = environment
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let stdout = out.fileHandleForReading.readDataToEndOfFile()
+        let stderr = err.fileHandleForReading.readDataToEndOfFile()
+        process.waitUntilExit()
+        return (
+            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+        )
+    }
+
+    @Test func version() throws {
+        let (status, stdout, stderr) = try Self.run(["--version"])
+        #expect(status == 0)
+        #expect(stdout == "mediactl 0.1.0\n")
+        #expect(stderr == "")
+    }
+
+    @Test func usageErrorExits64() throws {
+        let (status, stdout, stderr) = try Self.run(["purge", "--all", "--route", "x"])
+        #expect(status == 64)
+        #expect(stdout == "")
+        #expect(
+            stderr == """
+                mediactl: options --route and --all cannot be used together
+                Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]
+                Run 'mediactl purge --help' for more information.
+
+                """)
+    }
+
+    @Test func unavailableCommandExits1() throws {
+        let (status, stdout, stderr) = try Self.run(
+            ["audit", "verify"], environment: ["MEDIACTL_STATE_DIR": "/nonexistent"])
+        #expect(status == 1)
+        #expect(stdout == "")
+        #expect(stderr == "mediactl: audit verify is not available in this build\n")
+    }
+
+    @Test func helpGoesToStdout() throws {
+        let (status, stdout, stderr) = try Self.run([])
+        #expect(status == 0)
+        #expect(stdout.hasPrefix("Usage: mediactl <command> [options]\n"))
+        #expect(stderr == "")
+    }
+}

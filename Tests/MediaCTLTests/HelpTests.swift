@@ -1,0 +1,189 @@
+import Testing
+
+@testable import MediaCTL
+
+@Suite struct HelpTests {
+    /// Every command line that asks for help, with the exact first line of what it prints.
+    static let firstLines: [([String], String)] = [
+        (["--help"], "Usage: mediactl <command> [options]"),
+        (["-h"], "Usage: mediactl <command> [options]"),
+        (
+            ["serve", "--help"],
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+        ),
+        (
+            ["serve", "-h"],
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+        ),
+        (["demo", "--help"], "Usage: mediactl demo [--keep-serving]"),
+        (
+            ["fetch", "--help"],
+            "Usage: mediactl fetch PATH [--header 'Name: value']... [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
+        ),
+        (["inspect", "--help"], "Usage: mediactl inspect URL [--policies DIR]"),
+        (["audit", "--help"], "Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json]"),
+        (["audit", "verify", "--help"], "Usage: mediactl audit verify [--state-dir DIR]"),
+        (["audit", "verify", "-h"], "Usage: mediactl audit verify [--state-dir DIR]"),
+        (["policy", "--help"], "Usage: mediactl policy check [--policies DIR]"),
+        (["policy", "check", "--help"], "Usage: mediactl policy check [--policies DIR]"),
+        (
+            ["purge", "--help"],
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"
+        ),
+        (["help", "--help"], "Usage: mediactl help [COMMAND [SUBCOMMAND]]"),
+        (
+            ["help", "serve"],
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+        ),
+        (["help", "audit", "verify"], "Usage: mediactl audit verify [--state-dir DIR]"),
+        (["help", "policy"], "Usage: mediactl policy check [--policies DIR]"),
+        // --help wins over other mistakes on the same command line, and over missing arguments.
+        (
+            ["serve", "--bogus", "--help"],
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+        ),
+        (
+            ["fetch", "-h"],
+            "Usage: mediactl fetch PATH [--header 'Name: value']... [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
+        ),
+        (
+            ["purge", "--all", "--route", "x", "--help"],
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"
+        ),
+    ]
+
+    @Test(arguments: firstLines)
+    func helpPrintsUsageFirstAndExits0(_ arguments: [String], _ firstLine: String) async {
+        let recorder = RecordingActions()
+        let result = await CLIRun.run(arguments, actions: recorder)
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false).first == Substring(firstLine))
+        #expect(result.stdout.hasSuffix("\n"))
+        #expect(recorder.calls.isEmpty)
+    }
+
+    @Test func overviewWithoutArgumentsOrWithHelp() async {
+        let bare = await CLIRun.run([])
+        let help = await CLIRun.run(["help"])
+        let flag = await CLIRun.run(["--help"])
+        #expect(bare.status == 0)
+        #expect(bare.stdout == CommandCatalog.root.helpText)
+        #expect(help == bare)
+        #expect(flag == bare)
+    }
+
+    @Test func overviewText() async {
+        let result = await CLIRun.run([])
+        #expect(
+            result.stdout == """
+                Usage: mediactl <command> [options]
+
+                mediactl 0.1.0: a privacy-tiered, authenticated media cache.
+
+                Commands:
+                  serve          Run the media service over HTTP until interrupted.
+                  demo           Run an embedded origin with the bundled sample images and the default policies, and show every tier.
+                  fetch          Send one request through the pipeline and show the response and the storage decision.
+                  inspect        Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.
+                  audit          Report what was persisted, per tier, and any storage that policy forbids.
+                  audit verify   Check the audit log's hash chain.
+                  policy check   Validate the policy files.
+                  purge          Remove stored objects of one route, of one credential's partition, or all of them.
+                  help           Show the overview, or the help of a command.
+
+                Options:
+                  --version    Print the version and exit.
+                  -h, --help   Show this help and exit.
+
+                Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).
+
+                Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error.
+
+                Run 'mediactl <command> --help' for the options of a command.
+
+                """)
+    }
+
+    @Test func serveHelpText() async {
+        let result = await CLIRun.run(["serve", "--help"])
+        #expect(
+            result.stdout == """
+                Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]...
+
+                Run the media service over HTTP until interrupted.
+
+                Options:
+                  --listen HOST:PORT   Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080.
+                  --policies DIR       Policy directory (*.json). Default: ./Policies.
+                  --state-dir DIR      State directory. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.
+                  --origin ROUTE=URL   Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route.
+                  -h, --help           Show this help and exit.
+
+                Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error.
+
+                """)
+    }
+
+    @Test func fetchHelpListsItsArgument() async {
+        let result = await CLIRun.run(["fetch", "--help"])
+        #expect(
+            result.stdout.contains(
+                """
+                Arguments:
+                  PATH   Request target starting with '/', such as /catalog/coffee.jpg.
+
+                """))
+    }
+
+    @Test func auditHelpListsItsSubcommand() async {
+        let result = await CLIRun.run(["audit", "--help"])
+        #expect(
+            result.stdout.contains(
+                """
+                Subcommands:
+                  audit verify   Check the audit log's hash chain.
+
+                """))
+    }
+
+    /// Walks the whole command tree: each command's help is its own, and its usage names every
+    /// option it declares.
+    @Test func everyCommandHasHelpNamingEveryOption() async {
+        var pending = [CommandCatalog.root]
+        var visited = 0
+        while let spec = pending.popLast() {
+            visited += 1
+            pending.append(contentsOf: spec.subcommands)
+            let result = await CLIRun.run(spec.path + ["--help"])
+            #expect(result.status == 0)
+            #expect(result.stdout == spec.helpText)
+            for option in spec.options where !spec.path.isEmpty {
+                #expect(spec.usage.joined().contains(option.flag), "\(spec.displayName) \(option.flag)")
+                #expect(result.stdout.contains("  " + option.synopsis + " "), "\(spec.displayName) \(option.flag)")
+            }
+            for positional in spec.positionals {
+                #expect(spec.usage[0].contains(positional.name), "\(spec.displayName) \(positional.name)")
+            }
+        }
+        #expect(visited == 11)
+    }
+
+    @Test func versionPrintsNameAndVersion() async {
+        let result = await CLIRun.run(["--version"])
+        #expect(result == CLIRun(status: 0, stdout: "mediactl 0.1.0\n", stderr: ""))
+        #expect(MediaCTLMain.version == "0.1.0")
+    }
+
+    @Test func versionIsOnlyATopLevelOption() async {
+        let result = await CLIRun.run(["serve", "--version"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("mediactl: unknown option '--version'\n"))
+    }
+
+    @Test func helpAfterTerminatorIsAnArgument() async {
+        let result = await CLIRun.run(["fetch", "--", "--help"])
+        #expect(result.status == 64)
+        #expect(result.stderr.hasPrefix("mediactl: invalid PATH '--help': must start with '/'\n"))
+    }
+}
