@@ -1,0 +1,57 @@
+/// The result of ``AuditVerifier/verify(directory:)``: intact, or the first place the chain breaks.
+public struct AuditVerification: Hashable, Sendable, Codable {
+    /// A stable failure kind.
+    public struct Kind: Hashable, Sendable, Codable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        public init(from decoder: any Decoder) throws {
+            self.rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        /// A record's `hash` is not the SHA-256 of its canonical JSON (a field was edited).
+        public static let hashMismatch = Kind("hash-mismatch")
+        /// A `seq` is missing and never appears later (a line was deleted).
+        public static let seqGap = Kind("seq-gap")
+        /// A `seq` appears out of order (lines swapped or duplicated).
+        public static let seqOrder = Kind("seq-order")
+        /// A record's `prev` is not the previous record's `hash`.
+        public static let prevMismatch = Kind("prev-mismatch")
+        /// The last line of a file has no trailing newline (truncated mid-line, torn write).
+        public static let tornLine = Kind("torn-line")
+        /// A line is not a JSON object.
+        public static let invalidJSON = Kind("invalid-json")
+        /// A JSON object that is not a record (missing, unknown or badly typed field).
+        public static let invalidRecord = Kind("invalid-record")
+    }
+
+    /// Where and how the chain breaks.
+    public struct Failure: Hashable, Sendable, Codable {
+        /// The failure kind.
+        public let kind: Kind
+        /// The `seq` expected at the failing line (for `prev-mismatch`/`hash-mismatch`, that record's `seq`).
+        public let seq: Int
+        /// The file name inside the audit folder.
+        public let file: String
+        /// The 1-based line number in that file.
+        public let line: Int
+        /// Details for people.
+        public let detail: String
+    }
+
+    /// Records verified before the failure (all of them when intact).
+    public let recordCount: Int
+    /// `hash` of the last verified record (``AuditDigest/zero`` when none).
+    public let lastHash: AuditDigest
+    /// The first failure, or `nil` when the chain is intact.
+    public let failure: Failure?
+
+    /// `true` when there is no failure.
+    public var isIntact: Bool { failure == nil }
+}
