@@ -55,3 +55,23 @@ public struct AuditVerification: Hashable, Sendable, Codable {
     /// `true` when there is no failure.
     public var isIntact: Bool { failure == nil }
 }
+
+extension AuditVerification {
+    private enum CodingKeys: String, CodingKey { case intact, recordCount, lastHash, failure }
+
+    /// JSON: `{"intact":Bool,"recordCount":Int,"lastHash":hex,"failure":{…}|null}`.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(isIntact, forKey: .intact)
+        try container.encode(recordCount, forKey: .recordCount)
+        try container.encode(lastHash, forKey: .lastHash)
+        if let failure { try container.encode(failure, forKey: .failure) } else { try container.encodeNil(forKey: .failure) }
+    }
+
+    public init(from decoder: any Decoder) throws {
+        let container = try decoder.container(keyedBy: CodingKeys.self)
+        recordCount = try container.decode(Int.self, forKey: .recordCount)
+        lastHash = try container.decode(AuditDigest.self, forKey: .lastHash)
+        failure = try container.decodeIfPresent(Failure.self, forKey: .failure)
+    }
+}
