@@ -28,5 +28,12 @@ extension AuditLog {
         public let lastHash: AuditDigest
         /// Number of rotated segments found.
         public let rotatedSegments: Int
+
+        public init(tornTailBytes: Int, lastSeq: Int, lastHash: AuditDigest, rotatedSegments: Int) {
+            self.tornTailBytes = tornTailBytes
+            self.lastSeq = lastSeq
+            self.lastHash = lastHash
+            self.rotatedSegments = rotatedSegments
+        }
     }
 }

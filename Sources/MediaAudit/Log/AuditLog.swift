@@ -95,6 +95,9 @@ public final class AuditLog: Sendable {
     /// `hash` of the last record written (``AuditDigest/zero`` when the log is empty).
     public var lastHash: AuditDigest { state.withLock { $0.lastHash } }
 
+    /// Records appended since the last fsync (0 right after a sync).
+    public var unsyncedRecords: Int { state.withLock { $0.unsynced } }
+
     /// Appends one record and returns it as written.
     /// - Throws: ``AuditError/Code/invalidNumber`` for a negative number (nothing written),
     ///   ``AuditError/Code/closed`` after ``close()``, ``AuditError/Code/io`` when writing, rotating or

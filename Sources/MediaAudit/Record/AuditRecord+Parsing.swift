@@ -31,9 +31,13 @@ extension AuditRecord {
         func integer(_ name: String) throws(ParseFailure) -> Int? {
             let value = object[name]!
             if value is NSNull { return nil }
-            guard let number = value as? NSNumber, !(value is Bool),
-                  let int = Int(exactly: number.doubleValue), int >= 0, String(int) == number.stringValue
-            else { throw .invalidRecord("\(name) is not a non-negative integer or null") }
+            // JSONSerialization yields NSNumber: objCType `c` for true/false, `d` for any literal with a
+            // fraction or exponent, an integer type otherwise.
+            guard let number = value as? NSNumber, ["s", "i", "l", "q", "S", "I", "L", "Q"].contains(String(cString: number.objCType)),
+                  case let int = number.intValue, int >= 0, String(int) == number.stringValue
+            else {
+                throw .invalidRecord("\(name) is not a non-negative integer or null")
+            }
             return int
         }
         func typed<T>(_ name: String, _ make: (String) throws -> T) throws(ParseFailure) -> T? {

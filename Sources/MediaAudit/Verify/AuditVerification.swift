@@ -43,6 +43,14 @@ public struct AuditVerification: Hashable, Sendable, Codable {
         public let line: Int
         /// Details for people.
         public let detail: String
+
+        public init(kind: Kind, seq: Int, file: String, line: Int, detail: String) {
+            self.kind = kind
+            self.seq = seq
+            self.file = file
+            self.line = line
+            self.detail = detail
+        }
     }
 
     /// Records verified before the failure (all of them when intact).
@@ -51,6 +59,12 @@ public struct AuditVerification: Hashable, Sendable, Codable {
     public let lastHash: AuditDigest
     /// The first failure, or `nil` when the chain is intact.
     public let failure: Failure?
+
+    public init(recordCount: Int, lastHash: AuditDigest, failure: Failure?) {
+        self.recordCount = recordCount
+        self.lastHash = lastHash
+        self.failure = failure
+    }
 
     /// `true` when there is no failure.
     public var isIntact: Bool { failure == nil }
