@@ -58,11 +58,10 @@ import Testing
     @Test func deletedSegmentIsASeqGap() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
-        let records = try write(dir, count: 5)
+        _ = try write(dir, count: 5)
         try FileManager.default.removeItem(atPath: dir.audit + "/audit-000001.jsonl")
         #expect(try AuditVerifier.verify(directory: dir.audit) == AuditVerification(
             recordCount: 0, lastHash: .zero,
             failure: .init(kind: .seqGap, seq: 1, file: "audit-000002.jsonl", line: 1, detail: "expected seq 1, found 3")))
-        _ = records
     }
 }
