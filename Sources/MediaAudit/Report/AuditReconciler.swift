@@ -32,6 +32,8 @@ public enum AuditReconciler {
                     lastChange[key] = record
                 }
             }
+            // Batch summaries (purge/shred with a null key) are not counted: their per-key records are.
+            if record.event == .purge || record.event == .shred, record.key == nil { continue }
             guard let tier = record.tier?.rawValue else { continue }
             let storage = record.storage ?? AuditStorage.none
             var row = rows[tier, default: [:]][storage] ?? AuditReport.Row(storage: storage)
@@ -81,9 +83,9 @@ public enum AuditReconciler {
         case .skip: row.skipped[record.reason?.rawValue ?? "none", default: 0] += 1
         case .evict: row.evicted += 1
         case .expire: row.expired += 1
-        case .purge: if record.key != nil { row.purged += 1 }
+        case .purge: row.purged += 1
         case .invalidate: row.invalidated += 1
-        case .shred: if record.key != nil { row.shredded += 1 }
+        case .shred: row.shredded += 1
         case .start, .stop: break
         }
     }
