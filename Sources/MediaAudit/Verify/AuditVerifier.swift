@@ -14,7 +14,9 @@ public enum AuditVerifier {
     /// - Throws: ``AuditError/Code/io`` only when a file cannot be read.
     public static func verify(directory: String) throws -> AuditVerification {
         let lines = try AuditReader.lines(directory: directory)
-        let parsed = lines.map { line in line.terminated ? try? AuditRecord.parse(line: line.text) : nil }
+        let parsed = lines.map { line in
+            Result { () throws(AuditRecord.ParseFailure) -> AuditRecord in try AuditRecord.parse(line: line.text) }
+        }
         var expected = 1
         var prev = AuditDigest.zero
         func fail(_ kind: AuditVerification.Kind, _ seq: Int, _ line: AuditReader.Line, _ detail: String)
@@ -29,14 +31,16 @@ public enum AuditVerifier {
                 return fail(.tornLine, expected, line, "the last line has no trailing newline")
             }
             let record: AuditRecord
-            do { record = try AuditRecord.parse(line: line.text) } catch {
+            switch parsed[index] {
+            case .success(let parsedRecord): record = parsedRecord
+            case .failure(let error):
                 switch error {
                 case .invalidJSON: return fail(.invalidJSON, expected, line, "not a JSON object")
                 case .invalidRecord(let why): return fail(.invalidRecord, expected, line, why)
                 }
             }
             if record.seq != expected {
-                let later = parsed[(index + 1)...].contains { $0?.seq == expected }
+                let later = parsed[(index + 1)...].contains { (try? $0.get())?.seq == expected }
                 let kind: AuditVerification.Kind = record.seq < expected || later ? .seqOrder : .seqGap
                 return fail(kind, expected, line, "expected seq \(expected), found \(record.seq)")
             }
