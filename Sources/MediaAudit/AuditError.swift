@@ -25,6 +25,8 @@ public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let io = Code("io")
         /// The existing log cannot be continued: its last complete line is not a valid record.
         public static let corruptLog = Code("corrupt-log")
+        /// Another open ``AuditLog`` (in this or another process) holds the folder's exclusive lock.
+        public static let locked = Code("locked")
         /// The log was used after ``AuditLog/close()``.
         public static let closed = Code("closed")
     }

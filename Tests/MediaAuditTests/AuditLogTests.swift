@@ -153,3 +153,35 @@ import Testing
         #expect(dir.read("audit.jsonl") == records.map(\.line).joined())
     }
 }
+
+@Suite struct AuditLogLockTests {
+    @Test func secondWriterOnTheSameFolderIsRefusedUntilClose() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let first = try AuditLog(stateDirectory: dir.path, clock: TestClock().clock)
+        #expect(throws: AuditError(.locked, "\(dir.audit) is already open for writing by another AuditLog")) {
+            try AuditLog(stateDirectory: dir.path, clock: TestClock().clock)
+        }
+        try first.append(storeEntry("a"))
+        try first.close()
+        let second = try AuditLog(stateDirectory: dir.path, clock: TestClock().clock)
+        #expect(second.openReport.lastSeq == 1)
+        try second.close()
+    }
+
+    @Test func rotationNeverReplacesAnExistingSegment() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let log = try AuditLog(
+            stateDirectory: dir.path, configuration: .init(maxSegmentBytes: 1000), clock: TestClock().clock)
+        try log.append(storeEntry("a"))
+        try log.append(storeEntry("b"))
+        dir.write("audit-000001.jsonl", "planted\n")
+        #expect(throws: AuditError(.io, "rename \(dir.audit)/audit-000001.jsonl: File exists (errno 17)")) {
+            try log.append(storeEntry("c"))
+        }
+        #expect(log.lastSeq == 2)
+        #expect(dir.read("audit-000001.jsonl") == "planted\n")
+        try log.close()
+    }
+}

@@ -62,6 +62,29 @@ enum AuditFiles {
         return fd
     }
 
+    /// Opens `directory` and takes a non-blocking exclusive `flock(2)` on it; returns the descriptor that
+    /// holds the lock until closed.
+    /// - Throws: ``AuditError/Code/locked`` when another descriptor holds it, ``AuditError/Code/io`` otherwise.
+    static func lockDirectory(_ directory: String) throws -> Int32 {
+        let fd = open(directory, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard fd >= 0 else { throw ioError("open", directory) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            Glibc.close(fd)
+            if code == EWOULDBLOCK {
+                throw AuditError(.locked, "\(directory) is already open for writing by another AuditLog")
+            }
+            throw ioError("flock", directory, code)
+        }
+        return fd
+    }
+
+    /// Renames `source` to `target`, refusing to replace an existing `target`.
+    static func renameNoReplace(_ source: String, _ target: String) throws {
+        guard access(target, F_OK) != 0 else { throw ioError("rename", target, EEXIST) }
+        guard rename(source, target) == 0 else { throw ioError("rename", source) }
+    }
+
     /// Writes all of `bytes`, retrying short writes and EINTR.
     static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
         var offset = 0

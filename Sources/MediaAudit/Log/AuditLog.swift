@@ -14,6 +14,8 @@ import Synchronization
 ///   ``openReport`` (no record is invented).
 ///
 /// Thread-safe: appends are serialised by a `Mutex`, so `seq` strictly increases and the chain stays intact.
+/// One writer per folder: opening takes an exclusive `flock(2)` on the audit folder (released by
+/// ``close()``), so a second ``AuditLog`` on the same folder, in this or another process, is refused.
 public final class AuditLog: Sendable {
     /// Milliseconds since the Unix epoch; injected so tests control `time`.
     public typealias Clock = @Sendable () -> Int64
@@ -27,6 +29,7 @@ public final class AuditLog: Sendable {
 
     struct State {
         var fd: Int32
+        var lockFD: Int32
         var activeSize: Int
         var lastSeq: Int
         var lastHash: AuditDigest
@@ -40,7 +43,8 @@ public final class AuditLog: Sendable {
     var activePath: String { directory + "/" + AuditFiles.activeName }
 
     /// Opens (or creates) the log of a state directory: `<stateDirectory>/audit/audit.jsonl`.
-    /// - Throws: ``AuditError/Code/io`` for a file-system failure, ``AuditError/Code/corruptLog`` when the
+    /// - Throws: ``AuditError/Code/locked`` when another open ``AuditLog`` holds the folder,
+    ///   ``AuditError/Code/io`` for a file-system failure, ``AuditError/Code/corruptLog`` when the
     ///   last complete line cannot be parsed even after removing a torn tail.
     public convenience init(
         stateDirectory: String, configuration: Configuration = Configuration(),
@@ -58,22 +62,30 @@ public final class AuditLog: Sendable {
         self.configuration = configuration
         self.clock = clock
         try AuditFiles.makeDirectory(directory)
-        let resumed = try Self.resume(directory: directory)
+        let lockFD = try AuditFiles.lockDirectory(directory)
         let path = directory + "/" + AuditFiles.activeName
-        let fd = try AuditFiles.openAppend(path)
+        let resumed: Resumed
+        let fd: Int32
         let size: Int
         do {
-            size = try AuditFiles.size(fd, path: path)
-            try AuditFiles.syncDirectory(directory)
+            resumed = try Self.resume(directory: directory)
+            fd = try AuditFiles.openAppend(path)
+            do {
+                size = try AuditFiles.size(fd, path: path)
+                try AuditFiles.syncDirectory(directory)
+            } catch {
+                Glibc.close(fd)
+                throw error
+            }
         } catch {
-            Glibc.close(fd)
+            Glibc.close(lockFD)
             throw error
         }
         self.openReport = OpenReport(
             tornTailBytes: resumed.tornTailBytes, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
             rotatedSegments: resumed.rotatedSegments)
         self.state = Mutex(State(
-            fd: fd, activeSize: size, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
+            fd: fd, lockFD: lockFD, activeSize: size, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
             nextSegmentIndex: resumed.nextSegmentIndex, unsynced: 0, lastSyncMilliseconds: clock()))
     }
 
@@ -83,6 +95,10 @@ public final class AuditLog: Sendable {
                 _ = fsync(state.fd)
                 Glibc.close(state.fd)
                 state.fd = -1
+            }
+            if state.lockFD >= 0 {
+                Glibc.close(state.lockFD)
+                state.lockFD = -1
             }
         }
     }
@@ -166,6 +182,8 @@ public final class AuditLog: Sendable {
             defer {
                 Glibc.close(state.fd)
                 state.fd = -1
+                Glibc.close(state.lockFD)
+                state.lockFD = -1
             }
             try sync(&state, now: clock())
         }
@@ -181,7 +199,7 @@ public final class AuditLog: Sendable {
     private func rotate(_ state: inout State) throws {
         try AuditFiles.sync(state.fd, path: activePath)
         let target = directory + "/" + AuditFiles.segmentName(state.nextSegmentIndex)
-        guard rename(activePath, target) == 0 else { throw AuditFiles.ioError("rename", activePath) }
+        try AuditFiles.renameNoReplace(activePath, target)
         Glibc.close(state.fd)
         state.fd = -1
         state.fd = try AuditFiles.openAppend(activePath)

@@ -60,6 +60,14 @@ public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static let tierNoStore = ReasonCode(unchecked: "tier-no-store")
     /// On `start`: the writer truncated a torn last line (see ``AuditLog/OpenReport/tornTailBytes``).
     public static let repairedTornTail = ReasonCode(unchecked: "repaired-torn-tail")
+    /// On `purge`: removed by `mediactl purge --route`.
+    public static let purgeRoute = ReasonCode(unchecked: "purge-route")
+    /// On `purge`: removed by `mediactl purge --credential-file` (logout).
+    public static let purgeCredential = ReasonCode(unchecked: "purge-credential")
+    /// On `purge`: removed by `mediactl purge --all`.
+    public static let purgeAll = ReasonCode(unchecked: "purge-all")
+    /// On `shred`: an encrypted-disk object whose key died with the previous process.
+    public static let unreadableAfterRestart = ReasonCode(unchecked: "unreadable-after-restart")
     /// A hook narrowed the decision to `storage`, e.g. `hook-narrowed:memory`.
     public static func hookNarrowed(to storage: AuditStorage) -> ReasonCode {
         ReasonCode(unchecked: "hook-narrowed:\(storage.rawValue)")
