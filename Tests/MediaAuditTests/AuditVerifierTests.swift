@@ -13,8 +13,10 @@ import Testing
         let dir = TempDirectory()
         defer { dir.cleanup() }
         let (records, _) = try sixRecords(dir)
-        #expect(try AuditVerifier.verify(stateDirectory: dir.path)
-            == AuditVerification(recordCount: 6, lastHash: records[5].hash, failure: nil))
+        let verification = try AuditVerifier.verify(stateDirectory: dir.path)
+        #expect(verification == AuditVerification(recordCount: 6, lastHash: records[5].hash, failure: nil))
+        #expect(verification.text == "ok: 6 records, last hash \(records[5].hash.hex)\n")
+        #expect(verification.exitCode == 0)
     }
 
     @Test func missingOrEmptyLogIsIntactWithZeroRecords() throws {
@@ -64,6 +66,9 @@ import Testing
         #expect(try AuditVerifier.verify(stateDirectory: dir.path) == AuditVerification(
             recordCount: 3, lastHash: records[2].hash,
             failure: .init(kind: .seqGap, seq: 4, file: "audit.jsonl", line: 4, detail: "expected seq 4, found 5")))
+        let verification = try AuditVerifier.verify(stateDirectory: dir.path)
+        #expect(verification.text == "failed: seq-gap at seq 4 (audit.jsonl line 4): expected seq 4, found 5; 3 records verified\n")
+        #expect(verification.exitCode == 1)
     }
 
     @Test func swappedLinesAreASeqOrder() throws {
