@@ -64,4 +64,33 @@ import Testing
             recordCount: 0, lastHash: .zero,
             failure: .init(kind: .seqGap, seq: 1, file: "audit-000002.jsonl", line: 1, detail: "expected seq 1, found 3")))
     }
+
+    @Test func tornOnlyLineOfActiveFileFallsBackToLastSegment() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let records = try write(dir, count: 3)
+        let torn = String(records[2].line.prefix(100))
+        dir.write("audit.jsonl", torn)
+        let log = try AuditLog(stateDirectory: dir.path, configuration: Self.small, clock: TestClock().clock)
+        #expect(log.openReport == AuditLog.OpenReport(
+            tornTailBytes: 100, lastSeq: 2, lastHash: records[1].hash, rotatedSegments: 1))
+        let next = try log.append(AuditEntry(event: .start, reason: .repairedTornTail, bytes: 100))
+        try log.close()
+        #expect(next.seq == 3)
+        #expect(next.prev == records[1].hash)
+        #expect(try AuditVerifier.verify(directory: dir.audit).recordCount == 3)
+    }
+
+    @Test func readerListsLinesAcrossSegmentsInChainOrder() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let records = try write(dir, count: 3)
+        dir.write("audit.jsonl", dir.read("audit.jsonl") + "tail")
+        let lines = try AuditReader.lines(directory: dir.audit)
+        #expect(lines.map(\.file) == ["audit-000001.jsonl", "audit-000001.jsonl", "audit.jsonl", "audit.jsonl"])
+        #expect(lines.map(\.number) == [1, 2, 1, 2])
+        #expect(lines.map(\.terminated) == [true, true, true, false])
+        #expect(lines[3].text == "tail")
+        #expect(try AuditReader.records(directory: dir.audit) == records)
+    }
 }
