@@ -56,4 +56,32 @@ public enum AuditVerifier {
         }
         return AuditVerification(recordCount: expected - 1, lastHash: prev, failure: nil)
     }
+
+    /// Verifies records already in memory (e.g. ``InMemoryAuditLog/records``): `seq` continuity, `prev` and
+    /// `hash`. Failures name file `memory` and the 1-based position as the line.
+    public static func verify(records: [AuditRecord]) -> AuditVerification {
+        var prev = AuditDigest.zero
+        for (index, record) in records.enumerated() {
+            let expected = index + 1
+            func fail(_ kind: AuditVerification.Kind, _ seq: Int, _ detail: String) -> AuditVerification {
+                AuditVerification(
+                    recordCount: index, lastHash: prev,
+                    failure: .init(kind: kind, seq: seq, file: "memory", line: expected, detail: detail))
+            }
+            if record.seq != expected {
+                let later = records[(index + 1)...].contains { $0.seq == expected }
+                return fail(record.seq < expected || later ? .seqOrder : .seqGap, expected,
+                            "expected seq \(expected), found \(record.seq)")
+            }
+            if record.prev != prev {
+                return fail(.prevMismatch, record.seq, "prev \(record.prev.hex) is not the previous hash \(prev.hex)")
+            }
+            let computed = record.computedHash
+            if computed != record.hash {
+                return fail(.hashMismatch, record.seq, "hash \(record.hash.hex), computed \(computed.hex)")
+            }
+            prev = record.hash
+        }
+        return AuditVerification(recordCount: records.count, lastHash: prev, failure: nil)
+    }
 }
