@@ -143,4 +143,14 @@ import Testing
             prev = hash
         }
     }
+
+    @Test func nonCanonicalLineIsInvalidRecord() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        var lines = try sixRecords(dir).1
+        lines[0] = lines[0].replacingOccurrences(of: #"{"bytes":100,"#, with: #"{"bytes": 100,"#)
+        dir.writeLines(lines)
+        #expect(try AuditVerifier.verify(stateDirectory: dir.path).failure
+            == .init(kind: .invalidRecord, seq: 1, file: "audit.jsonl", line: 1, detail: "the line is not in canonical form"))
+    }
 }

@@ -117,7 +117,8 @@ public final class AuditLog: Sendable {
     /// Appends one record and returns it as written.
     /// - Throws: ``AuditError/Code/invalidNumber`` for a negative number (nothing written),
     ///   ``AuditError/Code/closed`` after ``close()``, ``AuditError/Code/io`` when writing, rotating or
-    ///   syncing fails (a partial line is truncated away; `seq` is not consumed).
+    ///   syncing fails (a partial line is truncated away and `seq` is not consumed; if the truncation
+    ///   fails too, the log closes itself and later appends throw ``AuditError/Code/closed``).
     @discardableResult
     public func append(_ entry: AuditEntry) throws -> AuditRecord {
         try append(contentsOf: [entry])[0]
@@ -149,7 +150,11 @@ public final class AuditLog: Sendable {
             do {
                 try AuditFiles.writeAll(state.fd, bytes, path: activePath)
             } catch {
-                _ = ftruncate(state.fd, off_t(state.activeSize))
+                // Remove a partial line; if even that fails, stop writing rather than append after garbage.
+                if ftruncate(state.fd, off_t(state.activeSize)) != 0 {
+                    Glibc.close(state.fd)
+                    state.fd = -1
+                }
                 throw error
             }
             state.activeSize += bytes.count
@@ -178,14 +183,13 @@ public final class AuditLog: Sendable {
     /// - Throws: ``AuditError/Code/io`` when the final fsync fails (the file is closed anyway).
     public func close() throws {
         try state.withLock { state in
-            guard state.fd >= 0 else { return }
             defer {
-                Glibc.close(state.fd)
+                if state.fd >= 0 { Glibc.close(state.fd) }
+                if state.lockFD >= 0 { Glibc.close(state.lockFD) }
                 state.fd = -1
-                Glibc.close(state.lockFD)
                 state.lockFD = -1
             }
-            try sync(&state, now: clock())
+            if state.fd >= 0 { try sync(&state, now: clock()) }
         }
     }
 

@@ -9,7 +9,9 @@ public enum AuditVerifier {
     ///
     /// Per line: a missing trailing newline is `torn-line`; a non-object `invalid-json`; a bad field
     /// `invalid-record`; a `seq` other than the expected one `seq-order` (when it is lower, or the expected
-    /// one appears later) or `seq-gap`; a wrong `prev` `prev-mismatch`; a wrong `hash` `hash-mismatch`.
+    /// one appears later) or `seq-gap`; a wrong `prev` `prev-mismatch`; a wrong `hash` `hash-mismatch`;
+    /// a correct record whose line differs from its canonical JSON (extra spaces, escapes, key order)
+    /// `invalid-record`.
     /// An empty or missing folder is intact with 0 records.
     /// - Throws: ``AuditError/Code/io`` only when a file cannot be read.
     public static func verify(directory: String) throws -> AuditVerification {
@@ -50,6 +52,9 @@ public enum AuditVerifier {
             let computed = record.computedHash
             if computed != record.hash {
                 return fail(.hashMismatch, record.seq, line, "hash \(record.hash.hex), computed \(computed.hex)")
+            }
+            if line.text != record.canonicalJSON(includingHash: true) {
+                return fail(.invalidRecord, record.seq, line, "the line is not in canonical form")
             }
             prev = record.hash
             expected += 1
