@@ -117,15 +117,18 @@ public final class AuditLog: Sendable {
     /// Appends one record and returns it as written.
     /// - Throws: ``AuditError/Code/invalidNumber`` for a negative number (nothing written),
     ///   ``AuditError/Code/closed`` after ``close()``, ``AuditError/Code/io`` when writing, rotating or
-    ///   syncing fails (a partial line is truncated away and `seq` is not consumed; if the truncation
-    ///   fails too, the log closes itself and later appends throw ``AuditError/Code/closed``).
+    ///   syncing fails. A failed write or rotation leaves nothing of the record in the log and does not
+    ///   consume `seq` (a partial line is truncated away; if that truncation fails too, the log closes
+    ///   itself and later appends throw ``AuditError/Code/closed``). A failed batched fsync is thrown
+    ///   after the record was written: it is in the file and `seq` is consumed.
     @discardableResult
     public func append(_ entry: AuditEntry) throws -> AuditRecord {
         try append(contentsOf: [entry])[0]
     }
 
     /// Appends several records with one `write(2)` (consecutive `seq`), e.g. per-key `purge` records
-    /// followed by their summary. Same errors as ``append(_:)``; on error none of them is in the log.
+    /// followed by their summary, never split across segments. Same errors as ``append(_:)``, for the
+    /// batch as a whole.
     @discardableResult
     public func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] {
         for entry in entries { try entry.validate() }
