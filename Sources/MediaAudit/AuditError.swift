@@ -1,0 +1,45 @@
+/// An error thrown by ``MediaAudit``: a stable ``code`` plus a human-readable context.
+///
+/// New codes may be added; switch over ``code`` with a `default` branch. The context never contains
+/// the refused value itself when that value may be a secret (it states only its length and the rule).
+public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
+    /// The stable error code.
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// A digest was not exactly 64 lower-case hex characters.
+        public static let invalidDigest = Code("invalid-digest")
+        /// A reason code was not `[a-z0-9:-]{1,64}`.
+        public static let invalidReason = Code("invalid-reason")
+        /// A tier or route name was not `[A-Za-z0-9._-]{1,64}`.
+        public static let invalidName = Code("invalid-name")
+        /// A URL was not an absolute `http`/`https` URL with a host, or was too long.
+        public static let invalidURL = Code("invalid-url")
+        /// A URL was attached to a record that has a partition.
+        public static let urlWithPartition = Code("url-with-partition")
+        /// A numeric field (`bytes`, `ttl`, `count`) was negative.
+        public static let invalidNumber = Code("invalid-number")
+        /// A file-system call failed (context names the call, the path and `errno`).
+        public static let io = Code("io")
+        /// The existing log cannot be continued: its last complete line is not a valid record.
+        public static let corruptLog = Code("corrupt-log")
+        /// Another open ``AuditLog`` (in this or another process) holds the folder's exclusive lock.
+        public static let locked = Code("locked")
+        /// The log was used after ``AuditLog/close()``.
+        public static let closed = Code("closed")
+    }
+
+    /// The stable error code.
+    public let code: Code
+    /// What failed, for people.
+    public let context: String
+
+    public init(_ code: Code, _ context: String) {
+        self.code = code
+        self.context = context
+    }
+
+    public var description: String { "\(code): \(context)" }
+}

@@ -1,0 +1,39 @@
+extension AuditLog {
+    /// Tunables of the writer.
+    public struct Configuration: Sendable, Hashable {
+        /// Rotate before an append would make `audit.jsonl` larger than this, in bytes. A single batch larger
+        /// than this still goes into one file. Default: 8,388,608 (8 MiB).
+        public var maxSegmentBytes: Int
+        /// fsync once this many records are unsynced. `1` syncs every append. Default: 64.
+        public var syncEveryRecords: Int
+        /// fsync at an append when the last fsync is at least this old, in milliseconds of the injected
+        /// clock (checked on append; there is no background timer). Default: 1,000.
+        public var syncIntervalMilliseconds: Int64
+
+        public init(maxSegmentBytes: Int = 8 << 20, syncEveryRecords: Int = 64, syncIntervalMilliseconds: Int64 = 1000) {
+            self.maxSegmentBytes = maxSegmentBytes
+            self.syncEveryRecords = max(1, syncEveryRecords)
+            self.syncIntervalMilliseconds = syncIntervalMilliseconds
+        }
+    }
+
+    /// What opening found, for the service to audit (a `start` record with reason `repaired-torn-tail`
+    /// when ``tornTailBytes`` > 0).
+    public struct OpenReport: Sendable, Hashable {
+        /// Bytes truncated from the end of `audit.jsonl`: an incomplete or unparsable last line. 0 normally.
+        public let tornTailBytes: Int
+        /// `seq` of the last valid record found (0 for a new log); the next append gets `lastSeq + 1`.
+        public let lastSeq: Int
+        /// `hash` of that record, or ``AuditDigest/zero`` for a new log.
+        public let lastHash: AuditDigest
+        /// Number of rotated segments found.
+        public let rotatedSegments: Int
+
+        public init(tornTailBytes: Int, lastSeq: Int, lastHash: AuditDigest, rotatedSegments: Int) {
+            self.tornTailBytes = tornTailBytes
+            self.lastSeq = lastSeq
+            self.lastHash = lastHash
+            self.rotatedSegments = rotatedSegments
+        }
+    }
+}

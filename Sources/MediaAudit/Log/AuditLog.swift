@@ -1,0 +1,218 @@
+import Glibc
+import Synchronization
+
+/// The append-only, hash-chained audit writer: JSON Lines in `<state>/audit/audit.jsonl`.
+///
+/// - The folder is created 0700, the file opened `O_APPEND` and kept 0600.
+/// - Each ``append(_:)`` assigns `seq` (previous + 1), `time` (the injected clock), `prev` (the previous
+///   `hash`) and `hash`, then writes the line in one `write(2)`; a failed write is truncated away.
+/// - fsync is batched (``Configuration/syncEveryRecords``, ``Configuration/syncIntervalMilliseconds``) and
+///   always done by ``flush()`` and ``close()``.
+/// - Rotation: when an append would grow the file past ``Configuration/maxSegmentBytes``, the file is
+///   renamed `audit-000001.jsonl`, `audit-000002.jsonl`, … and a new `audit.jsonl` continues the chain.
+/// - Reopening continues from the last valid record; a torn last line is truncated and reported in
+///   ``openReport`` (no record is invented).
+///
+/// Thread-safe: appends are serialised by a `Mutex`, so `seq` strictly increases and the chain stays intact.
+/// One writer per folder: opening takes an exclusive `flock(2)` on the audit folder (released by
+/// ``close()``), so a second ``AuditLog`` on the same folder, in this or another process, is refused.
+public final class AuditLog: Sendable {
+    /// Milliseconds since the Unix epoch; injected so tests control `time`.
+    public typealias Clock = @Sendable () -> Int64
+
+    /// The audit folder (`<state>/audit`).
+    public let directory: String
+    /// The configuration in effect.
+    public let configuration: Configuration
+    /// What opening found.
+    public let openReport: OpenReport
+
+    struct State {
+        var fd: Int32
+        var lockFD: Int32
+        var activeSize: Int
+        var lastSeq: Int
+        var lastHash: AuditDigest
+        var nextSegmentIndex: Int
+        var unsynced: Int
+        var lastSyncMilliseconds: Int64
+    }
+
+    let clock: Clock
+    let state: Mutex<State>
+    var activePath: String { directory + "/" + AuditFiles.activeName }
+
+    /// Opens (or creates) the log of a state directory: `<stateDirectory>/audit/audit.jsonl`.
+    /// - Throws: ``AuditError/Code/locked`` when another open ``AuditLog`` holds the folder,
+    ///   ``AuditError/Code/io`` for a file-system failure, ``AuditError/Code/corruptLog`` when the
+    ///   last complete line cannot be parsed even after removing a torn tail.
+    public convenience init(
+        stateDirectory: String, configuration: Configuration = Configuration(),
+        clock: @escaping Clock = AuditLog.systemClock
+    ) throws {
+        try self.init(directory: stateDirectory + "/audit", configuration: configuration, clock: clock)
+    }
+
+    /// Opens (or creates) the log in an audit folder. Same errors as ``init(stateDirectory:configuration:clock:)``.
+    public init(
+        directory: String, configuration: Configuration = Configuration(),
+        clock: @escaping Clock = AuditLog.systemClock
+    ) throws {
+        self.directory = directory
+        self.configuration = configuration
+        self.clock = clock
+        try AuditFiles.makeDirectory(directory)
+        let lockFD = try AuditFiles.lockDirectory(directory)
+        let path = directory + "/" + AuditFiles.activeName
+        let resumed: Resumed
+        let fd: Int32
+        let size: Int
+        do {
+            resumed = try Self.resume(directory: directory)
+            fd = try AuditFiles.openAppend(path)
+            do {
+                size = try AuditFiles.size(fd, path: path)
+                try AuditFiles.syncDirectory(directory)
+            } catch {
+                Glibc.close(fd)
+                throw error
+            }
+        } catch {
+            Glibc.close(lockFD)
+            throw error
+        }
+        self.openReport = OpenReport(
+            tornTailBytes: resumed.tornTailBytes, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
+            rotatedSegments: resumed.rotatedSegments)
+        self.state = Mutex(State(
+            fd: fd, lockFD: lockFD, activeSize: size, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
+            nextSegmentIndex: resumed.nextSegmentIndex, unsynced: 0, lastSyncMilliseconds: clock()))
+    }
+
+    deinit {
+        state.withLock { state in
+            if state.fd >= 0 {
+                _ = fsync(state.fd)
+                Glibc.close(state.fd)
+                state.fd = -1
+            }
+            if state.lockFD >= 0 {
+                Glibc.close(state.lockFD)
+                state.lockFD = -1
+            }
+        }
+    }
+
+    /// CLOCK_REALTIME in milliseconds since the Unix epoch.
+    public static let systemClock: Clock = { AuditFiles.nowMilliseconds() }
+
+    /// `seq` of the last record written (0 when the log is empty).
+    public var lastSeq: Int { state.withLock { $0.lastSeq } }
+    /// `hash` of the last record written (``AuditDigest/zero`` when the log is empty).
+    public var lastHash: AuditDigest { state.withLock { $0.lastHash } }
+
+    /// Records appended since the last fsync (0 right after a sync).
+    public var unsyncedRecords: Int { state.withLock { $0.unsynced } }
+
+    /// Appends one record and returns it as written.
+    /// - Throws: ``AuditError/Code/invalidNumber`` for a negative number (nothing written),
+    ///   ``AuditError/Code/closed`` after ``close()``, ``AuditError/Code/io`` when writing, rotating or
+    ///   syncing fails. A failed write or rotation leaves nothing of the record in the log and does not
+    ///   consume `seq` (a partial line is truncated away; if that truncation fails too, the log closes
+    ///   itself and later appends throw ``AuditError/Code/closed``). A failed batched fsync is thrown
+    ///   after the record was written: it is in the file and `seq` is consumed.
+    @discardableResult
+    public func append(_ entry: AuditEntry) throws -> AuditRecord {
+        try append(contentsOf: [entry])[0]
+    }
+
+    /// Appends several records with one `write(2)` (consecutive `seq`), e.g. per-key `purge` records
+    /// followed by their summary, never split across segments. Same errors as ``append(_:)``, for the
+    /// batch as a whole.
+    @discardableResult
+    public func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] {
+        for entry in entries { try entry.validate() }
+        guard !entries.isEmpty else { return [] }
+        return try state.withLock { state throws -> [AuditRecord] in
+            guard state.fd >= 0 else { throw AuditError(.closed, "append after close of \(activePath)") }
+            let now = clock()
+            let time = AuditTime(millisecondsSinceEpoch: now)
+            var records: [AuditRecord] = []
+            records.reserveCapacity(entries.count)
+            var bytes: [UInt8] = []
+            var prev = state.lastHash
+            for (offset, entry) in entries.enumerated() {
+                let record = AuditRecord(seq: state.lastSeq + 1 + offset, time: time, entry: entry, prev: prev)
+                bytes.append(contentsOf: record.line.utf8)
+                prev = record.hash
+                records.append(record)
+            }
+            if state.activeSize > 0 && state.activeSize + bytes.count > configuration.maxSegmentBytes {
+                try rotate(&state)
+            }
+            do {
+                try AuditFiles.writeAll(state.fd, bytes, path: activePath)
+            } catch {
+                // Remove a partial line; if even that fails, stop writing rather than append after garbage.
+                if ftruncate(state.fd, off_t(state.activeSize)) != 0 {
+                    Glibc.close(state.fd)
+                    state.fd = -1
+                }
+                throw error
+            }
+            state.activeSize += bytes.count
+            state.lastSeq = records[records.count - 1].seq
+            state.lastHash = prev
+            state.unsynced += records.count
+            if state.unsynced >= configuration.syncEveryRecords
+                || now - state.lastSyncMilliseconds >= configuration.syncIntervalMilliseconds
+            {
+                try sync(&state, now: now)
+            }
+            return records
+        }
+    }
+
+    /// fsyncs every record appended so far.
+    /// - Throws: ``AuditError/Code/io``; ``AuditError/Code/closed`` after ``close()``.
+    public func flush() throws {
+        try state.withLock { state in
+            guard state.fd >= 0 else { throw AuditError(.closed, "flush after close of \(activePath)") }
+            try sync(&state, now: clock())
+        }
+    }
+
+    /// fsyncs and closes the file. Later appends throw ``AuditError/Code/closed``; closing twice is a no-op.
+    /// - Throws: ``AuditError/Code/io`` when the final fsync fails (the file is closed anyway).
+    public func close() throws {
+        try state.withLock { state in
+            defer {
+                if state.fd >= 0 { Glibc.close(state.fd) }
+                if state.lockFD >= 0 { Glibc.close(state.lockFD) }
+                state.fd = -1
+                state.lockFD = -1
+            }
+            if state.fd >= 0 { try sync(&state, now: clock()) }
+        }
+    }
+
+    private func sync(_ state: inout State, now: Int64) throws {
+        try AuditFiles.sync(state.fd, path: activePath)
+        state.unsynced = 0
+        state.lastSyncMilliseconds = now
+    }
+
+    /// Renames the full active file to the next `audit-NNNNNN.jsonl` and opens a new active file.
+    private func rotate(_ state: inout State) throws {
+        try AuditFiles.sync(state.fd, path: activePath)
+        let target = directory + "/" + AuditFiles.segmentName(state.nextSegmentIndex)
+        try AuditFiles.renameNoReplace(activePath, target)
+        Glibc.close(state.fd)
+        state.fd = -1
+        state.fd = try AuditFiles.openAppend(activePath)
+        try AuditFiles.syncDirectory(directory)
+        state.nextSegmentIndex += 1
+        state.activeSize = 0
+        state.unsynced = 0
+    }
+}

@@ -1,1 +1,0 @@
-// The MediaAudit module. See docs/architecture.md.

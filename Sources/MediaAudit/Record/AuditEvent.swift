@@ -1,0 +1,31 @@
+/// What happened, the `event` field of an audit record.
+public enum AuditEvent: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The service started (reason `repaired-torn-tail` after a torn tail was truncated).
+    case start
+    /// A response was stored in `storage`.
+    case store
+    /// A response was not stored; `reason` says why.
+    case skip
+    /// A stored response's metadata was updated (RFC 9111 §4.3.4, a 304 merge).
+    case update
+    /// Removed to make room (LRU).
+    case evict
+    /// Removed because it was stale and could no longer be served.
+    case expire
+    /// Removed by `mediactl purge` (per-key records plus a summary; see docs/audit-format.md).
+    case purge
+    /// Removed by RFC 9111 §4.4 invalidation (an unsafe method).
+    case invalidate
+    /// An encrypted-disk object made unreadable by a restart was deleted.
+    case shred
+    /// The service stopped.
+    case stop
+
+    /// `true` for the events after which the key is no longer persisted.
+    public var removesObject: Bool {
+        switch self {
+        case .evict, .expire, .purge, .invalidate, .shred: return true
+        case .start, .store, .skip, .update, .stop: return false
+        }
+    }
+}

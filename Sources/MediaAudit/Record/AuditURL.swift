@@ -1,0 +1,67 @@
+import Foundation
+
+/// The `url` field of an audit record: `scheme://host[:port]/path` of an origin URL with the userinfo,
+/// query string and fragment removed.
+///
+/// Only for tiers whose policy allows URLs in the log, and never on a partitioned record: ``AuditScope``
+/// can carry a URL only in its `shared` case. The kept text is limited to RFC 3986 characters
+/// (`A–Z a–z 0–9 - . _ ~ : / [ ] @ ! $ & ' ( ) * + , ; = %`), so it never needs JSON escaping.
+public struct AuditURL: Hashable, Sendable, CustomStringConvertible, Codable {
+    /// The reduced URL, for example `https://img.example/catalog/a.jpg`.
+    public let rawValue: String
+
+    /// Maximum length of the reduced URL in bytes: 2,048.
+    public static let maximumLength = 2048
+
+    /// Parses `string` and keeps only scheme, host, port and path.
+    /// - Throws: ``AuditError/Code/invalidURL`` when `string` is not an absolute `http`/`https` URL with a
+    ///   host, when the reduced URL is longer than ``maximumLength`` or contains a character outside RFC 3986.
+    public init(_ string: String) throws {
+        guard let components = URLComponents(string: string),
+              let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
+              var host = components.percentEncodedHost, !host.isEmpty
+        else {
+            throw AuditError(.invalidURL, "expected an absolute http or https URL with a host")
+        }
+        if host.contains(":") && !host.hasPrefix("[") { host = "[\(host)]" }
+        var reduced = "\(scheme)://\(host.lowercased())"
+        if let port = components.port { reduced += ":\(port)" }
+        let path = components.percentEncodedPath
+        reduced += path.isEmpty ? "/" : path
+        try self.init(reduced: reduced)
+    }
+
+    /// Validates an already reduced URL (as read back from a log line).
+    init(reduced: String) throws {
+        guard reduced.utf8.count <= Self.maximumLength else {
+            throw AuditError(.invalidURL, "the URL without query is longer than \(Self.maximumLength) bytes")
+        }
+        guard reduced.hasPrefix("http://") || reduced.hasPrefix("https://"),
+              reduced.utf8.allSatisfy(Self.isAllowed)
+        else {
+            throw AuditError(.invalidURL, "the URL contains characters outside RFC 3986 or has no http(s) scheme")
+        }
+        self.rawValue = reduced
+    }
+
+    private static func isAllowed(_ byte: UInt8) -> Bool {
+        switch byte {
+        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
+             UInt8(ascii: "0")...UInt8(ascii: "9"):
+            return true
+        default:
+            return Array("-._~:/[]@!$&'()*+,;=%".utf8).contains(byte)
+        }
+    }
+
+    public var description: String { rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(reduced: try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+}

@@ -1,0 +1,75 @@
+/// A stable machine-readable reason in an audit record: `[a-z0-9:-]{1,64}`.
+///
+/// An open set (static members for the codes the service uses); any other code matching the pattern is
+/// accepted, so a hook may add `hook-narrowed:memory` style codes. Free text is refused so that no value
+/// from a request (a header, a token, a path) can end up in the log as a reason.
+public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+    /// The code, for example `tier-storage`.
+    public let rawValue: String
+
+    /// Validates `rawValue`.
+    /// - Throws: ``AuditError/Code/invalidReason`` unless it matches `[a-z0-9:-]{1,64}`.
+    public init(_ rawValue: String) throws {
+        guard Self.isValid(rawValue) else {
+            throw AuditError(.invalidReason, "expected [a-z0-9:-]{1,64}, got \(rawValue.utf8.count) bytes")
+        }
+        self.rawValue = rawValue
+    }
+
+    init(unchecked rawValue: String) { self.rawValue = rawValue }
+
+    static func isValid(_ text: String) -> Bool {
+        let utf8 = text.utf8
+        guard (1...64).contains(utf8.count) else { return false }
+        return utf8.allSatisfy {
+            (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x3a || $0 == 0x2d
+        }
+    }
+
+    public var description: String { rawValue }
+    public static func < (lhs: ReasonCode, rhs: ReasonCode) -> Bool { lhs.rawValue < rhs.rawValue }
+
+    public init(from decoder: any Decoder) throws {
+        try self.init(try decoder.singleValueContainer().decode(String.self))
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(rawValue)
+    }
+
+    /// Stored as the tier's storage class allows.
+    public static let tierStorage = ReasonCode(unchecked: "tier-storage")
+    /// The response carried `Cache-Control: no-store` (RFC 9111 §3).
+    public static let responseNoStore = ReasonCode(unchecked: "response-no-store")
+    /// `Cache-Control: private` in a shared cache (RFC 9111 §3).
+    public static let privateInSharedCache = ReasonCode(unchecked: "private-in-shared-cache")
+    /// A request with `Authorization` in a shared cache without explicit permission (RFC 9111 §3.5).
+    public static let authorizationInSharedCache = ReasonCode(unchecked: "authorization-in-shared-cache")
+    /// `Vary: *` (RFC 9111 §4.1).
+    public static let varyStar = ReasonCode(unchecked: "vary-star")
+    /// Over the tier's `maxObjectBytes`.
+    public static let overSizeLimit = ReasonCode(unchecked: "over-size-limit")
+    /// Over the tier's `maxPixels`.
+    public static let overPixelLimit = ReasonCode(unchecked: "over-pixel-limit")
+    /// The body is not an allowed image.
+    public static let notAnImage = ReasonCode(unchecked: "not-an-image")
+    /// The status code is not storable (RFC 9111 §3).
+    public static let statusNotStorable = ReasonCode(unchecked: "status-not-storable")
+    /// The tier's storage is `none`.
+    public static let tierNoStore = ReasonCode(unchecked: "tier-no-store")
+    /// On `start`: the writer truncated a torn last line (see ``AuditLog/OpenReport/tornTailBytes``).
+    public static let repairedTornTail = ReasonCode(unchecked: "repaired-torn-tail")
+    /// On `purge`: removed by `mediactl purge --route`.
+    public static let purgeRoute = ReasonCode(unchecked: "purge-route")
+    /// On `purge`: removed by `mediactl purge --credential-file` (logout).
+    public static let purgeCredential = ReasonCode(unchecked: "purge-credential")
+    /// On `purge`: removed by `mediactl purge --all`.
+    public static let purgeAll = ReasonCode(unchecked: "purge-all")
+    /// On `shred`: an encrypted-disk object whose key died with the previous process.
+    public static let unreadableAfterRestart = ReasonCode(unchecked: "unreadable-after-restart")
+    /// A hook narrowed the decision to `storage`, e.g. `hook-narrowed:memory`.
+    public static func hookNarrowed(to storage: AuditStorage) -> ReasonCode {
+        ReasonCode(unchecked: "hook-narrowed:\(storage.rawValue)")
+    }
+}

@@ -1,0 +1,78 @@
+/// Something persisted or recorded that policy forbids, with its evidence.
+public struct AuditViolation: Hashable, Sendable, Codable {
+    /// A stable violation kind.
+    public struct Kind: Hashable, Sendable, Codable, Comparable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+        public static func < (lhs: Kind, rhs: Kind) -> Bool { lhs.rawValue < rhs.rawValue }
+
+        public init(from decoder: any Decoder) throws {
+            self.rawValue = try decoder.singleValueContainer().decode(String.self)
+        }
+
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.singleValueContainer()
+            try container.encode(rawValue)
+        }
+
+        /// The hash chain is broken (evidence: the verifier's kind, seq, file and line).
+        public static let brokenChain = Kind("broken-chain")
+        /// A file in `disk/` whose tier does not allow `disk`.
+        public static let diskNotAllowed = Kind("disk-not-allowed")
+        /// A file in `sealed/` that is not a sealed object.
+        public static let notSealed = Kind("not-sealed")
+        /// A persisted object with no `store` record.
+        public static let unrecordedObject = Kind("unrecorded-object")
+        /// A persisted object whose last record removed it (evict, expire, purge, invalidate, shred).
+        public static let removedObjectPresent = Kind("removed-object-present")
+        /// A persisted object in a folder other than the storage its last `store` record names.
+        public static let storageMismatch = Kind("storage-mismatch")
+        /// A `store` record for a tier whose storage is `none`.
+        public static let storeInNoStoreTier = Kind("store-in-no-store-tier")
+        /// A `store` record with storage wider than its tier allows.
+        public static let storeWiderThanTier = Kind("store-wider-than-tier")
+        /// A `store` record or persisted object of a tier the policies do not define.
+        public static let unknownTier = Kind("unknown-tier")
+    }
+
+    /// The kind.
+    public let kind: Kind
+    /// The tier concerned, if known.
+    public let tier: String?
+    /// The key concerned (hex), if any.
+    public let key: String?
+    /// The folder of the persisted object concerned, if any.
+    public let folder: PersistedObject.Folder?
+    /// The `seq` of the record that is the evidence (or where the chain breaks), if any.
+    public let seq: Int?
+    /// The evidence for people, one line.
+    public let evidence: String
+
+    public init(
+        kind: Kind, tier: String? = nil, key: String? = nil, folder: PersistedObject.Folder? = nil,
+        seq: Int? = nil, evidence: String
+    ) {
+        self.kind = kind
+        self.tier = tier
+        self.key = key
+        self.folder = folder
+        self.seq = seq
+        self.evidence = evidence
+    }
+}
+
+extension AuditViolation {
+    private enum CodingKeys: String, CodingKey { case kind, tier, key, folder, seq, evidence }
+
+    /// JSON: every key present, `null` when absent.
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.container(keyedBy: CodingKeys.self)
+        try container.encode(kind, forKey: .kind)
+        try container.encode(tier, forKey: .tier)
+        try container.encode(key, forKey: .key)
+        try container.encode(folder, forKey: .folder)
+        try container.encode(seq, forKey: .seq)
+        try container.encode(evidence, forKey: .evidence)
+    }
+}

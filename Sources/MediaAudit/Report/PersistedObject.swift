@@ -1,0 +1,33 @@
+/// One file found under the state directory's object folders; the CLI scans, this module only judges.
+public struct PersistedObject: Hashable, Sendable, Codable {
+    /// The folder the file is in.
+    public enum Folder: String, Hashable, Sendable, Codable, CaseIterable {
+        /// `disk/`: plaintext objects of disk tiers.
+        case disk
+        /// `sealed/`: AES-256-GCM objects of encrypted-disk tiers.
+        case sealed
+
+        /// The storage class the folder implements: `disk` or `encrypted-disk`.
+        public var storage: AuditStorage { self == .disk ? .disk : .encryptedDisk }
+    }
+
+    /// The folder.
+    public let folder: Folder
+    /// The object's key as named on disk (normally 64 hex characters, the audit `key`). Any string is
+    /// accepted so that stray files are reported too.
+    public let key: String
+    /// File size in bytes.
+    public let bytes: Int
+    /// The tier from the object's readable metadata (disk objects), or `nil` when unreadable (sealed objects).
+    public let tier: String?
+    /// `true` when the file has the sealed-object format (meaningful for `sealed/`).
+    public let isSealed: Bool
+
+    public init(folder: Folder, key: String, bytes: Int, tier: String? = nil, isSealed: Bool = false) {
+        self.folder = folder
+        self.key = key
+        self.bytes = bytes
+        self.tier = tier
+        self.isSealed = isSealed
+    }
+}
