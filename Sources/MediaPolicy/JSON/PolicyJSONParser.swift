@@ -1,0 +1,285 @@
+/// A strict RFC 8259 JSON parser over UTF-8 bytes that reports the line and column of the first
+/// syntax error. Used only for policy files (small, trusted-but-checked input).
+///
+/// Rejects: trailing commas, comments, leading zeros, lone surrogates, control characters in
+/// strings, invalid UTF-8, nesting deeper than ``maximumDepth``, and anything after the value.
+/// A leading UTF-8 byte order mark is skipped.
+struct PolicyJSONParser {
+    /// A syntax error: 1-based line and column (columns count Unicode scalars).
+    struct Failure: Error, Equatable {
+        var line: Int
+        var column: Int
+        var message: String
+    }
+
+    /// Maximum nesting of arrays and objects. Default: 64.
+    static let maximumDepth = 64
+
+    private let bytes: [UInt8]
+    private var index = 0
+    private var line = 1
+    private var column = 1
+    private var depth = 0
+
+    private init(_ bytes: [UInt8]) {
+        self.bytes = bytes
+    }
+
+    /// Parses one JSON document.
+    /// - Throws: ``Failure`` with the position of the first error.
+    static func parse(_ bytes: [UInt8]) throws(Failure) -> PolicyJSON {
+        var parser = PolicyJSONParser(bytes)
+        if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
+        guard String(validating: bytes, as: UTF8.self) != nil else {
+            throw parser.failureAtInvalidUTF8()
+        }
+        parser.skipWhitespace()
+        let value = try parser.parseValue()
+        parser.skipWhitespace()
+        guard parser.index == bytes.count else { throw parser.fail("unexpected content after the JSON value") }
+        return value
+    }
+
+    // MARK: - Values
+
+    private mutating func parseValue() throws(Failure) -> PolicyJSON {
+        guard let byte = peek() else { throw fail("unexpected end of file, expected a value") }
+        switch byte {
+        case UInt8(ascii: "{"): return try parseObject()
+        case UInt8(ascii: "["): return try parseArray()
+        case UInt8(ascii: "\""): return .string(try parseString())
+        case UInt8(ascii: "t"): try literal("true"); return .bool(true)
+        case UInt8(ascii: "f"): try literal("false"); return .bool(false)
+        case UInt8(ascii: "n"): try literal("null"); return .null
+        case UInt8(ascii: "-"), UInt8(ascii: "0")...UInt8(ascii: "9"): return .number(try parseNumber())
+        default: throw fail("unexpected character \(describe(byte)), expected a value")
+        }
+    }
+
+    private mutating func parseObject() throws(Failure) -> PolicyJSON {
+        try enter()
+        advance()  // {
+        var members: [PolicyJSON.Member] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "}") {
+            advance()
+            depth -= 1
+            return .object(members)
+        }
+        while true {
+            skipWhitespace()
+            guard peek() == UInt8(ascii: "\"") else { throw fail(expecting: "a member name in double quotes") }
+            let key = try parseString()
+            skipWhitespace()
+            guard peek() == UInt8(ascii: ":") else { throw fail(expecting: "':' after the member name") }
+            advance()
+            skipWhitespace()
+            let value = try parseValue()
+            members.append(PolicyJSON.Member(key: key, value: value))
+            skipWhitespace()
+            if peek() == UInt8(ascii: ",") {
+                advance()
+                continue
+            }
+            guard peek() == UInt8(ascii: "}") else { throw fail(expecting: "',' or '}'") }
+            advance()
+            depth -= 1
+            return .object(members)
+        }
+    }
+
+    private mutating func parseArray() throws(Failure) -> PolicyJSON {
+        try enter()
+        advance()  // [
+        var elements: [PolicyJSON] = []
+        skipWhitespace()
+        if peek() == UInt8(ascii: "]") {
+            advance()
+            depth -= 1
+            return .array(elements)
+        }
+        while true {
+            skipWhitespace()
+            elements.append(try parseValue())
+            skipWhitespace()
+            if peek() == UInt8(ascii: ",") {
+                advance()
+                continue
+            }
+            guard peek() == UInt8(ascii: "]") else { throw fail(expecting: "',' or ']'") }
+            advance()
+            depth -= 1
+            return .array(elements)
+        }
+    }
+
+    private mutating func enter() throws(Failure) {
+        depth += 1
+        guard depth <= PolicyJSONParser.maximumDepth else {
+            throw fail("nesting deeper than \(PolicyJSONParser.maximumDepth) levels")
+        }
+    }
+
+    private mutating func literal(_ word: String) throws(Failure) {
+        for expected in word.utf8 {
+            guard peek() == expected else { throw fail(expecting: "'\(word)'") }
+            advance()
+        }
+    }
+
+    private mutating func parseNumber() throws(Failure) -> String {
+        let start = index
+        if peek() == UInt8(ascii: "-") { advance() }
+        guard let first = peek(), isDigit(first) else { throw fail(expecting: "a digit") }
+        advance()
+        if first == UInt8(ascii: "0"), let next = peek(), isDigit(next) {
+            throw fail("leading zeros are not allowed in numbers")
+        }
+        while let byte = peek(), isDigit(byte) { advance() }
+        if peek() == UInt8(ascii: ".") {
+            advance()
+            guard let byte = peek(), isDigit(byte) else { throw fail(expecting: "a digit after '.'") }
+            while let byte = peek(), isDigit(byte) { advance() }
+        }
+        if peek() == UInt8(ascii: "e") || peek() == UInt8(ascii: "E") {
+            advance()
+            if peek() == UInt8(ascii: "+") || peek() == UInt8(ascii: "-") { advance() }
+            guard let byte = peek(), isDigit(byte) else { throw fail(expecting: "a digit in the exponent") }
+            while let byte = peek(), isDigit(byte) { advance() }
+        }
+        return String(decoding: bytes[start..<index], as: UTF8.self)
+    }
+
+    private mutating func parseString() throws(Failure) -> String {
+        advance()  // opening quote
+        var out: [UInt8] = []
+        while true {
+            guard let byte = peek() else { throw fail("unterminated string") }
+            switch byte {
+            case UInt8(ascii: "\""):
+                advance()
+                return String(decoding: out, as: UTF8.self)
+            case UInt8(ascii: "\\"):
+                advance()
+                try parseEscape(into: &out)
+            case 0x00..<0x20:
+                throw fail("control character \(describe(byte)) in a string; escape it")
+            default:
+                out.append(byte)
+                advance()
+            }
+        }
+    }
+
+    private mutating func parseEscape(into out: inout [UInt8]) throws(Failure) {
+        guard let byte = peek() else { throw fail("unterminated string") }
+        let simple: UInt8?
+        switch byte {
+        case UInt8(ascii: "\""): simple = UInt8(ascii: "\"")
+        case UInt8(ascii: "\\"): simple = UInt8(ascii: "\\")
+        case UInt8(ascii: "/"): simple = UInt8(ascii: "/")
+        case UInt8(ascii: "b"): simple = 0x08
+        case UInt8(ascii: "f"): simple = 0x0C
+        case UInt8(ascii: "n"): simple = 0x0A
+        case UInt8(ascii: "r"): simple = 0x0D
+        case UInt8(ascii: "t"): simple = 0x09
+        case UInt8(ascii: "u"): simple = nil
+        default: throw fail("invalid escape \\\(describeBare(byte))")
+        }
+        advance()
+        if let simple {
+            out.append(simple)
+            return
+        }
+        var scalar = try hex4()
+        if (0xD800..<0xDC00).contains(scalar) {
+            guard peek() == UInt8(ascii: "\\") else { throw fail("lone high surrogate \\u\(String(scalar, radix: 16))") }
+            advance()
+            guard peek() == UInt8(ascii: "u") else { throw fail("lone high surrogate \\u\(String(scalar, radix: 16))") }
+            advance()
+            let low = try hex4()
+            guard (0xDC00..<0xE000).contains(low) else { throw fail("invalid low surrogate \\u\(String(low, radix: 16))") }
+            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
+        } else if (0xDC00..<0xE000).contains(scalar) {
+            throw fail("lone low surrogate \\u\(String(scalar, radix: 16))")
+        }
+        out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
+    }
+
+    private mutating func hex4() throws(Failure) -> UInt32 {
+        var value: UInt32 = 0
+        for _ in 0..<4 {
+            guard let byte = peek() else { throw fail("unterminated \\u escape") }
+            let digit: UInt32
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
+            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
+            default: throw fail(expecting: "4 hex digits after \\u")
+            }
+            value = value << 4 | digit
+            advance()
+        }
+        return value
+    }
+
+    // MARK: - Cursor
+
+    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+
+    private mutating func advance() {
+        let byte = bytes[index]
+        index += 1
+        if byte == 0x0A {
+            line += 1
+            column = 1
+        } else if byte & 0xC0 != 0x80 {
+            column += 1
+        }
+    }
+
+    private mutating func skipWhitespace() {
+        while let byte = peek(), byte == 0x20 || byte == 0x09 || byte == 0x0A || byte == 0x0D { advance() }
+    }
+
+    private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
+
+    private func fail(_ message: String) -> Failure { Failure(line: line, column: column, message: message) }
+
+    private func fail(expecting what: String) -> Failure {
+        guard let byte = peek() else { return fail("unexpected end of file, expected \(what)") }
+        return fail("unexpected character \(describe(byte)), expected \(what)")
+    }
+
+    private func describe(_ byte: UInt8) -> String { "'\(describeBare(byte))'" }
+
+    private func describeBare(_ byte: UInt8) -> String {
+        if byte >= 0x20 && byte < 0x7F { return String(UnicodeScalar(byte)) }
+        let hex = String(byte, radix: 16, uppercase: true)
+        return "0x" + (hex.count == 1 ? "0" + hex : hex)
+    }
+
+    /// The position of the first byte that is not valid UTF-8.
+    private mutating func failureAtInvalidUTF8() -> Failure {
+        var start = index
+        while start < bytes.count {
+            let lead = bytes[start]
+            let length: Int
+            switch lead {
+            case 0x00..<0x80: length = 1
+            case 0xC2..<0xE0: length = 2
+            case 0xE0..<0xF0: length = 3
+            case 0xF0..<0xF5: length = 4
+            default: length = 0
+            }
+            if length == 0 || start + length > bytes.count
+                || String(validating: bytes[start..<start + length], as: UTF8.self) == nil
+            {
+                break
+            }
+            while index < start + length { advance() }
+            start = index
+        }
+        return fail("invalid UTF-8 byte \(describe(bytes[min(start, bytes.count - 1)]))")
+    }
+}

@@ -1,0 +1,98 @@
+import Foundation
+
+/// Reads and validates a policy directory (`Policies/*.json`) into a ``PolicySet``.
+///
+/// Every `*.json` regular file of the directory (not hidden, not in subdirectories) is read, in
+/// byte order of the file name, and merged: tiers and routes may be spread over files; a tier may
+/// be defined once. Validation is strict and collects every problem (docs/policy-format.md).
+public struct PolicyLoader: Sendable {
+    /// Loader limits.
+    public struct Configuration: Sendable, Hashable {
+        /// Largest policy file read, bytes. Default: 1,048,576 (1 MiB).
+        public var maximumFileBytes: Int
+
+        public init(maximumFileBytes: Int = 1_048_576) {
+            self.maximumFileBytes = maximumFileBytes
+        }
+    }
+
+    /// One policy file's name (as shown in errors, e.g. `Policies/default.json`) and bytes.
+    public struct Source: Sendable, Hashable {
+        public var name: String
+        public var bytes: [UInt8]
+
+        public init(name: String, bytes: [UInt8]) {
+            self.name = name
+            self.bytes = bytes
+        }
+
+        public init(name: String, text: String) {
+            self.init(name: name, bytes: Array(text.utf8))
+        }
+    }
+
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Loads every `*.json` file of `directory`.
+    ///
+    /// Files are named in errors as `directory` + `/` + file name (a trailing `/` of `directory` is
+    /// dropped), so `load(directory: "Policies")` reports `Policies/default.json`.
+    /// - Throws: ``PolicyErrorList`` with every problem: ``PolicyError/Code/unreadable`` (directory or
+    ///   file unreadable, file over ``Configuration/maximumFileBytes``),
+    ///   ``PolicyError/Code/noPolicyFiles``, and everything ``load(sources:directory:)`` throws.
+    public func load(directory: String) throws(PolicyErrorList) -> PolicySet {
+        var trimmed = directory
+        while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+        let manager = FileManager.default
+        var isDirectory: ObjCBool = false
+        guard manager.fileExists(atPath: trimmed, isDirectory: &isDirectory), isDirectory.boolValue,
+              let names = try? manager.contentsOfDirectory(atPath: trimmed) else {
+            throw PolicyErrorList([PolicyError(
+                .unreadable, file: trimmed, keyPath: "", value: nil, problem: "cannot read the directory",
+                allowed: "a readable directory of *.json policy files")])
+        }
+        let prefix = trimmed == "/" ? "/" : trimmed + "/"
+        let files = names
+            .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
+            .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
+        var sources: [Source] = []
+        var errors: [PolicyError] = []
+        for name in files {
+            let path = prefix + name
+            var isSubdirectory: ObjCBool = false
+            guard manager.fileExists(atPath: path, isDirectory: &isSubdirectory), !isSubdirectory.boolValue else { continue }
+            let size = (try? manager.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
+            guard size <= configuration.maximumFileBytes else {
+                errors.append(PolicyError(
+                    .unreadable, file: path, keyPath: "", value: nil, problem: "the file has \(size) bytes",
+                    allowed: "at most \(configuration.maximumFileBytes) bytes"))
+                continue
+            }
+            guard let data = manager.contents(atPath: path) else {
+                errors.append(PolicyError(
+                    .unreadable, file: path, keyPath: "", value: nil, problem: "cannot read the file",
+                    allowed: "a readable JSON file"))
+                continue
+            }
+            sources.append(Source(name: path, bytes: [UInt8](data)))
+        }
+        if sources.isEmpty, errors.isEmpty {
+            throw PolicyErrorList([PolicyError(
+                .noPolicyFiles, file: trimmed, keyPath: "", value: nil, problem: "no policy files (*.json)",
+                allowed: "one or more *.json files")])
+        }
+        guard !sources.isEmpty else { throw PolicyErrorList(errors) }
+        let policy: PolicySet
+        do {
+            policy = try load(sources: sources, directory: trimmed)
+        } catch {
+            throw PolicyErrorList(errors + error.errors)
+        }
+        guard errors.isEmpty else { throw PolicyErrorList(errors) }
+        return policy
+    }
+}
