@@ -76,8 +76,9 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Every problem found while loading a policy directory, in a stable order: files by name, each
-/// in document order, then cross-file checks in route order.
+/// Every problem found while loading a policy directory, in a stable order: files in load order
+/// (each file's objects in document order; within one object, unknown and repeated keys first,
+/// then the known keys in the order of docs/policy-format.md), then cross-file checks in route order.
 public struct PolicyErrorList: Error, Hashable, Sendable, CustomStringConvertible {
     /// The problems; never empty when thrown.
     public var errors: [PolicyError]

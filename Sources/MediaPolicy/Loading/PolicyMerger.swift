@@ -76,7 +76,7 @@ struct PolicyMerger {
                 result.append(Route(name: name, mount: mount, origin: origin, tier: tier, methods: draft.methods, file: placed.file))
             }
         }
-        if routes.isEmpty {
+        if routes.isEmpty, errors.isEmpty {
             errors.append(PolicyError(
                 .noRoutes, file: directory, keyPath: "routes", value: nil, problem: "no policy file defines a route",
                 allowed: "at least one route in any policy file"))
