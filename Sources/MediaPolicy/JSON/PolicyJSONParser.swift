@@ -251,7 +251,10 @@ struct PolicyJSONParser {
         return fail("unexpected character \(describe(byte)), expected \(what)")
     }
 
-    private func describe(_ byte: UInt8) -> String { "'\(describeBare(byte))'" }
+    /// `'x'` for a printable ASCII byte, `0x09` otherwise.
+    private func describe(_ byte: UInt8) -> String {
+        byte >= 0x20 && byte < 0x7F ? "'\(describeBare(byte))'" : describeBare(byte)
+    }
 
     private func describeBare(_ byte: UInt8) -> String {
         if byte >= 0x20 && byte < 0x7F { return String(UnicodeScalar(byte)) }
