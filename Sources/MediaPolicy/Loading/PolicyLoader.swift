@@ -90,7 +90,8 @@ public struct PolicyLoader: Sendable {
         do {
             policy = try load(sources: sources, directory: trimmed)
         } catch {
-            throw PolicyErrorList(errors + error.errors)
+            // A missing route may be in the unreadable file: report no-routes only when all files were read.
+            throw PolicyErrorList(errors + error.errors.filter { errors.isEmpty || $0.code != .noRoutes })
         }
         guard errors.isEmpty else { throw PolicyErrorList(errors) }
         return policy
