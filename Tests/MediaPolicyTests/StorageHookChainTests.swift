@@ -32,11 +32,11 @@ struct PassThroughHook: StorageHook {}
 
     func proposal(
         tier: Tier = publicTier, storability: StorageProposal.Storability = .storable(ttl: 3600),
-        versioned: Bool = false, bytes: Int = 500, format: String? = "image/jpeg", width: Int? = 10, height: Int? = 10
+        versioned: Bool = false, credential: Bool = false, bytes: Int = 500, format: String? = "image/jpeg", width: Int? = 10, height: Int? = 10
     ) -> StorageProposal {
         StorageProposal(
             tier: tier, route: Route(name: "r", mount: "/r/", origin: "http://o.example/", tier: tier.name),
-            request: .init(hasCredential: false, hasVersionParameter: versioned),
+            request: .init(hasCredential: credential, hasVersionParameter: versioned),
             response: .init(status: 200, fields: ["Cache-Control": "max-age=3600", "Content-Type": "image/jpeg"]),
             body: .init(byteCount: bytes, format: format, pixelWidth: width, pixelHeight: height),
             storability: storability)
@@ -65,12 +65,23 @@ struct PassThroughHook: StorageHook {}
     }
 
     @Test func tierNarrowsTheClassAndCapsTheTTL() {
-        let decision = StorageHookChain().decide(proposal(tier: StorageHookChainTests.privateTier))
+        let decision = StorageHookChain().decide(proposal(tier: StorageHookChainTests.privateTier, credential: true))
         #expect(decision == StorageDecision(storage: .encryptedDisk, ttl: 600, reason: .tierStorage, trail: [
             step("rfc9111", .disk, 3600, .rfc9111Storable),
             step("tier", .encryptedDisk, 3600, .tierStorage),
             step("tier", .encryptedDisk, 600, .tierMaxTTL),
         ]))
+    }
+
+    @Test func partitionedTierWithoutCredentialStoresNothing() {
+        let hook = FixedHook("h", nil)
+        let decision = StorageHookChain(hooks: [hook]).decide(proposal(tier: StorageHookChainTests.privateTier, credential: false))
+        #expect(decision == StorageDecision(storage: .none, ttl: 0, reason: .noPartition, trail: [
+            step("rfc9111", .disk, 3600, .rfc9111Storable),
+            step("tier", .none, 0, .noPartition),
+        ]))
+        #expect(decision.reason.rawValue == "no-partition")
+        #expect(hook.offers.isEmpty)
     }
 
     @Test func noStoreTierStoresNothing() {

@@ -15,7 +15,8 @@ public struct StorageHookChain: Sendable {
     ///
     /// 1. `rfc9111`: `.notStorable(reason)` → `none` with that reason; `.storable(ttl)` → `disk`
     ///    (widest), ttl clamped to 0…2,147,483,648, reason `rfc9111-storable`.
-    /// 2. `tier`: class narrowed to the tier's `storage` (`tier-storage`); ttl capped at `maxTTL`
+    /// 2. `tier`: class narrowed to the tier's `storage` (`tier-storage`), or `none` (`no-partition`)
+    ///    on a `partition: credential` tier without a request credential; ttl capped at `maxTTL`
     ///    (`tier-max-ttl`), or at `unversionedMaxTTL` without the version parameter (`unversioned-max-ttl`).
     /// 3. `limits`: body over `maxObjectBytes` → `over-size-limit`; width × height over `maxPixels` →
     ///    `over-pixel-limit`; sniffed format not in `contentTypes` (unless `["*/*"]`) → `not-an-image`.
@@ -30,6 +31,10 @@ public struct StorageHookChain: Sendable {
             state.set("rfc9111", .disk, min(max(ttl, 0), PolicyFormat.maximumSeconds), .rfc9111Storable)
         }
         let tier = proposal.tier
+        if tier.partition == .credential, !proposal.request.hasCredential {
+            state.set("tier", .none, 0, .noPartition)
+            return state.decision
+        }
         state.set("tier", min(state.storage, tier.storage), state.ttl, .tierStorage)
         if state.storage == .none { return state.decision }
         let cap = tier.ttlCap(versioned: proposal.request.hasVersionParameter)

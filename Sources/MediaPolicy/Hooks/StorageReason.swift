@@ -30,6 +30,9 @@ public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringC
 
     /// The tier's `storage` decided the class.
     public static let tierStorage = StorageReason("tier-storage")
+    /// A `partition: credential` tier got a request without a credential: there is no partition to
+    /// store into, and a per-user tier has no shared slot.
+    public static let noPartition = StorageReason("no-partition")
     /// The time to live was capped at the tier's `maxTTL`.
     public static let tierMaxTTL = StorageReason("tier-max-ttl")
     /// The time to live was capped at the tier's `unversionedMaxTTL` (no version parameter).

@@ -43,6 +43,8 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidOrigin = Code("invalid-origin")
         /// Tier keys that contradict each other (e.g. forwarded credentials in an unpartitioned shared cache).
         public static let contradiction = Code("contradiction")
+        /// An override names a route no file defines (``PolicySet/overridingOrigin(_:forRoute:)``).
+        public static let unknownRoute = Code("unknown-route")
         /// No file defines a route.
         public static let noRoutes = Code("no-routes")
     }
