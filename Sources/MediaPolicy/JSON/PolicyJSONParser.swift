@@ -15,11 +15,11 @@ struct PolicyJSONParser {
     /// Maximum nesting of arrays and objects. Default: 64.
     static let maximumDepth = 64
 
-    private let bytes: [UInt8]
-    private var index = 0
-    private var line = 1
-    private var column = 1
-    private var depth = 0
+    let bytes: [UInt8]
+    var index = 0
+    var line = 1
+    var column = 1
+    var depth = 0
 
     private init(_ bytes: [UInt8]) {
         self.bytes = bytes
@@ -150,84 +150,11 @@ struct PolicyJSONParser {
         return String(decoding: bytes[start..<index], as: UTF8.self)
     }
 
-    private mutating func parseString() throws(Failure) -> String {
-        advance()  // opening quote
-        var out: [UInt8] = []
-        while true {
-            guard let byte = peek() else { throw fail("unterminated string") }
-            switch byte {
-            case UInt8(ascii: "\""):
-                advance()
-                return String(decoding: out, as: UTF8.self)
-            case UInt8(ascii: "\\"):
-                advance()
-                try parseEscape(into: &out)
-            case 0x00..<0x20:
-                throw fail("control character \(describe(byte)) in a string; escape it")
-            default:
-                out.append(byte)
-                advance()
-            }
-        }
-    }
-
-    private mutating func parseEscape(into out: inout [UInt8]) throws(Failure) {
-        guard let byte = peek() else { throw fail("unterminated string") }
-        let simple: UInt8?
-        switch byte {
-        case UInt8(ascii: "\""): simple = UInt8(ascii: "\"")
-        case UInt8(ascii: "\\"): simple = UInt8(ascii: "\\")
-        case UInt8(ascii: "/"): simple = UInt8(ascii: "/")
-        case UInt8(ascii: "b"): simple = 0x08
-        case UInt8(ascii: "f"): simple = 0x0C
-        case UInt8(ascii: "n"): simple = 0x0A
-        case UInt8(ascii: "r"): simple = 0x0D
-        case UInt8(ascii: "t"): simple = 0x09
-        case UInt8(ascii: "u"): simple = nil
-        default: throw fail("invalid escape \\\(describeBare(byte))")
-        }
-        advance()
-        if let simple {
-            out.append(simple)
-            return
-        }
-        var scalar = try hex4()
-        if (0xD800..<0xDC00).contains(scalar) {
-            guard peek() == UInt8(ascii: "\\") else { throw fail("lone high surrogate \\u\(String(scalar, radix: 16))") }
-            advance()
-            guard peek() == UInt8(ascii: "u") else { throw fail("lone high surrogate \\u\(String(scalar, radix: 16))") }
-            advance()
-            let low = try hex4()
-            guard (0xDC00..<0xE000).contains(low) else { throw fail("invalid low surrogate \\u\(String(low, radix: 16))") }
-            scalar = 0x10000 + ((scalar - 0xD800) << 10) + (low - 0xDC00)
-        } else if (0xDC00..<0xE000).contains(scalar) {
-            throw fail("lone low surrogate \\u\(String(scalar, radix: 16))")
-        }
-        out.append(contentsOf: Array(String(Character(Unicode.Scalar(scalar)!)).utf8))
-    }
-
-    private mutating func hex4() throws(Failure) -> UInt32 {
-        var value: UInt32 = 0
-        for _ in 0..<4 {
-            guard let byte = peek() else { throw fail("unterminated \\u escape") }
-            let digit: UInt32
-            switch byte {
-            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt32(byte - UInt8(ascii: "0"))
-            case UInt8(ascii: "a")...UInt8(ascii: "f"): digit = UInt32(byte - UInt8(ascii: "a") + 10)
-            case UInt8(ascii: "A")...UInt8(ascii: "F"): digit = UInt32(byte - UInt8(ascii: "A") + 10)
-            default: throw fail(expecting: "4 hex digits after \\u")
-            }
-            value = value << 4 | digit
-            advance()
-        }
-        return value
-    }
-
     // MARK: - Cursor
 
-    private func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
+    func peek() -> UInt8? { index < bytes.count ? bytes[index] : nil }
 
-    private mutating func advance() {
+    mutating func advance() {
         let byte = bytes[index]
         index += 1
         if byte == 0x0A {
@@ -244,19 +171,19 @@ struct PolicyJSONParser {
 
     private func isDigit(_ byte: UInt8) -> Bool { byte >= UInt8(ascii: "0") && byte <= UInt8(ascii: "9") }
 
-    private func fail(_ message: String) -> Failure { Failure(line: line, column: column, message: message) }
+    func fail(_ message: String) -> Failure { Failure(line: line, column: column, message: message) }
 
-    private func fail(expecting what: String) -> Failure {
+    func fail(expecting what: String) -> Failure {
         guard let byte = peek() else { return fail("unexpected end of file, expected \(what)") }
         return fail("unexpected character \(describe(byte)), expected \(what)")
     }
 
     /// `'x'` for a printable ASCII byte, `0x09` otherwise.
-    private func describe(_ byte: UInt8) -> String {
+    func describe(_ byte: UInt8) -> String {
         byte >= 0x20 && byte < 0x7F ? "'\(describeBare(byte))'" : describeBare(byte)
     }
 
-    private func describeBare(_ byte: UInt8) -> String {
+    func describeBare(_ byte: UInt8) -> String {
         if byte >= 0x20 && byte < 0x7F { return String(UnicodeScalar(byte)) }
         let hex = String(byte, radix: 16, uppercase: true)
         return "0x" + (hex.count == 1 ? "0" + hex : hex)
