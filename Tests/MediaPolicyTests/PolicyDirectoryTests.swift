@@ -88,6 +88,20 @@ import Testing
         }
     }
 
+    @Test func errorsStayInFileOrderAroundAnOversizedFile() throws {
+        try withDirectory { directory in
+            try PolicyFixture.write("[", to: directory + "/a.json")
+            try PolicyFixture.write(String(repeating: " ", count: 200), to: directory + "/b.json")
+            try PolicyFixture.write(#"{ "tiers": { "t": { "storage": "dsk" } } }"#, to: directory + "/c.json")
+            let loader = PolicyLoader(configuration: .init(maximumFileBytes: 100))
+            #expect(directoryErrors(directory, loader).map(\.description) == [
+                "\(directory)/a.json: invalid JSON at line 1, column 2: unexpected end of file, expected a value; allowed: JSON (RFC 8259) without comments or trailing commas",
+                "\(directory)/b.json: the file has 200 bytes; allowed: at most 100 bytes",
+                #"\#(directory)/c.json: tiers.t.storage: "dsk" is not allowed (did you mean `disk`?); allowed: disk, encrypted-disk, memory, none"#,
+            ])
+        }
+    }
+
     @Test func oversizedSourceInMemory() {
         let loader = PolicyLoader(configuration: .init(maximumFileBytes: 4))
         #expect(throws: PolicyErrorList([PolicyError(

@@ -59,41 +59,22 @@ public struct PolicyLoader: Sendable {
         let files = names
             .filter { $0.hasSuffix(".json") && !$0.hasPrefix(".") }
             .sorted { $0.utf8.lexicographicallyPrecedes($1.utf8) }
-        var sources: [Source] = []
-        var errors: [PolicyError] = []
+        var entries: [Entry] = []
         for name in files {
             let path = prefix + name
             var isSubdirectory: ObjCBool = false
             guard manager.fileExists(atPath: path, isDirectory: &isSubdirectory), !isSubdirectory.boolValue else { continue }
             let size = (try? manager.attributesOfItem(atPath: path)[.size] as? NSNumber)?.intValue ?? 0
-            guard size <= configuration.maximumFileBytes else {
-                errors.append(PolicyError(
-                    .unreadable, file: path, keyPath: "", value: nil, problem: "the file has \(size) bytes",
-                    allowed: "at most \(configuration.maximumFileBytes) bytes"))
-                continue
-            }
-            guard let data = manager.contents(atPath: path) else {
-                errors.append(PolicyError(
+            if size > configuration.maximumFileBytes {
+                entries.append(.failed(tooLarge(path, size)))
+            } else if let data = manager.contents(atPath: path) {
+                entries.append(.source(Source(name: path, bytes: [UInt8](data))))
+            } else {
+                entries.append(.failed(PolicyError(
                     .unreadable, file: path, keyPath: "", value: nil, problem: "cannot read the file",
-                    allowed: "a readable JSON file"))
-                continue
+                    allowed: "a readable JSON file")))
             }
-            sources.append(Source(name: path, bytes: [UInt8](data)))
         }
-        if sources.isEmpty, errors.isEmpty {
-            throw PolicyErrorList([PolicyError(
-                .noPolicyFiles, file: trimmed, keyPath: "", value: nil, problem: "no policy files (*.json)",
-                allowed: "one or more *.json files")])
-        }
-        guard !sources.isEmpty else { throw PolicyErrorList(errors) }
-        let policy: PolicySet
-        do {
-            policy = try load(sources: sources, directory: trimmed)
-        } catch {
-            // A missing route may be in the unreadable file: report no-routes only when all files were read.
-            throw PolicyErrorList(errors + error.errors.filter { errors.isEmpty || $0.code != .noRoutes })
-        }
-        guard errors.isEmpty else { throw PolicyErrorList(errors) }
-        return policy
+        return try load(entries: entries, directory: trimmed)
     }
 }
