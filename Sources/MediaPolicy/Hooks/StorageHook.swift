@@ -1,7 +1,8 @@
 /// What a user hook is offered and answers: a class and a time to live.
 public struct StorageChoice: Sendable, Hashable {
+    /// The storage class.
     public var storage: StorageClass
-    /// Seconds.
+    /// Time to live, seconds.
     public var ttl: Int
 
     public init(storage: StorageClass, ttl: Int) {

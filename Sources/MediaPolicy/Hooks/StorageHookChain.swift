@@ -7,6 +7,7 @@ public struct StorageHookChain: Sendable {
     /// User hooks, called in order after the built-in steps.
     public var hooks: [any StorageHook]
 
+    /// A chain with `hooks` (default: none) after the built-in steps.
     public init(hooks: [any StorageHook] = []) {
         self.hooks = hooks
     }

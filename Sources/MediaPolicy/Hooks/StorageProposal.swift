@@ -35,8 +35,9 @@ public struct StorageProposal: Sendable, Hashable {
         public var byteCount: Int
         /// The sniffed media type (e.g. `image/jpeg`), or `nil` when the bytes match no known format.
         public var format: String?
-        /// Image width and height in pixels read from the header, or `nil` when unknown.
+        /// Image width in pixels read from the header, or `nil` when unknown.
         public var pixelWidth: Int?
+        /// Image height in pixels read from the header, or `nil` when unknown.
         public var pixelHeight: Int?
 
         public init(byteCount: Int, format: String? = nil, pixelWidth: Int? = nil, pixelHeight: Int? = nil) {
@@ -63,13 +64,20 @@ public struct StorageProposal: Sendable, Hashable {
         case notStorable(StorageReason)
     }
 
+    /// The tier of the matched route.
     public var tier: Tier
+    /// The matched route.
     public var route: Route
+    /// Facts about the client request.
     public var request: Request
+    /// The origin response head (after a 304 merge, the merged head).
     public var response: Response
+    /// Facts about the validated body.
     public var body: Body
+    /// The caller's RFC 9111 verdict.
     public var storability: Storability
 
+    /// Creates a proposal; every fact is given by the caller.
     public init(tier: Tier, route: Route, request: Request, response: Response, body: Body, storability: Storability) {
         self.tier = tier
         self.route = route

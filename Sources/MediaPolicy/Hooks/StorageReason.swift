@@ -1,6 +1,7 @@
 /// A stable reason code for a storage decision, as written to the audit log's `reason` field
 /// (ARCHITECTURE.md, "Audit log"). An open set: callers may create their own with ``init(_:)``.
 public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
+    /// The code as written to the audit log, e.g. `tier-storage`.
     public let rawValue: String
 
     public init(rawValue: String) { self.rawValue = rawValue }

@@ -7,6 +7,7 @@
 public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stable error code.
     public struct Code: Hashable, Sendable, CustomStringConvertible {
+        /// The code as text, e.g. `unknown-key`.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
         public var description: String { rawValue }
@@ -63,6 +64,7 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// What is wrong, for people; includes ``value`` when there is one.
     public var problem: String
 
+    /// Creates an error; ``description`` is derived from the fields.
     public init(_ code: Code, file: String, keyPath: String, value: String?, problem: String, allowed: String) {
         self.code = code
         self.file = file

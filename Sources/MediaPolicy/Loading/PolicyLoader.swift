@@ -18,7 +18,9 @@ public struct PolicyLoader: Sendable {
 
     /// One policy file's name (as shown in errors, e.g. `Policies/default.json`) and bytes.
     public struct Source: Sendable, Hashable {
+        /// The name shown in errors and ``Route/file``, e.g. `Policies/default.json`.
         public var name: String
+        /// The file's bytes (UTF-8 JSON).
         public var bytes: [UInt8]
 
         public init(name: String, bytes: [UInt8]) {
@@ -31,8 +33,10 @@ public struct PolicyLoader: Sendable {
         }
     }
 
+    /// The loader's limits.
     public var configuration: Configuration
 
+    /// A loader with `configuration` (default: ``Configuration/init(maximumFileBytes:)`` defaults).
     public init(configuration: Configuration = Configuration()) {
         self.configuration = configuration
     }

@@ -10,6 +10,7 @@ public struct PolicySet: Sendable, Hashable {
     /// The policy files read, in load order.
     public var files: [String]
 
+    /// Creates a policy as given, without validation (use ``PolicyLoader`` for files).
     public init(tiers: [String: Tier], routes: [Route], files: [String] = []) {
         self.tiers = tiers
         self.routes = routes

@@ -21,6 +21,7 @@ public struct Route: Sendable, Hashable {
     /// The policy file that defined the route (as given to the loader), for messages.
     public var file: String
 
+    /// Creates a route as given, without validation.
     public init(name: String, mount: String, origin: String, tier: String, methods: Methods = .read, file: String = "") {
         self.name = name
         self.mount = mount
