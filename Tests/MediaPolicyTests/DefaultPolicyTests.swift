@@ -88,4 +88,17 @@ import Testing
         #expect(avatar.ttlCap(versioned: true) == 31_536_000)
         #expect(policy.tiers["public"]?.ttlCap(versioned: false) == 31_536_000)
     }
+
+    @Test func versionParameterInTheQuery() throws {
+        let avatar = try #require(try loadDefault().tiers["avatar"])
+        #expect(avatar.isVersioned(query: "v=3") == true)
+        #expect(avatar.isVersioned(query: "size=2&v=abc") == true)
+        #expect(avatar.isVersioned(query: "v=") == false)
+        #expect(avatar.isVersioned(query: "v") == false)
+        #expect(avatar.isVersioned(query: "V=3") == false)
+        #expect(avatar.isVersioned(query: "vv=3&xv=1") == false)
+        #expect(avatar.isVersioned(query: "") == false)
+        #expect(avatar.isVersioned(query: nil) == false)
+        #expect(try loadDefault().tiers["public"]?.isVersioned(query: "v=3") == false)
+    }
 }

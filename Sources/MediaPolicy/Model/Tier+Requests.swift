@@ -20,3 +20,18 @@ extension Tier {
         return min(maxTTL, unversionedMaxTTL)
     }
 }
+
+extension Tier {
+    /// Whether `query` (the request URL's query, without `?`) carries the tier's
+    /// ``versionParameter`` with a non-empty value, e.g. `v=3` in `size=2&v=3`.
+    ///
+    /// Names compare exactly (case-sensitive, not percent-decoded); `false` when the tier has no
+    /// version parameter or `query` is `nil`.
+    public func isVersioned(query: String?) -> Bool {
+        guard let versionParameter, let query else { return false }
+        return query.split(separator: "&").contains { pair in
+            let parts = pair.split(separator: "=", maxSplits: 1, omittingEmptySubsequences: false)
+            return parts[0] == versionParameter[...] && parts.count == 2 && !parts[1].isEmpty
+        }
+    }
+}
