@@ -1,0 +1,52 @@
+extension PolicyFileDecoder {
+    /// Reports tier keys that contradict each other (docs/policy-format.md, "Contradictions").
+    /// Runs only on a tier whose keys were each valid.
+    mutating func checkContradictions(_ tier: Tier, keys: [String: PolicyJSON], at path: String) {
+        func at(_ key: String) -> String { "\(path).\(key)" }
+        func quoted(_ text: String) -> String { PolicyJSON.quote(text) }
+
+        if tier.credentials.forwardsCredentials, tier.cache == .shared, tier.partition == .none {
+            report(.contradiction, at("credentials"), value: .string(tier.credentials.rawValue),
+                   problem: "\(quoted(tier.credentials.rawValue)) sends credentials to the origin, but the tier is a shared cache with partition \"none\": one user's response could be served to another",
+                   allowed: "partition \"credential\" with these credentials, or credentials \"strip\" or \"refuse\"")
+        }
+        if tier.partition == .credential, !tier.credentials.forwardsCredentials {
+            report(.contradiction, at("partition"), value: .string("credential"),
+                   problem: "\"credential\" needs credentials that reach the origin, but credentials is \(quoted(tier.credentials.rawValue))",
+                   allowed: "credentials \"bearer-required\" or \"forward\" with partition \"credential\", or partition \"none\"")
+        }
+        if tier.cache == .private, tier.partition == .none {
+            report(.contradiction, at("cache"), value: .string("private"),
+                   problem: "\"private\" is a per-user cache, but partition is \"none\": it would be shared between users",
+                   allowed: "cache \"private\" with partition \"credential\", or cache \"shared\"")
+        }
+        if tier.partition == .credential, tier.storage == .disk {
+            report(.contradiction, at("storage"), value: .string("disk"),
+                   problem: "\"disk\" would write per-user (partitioned) responses as plaintext files",
+                   allowed: "encrypted-disk, memory or none with partition \"credential\"")
+        }
+        if let downstream = tier.downstreamCacheControl, let names = PolicyText.directiveNames(downstream) {
+            if tier.storage == .none, !names.contains("no-store") {
+                report(.contradiction, at("downstreamCacheControl"), value: .string(downstream),
+                       problem: "\(quoted(downstream)) lets clients store what the tier never stores",
+                       allowed: "a value with no-store when storage is \"none\"")
+            } else if tier.partition == .credential,
+                      names.contains("public") || names.contains("s-maxage")
+                        || !(names.contains("private") || names.contains("no-store")) {
+                report(.contradiction, at("downstreamCacheControl"), value: .string(downstream),
+                       problem: "\(quoted(downstream)) lets shared caches downstream store per-user responses",
+                       allowed: "a value with private or no-store, and without public or s-maxage, when partition is \"credential\"")
+            }
+        }
+        if tier.storage == .none, tier.serveStaleOnError > 0 {
+            report(.contradiction, at("serveStaleOnError"), value: keys["serveStaleOnError"],
+                   problem: "\(tier.serveStaleOnError) has no effect: storage is \"none\", nothing is kept to serve stale",
+                   allowed: "0 when storage is \"none\"")
+        }
+        if tier.unversionedMaxTTL != nil, tier.versionParameter == nil {
+            report(.contradiction, at("unversionedMaxTTL"), value: keys["unversionedMaxTTL"],
+                   problem: "\(tier.unversionedMaxTTL ?? 0) needs versionParameter, which is not set",
+                   allowed: "unversionedMaxTTL only together with versionParameter")
+        }
+    }
+}

@@ -1,0 +1,64 @@
+extension PolicyFileDecoder {
+    static let mountAllowed =
+        "a path starting and ending with \"/\", without empty, \".\" or \"..\" segments or characters that need percent-encoding, not under /_mediactl/"
+    static let originAllowed =
+        "an absolute http or https URL whose path ends with \"/\", without user info, query or fragment"
+
+    mutating func decodeRoutes(_ value: PolicyJSON) {
+        guard case .array(let elements) = value else {
+            reportType(value, at: "routes", allowed: "an array of route objects")
+            return
+        }
+        for (index, element) in elements.enumerated() {
+            routes.append(decodeRoute(element, index: index))
+        }
+    }
+
+    private mutating func decodeRoute(_ value: PolicyJSON, index: Int) -> RouteDraft {
+        let path = "routes[\(index)]"
+        let before = errors.count
+        var draft = RouteDraft(index: index, isComplete: false)
+        let allowed = "an object with keys " + PolicyFormat.routeKeys.joined(separator: ", ")
+        guard let keys = object(value, at: path, known: PolicyFormat.routeKeys, allowed: allowed) else { return draft }
+        func at(_ key: String) -> String { "\(path).\(key)" }
+        let required: [String: String] = [
+            "name": PolicyFileDecoder.nameAllowed, "mount": PolicyFileDecoder.mountAllowed,
+            "origin": PolicyFileDecoder.originAllowed, "tier": "the name of a tier defined in any policy file",
+        ]
+        for key in PolicyFormat.requiredRouteKeys where keys[key] == nil {
+            report(.missingKey, at(key), value: nil, problem: "missing required key", allowed: required[key] ?? "")
+        }
+        if let value = keys["name"], let name = string(value, at: at("name"), allowed: PolicyFileDecoder.nameAllowed) {
+            if PolicyText.isName(name) {
+                draft.name = name
+            } else {
+                report(.invalidValue, at("name"), value: value, problem: "\(value.rendered) is not a valid route name",
+                       allowed: PolicyFileDecoder.nameAllowed)
+            }
+        }
+        if let value = keys["mount"], let mount = string(value, at: at("mount"), allowed: PolicyFileDecoder.mountAllowed) {
+            if let problem = PolicyText.mountProblem(mount) {
+                report(.invalidMount, at("mount"), value: value, problem: "\(value.rendered) \(problem)",
+                       allowed: PolicyFileDecoder.mountAllowed)
+            } else {
+                draft.mount = mount
+            }
+        }
+        if let value = keys["origin"], let origin = string(value, at: at("origin"), allowed: PolicyFileDecoder.originAllowed) {
+            if let problem = PolicyText.originProblem(origin) {
+                report(.invalidOrigin, at("origin"), value: value, problem: "\(value.rendered) \(problem)",
+                       allowed: PolicyFileDecoder.originAllowed)
+            } else {
+                draft.origin = origin
+            }
+        }
+        if let value = keys["tier"] {
+            draft.tier = string(value, at: at("tier"), allowed: "the name of a tier defined in any policy file")
+        }
+        if let value = keys["methods"], let methods = choice(value, at: at("methods"), as: Route.Methods.self) {
+            draft.methods = methods
+        }
+        draft.isComplete = errors.count == before
+        return draft
+    }
+}

@@ -1,0 +1,35 @@
+/// The policy file format's vocabulary and limits (docs/policy-format.md, docs/policy.schema.json).
+public enum PolicyFormat {
+    /// Keys of a policy file's top-level object, sorted.
+    public static let topLevelKeys = ["$schema", "routes", "tiers"]
+    /// Keys of a tier object, sorted.
+    public static let tierKeys = [
+        "cache", "contentTypes", "credentials", "diskBytes", "downstreamCacheControl", "maxObjectBytes",
+        "maxPixels", "maxTTL", "memoryBytes", "originTimeout", "partition", "serveStaleOnError", "storage",
+        "unversionedMaxTTL", "versionParameter",
+    ]
+    /// Keys of a route object, sorted.
+    public static let routeKeys = ["methods", "mount", "name", "origin", "tier"]
+    /// Keys a tier must have.
+    public static let requiredTierKeys = ["storage"]
+    /// Keys a route must have.
+    public static let requiredRouteKeys = ["mount", "name", "origin", "tier"]
+
+    /// Largest time in seconds (`maxTTL`, `unversionedMaxTTL`, `serveStaleOnError`): 2,147,483,648,
+    /// the RFC 9111 §1.2.2 delta-seconds cap.
+    public static let maximumSeconds = 2_147_483_648
+    /// Largest `maxObjectBytes` and `memoryBytes`: 1 TiB (1,099,511,627,776 bytes).
+    public static let maximumMemoryBytes = 1 << 40
+    /// Largest `diskBytes`: 1 PiB (1,125,899,906,842,624 bytes).
+    public static let maximumDiskBytes = 1 << 50
+    /// Largest `maxPixels`: 2^32 (4,294,967,296).
+    public static let maximumPixels = 1 << 32
+    /// Largest `originTimeout`, seconds: 3600.
+    public static let maximumOriginTimeout = 3600.0
+    /// Longest name (tier, route) and `versionParameter`: 64 characters.
+    public static let maximumNameLength = 64
+    /// Longest mount, origin and `downstreamCacheControl`: 1024 characters.
+    public static let maximumTextLength = 1024
+    /// Mount prefix reserved for mediactl's own endpoints (`/_mediactl/health`, `/_mediactl/metrics`).
+    public static let reservedMount = "/_mediactl/"
+}

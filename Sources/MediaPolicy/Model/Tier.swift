@@ -1,0 +1,78 @@
+/// One privacy tier of a policy (`tiers.<name>` in a policy file): where, how long and under which
+/// credential rules responses of its routes are kept. Times are seconds, sizes bytes.
+/// Every key, default and limit: docs/policy-format.md.
+public struct Tier: Sendable, Hashable {
+    /// The tier's name, e.g. `public`.
+    public var name: String
+    /// The widest storage class the tier allows. Required in a policy file.
+    public var storage: StorageClass
+    /// The RFC 9111 cache role. Default: `shared`.
+    public var cache: CacheRole
+    /// What happens to request credentials. Default: `strip`.
+    public var credentials: CredentialPolicy
+    /// Cache partitioning. Default: `none`.
+    public var partition: Partition
+    /// Upper bound on the time to live, seconds (RFC 9111 §1.2.2 delta-seconds range). Default: 86,400.
+    public var maxTTL: Int
+    /// Name of the query parameter that versions a URL (e.g. `v`), or `nil`. Default: `nil`.
+    public var versionParameter: String?
+    /// Time-to-live cap, seconds, for requests without the version parameter; `nil` = ``maxTTL``.
+    /// Only with ``versionParameter``. Default: `nil`.
+    public var unversionedMaxTTL: Int?
+    /// Largest response body kept or served, bytes. Default: 10,485,760 (10 MiB).
+    public var maxObjectBytes: Int
+    /// Largest image (width × height) accepted, pixels. Default: 50,000,000.
+    public var maxPixels: Int
+    /// Accepted sniffed media types; `["*/*"]` turns image validation off.
+    /// Default: `image/jpeg`, `image/png`, `image/gif`, `image/webp`, `image/avif`.
+    public var contentTypes: [String]
+    /// `Cache-Control` sent to clients, or `nil` (the origin's passes through, see
+    /// ``downstreamCacheControl(origin:)``). Default: `nil`.
+    public var downstreamCacheControl: String?
+    /// Origin request timeout, seconds. Default: 15.
+    public var originTimeout: Double
+    /// The tier's memory budget, bytes. Default: 67,108,864 (64 MiB).
+    public var memoryBytes: Int
+    /// The tier's disk budget (`disk` or `encrypted-disk`), bytes. Default: 1,073,741,824 (1 GiB).
+    public var diskBytes: Int
+    /// Seconds past expiry a stale object may be served while the origin fails (RFC 9111 §4.2.4). Default: 0.
+    public var serveStaleOnError: Int
+
+    /// The image media types the service can sniff, the default of ``contentTypes``.
+    public static let imageContentTypes = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]
+
+    /// Creates a tier; every parameter but `name` and `storage` has the policy-file default.
+    public init(
+        name: String, storage: StorageClass, cache: CacheRole = .shared, credentials: CredentialPolicy = .strip,
+        partition: Partition = .none, maxTTL: Int = 86_400, versionParameter: String? = nil,
+        unversionedMaxTTL: Int? = nil, maxObjectBytes: Int = 10_485_760, maxPixels: Int = 50_000_000,
+        contentTypes: [String] = Tier.imageContentTypes, downstreamCacheControl: String? = nil,
+        originTimeout: Double = 15, memoryBytes: Int = 67_108_864, diskBytes: Int = 1_073_741_824,
+        serveStaleOnError: Int = 0
+    ) {
+        self.name = name
+        self.storage = storage
+        self.cache = cache
+        self.credentials = credentials
+        self.partition = partition
+        self.maxTTL = maxTTL
+        self.versionParameter = versionParameter
+        self.unversionedMaxTTL = unversionedMaxTTL
+        self.maxObjectBytes = maxObjectBytes
+        self.maxPixels = maxPixels
+        self.contentTypes = contentTypes
+        self.downstreamCacheControl = downstreamCacheControl
+        self.originTimeout = originTimeout
+        self.memoryBytes = memoryBytes
+        self.diskBytes = diskBytes
+        self.serveStaleOnError = serveStaleOnError
+    }
+
+    /// Whether responses must be sniffed as one of ``contentTypes`` (`false` for `["*/*"]`).
+    public var validatesImages: Bool { contentTypes != ["*/*"] }
+
+    /// Whether `mediaType` (a sniffed type such as `image/png`) is accepted by ``contentTypes``.
+    public func accepts(mediaType: String) -> Bool {
+        !validatesImages || contentTypes.contains(mediaType.lowercased())
+    }
+}

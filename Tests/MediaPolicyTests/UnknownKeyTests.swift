@@ -1,0 +1,73 @@
+import Testing
+@testable import MediaPolicy
+
+@Suite struct UnknownKeyTests {
+    static let tierKeys = "cache, contentTypes, credentials, diskBytes, downstreamCacheControl, maxObjectBytes, maxPixels, maxTTL, memoryBytes, originTimeout, partition, serveStaleOnError, storage, unversionedMaxTTL, versionParameter"
+
+    @Test func misspelledMaxTTLNamesTheKeyAndSuggestsTheRightOne() {
+        let errors = PolicyFixture.errors(
+            #"{ "tiers": { "public": { "storage": "disk", "maxTTTL": 60 } }, "routes": [ { "name": "r", "mount": "/r/", "origin": "http://o.example/", "tier": "public" } ] }"#,
+            file: "Policies/default.json")
+        #expect(errors.count == 1)
+        let error = errors[0]
+        #expect(error.code == .unknownKey)
+        #expect(error.code.rawValue == "unknown-key")
+        #expect(error.file == "Policies/default.json")
+        #expect(error.keyPath == "tiers.public.maxTTTL")
+        #expect(error.value == "60")
+        #expect(error.problem == "unknown key (did you mean `maxTTL`?)")
+        #expect(error.allowed == UnknownKeyTests.tierKeys)
+        #expect(error.description
+            == "Policies/default.json: tiers.public.maxTTTL: unknown key (did you mean `maxTTL`?); allowed: \(UnknownKeyTests.tierKeys)")
+    }
+
+    @Test func unknownKeyWithoutACloseMatchHasNoSuggestion() {
+        #expect(PolicyFixture.messages(PolicyFixture.tierPolicy(#"{ "storage": "disk", "colour": "red" }"#)) == [
+            "Policies/test.json: tiers.t.colour: unknown key; allowed: \(UnknownKeyTests.tierKeys)",
+        ])
+    }
+
+    @Test func caseMistakesAreSuggested() {
+        #expect(PolicyFixture.messages(PolicyFixture.tierPolicy(#"{ "storage": "disk", "maxttl": 60 }"#)) == [
+            "Policies/test.json: tiers.t.maxttl: unknown key (did you mean `maxTTL`?); allowed: \(UnknownKeyTests.tierKeys)",
+        ])
+    }
+
+    @Test func unknownTopLevelKey() {
+        let text = #"{ "tier": {}, "routes": [] }"#
+        #expect(PolicyFixture.messages(text) == [
+            "Policies/test.json: tier: unknown key (did you mean `tiers`?); allowed: $schema, routes, tiers",
+        ])
+    }
+
+    @Test func unknownRouteKey() {
+        let text = PolicyFixture.routePolicy(#"{ "name": "r", "mount": "/r/", "origin": "http://o.example/", "tier": "t", "method": "all" }"#)
+        #expect(PolicyFixture.messages(text) == [
+            "Policies/test.json: routes[0].method: unknown key (did you mean `methods`?); allowed: methods, mount, name, origin, tier",
+        ])
+    }
+
+    @Test func repeatedKeyInOneObject() {
+        let errors = PolicyFixture.errors(PolicyFixture.tierPolicy(#"{ "storage": "disk", "maxTTL": 60, "maxTTL": 600 }"#))
+        #expect(errors.map(\.description) == [
+            "Policies/test.json: tiers.t.maxTTL: duplicate key; allowed: each key once per object",
+        ])
+        #expect(errors.first?.code == .duplicateKey)
+        #expect(errors.first?.value == "600")
+    }
+
+    @Test func everyUnknownKeyIsReported() {
+        let text = PolicyFixture.tierPolicy(#"{ "storage": "disk", "maxTTTL": 60, "maxPixel": 5 }"#)
+        #expect(PolicyFixture.messages(text) == [
+            "Policies/test.json: tiers.t.maxTTTL: unknown key (did you mean `maxTTL`?); allowed: \(UnknownKeyTests.tierKeys)",
+            "Policies/test.json: tiers.t.maxPixel: unknown key (did you mean `maxPixels`?); allowed: \(UnknownKeyTests.tierKeys)",
+        ])
+    }
+
+    @Test func suggestionDistance() {
+        #expect(KeySuggestion.closest(to: "maxTTTL", in: PolicyFormat.tierKeys) == "maxTTL")
+        #expect(KeySuggestion.closest(to: "strage", in: PolicyFormat.tierKeys) == "storage")
+        #expect(KeySuggestion.closest(to: "xyz", in: PolicyFormat.tierKeys) == nil)
+        #expect(KeySuggestion.editDistance(Array("kitten".unicodeScalars), Array("sitting".unicodeScalars)) == 3)
+    }
+}
