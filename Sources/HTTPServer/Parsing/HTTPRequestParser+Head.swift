@@ -64,6 +64,7 @@ extension HTTPRequestParser {
         var contentLengths: [String] = []
         var transferCodings: [String] = []
         var connectionTokens: [String] = []
+        var expectsContinue = false
         for field in pending.headerFields {
             if HTTPFieldName.equal(field.name, "host") {
                 hostCount += 1
@@ -73,6 +74,8 @@ extension HTTPRequestParser {
                 transferCodings += HTTPFieldName.lowercasedTokens(field.value)
             } else if HTTPFieldName.equal(field.name, "connection") {
                 connectionTokens += HTTPFieldName.lowercasedTokens(field.value)
+            } else if HTTPFieldName.equal(field.name, "expect") {
+                expectsContinue = HTTPFieldName.lowercasedTokens(field.value).contains("100-continue")
             }
         }
         let isHTTP11 = pending.version == .http1_1
@@ -97,6 +100,7 @@ extension HTTPRequestParser {
                     code: .unsupportedTransferEncoding, status: 501, message: "unsupported transfer coding")
             }
             pending.hasBody = true
+            continuePending = expectsContinue
             state = .chunkSize
             return nil
         }
@@ -108,7 +112,8 @@ extension HTTPRequestParser {
             }
             pending.hasBody = true
             if length > 0 {
-                pending.body.reserveCapacity(length)
+                pending.body.reserveCapacity(min(length, 1 << 20))
+                continuePending = expectsContinue && isHTTP11
                 state = .body(remaining: length)
                 return nil
             }

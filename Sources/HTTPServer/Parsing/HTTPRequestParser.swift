@@ -44,6 +44,8 @@ public struct HTTPRequestParser: Sendable {
     var sectionBytes = 0
     var sectionFields = 0
     var pending = HTTPServerRequest(method: "", target: "")
+    /// Set when a request with `Expect: 100-continue` is waiting for its body.
+    var continuePending = false
 
     /// Creates a parser with the given limits.
     public init(configuration: Configuration = Configuration()) {
@@ -63,6 +65,18 @@ public struct HTTPRequestParser: Sendable {
         switch state {
         case .body, .chunkSize, .chunkData, .chunkEnd, .trailerFields: true
         default: false
+        }
+    }
+
+    /// Whether the server should now send `100 Continue` (RFC 9110 §10.1.1): `true` once, when the
+    /// current request carried `Expect: 100-continue` and none of its body has been received.
+    /// Calling it clears the flag.
+    public mutating func takeContinueRequest() -> Bool {
+        guard continuePending else { return false }
+        continuePending = false
+        switch state {
+        case .body, .chunkSize: return pending.body.isEmpty && readIndex == buffer.count
+        default: return false
         }
     }
 
@@ -153,6 +167,7 @@ public struct HTTPRequestParser: Sendable {
     }
 
     mutating func complete() -> Action {
+        continuePending = false
         let request = pending
         pending = HTTPServerRequest(method: "", target: "")
         state = .requestLine

@@ -50,6 +50,11 @@ struct HTTPConnection {
                 return
             case .needMoreData:
                 let partial = parser.hasPartialRequest
+                if parser.takeContinueRequest() {
+                    let interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
+                    guard Socket.sendAll(fd, interim, timeoutMilliseconds: configuration.writeTimeout.pollMilliseconds)
+                    else { return }
+                }
                 let timeout: Int
                 if partial || servedRequests == 0 {
                     let now = MonotonicClock.nowMilliseconds()

@@ -155,3 +155,36 @@ import Testing
         #expect(outcome.error == HTTPParseError(code: .tooManyFields, status: 431, message: "more than 2 header fields"))
     }
 }
+
+@Suite struct ExpectContinueTests {
+    @Test func continueIsRequestedOnceBeforeTheBody() {
+        var parser = HTTPRequestParser()
+        parser.append(Array("PUT /u HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\n".utf8))
+        guard case .needMoreData = parser.next() else {
+            Issue.record("expected needMoreData")
+            return
+        }
+        #expect(parser.takeContinueRequest() == true)
+        #expect(parser.takeContinueRequest() == false)
+        parser.append(Array("abc".utf8))
+        guard case .request(let request) = parser.next() else {
+            Issue.record("expected a request")
+            return
+        }
+        #expect(request.body == Array("abc".utf8))
+    }
+
+    @Test func noContinueWhenTheBodyAlreadyArrived() {
+        var parser = HTTPRequestParser()
+        parser.append(Array("PUT /u HTTP/1.1\r\nHost: h\r\nExpect: 100-continue\r\nContent-Length: 3\r\n\r\nab".utf8))
+        _ = parser.next()
+        #expect(parser.takeContinueRequest() == false)
+    }
+
+    @Test func noContinueWithoutExpect() {
+        var parser = HTTPRequestParser()
+        parser.append(Array("PUT /u HTTP/1.1\r\nHost: h\r\nContent-Length: 3\r\n\r\n".utf8))
+        _ = parser.next()
+        #expect(parser.takeContinueRequest() == false)
+    }
+}

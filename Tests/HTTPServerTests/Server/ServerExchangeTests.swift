@@ -113,6 +113,18 @@ import Testing
         #expect(response.text == #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"GET with a body"}"#)
     }
 
+    @Test func expectContinueGetsAnInterimResponse() throws {
+        let server = try startServer(EchoHandler())
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send("PUT /up HTTP/1.1\r\nHost: t\r\nExpect: 100-continue\r\nContent-Length: 5\r\n\r\n")
+        let interim = try #require(client.readResponse())
+        #expect(interim.status == 100)
+        #expect(interim.reason == "Continue")
+        client.send("hello")
+        #expect(client.readResponse()?.text == "PUT /up 5")
+    }
+
     @Test func parseErrorsAreAnsweredAsProblemsAndClose() throws {
         let server = try startServer(EchoHandler()) {
             $0.parser.maxBodyBytes = 4
