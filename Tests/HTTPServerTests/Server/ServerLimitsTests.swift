@@ -43,6 +43,20 @@ import Testing
         #expect(elapsed < 4_000)
     }
 
+    @Test func silentNewConnectionIsClosedAfterTheHeaderTimeout() throws {
+        let server = try startServer(EchoHandler()) {
+            $0.readHeaderTimeout = .milliseconds(200)
+            $0.idleTimeout = .seconds(60)
+        }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        let started = MonotonicClock.nowMilliseconds()
+        #expect(client.isClosedByPeer())  // nothing was received, so no 408 either
+        let elapsed = MonotonicClock.nowMilliseconds() - started
+        #expect(elapsed >= 150)
+        #expect(elapsed < 4_000)
+    }
+
     @Test func idleKeepAliveConnectionIsClosedSilently() throws {
         let server = try startServer(EchoHandler()) { $0.idleTimeout = .milliseconds(200) }
         defer { server.stop() }
