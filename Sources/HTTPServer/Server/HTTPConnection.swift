@@ -12,7 +12,8 @@ struct HTTPConnection {
     let server: HTTPServer
     let wakeFD: Int32
     var parser: HTTPRequestParser
-    var scratch = [UInt8](repeating: 0, count: 65_536)
+    /// Receive buffer; allocated (not zero-filled) so idle connections keep little resident memory.
+    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
     var servedRequests = 0
     /// Monotonic ms by which the current request head (or the next body bytes) must arrive.
     var requestDeadline: Int?
@@ -28,7 +29,10 @@ struct HTTPConnection {
     }
 
     mutating func run() {
-        defer { server.closeConnection(fd) }
+        defer {
+            scratch.deallocate()
+            server.closeConnection(fd)
+        }
         let configuration = server.configuration
         while true {
             switch parser.next() {
@@ -42,9 +46,12 @@ struct HTTPConnection {
                 let bytes = HTTPResponseSerializer.serialize(
                     response, headRequest: request.method == "HEAD", connection: connection, date: currentDate())
                 servedRequests += 1
-                guard Socket.sendAll(fd, bytes, timeoutMilliseconds: configuration.writeTimeout.pollMilliseconds),
-                    !closing
+                guard Socket.sendAll(fd, bytes, timeoutMilliseconds: configuration.writeTimeout.pollMilliseconds)
                 else { return }
+                if closing {
+                    Socket.lingeringClose(fd)
+                    return
+                }
             case .failure(let error):
                 respondAndClose(HTTPServerResponse.problem(status: error.status, detail: error.message))
                 return
@@ -76,10 +83,10 @@ struct HTTPConnection {
                     }
                     return
                 }
-                let received = scratch.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+                let received = recv(fd, scratch.baseAddress, scratch.count, 0)
                 if received < 0 && errno == EINTR { continue }
                 guard received > 0 else { return }
-                scratch.withUnsafeBytes { parser.append(UnsafeRawBufferPointer(rebasing: $0[0..<received])) }
+                parser.append(UnsafeRawBufferPointer(rebasing: scratch[0..<received]))
             }
         }
     }
@@ -110,7 +117,9 @@ struct HTTPConnection {
     mutating func respondAndClose(_ response: HTTPServerResponse) {
         let bytes = HTTPResponseSerializer.serialize(
             response, headRequest: false, connection: .close, date: currentDate())
-        _ = Socket.sendAll(fd, bytes, timeoutMilliseconds: server.configuration.writeTimeout.pollMilliseconds)
+        if Socket.sendAll(fd, bytes, timeoutMilliseconds: server.configuration.writeTimeout.pollMilliseconds) {
+            Socket.lingeringClose(fd)
+        }
     }
 
     /// The `Date` value, formatted at most once per second per connection.

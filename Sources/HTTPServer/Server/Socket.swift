@@ -122,6 +122,26 @@ enum Socket {
         }
     }
 
+    /// Half-closes `fd` and discards what the client still sends (up to `maxBytes`, for at most
+    /// `timeoutMilliseconds`), so the final close does not reset the connection and destroy the
+    /// response in the client's receive buffer (RFC 9112 §9.6). The caller closes `fd` afterwards.
+    static func lingeringClose(_ fd: Int32, timeoutMilliseconds: Int = 500, maxBytes: Int = 1 << 20) {
+        shutdown(fd, Int32(SHUT_WR))
+        let deadline = MonotonicClock.nowMilliseconds() + timeoutMilliseconds
+        var discarded = 0
+        withUnsafeTemporaryAllocation(byteCount: 16_384, alignment: 16) { sink in
+            while discarded < maxBytes {
+                let remaining = deadline - MonotonicClock.nowMilliseconds()
+                if remaining <= 0 { return }
+                var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+                if poll(&entry, 1, Int32(clamping: remaining)) <= 0 { return }
+                let count = recv(fd, sink.baseAddress, sink.count, Int32(MSG_DONTWAIT))
+                if count == 0 || (count < 0 && errno != EINTR && errno != EAGAIN) { return }
+                if count > 0 { discarded += count }
+            }
+        }
+    }
+
     /// A pipe whose read end becomes readable once something is written: a level-triggered event.
     static func makePipe() throws(HTTPServerError) -> (read: Int32, write: Int32) {
         var fds: [Int32] = [-1, -1]

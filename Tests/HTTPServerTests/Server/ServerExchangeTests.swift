@@ -151,6 +151,17 @@ import Testing
         }
     }
 
+    @Test func tooLargeBodyStillBeingSentGets413NotAReset() throws {
+        let server = try startServer(EchoHandler()) { $0.parser.maxBodyBytes = 1_000 }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 300000\r\n\r\n")
+        client.send([UInt8](repeating: 0x62, count: 300_000))
+        let response = try #require(client.readResponse())
+        #expect(response.status == 413)
+        #expect(response.field("connection") == "close")
+    }
+
     @Test func remoteAddressIsThePeer() async throws {
         struct PeerHandler: HTTPHandling {
             func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
