@@ -46,13 +46,17 @@ struct HTTPConnection {
                 let bytes = HTTPResponseSerializer.serialize(
                     response, headRequest: request.method == "HEAD", connection: connection, date: currentDate())
                 servedRequests += 1
-                guard Socket.sendAll(fd, bytes, timeoutMilliseconds: configuration.writeTimeout.pollMilliseconds)
-                else { return }
+                server.counters.requests.add(1, ordering: .relaxed)
+                guard Socket.sendAll(fd, bytes, timeoutMilliseconds: configuration.writeTimeout.pollMilliseconds) else {
+                    server.counters.timeouts.add(1, ordering: .relaxed)
+                    return
+                }
                 if closing {
                     Socket.lingeringClose(fd)
                     return
                 }
             case .failure(let error):
+                server.counters.parseErrors.add(1, ordering: .relaxed)
                 respondAndClose(HTTPServerResponse.problem(status: error.status, detail: error.message))
                 return
             case .needMoreData:
@@ -78,6 +82,7 @@ struct HTTPConnection {
                 case .stopRequested:
                     return
                 case .timedOut:
+                    server.counters.timeouts.add(1, ordering: .relaxed)
                     if partial {
                         respondAndClose(HTTPServerResponse.problem(status: 408, detail: "request not received in time"))
                     }

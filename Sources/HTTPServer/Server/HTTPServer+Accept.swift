@@ -34,9 +34,11 @@ extension HTTPServer {
                 return true
             }
             guard admitted else {
+                counters.refused.add(1, ordering: .relaxed)
                 refuse(fd, detail: "too many connections")
                 continue
             }
+            counters.accepted.add(1, ordering: .relaxed)
             let peerText = Socket.describe(peer)
             let remote = peerText.address + ":" + String(peerText.port)
             let spawned = PosixThread.spawn(stackBytes: configuration.threadStackBytes, detached: true) { [self] in

@@ -33,6 +33,7 @@ public final class HTTPServer: Sendable {
     let handler: any HTTPHandling
     let state = Mutex(State())
     let stopping = Atomic<Bool>(false)
+    let counters = Counters()
 
     /// Creates a server; nothing is bound until ``start()``.
     public init(configuration: Configuration = Configuration(), handler: any HTTPHandling) {

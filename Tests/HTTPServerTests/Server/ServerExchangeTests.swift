@@ -149,6 +149,8 @@ import Testing
             #expect(response.text == #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)"}"#)
             #expect(client.isClosedByPeer())
         }
+        #expect(server.statistics.parseErrors == 4)
+        #expect(server.statistics.requests == 0)
     }
 
     @Test func tooLargeBodyStillBeingSentGets413NotAReset() throws {

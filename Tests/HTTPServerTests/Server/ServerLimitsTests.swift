@@ -23,6 +23,8 @@ import Testing
         // The admitted connections keep working.
         first.send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
         #expect(first.readResponse()?.text == "GET /again 0")
+        #expect(server.statistics == HTTPServer.Statistics(
+            acceptedConnections: 2, refusedConnections: 1, openConnections: 2, requests: 3, parseErrors: 0, timeouts: 0))
     }
 
     @Test func slowHeaderIsTimedOutWhileOthersAreServed() throws {
@@ -39,6 +41,7 @@ import Testing
         #expect(timedOut.status == 408)
         #expect(timedOut.field("connection") == "close")
         #expect(slow.isClosedByPeer())
+        #expect(server.statistics.timeouts == 1)
         #expect(elapsed >= 150)
         #expect(elapsed < 4_000)
     }
