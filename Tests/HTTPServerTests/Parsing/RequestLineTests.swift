@@ -122,3 +122,15 @@ import Testing
         #expect(first == second)
     }
 }
+
+@Suite struct RequestTargetTests {
+    @Test func pathAndQuery() {
+        let request = HTTPServerRequest(method: "GET", target: "/avatars/u1.jpg?v=2&x=?")
+        #expect(request.path == "/avatars/u1.jpg")
+        #expect(request.query == "v=2&x=?")
+        let bare = HTTPServerRequest(method: "GET", target: "/a")
+        #expect(bare.path == "/a")
+        #expect(bare.query == nil)
+        #expect(HTTPServerRequest(method: "GET", target: "/a?").query == "")
+    }
+}

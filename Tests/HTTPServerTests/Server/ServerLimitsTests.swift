@@ -46,6 +46,18 @@ import Testing
         #expect(elapsed < 4_000)
     }
 
+    @Test func stalledBodyGets408() throws {
+        let server = try startServer(EchoHandler()) { $0.readHeaderTimeout = .milliseconds(200) }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
+        let response = try #require(client.readResponse())
+        #expect(response.status == 408)
+        #expect(response.text
+            == #"{"type":"about:blank","title":"Request Timeout","status":408,"detail":"request not received in time"}"#)
+        #expect(client.isClosedByPeer())
+    }
+
     @Test func silentNewConnectionIsClosedAfterTheHeaderTimeout() throws {
         let server = try startServer(EchoHandler()) {
             $0.readHeaderTimeout = .milliseconds(200)
