@@ -1,7 +1,7 @@
 import Glibc
 import Synchronization
 
-/// The write end of the self-pipe, read by the async-signal-safe handler (`-1` until installed).
+/// The write end of the self-pipe, read by the async-signal-safe handler (`-1` when no trap is installed).
 private let signalPipeWrite = Atomic<Int32>(-1)
 
 /// Runs a closure once, on its own thread, when the process receives one of the given signals
@@ -9,17 +9,20 @@ private let signalPipeWrite = Atomic<Int32>(-1)
 /// ``HTTPServer/stop()``.
 ///
 /// The signal handler only writes one byte to a pipe (async-signal-safe); a watcher thread reads
-/// it and calls the closure. Later signals are ignored by the closure (it runs at most once).
-/// One trap per process: installing a second one throws.
+/// it and calls the closure. Later signals are swallowed (the closure runs at most once) until
+/// ``cancel()`` restores the previous dispositions. One trap at a time per process.
+/// Installing also sets `SIGPIPE` to ignored.
 public final class HTTPSignalTrap: Sendable {
-    private let pipe: (read: Int32, write: Int32)
+    private let signals: [Int32]
+    private let writeFD: Int32
+    private let previous: Mutex<[sigaction]?>
 
     /// Installs the handlers and starts the watcher thread.
     /// - Parameters:
     ///   - signals: the signal numbers to catch. Default: `[SIGINT, SIGTERM]`.
     ///   - action: run once, on the watcher thread, after the first of those signals.
-    /// - Throws: ``HTTPServerError`` `socketFailed` (pipe) or `threadFailed` (watcher thread, or a
-    ///   trap already installed).
+    /// - Throws: ``HTTPServerError`` `socketFailed` (pipe) or `threadFailed` (watcher thread, or
+    ///   `"a signal trap is already installed"`).
     public init(signals: [Int32] = [SIGINT, SIGTERM], action: @escaping @Sendable () -> Void) throws(HTTPServerError) {
         let made = try Socket.makePipe()
         // The watcher blocks on its read end; only the write end stays non-blocking.
@@ -31,15 +34,15 @@ public final class HTTPSignalTrap: Sendable {
             close(made.write)
             throw HTTPServerError(code: .threadFailed, message: "a signal trap is already installed")
         }
-        pipe = made
         let readFD = made.read
         guard PosixThread.spawn(stackBytes: 262_144, detached: true, {
+            defer { close(readFD) }
             var byte: UInt8 = 0
             while true {
                 let count = read(readFD, &byte, 1)
                 if count == 1 { break }
                 if count < 0 && errno == EINTR { continue }
-                return
+                return  // cancelled: the write end was closed
             }
             action()
         }) != nil else {
@@ -48,22 +51,42 @@ public final class HTTPSignalTrap: Sendable {
             close(made.write)
             throw HTTPServerError(code: .threadFailed, message: "could not create the signal watcher thread")
         }
+        var saved: [sigaction] = []
         for number in signals {
             var handler = sigaction()
             handler.__sigaction_handler.sa_handler = { _ in
                 let fd = signalPipeWrite.load(ordering: .relaxed)
                 if fd >= 0 {
-                    let saved = errno
+                    let savedErrno = errno
                     var byte: UInt8 = 1
                     _ = write(fd, &byte, 1)
-                    errno = saved
+                    errno = savedErrno
                 }
             }
             sigemptyset(&handler.sa_mask)
             handler.sa_flags = Int32(SA_RESTART)
-            sigaction(number, &handler, nil)
+            var old = sigaction()
+            sigaction(number, &handler, &old)
+            saved.append(old)
         }
-        // Never die on a write to a closed socket, whatever path writes it.
         signal(SIGPIPE, SIG_IGN)
+        self.signals = signals
+        self.writeFD = made.write
+        self.previous = Mutex(saved)
+    }
+
+    /// Restores the signal dispositions found at installation, stops the watcher without running
+    /// the action (if it has not run yet), and allows a new trap. Idempotent.
+    public func cancel() {
+        guard let saved = previous.withLock({ current -> [sigaction]? in
+            defer { current = nil }
+            return current
+        }) else { return }
+        for (number, old) in zip(signals, saved) {
+            var restored = old
+            sigaction(number, &restored, nil)
+        }
+        signalPipeWrite.store(-1, ordering: .sequentiallyConsistent)
+        close(writeFD)
     }
 }

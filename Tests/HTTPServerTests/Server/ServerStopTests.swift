@@ -81,7 +81,20 @@ import Testing
         #expect(throws: HTTPServerError(code: .threadFailed, message: "a signal trap is already installed")) {
             _ = try HTTPSignalTrap(signals: [SIGUSR2]) {}
         }
-        _ = trap
+        trap.cancel()
+        trap.cancel()
+
+        // After cancel a new trap can be installed; cancelling it before any signal never runs it.
+        let second = Counter()
+        let replacement = try HTTPSignalTrap(signals: [SIGUSR2]) { second.increment() }
+        replacement.cancel()
+        let third = Gate()
+        let last = try HTTPSignalTrap(signals: [SIGUSR2]) { third.open() }
+        kill(getpid(), SIGUSR2)
+        #expect(third.wait())
+        last.cancel()
+        #expect(second.value == 0)
+        #expect(count.value == 1)
     }
 }
 
