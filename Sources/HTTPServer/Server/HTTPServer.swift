@@ -16,7 +16,7 @@ import Synchronization
 /// server.stop()
 /// ```
 public final class HTTPServer: Sendable {
-    enum Phase: Sendable { case created, running, stopping, stopped }
+    enum Phase: Sendable { case created, starting, running, stopping, stopped }
 
     struct State: Sendable {
         var phase = Phase.created
@@ -60,25 +60,29 @@ public final class HTTPServer: Sendable {
     ///   `listenFailed`, `threadFailed` or `alreadyStarted`.
     @discardableResult
     public func start() throws(HTTPServerError) -> Int {
-        let isFresh = state.withLock { $0.phase == .created }
-        guard isFresh else { throw HTTPServerError(code: .alreadyStarted, message: "the server was already started") }
-        let wake = try Socket.makePipe()
-        let drained: (read: Int32, write: Int32)
-        do { drained = try Socket.makePipe() } catch {
-            close(wake.read)
-            close(wake.write)
-            throw error
+        let isFresh = state.withLock { current -> Bool in
+            guard current.phase == .created else { return false }
+            current.phase = .starting
+            return true
         }
+        guard isFresh else { throw HTTPServerError(code: .alreadyStarted, message: "the server was already started") }
+        let wake: (read: Int32, write: Int32)
+        let drained: (read: Int32, write: Int32)
         let listening: (fd: Int32, port: Int)
+        var opened: [Int32] = []
         do {
+            wake = try Socket.makePipe()
+            opened += [wake.read, wake.write]
+            drained = try Socket.makePipe()
+            opened += [drained.read, drained.write]
             listening = try Socket.listen(
                 host: configuration.host, port: configuration.port, backlog: configuration.backlog)
         } catch {
-            for fd in [wake.read, wake.write, drained.read, drained.write] { close(fd) }
+            for fd in opened { close(fd) }
+            state.withLock { $0.phase = .created }  // a failed start may be retried
             throw error
         }
         state.withLock {
-            $0.phase = .running
             $0.listenFD = listening.fd
             $0.port = listening.port
             $0.wake = wake
@@ -87,11 +91,16 @@ public final class HTTPServer: Sendable {
         guard let thread = PosixThread.spawn(stackBytes: 262_144, detached: false, { [self] in
             acceptLoop(listenFD: listening.fd, wakeFD: wake.read)
         }) else {
-            state.withLock { $0.phase = .stopped }
-            close(listening.fd)
+            for fd in opened + [listening.fd] { close(fd) }
+            state.withLock {
+                $0 = State()
+            }
             throw HTTPServerError(code: .threadFailed, message: "could not create the acceptor thread")
         }
-        state.withLock { $0.acceptor = thread }
+        state.withLock {
+            $0.phase = .running
+            $0.acceptor = thread
+        }
         return listening.port
     }
 

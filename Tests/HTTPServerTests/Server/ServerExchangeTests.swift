@@ -199,14 +199,20 @@ import Testing
         }
     }
 
-    @Test func portInUseIsABindFailure() throws {
+    @Test func portInUseIsABindFailureAndStartCanBeRetried() throws {
         let first = try startServer(EchoHandler())
-        defer { first.stop() }
-        let second = HTTPServer(configuration: .init(port: first.port), handler: EchoHandler())
+        let port = first.port
+        let second = HTTPServer(configuration: .init(port: port), handler: EchoHandler())
         #expect(throws: HTTPServerError(
-            code: .bindFailed, message: "bind 127.0.0.1:\(first.port): Address already in use", errno: EADDRINUSE)) {
+            code: .bindFailed, message: "bind 127.0.0.1:\(port): Address already in use", errno: EADDRINUSE)) {
             try second.start()
         }
+        first.stop()
+        #expect(try second.start() == port)
+        defer { second.stop() }
+        let client = try TestClient(port: port)
+        client.send("GET /retry HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(client.readResponse()?.text == "GET /retry 0")
     }
 
     @Test func startingTwiceIsRefused() throws {
