@@ -1,6 +1,6 @@
 extension HTTPServer {
     /// Where the server listens and how it bounds connections, time and memory.
-    public struct Configuration: Sendable {
+    public struct Configuration: Sendable, Hashable {
         /// The numeric IPv4 or IPv6 address to bind, e.g. `"127.0.0.1"`, `"0.0.0.0"` (any IPv4), `"::1"`.
         /// Host names are not resolved. Default: `"127.0.0.1"`.
         public var host: String

@@ -16,7 +16,7 @@ public struct HTTPServerError: Error, Sendable, Hashable, CustomStringConvertibl
         public static let listenFailed = Code("listen-failed")
         /// The acceptor thread could not be created.
         public static let threadFailed = Code("thread-failed")
-        /// ``HTTPServer/start()`` was called twice, or after ``HTTPServer/stop()``.
+        /// ``HTTPServer/start()`` was called on a running or stopped server (a failed start may be retried).
         public static let alreadyStarted = Code("already-started")
     }
 
