@@ -1,0 +1,70 @@
+/// A response for the server to send.
+///
+/// The server owns message framing: it writes `Content-Length` (from ``body``) and `Connection`
+/// itself and drops those two fields and `Transfer-Encoding` from ``headerFields``. Exceptions:
+/// a `Content-Length` field is kept on a `HEAD` or `304` response whose body is empty, so a
+/// handler can announce the length of the representation (RFC 9110 §8.6). A handler asks for the
+/// connection to close by setting ``closeConnection``.
+public struct HTTPServerResponse: Sendable {
+    /// The status code, 100–599.
+    public var status: Int
+    /// The reason phrase; defaults to the standard phrase for ``status`` (empty when unknown).
+    public var reasonPhrase: String
+    /// The header fields in order, names case-preserved.
+    public var headerFields: [(name: String, value: String)]
+    /// The body bytes. Not sent for `HEAD` requests or 1xx, 204 and 304 responses.
+    public var body: [UInt8]
+    /// Whether to close the connection after this response. Default: `false`.
+    public var closeConnection: Bool
+
+    /// Creates a response; `reasonPhrase` defaults to ``HTTPServerResponse/reasonPhrase(for:)``.
+    public init(
+        status: Int, reasonPhrase: String? = nil, headerFields: [(name: String, value: String)] = [],
+        body: [UInt8] = [], closeConnection: Bool = false
+    ) {
+        self.status = status
+        self.reasonPhrase = reasonPhrase ?? HTTPServerResponse.reasonPhrase(for: status)
+        self.headerFields = headerFields
+        self.body = body
+        self.closeConnection = closeConnection
+    }
+
+    /// The combined value of the header lines named `name` (ASCII case-insensitive), or `nil`.
+    public func field(_ name: String) -> String? {
+        headerFields.fieldValue(name)
+    }
+
+    /// An RFC 9457 `application/problem+json` response: `{"type":"about:blank","title":…,"status":…,"detail":…}`.
+    /// - Parameters:
+    ///   - status: the status code; the title is its reason phrase.
+    ///   - detail: a human-readable explanation (JSON-escaped here).
+    public static func problem(status: Int, detail: String, closeConnection: Bool = false) -> HTTPServerResponse {
+        let title = reasonPhrase(for: status)
+        let json =
+            "{\"type\":\"about:blank\",\"title\":\(jsonString(title)),\"status\":\(status),\"detail\":\(jsonString(detail))}"
+        return HTTPServerResponse(
+            status: status, headerFields: [("Content-Type", "application/problem+json")],
+            body: Array(json.utf8), closeConnection: closeConnection)
+    }
+
+    static func jsonString(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            default:
+                if scalar.value < 0x20 {
+                    let hex = String(scalar.value, radix: 16)
+                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
+                } else {
+                    out.unicodeScalars.append(scalar)
+                }
+            }
+        }
+        return out + "\""
+    }
+}

@@ -1,0 +1,158 @@
+extension HTTPRequestParser {
+    /// RFC 9112 §3: `method SP request-target SP HTTP-version`, single spaces, token method,
+    /// visible-ASCII target, `HTTP/DIGIT.DIGIT` version (1.0 and 1.1 accepted, others → 505).
+    mutating func parseRequestLine(_ line: ArraySlice<UInt8>) -> HTTPParseError? {
+        if line.contains(ASCII.cr) { return .badRequest(.bareCarriageReturn, "bare CR in request line") }
+        guard let firstSpace = line.firstIndex(of: ASCII.space) else { return malformedRequestLine() }
+        let method = line[line.startIndex..<firstSpace]
+        guard !method.isEmpty, method.allSatisfy(ASCII.isTChar) else { return malformedRequestLine() }
+        let rest = line[(firstSpace + 1)...]
+        guard let secondSpace = rest.firstIndex(of: ASCII.space) else { return malformedRequestLine() }
+        let target = rest[rest.startIndex..<secondSpace]
+        guard !target.isEmpty, target.allSatisfy({ $0 > 0x20 && $0 < 0x7F }) else { return malformedRequestLine() }
+        let version = Array(rest[(secondSpace + 1)...])
+        guard version.count == 8, version[0..<5].elementsEqual("HTTP/".utf8), ASCII.isDigit(version[5]),
+            version[6] == UInt8(ascii: "."), ASCII.isDigit(version[7])
+        else { return malformedRequestLine() }
+        let parsed = HTTPVersion(major: Int(version[5] - 0x30), minor: Int(version[7] - 0x30))
+        guard parsed == .http1_1 || parsed == .http1_0 else {
+            return HTTPParseError(
+                code: .unsupportedVersion, status: 505, message: "HTTP version \(parsed) is not supported")
+        }
+        pending.method = String(decoding: method, as: UTF8.self)
+        pending.target = String(decoding: target, as: UTF8.self)
+        pending.version = parsed
+        return nil
+    }
+
+    func malformedRequestLine() -> HTTPParseError {
+        .badRequest(.malformedRequestLine, "malformed request line")
+    }
+
+    /// RFC 9112 §5: `field-name ":" OWS field-value OWS`; obs-fold and whitespace before the colon
+    /// are refused, as are NUL, bare CR and other control characters in the value (RFC 9110 §5.5).
+    func parseFieldLine(_ line: ArraySlice<UInt8>) -> Result<(name: String, value: String), HTTPParseError> {
+        if ASCII.isWhitespace(line[line.startIndex]) {
+            return .failure(.badRequest(.obsoleteLineFolding, "obsolete line folding in header section"))
+        }
+        guard let colon = line.firstIndex(of: ASCII.colon) else {
+            if line.contains(ASCII.cr) { return .failure(.badRequest(.bareCarriageReturn, "bare CR in field line")) }
+            return .failure(.badRequest(.invalidFieldName, "field line without a colon"))
+        }
+        let name = line[line.startIndex..<colon]
+        guard !name.isEmpty, name.allSatisfy(ASCII.isTChar) else {
+            return .failure(.badRequest(.invalidFieldName, "field name is not a token"))
+        }
+        var start = colon + 1, end = line.endIndex
+        while start < end && ASCII.isWhitespace(line[start]) { start += 1 }
+        while end > start && ASCII.isWhitespace(line[end - 1]) { end -= 1 }
+        let value = line[start..<end]
+        for byte in value where byte < 0x20 || byte == 0x7F {
+            if byte == ASCII.tab { continue }
+            if byte == 0 { return .failure(.badRequest(.invalidFieldValue, "NUL in field value")) }
+            if byte == ASCII.cr { return .failure(.badRequest(.bareCarriageReturn, "bare CR in field line")) }
+            return .failure(.badRequest(.invalidFieldValue, "control character in field value"))
+        }
+        return .success((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+    }
+
+    /// At the end of the header section: checks `Host`, decides keep-alive (RFC 9112 §9.3) and the
+    /// body framing (RFC 9112 §6.1–6.3), then moves to `.body`, `.chunkSize` or stays complete
+    /// (`.requestLine`).
+    mutating func finishHead() -> HTTPParseError? {
+        var hostCount = 0
+        var contentLengths: [String] = []
+        var transferCodings: [String] = []
+        var connectionTokens: [String] = []
+        var expectsContinue = false
+        for field in pending.headerFields {
+            if HTTPFieldName.equal(field.name, "host") {
+                hostCount += 1
+            } else if HTTPFieldName.equal(field.name, "content-length") {
+                contentLengths.append(field.value)
+            } else if HTTPFieldName.equal(field.name, "transfer-encoding") {
+                transferCodings += HTTPFieldName.lowercasedTokens(field.value)
+            } else if HTTPFieldName.equal(field.name, "connection") {
+                connectionTokens += HTTPFieldName.lowercasedTokens(field.value)
+            } else if HTTPFieldName.equal(field.name, "expect") {
+                expectsContinue = HTTPFieldName.lowercasedTokens(field.value).contains("100-continue")
+            }
+        }
+        let isHTTP11 = pending.version == .http1_1
+        if isHTTP11 ? hostCount != 1 : hostCount > 1 {
+            return .badRequest(.invalidHost, "request without exactly one Host field")
+        }
+        pending.keepAlive =
+            isHTTP11 ? !connectionTokens.contains("close") : connectionTokens.contains("keep-alive")
+
+        if !transferCodings.isEmpty || pending.headerFields.containsField("transfer-encoding") {
+            if !contentLengths.isEmpty {
+                return .badRequest(.conflictingFraming, "both Content-Length and Transfer-Encoding")
+            }
+            if !isHTTP11 {
+                return .badRequest(.invalidTransferEncoding, "Transfer-Encoding in an HTTP/1.0 request")
+            }
+            guard transferCodings.last == "chunked", !transferCodings.dropLast().contains("chunked") else {
+                return .badRequest(.invalidTransferEncoding, "chunked is not the final transfer coding")
+            }
+            if transferCodings.count > 1 {
+                return HTTPParseError(
+                    code: .unsupportedTransferEncoding, status: 501, message: "unsupported transfer coding")
+            }
+            pending.hasBody = true
+            continuePending = expectsContinue
+            state = .chunkSize
+            return nil
+        }
+        if !contentLengths.isEmpty {
+            let length: Int
+            switch parseContentLength(contentLengths) {
+            case .success(let value): length = value
+            case .failure(let error): return error
+            }
+            pending.hasBody = true
+            if length > 0 {
+                pending.body.reserveCapacity(min(length, 1 << 20))
+                continuePending = expectsContinue && isHTTP11
+                state = .body(remaining: length)
+                return nil
+            }
+        }
+        state = .requestLine
+        return nil
+    }
+
+    /// RFC 9112 §6.3: every line and list member must be 1*DIGIT and all must be equal.
+    func parseContentLength(_ lines: [String]) -> Result<Int, HTTPParseError> {
+        var result: Int?
+        for line in lines {
+            for member in line.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {
+                var digits = member[...]
+                while let first = digits.first, ASCII.isWhitespace(first) { digits = digits.dropFirst() }
+                while let last = digits.last, ASCII.isWhitespace(last) { digits = digits.dropLast() }
+                guard !digits.isEmpty, digits.allSatisfy(ASCII.isDigit) else {
+                    return .failure(.badRequest(.invalidContentLength, "invalid Content-Length"))
+                }
+                let significant = digits.drop { $0 == UInt8(ascii: "0") }
+                let value: Int
+                if significant.count > 18 {
+                    value = Int.max
+                } else {
+                    value = significant.reduce(0) { $0 * 10 + Int($1 - 0x30) }
+                }
+                if let existing = result, existing != value {
+                    return .failure(.badRequest(.invalidContentLength, "conflicting Content-Length values"))
+                }
+                result = value
+            }
+        }
+        let length = result ?? 0
+        if length > configuration.maxBodyBytes { return .failure(bodyTooLarge()) }
+        return .success(length)
+    }
+
+    func bodyTooLarge() -> HTTPParseError {
+        HTTPParseError(
+            code: .bodyTooLarge, status: 413, message: "body longer than \(configuration.maxBodyBytes) bytes")
+    }
+}

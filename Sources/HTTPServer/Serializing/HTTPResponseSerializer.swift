@@ -1,0 +1,93 @@
+/// Turns an ``HTTPServerResponse`` into the exact bytes of an HTTP/1.1 response (RFC 9112 §4, §6),
+/// head and body in one buffer so the server sends them with one write.
+public enum HTTPResponseSerializer {
+    /// What the `Connection` field says.
+    public enum ConnectionField: Sendable, Hashable {
+        /// No `Connection` field (HTTP/1.1 persistent default).
+        case omitted
+        /// `Connection: keep-alive` (an HTTP/1.0 client that asked for it).
+        case keepAlive
+        /// `Connection: close`: the server closes after this response.
+        case close
+    }
+
+    /// Serializes `response`.
+    ///
+    /// Writes `HTTP/1.1 <status> <reason>`, the response's fields (minus `Content-Length`,
+    /// `Connection` and `Transfer-Encoding`), `Date` when given and absent from the response,
+    /// `Content-Length` (omitted for 1xx and 204; for `HEAD` and 304 a handler-supplied value
+    /// wins when the body is empty), `Connection` per `connection`, then the body unless
+    /// `headRequest` or the status forbids one (1xx, 204, 304).
+    /// - Returns: the response bytes.
+    public static func serialize(
+        _ response: HTTPServerResponse, headRequest: Bool, connection: ConnectionField, date: String? = nil
+    ) -> [UInt8] {
+        let status = response.status
+        let statusForbidsBody = status < 200 || status == 204 || status == 304
+        let sendsBody = !headRequest && !statusForbidsBody
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + response.headerFields.count * 48 + (sendsBody ? response.body.count : 0))
+        out.append(contentsOf: "HTTP/1.1 ".utf8)
+        appendDecimal(status, to: &out)
+        out.append(ASCII.space)
+        out.append(contentsOf: response.reasonPhrase.utf8)
+        out.append(contentsOf: crlf)
+
+        var handlerLength: String?
+        var hasDate = false
+        for field in response.headerFields {
+            if HTTPFieldName.equal(field.name, "content-length") {
+                handlerLength = field.value
+                continue
+            }
+            if HTTPFieldName.equal(field.name, "connection") || HTTPFieldName.equal(field.name, "transfer-encoding") {
+                continue
+            }
+            if !hasDate && HTTPFieldName.equal(field.name, "date") { hasDate = true }
+            appendField(field.name, field.value, to: &out)
+        }
+        if let date, !hasDate { appendField("Date", date, to: &out) }
+        if !(status < 200 || status == 204) {
+            if (headRequest || status == 304), response.body.isEmpty, let handlerLength {
+                appendField("Content-Length", handlerLength, to: &out)
+            } else if status != 304 || !response.body.isEmpty {
+                out.append(contentsOf: "Content-Length: ".utf8)
+                appendDecimal(response.body.count, to: &out)
+                out.append(contentsOf: crlf)
+            }
+        }
+        switch connection {
+        case .omitted: break
+        case .keepAlive: appendField("Connection", "keep-alive", to: &out)
+        case .close: appendField("Connection", "close", to: &out)
+        }
+        out.append(contentsOf: crlf)
+        if sendsBody { out.append(contentsOf: response.body) }
+        return out
+    }
+
+    static let crlf: [UInt8] = [ASCII.cr, ASCII.lf]
+
+    static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {
+        out.append(contentsOf: name.utf8)
+        out.append(ASCII.colon)
+        out.append(ASCII.space)
+        // Never let a handler's value split the head: CR and LF become spaces (RFC 9110 §5.5).
+        for byte in value.utf8 { out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte) }
+        out.append(contentsOf: crlf)
+    }
+
+    static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
+        if value < 10 {
+            out.append(UInt8(0x30 + value))
+            return
+        }
+        var digits: [UInt8] = []
+        var rest = value
+        while rest > 0 {
+            digits.append(UInt8(0x30 + rest % 10))
+            rest /= 10
+        }
+        out.append(contentsOf: digits.reversed())
+    }
+}

@@ -1,0 +1,66 @@
+import Glibc
+
+extension HTTPServer {
+    /// The acceptor thread: waits on the listening socket and the wake pipe, enforces the
+    /// connection cap and starts one detached thread per connection.
+    func acceptLoop(listenFD: Int32, wakeFD: Int32) {
+        defer { close(listenFD) }
+        var entries = [
+            pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
+            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
+        ]
+        while !isStopping {
+            let ready = poll(&entries, 2, -1)
+            if ready < 0 && errno != EINTR { break }
+            if isStopping || entries[1].revents != 0 { break }
+            var peer = sockaddr_storage()
+            var peerLength = socklen_t(MemoryLayout<sockaddr_storage>.size)
+            let fd = withUnsafeMutablePointer(to: &peer) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                    accept(listenFD, $0, &peerLength)
+                }
+            }
+            if fd < 0 {
+                if errno == EMFILE || errno == ENFILE || errno == ENOBUFS || errno == ENOMEM {
+                    _ = poll(nil, 0, 10)  // out of descriptors: back off instead of spinning
+                }
+                continue
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
+            Socket.setNoDelay(fd)
+            let admitted = state.withLock { current -> Bool in
+                guard current.connections.count < configuration.maxConnections else { return false }
+                current.connections.insert(fd)
+                return true
+            }
+            guard admitted else {
+                counters.refused.add(1, ordering: .relaxed)
+                refuse(fd, detail: "too many connections")
+                continue
+            }
+            counters.accepted.add(1, ordering: .relaxed)
+            let peerText = Socket.describe(peer)
+            let remote = peerText.address + ":" + String(peerText.port)
+            let spawned = PosixThread.spawn(stackBytes: configuration.threadStackBytes, detached: true) { [self] in
+                var connection = HTTPConnection(fd: fd, remoteAddress: remote, server: self, wakeFD: wakeFD)
+                connection.run()
+            }
+            if spawned == nil {
+                state.withLock { _ = $0.connections.remove(fd) }
+                refuse(fd, detail: "cannot start a connection thread")
+            }
+        }
+    }
+
+    /// Answers `503` with `Connection: close` without blocking and closes `fd`.
+    func refuse(_ fd: Int32, detail: String) {
+        let response = HTTPServerResponse.problem(status: 503, detail: detail)
+        let bytes = HTTPResponseSerializer.serialize(response, headRequest: false, connection: .close)
+        bytes.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
+        shutdown(fd, Int32(SHUT_WR))
+        // Drain what the client already sent so close() does not turn into a reset that discards the 503.
+        var scratch = [UInt8](repeating: 0, count: 4_096)
+        while recv(fd, &scratch, scratch.count, Int32(MSG_DONTWAIT)) > 0 {}
+        close(fd)
+    }
+}

@@ -1,0 +1,52 @@
+import Synchronization
+
+extension HTTPServer {
+    /// Counters since ``HTTPServer/start()``, for metrics (e.g. Prometheus counters and a gauge).
+    public struct Statistics: Sendable, Hashable {
+        /// Connections admitted.
+        public var acceptedConnections: Int
+        /// Connections answered `503` because ``Configuration/maxConnections`` were open.
+        public var refusedConnections: Int
+        /// Connections open now.
+        public var openConnections: Int
+        /// Requests answered by the handler.
+        public var requests: Int
+        /// Requests answered with a parse error (400, 413, 414, 431, 501, 505).
+        public var parseErrors: Int
+        /// Connections closed by the header timeout (`408`, or silently when nothing arrived),
+        /// the idle timeout, or a failed write (write timeout or peer reset).
+        public var timeouts: Int
+
+        public init(
+            acceptedConnections: Int = 0, refusedConnections: Int = 0, openConnections: Int = 0, requests: Int = 0,
+            parseErrors: Int = 0, timeouts: Int = 0
+        ) {
+            self.acceptedConnections = acceptedConnections
+            self.refusedConnections = refusedConnections
+            self.openConnections = openConnections
+            self.requests = requests
+            self.parseErrors = parseErrors
+            self.timeouts = timeouts
+        }
+    }
+
+    /// A snapshot of the counters.
+    public var statistics: Statistics {
+        Statistics(
+            acceptedConnections: counters.accepted.load(ordering: .relaxed),
+            refusedConnections: counters.refused.load(ordering: .relaxed),
+            openConnections: connectionCount,
+            requests: counters.requests.load(ordering: .relaxed),
+            parseErrors: counters.parseErrors.load(ordering: .relaxed),
+            timeouts: counters.timeouts.load(ordering: .relaxed))
+    }
+
+    /// The live counters behind ``statistics``.
+    final class Counters: Sendable {
+        let accepted = Atomic<Int>(0)
+        let refused = Atomic<Int>(0)
+        let requests = Atomic<Int>(0)
+        let parseErrors = Atomic<Int>(0)
+        let timeouts = Atomic<Int>(0)
+    }
+}

@@ -1,0 +1,66 @@
+import Testing
+@testable import HTTPServer
+
+@Suite struct ResponseSerializerTests {
+    func text(_ response: HTTPServerResponse, head: Bool = false, connection: HTTPResponseSerializer.ConnectionField = .omitted,
+              date: String? = nil) -> String {
+        String(decoding: HTTPResponseSerializer.serialize(response, headRequest: head, connection: connection, date: date),
+               as: UTF8.self)
+    }
+
+    @Test func statusLineFieldsLengthAndBody() {
+        let response = HTTPServerResponse(status: 200, headerFields: [("Content-Type", "image/jpeg"), ("ETag", "\"a\"")],
+                                          body: Array("abc".utf8))
+        #expect(text(response, date: "Sun, 06 Nov 1994 08:49:37 GMT")
+            == "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nETag: \"a\"\r\nDate: Sun, 06 Nov 1994 08:49:37 GMT\r\n"
+            + "Content-Length: 3\r\n\r\nabc")
+    }
+
+    @Test func serverOwnsFramingFields() {
+        let response = HTTPServerResponse(
+            status: 404, headerFields: [("Content-Length", "99"), ("Connection", "keep-alive"), ("Transfer-Encoding", "chunked")],
+            body: [])
+        #expect(text(response, connection: .close) == "HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+    }
+
+    @Test func headResponseHasLengthButNoBody() {
+        let response = HTTPServerResponse(status: 200, body: Array("hello".utf8))
+        #expect(text(response, head: true) == "HTTP/1.1 200 OK\r\nContent-Length: 5\r\n\r\n")
+        let announced = HTTPServerResponse(status: 200, headerFields: [("Content-Length", "16384")])
+        #expect(text(announced, head: true) == "HTTP/1.1 200 OK\r\nContent-Length: 16384\r\n\r\n")
+    }
+
+    @Test func noContentAndNotModifiedHaveNoBody() {
+        #expect(text(HTTPServerResponse(status: 204, body: [1, 2])) == "HTTP/1.1 204 No Content\r\n\r\n")
+        #expect(text(HTTPServerResponse(status: 304, headerFields: [("ETag", "\"x\"")]))
+            == "HTTP/1.1 304 Not Modified\r\nETag: \"x\"\r\n\r\n")
+    }
+
+    @Test func keepAliveForHTTP10AndExistingDateWins() {
+        let response = HTTPServerResponse(status: 200, headerFields: [("date", "X")])
+        #expect(text(response, connection: .keepAlive, date: "Y")
+            == "HTTP/1.1 200 OK\r\ndate: X\r\nContent-Length: 0\r\nConnection: keep-alive\r\n\r\n")
+    }
+
+    @Test func customReasonAndUnknownStatus() {
+        #expect(text(HTTPServerResponse(status: 299)) == "HTTP/1.1 299 \r\nContent-Length: 0\r\n\r\n")
+        #expect(text(HTTPServerResponse(status: 200, reasonPhrase: "Fine")) == "HTTP/1.1 200 Fine\r\nContent-Length: 0\r\n\r\n")
+    }
+
+    @Test func fieldValuesCannotInjectLines() {
+        let response = HTTPServerResponse(status: 200, headerFields: [("X-A", "a\r\nSet-Cookie: b")])
+        #expect(text(response) == "HTTP/1.1 200 OK\r\nX-A: a  Set-Cookie: b\r\nContent-Length: 0\r\n\r\n")
+    }
+
+    @Test func problemJSON() {
+        let response = HTTPServerResponse.problem(status: 413, detail: "body \"too\" large")
+        #expect(response.field("content-type") == "application/problem+json")
+        #expect(String(decoding: response.body, as: UTF8.self)
+            == #"{"type":"about:blank","title":"Content Too Large","status":413,"detail":"body \"too\" large"}"#)
+    }
+
+    @Test func httpDate() {
+        #expect(HTTPDate.format(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
+        #expect(HTTPDate.format(secondsSince1970: 0) == "Thu, 01 Jan 1970 00:00:00 GMT")
+    }
+}

@@ -1,0 +1,106 @@
+import Glibc
+import Testing
+@testable import HTTPServer
+
+/// Time-based tests: few, with short injected timeouts and generous margins.
+@Suite struct ServerLimitsTests {
+    @Test func connectionOverTheCapGets503AndIsClosed() throws {
+        let server = try startServer(EchoHandler()) { $0.maxConnections = 2 }
+        defer { server.stop() }
+        let first = try TestClient(port: server.port)
+        let second = try TestClient(port: server.port)
+        for client in [first, second] {  // a served request proves each one holds a slot
+            client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        let third = try TestClient(port: server.port)
+        let refused = try #require(third.readResponse())
+        #expect(refused.status == 503)
+        #expect(refused.field("connection") == "close")
+        #expect(refused.text
+            == #"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"too many connections"}"#)
+        #expect(third.isClosedByPeer())
+        // The admitted connections keep working.
+        first.send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(first.readResponse()?.text == "GET /again 0")
+        #expect(server.statistics == HTTPServer.Statistics(
+            acceptedConnections: 2, refusedConnections: 1, openConnections: 2, requests: 3, parseErrors: 0, timeouts: 0))
+    }
+
+    @Test func slowHeaderIsTimedOutWhileOthersAreServed() throws {
+        let server = try startServer(EchoHandler()) { $0.readHeaderTimeout = .milliseconds(200) }
+        defer { server.stop() }
+        let slow = try TestClient(port: server.port)
+        let started = MonotonicClock.nowMilliseconds()
+        slow.send("GET / HTTP/1.1\r\nHo")
+        let other = try TestClient(port: server.port)
+        other.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(other.readResponse()?.text == "GET /fast 0")
+        let timedOut = try #require(slow.readResponse())
+        let elapsed = MonotonicClock.nowMilliseconds() - started
+        #expect(timedOut.status == 408)
+        #expect(timedOut.field("connection") == "close")
+        #expect(slow.isClosedByPeer())
+        #expect(server.statistics.timeouts == 1)
+        #expect(elapsed >= 150)
+        #expect(elapsed < 4_000)
+    }
+
+    @Test func stalledBodyGets408() throws {
+        let server = try startServer(EchoHandler()) { $0.readHeaderTimeout = .milliseconds(200) }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 10\r\n\r\nabc")
+        let response = try #require(client.readResponse())
+        #expect(response.status == 408)
+        #expect(response.text
+            == #"{"type":"about:blank","title":"Request Timeout","status":408,"detail":"request not received in time"}"#)
+        #expect(client.isClosedByPeer())
+    }
+
+    @Test func silentNewConnectionIsClosedAfterTheHeaderTimeout() throws {
+        let server = try startServer(EchoHandler()) {
+            $0.readHeaderTimeout = .milliseconds(200)
+            $0.idleTimeout = .seconds(60)
+        }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        let started = MonotonicClock.nowMilliseconds()
+        #expect(client.isClosedByPeer())  // nothing was received, so no 408 either
+        let elapsed = MonotonicClock.nowMilliseconds() - started
+        #expect(elapsed >= 150)
+        #expect(elapsed < 4_000)
+    }
+
+    @Test func idleKeepAliveConnectionIsClosedSilently() throws {
+        let server = try startServer(EchoHandler()) { $0.idleTimeout = .milliseconds(200) }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(client.readResponse()?.status == 200)
+        let started = MonotonicClock.nowMilliseconds()
+        #expect(client.isClosedByPeer())
+        let elapsed = MonotonicClock.nowMilliseconds() - started
+        #expect(elapsed >= 150)
+        #expect(elapsed < 4_000)
+    }
+
+    @Test func clientThatNeverReadsIsDroppedAfterTheWriteTimeout() throws {
+        struct HugeHandler: HTTPHandling {
+            func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse { HTTPServerResponse(status: 500) }
+            func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+                HTTPServerResponse(status: 200, body: [UInt8](repeating: 0, count: 32 << 20))
+            }
+        }
+        let server = try startServer(HugeHandler()) { $0.writeTimeout = .milliseconds(200) }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+        // The 32 MiB response cannot fit in the socket buffers; the server gives up and closes.
+        let deadline = MonotonicClock.nowMilliseconds() + 5_000
+        while server.connectionCount > 0 && MonotonicClock.nowMilliseconds() < deadline {
+            _ = poll(nil, 0, 20)
+        }
+        #expect(server.connectionCount == 0)
+    }
+}

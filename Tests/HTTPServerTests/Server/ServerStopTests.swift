@@ -1,0 +1,105 @@
+import Glibc
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+@Suite struct ServerStopTests {
+    /// Runs `server.stop()` on its own thread and opens the returned gate when it returns.
+    func stopInBackground(_ server: HTTPServer) -> Gate {
+        let stopped = Gate()
+        _ = PosixThread.spawn(stackBytes: 262_144, detached: true) {
+            server.stop()
+            stopped.open()
+        }
+        return stopped
+    }
+
+    @Test func stopFinishesInFlightRequestAndClosesIdleOnes() throws {
+        let handler = BlockingHandler()
+        let server = try startServer(handler) { $0.drainTimeout = .seconds(10) }
+        let port = server.port
+        let idle = try TestClient(port: port)
+        let busy = try TestClient(port: port)
+        busy.send("GET /slow HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(handler.entered.wait())
+        #expect(server.connectionCount == 2)
+
+        let stopped = stopInBackground(server)
+        #expect(idle.isClosedByPeer())
+        #expect(!stopped.wait(milliseconds: 100))  // still draining the in-flight request
+        handler.release.open()
+        let response = try #require(busy.readResponse())
+        #expect(response.status == 200)
+        #expect(response.text == "finished")
+        #expect(response.field("connection") == "close")
+        #expect(busy.isClosedByPeer())
+        #expect(stopped.wait())
+        #expect(server.connectionCount == 0)
+        #expect(throws: TestClientError.self) { _ = try TestClient(port: port) }
+    }
+
+    @Test func drainTimeoutBoundsStop() throws {
+        let handler = BlockingHandler()
+        let server = try startServer(handler) { $0.drainTimeout = .milliseconds(200) }
+        let busy = try TestClient(port: server.port)
+        busy.send("GET /stuck HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(handler.entered.wait())
+        let started = MonotonicClock.nowMilliseconds()
+        server.stop()
+        let elapsed = MonotonicClock.nowMilliseconds() - started
+        #expect(elapsed >= 150)
+        #expect(elapsed < 4_000)
+        #expect(busy.readResponse() == nil)  // its socket was shut down
+        handler.release.open()
+    }
+
+    @Test func stopIsIdempotentAndWorksBeforeStart() throws {
+        let unstarted = HTTPServer(configuration: .init(port: 0), handler: EchoHandler())
+        unstarted.stop()
+        let server = try startServer(EchoHandler())
+        server.stop()
+        server.stop()
+        #expect(throws: HTTPServerError(code: .alreadyStarted, message: "the server was already started")) {
+            try server.start()
+        }
+    }
+}
+
+@Suite struct SignalTrapTests {
+    @Test func runsTheActionOnceOnTheFirstSignal() throws {
+        let ran = Gate()
+        let count = Counter()
+        let trap = try HTTPSignalTrap(signals: [SIGUSR2]) {
+            count.increment()
+            ran.open()
+        }
+        kill(getpid(), SIGUSR2)
+        #expect(ran.wait())
+        kill(getpid(), SIGUSR2)
+        _ = poll(nil, 0, 100)  // give a (wrong) second run the chance to happen
+        #expect(count.value == 1)
+        #expect(throws: HTTPServerError(code: .threadFailed, message: "a signal trap is already installed")) {
+            _ = try HTTPSignalTrap(signals: [SIGUSR2]) {}
+        }
+        trap.cancel()
+        trap.cancel()
+
+        // After cancel a new trap can be installed; cancelling it before any signal never runs it.
+        let second = Counter()
+        let replacement = try HTTPSignalTrap(signals: [SIGUSR2]) { second.increment() }
+        replacement.cancel()
+        let third = Gate()
+        let last = try HTTPSignalTrap(signals: [SIGUSR2]) { third.open() }
+        kill(getpid(), SIGUSR2)
+        #expect(third.wait())
+        last.cancel()
+        #expect(second.value == 0)
+        #expect(count.value == 1)
+    }
+}
+
+final class Counter: Sendable {
+    private let storage = Mutex(0)
+    func increment() { storage.withLock { $0 += 1 } }
+    var value: Int { storage.withLock { $0 } }
+}
