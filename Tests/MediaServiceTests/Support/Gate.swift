@@ -35,3 +35,14 @@ func eventually(_ condition: () -> Bool) async -> Bool {
     }
     return condition()
 }
+
+/// A value shared between a test and callbacks on other threads.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    var value: Value { mutex.withLock { $0 } }
+
+    func update(_ body: (inout Value) -> Void) { mutex.withLock { body(&$0) } }
+}

@@ -1,0 +1,130 @@
+import Foundation
+#if canImport(FoundationNetworking)
+import FoundationNetworking
+#endif
+import HTTPCaching
+import Synchronization
+
+/// The session delegate of ``URLSessionOriginFetcher``: collects each task's body under its
+/// limit, refuses redirects, and resumes the waiting fetch exactly once.
+final class OriginSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked Sendable {
+    struct TaskState {
+        let continuation: CheckedContinuation<OriginResponse, any Error>
+        let maxBodyBytes: Int
+        var response: HTTPURLResponse?
+        var body: [UInt8] = []
+        var timer: Task<Void, any Error>?
+    }
+
+    private let tasks = Mutex<[Int: TaskState]>([:])
+
+    func register(_ id: Int, maxBodyBytes: Int, continuation: CheckedContinuation<OriginResponse, any Error>) {
+        tasks.withLock { $0[id] = TaskState(continuation: continuation, maxBodyBytes: maxBodyBytes) }
+    }
+
+    /// Attaches the deadline timer of a registered task (cancelled when the task ends; at once
+    /// when it already ended).
+    func attach(_ timer: Task<Void, any Error>, to id: Int) {
+        let attached = tasks.withLock { tasks -> Bool in
+            guard tasks[id] != nil else { return false }
+            tasks[id]!.timer = timer
+            return true
+        }
+        if !attached { timer.cancel() }
+    }
+
+    /// Fails a task now: its fetch resumes at once with `error`, and later callbacks for it
+    /// (data still arriving while libcurl winds the transfer down) are dropped.
+    /// - Returns: whether the task was still pending.
+    @discardableResult
+    func fail(_ id: Int, _ error: any Error) -> Bool {
+        guard let state = tasks.withLock({ $0.removeValue(forKey: id) }) else { return false }
+        state.timer?.cancel()
+        state.continuation.resume(throwing: error)
+        return true
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive response: URLResponse,
+                    completionHandler: @escaping @Sendable (URLSession.ResponseDisposition) -> Void) {
+        let id = dataTask.taskIdentifier
+        guard let http = response as? HTTPURLResponse else {
+            fail(id, OriginError(.invalidResponse, "not an HTTP response"))
+            completionHandler(.cancel)
+            return
+        }
+        let limit = tasks.withLock { tasks -> Int? in
+            tasks[id]?.response = http
+            return tasks[id]?.maxBodyBytes
+        }
+        if let limit, dataTask.originalRequest?.httpMethod != "HEAD", http.expectedContentLength > Int64(limit) {
+            fail(id, OriginError(.tooLarge, "Content-Length \(http.expectedContentLength) exceeds \(limit) bytes"))
+            // `.cancel` leaves libcurl's connection open on Linux; cancelling the task closes it.
+            completionHandler(.allow)
+            dataTask.cancel()
+            return
+        }
+        completionHandler(.allow)
+    }
+
+    func urlSession(_ session: URLSession, dataTask: URLSessionDataTask, didReceive data: Data) {
+        let id = dataTask.taskIdentifier
+        let over = tasks.withLock { tasks -> Int? in
+            guard tasks[id] != nil else { return nil }
+            if tasks[id]!.body.count + data.count > tasks[id]!.maxBodyBytes { return tasks[id]!.maxBodyBytes }
+            tasks[id]!.body.append(contentsOf: data)
+            return nil
+        }
+        if let over {
+            fail(id, OriginError(.tooLarge, "the body exceeds \(over) bytes"))
+            dataTask.cancel()
+        }
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, willPerformHTTPRedirection response: HTTPURLResponse,
+                    newRequest request: URLRequest, completionHandler: @escaping @Sendable (URLRequest?) -> Void) {
+        completionHandler(nil)
+    }
+
+    func urlSession(_ session: URLSession, task: URLSessionTask, didCompleteWithError error: (any Error)?) {
+        guard let state = tasks.withLock({ $0.removeValue(forKey: task.taskIdentifier) }) else { return }
+        state.timer?.cancel()
+        if let error {
+            state.continuation.resume(throwing: Self.map(error, responded: state.response != nil))
+            return
+        }
+        guard let response = state.response ?? task.response as? HTTPURLResponse else {
+            state.continuation.resume(throwing: OriginError(.invalidResponse, "no HTTP response"))
+            return
+        }
+        state.continuation.resume(returning: OriginResponse(
+            status: response.statusCode, fields: Self.fields(of: response), body: state.body))
+    }
+
+    static func fields(of response: HTTPURLResponse) -> HTTPFields {
+        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
+            guard let name = key.base as? String else { return nil }
+            return (name, "\(value)")
+        }
+        return HTTPFields(pairs.sorted { $0.0.lowercased() < $1.0.lowercased() })
+    }
+
+    static func map(_ error: any Error, responded: Bool) -> any Error {
+        guard let urlError = error as? URLError else {
+            return OriginError(.connectionFailed, "transport error")
+        }
+        switch urlError.code {
+        case .cancelled:
+            return CancellationError()
+        case .timedOut:
+            return OriginError(.timeout, "the connection was idle too long")
+        case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
+            return OriginError(.connectionFailed, "cannot connect (URLError \(urlError.code.rawValue))")
+        case .networkConnectionLost where !responded:
+            return OriginError(.connectionFailed, "the connection closed before a response")
+        case .badServerResponse, .cannotParseResponse, .zeroByteResource:
+            return OriginError(.invalidResponse, "unparsable response (URLError \(urlError.code.rawValue))")
+        default:
+            return OriginError(responded ? .invalidResponse : .connectionFailed, "transport error (URLError \(urlError.code.rawValue))")
+        }
+    }
+}

@@ -1,0 +1,162 @@
+import HTTPCaching
+import MediaService
+import Testing
+
+@Suite(.timeLimit(.minutes(1))) struct URLSessionOriginFetcherTests {
+    /// Answers by path: /ok, /redirect, /slow, /big (no length), /declared-big, /dropped.
+    static func origin(sent: Locked<Int>? = nil) throws -> TestHTTPServer {
+        try TestHTTPServer { request, connection in
+            switch request.target {
+            case "/ok", "/ok?v=1":
+                connection.write("HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nCache-Control: max-age=60\r\n"
+                    + "ETag: \"e1\"\r\nSet-Cookie: sid=S1\r\nContent-Length: 7\r\nConnection: close\r\n\r\nMARK-OK")
+            case "/redirect":
+                connection.write("HTTP/1.1 302 Found\r\nLocation: /ok\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            case "/offsite":
+                connection.write("HTTP/1.1 301 Moved\r\nLocation: http://evil.example/x\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            case "/slow":
+                connection.waitForPeerClose()
+            case "/declared-big":
+                connection.write("HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nContent-Length: \(1 << 30)\r\n\r\n")
+                connection.waitForPeerClose()
+            case "/big":
+                let total = 1 << 30
+                connection.write("HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nConnection: close\r\n\r\n")
+                let chunk = [UInt8](repeating: 0x41, count: 65536)
+                var written = 0
+                while written < total, connection.write(chunk) { written += chunk.count }
+                sent?.update { $0 = written }
+            default:
+                connection.write("HTTP/1.1 404 Not Found\r\nContent-Length: 0\r\nConnection: close\r\n\r\n")
+            }
+        }
+    }
+
+    @Test func okBodyFieldsAndForwardedHeaders() async throws {
+        let server = try Self.origin()
+        defer { server.stop() }
+        let fetcher = URLSessionOriginFetcher()
+        let response = try await fetcher.fetch(OriginRequest(
+            url: server.baseURL + "/ok?v=1", fields: ["Authorization": "Bearer t1", "Accept": "image/*"]))
+        #expect(response.status == 200)
+        #expect(response.body == Array("MARK-OK".utf8))
+        #expect(response.fields["Cache-Control"] == "max-age=60")
+        #expect(response.fields["ETag"] == "\"e1\"")
+        #expect(response.fields["Content-Length"] == "7")
+        let seen = try #require(server.requests.first)
+        #expect(seen.method == "GET")
+        #expect(seen.target == "/ok?v=1")
+        #expect(seen.header("Authorization") == "Bearer t1")
+        #expect(seen.header("Accept") == "image/*")
+        #expect(seen.header("Cookie") == nil)
+    }
+
+    @Test func noCookiesAreStoredOrReplayed() async throws {
+        let server = try Self.origin()
+        defer { server.stop() }
+        let fetcher = URLSessionOriginFetcher()
+        _ = try await fetcher.fetch(OriginRequest(url: server.baseURL + "/ok"))
+        _ = try await fetcher.fetch(OriginRequest(url: server.baseURL + "/ok"))
+        #expect(server.requests.count == 2)
+        #expect(server.requests.allSatisfy { $0.header("Cookie") == nil })
+    }
+
+    @Test func redirectIsReturnedNotFollowed() async throws {
+        let server = try Self.origin()
+        defer { server.stop() }
+        let fetcher = URLSessionOriginFetcher()
+        let response = try await fetcher.fetch(OriginRequest(url: server.baseURL + "/redirect"))
+        #expect(response.status == 302)
+        #expect(response.fields["Location"] == "/ok")
+        let offsite = try await fetcher.fetch(OriginRequest(url: server.baseURL + "/offsite"))
+        #expect(offsite.status == 301)
+        #expect(offsite.fields["Location"] == "http://evil.example/x")
+        #expect(server.requests.map { $0.target } == ["/redirect", "/offsite"])
+    }
+
+    @Test func timeout() async throws {
+        let server = try Self.origin()
+        defer { server.stop() }
+        let fetcher = URLSessionOriginFetcher()
+        let start = ContinuousClock.now
+        await #expect(throws: OriginError(.timeout, "no complete answer within 0.3 s", attempts: 1)) {
+            try await fetcher.fetch(OriginRequest(url: server.baseURL + "/slow", timeout: 0.3))
+        }
+        #expect(start.duration(to: .now) < .seconds(5))
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func tooLargeStopsReceivingEarly() async throws {
+        let sent = Locked(0)
+        let server = try Self.origin(sent: sent)
+        defer { server.stop() }
+        let fetcher = URLSessionOriginFetcher()
+        let start = ContinuousClock.now
+        await #expect(throws: OriginError(.tooLarge, "the body exceeds 100000 bytes", attempts: 1)) {
+            try await fetcher.fetch(OriginRequest(url: server.baseURL + "/big", maxBodyBytes: 100_000))
+        }
+        #expect(start.duration(to: .now) < .seconds(10))
+        #expect(await server.waitUntilIdle())
+        // libcurl winds the transfer down some time after the cancel (later under load), but
+        // never reads the whole body; the fetcher itself keeps at most maxBodyBytes.
+        #expect(sent.value < 1 << 30)
+        #expect(server.requests.count == 1)
+    }
+
+    @Test func declaredTooLargeIsRefusedAtTheHead() async throws {
+        let server = try Self.origin()
+        defer { server.stop() }
+        let fetcher = URLSessionOriginFetcher()
+        await #expect(throws: OriginError(.tooLarge, "Content-Length 1073741824 exceeds 100000 bytes", attempts: 1)) {
+            try await fetcher.fetch(OriginRequest(url: server.baseURL + "/declared-big", maxBodyBytes: 100_000))
+        }
+        #expect(await server.waitUntilIdle())
+    }
+
+    @Test func connectionRefusedIsRetriedTwiceForGET() async throws {
+        let port = try TestHTTPServer.closedPort()
+        let retries = Locked<[Int]>([])
+        let fetcher = URLSessionOriginFetcher(configuration: .init(retryBaseDelay: 0.001)) { attempt, error in
+            retries.update { $0.append(attempt) }
+        }
+        let error = await #expect(throws: OriginError.self) {
+            try await fetcher.fetch(OriginRequest(url: "http://127.0.0.1:\(port)/a.jpg"))
+        }
+        #expect(error?.code == .connectionFailed)
+        #expect(error?.attempts == 3)
+        #expect(error?.httpStatus == 502)
+        #expect(retries.value == [1, 2])
+    }
+
+    @Test func nonIdempotentRequestsAreNotRetried() async throws {
+        let port = try TestHTTPServer.closedPort()
+        let retries = Locked(0)
+        let fetcher = URLSessionOriginFetcher(configuration: .init(retryBaseDelay: 0.001)) { _, _ in
+            retries.update { $0 += 1 }
+        }
+        let error = await #expect(throws: OriginError.self) {
+            try await fetcher.fetch(OriginRequest(method: "POST", url: "http://127.0.0.1:\(port)/a.jpg"))
+        }
+        #expect(error?.attempts == 1)
+        #expect(retries.value == 0)
+    }
+
+    @Test func invalidURLs() async throws {
+        let fetcher = URLSessionOriginFetcher()
+        for url in ["not a url", "ftp://127.0.0.1/a", "/relative/path"] {
+            await #expect(throws: OriginError(.invalidRequest, "not an absolute http(s) URL")) {
+                try await fetcher.fetch(OriginRequest(url: url))
+            }
+        }
+    }
+
+    @Test func cancellationStopsTheFetch() async throws {
+        let server = try Self.origin()
+        defer { server.stop() }
+        let fetcher = URLSessionOriginFetcher()
+        let task = Task { try await fetcher.fetch(OriginRequest(url: server.baseURL + "/slow", timeout: 30)) }
+        #expect(await eventually { server.requests.count == 1 })
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+    }
+}
