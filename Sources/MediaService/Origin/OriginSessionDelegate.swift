@@ -108,23 +108,35 @@ final class OriginSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked 
         return HTTPFields(pairs.sorted { $0.0.lowercased() < $1.0.lowercased() })
     }
 
+    /// A transport failure and whether retrying an idempotent request may help.
+    struct TransportFailure: Error {
+        let error: OriginError
+        let retryable: Bool
+    }
+
+    /// Maps a URLSession error. Retryable: refused or unreachable hosts, and connections that
+    /// closed before any response byte (libcurl's "empty reply", a stale keep-alive connection).
     static func map(_ error: any Error, responded: Bool) -> any Error {
         guard let urlError = error as? URLError else {
-            return OriginError(.connectionFailed, "transport error")
+            return TransportFailure(error: OriginError(.connectionFailed, "transport error"), retryable: false)
         }
+        let code = urlError.code.rawValue
         switch urlError.code {
         case .cancelled:
             return CancellationError()
         case .timedOut:
             return OriginError(.timeout, "the connection was idle too long")
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            return OriginError(.connectionFailed, "cannot connect (URLError \(urlError.code.rawValue))")
-        case .networkConnectionLost where !responded:
-            return OriginError(.connectionFailed, "the connection closed before a response")
-        case .badServerResponse, .cannotParseResponse, .zeroByteResource:
-            return OriginError(.invalidResponse, "unparsable response (URLError \(urlError.code.rawValue))")
+            return TransportFailure(error: OriginError(.connectionFailed, "cannot connect (URLError \(code))"), retryable: true)
+        case .networkConnectionLost where !responded, .badServerResponse where !responded:
+            return TransportFailure(error: OriginError(.connectionFailed, "the connection closed before a response (URLError \(code))"),
+                                    retryable: true)
+        case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
+             .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
+             .clientCertificateRequired:
+            return TransportFailure(error: OriginError(.connectionFailed, "TLS failure (URLError \(code))"), retryable: false)
         default:
-            return OriginError(responded ? .invalidResponse : .connectionFailed, "transport error (URLError \(urlError.code.rawValue))")
+            return TransportFailure(error: OriginError(.invalidResponse, "unusable response (URLError \(code))"), retryable: false)
         }
     }
 }

@@ -9,7 +9,8 @@ import HTTPCaching
 /// - No `URLCache` (`urlCache = nil`, `.reloadIgnoringLocalCacheData`), no cookies
 ///   (`httpCookieStorage = nil`, `httpShouldSetCookies = false`).
 /// - Redirects are never followed: the 3xx response is returned as-is.
-/// - `GET`/`HEAD` are retried on connection failures only (refused, lost before a response),
+/// - `GET`/`HEAD` are retried on connection failures only (refused, unreachable, closed before
+///   any response byte; never timeouts, TLS failures or bad answers),
 ///   at most ``Configuration/maxRetries`` times, with jittered exponential backoff.
 /// - The body is received through a delegate and the task is cancelled as soon as it exceeds
 ///   ``OriginRequest/maxBodyBytes`` (or at once when `Content-Length` announces more).
@@ -86,10 +87,10 @@ public final class URLSessionOriginFetcher: OriginFetching {
             do {
                 return try await once(request, url: url, remaining: remaining, timeout: request.timeout)
             } catch let error as OriginError {
-                let failed = OriginError(error.code, error.context, attempts: attempt)
-                guard error.code == .connectionFailed, request.isRetryable, attempt <= configuration.maxRetries else {
-                    throw failed
-                }
+                throw OriginError(error.code, error.context, attempts: attempt)
+            } catch let failure as OriginSessionDelegate.TransportFailure {
+                let failed = OriginError(failure.error.code, failure.error.context, attempts: attempt)
+                guard failure.retryable, request.isRetryable, attempt <= configuration.maxRetries else { throw failed }
                 retryObserver?(attempt, failed)
                 let backoff = configuration.retryBaseDelay * Double(1 << (attempt - 1)) * Double.random(in: 0.5..<1.5)
                 if backoff > 0 { try await Task.sleep(for: .milliseconds(Int64(backoff * 1000))) }

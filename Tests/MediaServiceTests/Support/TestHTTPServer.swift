@@ -41,13 +41,15 @@ final class TestHTTPServer: Sendable {
         @discardableResult
         func write(_ text: String) -> Bool { write(Array(text.utf8)) }
 
-        /// Blocks until the peer closes the connection (or 10 s pass).
-        func waitForPeerClose() {
+        /// Blocks until the peer closes the connection (true) or 10 s pass (false).
+        @discardableResult
+        func waitForPeerClose() -> Bool {
             var pfd = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
             var buffer = [UInt8](repeating: 0, count: 512)
             while poll(&pfd, 1, 10_000) > 0 {
-                if recv(fd, &buffer, buffer.count, 0) <= 0 { return }
+                if recv(fd, &buffer, buffer.count, 0) <= 0 { return true }
             }
+            return false
         }
     }
 
