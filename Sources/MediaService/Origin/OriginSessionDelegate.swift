@@ -97,15 +97,8 @@ final class OriginSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked 
             return
         }
         state.continuation.resume(returning: OriginResponse(
-            status: response.statusCode, fields: Self.fields(of: response), body: state.body))
-    }
-
-    static func fields(of response: HTTPURLResponse) -> HTTPFields {
-        let pairs = response.allHeaderFields.compactMap { key, value -> (String, String)? in
-            guard let name = key.base as? String else { return nil }
-            return (name, "\(value)")
-        }
-        return HTTPFields(pairs.sorted { $0.0.lowercased() < $1.0.lowercased() })
+            status: response.statusCode, fields: Self.fields(of: response, method: task.originalRequest?.httpMethod),
+            body: state.body))
     }
 
     /// A transport failure and whether retrying an idempotent request may help.

@@ -17,8 +17,10 @@ import HTTPCaching
 /// - ``OriginRequest/timeout`` bounds the whole fetch, retries included; ``Configuration/idleTimeout``
 ///   bounds any period without progress (connect included).
 ///
-/// Repeated response fields are combined with ", " (`HTTPURLResponse` merges them); fields are
-/// sorted by name.
+/// Response fields are sorted by name; repeated fields arrive combined with ", " (`HTTPURLResponse`
+/// merges them). Hop-by-hop fields are removed; `Content-Encoding` is removed when libcurl decoded
+/// the body (gzip, deflate, br, zstd), and `Content-Length` except for `HEAD`, so the fields
+/// describe the returned bytes.
 public final class URLSessionOriginFetcher: OriginFetching {
     /// Transport tunables.
     public struct Configuration: Sendable, Hashable {
