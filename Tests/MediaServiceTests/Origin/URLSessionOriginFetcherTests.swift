@@ -58,8 +58,9 @@ import Testing
         #expect(response.body == Array("MARK-OK".utf8))
         #expect(response.fields["Cache-Control"] == "max-age=60")
         #expect(response.fields["ETag"] == "\"e1\"")
+        // HTTPURLResponse canonicalises name case ("ETag" → "Etag"); lookups are case-insensitive.
         #expect(response.fields == HTTPFields([("Cache-Control", "max-age=60"), ("Content-Type", "text/plain"),
-                                               ("ETag", "\"e1\""), ("Set-Cookie", "sid=S1")]))
+                                               ("Etag", "\"e1\""), ("Set-Cookie", "sid=S1")]))
         let seen = try #require(server.requests.first)
         #expect(seen.method == "GET")
         #expect(seen.target == "/ok?v=1")
