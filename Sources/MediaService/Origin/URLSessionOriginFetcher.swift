@@ -33,12 +33,17 @@ public final class URLSessionOriginFetcher: OriginFetching {
         public var retryBaseDelay: Double
         /// Maximum simultaneous connections per origin host. Default: 16.
         public var maxConnectionsPerHost: Int
+        /// `User-Agent` sent when the request has none (instead of the process name and curl
+        /// version FoundationNetworking would send). Default: `mediactl`.
+        public var userAgent: String
 
-        public init(idleTimeout: Double = 10, maxRetries: Int = 2, retryBaseDelay: Double = 0.05, maxConnectionsPerHost: Int = 16) {
+        public init(idleTimeout: Double = 10, maxRetries: Int = 2, retryBaseDelay: Double = 0.05,
+                    maxConnectionsPerHost: Int = 16, userAgent: String = "mediactl") {
             self.idleTimeout = idleTimeout
             self.maxRetries = maxRetries
             self.retryBaseDelay = retryBaseDelay
             self.maxConnectionsPerHost = maxConnectionsPerHost
+            self.userAgent = userAgent
         }
     }
 
@@ -107,6 +112,9 @@ public final class URLSessionOriginFetcher: OriginFetching {
         urlRequest.httpMethod = request.method
         urlRequest.httpShouldHandleCookies = false
         for field in request.fields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
+        if !request.fields.contains("User-Agent") {
+            urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")
+        }
         let task = session.dataTask(with: urlRequest)
         let id = task.taskIdentifier
         return try await withTaskCancellationHandler {

@@ -67,6 +67,14 @@ import Testing
         #expect(seen.header("Authorization") == "Bearer t1")
         #expect(seen.header("Accept") == "image/*")
         #expect(seen.header("Cookie") == nil)
+        #expect(seen.header("User-Agent") == "mediactl")
+    }
+
+    @Test func clientUserAgentIsKept() async throws {
+        let server = try Self.origin()
+        defer { server.stop() }
+        _ = try await URLSessionOriginFetcher().fetch(OriginRequest(url: server.baseURL + "/ok", fields: ["User-Agent": "app/1.0"]))
+        #expect(server.requests.first?.header("User-Agent") == "app/1.0")
     }
 
     @Test func noCookiesAreStoredOrReplayed() async throws {
