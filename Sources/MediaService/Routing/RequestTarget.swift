@@ -1,7 +1,8 @@
 /// An origin-form request target (RFC 9112 §3.2.1), validated and decoded once.
 ///
 /// Parsing refuses, with a ``RoutingError`` (status 400): an empty target, absolute-form and
-/// other non-origin forms, `.`/`..` segments (literal or encoded), empty segments (`//`) other
+/// other non-origin forms, `.`/`..` segments (literal or encoded, also with a `;param` suffix
+/// such as `..;`), empty segments (`//`) other
 /// than a trailing slash, `%2F`, backslashes (literal or `%5C`), NUL and control characters
 /// (literal or encoded), malformed percent-encoding, non-UTF-8 segments, characters that must be
 /// encoded, and over-long paths or queries. The query is kept separate and undecoded.
@@ -65,8 +66,10 @@ public struct RequestTarget: Sendable, Hashable {
             if segment.isEmpty && index != rawSegments.count - 1 {
                 throw RoutingError(.emptySegment, "empty path segment at index \(index)")
             }
-            if segment == "." || segment == ".." {
-                throw RoutingError(.dotSegment, "'\(segment)' segment at index \(index)")
+            // `..;x` counts too: servlet containers strip path parameters before resolving dots.
+            let name = segment.prefix { $0 != ";" }
+            if name == "." || name == ".." {
+                throw RoutingError(.dotSegment, "'\(name)' segment at index \(index)")
             }
             decoded.append(segment)
         }

@@ -28,6 +28,7 @@ import Testing
 
     @Test func utf8Segments() throws {
         #expect(try RequestTarget(parsing: "/caf%C3%A9.jpg").segments == ["café.jpg"])
+        #expect(try RequestTarget(parsing: "/a/...;v=1/..b").segments == ["a", "...;v=1", "..b"])
     }
 
     static let refusals: [(String, String, String)] = [
@@ -41,6 +42,9 @@ import Testing
         ("/catalog/%2e%2E/x", "dot-segment", "'..' segment at index 1"),
         ("/catalog/%2E", "dot-segment", "'.' segment at index 1"),
         ("/catalog/..", "dot-segment", "'..' segment at index 1"),
+        ("/catalog/..;/receipts/r.png", "dot-segment", "'..' segment at index 1"),
+        ("/catalog/.%2e;jsessionid=1/x", "dot-segment", "'..' segment at index 1"),
+        ("/catalog/%C0%AE%C0%AE/x", "invalid-utf8", "a decoded path segment is not UTF-8"),
         ("//evil.example/a.jpg", "empty-segment", "empty path segment at index 0"),
         ("/catalog//a.jpg", "empty-segment", "empty path segment at index 1"),
         ("/catalog/a%2Fb", "encoded-slash", "encoded slash in the path at byte 10"),
