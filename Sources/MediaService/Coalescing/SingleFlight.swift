@@ -13,6 +13,8 @@ import Synchronization
 ///
 /// Keys decide who may share, so callers put the partition in the key: distinct keys never join.
 /// Once the leader finishes, the key is free again; there is no result caching here.
+/// A waiter whose own task is cancelled keeps waiting for the leader (the operation's transport
+/// observes the leader's cancellation, not the waiters').
 public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Sendable {
     /// How a caller got its value.
     public enum Role: Hashable, Sendable {
