@@ -1,0 +1,45 @@
+import MediaCrypto
+
+/// A cache partition identifier: the hex HMAC-SHA256 of a credential under the process key.
+/// Safe to log, store and put in audit records.
+public struct PartitionID: Hashable, Sendable, CustomStringConvertible {
+    /// 64 lower-case hex digits.
+    public let hex: String
+
+    public init(hex: String) { self.hex = hex }
+
+    public var description: String { hex }
+}
+
+/// Maps credentials to ``PartitionID``s with HMAC-SHA256 under a per-process random key, so the
+/// raw token is never stored and partition ids cannot be linked across restarts.
+///
+/// The MAC input is `"mediactl-partition-v1\n" + token` (domain-separated from other uses of
+/// the key). `description` shows neither the key nor any token.
+public final class PartitionKeyer: Sendable, CustomStringConvertible {
+    static let domain = Array("mediactl-partition-v1\n".utf8)
+
+    private let key: SymmetricKey
+
+    /// A keyer with a fresh 32-byte random key.
+    /// - Throws: ``CryptoError`` (`openssl-failure`) when the CSPRNG fails.
+    public convenience init() throws {
+        self.init(key: try SymmetricKey(randomByteCount: 32))
+    }
+
+    /// A keyer over a given key (tests, or a key shared by workers of one process).
+    public init(key: SymmetricKey) {
+        self.key = key
+    }
+
+    /// The partition of `credential`.
+    /// - Throws: ``CryptoError`` (`key-destroyed` after ``destroyKey()``).
+    public func partition(for credential: BearerToken) throws -> PartitionID {
+        PartitionID(hex: Hex.encode(try HMACSHA256.authenticationCode(for: Self.domain + Array(credential.token.utf8), key: key)))
+    }
+
+    /// Zeroes the key (shutdown, `purge --all`); later calls throw.
+    public func destroyKey() { key.destroy() }
+
+    public var description: String { "PartitionKeyer(<redacted>)" }
+}

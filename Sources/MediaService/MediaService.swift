@@ -1,1 +1,0 @@
-// The MediaService module. See docs/architecture.md.

@@ -1,0 +1,55 @@
+import HTTPCaching
+
+/// One request to an origin, after routing and header hygiene.
+public struct OriginRequest: Sendable, Hashable {
+    /// The method, upper case. Default: `GET`.
+    public var method: String
+    /// The absolute `http(s)` URL (``RouteMatch/upstreamURL``).
+    public var url: String
+    /// The fields to send (already filtered by ``HeaderHygiene``).
+    public var fields: HTTPFields
+    /// Total time allowed, in seconds, including retries. Default: 15 (the tier's `originTimeout`).
+    public var timeout: Double
+    /// Maximum body bytes accepted; receiving stops past it. Default: 10,485,760 (10 MiB).
+    public var maxBodyBytes: Int
+
+    public init(
+        method: String = "GET", url: String, fields: HTTPFields = HTTPFields(), timeout: Double = 15,
+        maxBodyBytes: Int = 10_485_760
+    ) {
+        self.method = method
+        self.url = url
+        self.fields = fields
+        self.timeout = timeout
+        self.maxBodyBytes = maxBodyBytes
+    }
+
+    /// Whether the method is safe to retry (RFC 9110 §9.2.2): `GET` and `HEAD` only here.
+    public var isRetryable: Bool { method == "GET" || method == "HEAD" }
+}
+
+/// An origin's answer, redirects included (they are never followed).
+public struct OriginResponse: Sendable, Hashable {
+    /// The status code, e.g. 200, 304, 302.
+    public var status: Int
+    /// The response fields.
+    public var fields: HTTPFields
+    /// The body (empty for `HEAD`, 204 and 304).
+    public var body: [UInt8]
+
+    public init(status: Int, fields: HTTPFields = HTTPFields(), body: [UInt8] = []) {
+        self.status = status
+        self.fields = fields
+        self.body = body
+    }
+}
+
+/// Fetches from an origin. Implementations never follow redirects, never cache, never store
+/// cookies, and enforce ``OriginRequest/maxBodyBytes`` and ``OriginRequest/timeout``.
+public protocol OriginFetching: Sendable {
+    /// Performs `request`.
+    /// - Returns: the origin's response, any status (3xx returned as-is).
+    /// - Throws: ``OriginError`` (`timeout`, `connection-failed`, `too-large`,
+    ///   `invalid-response`, `invalid-request`), or `CancellationError` when the task is cancelled.
+    func fetch(_ request: OriginRequest) async throws -> OriginResponse
+}

@@ -1,0 +1,39 @@
+/// Recognises an image format from magic numbers only; the declared `Content-Type` and the
+/// file name never take part.
+///
+/// Recognised: JPEG `FF D8 FF`; PNG's 8-byte signature; `GIF87a`/`GIF89a`; WebP
+/// `RIFF????WEBP`; ISO BMFF `ftyp` (at offset 4) whose major or compatible brands contain
+/// `avif`/`avis` (AVIF), `heic`/`heix` (HEIC) or `mif1` (HEIF). Everything else, SVG and HTML
+/// included, is `nil`.
+public enum ImageSniffer {
+    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+
+    /// The format whose magic number starts `bytes`, or `nil` when none matches.
+    /// - Complexity: O(1) except for the `ftyp` brand list, O(brands).
+    public static func sniff(_ bytes: [UInt8]) -> ImageFormat? {
+        let reader = ByteReader(bytes)
+        if reader.matches([0xFF, 0xD8, 0xFF], at: 0) { return .jpeg }
+        if reader.matches(pngSignature, at: 0) { return .png }
+        if reader.matches(Array("GIF87a".utf8), at: 0) || reader.matches(Array("GIF89a".utf8), at: 0) { return .gif }
+        if reader.matches(Array("RIFF".utf8), at: 0), reader.matches(Array("WEBP".utf8), at: 8) { return .webp }
+        if reader.matches(Array("ftyp".utf8), at: 4) { return isobmffFormat(reader) }
+        return nil
+    }
+
+    /// The HEIF-family format named by the `ftyp` box's brands, most specific first.
+    static func isobmffFormat(_ reader: ByteReader) -> ImageFormat? {
+        guard let size = reader.uint32BE(at: 0), size >= 16 else { return nil }
+        let end = min(Int(size), reader.count)
+        var brands: [String] = []
+        if let major = reader.fourCC(at: 8) { brands.append(major) }
+        var offset = 16
+        while offset + 4 <= end {
+            if let brand = reader.fourCC(at: offset) { brands.append(brand) }
+            offset += 4
+        }
+        if brands.contains(where: { $0 == "avif" || $0 == "avis" }) { return .avif }
+        if brands.contains(where: { $0 == "heic" || $0 == "heix" }) { return .heic }
+        if brands.contains("mif1") { return .heif }
+        return nil
+    }
+}

@@ -1,0 +1,34 @@
+import Foundation
+
+/// Reads files of Tests/Fixtures/corpus through a path relative to this source file.
+enum Fixtures {
+    static let corpus: URL = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .appendingPathComponent("Fixtures/corpus")
+
+    static func bytes(_ relativePath: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: corpus.appendingPathComponent(relativePath)))
+    }
+
+    /// One row of MANIFEST.tsv.
+    struct Entry: Sendable, CustomTestStringConvertible {
+        let path: String
+        let bytes: Int
+        let format: String
+        let width: Int?
+        let height: Int?
+        let tier: String
+        var testDescription: String { path }
+    }
+
+    static func manifest() throws -> [Entry] {
+        let text = try String(contentsOf: corpus.appendingPathComponent("MANIFEST.tsv"), encoding: .utf8)
+        return text.split(separator: "\n").dropFirst().map { line in
+            let columns = line.split(separator: "\t", omittingEmptySubsequences: false).map(String.init)
+            return Entry(path: columns[0], bytes: Int(columns[1])!, format: columns[3],
+                         width: Int(columns[4]), height: Int(columns[5]), tier: columns[6])
+        }
+    }
+}
+
+import Testing

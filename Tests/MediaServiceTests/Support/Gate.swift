@@ -1,0 +1,48 @@
+import Synchronization
+
+/// A one-shot latch: `wait()` suspends until `open()` (no sleeping, no clocks).
+actor Gate {
+    private var isOpen = false
+    private var waiters: [CheckedContinuation<Void, Never>] = []
+
+    func wait() async {
+        if isOpen { return }
+        await withCheckedContinuation { waiters.append($0) }
+    }
+
+    func open() {
+        isOpen = true
+        for waiter in waiters { waiter.resume() }
+        waiters = []
+    }
+}
+
+/// A thread-safe call counter.
+final class Counter: Sendable {
+    private let storage = Atomic<Int>(0)
+
+    @discardableResult
+    func increment() -> Int { storage.wrappingAdd(1, ordering: .relaxed).newValue }
+
+    var value: Int { storage.load(ordering: .relaxed) }
+}
+
+/// Yields until `condition` holds (bounded, so a broken test fails instead of hanging).
+func eventually(_ condition: () -> Bool) async -> Bool {
+    for _ in 0..<1_000_000 {
+        if condition() { return true }
+        await Task.yield()
+    }
+    return condition()
+}
+
+/// A value shared between a test and callbacks on other threads.
+final class Locked<Value: Sendable>: Sendable {
+    private let mutex: Mutex<Value>
+
+    init(_ value: Value) { mutex = Mutex(value) }
+
+    var value: Value { mutex.withLock { $0 } }
+
+    func update(_ body: (inout Value) -> Void) { mutex.withLock { body(&$0) } }
+}
