@@ -1,0 +1,116 @@
+/// Freshness lifetime (RFC 9111 §4.2.1, §4.2.2) and age (§4.2.3) of a stored response.
+public enum Freshness {
+    /// Tunables of the heuristic freshness lifetime (§4.2.2).
+    public struct Configuration: Sendable, Hashable {
+        /// Percent of `Date − Last-Modified` used as heuristic lifetime. Default: 10.
+        public var heuristicPercent: Int64
+        /// Upper bound of a heuristic lifetime, in seconds; `nil` = none. Default: `nil`
+        /// (tiers cap lifetimes themselves).
+        public var maximumHeuristicLifetime: Int64?
+
+        public init(heuristicPercent: Int64 = 10, maximumHeuristicLifetime: Int64? = nil) {
+            self.heuristicPercent = heuristicPercent
+            self.maximumHeuristicLifetime = maximumHeuristicLifetime
+        }
+    }
+
+    /// Where a freshness lifetime came from.
+    public enum Source: String, Sendable, Hashable {
+        /// `s-maxage` (shared caches only).
+        case sharedMaxAge = "s-maxage"
+        /// `max-age`.
+        case maxAge = "max-age"
+        /// `Expires − Date`, or an invalid `Expires` (lifetime 0, §5.3).
+        case expires = "expires"
+        /// 10 % of `Date − Last-Modified` (§4.2.2).
+        case heuristic = "heuristic"
+        /// No explicit or heuristic information: lifetime 0.
+        case none = "none"
+    }
+
+    /// Statuses that are heuristically cacheable (RFC 9110 §15.1): 200 203 204 206 300 301 308 404 405 410 414 501.
+    public static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+
+    /// The freshness lifetime in seconds (`0 ... 2147483648`) and its source (§4.2.1): for a shared
+    /// cache `s-maxage`, then `max-age`, then `Expires − Date` (an invalid `Expires` such as `0` means
+    /// already expired, §5.3; a missing `Date` uses `responseTime`; negative results are 0), then a
+    /// heuristic for heuristically cacheable statuses without explicit freshness: `heuristicPercent`
+    /// of `Date − Last-Modified` when `Last-Modified` is valid and not after `Date` (§4.2.2).
+    public static func lifetime(
+        status: Int, fields: HTTPFields, cacheControl: CacheControl, responseTime: EpochSeconds,
+        role: CacheRole, configuration: Configuration = Configuration()
+    ) -> (seconds: Int64, source: Source) {
+        lifetime(status: status, cacheControl: cacheControl,
+                 date: fields.values(for: "date").first.flatMap { HTTPDate.parse($0) },
+                 expires: ExpiresValue(fields),
+                 lastModified: fields.values(for: "last-modified").first.flatMap { HTTPDate.parse($0) },
+                 responseTime: responseTime, role: role, configuration: configuration)
+    }
+
+    /// The same as ``lifetime(status:fields:cacheControl:responseTime:role:configuration:)`` from
+    /// already parsed values (`date`/`lastModified` `nil` when absent or invalid).
+    public static func lifetime(
+        status: Int, cacheControl: CacheControl, date: EpochSeconds?, expires: ExpiresValue,
+        lastModified: EpochSeconds?, responseTime: EpochSeconds, role: CacheRole,
+        configuration: Configuration = Configuration()
+    ) -> (seconds: Int64, source: Source) {
+        if role == .shared, let sharedMaxAge = cacheControl.sharedMaxAge { return (sharedMaxAge, .sharedMaxAge) }
+        if let maxAge = cacheControl.maxAge { return (maxAge, .maxAge) }
+        let date = date ?? responseTime
+        switch expires {
+        case .invalid: return (0, .expires)
+        case .date(let expires): return (expires.saturatingSubtract(date).clampedDeltaSeconds, .expires)
+        case .absent: break
+        }
+        guard heuristicallyCacheableStatuses.contains(status), let lastModified, lastModified <= date
+        else { return (0, .none) }
+        var heuristic = date.saturatingSubtract(lastModified).clampedDeltaSeconds * configuration.heuristicPercent / 100
+        if let cap = configuration.maximumHeuristicLifetime { heuristic = min(heuristic, cap) }
+        return (heuristic.clampedDeltaSeconds, .heuristic)
+    }
+
+    /// The `Expires` field (§5.3): absent, a valid HTTP-date, or invalid (`0`, `-1`, empty, …),
+    /// which means "already expired". Only the first line counts (§4.2.1: first occurrence).
+    public enum ExpiresValue: Sendable, Hashable {
+        case absent
+        case date(EpochSeconds)
+        case invalid
+
+        public init(_ fields: HTTPFields) {
+            guard let line = fields.values(for: "expires").first else { self = .absent; return }
+            self = HTTPDate.parse(line).map { .date($0) } ?? .invalid
+        }
+    }
+
+    /// Whether the response carries explicit freshness information for `role` (§4.2.1): `max-age`,
+    /// `Expires` (even invalid), or `s-maxage` in a shared cache.
+    public static func hasExplicitLifetime(fields: HTTPFields, cacheControl: CacheControl, role: CacheRole) -> Bool {
+        cacheControl.maxAge != nil || (role == .shared && cacheControl.sharedMaxAge != nil) || fields.contains("expires")
+    }
+
+    /// The `Date` value (RFC 9110 §6.6.1), or `responseTime` when `Date` is absent or invalid.
+    public static func dateValue(_ fields: HTTPFields, responseTime: EpochSeconds) -> EpochSeconds {
+        fields.values(for: "date").first.flatMap { HTTPDate.parse($0) } ?? responseTime
+    }
+
+    /// The current age in seconds (§4.2.3), computed without overflow and clamped to
+    /// `0 ... 2147483648`:
+    /// `apparent_age = max(0, response_time − date_value)`,
+    /// `response_delay = response_time − request_time`,
+    /// `corrected_age_value = age_value + response_delay`,
+    /// `corrected_initial_age = max(apparent_age, corrected_age_value)`,
+    /// `resident_time = now − response_time`, `current_age = corrected_initial_age + resident_time`.
+    /// - Parameters:
+    ///   - ageValue: the received `Age` (0 when absent or invalid).
+    ///   - dateValue: the received `Date` (see ``dateValue(_:responseTime:)``).
+    public static func currentAge(
+        ageValue: Int64, dateValue: EpochSeconds, requestTime: EpochSeconds, responseTime: EpochSeconds, now: EpochSeconds
+    ) -> Int64 {
+        let apparentAge = max(0, responseTime.saturatingSubtract(dateValue)).clampedDeltaSeconds
+        let responseDelay = max(0, responseTime.saturatingSubtract(requestTime)).clampedDeltaSeconds
+        let correctedAgeValue = ageValue.clampedDeltaSeconds.saturatingAdd(responseDelay)
+        let correctedInitialAge = max(apparentAge, correctedAgeValue)
+        let residentTime = max(0, now.saturatingSubtract(responseTime)).clampedDeltaSeconds
+        return correctedInitialAge.saturatingAdd(residentTime).clampedDeltaSeconds
+    }
+}
