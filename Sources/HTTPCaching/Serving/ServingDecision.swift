@@ -1,0 +1,148 @@
+/// The RFC 9111 §4 serving decision as a pure state machine (STYLE §3): create it with the
+/// presented request and the stored responses of its primary key (and partition), call
+/// ``lookup(now:)`` and perform the returned ``ServingAction``; if that action contacted the origin
+/// and the origin failed, call ``originFailed(status:now:)``.
+///
+/// Rules: the most recent stored response (by `Date`, then response time) whose secondary key
+/// matches the request is selected (§4.1). It is served fresh when its lifetime exceeds its age and
+/// the request's `max-age`/`min-fresh` hold (§4.2, §5.2.1). Request `no-cache` (or `Pragma: no-cache`
+/// without `Cache-Control`, §5.4) and response `no-cache` always revalidate (§5.2.2.4). A stale
+/// response is served only when the response has no `must-revalidate` (nor, in a shared cache,
+/// `proxy-revalidate` or `s-maxage`, §5.2.2.2, §5.2.2.8, §5.2.2.10) and either the request's
+/// `max-stale` or the response's `stale-while-revalidate` allows the staleness (§4.2.4).
+/// `only-if-cached` never contacts the origin (504 instead, §5.2.1.7). Request `no-store` does not
+/// prevent serving a stored response (§5.2.1.5 only forbids storing).
+public struct ServingDecision: Sendable {
+    /// Tunables.
+    public struct Configuration: Sendable, Hashable {
+        /// Heuristic freshness settings. Default: 10 %, no cap.
+        public var freshness: Freshness.Configuration
+        /// Seconds of staleness served after an origin error when the response has no
+        /// `stale-if-error` (the tier's `serveStaleOnError`). Default: 0.
+        public var staleIfError: Int64
+
+        public init(freshness: Freshness.Configuration = Freshness.Configuration(), staleIfError: Int64 = 0) {
+            self.freshness = freshness
+            self.staleIfError = staleIfError
+        }
+    }
+
+    enum State: Sendable {
+        case initial
+        case awaitingOrigin(selected: Int?)
+        case finished
+    }
+
+    /// The presented request.
+    public let request: CacheRequest
+    /// The stored responses for the request's primary key.
+    public let candidates: [StoredResponse]
+    /// The cache role.
+    public let role: CacheRole
+    /// The configuration.
+    public let configuration: Configuration
+    /// Index of the selected stored response (§4.1), or `nil` when none matches.
+    public let selected: Int?
+    private var state: State = .initial
+
+    /// - Parameters:
+    ///   - request: the presented request.
+    ///   - candidates: stored responses of the same primary key (and partition), any order.
+    ///   - role: shared or private cache.
+    ///   - configuration: default ``Configuration/init(freshness:staleIfError:)``.
+    ///   - digest: the keyed digest used for sensitive `Vary` fields when the responses were stored.
+    public init(
+        request: CacheRequest, candidates: [StoredResponse], role: CacheRole,
+        configuration: Configuration = Configuration(), digest: (String) -> String
+    ) {
+        self.request = request
+        self.candidates = candidates
+        self.role = role
+        self.configuration = configuration
+        var best: Int?
+        for (index, candidate) in candidates.enumerated()
+        where candidate.requestMethod == "GET" && Vary.matches(candidate.secondaryKey, request: request.fields, digest: digest) {
+            if let current = best {
+                let a = candidates[current], b = candidate
+                let aDate = a.parsed.date ?? a.responseTime, bDate = b.parsed.date ?? b.responseTime
+                if (bDate, b.responseTime) >= (aDate, a.responseTime) { best = index }
+            } else {
+                best = index
+            }
+        }
+        selected = best
+    }
+
+    /// The first event: decides how to answer the request at `now` (seconds since the epoch).
+    /// Calling it again returns ``ServingAction/fetch`` (the machine has moved on).
+    public mutating func lookup(now: EpochSeconds) -> ServingAction {
+        guard case .initial = state else { return .fetch }
+        guard request.isServableFromCache else {
+            state = .finished
+            return .fetch
+        }
+        let cc = request.cacheControl
+        guard let index = selected else {
+            if cc.onlyIfCached { state = .finished; return .gatewayTimeout }
+            return contactOrigin(selected: nil)
+        }
+        let stored = candidates[index]
+        let rcc = stored.parsed.cacheControl
+        let lifetime = stored.freshnessLifetime(role: role, configuration: configuration.freshness)
+        let age = stored.currentAge(now: now)
+        let maxAgeHolds = cc.maxAge.map { age <= $0 } ?? true
+        if !request.requiresValidation && !rcc.noCache {
+            if lifetime > age {
+                if maxAgeHolds && (cc.minFresh.map { lifetime - age >= $0 } ?? true) {
+                    state = .finished
+                    return .serveFresh(index: index, age: age)
+                }
+            } else if mayServeStale(rcc) {
+                let staleness = age - lifetime
+                if let maxStale = cc.maxStale, staleness <= maxStale, maxAgeHolds {
+                    state = .finished
+                    return .serveStale(index: index, age: age, reason: .maxStale)
+                }
+                if let window = rcc.staleWhileRevalidate, staleness <= window, maxAgeHolds,
+                   cc.maxStale == nil, cc.minFresh == nil {
+                    state = .finished
+                    return .serveStale(index: index, age: age, reason: .staleWhileRevalidate)
+                }
+            }
+        }
+        if cc.onlyIfCached { state = .finished; return .gatewayTimeout }
+        return contactOrigin(selected: index)
+    }
+
+    /// The origin could not be reached (`status == nil`) or answered `status` while a
+    /// ``ServingAction/revalidate(index:conditionalFields:)`` or ``ServingAction/fetch`` was in flight.
+    /// Only `nil` and 500…599 count as errors. Serves the selected stored response stale
+    /// (``StaleReason/staleIfError``) when its staleness is within the largest of the response's
+    /// `stale-if-error`, the request's `stale-if-error` and ``Configuration/staleIfError``, and
+    /// stale serving is allowed (no `must-revalidate`, …); otherwise ``ServingAction/forwardOriginError``.
+    public mutating func originFailed(status: Int?, now: EpochSeconds) -> ServingAction {
+        guard case .awaitingOrigin(let selected) = state else { return .forwardOriginError }
+        state = .finished
+        if let status, !(500...599).contains(status) { return .forwardOriginError }
+        guard let index = selected else { return .forwardOriginError }
+        let stored = candidates[index]
+        let rcc = stored.parsed.cacheControl
+        guard mayServeStale(rcc) else { return .forwardOriginError }
+        let window = max(rcc.staleIfError ?? configuration.staleIfError, request.cacheControl.staleIfError ?? 0)
+        let age = stored.currentAge(now: now)
+        let staleness = max(0, age - stored.freshnessLifetime(role: role, configuration: configuration.freshness))
+        guard staleness <= window else { return .forwardOriginError }
+        return .serveStale(index: index, age: age, reason: .staleIfError)
+    }
+
+    /// §4.2.4: `must-revalidate`, and in a shared cache `proxy-revalidate` or `s-maxage`, forbid stale reuse.
+    private func mayServeStale(_ rcc: CacheControl) -> Bool {
+        !rcc.mustRevalidate && !(role == .shared && (rcc.proxyRevalidate || rcc.sharedMaxAge != nil))
+    }
+
+    private mutating func contactOrigin(selected: Int?) -> ServingAction {
+        state = .awaitingOrigin(selected: selected)
+        let conditional = ConditionalRequest.fields(candidates: candidates, validating: selected)
+        return conditional.isEmpty ? .fetch : .revalidate(index: selected, conditionalFields: conditional)
+    }
+}
