@@ -45,7 +45,7 @@ extension HTTPDate {
     private static func parseRFC850(_ b: UnsafeBufferPointer<UInt8>, now: EpochSeconds?) -> EpochSeconds? {
         var comma = 0
         while comma < b.count, b[comma] != UInt8(ascii: ",") { comma += 1 }
-        guard comma >= 6, comma <= 9, b.count == comma + 23, dayIndex(b, 0, comma, longDayNames) != nil else { return nil }
+        guard comma >= 6, comma <= 9, b.count == comma + 24, dayIndex(b, 0, comma, longDayNames) != nil else { return nil }
         let s = comma + 1
         guard b[s] == 0x20, b[s + 3] == UInt8(ascii: "-"), b[s + 7] == UInt8(ascii: "-"), b[s + 10] == 0x20,
               matches(b, s + 19, " GMT"),
