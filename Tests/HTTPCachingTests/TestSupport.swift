@@ -25,7 +25,7 @@ enum Fixture {
     }
 
     static func decide(
-        _ requestPairs: [(String, String)] = [], method: String = "GET", _ candidates: [StoredResponse],
+        _ candidates: [StoredResponse], request requestPairs: [(String, String)] = [], method: String = "GET",
         role: CacheRole = .shared, now: EpochSeconds, configuration: ServingDecision.Configuration = .init()
     ) -> ServingAction {
         var machine = ServingDecision(request: CacheRequest(method: method, fields: HTTPFields(requestPairs)),

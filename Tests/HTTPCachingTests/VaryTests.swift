@@ -67,7 +67,7 @@ import Testing
         let old = Fixture.stored([("Cache-Control", "max-age=600"), ("Vary", "Accept-Encoding")], at: Fixture.t0 - 10, key: gzip)
         let other = Fixture.stored([("Cache-Control", "max-age=600"), ("Vary", "Accept-Encoding")], key: br)
         let new = Fixture.stored([("Cache-Control", "max-age=600"), ("Vary", "Accept-Encoding")], at: Fixture.t0 - 5, key: gzip)
-        #expect(Fixture.decide([("Accept-Encoding", "gzip")], [old, other, new], now: Fixture.t0) == .serveFresh(index: 2, age: 5))
-        #expect(Fixture.decide([("Accept-Encoding", "zstd")], [old, other, new], now: Fixture.t0) == .fetch)
+        #expect(Fixture.decide([old, other, new], request: [("Accept-Encoding", "gzip")], now: Fixture.t0) == .serveFresh(index: 2, age: 5))
+        #expect(Fixture.decide([old, other, new], request: [("Accept-Encoding", "zstd")], now: Fixture.t0) == .fetch)
     }
 }

@@ -36,12 +36,14 @@ public enum NotModified {
     ) -> StoredResponse {
         let incoming = StoredFields.filter(fields, role: role)
         var merged = stored.fields
-        var replaced: Set<String> = []
+        var done: Set<String> = []
         for field in incoming {
             let name = field.name.lowercased()
-            if StoredFields.bodyDependent.contains(name) { continue }
-            if replaced.insert(name).inserted { merged.remove(name) }
-            merged.append(field.name, field.value)
+            guard !StoredFields.bodyDependent.contains(name), done.insert(name).inserted else { continue }
+            // Replace in place (the first stored line keeps its position), then add further lines.
+            let values = incoming.values(for: name)
+            merged.set(field.name, values[0])
+            for value in values.dropFirst() { merged.append(field.name, value) }
         }
         var updated = stored
         updated.fields = merged
