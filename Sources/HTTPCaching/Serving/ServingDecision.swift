@@ -33,8 +33,8 @@ public struct ServingDecision: Sendable {
         case finished
     }
 
-    /// The presented request.
-    public let request: CacheRequest
+    /// The presented request's constraints.
+    public let request: CacheRequest.Directives
     /// The stored responses for the request's primary key.
     public let candidates: [StoredResponse]
     /// The cache role.
@@ -55,17 +55,16 @@ public struct ServingDecision: Sendable {
         request: CacheRequest, candidates: [StoredResponse], role: CacheRole,
         configuration: Configuration = Configuration(), digest: (String) -> String
     ) {
-        self.request = request
+        self.request = request.directives
         self.candidates = candidates
         self.role = role
         self.configuration = configuration
         var best: Int?
-        for (index, candidate) in candidates.enumerated()
-        where candidate.requestMethod == "GET" && Vary.matches(candidate.secondaryKey, request: request.fields, digest: digest) {
+        for index in candidates.indices
+        where candidates[index].requestMethod == "GET"
+            && Vary.matches(candidates[index].secondaryKey, request: request.fields, digest: digest) {
             if let current = best {
-                let a = candidates[current], b = candidate
-                let aDate = a.parsed.date ?? a.responseTime, bDate = b.parsed.date ?? b.responseTime
-                if (bDate, b.responseTime) >= (aDate, a.responseTime) { best = index }
+                if Self.isMoreRecent(candidates[index], than: candidates[current]) { best = index }
             } else {
                 best = index
             }
@@ -81,37 +80,46 @@ public struct ServingDecision: Sendable {
             state = .finished
             return .fetch
         }
-        let cc = request.cacheControl
         guard let index = selected else {
-            if cc.onlyIfCached { state = .finished; return .gatewayTimeout }
+            if request.onlyIfCached { state = .finished; return .gatewayTimeout }
             return contactOrigin(selected: nil)
         }
-        let stored = candidates[index]
-        let rcc = stored.parsed.cacheControl
+        if let action = reuse(index: index, now: now) {
+            state = .finished
+            return action
+        }
+        if request.onlyIfCached { state = .finished; return .gatewayTimeout }
+        return contactOrigin(selected: index)
+    }
+
+    /// The action serving `stored` without contacting the origin, or `nil` when it must be validated.
+    private func reuse(index: Int, now: EpochSeconds) -> ServingAction? {
+        candidates.withUnsafeBufferPointer { reuse($0[index], index: index, now: now) }
+    }
+
+    private func reuse(_ stored: borrowing StoredResponse, index: Int, now: EpochSeconds) -> ServingAction? {
+        guard !request.requiresValidation && !stored.parsed.cacheControl.noCache else { return nil }
         let lifetime = stored.freshnessLifetime(role: role, configuration: configuration.freshness)
         let age = stored.currentAge(now: now)
-        let maxAgeHolds = cc.maxAge.map { age <= $0 } ?? true
-        if !request.requiresValidation && !rcc.noCache {
-            if lifetime > age {
-                if maxAgeHolds && (cc.minFresh.map { lifetime - age >= $0 } ?? true) {
-                    state = .finished
-                    return .serveFresh(index: index, age: age)
-                }
-            } else if mayServeStale(rcc) {
-                let staleness = age - lifetime
-                if let maxStale = cc.maxStale, staleness <= maxStale, maxAgeHolds {
-                    state = .finished
-                    return .serveStale(index: index, age: age, reason: .maxStale)
-                }
-                if let window = rcc.staleWhileRevalidate, staleness <= window, maxAgeHolds,
-                   cc.maxStale == nil, cc.minFresh == nil {
-                    state = .finished
-                    return .serveStale(index: index, age: age, reason: .staleWhileRevalidate)
-                }
-            }
+        let maxAgeHolds = request.maxAge.map { age <= $0 } ?? true
+        if lifetime > age {
+            guard maxAgeHolds && (request.minFresh.map { lifetime - age >= $0 } ?? true) else { return nil }
+            return .serveFresh(index: index, age: age)
         }
-        if cc.onlyIfCached { state = .finished; return .gatewayTimeout }
-        return contactOrigin(selected: index)
+        guard mayServeStale(stored.parsed.cacheControl) else { return nil }
+        let staleness = age - lifetime
+        if let maxStale = request.maxStale, staleness <= maxStale, maxAgeHolds {
+            return .serveStale(index: index, age: age, reason: .maxStale)
+        }
+        if let window = stored.parsed.cacheControl.staleWhileRevalidate, staleness <= window, maxAgeHolds,
+           request.maxStale == nil, request.minFresh == nil {
+            return .serveStale(index: index, age: age, reason: .staleWhileRevalidate)
+        }
+        return nil
+    }
+
+    static func isMoreRecent(_ b: borrowing StoredResponse, than a: borrowing StoredResponse) -> Bool {
+        (b.parsed.date ?? b.responseTime, b.responseTime) >= (a.parsed.date ?? a.responseTime, a.responseTime)
     }
 
     /// The origin could not be reached (`status == nil`) or answered `status` while a
@@ -128,7 +136,7 @@ public struct ServingDecision: Sendable {
         let stored = candidates[index]
         let rcc = stored.parsed.cacheControl
         guard mayServeStale(rcc) else { return .forwardOriginError }
-        let window = max(rcc.staleIfError ?? configuration.staleIfError, request.cacheControl.staleIfError ?? 0)
+        let window = max(rcc.staleIfError ?? configuration.staleIfError, request.staleIfError ?? 0)
         let age = stored.currentAge(now: now)
         let staleness = max(0, age - stored.freshnessLifetime(role: role, configuration: configuration.freshness))
         guard staleness <= window else { return .forwardOriginError }
@@ -136,7 +144,7 @@ public struct ServingDecision: Sendable {
     }
 
     /// §4.2.4: `must-revalidate`, and in a shared cache `proxy-revalidate` or `s-maxage`, forbid stale reuse.
-    private func mayServeStale(_ rcc: CacheControl) -> Bool {
+    private func mayServeStale(_ rcc: borrowing CacheControl) -> Bool {
         !rcc.mustRevalidate && !(role == .shared && (rcc.proxyRevalidate || rcc.sharedMaxAge != nil))
     }
 
