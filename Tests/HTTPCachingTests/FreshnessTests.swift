@@ -23,6 +23,12 @@ import Testing
         #expect(lifetime([("Cache-Control", "max-age=60"), ("Expires", HTTPDate.format(t0 + 3600))]) == (60, .maxAge))
     }
 
+    @Test func sMaxAgeBeatsExpiresInSharedCache() {
+        let pairs = [("Cache-Control", "s-maxage=30"), ("Expires", HTTPDate.format(t0 + 3600))]
+        #expect(lifetime(pairs, role: .shared) == (30, .sharedMaxAge))
+        #expect(lifetime(pairs, role: .private) == (3600, .expires))
+    }
+
     @Test func expiresMinusDate() {
         #expect(lifetime([("Expires", HTTPDate.format(t0 + 3600))]) == (3600, .expires))
     }

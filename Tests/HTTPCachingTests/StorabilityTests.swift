@@ -106,3 +106,32 @@ import Testing
                 "vary-star", "no-freshness-information"])
     }
 }
+
+@Suite struct StoringOutcomeTests {
+    @Test func storeFiltersFieldsAndComputesSecondaryKey() {
+        let outcome = StoredResponse.storing(
+            method: "GET", requestFields: HTTPFields([("Accept-Encoding", "gzip"), ("Authorization", "Bearer t1")]), status: 200,
+            responseFields: HTTPFields([("Cache-Control", "max-age=60"), ("Vary", "Accept-Encoding, Authorization"),
+                                        ("Connection", "close"), ("X-Unknown", "kept")]),
+            role: .private, requestTime: Fixture.t0 - 1, responseTime: Fixture.t0, digest: Fixture.digest)
+        let expected = StoredResponse(
+            status: 200, fields: HTTPFields([("Cache-Control", "max-age=60"), ("Vary", "Accept-Encoding, Authorization"), ("X-Unknown", "kept")]),
+            requestTime: Fixture.t0 - 1, responseTime: Fixture.t0, requestMethod: "GET",
+            secondaryKey: SecondaryKey(entries: [.init(name: "accept-encoding", value: "gzip"),
+                                                 .init(name: "authorization", value: Fixture.digest("Bearer t1"))]))
+        #expect(outcome == .store(expected))
+    }
+
+    @Test func skipCarriesReason() {
+        let outcome = StoredResponse.storing(method: "GET", requestFields: [:], status: 200,
+                                             responseFields: ["Cache-Control": "no-store"], role: .shared,
+                                             requestTime: Fixture.t0, responseTime: Fixture.t0, digest: Fixture.digest)
+        #expect(outcome == .skip(.responseNoStore))
+    }
+
+    @Test func remainingFreshness() {
+        let stored = Fixture.stored([("Cache-Control", "max-age=3600")])
+        #expect(stored.remainingFreshness(now: Fixture.t0 + 200, role: .shared) == 3400)
+        #expect(stored.remainingFreshness(now: Fixture.t0 + 4000, role: .shared) == 0)
+    }
+}
