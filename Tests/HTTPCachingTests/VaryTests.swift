@@ -71,3 +71,35 @@ import Testing
         #expect(Fixture.decide([old, other, new], request: [("Accept-Encoding", "zstd")], now: Fixture.t0) == .fetch)
     }
 }
+
+@Suite struct VarySelectionTests {
+    @Test func keyThatDoesNotCoverVaryNeverMatches() {
+        let stored = Fixture.stored([("Cache-Control", "max-age=600"), ("Vary", "Accept")])
+        #expect(stored.matches(request: ["Accept": "x"], digest: Fixture.digest) == false)
+        #expect(Fixture.decide([stored], request: [("Accept", "x")], now: Fixture.t0) == .fetch)
+    }
+
+    @Test func storedVaryStarNeverMatches() {
+        let stored = Fixture.stored([("Cache-Control", "max-age=600"), ("Vary", "*")])
+        #expect(stored.matches(request: [:], digest: Fixture.digest) == false)
+    }
+
+    @Test func keyWithoutVaryNeverMatches() {
+        let key = SecondaryKey(entries: [.init(name: "accept", value: "x")])
+        let stored = Fixture.stored([("Cache-Control", "max-age=600")], key: key)
+        #expect(stored.matches(request: ["Accept": "x"], digest: Fixture.digest) == false)
+    }
+
+    @Test func coveredKeyMatches() {
+        let key = SecondaryKey(entries: [.init(name: "accept", value: "x")])
+        let stored = Fixture.stored([("Cache-Control", "max-age=600"), ("Vary", "ACCEPT")], key: key)
+        #expect(stored.matches(request: ["accept": "x"], digest: Fixture.digest) == true)
+        #expect(stored.matches(request: ["accept": "y"], digest: Fixture.digest) == false)
+    }
+
+    @Test func headResponsesAreNeverSelected() {
+        let stored = StoredResponse(status: 200, fields: ["Cache-Control": "max-age=60"], requestTime: Fixture.t0,
+                                    responseTime: Fixture.t0, requestMethod: "HEAD")
+        #expect(stored.matches(request: [:], digest: Fixture.digest) == false)
+    }
+}

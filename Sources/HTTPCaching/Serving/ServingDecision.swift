@@ -11,7 +11,8 @@
 /// `proxy-revalidate` or `s-maxage`, §5.2.2.2, §5.2.2.8, §5.2.2.10) and either the request's
 /// `max-stale` or the response's `stale-while-revalidate` allows the staleness (§4.2.4).
 /// `only-if-cached` never contacts the origin (504 instead, §5.2.1.7). Request `no-store` does not
-/// prevent serving a stored response (§5.2.1.5 only forbids storing).
+/// prevent serving a stored response (§5.2.1.5 only forbids storing). A HEAD request is answered from
+/// a stored GET response (its fields, no body).
 public struct ServingDecision: Sendable {
     /// Tunables.
     public struct Configuration: Sendable, Hashable {
@@ -60,9 +61,7 @@ public struct ServingDecision: Sendable {
         self.role = role
         self.configuration = configuration
         var best: Int?
-        for index in candidates.indices
-        where candidates[index].requestMethod == "GET"
-            && Vary.matches(candidates[index].secondaryKey, request: request.fields, digest: digest) {
+        for index in candidates.indices where candidates[index].matches(request: request.fields, digest: digest) {
             if let current = best {
                 if Self.isMoreRecent(candidates[index], than: candidates[current]) { best = index }
             } else {

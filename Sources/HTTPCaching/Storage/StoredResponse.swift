@@ -55,6 +55,8 @@ public struct StoredResponse: Sendable, Hashable {
         public var lastModifiedText: String?
         /// `Expires` (§5.3).
         public var expires: Freshness.ExpiresValue
+        /// The request fields nominated by `Vary` (lower-cased, sorted), or `nil` for `Vary: *`.
+        public var varyFieldNames: [String]?
 
         init(_ fields: HTTPFields) {
             cacheControl = CacheControl(fields: fields)
@@ -64,7 +66,18 @@ public struct StoredResponse: Sendable, Hashable {
             lastModifiedText = fields.values(for: "last-modified").first
             lastModified = lastModifiedText.flatMap { HTTPDate.parse($0) }
             expires = Freshness.ExpiresValue(fields)
+            varyFieldNames = Vary.fieldNames(of: fields)
         }
+    }
+
+    /// Whether this stored response may be selected for `request` (§4.1): it answers GET (and so HEAD),
+    /// its `Vary` has no `*`, its ``secondaryKey`` nominates exactly the fields its `Vary` names
+    /// (a key that does not cover `Vary` never matches) and every nominated value matches.
+    public func matches(request: HTTPFields, digest: (String) -> String) -> Bool {
+        guard requestMethod == "GET", let names = parsed.varyFieldNames else { return false }
+        if names.isEmpty && secondaryKey.entries.isEmpty { return true }
+        guard names == secondaryKey.fieldNames else { return false }
+        return Vary.matches(secondaryKey, request: request, digest: digest)
     }
 
     /// The freshness lifetime for `role` (§4.2.1); see ``Freshness/lifetime(status:fields:cacheControl:responseTime:role:configuration:)``.
