@@ -54,8 +54,17 @@ public enum Freshness {
         lastModified: EpochSeconds?, responseTime: EpochSeconds, role: CacheRole,
         configuration: Configuration = Configuration()
     ) -> (seconds: Int64, source: Source) {
-        if role == .shared, let sharedMaxAge = cacheControl.sharedMaxAge { return (sharedMaxAge, .sharedMaxAge) }
-        if let maxAge = cacheControl.maxAge { return (maxAge, .maxAge) }
+        lifetime(status: status, sharedMaxAge: cacheControl.sharedMaxAge, maxAge: cacheControl.maxAge, date: date,
+                 expires: expires, lastModified: lastModified, responseTime: responseTime, role: role,
+                 configuration: configuration)
+    }
+
+    static func lifetime(
+        status: Int, sharedMaxAge: Int64?, maxAge: Int64?, date: EpochSeconds?, expires: ExpiresValue,
+        lastModified: EpochSeconds?, responseTime: EpochSeconds, role: CacheRole, configuration: Configuration
+    ) -> (seconds: Int64, source: Source) {
+        if role == .shared, let sharedMaxAge { return (sharedMaxAge, .sharedMaxAge) }
+        if let maxAge { return (maxAge, .maxAge) }
         let date = date ?? responseTime
         switch expires {
         case .invalid: return (0, .expires)

@@ -44,6 +44,7 @@ public struct ServingDecision: Sendable {
     public let configuration: Configuration
     /// Index of the selected stored response (§4.1), or `nil` when none matches.
     public let selected: Int?
+    private let snapshot: Snapshot?
     private var state: State = .initial
 
     /// - Parameters:
@@ -69,6 +70,9 @@ public struct ServingDecision: Sendable {
             }
         }
         selected = best
+        snapshot = best.map { index in
+            candidates.withUnsafeBufferPointer { Snapshot($0.baseAddress! + index, role: role, configuration: configuration.freshness) }
+        }
     }
 
     /// The first event: decides how to answer the request at `now` (seconds since the epoch).
@@ -93,24 +97,20 @@ public struct ServingDecision: Sendable {
 
     /// The action serving `stored` without contacting the origin, or `nil` when it must be validated.
     private func reuse(index: Int, now: EpochSeconds) -> ServingAction? {
-        candidates.withUnsafeBufferPointer { reuse($0[index], index: index, now: now) }
-    }
-
-    private func reuse(_ stored: borrowing StoredResponse, index: Int, now: EpochSeconds) -> ServingAction? {
-        guard !request.requiresValidation && !stored.parsed.cacheControl.noCache else { return nil }
-        let lifetime = stored.freshnessLifetime(role: role, configuration: configuration.freshness)
+        guard let stored = snapshot, !request.requiresValidation && !stored.noCache else { return nil }
+        let lifetime = stored.lifetime
         let age = stored.currentAge(now: now)
         let maxAgeHolds = request.maxAge.map { age <= $0 } ?? true
         if lifetime > age {
             guard maxAgeHolds && (request.minFresh.map { lifetime - age >= $0 } ?? true) else { return nil }
             return .serveFresh(index: index, age: age)
         }
-        guard mayServeStale(stored.parsed.cacheControl) else { return nil }
+        guard !stored.forbidsStale else { return nil }
         let staleness = age - lifetime
         if let maxStale = request.maxStale, staleness <= maxStale, maxAgeHolds {
             return .serveStale(index: index, age: age, reason: .maxStale)
         }
-        if let window = stored.parsed.cacheControl.staleWhileRevalidate, staleness <= window, maxAgeHolds,
+        if let window = stored.staleWhileRevalidate, staleness <= window, maxAgeHolds,
            request.maxStale == nil, request.minFresh == nil {
             return .serveStale(index: index, age: age, reason: .staleWhileRevalidate)
         }
@@ -131,20 +131,12 @@ public struct ServingDecision: Sendable {
         guard case .awaitingOrigin(let selected) = state else { return .forwardOriginError }
         state = .finished
         if let status, !(500...599).contains(status) { return .forwardOriginError }
-        guard let index = selected else { return .forwardOriginError }
-        let stored = candidates[index]
-        let rcc = stored.parsed.cacheControl
-        guard mayServeStale(rcc) else { return .forwardOriginError }
-        let window = max(rcc.staleIfError ?? configuration.staleIfError, request.staleIfError ?? 0)
+        guard let index = selected, let stored = snapshot, !stored.forbidsStale else { return .forwardOriginError }
+        let window = max(stored.staleIfError ?? configuration.staleIfError, request.staleIfError ?? 0)
         let age = stored.currentAge(now: now)
-        let staleness = max(0, age - stored.freshnessLifetime(role: role, configuration: configuration.freshness))
+        let staleness = max(0, age - stored.lifetime)
         guard staleness <= window else { return .forwardOriginError }
         return .serveStale(index: index, age: age, reason: .staleIfError)
-    }
-
-    /// §4.2.4: `must-revalidate`, and in a shared cache `proxy-revalidate` or `s-maxage`, forbid stale reuse.
-    private func mayServeStale(_ rcc: borrowing CacheControl) -> Bool {
-        !rcc.mustRevalidate && !(role == .shared && (rcc.proxyRevalidate || rcc.sharedMaxAge != nil))
     }
 
     private mutating func contactOrigin(selected: Int?) -> ServingAction {
