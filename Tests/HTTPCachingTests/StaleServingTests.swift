@@ -118,6 +118,21 @@ import Testing
         #expect(failing("max-age=60, stale-if-error=100", status: 503, at: t0 + 161) == (conditional, .forwardOriginError))
         #expect(failing("max-age=60, stale-if-error=100", status: 404, at: t0 + 61) == (conditional, .forwardOriginError))
         #expect(failing("max-age=60, stale-if-error=100, must-revalidate", status: 500, at: t0 + 61) == (conditional, .forwardOriginError))
+        #expect(failing("max-age=60, stale-if-error=100, no-cache", status: 500, at: t0 + 1) == (conditional, .forwardOriginError))
+        #expect(failing("s-maxage=60, stale-if-error=100", status: 500, at: t0 + 61) == (conditional, .forwardOriginError))
+    }
+
+    @Test func staleIfErrorWhenFetchingWithoutValidator() {
+        var machine = ServingDecision(request: CacheRequest(method: "GET", fields: [:]),
+                                      candidates: [Fixture.stored([("Cache-Control", "max-age=60, stale-if-error=30")])],
+                                      role: .shared, digest: Fixture.digest)
+        #expect(machine.lookup(now: t0 + 70) == .fetch)
+        #expect(machine.originFailed(status: 502, now: t0 + 70) == .serveStale(index: 0, age: 70, reason: .staleIfError))
+    }
+
+    @Test func freshButRevalidatedByClientServedOnError() {
+        #expect(failing("max-age=600, stale-if-error=0", request: [("Cache-Control", "no-cache")], status: nil, at: t0 + 10)
+            == (conditional, .serveStale(index: 0, age: 10, reason: .staleIfError)))
     }
 
     @Test func staleIfErrorIsNotServedBeforeAnError() {

@@ -124,14 +124,18 @@ public struct ServingDecision: Sendable {
     /// The origin could not be reached (`status == nil`) or answered `status` while a
     /// ``ServingAction/revalidate(index:conditionalFields:)`` or ``ServingAction/fetch`` was in flight.
     /// Only `nil` and 500…599 count as errors. Serves the selected stored response stale
-    /// (``StaleReason/staleIfError``) when its staleness is within the largest of the response's
-    /// `stale-if-error`, the request's `stale-if-error` and ``Configuration/staleIfError``, and
-    /// stale serving is allowed (no `must-revalidate`, …); otherwise ``ServingAction/forwardOriginError``.
+    /// (``StaleReason/staleIfError``, RFC 5861 §4) when its staleness (0 if still fresh) is within
+    /// `max(response stale-if-error ?? Configuration.staleIfError, request stale-if-error ?? 0)` and no
+    /// directive forbids it (response `no-cache`, `must-revalidate`, and in a shared cache
+    /// `proxy-revalidate` or `s-maxage`, §4.2.4); otherwise ``ServingAction/forwardOriginError``
+    /// (also when called in any state other than after `revalidate`/`fetch`).
     public mutating func originFailed(status: Int?, now: EpochSeconds) -> ServingAction {
         guard case .awaitingOrigin(let selected) = state else { return .forwardOriginError }
         state = .finished
         if let status, !(500...599).contains(status) { return .forwardOriginError }
-        guard let index = selected, let stored = snapshot, !stored.forbidsStale else { return .forwardOriginError }
+        guard let index = selected, let stored = snapshot, !stored.forbidsStale, !stored.noCache else {
+            return .forwardOriginError
+        }
         let window = max(stored.staleIfError ?? configuration.staleIfError, request.staleIfError ?? 0)
         let age = stored.currentAge(now: now)
         let staleness = max(0, age - stored.lifetime)
