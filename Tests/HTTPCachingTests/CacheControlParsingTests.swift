@@ -151,3 +151,19 @@ import Testing
         #expect(CacheControl.isPresent(in: ["Pragma": "no-cache"]) == false)
     }
 }
+
+@Suite struct CacheControlDescriptionTests {
+    @Test func canonicalForm() {
+        #expect(CacheControl("immutable, max-age=31536000, PUBLIC").description == "public, max-age=31536000, immutable")
+        #expect(CacheControl("max-stale, private=\"Set-Cookie\", no-cache=x, stale-if-error=5").description
+            == "private=\"set-cookie\", no-cache=\"x\", max-stale, stale-if-error=5")
+        #expect(CacheControl("foo").description == "")
+    }
+
+    @Test func roundTrip() {
+        let text = "public, no-cache, no-store, no-transform, must-revalidate, proxy-revalidate, must-understand, max-age=1, "
+            + "s-maxage=2, max-stale=3, min-fresh=4, only-if-cached, immutable, stale-while-revalidate=5, stale-if-error=6"
+        #expect(CacheControl(text).description == text)
+        #expect(CacheControl(CacheControl(text).description) == CacheControl(text))
+    }
+}

@@ -77,3 +77,27 @@ import Testing
         #expect(updated.fields.values(for: "link") == ["<c>", "<d>"])
     }
 }
+
+@Suite struct HEADFresheningTests {
+    let t0 = Fixture.t0
+    let stored = Fixture.stored([("ETag", "\"v1\""), ("Content-Length", "48213"), ("Cache-Control", "max-age=1")])
+
+    @Test func matchingHEADFreshens() {
+        let head = HTTPFields([("ETag", "\"v1\""), ("Content-Length", "48213"), ("Cache-Control", "max-age=600")])
+        guard case .updated(let updated) = NotModified.freshenWithHEAD(stored, headStatus: 200, headFields: head,
+                                                                       requestTime: t0 + 5, responseTime: t0 + 5, role: .shared)
+        else { Issue.record("expected .updated"); return }
+        #expect(updated.freshnessLifetime(role: .shared) == 600)
+        #expect(updated.responseTime == t0 + 5)
+        #expect(updated.fields["Content-Length"] == "48213")
+    }
+
+    @Test func differentRepresentationMarksStale() {
+        for head in [HTTPFields([("ETag", "\"v2\"")]), HTTPFields([("Content-Length", "1")]), HTTPFields([("ETag", "W/\"v1\"")])] {
+            #expect(NotModified.freshenWithHEAD(stored, headStatus: 200, headFields: head, requestTime: t0, responseTime: t0,
+                                                role: .shared) == .markStale)
+        }
+        #expect(NotModified.freshenWithHEAD(stored, headStatus: 404, headFields: [:], requestTime: t0, responseTime: t0,
+                                            role: .shared) == .markStale)
+    }
+}
