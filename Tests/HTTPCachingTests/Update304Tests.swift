@@ -101,3 +101,32 @@ import Testing
                                             role: .shared) == .markStale)
     }
 }
+
+@Suite struct NotModifiedApplyTests {
+    let t0 = Fixture.t0
+
+    @Test func validatedResponseIsServed() {
+        let a = Fixture.stored([("ETag", "\"a1\""), ("Cache-Control", "max-age=1")], at: t0 - 10)
+        let b = Fixture.stored([("ETag", "\"a2\""), ("Cache-Control", "max-age=1")], at: t0 - 10)
+        let outcome = NotModified.apply(HTTPFields([("ETag", "\"a2\""), ("Cache-Control", "max-age=60")]), to: [a, b], validating: 1,
+                                        requestTime: t0, responseTime: t0, role: .private)
+        #expect(outcome.serve == 1)
+        #expect(outcome.updates.map(\.index) == [1])
+        #expect(outcome.response(at: 1)?.freshnessLifetime(role: .private) == 60)
+        #expect(outcome.response(at: 0) == nil)
+    }
+
+    @Test func otherVariantSelectedByEntityTagIsServed() {
+        let a = Fixture.stored([("ETag", "\"a1\""), ("Cache-Control", "max-age=1")], at: t0 - 20)
+        let b = Fixture.stored([("ETag", "\"a1\""), ("Cache-Control", "max-age=1")], at: t0 - 10)
+        let outcome = NotModified.apply(["ETag": "\"a1\""], to: [a, b], validating: nil, requestTime: t0, responseTime: t0, role: .shared)
+        #expect(outcome.updates.map(\.index) == [0, 1])
+        #expect(outcome.serve == 1)
+    }
+
+    @Test func nothingMatchedMeansRefetch() {
+        let a = Fixture.stored([("ETag", "\"a2\"")])
+        let outcome = NotModified.apply(["ETag": "\"zz\""], to: [a], validating: 0, requestTime: t0, responseTime: t0, role: .private)
+        #expect(outcome == NotModified.Outcome(updates: [], serve: nil))
+    }
+}
