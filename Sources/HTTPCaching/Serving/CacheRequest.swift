@@ -1,9 +1,9 @@
 /// The parts of a presented request that a serving decision reads (RFC 9111 §4).
 public struct CacheRequest: Sendable, Hashable {
     /// The method, case-sensitive, e.g. `GET`.
-    public var method: String
+    public let method: String
     /// The request header fields.
-    public var fields: HTTPFields
+    public let fields: HTTPFields
     /// The request's `Cache-Control` (§5.2.1).
     public let cacheControl: CacheControl
     /// Whether the request asks for validation: `Cache-Control: no-cache`, or `Pragma: no-cache`
