@@ -64,6 +64,13 @@ import Testing
         #expect(ConditionalRequest.isNotModified(requestFields: ["If-Modified-Since": HTTPDate.format(t0)], stored: dated) == true)
     }
 
+    @Test func originOnlyConditionalsAreNotEvaluated() {
+        let a = Fixture.stored([("ETag", "\"v1\""), ("Last-Modified", lastModified)])
+        for pair in [("If-Match", "\"v1\""), ("If-Unmodified-Since", HTTPDate.format(Fixture.t0)), ("If-Range", "\"v1\"")] {
+            #expect(ConditionalRequest.isNotModified(requestFields: HTTPFields([pair]), stored: a) == false, "\(pair.0)")
+        }
+    }
+
     @Test func entityTagParsing() {
         #expect(EntityTag("\"v1\"") == EntityTag(opaqueTag: "\"v1\""))
         #expect(EntityTag("W/\"v1\"") == EntityTag(opaqueTag: "\"v1\"", isWeak: true))
