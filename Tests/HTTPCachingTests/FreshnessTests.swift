@@ -82,6 +82,8 @@ import Testing
         let pairs = [("Last-Modified", HTTPDate.format(t0 - 10 * 86_400))]
         #expect(lifetime(pairs, configuration: .init(heuristicPercent: 5)) == (43_200, .heuristic))
         #expect(lifetime(pairs, configuration: .init(maximumHeuristicLifetime: 600)) == (600, .heuristic))
+        #expect(lifetime(pairs, configuration: .init(heuristicPercent: .max)) == (864_000, .heuristic))
+        #expect(lifetime(pairs, configuration: .init(heuristicPercent: -5)) == (0, .heuristic))
     }
 
     @Test func explicitLifetimeDetection() {

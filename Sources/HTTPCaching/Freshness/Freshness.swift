@@ -2,7 +2,8 @@
 public enum Freshness {
     /// Tunables of the heuristic freshness lifetime (§4.2.2).
     public struct Configuration: Sendable, Hashable {
-        /// Percent of `Date − Last-Modified` used as heuristic lifetime. Default: 10.
+        /// Percent of `Date − Last-Modified` used as heuristic lifetime; values outside 0…100 are
+        /// clamped to that range. Default: 10.
         public var heuristicPercent: Int64
         /// Upper bound of a heuristic lifetime, in seconds; `nil` = none. Default: `nil`
         /// (tiers cap lifetimes themselves).
@@ -73,7 +74,8 @@ public enum Freshness {
         }
         guard heuristicallyCacheableStatuses.contains(status), let lastModified, lastModified <= date
         else { return (0, .none) }
-        var heuristic = date.saturatingSubtract(lastModified).clampedDeltaSeconds * configuration.heuristicPercent / 100
+        let percent = min(max(configuration.heuristicPercent, 0), 100)
+        var heuristic = date.saturatingSubtract(lastModified).clampedDeltaSeconds * percent / 100
         if let cap = configuration.maximumHeuristicLifetime { heuristic = min(heuristic, cap) }
         return (heuristic.clampedDeltaSeconds, .heuristic)
     }
