@@ -128,6 +128,12 @@ import Testing
         #expect(CacheControl("no-cache=\"\"").noCache == true)
     }
 
+    @Test func malformedQualifiedListFallsBackToUnqualified() {
+        #expect(CacheControl("private=\"Set-Cookie").isPrivate == true)
+        #expect(CacheControl("no-cache=\"Set-Cookie").noCache == true)
+        #expect(CacheControl("private=\"a\" junk").isPrivate == true)
+    }
+
     @Test func publicAndPrivateBothRecorded() {
         let cc = CacheControl("public, private")
         #expect(cc.isPublic == true)
