@@ -122,6 +122,6 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     static func trim(_ value: String) -> String {
         let trimmed = HTTPFieldList.trimOWS(value[...])
-        return trimmed.count == value.count ? value : String(trimmed)
+        return trimmed.utf8.count == value.utf8.count ? value : String(trimmed)
     }
 }

@@ -1,0 +1,37 @@
+/// Conditional requests a cache sends (RFC 9111 §4.3.1) and evaluates for its clients (§4.3.2).
+public enum ConditionalRequest {
+    /// The precondition fields for validating stored responses (§4.3.1): `If-None-Match` listing the
+    /// entity tag of every stored response in `candidates` (de-duplicated, in order) so a 304 can
+    /// select any of them (§4.3.3); otherwise `If-Modified-Since` with the `Last-Modified` of
+    /// `candidates[validating]`; empty when there is no validator (the caller fetches unconditionally).
+    public static func fields(candidates: [StoredResponse], validating index: Int?) -> HTTPFields {
+        var tags: [String] = []
+        for candidate in candidates {
+            if let tag = candidate.parsed.entityTag?.description, !tags.contains(tag) { tags.append(tag) }
+        }
+        var out = HTTPFields()
+        if !tags.isEmpty {
+            out.append("If-None-Match", tags.joined(separator: ", "))
+        } else if let index, let lastModified = candidates[index].parsed.lastModifiedText,
+                  candidates[index].parsed.lastModified != nil {
+            out.append("If-Modified-Since", lastModified)
+        }
+        return out
+    }
+
+    /// Whether a client's conditional GET/HEAD is answered `304 Not Modified` from `stored`
+    /// (§4.3.2, RFC 9110 §13.1.2–13.1.3): `If-None-Match` (weak comparison, `*` matches any) takes
+    /// precedence; otherwise `If-Modified-Since` holds when the stored `Last-Modified` (else `Date`)
+    /// is not after it. An invalid `If-Modified-Since` is ignored.
+    public static func isNotModified(requestFields: HTTPFields, stored: StoredResponse) -> Bool {
+        if let inm = requestFields["if-none-match"] {
+            if HTTPFieldList.trimOWS(inm[...]) == "*" { return true }
+            guard let tag = stored.parsed.entityTag else { return false }
+            return EntityTag.list(inm).contains { $0.weakMatches(tag) }
+        }
+        guard let imsText = requestFields.values(for: "if-modified-since").first, let ims = HTTPDate.parse(imsText),
+              let modified = stored.parsed.lastModified ?? stored.parsed.date
+        else { return false }
+        return modified <= ims
+    }
+}

@@ -1,0 +1,61 @@
+/// Whether a response may be stored (RFC 9111 §3, §3.5).
+///
+/// Design choices (see docs/rfc9111-conformance.md): only responses to `GET` are stored (HEAD
+/// responses carry no body, and a HEAD request is served from a stored GET response); 206 is not
+/// stored (no range support) and neither is 304 (it only updates, §4.3.4).
+public enum Storability {
+    /// Statuses whose caching semantics this cache implements (RFC 9110 §15), for `must-understand`:
+    /// 200 203 204 300 301 302 303 307 308 404 405 410 414 501.
+    public static let understoodStatuses: Set<Int> = [200, 203, 204, 300, 301, 302, 303, 307, 308, 404, 405, 410, 414, 501]
+
+    /// Evaluates the rules of §3 in this order and returns the first that forbids storing:
+    /// method (`method-not-cacheable`), status (`status-not-storable`), `must-understand` with an
+    /// unknown status (`must-understand-unknown-status`), request `no-store` (`request-no-store`),
+    /// response `no-store` unless `must-understand` with an understood status (`response-no-store`),
+    /// unqualified `private` in a shared cache (`private-in-shared-cache`), `Authorization` in a
+    /// shared cache without `public`, `s-maxage` or `must-revalidate` (`authorization-in-shared-cache`),
+    /// `Vary: *` (`vary-star`), and finally the need for `public`, `private` (private cache),
+    /// `Expires`, `max-age`, `s-maxage` (shared cache) or a heuristically cacheable status
+    /// (`no-freshness-information`).
+    ///
+    /// - Parameters:
+    ///   - method: the request method, case-sensitive (RFC 9110 §9.1).
+    ///   - requestFields: the request's fields (for `Cache-Control: no-store` and `Authorization`).
+    ///   - status: the response status.
+    ///   - responseFields: the response's fields as received.
+    ///   - role: the cache role.
+    public static func evaluate(
+        method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole
+    ) -> StorabilityVerdict {
+        evaluate(method: method, requestFields: requestFields, status: status, responseFields: responseFields,
+                 responseCacheControl: CacheControl(fields: responseFields), role: role)
+    }
+
+    /// The same as ``evaluate(method:requestFields:status:responseFields:role:)`` with the response's
+    /// `Cache-Control` already parsed.
+    public static func evaluate(
+        method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields,
+        responseCacheControl cc: CacheControl, role: CacheRole
+    ) -> StorabilityVerdict {
+        guard method == "GET" else { return StorabilityVerdict(reason: .methodNotCacheable) }
+        guard status >= 200, status <= 599, status != 206, status != 304 else {
+            return StorabilityVerdict(reason: .statusNotStorable)
+        }
+        let understood = understoodStatuses.contains(status)
+        if cc.mustUnderstand, !understood { return StorabilityVerdict(reason: .mustUnderstandUnknownStatus) }
+        if CacheControl(fields: requestFields).noStore { return StorabilityVerdict(reason: .requestNoStore) }
+        if cc.noStore, !(cc.mustUnderstand && understood) { return StorabilityVerdict(reason: .responseNoStore) }
+        if role == .shared {
+            if cc.isPrivate { return StorabilityVerdict(reason: .privateInSharedCache) }
+            if requestFields.contains("authorization"), !(cc.isPublic || cc.sharedMaxAge != nil || cc.mustRevalidate) {
+                return StorabilityVerdict(reason: .authorizationInSharedCache)
+            }
+        }
+        if Vary.containsStar(responseFields) { return StorabilityVerdict(reason: .varyStar) }
+        let allowed = cc.isPublic
+            || (role == .private && cc.isPrivate)
+            || Freshness.hasExplicitLifetime(fields: responseFields, cacheControl: cc, role: role)
+            || Freshness.heuristicallyCacheableStatuses.contains(status)
+        return allowed ? .storable : StorabilityVerdict(reason: .noFreshnessInformation)
+    }
+}

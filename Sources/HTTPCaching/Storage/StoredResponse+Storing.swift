@@ -1,0 +1,44 @@
+extension StoredResponse {
+    /// The outcome of ``storing(method:requestFields:status:responseFields:role:requestTime:responseTime:digest:)``.
+    public enum StoringOutcome: Sendable, Hashable {
+        /// Store this response (fields filtered per §3.1, secondary key computed per §4.1).
+        case store(StoredResponse)
+        /// Do not store, for this reason (§3).
+        case skip(StorabilityReason)
+    }
+
+    /// One step from an origin answer to what may be stored: evaluates storability (§3, §3.5;
+    /// ``Storability/evaluate(method:requestFields:status:responseFields:role:)``), drops the fields never
+    /// stored (§3.1; ``StoredFields/filter(_:role:)``) and computes the secondary key of the request
+    /// fields nominated by `Vary` (§4.1; sensitive values through `digest`).
+    ///
+    /// - Parameters:
+    ///   - method: the request method (only `GET` is stored).
+    ///   - requestFields: the request fields as sent to the origin.
+    ///   - status: the origin's final status.
+    ///   - responseFields: the origin's header fields as received.
+    ///   - role: shared or private cache.
+    ///   - requestTime: seconds since the epoch when the request was sent.
+    ///   - responseTime: seconds since the epoch when the response arrived.
+    ///   - digest: keyed digest for sensitive varying fields (the service passes HMAC-SHA256 hex).
+    public static func storing(
+        method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
+        requestTime: EpochSeconds, responseTime: EpochSeconds, digest: (String) -> String
+    ) -> StoringOutcome {
+        let verdict = Storability.evaluate(method: method, requestFields: requestFields, status: status,
+                                           responseFields: responseFields, role: role)
+        if let reason = verdict.reason { return .skip(reason) }
+        guard let key = Vary.secondaryKey(request: requestFields, responseFields: responseFields, digest: digest) else {
+            return .skip(.varyStar)
+        }
+        return .store(StoredResponse(status: status, fields: StoredFields.filter(responseFields, role: role),
+                                     requestTime: requestTime, responseTime: responseTime, requestMethod: method,
+                                     secondaryKey: key))
+    }
+
+    /// Seconds of freshness left at `now` for `role`: `lifetime − current age`, at least 0
+    /// (the `ttl` of `Cache-Status` and of audit records).
+    public func remainingFreshness(now: EpochSeconds, role: CacheRole, configuration: Freshness.Configuration = Freshness.Configuration()) -> Int64 {
+        max(0, freshnessLifetime(role: role, configuration: configuration) - currentAge(now: now))
+    }
+}

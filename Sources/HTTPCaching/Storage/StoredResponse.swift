@@ -1,0 +1,112 @@
+/// A response held by a cache (RFC 9111 §3): what the service persists next to the body.
+///
+/// The parsed `Cache-Control`, `Date`, `Age`, `ETag` and `Last-Modified` are recomputed whenever
+/// ``fields`` change, so serving decisions do not re-parse them.
+public struct StoredResponse: Sendable, Hashable {
+    /// The final status code, e.g. 200.
+    public var status: Int
+    /// The stored header fields (already filtered, see ``StoredFields/filter(_:role:)``).
+    public var fields: HTTPFields { didSet { parsed = Parsed(fields) } }
+    /// When the request that produced this response was sent (`request_time`, §4.2.3).
+    public var requestTime: EpochSeconds
+    /// When the response was received (`response_time`, §4.2.3); reset by a 304 update.
+    public var responseTime: EpochSeconds
+    /// The method of the stored request; `"GET"` (HEAD responses are not stored, see ``Storability``).
+    public var requestMethod: String
+    /// The stored request's values of the fields nominated by `Vary` (§4.1).
+    public var secondaryKey: SecondaryKey
+
+    /// Values parsed from ``fields``.
+    public private(set) var parsed: Parsed
+
+    /// - Parameters:
+    ///   - status: the final status.
+    ///   - fields: the header fields to keep.
+    ///   - requestTime: seconds since the epoch when the request was sent.
+    ///   - responseTime: seconds since the epoch when the response arrived.
+    ///   - requestMethod: default `"GET"`.
+    ///   - secondaryKey: default ``SecondaryKey/empty`` (no `Vary`).
+    public init(
+        status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
+        requestMethod: String = "GET", secondaryKey: SecondaryKey = .empty
+    ) {
+        self.status = status
+        self.fields = fields
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.requestMethod = requestMethod
+        self.secondaryKey = secondaryKey
+        self.parsed = Parsed(fields)
+    }
+
+    /// Values parsed once from the stored fields.
+    public struct Parsed: Sendable, Hashable {
+        /// `Cache-Control` of the response.
+        public var cacheControl: CacheControl
+        /// `Date`, or `nil` when absent or invalid.
+        public var date: EpochSeconds?
+        /// `Age`, or `nil` when absent or invalid.
+        public var age: Int64?
+        /// `ETag`, or `nil` when absent or malformed.
+        public var entityTag: EntityTag?
+        /// `Last-Modified`, or `nil` when absent or invalid.
+        public var lastModified: EpochSeconds?
+        /// The raw `Last-Modified` value, sent back in `If-Modified-Since`.
+        public var lastModifiedText: String?
+        /// `Expires` (§5.3).
+        public var expires: Freshness.ExpiresValue
+        /// The request fields nominated by `Vary` (lower-cased, sorted), or `nil` for `Vary: *`.
+        public var varyFieldNames: [String]?
+
+        init(_ fields: HTTPFields) {
+            cacheControl = CacheControl(fields: fields)
+            date = fields.values(for: "date").first.flatMap { HTTPDate.parse($0) }
+            age = AgeField.parse(fields)
+            entityTag = fields.values(for: "etag").first.flatMap { EntityTag($0) }
+            lastModifiedText = fields.values(for: "last-modified").first
+            lastModified = lastModifiedText.flatMap { HTTPDate.parse($0) }
+            expires = Freshness.ExpiresValue(fields)
+            varyFieldNames = Vary.fieldNames(of: fields)
+        }
+    }
+
+    /// Whether this stored response may be selected for `request` (§4.1): it answers GET (and so HEAD),
+    /// its `Vary` has no `*`, its ``secondaryKey`` nominates exactly the fields its `Vary` names
+    /// (a key that does not cover `Vary` never matches) and every nominated value matches.
+    public func matches(request: HTTPFields, digest: (String) -> String) -> Bool {
+        guard requestMethod == "GET", let names = parsed.varyFieldNames else { return false }
+        if names.isEmpty && secondaryKey.entries.isEmpty { return true }
+        guard names == secondaryKey.fieldNames else { return false }
+        return Vary.matches(secondaryKey, request: request, digest: digest)
+    }
+
+    /// The freshness lifetime for `role` (§4.2.1); see ``Freshness/lifetime(status:fields:cacheControl:responseTime:role:configuration:)``.
+    public func freshnessLifetime(role: CacheRole, configuration: Freshness.Configuration = Freshness.Configuration()) -> Int64 {
+        Freshness.lifetime(status: status, cacheControl: parsed.cacheControl, date: parsed.date, expires: parsed.expires,
+                           lastModified: parsed.lastModified, responseTime: responseTime, role: role,
+                           configuration: configuration).seconds
+    }
+
+    /// The current age at `now` (§4.2.3), `0 ... 2147483648`.
+    public func currentAge(now: EpochSeconds) -> Int64 {
+        Freshness.currentAge(ageValue: parsed.age ?? 0, dateValue: parsed.date ?? responseTime,
+                             requestTime: requestTime, responseTime: responseTime, now: now)
+    }
+
+    /// Whether the response is fresh at `now` for `role`: lifetime > current age (§4.2).
+    public func isFresh(now: EpochSeconds, role: CacheRole, configuration: Freshness.Configuration = Freshness.Configuration()) -> Bool {
+        freshnessLifetime(role: role, configuration: configuration) > currentAge(now: now)
+    }
+
+    /// The `Age` field value to send when serving at `now` (§5.1).
+    public func ageFieldValue(now: EpochSeconds) -> String {
+        AgeField.value(for: currentAge(now: now))
+    }
+
+    /// The fields to send when serving at `now`: the stored fields with `Age` set (§5.1, §4).
+    public func servedFields(now: EpochSeconds) -> HTTPFields {
+        var out = fields
+        out.set("Age", ageFieldValue(now: now))
+        return out
+    }
+}
