@@ -113,8 +113,11 @@ import Testing
             try store.store(entry, for: "k")
         }
         #expect(folder.files(under: "disk").isEmpty)
-        #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit and entryByteLimit must be positive")) {
+        #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")) {
             try DiskStore(directory: folder.path + "/disk", configuration: .init(byteLimit: -1))
+        }
+        #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")) {
+            try DiskStore(directory: folder.path + "/disk", configuration: .init(scanThreads: 0))
         }
     }
 

@@ -16,11 +16,14 @@ public final class DiskStore: MediaStoring {
         public var entryByteLimit: Int?
         /// Whether writes `fsync` the file and its folder. Default: `true`. Turn off only in benchmarks.
         public var synchronizesWrites: Bool
+        /// Threads the startup scan uses (top-level folders are split between them). Default: 2.
+        public var scanThreads: Int
 
-        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true) {
+        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true, scanThreads: Int = 2) {
             self.byteLimit = byteLimit
             self.entryByteLimit = entryByteLimit
             self.synchronizesWrites = synchronizesWrites
+            self.scanThreads = scanThreads
         }
 
         /// ``entryByteLimit`` or its default.
@@ -34,18 +37,18 @@ public final class DiskStore: MediaStoring {
     /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/disk`, and scans it:
     /// reads each file's fixed header and metadata (not bodies) to rebuild the index. Events of
     /// the scan go to `onEvent` before `init` returns.
-    /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit and entryByteLimit must be positive"),
+    /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit, entryByteLimit and scanThreads must be positive"),
     ///   `unsafe-path` when `directory` is a symlink or not a folder, `io`.
     public init(directory: String, configuration: Configuration = Configuration(),
                 onEvent: @escaping StorageEventHandler = { _ in }) throws {
-        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0 else {
-            throw StorageError(.invalidConfiguration, "disk byteLimit and entryByteLimit must be positive")
+        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.scanThreads > 0 else {
+            throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")
         }
         self.configuration = configuration
         files = try FileStore(
             storageClass: .disk, rootPath: directory, format: DiskFileFormat(), byteLimit: configuration.byteLimit,
             entryByteLimit: configuration.effectiveEntryByteLimit, synchronizes: configuration.synchronizesWrites,
-            onEvent: onEvent)
+            scanThreads: configuration.scanThreads, onEvent: onEvent)
         files.emit(files.scan(.index))
     }
 

@@ -21,7 +21,7 @@ struct DiskFileFormat: EntryFileFormat {
     static let fixedHeaderCount = 20
     static let prefixCount = 52
     /// Bytes read at once at scan: header and most metadata in one `pread`.
-    static let scanReadCount = 4096
+    static let scanReadCount = 1024
 
     func fileSize(metadataCount: Int, bodyCount: Int) -> Int { 84 + metadataCount + bodyCount }
 

@@ -1,4 +1,6 @@
+import Dispatch
 import Glibc
+import Synchronization
 
 extension FileStore {
     /// What a startup scan does with each entry file.
@@ -9,33 +11,40 @@ extension FileStore {
         case shred(StorageEvent.Reason)
     }
 
-    /// Walks `root/ab/cd/*` once. Leftover temp files are removed (shredded in `.shred` mode)
-    /// without an event; symlinks, foreign names and defective files are removed and reported.
-    /// Returns the events, which the caller emits.
+    typealias Found = (modified: Int64, key: String, item: Item, cost: Int)
+
+    /// Walks `root/ab/cd/*` once, on up to ``scanThreads`` threads (top-level folders split
+    /// between them). Leftover temp files are removed (shredded in `.shred` mode) without an
+    /// event; symlinks, foreign names and defective files are removed and reported. Returns the
+    /// events (in a deterministic order), which the caller emits.
     func scan(_ mode: ScanMode) -> [StorageEvent] {
-        var events: [StorageEvent] = []
-        var found: [(modified: Int64, key: String, item: Item, cost: Int)] = []
-        for (first, isDirectory) in POSIX.list(rootFD) {
-            guard let outer = openScanFolder(first, in: rootFD, isDirectory: isDirectory, mode: mode, events: &events) else { continue }
-            for (second, isInnerDirectory) in POSIX.list(outer) {
-                guard let inner = openScanFolder(second, in: outer, isDirectory: isInnerDirectory, mode: mode, events: &events) else {
-                    continue
-                }
-                for (name, _) in POSIX.list(inner) {
-                    scanFile(name, in: inner, mode: mode, events: &events, found: &found)
-                }
-                close(inner)
+        let topLevel = POSIX.withListing(".", in: rootFD) { _, names in names } ?? []
+        let workers = topLevel.count >= 16 ? max(1, scanThreads) : 1
+        let results = Mutex([[StorageEvent]](repeating: [], count: workers))
+        let files = Mutex([[Found]](repeating: [], count: workers))
+        DispatchQueue.concurrentPerform(iterations: workers) { worker in
+            var events: [StorageEvent] = []
+            var found: [Found] = []
+            for index in stride(from: worker, to: topLevel.count, by: workers) {
+                scanFolder(topLevel[index], in: rootFD, depth: 0, mode: mode, events: &events, found: &found)
             }
-            close(outer)
+            results.withLock { $0[worker] = events }
+            files.withLock { $0[worker] = found }
         }
+        let events = results.withLock { $0.flatMap { $0 } }
         guard case .index = mode else { return events }
-        found.sort { $0.modified < $1.modified }
+        let found = files.withLock { $0.flatMap { $0 } }
+        var order = [(modified: Int64, index: Int)]()
+        order.reserveCapacity(found.count)
+        for index in found.indices { order.append((found[index].modified, index)) }
+        order.sort { $0.modified < $1.modified }
         return state.withLock { state in
-            for file in found {
+            state.list.reserveCapacity(found.count)
+            for (_, index) in order {
                 state.generation += 1
-                var item = file.item
+                var item = found[index].item
                 item.generation = state.generation
-                state.list.insert(file.key, item, cost: file.cost)
+                state.list.insert(found[index].key, item, cost: found[index].cost)
             }
             return events + evictToFit(&state)
         }
@@ -45,24 +54,44 @@ extension FileStore {
         name.utf8.count == 2 && name.utf8.allSatisfy { (48...57).contains($0) || (97...102).contains($0) }
     }
 
-    /// Opens a fan-out folder; a non-folder there is removed and reported, a foreign folder is left alone.
-    private func openScanFolder(_ name: String, in parent: Int32, isDirectory: Bool?, mode: ScanMode,
-                                events: inout [StorageEvent]) -> Int32? {
-        if Self.isFanOutName(name), let fd = try? POSIX.openDirectory(name, in: parent, create: false, path: name) {
-            return fd
-        }
+    /// Scans a fan-out folder (`depth` 0: `ab`, 1: `ab/cd`), or removes what stands in its place.
+    private func scanFolder(_ entry: (name: String, isDirectory: Bool?), in parent: Int32, depth: Int, mode: ScanMode,
+                            events: inout [StorageEvent], found: inout [Found]) {
+        let listed: Bool? = Self.isFanOutName(entry.name) && entry.isDirectory != false
+            ? POSIX.withListing(entry.name, in: parent) { folder, names -> Bool in
+                for child in names {
+                    if depth == 0 {
+                        scanFolder(child, in: folder, depth: 1, mode: mode, events: &events, found: &found)
+                    } else {
+                        scanFile(child.name, in: folder, mode: mode, events: &events, found: &found)
+                    }
+                }
+                return true
+            }
+            : nil
+        if listed == nil { removeStray(entry.name, in: parent, mode: mode, events: &events) }
+    }
+
+    /// Removes and reports a non-folder where a fan-out folder belongs; a foreign folder is left alone.
+    private func removeStray(_ name: String, in parent: Int32, mode: ScanMode, events: inout [StorageEvent]) {
         var info = stat()
-        guard fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return nil }
+        guard fstatat(parent, name, &info, AT_SYMLINK_NOFOLLOW) == 0, (info.st_mode & S_IFMT) != S_IFDIR else { return }
         let size: Int
         if case .shred = mode { size = POSIX.shred(name, in: parent) } else { size = Int(info.st_size); unlinkat(parent, name, 0) }
         let reason: StorageEvent.Reason = (info.st_mode & S_IFMT) == S_IFREG ? .malformed : .notRegularFile
         events.append(StorageEvent(.corrupt, storageClass, digest: name, bytes: size, metadata: nil, reason: reason))
-        return nil
+    }
+
+    /// Whether `name` is a leftover temp file: `<64-hex>.tmp-<16-hex>`.
+    private static func isTemporaryName(_ name: String) -> Bool {
+        let utf8 = Array(name.utf8)
+        return utf8.count == 85 && utf8[64..<69].elementsEqual(".tmp-".utf8)
     }
 
     private func scanFile(_ name: String, in folder: Int32, mode: ScanMode, events: inout [StorageEvent],
-                          found: inout [(modified: Int64, key: String, item: Item, cost: Int)]) {
-        if name.contains(".tmp-") {
+                          found: inout [Found]) {
+        let isDigest = KeyDigest.isValid(name)
+        if !isDigest, Self.isTemporaryName(name) {
             if case .shred = mode { POSIX.shred(name, in: folder) } else { unlinkat(folder, name, 0) }
             return
         }
@@ -82,12 +111,12 @@ extension FileStore {
         if case .shred(let reason) = mode {
             close(fd)
             let size = POSIX.shred(name, in: folder)
-            let kind: StorageEvent.Kind = KeyDigest.isValid(name) ? .shred : .corrupt
+            let kind: StorageEvent.Kind = isDigest ? .shred : .corrupt
             events.append(StorageEvent(kind, storageClass, digest: digest, bytes: size, metadata: nil,
                                        reason: kind == .shred ? reason : .malformed))
             return
         }
-        let result: Result<EntryMetadata, FileDefect> = KeyDigest.isValid(name)
+        let result: Result<EntryMetadata, FileDefect> = isDigest
             ? format.readMetadata(from: fd, size: info.size, name: name) ?? .failure(FileDefect(.malformed))
             : .failure(FileDefect(.malformed))
         close(fd)

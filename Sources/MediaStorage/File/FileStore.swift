@@ -28,19 +28,21 @@ final class FileStore: Sendable {
     let byteLimit: Int
     let entryByteLimit: Int
     let synchronizes: Bool
+    let scanThreads: Int
     let onEvent: StorageEventHandler
     let state = Mutex(State())
 
     /// Opens (creating with mode 0700) `rootPath`. Its parent is created if missing.
     /// - Throws: `unsafe-path` when `rootPath` is a symlink or not a folder; `io`.
     init(storageClass: StorageClassName, rootPath: String, format: any EntryFileFormat, byteLimit: Int, entryByteLimit: Int,
-         synchronizes: Bool, onEvent: @escaping StorageEventHandler) throws {
+         synchronizes: Bool, scanThreads: Int = 2, onEvent: @escaping StorageEventHandler) throws {
         self.storageClass = storageClass
         self.rootPath = rootPath
         self.format = format
         self.byteLimit = byteLimit
         self.entryByteLimit = entryByteLimit
         self.synchronizes = synchronizes
+        self.scanThreads = scanThreads
         self.onEvent = onEvent
         let parent = rootPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let leaf = String(rootPath.split(separator: "/").last ?? "")

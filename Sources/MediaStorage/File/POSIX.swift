@@ -71,22 +71,28 @@ enum POSIX {
         return (Int(info.st_size), (info.st_mode & S_IFMT) == S_IFREG, modified)
     }
 
-    /// The names in the folder open at `fd` (without `.` and `..`), with whether each is a folder
-    /// (`nil` when the file system does not say).
-    static func list(_ fd: Int32) -> [(name: String, isDirectory: Bool?)] {
-        let copy = dup(fd)
-        guard copy >= 0, let stream = fdopendir(copy) else { return [] }
+    /// Calls `body` with the descriptor of the folder `name` inside `parent` and the names in it
+    /// (without `.` and `..`), each with whether it is a folder (`nil` when the file system does not say).
+    /// Returns `nil` when `name` cannot be opened as a folder without following a symlink.
+    static func withListing<R>(_ name: String, in parent: Int32,
+                               _ body: (Int32, [(name: String, isDirectory: Bool?)]) -> R) -> R? {
+        let fd = openat(parent, name, O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        guard let stream = fdopendir(fd) else {
+            close(fd)
+            return nil
+        }
         defer { closedir(stream) }
-        var out: [(name: String, isDirectory: Bool?)] = []
+        var names: [(name: String, isDirectory: Bool?)] = []
         while let entry = readdir(stream) {
+            let type = entry.pointee.d_type
             let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
                 String(cString: raw.baseAddress!.assumingMemoryBound(to: CChar.self))
             }
             if name == "." || name == ".." { continue }
-            let type = entry.pointee.d_type
-            out.append((name, type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)))
+            names.append((name, type == UInt8(DT_UNKNOWN) ? nil : type == UInt8(DT_DIR)))
         }
-        return out
+        return body(dirfd(stream), names)
     }
 
     /// Overwrites the regular file `name` in `parent` with zeros, syncs it, and unlinks it.

@@ -21,6 +21,12 @@ struct LRUList<Value> {
 
     var count: Int { slots.count }
 
+    /// Reserves room for `capacity` entries.
+    mutating func reserveCapacity(_ capacity: Int) {
+        slots.reserveCapacity(capacity)
+        nodes.reserveCapacity(capacity)
+    }
+
     /// The value for `key`, marking it most recently used.
     mutating func touch(_ key: String) -> Value? {
         guard let index = slots[key] else { return nil }
