@@ -136,7 +136,7 @@ import Testing
         let path = store.filePath(for: "k")
         let fd = Glibc.open(path, O_RDONLY)
         defer { close(fd) }
-        let other = SealedFileFormat(key: try SymmetricKey())
+        let other = SealedFileFormat(key: try SymmetricKey(), nonces: try NonceSequence())
         let result = other.read(from: fd, size: Sample.read(path).count, name: KeyDigest.hex(of: "k"))
         guard case .failure(let defect) = result else {
             Issue.record("a wrong key opened the file")
@@ -245,6 +245,23 @@ import Testing
         try store.store(Sample.entry("u1-c", body: [4], tier: "private", partition: "u1"), for: "u1-c")
         #expect(store.entry(for: "u1-c")?.body == [4])
         #expect(recorder.events.isEmpty)
+    }
+
+    @Test func everyWriteUsesANewNonce() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try open(folder, EventRecorder())
+        let entry = privateEntry([1, 2, 3])
+        try store.store(entry, for: "k")
+        let first = Sample.read(store.filePath(for: "k"))
+        try store.store(entry, for: "k")
+        let second = Sample.read(store.filePath(for: "k"))
+        #expect(first.count == second.count)
+        #expect(Array(first[8..<12]) == Array(second[8..<12]))
+        #expect(Array(first[12..<20]) == [0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(second[12..<20]) == [0, 0, 0, 0, 0, 0, 0, 1])
+        #expect(first[20...] != second[20...])
+        #expect(store.entry(for: "k")?.body == [1, 2, 3])
     }
 
     @Test func invalidConfiguration() throws {

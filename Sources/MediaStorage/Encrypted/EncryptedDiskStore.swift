@@ -45,9 +45,15 @@ public final class EncryptedDiskStore: MediaStoring {
             throw StorageError(.invalidConfiguration, "encrypted-disk byteLimit and entryByteLimit must be positive")
         }
         self.configuration = configuration
-        do { self.key = try key ?? SymmetricKey() } catch { throw StorageError(.crypto, "no key: \(error)") }
+        let nonces: NonceSequence
+        do {
+            self.key = try key ?? SymmetricKey()
+            nonces = try NonceSequence()
+        } catch {
+            throw StorageError(.crypto, "no key: \(error)")
+        }
         files = try FileStore(
-            storageClass: .encryptedDisk, rootPath: directory, format: SealedFileFormat(key: self.key),
+            storageClass: .encryptedDisk, rootPath: directory, format: SealedFileFormat(key: self.key, nonces: nonces),
             byteLimit: configuration.byteLimit, entryByteLimit: configuration.effectiveEntryByteLimit,
             synchronizes: configuration.synchronizesWrites, onEvent: onEvent)
         files.emit(files.scan(.shred(.previousProcess)))

@@ -7,7 +7,7 @@ import MediaCrypto
 /// 0       4           magic "MCSE"
 /// 4       2           format version = 1 (big-endian)
 /// 6       2           reserved = 0
-/// 8       12          AES-GCM nonce (random per write)
+/// 8       12          AES-GCM nonce: 4 random bytes fixed per key ‖ u64 counter (SP 800-38D §8.2.1)
 /// 20      B + M + 4   AES-256-GCM ciphertext of: body ‖ metadata ‖ u32 M
 /// 24+B+M  16          GCM tag
 /// ```
@@ -21,6 +21,7 @@ struct SealedFileFormat: EntryFileFormat {
     static let headerCount = 8
 
     let key: SymmetricKey
+    let nonces: NonceSequence
 
     func fileSize(metadataCount: Int, bodyCount: Int) -> Int {
         Self.headerCount + AESGCM.overhead + bodyCount + metadataCount + 4
@@ -48,7 +49,8 @@ struct SealedFileFormat: EntryFileFormat {
         defer { plaintext.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
         let sealed: [UInt8]
         do {
-            sealed = try AESGCM.seal(plaintext, key: key, authenticating: Self.associatedData(name: name, header: header))
+            sealed = try AESGCM.seal(plaintext, key: key, authenticating: Self.associatedData(name: name, header: header),
+                                     nonce: nonces.next())
         } catch let error as CryptoError where error.code == .keyDestroyed {
             throw StorageError(.stopped, "the encrypted-disk key was destroyed")
         } catch {
