@@ -1,0 +1,70 @@
+/// The `disk` storage class: one plain file per entry under `<state-dir>/disk/ab/cd/<64-hex>`,
+/// surviving restarts. Format: ``DiskFileFormat`` (docs/storage.md).
+///
+/// Writes are atomic (temp file in the same folder, write, `fsync`, `rename`, `fsync` of the
+/// folder). The byte limit is enforced on every write by evicting the least recently used entries
+/// (LRU by last access, kept in memory, rebuilt at start in modification-time order). Files are
+/// 0600, folders 0700; symlinks are never followed. At start, leftover temp files are removed and
+/// corrupt, truncated, foreign-version and symlinked files are removed and reported as
+/// ``StorageEvent/Kind/corrupt``; on read, a file that fails its SHA-256 checksum is too.
+public final class DiskStore: MediaStoring {
+    /// Limits of a ``DiskStore``.
+    public struct Configuration: Sendable, Hashable {
+        /// Maximum total file bytes. Default: 1,073,741,824 (1 GiB).
+        public var byteLimit: Int
+        /// Maximum file bytes of one entry. Default: `nil` = 10 % of ``byteLimit``.
+        public var entryByteLimit: Int?
+        /// Whether writes `fsync` the file and its folder. Default: `true`. Turn off only in benchmarks.
+        public var synchronizesWrites: Bool
+        /// Threads the startup scan uses (top-level folders are split between them). Default: 2.
+        public var scanThreads: Int
+
+        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true, scanThreads: Int = 2) {
+            self.byteLimit = byteLimit
+            self.entryByteLimit = entryByteLimit
+            self.synchronizesWrites = synchronizesWrites
+            self.scanThreads = scanThreads
+        }
+
+        /// ``entryByteLimit`` or its default.
+        public var effectiveEntryByteLimit: Int { entryByteLimit ?? byteLimit / 10 }
+    }
+
+    public let configuration: Configuration
+    public var storageClass: StorageClassName { .disk }
+    let files: FileStore
+
+    /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/disk`, and scans it:
+    /// reads each file's fixed header and metadata (not bodies) to rebuild the index. Events of
+    /// the scan go to `onEvent` before `init` returns.
+    /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit, entryByteLimit and scanThreads must be positive"),
+    ///   `unsafe-path` when `directory` is a symlink or not a folder, `io`.
+    public init(directory: String, configuration: Configuration = Configuration(),
+                onEvent: @escaping StorageEventHandler = { _ in }) throws {
+        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.scanThreads > 0 else {
+            throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")
+        }
+        self.configuration = configuration
+        files = try FileStore(
+            storageClass: .disk, rootPath: directory, format: DiskFileFormat(), byteLimit: configuration.byteLimit,
+            entryByteLimit: configuration.effectiveEntryByteLimit, synchronizes: configuration.synchronizesWrites,
+            scanThreads: configuration.scanThreads, onEvent: onEvent)
+        files.emit(files.scan(.index))
+    }
+
+    /// The folder holding the entries.
+    public var directory: String { files.rootPath }
+
+    /// The path of the file that holds (or would hold) `key`: `directory/ab/cd/<64-hex>`.
+    public func filePath(for key: String) -> String { files.path(of: KeyDigest.hex(of: key)) }
+
+    public func entry(for key: String) -> StoredEntry? { files.entry(for: key) }
+    public func store(_ entry: StoredEntry, for key: String) throws { try files.store(entry, for: key) }
+    @discardableResult public func remove(_ key: String) -> EntryMetadata? { files.remove(key) }
+    @discardableResult public func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata] {
+        files.removeAll(where: predicate).map(\.item.metadata)
+    }
+    public func inventory() -> [EntryMetadata] { files.inventory() }
+    public var totals: StorageTotals { files.totals }
+    @discardableResult public func sweep(now: Double) -> [EntryMetadata] { files.sweep(now: now) }
+}

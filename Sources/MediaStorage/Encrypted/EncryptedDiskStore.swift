@@ -1,0 +1,84 @@
+import MediaCrypto
+
+/// The `encrypted-disk` storage class: like ``DiskStore`` under `<state-dir>/sealed/`, but every
+/// file is AES-256-GCM sealed (``SealedFileFormat``) with a key generated when the store is made,
+/// held only in process memory.
+///
+/// Associated data binds each file to its name and format version, so swapped or relabelled files
+/// fail. Metadata is sealed too: no body byte, cache key or URL is on disk in plaintext. Files left
+/// by an earlier process are unreadable by design: at start each is overwritten, unlinked and
+/// reported as ``StorageEvent/Kind/shred`` (reason `previous-process`). ``stop()`` zeroes the key
+/// and removes every file (reported as shreds, reason `stop`).
+public final class EncryptedDiskStore: MediaStoring {
+    /// Limits of an ``EncryptedDiskStore``.
+    public struct Configuration: Sendable, Hashable {
+        /// Maximum total file bytes. Default: 1,073,741,824 (1 GiB).
+        public var byteLimit: Int
+        /// Maximum file bytes of one entry. Default: `nil` = 10 % of ``byteLimit``.
+        public var entryByteLimit: Int?
+        /// Whether writes `fsync` the file and its folder. Default: `true`.
+        public var synchronizesWrites: Bool
+
+        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true) {
+            self.byteLimit = byteLimit
+            self.entryByteLimit = entryByteLimit
+            self.synchronizesWrites = synchronizesWrites
+        }
+
+        /// ``entryByteLimit`` or its default.
+        public var effectiveEntryByteLimit: Int { entryByteLimit ?? byteLimit / 10 }
+    }
+
+    public let configuration: Configuration
+    public var storageClass: StorageClassName { .encryptedDisk }
+    let files: FileStore
+    private let key: SymmetricKey
+
+    /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/sealed`, shreds every
+    /// file in it (events go to `onEvent` before `init` returns), and generates a fresh key.
+    /// - Parameter key: the sealing key; default `nil` = a new random 32-byte key. Only tests pass one.
+    /// - Throws: ``StorageError`` `invalid-configuration` ("encrypted-disk byteLimit and entryByteLimit must be positive"),
+    ///   `unsafe-path`, `io`, `crypto` when no key can be generated.
+    public init(directory: String, configuration: Configuration = Configuration(), key: SymmetricKey? = nil,
+                onEvent: @escaping StorageEventHandler = { _ in }) throws {
+        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0 else {
+            throw StorageError(.invalidConfiguration, "encrypted-disk byteLimit and entryByteLimit must be positive")
+        }
+        self.configuration = configuration
+        let nonces: NonceSequence
+        do {
+            self.key = try key ?? SymmetricKey()
+            nonces = try NonceSequence()
+        } catch {
+            throw StorageError(.crypto, "no key: \(error)")
+        }
+        files = try FileStore(
+            storageClass: .encryptedDisk, rootPath: directory, format: SealedFileFormat(key: self.key, nonces: nonces),
+            byteLimit: configuration.byteLimit, entryByteLimit: configuration.effectiveEntryByteLimit,
+            synchronizes: configuration.synchronizesWrites, onEvent: onEvent)
+        files.emit(files.scan(.shred(.previousProcess)))
+    }
+
+    /// The folder holding the sealed files.
+    public var directory: String { files.rootPath }
+
+    /// The path of the file that holds (or would hold) `key`: `directory/ab/cd/<64-hex>`.
+    public func filePath(for key: String) -> String { files.path(of: KeyDigest.hex(of: key)) }
+
+    /// Graceful stop: zeroes the key, then removes every file, reporting each as a shred (reason `stop`).
+    /// Afterwards ``entry(for:)`` returns `nil` and ``store(_:for:)`` throws `stopped`. Idempotent.
+    public func stop() {
+        key.destroy()
+        files.emit(files.stopAndRemoveAll())
+    }
+
+    public func entry(for key: String) -> StoredEntry? { files.entry(for: key) }
+    public func store(_ entry: StoredEntry, for key: String) throws { try files.store(entry, for: key) }
+    @discardableResult public func remove(_ key: String) -> EntryMetadata? { files.remove(key) }
+    @discardableResult public func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata] {
+        files.removeAll(where: predicate).map(\.item.metadata)
+    }
+    public func inventory() -> [EntryMetadata] { files.inventory() }
+    public var totals: StorageTotals { files.totals }
+    @discardableResult public func sweep(now: Double) -> [EntryMetadata] { files.sweep(now: now) }
+}

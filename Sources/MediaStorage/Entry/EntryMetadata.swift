@@ -1,0 +1,42 @@
+/// What a store keeps about an entry besides its body. Knows no HTTP: the response head is opaque bytes.
+///
+/// Times are seconds since 1970-01-01 UTC (`Double`), as given by the caller; no store reads a clock.
+public struct EntryMetadata: Hashable, Sendable {
+    /// The cache key string (primary key + partition + Vary secondary key, as the service builds it).
+    public var key: String
+    /// The tier name, e.g. `"private"`.
+    public var tier: String
+    /// The route name, e.g. `"receipts"`.
+    public var route: String
+    /// The partition: hex keyed digest of the credential, or `nil` for shared tiers.
+    public var partition: String?
+    /// The storage class that holds the entry. Set by the store on ``MediaStoring/store(_:for:)``.
+    public var storageClass: StorageClassName
+    /// The stored response head (status line and fields, serialized by the caller), opaque bytes.
+    public var head: [UInt8]
+    /// When the request that produced the response was sent (RFC 9111 §4.2.3 `request_time`), seconds since epoch.
+    public var requestTime: Double
+    /// When the response was received (RFC 9111 §4.2.3 `response_time`), seconds since epoch.
+    public var responseTime: Double
+    /// When the entry becomes useless and may be swept (not the freshness lifetime), seconds since epoch.
+    public var expiresAt: Double
+    /// Body length in bytes. Set by the store from the body on ``MediaStoring/store(_:for:)``.
+    public var bodyByteCount: Int
+
+    public init(
+        key: String, tier: String, route: String, partition: String? = nil,
+        storageClass: StorageClassName = .memory, head: [UInt8] = [], requestTime: Double, responseTime: Double,
+        expiresAt: Double, bodyByteCount: Int = 0
+    ) {
+        self.key = key
+        self.tier = tier
+        self.route = route
+        self.partition = partition
+        self.storageClass = storageClass
+        self.head = head
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.expiresAt = expiresAt
+        self.bodyByteCount = bodyByteCount
+    }
+}

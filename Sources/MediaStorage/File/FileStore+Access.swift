@@ -1,0 +1,145 @@
+import Glibc
+import MediaCrypto
+
+extension FileStore {
+    func entry(for key: String) -> StoredEntry? {
+        guard let item = state.withLock({ $0.stopped ? nil : $0.list.touch(key) }) else { return nil }
+        let result: Result<StoredEntry, FileDefect>
+        do {
+            result = try withFolder(of: item.digest, create: false) { folder in
+                let fd = openat(folder, item.digest, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
+                guard fd >= 0 else {
+                    return .failure(FileDefect(errno == ELOOP ? .notRegularFile : .truncated))
+                }
+                defer { close(fd) }
+                guard let info = POSIX.status(fd), info.isRegular else { return .failure(FileDefect(.notRegularFile)) }
+                return format.read(from: fd, size: info.size, name: item.digest)
+            } ?? .failure(FileDefect(.truncated))
+        } catch {
+            result = .failure(FileDefect(.notRegularFile))
+        }
+        switch result {
+        case .success(let entry) where entry.metadata.key == key:
+            return entry
+        case .success:
+            discard(key, item, reason: .malformed)
+        case .failure(let defect):
+            discard(key, item, reason: defect.reason)
+        }
+        return nil
+    }
+
+    /// Removes a defective file if the index still points at the version that was read, and reports it.
+    private func discard(_ key: String, _ item: Item, reason: StorageEvent.Reason) {
+        let removed: Int? = state.withLock { state in
+            guard let current = state.list.peek(key), current.generation == item.generation,
+                  let (_, cost) = state.list.remove(key) else { return nil }
+            unlinkFile(item.digest)
+            return cost
+        }
+        if let cost = removed {
+            onEvent(StorageEvent(.corrupt, storageClass, digest: item.digest, bytes: cost, metadata: item.metadata, reason: reason))
+        }
+    }
+
+    func store(_ entry: StoredEntry, for key: String) throws {
+        var metadata = entry.metadata
+        metadata.key = key
+        metadata.storageClass = storageClass
+        metadata.bodyByteCount = entry.body.count
+        let encoded = MetadataCoding.encode(metadata)
+        let size = format.fileSize(metadataCount: encoded.count, bodyCount: entry.body.count)
+        let cap = min(entryByteLimit, byteLimit)
+        guard size <= cap else {
+            throw StorageError(.entryTooLarge, "\(storageClass) entry of \(size) bytes exceeds the per-entry cap of \(cap) bytes")
+        }
+        if state.withLock({ $0.stopped }) { throw StorageError(.stopped, "the \(storageClass) store was stopped") }
+        let digest = KeyDigest.hex(of: key)
+        let finalPath = path(of: digest)
+        let events: [StorageEvent] = try withFolder(of: digest, create: true) { folder in
+            let temporary = "\(digest).tmp-\(Hex.encode(try SecureRandom.bytes(count: 8)))"
+            let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+            guard fd >= 0 else { throw POSIX.failure("open", finalPath + ".tmp") }
+            do {
+                try format.write(metadata: encoded, body: entry.body, name: digest, to: fd, path: finalPath)
+                if synchronizes, fsync(fd) != 0 { throw POSIX.failure("fsync", finalPath) }
+                close(fd)
+            } catch {
+                close(fd)
+                unlinkat(folder, temporary, 0)
+                throw error
+            }
+            let events = try commit(temporary, in: folder, digest: digest, key: key, metadata: metadata, size: size)
+            if synchronizes { fsync(folder) }
+            return events
+        }!
+        emit(events)
+    }
+
+    /// Renames the temp file into place and updates the index, evicting to fit the byte limit.
+    private func commit(_ temporary: String, in folder: Int32, digest: String, key: String, metadata: EntryMetadata,
+                        size: Int) throws -> [StorageEvent] {
+        try state.withLock { state in
+            guard !state.stopped else {
+                unlinkat(folder, temporary, 0)
+                throw StorageError(.stopped, "the \(storageClass) store was stopped")
+            }
+            guard renameat(folder, temporary, folder, digest) == 0 else {
+                let error = POSIX.failure("rename", path(of: digest))
+                unlinkat(folder, temporary, 0)
+                throw error
+            }
+            state.generation += 1
+            state.list.insert(key, Item(digest: digest, metadata: metadata, generation: state.generation), cost: size)
+            return evictToFit(&state)
+        }
+    }
+
+    /// Evicts least recently used entries until the total fits ``byteLimit``. Call under the lock.
+    func evictToFit(_ state: inout State) -> [StorageEvent] {
+        var events: [StorageEvent] = []
+        while state.list.totalCost > byteLimit, let victim = state.list.popLeastRecent() {
+            unlinkFile(victim.value.digest)
+            events.append(StorageEvent(.evict, storageClass, digest: victim.value.digest, bytes: victim.cost,
+                                       metadata: victim.value.metadata, reason: .byteLimit))
+        }
+        return events
+    }
+
+    func remove(_ key: String) -> EntryMetadata? {
+        state.withLock { state in
+            guard let (item, _) = state.list.remove(key) else { return nil }
+            unlinkFile(item.digest)
+            return item.metadata
+        }
+    }
+
+    /// Removes matching entries; returns each with its cost, least recently used first.
+    func removeAll(where predicate: (EntryMetadata) -> Bool) -> [(item: Item, cost: Int)] {
+        state.withLock { state in
+            var removed: [(item: Item, cost: Int)] = []
+            for candidate in state.list.leastRecentFirst() where predicate(candidate.value.metadata) {
+                state.list.remove(candidate.key)
+                unlinkFile(candidate.value.digest)
+                removed.append((candidate.value, candidate.cost))
+            }
+            return removed
+        }
+    }
+
+    func inventory() -> [EntryMetadata] {
+        state.withLock { $0.list.leastRecentFirst().map(\.value.metadata) }
+    }
+
+    var totals: StorageTotals {
+        state.withLock { StorageTotals(bytes: $0.list.totalCost, count: $0.list.count) }
+    }
+
+    func sweep(now: Double) -> [EntryMetadata] {
+        let removed = removeAll { $0.expiresAt <= now }
+        emit(removed.map {
+            StorageEvent(.expire, storageClass, digest: $0.item.digest, bytes: $0.cost, metadata: $0.item.metadata, reason: .expired)
+        })
+        return removed.map(\.item.metadata)
+    }
+}

@@ -1,0 +1,103 @@
+import Glibc
+import MediaCrypto
+import Synchronization
+
+/// The shared engine of ``DiskStore`` and ``EncryptedDiskStore``: one file per entry at
+/// `root/ab/cd/<64-hex SHA-256 of the key>`, an in-memory LRU index by key (cost = file size),
+/// atomic writes, no symlink ever followed.
+///
+/// File I/O happens outside the lock except rename and unlink, which happen under it so the
+/// index and the folder always agree.
+final class FileStore: Sendable {
+    struct Item {
+        var digest: String
+        var metadata: EntryMetadata
+        var generation: UInt64
+    }
+
+    struct State {
+        var list = LRUList<Item>()
+        var generation: UInt64 = 0
+        var stopped = false
+    }
+
+    let storageClass: StorageClassName
+    let rootPath: String
+    let rootFD: Int32
+    let format: any EntryFileFormat
+    let byteLimit: Int
+    let entryByteLimit: Int
+    let synchronizes: Bool
+    let scanThreads: Int
+    let onEvent: StorageEventHandler
+    let state = Mutex(State())
+
+    /// Opens (creating with mode 0700) `rootPath`. Its parent is created if missing.
+    /// - Throws: `unsafe-path` when `rootPath` is a symlink or not a folder; `io`.
+    init(storageClass: StorageClassName, rootPath: String, format: any EntryFileFormat, byteLimit: Int, entryByteLimit: Int,
+         synchronizes: Bool, scanThreads: Int = 2, onEvent: @escaping StorageEventHandler) throws {
+        self.storageClass = storageClass
+        self.rootPath = rootPath
+        self.format = format
+        self.byteLimit = byteLimit
+        self.entryByteLimit = entryByteLimit
+        self.synchronizes = synchronizes
+        self.scanThreads = scanThreads
+        self.onEvent = onEvent
+        let parent = rootPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
+        let leaf = String(rootPath.split(separator: "/").last ?? "")
+        try Self.makeParents(parent)
+        let parentFD = open(parent.isEmpty ? (rootPath.hasPrefix("/") ? "/" : ".") : parent, O_RDONLY | O_DIRECTORY | O_CLOEXEC)
+        guard parentFD >= 0 else { throw POSIX.failure("open", parent) }
+        defer { close(parentFD) }
+        rootFD = try POSIX.openDirectory(leaf, in: parentFD, create: true, path: rootPath)
+        fchmod(rootFD, 0o700)
+    }
+
+    deinit { close(rootFD) }
+
+    private static func makeParents(_ path: String) throws {
+        guard !path.isEmpty else { return }
+        var current = path.hasPrefix("/") ? "" : "."
+        for component in path.split(separator: "/") {
+            current += "/" + component
+            if mkdir(current, 0o700) != 0, errno != EEXIST { throw POSIX.failure("mkdir", current) }
+        }
+    }
+
+    static func folders(of digest: String) -> (String, String) {
+        let utf8 = Array(digest.utf8)
+        return (String(decoding: utf8[0..<2], as: UTF8.self), String(decoding: utf8[2..<4], as: UTF8.self))
+    }
+
+    func path(of digest: String) -> String {
+        let (first, second) = Self.folders(of: digest)
+        return "\(rootPath)/\(first)/\(second)/\(digest)"
+    }
+
+    /// Calls `body` with the descriptor of the folder `ab/cd` holding `digest`, or returns `nil`
+    /// when it does not exist (and `create` is false).
+    func withFolder<R>(of digest: String, create: Bool, _ body: (Int32) throws -> R) throws -> R? {
+        let (first, second) = Self.folders(of: digest)
+        let outer: Int32
+        do { outer = try POSIX.openDirectory(first, in: rootFD, create: create, path: "\(rootPath)/\(first)") } catch let error as StorageError where !create && error.code == .io {
+            return nil
+        }
+        defer { close(outer) }
+        let inner: Int32
+        do { inner = try POSIX.openDirectory(second, in: outer, create: create, path: "\(rootPath)/\(first)/\(second)") } catch let error as StorageError where !create && error.code == .io {
+            return nil
+        }
+        defer { close(inner) }
+        return try body(inner)
+    }
+
+    /// Unlinks the file of `digest` (never following a symlink). Errors are ignored: a missing file is already gone.
+    func unlinkFile(_ digest: String) {
+        _ = try? withFolder(of: digest, create: false) { folder in unlinkat(folder, digest, 0) }
+    }
+
+    func emit(_ events: [StorageEvent]) {
+        for event in events { onEvent(event) }
+    }
+}

@@ -1,0 +1,98 @@
+import MediaCrypto
+
+/// The `encrypted-disk` file format, version 1.
+///
+/// ```
+/// offset  size        field
+/// 0       4           magic "MCSE"
+/// 4       2           format version = 1 (big-endian)
+/// 6       2           reserved = 0
+/// 8       12          AES-GCM nonce: 4 random bytes fixed per key ‖ u64 counter (SP 800-38D §8.2.1)
+/// 20      B + M + 4   AES-256-GCM ciphertext of: body ‖ metadata ‖ u32 M
+/// 24+B+M  16          GCM tag
+/// ```
+/// Associated data: the file name (64 hex, UTF-8) ‖ bytes [0, 8). So a file moved to another
+/// name, or relabelled as another version, fails authentication. Nothing but the 8-byte header,
+/// the nonce and the length is in plaintext: no body byte, no key, no URL. The body comes first
+/// in the plaintext so a read returns the decrypted buffer itself, trimmed (no copy).
+struct SealedFileFormat: EntryFileFormat {
+    static let magic: [UInt8] = Array("MCSE".utf8)
+    static let version: UInt16 = 1
+    static let headerCount = 8
+
+    let key: SymmetricKey
+    let nonces: NonceSequence
+
+    func fileSize(metadataCount: Int, bodyCount: Int) -> Int {
+        Self.headerCount + AESGCM.overhead + bodyCount + metadataCount + 4
+    }
+
+    static func header(version: UInt16 = version) -> [UInt8] {
+        var writer = ByteWriter(capacity: headerCount)
+        writer.bytes.append(contentsOf: magic)
+        writer.append(version)
+        writer.append(UInt16(0))
+        return writer.bytes
+    }
+
+    static func associatedData(name: String, header: [UInt8]) -> [UInt8] { Array(name.utf8) + header }
+
+    func write(metadata: [UInt8], body: [UInt8], name: String, to fd: Int32, path: String) throws {
+        let header = Self.header()
+        var plaintext = [UInt8]()
+        plaintext.reserveCapacity(body.count + metadata.count + 4)
+        plaintext.append(contentsOf: body)
+        plaintext.append(contentsOf: metadata)
+        var writer = ByteWriter(capacity: 4)
+        writer.append(UInt32(metadata.count))
+        plaintext.append(contentsOf: writer.bytes)
+        defer { plaintext.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        let sealed: [UInt8]
+        do {
+            sealed = try AESGCM.seal(plaintext, key: key, authenticating: Self.associatedData(name: name, header: header),
+                                     nonce: nonces.next())
+        } catch let error as CryptoError where error.code == .keyDestroyed {
+            throw StorageError(.stopped, "the encrypted-disk key was destroyed")
+        } catch {
+            throw StorageError(.crypto, "sealing failed: \(error)")
+        }
+        try POSIX.writeAll(fd, header, path: path)
+        try POSIX.writeAll(fd, sealed, path: path)
+    }
+
+    func read(from fd: Int32, size: Int, name: String) -> Result<StoredEntry, FileDefect> {
+        guard size >= fileSize(metadataCount: 0, bodyCount: 0), let file = POSIX.read(fd, count: size, at: 0) else {
+            return .failure(FileDefect(.truncated))
+        }
+        guard file.starts(with: Self.magic) else { return .failure(FileDefect(.badMagic)) }
+        let header = Array(file[0..<Self.headerCount])
+        guard header[4] == UInt8(Self.version >> 8), header[5] == UInt8(Self.version & 0xff) else {
+            return .failure(FileDefect(.foreignVersion))
+        }
+        var plaintext: [UInt8]
+        do {
+            plaintext = try file.withUnsafeBytes { raw in
+                try Self.associatedData(name: name, header: header).withUnsafeBytes { aad in
+                    try AESGCM.open(UnsafeRawBufferPointer(rebasing: raw[Self.headerCount...]), key: key, authenticating: aad)
+                }
+            }
+        } catch {
+            return .failure(FileDefect(.authenticationFailure))
+        }
+        let total = plaintext.count
+        let decoded: EntryMetadata?? = plaintext.withUnsafeBytes { raw in
+            var trailer = ByteReader(raw, offset: total - 4)
+            guard total >= 4, let count = trailer.readUInt32().map(Int.init), count <= total - 4 else { return nil }
+            let bodyCount = total - 4 - count
+            return .some(MetadataCoding.decode(UnsafeRawBufferPointer(rebasing: raw[bodyCount..<total - 4]),
+                                               bodyByteCount: bodyCount))
+        }
+        guard let found = decoded, let metadata = found, KeyDigest.hex(of: metadata.key) == name else {
+            return .failure(FileDefect(.malformed))
+        }
+        plaintext.removeLast(total - metadata.bodyByteCount)
+        return .success(StoredEntry(metadata: metadata, body: plaintext))
+    }
+
+    func readMetadata(from fd: Int32, size: Int, name: String) -> Result<EntryMetadata, FileDefect>? { nil }
+}

@@ -1,1 +1,0 @@
-// The MediaStorage module. See docs/architecture.md.

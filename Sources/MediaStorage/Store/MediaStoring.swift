@@ -1,0 +1,40 @@
+/// A thread-safe, synchronous store of cache entries, addressed by the cache key string.
+///
+/// Implementations: ``MemoryStore``, ``DiskStore``, ``EncryptedDiskStore``. Evictions, expiries,
+/// corrupt-file removals and shreds are reported through the store's event handler
+/// (``StorageEvent``); explicit ``remove(_:)`` / ``removeAll(where:)`` are not reported, they
+/// return what they removed so the caller audits the purge.
+public protocol MediaStoring: AnyObject, Sendable {
+    /// The storage class this store implements.
+    var storageClass: StorageClassName { get }
+
+    /// The entry stored for `key`, or `nil` when there is none (or it was unreadable: then it was
+    /// removed and reported as ``StorageEvent/Kind/corrupt``). Marks the entry most recently used.
+    /// Expired entries are returned until ``sweep(now:)`` removes them.
+    func entry(for key: String) -> StoredEntry?
+
+    /// Stores `entry` under `key`, replacing any previous entry. `metadata.key` is set to `key`,
+    /// `metadata.storageClass` to ``storageClass``. Evicts least recently used entries to fit.
+    /// - Throws: ``StorageError`` `entry-too-large` when the entry exceeds the per-entry cap,
+    ///   `io` on a file-system failure, `stopped` after a graceful stop.
+    func store(_ entry: StoredEntry, for key: String) throws
+
+    /// Removes the entry for `key`. Returns its metadata, or `nil` when nothing was stored.
+    @discardableResult func remove(_ key: String) -> EntryMetadata?
+
+    /// Removes every entry whose metadata matches (purge by route, partition, or all).
+    /// Returns the removed entries' metadata, least recently used first.
+    @discardableResult func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata]
+
+    /// Metadata of every entry, least recently used first (for audit reconciliation).
+    /// - Complexity: O(n).
+    func inventory() -> [EntryMetadata]
+
+    /// Bytes and entry count held.
+    var totals: StorageTotals { get }
+
+    /// Removes every entry with `expiresAt <= now` (seconds since epoch), reporting each as
+    /// ``StorageEvent/Kind/expire``. Returns the removed entries' metadata.
+    /// - Complexity: O(n).
+    @discardableResult func sweep(now: Double) -> [EntryMetadata]
+}

@@ -1,0 +1,85 @@
+/// Something a store did on its own that the service must audit: an eviction, an expiry, the
+/// removal of a corrupt file, a shred.
+public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
+    /// What happened.
+    public enum Kind: String, Hashable, Sendable {
+        /// Removed to make room (``Reason/byteLimit``, ``Reason/countLimit``). Audit event `evict`.
+        case evict
+        /// Removed by ``MediaStoring/sweep(now:)`` past `expiresAt`. Audit event `expire`.
+        case expire
+        /// A file that failed validation was removed (reason says why).
+        case corrupt
+        /// A sealed file was overwritten and unlinked (earlier process's file, or graceful stop). Audit event `shred`.
+        case shred
+    }
+
+    /// Stable reason codes.
+    public struct Reason: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        public init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        public static let byteLimit = Reason("byte-limit")
+        public static let countLimit = Reason("count-limit")
+        public static let expired = Reason("expired")
+        /// File shorter or longer than its header says.
+        public static let truncated = Reason("truncated")
+        /// File does not start with the store's magic bytes.
+        public static let badMagic = Reason("bad-magic")
+        /// File written by another format version.
+        public static let foreignVersion = Reason("foreign-version")
+        /// SHA-256 checksum mismatch (flipped bytes).
+        public static let badChecksum = Reason("bad-checksum")
+        /// Metadata bytes do not decode, or name a different key.
+        public static let malformed = Reason("malformed")
+        /// A symlink or other non-regular file where an entry file or folder belongs.
+        public static let notRegularFile = Reason("not-a-regular-file")
+        /// A sealed file failed AES-GCM authentication (tampered, swapped, or wrong key).
+        public static let authenticationFailure = Reason("authentication-failure")
+        /// A sealed file left by an earlier process: unreadable by design.
+        public static let previousProcess = Reason("previous-process")
+        /// Graceful stop: the key was zeroed and the files removed.
+        public static let stop = Reason("stop")
+    }
+
+    public let kind: Kind
+    /// The store's class.
+    public let storageClass: StorageClassName
+    /// Hex SHA-256 of the cache key (for files: the file name).
+    public let keyDigest: String
+    /// Bytes the store freed (memory: key + head + body; files: file size).
+    public let bytes: Int
+    /// The entry's tier, when known (not for unreadable files).
+    public let tier: String?
+    /// The entry's route, when known.
+    public let route: String?
+    /// The entry's partition, when known and partitioned.
+    public let partition: String?
+    public let reason: Reason
+
+    public init(
+        kind: Kind, storageClass: StorageClassName, keyDigest: String, bytes: Int,
+        tier: String?, route: String?, partition: String?, reason: Reason
+    ) {
+        self.kind = kind
+        self.storageClass = storageClass
+        self.keyDigest = keyDigest
+        self.bytes = bytes
+        self.tier = tier
+        self.route = route
+        self.partition = partition
+        self.reason = reason
+    }
+
+    init(_ kind: Kind, _ storageClass: StorageClassName, digest: String, bytes: Int, metadata: EntryMetadata?, reason: Reason) {
+        self.init(kind: kind, storageClass: storageClass, keyDigest: digest, bytes: bytes, tier: metadata?.tier,
+                  route: metadata?.route, partition: metadata?.partition, reason: reason)
+    }
+
+    public var description: String {
+        "\(kind.rawValue) \(storageClass) \(keyDigest) bytes=\(bytes) tier=\(tier ?? "-") partition=\(partition ?? "-") reason=\(reason)"
+    }
+}
+
+/// Receives a store's events, after the store's lock is released, on the thread that caused them.
+public typealias StorageEventHandler = @Sendable (StorageEvent) -> Void

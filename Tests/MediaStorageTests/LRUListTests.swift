@@ -1,0 +1,33 @@
+@testable import MediaStorage
+import Testing
+
+@Suite struct LRUListTests {
+    @Test func ordersLeastRecentFirstAndTouchMovesToFront() {
+        var list = LRUList<Int>()
+        list.insert("a", 1, cost: 10)
+        list.insert("b", 2, cost: 20)
+        list.insert("c", 3, cost: 30)
+        #expect(list.touch("a") == 1)
+        #expect(list.leastRecentFirst().map(\.key) == ["b", "c", "a"])
+        #expect(list.totalCost == 60)
+        #expect(list.popLeastRecent()?.key == "b")
+        #expect(list.count == 2)
+        #expect(list.totalCost == 40)
+    }
+
+    @Test func replaceUpdatesCostAndReusesFreedSlots() {
+        var list = LRUList<Int>()
+        list.insert("a", 1, cost: 10)
+        list.insert("b", 2, cost: 20)
+        let replaced = list.insert("a", 5, cost: 1)
+        #expect(replaced?.value == 1)
+        #expect(replaced?.cost == 10)
+        #expect(list.totalCost == 21)
+        #expect(list.remove("b")?.cost == 20)
+        list.insert("c", 3, cost: 3)
+        #expect(list.nodes.count == 2)
+        #expect(list.leastRecentFirst().map(\.key) == ["a", "c"])
+        #expect(list.remove("zz") == nil)
+        #expect(list.peek("a") == 5)
+    }
+}
