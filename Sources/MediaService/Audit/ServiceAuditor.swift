@@ -1,0 +1,88 @@
+import MediaAudit
+import MediaPolicy
+import MediaStorage
+
+/// Writes the service's audit records (docs/audit-format.md): every storage change — `store`, `skip`,
+/// `update`, `evict`, `expire`, `purge`, `invalidate`, `shred` — plus `start` and `stop`.
+///
+/// Records carry the key digest, the partition digest and, for tiers that are not partitioned, the
+/// URL without its query; never a credential, cookie or body byte (``MediaAudit/AuditEntry`` cannot
+/// hold them). A failed append is reported to the caller, which then does not persist.
+final class ServiceAuditor: Sendable {
+    let log: any AuditRecording
+
+    init(log: any AuditRecording) {
+        self.log = log
+    }
+
+    /// What a record says about one stored response.
+    struct Subject: Sendable {
+        var tier: String
+        var route: String
+        var storeKey: String
+        var partition: String?
+        var url: String?
+    }
+
+    func start(reason: String) throws {
+        _ = try log.append(AuditEntry(event: .start, reason: code(reason)))
+    }
+
+    func stop() throws {
+        _ = try log.append(AuditEntry(event: .stop, reason: code("graceful-stop")))
+        try log.flush()
+    }
+
+    /// Appends a decision record (`store`, `skip`, `update`, `invalidate`).
+    func record(_ event: AuditEvent, _ subject: Subject, storage: StorageClass, reason: String,
+                bytes: Int?, ttl: Int?) throws {
+        _ = try log.append(AuditEntry(
+            event: event, tier: name(subject.tier), route: name(subject.route), storage: AuditStorage(rawValue: storage.rawValue),
+            key: digest(CacheKey.digest(subject.storeKey)), scope: scope(partition: subject.partition, url: subject.url),
+            reason: code(reason), bytes: bytes, ttl: ttl))
+    }
+
+    /// Appends the record of a store's own event (eviction, expiry, corrupt file, shred).
+    func record(_ event: StorageEvent) {
+        let auditEvent: AuditEvent
+        var reason = event.reason.rawValue
+        switch event.kind {
+        case .evict: auditEvent = .evict
+        case .expire: auditEvent = .expire
+        case .corrupt:
+            auditEvent = .evict
+            reason = "corrupt:" + reason
+        case .shred:
+            auditEvent = .shred
+            if event.reason == .previousProcess { reason = ReasonCode.unreadableAfterRestart.rawValue }
+        }
+        _ = try? log.append(AuditEntry(
+            event: auditEvent, tier: event.tier.flatMap(name), route: event.route.flatMap(name),
+            storage: AuditStorage(rawValue: event.storageClass.rawValue), key: digest(event.keyDigest),
+            scope: scope(partition: event.partition, url: nil), reason: code(reason), bytes: event.bytes))
+    }
+
+    /// Appends a purge batch: one record per removed entry, then a summary with the count.
+    func purge(_ removed: [EntryMetadata], reason: ReasonCode, tier: String?, route: String?, partition: String?) throws {
+        let entries = removed.map { metadata in
+            AuditEntry(event: .purge, tier: name(metadata.tier), route: name(metadata.route),
+                       storage: AuditStorage(rawValue: metadata.storageClass.rawValue),
+                       key: digest(CacheKey.digest(metadata.key)), scope: scope(partition: metadata.partition, url: nil),
+                       bytes: metadata.bodyByteCount)
+        }
+        _ = try log.append(contentsOf: AuditEntry.removalBatch(
+            event: .purge, reason: reason, tier: tier.flatMap(name), route: route.flatMap(name),
+            scope: scope(partition: partition, url: nil), removed: entries))
+    }
+
+    func flush() { try? log.flush() }
+
+    private func name(_ text: String) -> AuditName? { try? AuditName(text) }
+    private func digest(_ hex: String) -> AuditDigest? { try? AuditDigest(hex: hex) }
+    private func code(_ text: String) -> ReasonCode? { try? ReasonCode(text) }
+
+    private func scope(partition: String?, url: String?) -> AuditScope {
+        if let partition, let digest = digest(partition) { return .partitioned(digest) }
+        return .shared(url: url.flatMap { try? AuditURL($0) })
+    }
+}

@@ -1,0 +1,29 @@
+import HTTPCaching
+
+/// The result of one origin exchange (fetch or validation, then validate, decide, store, audit),
+/// handed to coalesced waiters when ``shareable``.
+struct Exchange: Sendable {
+    enum Result: Sendable {
+        /// A representation to serve.
+        case content(Content)
+        /// A refusal to send as is (not an image, over a limit, an origin 4xx).
+        case refused(ServiceResponse)
+        /// The origin could not be reached (`status == nil`) or answered 5xx: the caller may serve stale.
+        case originFailed(status: Int?, response: ServiceResponse)
+    }
+
+    /// What to serve, and what happened to it.
+    struct Content: Sendable {
+        var response: StoredResponse
+        var head: StoredHead
+        var body: [UInt8]
+        var cacheStatus: CacheStatus
+        /// `disk`, `encrypted-disk`, `memory`, or `none`.
+        var storage: String
+        var reason: String
+    }
+
+    var result: Result
+    /// Whether waiters of the same flight may receive it (never a `private`/`no-store` answer, C03).
+    var shareable: Bool
+}

@@ -1,0 +1,99 @@
+import HTTPCaching
+import MediaCrypto
+import MediaPolicy
+
+extension MediaService {
+    /// A request refused before any lookup, with its problem response.
+    struct Refusal: Error {
+        var response: ServiceResponse
+    }
+
+    /// Steps 1–2 of the request flow: route (path normalised, traversal refused), method, body,
+    /// credentials per tier (RFC 6750 bearer tokens), partition.
+    func admit(_ request: ServiceRequest) -> Result<RequestContext, Refusal> {
+        let match: RouteMatch
+        do {
+            match = try router.resolve(request.target, configuration: configuration.targetLimits)
+        } catch {
+            return .failure(Refusal(response: Responder.problem(error.httpStatus, code: error.code.description,
+                                                                detail: error.context, outcome: ServiceOutcome())))
+        }
+        guard let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier] else {
+            return .failure(Refusal(response: Responder.problem(404, code: "no-route", detail: "no route matches",
+                                                                outcome: ServiceOutcome())))
+        }
+        let tier = runtime.tier
+        let outcome = ServiceOutcome(route: route.name, tier: tier.name)
+        let isRead = request.method == "GET" || request.method == "HEAD"
+        if !isRead && route.methods != .all {
+            var response = Responder.problem(405, code: "method-not-allowed",
+                                             detail: "route \(route.name) answers GET and HEAD only", outcome: outcome)
+            response.fields.set("Allow", "GET, HEAD")
+            return .failure(Refusal(response: response))
+        }
+        if isRead && (!request.body.isEmpty || request.fields.contains("transfer-encoding")
+                      || (request.fields["content-length"].map { $0 != "0" } ?? false)) {
+            return .failure(Refusal(response: Responder.problem(400, code: "body-not-allowed",
+                                                                detail: "a \(request.method) request carries no body",
+                                                                outcome: outcome)))
+        }
+        var hasCredential = false
+        var partition: String?
+        let authorization = request.fields.values(for: "authorization")
+        switch tier.credentials {
+        case .strip:
+            break
+        case .refuse:
+            if !authorization.isEmpty {
+                return .failure(Refusal(response: Responder.problem(
+                    400, code: "credentials-refused", detail: "tier \(tier.name) refuses credentials", outcome: outcome)))
+            }
+        case .bearerRequired:
+            let token: BearerToken?
+            do {
+                token = try BearerToken.from(request.fields)
+            } catch {
+                var response = Responder.problem(401, code: "invalid-token", detail: error.context, outcome: outcome)
+                response.fields.set("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+                return .failure(Refusal(response: response))
+            }
+            guard let token else {
+                var response = Responder.problem(401, code: "credentials-required",
+                                                 detail: "tier \(tier.name) requires a bearer token", outcome: outcome)
+                response.fields.set("WWW-Authenticate", "Bearer")
+                return .failure(Refusal(response: response))
+            }
+            hasCredential = true
+            if tier.partition == .credential { partition = try? keyer.partition(for: token).hex }
+        case .forward:
+            hasCredential = !authorization.isEmpty
+            if tier.partition == .credential, let value = request.fields["authorization"] {
+                partition = digest("authorization:" + value)
+            }
+        }
+        if tier.partition == .credential && hasCredential && partition == nil {
+            return .failure(Refusal(response: Responder.problem(503, code: "stopping", detail: "the service is stopping",
+                                                                outcome: outcome)))
+        }
+        var originFields = HeaderHygiene.originRequestFields(
+            from: request.fields, forwardAuthorization: tier.credentials == .bearerRequired || tier.credentials == .forward)
+        if isRead {
+            // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
+            for name in MediaService.clientConditionals { originFields.remove(name) }
+        }
+        return .success(RequestContext(
+            method: request.method, route: route, runtime: runtime, upstreamURL: match.upstreamURL,
+            isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
+            hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy))
+    }
+
+    /// Request fields a cache answers itself instead of forwarding.
+    static let clientConditionals = ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range"]
+
+    /// Hex HMAC-SHA256 of `value` under the per-process key: secondary keys of sensitive `Vary`
+    /// fields and partitions of non-bearer credentials. Never the raw value.
+    func digest(_ value: String) -> String {
+        guard let code = try? HMACSHA256.authenticationCode(for: value, key: varyKey) else { return "destroyed" }
+        return Hex.encode(code)
+    }
+}

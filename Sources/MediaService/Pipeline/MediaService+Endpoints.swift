@@ -1,0 +1,69 @@
+import Foundation
+import HTTPCaching
+
+extension MediaService {
+    /// `GET /_mediactl/health` (JSON) and `GET /_mediactl/metrics` (Prometheus text format 0.0.4).
+    func internalEndpoint(_ request: ServiceRequest) -> ServiceResponse {
+        let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
+        guard request.method == "GET" || request.method == "HEAD" else {
+            var response = Responder.problem(405, code: "method-not-allowed", detail: "\(path) answers GET and HEAD only",
+                                             outcome: ServiceOutcome())
+            response.fields.set("Allow", "GET, HEAD")
+            return response
+        }
+        let body: [UInt8]
+        let contentType: String
+        switch path {
+        case "/_mediactl/health":
+            body = Array(healthJSON.utf8)
+            contentType = "application/json"
+        case "/_mediactl/metrics":
+            body = Array(metricsText.utf8)
+            contentType = "text/plain; version=0.0.4; charset=utf-8"
+        default:
+            return Responder.problem(404, code: "no-route", detail: "no endpoint at \(path)", outcome: ServiceOutcome())
+        }
+        var fields = HTTPFields()
+        fields.append("Content-Type", contentType)
+        fields.append("Content-Length", String(body.count))
+        fields.append("Cache-Control", "no-store")
+        fields.append("X-Content-Type-Options", "nosniff")
+        return ServiceResponse(status: 200, fields: fields, body: request.method == "HEAD" ? [] : body,
+                               outcome: ServiceOutcome())
+    }
+
+    /// `{"status":"ok","tiers":["avatar",…],"routes":[…]}`.
+    var healthJSON: String {
+        let tiers = runtimes.keys.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+        let routes = policies.routes.map { "\"\($0.name)\"" }.joined(separator: ",")
+        let status = isStopped.load(ordering: .relaxed) ? "stopping" : "ok"
+        return "{\"routes\":[\(routes)],\"status\":\"\(status)\",\"tiers\":[\(tiers)]}\n"
+    }
+
+    /// Per-tier counters (`mediactl_<counter>_total{tier="…"}`) and byte gauges
+    /// (`mediactl_stored_bytes{tier="…",store="…"}`).
+    var metricsText: String {
+        var lines: [String] = []
+        let names = runtimes.keys.sorted()
+        for counter in TierCounters.Counter.allCases {
+            lines.append("# TYPE mediactl_\(counter.rawValue)_total counter")
+            for name in names {
+                lines.append("mediactl_\(counter.rawValue)_total{tier=\"\(name)\"} \(runtimes[name]!.counters.value(counter))")
+            }
+        }
+        lines.append("# TYPE mediactl_stored_bytes gauge")
+        for name in names {
+            for gauge in runtimes[name]!.byteGauges {
+                lines.append("mediactl_stored_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
+            }
+        }
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// Other methods on a `"methods": "all"` route. Pass-through with invalidation is the conformance
+    /// mode of issue 7; until then they are answered 501.
+    func passThrough(_ context: RequestContext, body: [UInt8]) async -> ServiceResponse {
+        Responder.problem(501, code: "not-implemented", detail: "pass-through of \(context.method) is not implemented yet",
+                          outcome: context.outcome)
+    }
+}

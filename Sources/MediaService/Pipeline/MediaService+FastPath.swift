@@ -1,0 +1,27 @@
+import HTTPCaching
+
+extension MediaService {
+    /// The synchronous fast path for `HTTPServer`'s `handleSync`: answers fresh hits, refusals and
+    /// internal endpoints without suspending; returns `nil` when the request needs the origin (then
+    /// call ``handle(_:)``).
+    public func handleIfCached(_ request: ServiceRequest) -> ServiceResponse? {
+        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
+        let context: RequestContext
+        switch admit(request) {
+        case .success(let admitted): context = admitted
+        case .failure(let refusal): return refusal.response
+        }
+        guard context.method == "GET" || context.method == "HEAD",
+              context.cachePolicy != .reloadIgnoringLocalCacheData else { return nil }
+        let time = now
+        let candidates = loadCandidates(context, now: time)
+        guard !candidates.isEmpty else { return nil }
+        var decision = makeDecision(context, candidates: candidates, now: time)
+        guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return nil }
+        context.runtime.counters.bump(.hits)
+        let candidate = candidates[index]
+        return Responder.stored(candidate, context: context, now: Int64(time),
+                                status: CacheStatus(hit: true, ttl: remaining(candidate, context: context, now: time)),
+                                storage: "hit")
+    }
+}

@@ -1,0 +1,151 @@
+import HTTPCaching
+import MediaPolicy
+
+extension MediaService {
+    /// Step 4: contacts the origin, coalesced per (group key, conditional, content negotiation),
+    /// and turns the exchange into this caller's response (serving stale on an origin failure when
+    /// RFC 9111 and the tier allow it).
+    func forward(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
+                 conditional: HTTPFields?, reason: CacheStatus.Forward) async -> ServiceResponse {
+        let operation: @Sendable () async -> Exchange = { [self] in
+            await exchange(context, candidates: candidates, conditional: conditional, reason: reason)
+        }
+        var joined = false
+        let result: Exchange
+        // Requests whose credential reaches the origin without forming a partition are never joined.
+        if context.hasCredential && context.partition == nil {
+            result = await operation()
+        } else {
+            do {
+                let outcome = try await flights.run(flightKey(context, conditional: conditional),
+                                                    isShareable: { $0.shareable }, operation: operation)
+                result = outcome.value
+                joined = outcome.role == .joined
+            } catch {
+                return Responder.problem(502, code: "origin-error", detail: "the origin exchange failed", outcome: context.outcome)
+            }
+        }
+        let time = Int64(now)
+        switch result.result {
+        case .content(let content):
+            var status = content.cacheStatus
+            if joined { status.collapsed = true }
+            return Responder.content(content.response, head: content.head, body: content.body, context: context,
+                                     now: time, cacheStatus: status, storage: joined ? "collapsed" : content.storage,
+                                     reason: content.reason)
+        case .refused(let response):
+            return response
+        case .originFailed(let status, let response):
+            guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else { return response }
+            let candidate = candidates[index]
+            context.runtime.counters.bump(.hits)
+            return Responder.stored(candidate, context: context, now: time,
+                                    status: CacheStatus(forward: .stale, forwardStatus: status ?? 502,
+                                                        ttl: remaining(candidate, context: context, now: Double(time)),
+                                                        detail: "stale-if-error"),
+                                    storage: "hit")
+        }
+    }
+
+    /// Who may share one origin exchange: the group (URL + partition), the validators sent, and the
+    /// request fields images are commonly negotiated on.
+    func flightKey(_ context: RequestContext, conditional: HTTPFields?) -> String {
+        var key = context.groupKey
+        for name in ["accept", "accept-encoding", "accept-language"] {
+            key += "\n" + name + ":" + (context.originFields[name] ?? "")
+        }
+        key += "\n" + (conditional?.description ?? "")
+        return key
+    }
+
+    /// One exchange with the origin: fetch, then 304 handling, validation, decision, storage, audit.
+    func exchange(_ context: RequestContext, candidates: [Candidate], conditional: HTTPFields?,
+                  reason: CacheStatus.Forward) async -> Exchange {
+        var fields = context.originFields
+        for field in conditional ?? HTTPFields() { fields.set(field.name, field.value) }
+        let tier = context.tier
+        let requestTime = now
+        let response: OriginResponse
+        do {
+            response = try await fetcher.fetch(OriginRequest(
+                method: "GET", url: context.upstreamURL, fields: fields, timeout: tier.originTimeout,
+                maxBodyBytes: tier.maxObjectBytes))
+        } catch let error as OriginError {
+            if error.code == .tooLarge {
+                return refuse(context, status: 502, code: "over-size-limit",
+                              detail: "the origin's answer exceeds maxObjectBytes (\(tier.maxObjectBytes) bytes)")
+            }
+            if error.code == .redirectRefused {
+                return refuse(context, status: 502, code: "redirect-refused", detail: "the origin redirected; redirects are never followed")
+            }
+            let problem = Responder.problem(error.httpStatus, code: "origin-" + error.code.description,
+                                            detail: "the origin could not be reached (\(error.code))", outcome: context.outcome)
+            return Exchange(result: .originFailed(status: nil, response: problem), shareable: true)
+        } catch {
+            let problem = Responder.problem(502, code: "origin-error", detail: "the origin could not be reached",
+                                            outcome: context.outcome)
+            return Exchange(result: .originFailed(status: nil, response: problem), shareable: true)
+        }
+        let responseTime = now
+        if response.status == 304, conditional != nil {
+            return await notModified(context, candidates: candidates, response: response,
+                                     requestTime: requestTime, responseTime: responseTime, reason: reason)
+        }
+        if (500...599).contains(response.status) {
+            let problem = Responder.problem(502, code: "origin-error", detail: "the origin answered \(response.status)",
+                                            outcome: context.outcome)
+            return Exchange(result: .originFailed(status: response.status, response: problem), shareable: true)
+        }
+        var info: ImageInfo?
+        if tier.validatesImages {
+            guard response.status == 200 else { return refuseOriginStatus(context, status: response.status) }
+            do {
+                info = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels, maxBytes: tier.maxObjectBytes))
+                    .validate(response.body)
+            } catch {
+                return refuse(context, status: 502, code: error.code.rawValue,
+                              detail: "the origin's answer was refused: \(error.context)")
+            }
+        }
+        return decideAndStore(context, response: response, fields: fields, image: info,
+                              requestTime: requestTime, responseTime: responseTime, reason: reason)
+    }
+
+    /// A refusal before storage: audited `skip` with the reason, answered with a problem.
+    func refuse(_ context: RequestContext, status: Int, code: String, detail: String) -> Exchange {
+        let storeKey = CacheKey.store(group: context.groupKey, secondary: .empty)
+        try? auditor.record(.skip, context.subject(storeKey: storeKey), storage: .none, reason: code, bytes: nil, ttl: nil)
+        context.runtime.counters.bump(.refused)
+        var outcome = context.outcome
+        outcome.storage = "none"
+        return Exchange(result: .refused(Responder.problem(status, code: code, detail: detail, outcome: outcome)),
+                        shareable: true)
+    }
+
+    /// An origin answer other than 200 on an image tier: never stored; 4xx statuses pass on as problems.
+    func refuseOriginStatus(_ context: RequestContext, status: Int) -> Exchange {
+        let storeKey = CacheKey.store(group: context.groupKey, secondary: .empty)
+        try? auditor.record(.skip, context.subject(storeKey: storeKey), storage: .none, reason: "status-not-storable",
+                            bytes: nil, ttl: nil)
+        context.runtime.counters.bump(.skipped)
+        var outcome = context.outcome
+        outcome.storage = "none"
+        outcome.reason = "status-not-storable"
+        let response: ServiceResponse
+        switch status {
+        case 300...399:
+            response = Responder.problem(502, code: "redirect-refused",
+                                         detail: "the origin answered \(status); redirects are never followed", outcome: outcome)
+        case 400...499:
+            var problem = Responder.problem(status, code: "origin-status-\(status)", detail: "the origin answered \(status)",
+                                            outcome: outcome)
+            if status == 401 { problem.fields.set("WWW-Authenticate", "Bearer") }
+            response = problem
+        default:
+            response = Responder.problem(502, code: "origin-status-\(status)",
+                                         detail: "the origin answered \(status) where an image was expected", outcome: outcome)
+        }
+        // An answer to one credential is never handed to another caller (C03, C04).
+        return Exchange(result: .refused(response), shareable: false)
+    }
+}

@@ -1,0 +1,59 @@
+import MediaAudit
+import MediaStorage
+
+/// What a purge removes (ARCHITECTURE.md `mediactl purge`).
+public enum PurgeScope: Sendable, Hashable {
+    /// Every stored response of a route.
+    case route(String)
+    /// Every stored response of one credential's partition (logout, case C19).
+    case credential(BearerToken)
+    /// Everything.
+    case all
+}
+
+extension MediaService {
+    /// Removes stored responses from memory and disk, audited as one `purge` batch (one record per
+    /// removed entry, then a summary with the count). Other partitions, routes and tiers are untouched
+    /// and the stores keep working.
+    /// - Returns: the number of stored responses removed.
+    /// - Throws: ``ServiceError`` `unknown-route`; `audit` when the batch cannot be recorded.
+    @discardableResult
+    public func purge(_ scope: PurgeScope) throws -> Int {
+        let predicate: (EntryMetadata) -> Bool
+        let reason: ReasonCode
+        var routeName: String?
+        var partition: String?
+        switch scope {
+        case .route(let name):
+            guard policies.route(named: name) != nil else {
+                throw ServiceError(.unknownRoute, "no route named \(name); routes: "
+                                   + policies.routes.map(\.name).joined(separator: ", "))
+            }
+            routeName = name
+            predicate = { $0.route == name }
+            reason = .purgeRoute
+        case .credential(let token):
+            let hex = try keyer.partition(for: token).hex
+            partition = hex
+            predicate = { $0.partition == hex }
+            reason = .purgeCredential
+        case .all:
+            predicate = { _ in true }
+            reason = .purgeAll
+        }
+        var removed: [EntryMetadata] = []
+        for name in runtimes.keys.sorted() {
+            let runtime = runtimes[name]!
+            let gone = runtime.removeAll(where: predicate)
+            runtime.counters.bump(.purged, by: gone.count)
+            removed.append(contentsOf: gone)
+        }
+        do {
+            try auditor.purge(removed, reason: reason, tier: nil, route: routeName, partition: partition)
+            auditor.flush()
+        } catch {
+            throw ServiceError(.audit, "the purge of \(removed.count) entries could not be recorded: \(error)")
+        }
+        return removed.count
+    }
+}

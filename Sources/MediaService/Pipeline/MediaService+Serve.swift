@@ -1,0 +1,104 @@
+import HTTPCaching
+import MediaPolicy
+import MediaStorage
+
+extension MediaService {
+    /// Step 3 of the request flow: the RFC 9111 decision over the group's stored responses.
+    func serve(_ context: RequestContext) async -> ServiceResponse {
+        let time = now
+        let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(context, now: time)
+        var decision = makeDecision(context, candidates: candidates, now: time)
+        let action = decision.lookup(now: Int64(time))
+        let counters = context.runtime.counters
+        switch action {
+        case .serveFresh(let index, _):
+            counters.bump(.hits)
+            let candidate = candidates[index]
+            let ttl = remaining(candidate, context: context, now: time)
+            return Responder.stored(candidate, context: context, now: Int64(time),
+                                    status: CacheStatus(hit: true, ttl: ttl), storage: "hit")
+        case .serveStale(let index, _, let reason):
+            counters.bump(.hits)
+            let candidate = candidates[index]
+            if reason == .staleWhileRevalidate { refreshInBackground(context, candidates: candidates, selected: index) }
+            let ttl = remaining(candidate, context: context, now: time)
+            return Responder.stored(candidate, context: context, now: Int64(time),
+                                    status: CacheStatus(hit: true, ttl: ttl, detail: reason.rawValue), storage: "hit")
+        case .gatewayTimeout:
+            return Responder.problem(504, code: "only-if-cached", detail: "nothing usable is stored and only-if-cached forbids the origin",
+                                     outcome: context.outcome)
+        case .revalidate(_, let conditional):
+            counters.bump(.revalidations)
+            return await forward(context, decision: &decision, candidates: candidates, conditional: conditional, reason: .stale)
+        case .fetch:
+            counters.bump(.misses)
+            let reason: CacheStatus.Forward
+            if context.cachePolicy == .reloadIgnoringLocalCacheData || context.cacheRequest.requiresValidation {
+                reason = .request
+            } else {
+                reason = candidates.isEmpty ? .uriMiss : (decision.selected == nil ? .varyMiss : .stale)
+            }
+            return await forward(context, decision: &decision, candidates: candidates, conditional: nil, reason: reason)
+        case .forwardOriginError:
+            return Responder.problem(502, code: "origin-error", detail: "the origin failed", outcome: context.outcome)
+        }
+    }
+
+    /// The decision, with the policy's TTL cap applied: a selected response older than the cap is
+    /// validated even when RFC 9111 would still call it fresh.
+    func makeDecision(_ context: RequestContext, candidates: [Candidate], now: Double) -> ServingDecision {
+        let configuration = ServingDecision.Configuration(staleIfError: Int64(context.tier.serveStaleOnError))
+        let stored = candidates.map(\.response)
+        let decision = ServingDecision(request: context.cacheRequest, candidates: stored, role: context.role,
+                                       configuration: configuration, digest: digest)
+        guard let selected = decision.selected,
+              candidates[selected].response.currentAge(now: Int64(now)) >= candidates[selected].policyTTL
+        else { return decision }
+        var fields = context.cacheRequest.fields
+        fields.append("Cache-Control", "no-cache")
+        return ServingDecision(request: CacheRequest(method: "GET", fields: fields), candidates: stored,
+                               role: context.role, configuration: configuration, digest: digest)
+    }
+
+    /// Remaining freshness under both RFC 9111 and the policy cap (negative when stale), for `Cache-Status: ttl`.
+    func remaining(_ candidate: Candidate, context: RequestContext, now: Double) -> Int64 {
+        let age = candidate.response.currentAge(now: Int64(now))
+        let lifetime = min(candidate.response.freshnessLifetime(role: context.role), candidate.policyTTL)
+        return lifetime - age
+    }
+
+    /// The stored responses of the request's group, dropping (and auditing) ones past their `expiresAt`.
+    func loadCandidates(_ context: RequestContext, now: Double) -> [Candidate] {
+        var out: [Candidate] = []
+        for storeKey in context.runtime.storeKeys(group: context.groupKey) {
+            guard let entry = context.runtime.entry(for: storeKey) else {
+                context.runtime.removeVariant(storeKey)
+                continue
+            }
+            if entry.metadata.expiresAt <= now {
+                for store in context.runtime.decidedStores { store.sweep(now: now) }
+                context.runtime.hot?.remove(storeKey)
+                context.runtime.removeVariant(storeKey)
+                continue
+            }
+            guard let head = StoredHead.decode(entry.metadata.head) else {
+                context.runtime.remove(storeKey)
+                continue
+            }
+            out.append(Candidate(storeKey: storeKey, response: head.storedResponse, head: head, entry: entry,
+                                 policyTTL: head.policyTTL))
+        }
+        return out
+    }
+
+    /// `stale-while-revalidate`: validate in the background, coalesced with other refreshes of the group.
+    func refreshInBackground(_ context: RequestContext, candidates: [Candidate], selected: Int) {
+        let conditional = ConditionalRequest.fields(candidates: candidates.map(\.response), validating: selected)
+        background.run { [self] in
+            var decision = makeDecision(context, candidates: candidates, now: now)
+            _ = decision.lookup(now: Int64(now))
+            _ = await forward(context, decision: &decision, candidates: candidates,
+                              conditional: conditional.isEmpty ? nil : conditional, reason: .stale)
+        }
+    }
+}

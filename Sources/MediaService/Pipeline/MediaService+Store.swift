@@ -1,0 +1,130 @@
+import HTTPCaching
+import MediaPolicy
+import MediaStorage
+
+extension MediaService {
+    /// Steps 6–8: RFC 9111 storability, the hook chain, the store, the audit record.
+    /// The audit record is written before the bytes: an object never exists without its record.
+    func decideAndStore(_ context: RequestContext, response: OriginResponse, fields: HTTPFields, image: ImageInfo?,
+                        requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) -> Exchange {
+        let tier = context.tier
+        var responseFields = response.fields
+        if let image {
+            // The declared type never decides (C16); the origin's cookies never reach image clients (C08).
+            responseFields.set("Content-Type", image.format.mimeType)
+            responseFields.remove("Set-Cookie")
+        }
+        responseFields.set("Content-Length", String(response.body.count))
+        let outcome = StoredResponse.storing(
+            method: "GET", requestFields: fields, status: response.status, responseFields: responseFields,
+            role: context.role, requestTime: Int64(requestTime), responseTime: Int64(responseTime), digest: digest)
+        let stored: StoredResponse
+        let storability: StorageProposal.Storability
+        switch outcome {
+        case .store(let candidate):
+            stored = candidate
+            storability = .storable(ttl: Int(candidate.remainingFreshness(now: Int64(responseTime), role: context.role)))
+        case .skip(let why):
+            stored = StoredResponse(status: response.status, fields: StoredFields.filter(responseFields, role: context.role),
+                                    requestTime: Int64(requestTime), responseTime: Int64(responseTime))
+            storability = .notStorable(StorageReason(why.code))
+        }
+        let proposal = StorageProposal(
+            tier: tier, route: context.route,
+            request: .init(hasCredential: context.hasCredential, hasVersionParameter: context.isVersioned),
+            response: .init(status: response.status, fields: responseFields),
+            body: .init(byteCount: response.body.count, format: image?.format.mimeType,
+                        pixelWidth: image?.width, pixelHeight: image?.height),
+            storability: storability)
+        let decision = chain.decide(proposal)
+        let storeKey = CacheKey.store(group: context.groupKey, secondary: stored.secondaryKey)
+        let head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
+                              storage: decision.storage.rawValue, policyTTL: Int64(decision.ttl))
+        let subject = context.subject(storeKey: storeKey)
+        let counters = context.runtime.counters
+        guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
+            try? auditor.record(.skip, subject, storage: .none, reason: decision.reason.rawValue, bytes: response.body.count, ttl: nil)
+            counters.bump(.skipped)
+            let status = CacheStatus(forward: reason, forwardStatus: response.status, detail: decision.reason.rawValue)
+            let content = Exchange.Content(response: stored, head: head, body: response.body, cacheStatus: status,
+                                           storage: "none", reason: decision.reason.rawValue)
+            return Exchange(result: .content(content), shareable: false)
+        }
+        let keepFor = Double(decision.ttl) + (tier.partition == .credential ? 0 : Double(tier.maxTTL))
+        let entry = StoredEntry(
+            metadata: EntryMetadata(key: storeKey, tier: tier.name, route: context.route.name, partition: context.partition,
+                                    head: head.encoded(), requestTime: requestTime, responseTime: responseTime,
+                                    expiresAt: responseTime + max(keepFor, 1)),
+            body: response.body)
+        var status = CacheStatus(forward: reason, forwardStatus: response.status, ttl: Int64(decision.ttl))
+        do {
+            try auditor.record(.store, subject, storage: decision.storage, reason: decision.reason.rawValue,
+                               bytes: response.body.count, ttl: decision.ttl)
+            // One stored response per store key: drop copies another class may hold.
+            for other in context.runtime.decidedStores where other !== store { other.remove(storeKey) }
+            context.runtime.hot?.remove(storeKey)
+            try store.store(entry, for: storeKey)
+            if decision.storage.isPersistent { try? context.runtime.hot?.store(entry, for: storeKey) }
+            context.runtime.addVariant(storeKey)
+            counters.bump(.stored)
+            status.stored = true
+            status.detail = decision.storage.rawValue
+        } catch {
+            try? auditor.record(.evict, subject, storage: decision.storage, reason: "store-failed", bytes: nil, ttl: nil)
+            counters.bump(.skipped)
+            status.detail = "store-failed"
+        }
+        let content = Exchange.Content(response: stored, head: head, body: response.body, cacheStatus: status,
+                                       storage: status.stored ? decision.storage.rawValue : "none",
+                                       reason: decision.reason.rawValue)
+        return Exchange(result: .content(content), shareable: status.stored)
+    }
+
+    /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
+    /// (audited `update`); when it selects none (C14), fetch again without conditions.
+    func notModified(_ context: RequestContext, candidates: [Candidate], response: OriginResponse,
+                     requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) async -> Exchange {
+        let selected = NotModified.select(candidates.map(\.response), for: response.fields)
+        guard !selected.isEmpty else {
+            return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
+        }
+        let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
+        let request = context.cacheRequest
+        var served: (Candidate, StoredResponse, StoredHead)?
+        for index in selected {
+            let candidate = candidates[index]
+            let updated = NotModified.update(candidate.response, with: response.fields, requestTime: Int64(requestTime),
+                                             responseTime: Int64(responseTime), role: context.role)
+            let ttl = min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role))
+            var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
+                                  height: candidate.head.height, storage: candidate.head.storage, policyTTL: ttl)
+            head.storage = candidate.head.storage
+            var entry = candidate.entry
+            entry.metadata.head = head.encoded()
+            entry.metadata.requestTime = requestTime
+            entry.metadata.responseTime = responseTime
+            let keepFor = Double(ttl) + (context.tier.partition == .credential ? 0 : Double(context.tier.maxTTL))
+            entry.metadata.expiresAt = responseTime + max(keepFor, 1)
+            let storage = StorageClass(rawValue: candidate.head.storage) ?? .memory
+            if let store = context.runtime.store(for: storage) {
+                do {
+                    try auditor.record(.update, context.subject(storeKey: candidate.storeKey), storage: storage,
+                                       reason: "not-modified", bytes: entry.body.count, ttl: Int(ttl))
+                    try store.store(entry, for: candidate.storeKey)
+                    context.runtime.hot?.remove(candidate.storeKey)
+                    if storage.isPersistent { try? context.runtime.hot?.store(entry, for: candidate.storeKey) }
+                } catch {
+                    context.runtime.remove(candidate.storeKey)
+                }
+            }
+            let matches = updated.matches(request: request.fields, digest: digest)
+            if served == nil || matches { served = (Candidate(storeKey: candidate.storeKey, response: updated, head: head,
+                                                              entry: entry, policyTTL: ttl), updated, head) }
+        }
+        let (candidate, updated, head) = served!
+        let status = CacheStatus(forward: .stale, forwardStatus: 304, ttl: candidate.policyTTL)
+        let content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
+                                       storage: head.storage, reason: "not-modified")
+        return Exchange(result: .content(content), shareable: true)
+    }
+}

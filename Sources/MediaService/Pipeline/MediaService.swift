@@ -1,0 +1,151 @@
+import Foundation
+import HTTPCaching
+import MediaAudit
+import MediaCrypto
+import MediaPolicy
+import MediaStorage
+import Synchronization
+
+/// The media pipeline (docs/architecture.md, "Request flow"): route → credentials → RFC 9111 lookup
+/// → single-flight origin fetch → image validation → storage hook chain → store → audit → respond.
+///
+/// One instance owns a state directory (`disk/`, `sealed/`, `audit/`), the per-process keys (sealing,
+/// partition digests) and the stores of every tier. Call ``stop()`` for a graceful stop: sealed
+/// files are shredded, keys zeroed, and a `stop` record is written.
+public final class MediaService: Sendable {
+    /// Tunables of a service.
+    public struct Configuration: Sendable {
+        /// The state directory, created 0700 when missing. Default: `./.mediactl`.
+        public var stateDirectory: String
+        /// "Now" in seconds since the epoch. Default: the system clock. Tests inject their own.
+        public var clock: @Sendable () -> Double
+        /// User storage hooks, run after RFC 9111, tier and limit steps; they can only narrow.
+        public var hooks: [any StorageHook]
+        /// Request-target limits (path length etc.). Default: ``RequestTarget/Configuration/init()``.
+        public var targetLimits: RequestTarget.Configuration
+        /// Audit log segment size and fsync batching.
+        public var audit: AuditLog.Configuration
+        /// Whether store writes `fsync` files and folders. Default: `true`. Benchmarks may turn it off.
+        public var synchronizesWrites: Bool
+
+        public init(
+            stateDirectory: String = ".mediactl",
+            clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
+            hooks: [any StorageHook] = [], targetLimits: RequestTarget.Configuration = .init(),
+            audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true
+        ) {
+            self.stateDirectory = stateDirectory
+            self.clock = clock
+            self.hooks = hooks
+            self.targetLimits = targetLimits
+            self.audit = audit
+            self.synchronizesWrites = synchronizesWrites
+        }
+    }
+
+    /// The policies in force.
+    public let policies: PolicySet
+    let configuration: Configuration
+    let router: Router
+    let fetcher: any OriginFetching
+    let runtimes: [String: TierRuntime]
+    let auditor: ServiceAuditor
+    let auditLog: AuditLog?
+    let keyer: PartitionKeyer
+    let varyKey: SymmetricKey
+    let chain: StorageHookChain
+    let flights = SingleFlight<String, Exchange>()
+    let isStopped = Atomic<Bool>(false)
+    let background = BackgroundTasks()
+
+    /// Opens the state directory and the audit log, shreds sealed files of an earlier process
+    /// (audited `shred`), rebuilds the disk index, and writes a `start` record.
+    /// - Parameters:
+    ///   - policies: the loaded policies (`PolicyLoader`).
+    ///   - fetcher: the origin transport (``URLSessionOriginFetcher`` in production).
+    ///   - configuration: see ``Configuration``.
+    ///   - auditLog: a recorder to use instead of `<state>/audit` (tests). Default: `nil`.
+    /// - Throws: `ServiceError` `state-directory` when the directory cannot be created,
+    ///   ``MediaAudit/AuditError`` (`locked` when another process writes the same log), ``MediaStorage/StorageError``.
+    public init(policies: PolicySet, fetcher: any OriginFetching, configuration: Configuration = Configuration(),
+                auditLog injected: (any AuditRecording)? = nil) throws {
+        self.policies = policies
+        self.configuration = configuration
+        self.fetcher = fetcher
+        try StateDirectory.prepare(configuration.stateDirectory)
+        let clock = configuration.clock
+        if let injected {
+            auditLog = nil
+            auditor = ServiceAuditor(log: injected)
+        } else {
+            let log = try AuditLog(stateDirectory: configuration.stateDirectory, configuration: configuration.audit,
+                                   clock: { Int64(clock() * 1000) })
+            auditLog = log
+            auditor = ServiceAuditor(log: log)
+        }
+        try auditor.start(reason: (auditLog?.openReport.tornTailBytes ?? 0) > 0 ? "repaired-torn-tail" : "service-start")
+        keyer = PartitionKeyer(key: try SymmetricKey())
+        varyKey = try SymmetricKey()
+        router = try Router(routes: policies.routes.map {
+            Route(name: $0.name, mount: $0.mount, originBase: $0.origin, tier: $0.tier)
+        })
+        chain = StorageHookChain(hooks: configuration.hooks)
+        var runtimes: [String: TierRuntime] = [:]
+        let auditor = self.auditor
+        for (name, tier) in policies.tiers {
+            let counters = TierCounters()
+            runtimes[name] = try TierRuntime(
+                tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
+                synchronizesWrites: configuration.synchronizesWrites
+            ) { event in
+                auditor.record(event)
+                switch event.kind {
+                case .evict, .corrupt: counters.bump(.evicted)
+                case .expire: counters.bump(.expired)
+                case .shred: break
+                }
+            }
+        }
+        self.runtimes = runtimes
+        auditor.flush()
+    }
+
+    /// Seconds since the epoch, from the configured clock.
+    var now: Double { configuration.clock() }
+
+    /// Answers one request. Never throws: every failure is a problem+json response (RFC 9457).
+    public func handle(_ request: ServiceRequest) async -> ServiceResponse {
+        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
+        let context: RequestContext
+        switch admit(request) {
+        case .success(let admitted): context = admitted
+        case .failure(let refusal): return refusal.response
+        }
+        if context.method != "GET" && context.method != "HEAD" { return await passThrough(context, body: request.body) }
+        return await serve(context)
+    }
+
+    /// Removes expired entries from every store (audited `expire`). `mediactl serve` calls it periodically.
+    public func sweep() {
+        let time = now
+        for runtime in runtimes.values {
+            runtime.hot?.sweep(now: time)
+            for store in runtime.decidedStores {
+                for metadata in store.sweep(now: time) { runtime.removeVariant(metadata.key) }
+            }
+        }
+        auditor.flush()
+    }
+
+    /// Graceful stop: waits for background refreshes, shreds every sealed file (audited `shred`),
+    /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent.
+    public func stop() async {
+        guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
+        await background.waitForAll()
+        for runtime in runtimes.values { runtime.sealed?.stop() }
+        keyer.destroyKey()
+        varyKey.destroy()
+        try? auditor.stop()
+        try? auditLog?.close()
+    }
+}

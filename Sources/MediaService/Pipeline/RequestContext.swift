@@ -1,0 +1,49 @@
+import HTTPCaching
+import MediaPolicy
+
+/// Everything the pipeline knows about an admitted request.
+struct RequestContext: Sendable {
+    /// `GET`, `HEAD`, or another method on a pass-through route.
+    var method: String
+    var route: MediaPolicy.Route
+    var runtime: TierRuntime
+    var tier: Tier { runtime.tier }
+    /// The origin URL: the route's origin base + the normalised path remainder + query.
+    var upstreamURL: String
+    /// Whether the query carries the tier's version parameter.
+    var isVersioned: Bool
+    /// The client's request fields, as received (for conditionals and `Cache-Control`).
+    var clientFields: HTTPFields
+    /// The fields sent to the origin (hygiene applied, credentials per tier).
+    var originFields: HTTPFields
+    /// Whether a credential reaches the origin.
+    var hasCredential: Bool
+    /// Hex keyed digest of the credential on partitioned tiers, else `nil`.
+    var partition: String?
+    var cachePolicy: RequestCachePolicy
+
+    /// The RFC 9111 group key (primary key + partition).
+    var groupKey: String { CacheKey.group(primary: upstreamURL, partition: partition) }
+
+    /// The URL recorded in audit records: only for tiers that are not partitioned (query dropped by the record type).
+    var auditURL: String? { partition == nil && tier.partition == .none ? upstreamURL : nil }
+
+    /// The request as the RFC 9111 decision sees it: origin-bound fields (so `Vary` on
+    /// `Authorization` sees the forwarded credential) with the cache policy's directives added.
+    var cacheRequest: CacheRequest {
+        var fields = originFields
+        if let added = cachePolicy.addedCacheControl { fields.append("Cache-Control", added) }
+        return CacheRequest(method: "GET", fields: fields)
+    }
+
+    func subject(storeKey: String) -> ServiceAuditor.Subject {
+        ServiceAuditor.Subject(tier: tier.name, route: route.name, storeKey: storeKey, partition: partition, url: auditURL)
+    }
+
+    var outcome: ServiceOutcome { ServiceOutcome(route: route.name, tier: tier.name) }
+}
+
+extension RequestContext {
+    /// The RFC 9111 cache role of the tier.
+    var role: HTTPCaching.CacheRole { tier.cache == .private ? .private : .shared }
+}

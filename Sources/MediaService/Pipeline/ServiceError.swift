@@ -1,0 +1,26 @@
+/// An error thrown while setting up or driving a ``MediaService`` (request failures are answered as
+/// problem+json instead). A stable ``code`` plus context.
+public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
+    public struct Code: Hashable, Sendable, CustomStringConvertible {
+        public let rawValue: String
+        init(_ rawValue: String) { self.rawValue = rawValue }
+        public var description: String { rawValue }
+
+        /// The state directory cannot be used.
+        public static let stateDirectory = Code("state-directory")
+        /// A purge named an unknown route.
+        public static let unknownRoute = Code("unknown-route")
+        /// The audit log refused a record.
+        public static let audit = Code("audit")
+    }
+
+    public let code: Code
+    public let context: String
+
+    public init(_ code: Code, _ context: String) {
+        self.code = code
+        self.context = context
+    }
+
+    public var description: String { "\(code): \(context)" }
+}

@@ -1,0 +1,45 @@
+import HTTPCaching
+
+/// The service's answer: status, header fields and body, plus what the cache did (for `demo`,
+/// `fetch --json` and tests; never sent on the wire except through `Cache-Status`).
+public struct ServiceResponse: Sendable {
+    /// The status code.
+    public var status: Int
+    /// The header fields to send.
+    public var fields: HTTPFields
+    /// The body (empty for HEAD and 304; the fields still give its `Content-Length`).
+    public var body: [UInt8]
+    /// What the cache did.
+    public var outcome: ServiceOutcome
+
+    public init(status: Int, fields: HTTPFields, body: [UInt8], outcome: ServiceOutcome) {
+        self.status = status
+        self.fields = fields
+        self.body = body
+        self.outcome = outcome
+    }
+}
+
+/// What the cache did for one request.
+public struct ServiceOutcome: Sendable, Hashable, Codable {
+    /// The matched route, or `nil` (no route, health, metrics).
+    public var route: String?
+    /// The route's tier, or `nil`.
+    public var tier: String?
+    /// The `Cache-Status` value sent (RFC 9211), or `nil`.
+    public var cacheStatus: String?
+    /// The storage class the answer was stored in (`disk`, `encrypted-disk`, `memory`), `none` when it
+    /// was not stored, `hit` when it was served from storage, or `nil` when no decision was made.
+    public var storage: String?
+    /// The stable reason code of the storage decision or of the refusal.
+    public var reason: String?
+
+    public init(route: String? = nil, tier: String? = nil, cacheStatus: String? = nil, storage: String? = nil,
+                reason: String? = nil) {
+        self.route = route
+        self.tier = tier
+        self.cacheStatus = cacheStatus
+        self.storage = storage
+        self.reason = reason
+    }
+}

@@ -1,0 +1,69 @@
+import HTTPCaching
+import MediaPolicy
+
+/// Builds the service's responses (step 9 of the request flow): the tier's downstream
+/// `Cache-Control`, `Cache-Status` (RFC 9211), `Age` (RFC 9111 §5.1), validators, `Vary:
+/// Authorization` on partitioned tiers, `X-Content-Type-Options: nosniff`, and the sniffed
+/// `Content-Type`; client conditionals answered 304 (RFC 9110 §13); problems as RFC 9457 JSON.
+enum Responder {
+    /// Fields an image client never receives from the stored response.
+    static let imageTierFieldsKept: Set<String> = ["etag", "last-modified", "content-type", "content-language"]
+
+    /// A problem+json response (RFC 9457) with `Cache-Control: no-store`.
+    static func problem(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
+        let body = ProblemDetails(status: status, code: code, detail: detail).json
+        var fields = HTTPFields()
+        fields.append("Content-Type", "application/problem+json")
+        fields.append("Content-Length", String(body.count))
+        fields.append("Cache-Control", "no-store")
+        fields.append("X-Content-Type-Options", "nosniff")
+        var outcome = outcome
+        outcome.reason = outcome.reason ?? code
+        return ServiceResponse(status: status, fields: fields, body: body, outcome: outcome)
+    }
+
+    /// A response served from a stored candidate.
+    static func stored(_ candidate: Candidate, context: RequestContext, now: Int64, status: CacheStatus,
+                       storage: String) -> ServiceResponse {
+        content(candidate.response, head: candidate.head, body: candidate.entry.body, context: context, now: now,
+                cacheStatus: status, storage: storage, reason: nil)
+    }
+
+    /// A response carrying `response`'s representation.
+    static func content(_ response: StoredResponse, head: StoredHead, body: [UInt8], context: RequestContext,
+                        now: Int64, cacheStatus: CacheStatus, storage: String, reason: String?) -> ServiceResponse {
+        let tier = context.tier
+        var fields = HTTPFields()
+        if tier.validatesImages {
+            for field in response.fields where imageTierFieldsKept.contains(field.name.lowercased()) {
+                fields.append(field.name, field.value)
+            }
+            if let contentType = head.contentType { fields.set("Content-Type", contentType) }
+        } else {
+            for field in response.fields where !["age", "content-length", "cache-control"].contains(field.name.lowercased()) {
+                fields.append(field.name, field.value)
+            }
+        }
+        fields.set("Age", response.ageFieldValue(now: now))
+        if let cacheControl = tier.downstreamCacheControl(origin: response.fields["cache-control"]) {
+            fields.set("Cache-Control", cacheControl)
+        }
+        if tier.partition == .credential { fields.append("Vary", "Authorization") }
+        fields.set("X-Content-Type-Options", "nosniff")
+        fields.set("Cache-Status", cacheStatus.description)
+        var outcome = context.outcome
+        outcome.cacheStatus = cacheStatus.description
+        outcome.storage = storage
+        outcome.reason = reason
+        let notModified = (200...299).contains(response.status)
+            && ConditionalRequest.isNotModified(requestFields: context.clientFields, stored: response)
+        if notModified {
+            fields.remove("Content-Type")
+            fields.remove("Content-Language")
+            return ServiceResponse(status: 304, fields: fields, body: [], outcome: outcome)
+        }
+        fields.set("Content-Length", String(body.count))
+        return ServiceResponse(status: response.status, fields: fields, body: context.method == "HEAD" ? [] : body,
+                               outcome: outcome)
+    }
+}

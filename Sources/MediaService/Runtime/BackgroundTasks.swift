@@ -1,0 +1,21 @@
+import Synchronization
+
+/// Background refreshes (`stale-while-revalidate`) the service must finish before a graceful stop.
+final class BackgroundTasks: Sendable {
+    private let tasks = Mutex<[Int: Task<Void, Never>]>([:])
+    private let next = Atomic<Int>(0)
+
+    func run(_ operation: @escaping @Sendable () async -> Void) {
+        let id = next.add(1, ordering: .relaxed).newValue
+        let task = Task { [weak self] in
+            await operation()
+            _ = self?.tasks.withLock { $0.removeValue(forKey: id) }
+        }
+        tasks.withLock { $0[id] = task }
+    }
+
+    func waitForAll() async {
+        let pending = tasks.withLock { Array($0.values) }
+        for task in pending { await task.value }
+    }
+}

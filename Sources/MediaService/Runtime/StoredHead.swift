@@ -1,0 +1,55 @@
+import Foundation
+import HTTPCaching
+
+/// The response head kept with every stored entry (``MediaStorage/EntryMetadata/head``): the RFC 9111
+/// stored response plus what validation learned about the body. Encoded as JSON.
+struct StoredHead: Codable, Sendable, Hashable {
+    var status: Int
+    var fields: [[String]]
+    var requestTime: Int64
+    var responseTime: Int64
+    var method: String
+    /// Secondary key entries: `[name, value]`, or `[name]` for an absent field.
+    var vary: [[String]]
+    /// The sniffed media type, or `nil` for tiers that do not validate images.
+    var contentType: String?
+    var width: Int?
+    var height: Int?
+    /// The decided storage class (`disk`, `encrypted-disk`, `memory`); hot copies keep it.
+    var storage: String
+    /// The policy's time-to-live cap: seconds of age after which the response is validated.
+    var policyTTL: Int64
+
+    init(_ response: StoredResponse, contentType: String?, width: Int?, height: Int?, storage: String, policyTTL: Int64) {
+        status = response.status
+        fields = response.fields.map { [$0.name, $0.value] }
+        requestTime = response.requestTime
+        responseTime = response.responseTime
+        method = response.requestMethod
+        vary = response.secondaryKey.entries.map { entry in entry.value.map { [entry.name, $0] } ?? [entry.name] }
+        self.contentType = contentType
+        self.width = width
+        self.height = height
+        self.storage = storage
+        self.policyTTL = policyTTL
+    }
+
+    var storedResponse: StoredResponse {
+        let pairs = fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
+        let key = SecondaryKey(entries: vary.compactMap { parts in
+            parts.isEmpty ? nil : SecondaryKey.Entry(name: parts[0], value: parts.count > 1 ? parts[1] : nil)
+        })
+        return StoredResponse(status: status, fields: HTTPFields(pairs), requestTime: requestTime,
+                              responseTime: responseTime, requestMethod: method, secondaryKey: key)
+    }
+
+    func encoded() -> [UInt8] {
+        let encoder = JSONEncoder()
+        encoder.outputFormatting = [.sortedKeys]
+        return Array((try? encoder.encode(self)) ?? Data())
+    }
+
+    static func decode(_ bytes: [UInt8]) -> StoredHead? {
+        try? JSONDecoder().decode(StoredHead.self, from: Data(bytes))
+    }
+}

@@ -1,0 +1,116 @@
+import MediaPolicy
+import MediaStorage
+import Synchronization
+
+/// One tier's stores, variant index and counters.
+///
+/// Stores: `memory` holds entries whose decided class is `memory` (its evictions are audited);
+/// `hot` holds copies of persistent entries for fast hits (a cache of the files, not audited);
+/// `disk` and `sealed` hold the persistent classes the tier allows. Budgets come from the tier's
+/// `memoryBytes` (split ¾ hot, ¼ memory on persistent tiers) and `diskBytes`.
+final class TierRuntime: Sendable {
+    let tier: Tier
+    let memory: MemoryStore
+    let hot: MemoryStore?
+    let disk: DiskStore?
+    let sealed: EncryptedDiskStore?
+    let counters: TierCounters
+    /// Variant group key (primary key + partition) → store keys of its stored responses (§4.1).
+    private let variants = Mutex<[String: Set<String>]>([:])
+
+    init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool,
+         onEvent: @escaping StorageEventHandler) throws {
+        self.tier = tier
+        self.counters = counters
+        let persistent = tier.storage == .disk || tier.storage == .encryptedDisk
+        let memoryBudget = max(persistent ? tier.memoryBytes / 4 : tier.memoryBytes, 1)
+        memory = try MemoryStore(configuration: .init(byteLimit: memoryBudget), onEvent: onEvent)
+        hot = persistent ? try MemoryStore(configuration: .init(byteLimit: max(tier.memoryBytes - memoryBudget, 1))) : nil
+        disk = tier.storage == .disk
+            ? try DiskStore(directory: stateDirectory + "/disk/" + tier.name,
+                            configuration: .init(byteLimit: tier.diskBytes, synchronizesWrites: synchronizesWrites),
+                            onEvent: onEvent)
+            : nil
+        sealed = persistent
+            ? try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + tier.name,
+                                     configuration: .init(byteLimit: tier.diskBytes, synchronizesWrites: synchronizesWrites),
+                                     onEvent: onEvent)
+            : nil
+        for metadata in disk?.inventory() ?? [] { addVariant(metadata.key) }
+    }
+
+    /// Every store that holds decided entries (not the hot copies).
+    var decidedStores: [any MediaStoring] {
+        var stores: [any MediaStoring] = [memory]
+        if let disk { stores.append(disk) }
+        if let sealed { stores.append(sealed) }
+        return stores
+    }
+
+    /// The store of a decided storage class, or `nil` when this tier has none for it.
+    func store(for storage: StorageClass) -> (any MediaStoring)? {
+        switch storage {
+        case .memory: return memory
+        case .disk: return disk
+        case .encryptedDisk: return sealed
+        case .none: return nil
+        }
+    }
+
+    /// The entry for `key`: hot copy, then memory, disk, sealed (a file hit is copied to `hot`).
+    func entry(for key: String) -> StoredEntry? {
+        if let hot, let entry = hot.entry(for: key) { return entry }
+        if let entry = memory.entry(for: key) { return entry }
+        for store in [disk as (any MediaStoring)?, sealed] {
+            if let store, let entry = store.entry(for: key) {
+                try? hot?.store(entry, for: key)
+                return entry
+            }
+        }
+        return nil
+    }
+
+    /// Removes `key` from every store; returns the metadata of the decided entry removed, if any.
+    @discardableResult func remove(_ key: String) -> EntryMetadata? {
+        hot?.remove(key)
+        var removed: EntryMetadata?
+        for store in decidedStores { if let metadata = store.remove(key) { removed = metadata } }
+        removeVariant(key)
+        return removed
+    }
+
+    /// Removes every decided entry matching `predicate` (and its hot copy); returns their metadata.
+    func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata] {
+        hot?.removeAll(where: predicate)
+        var removed: [EntryMetadata] = []
+        for store in decidedStores { removed.append(contentsOf: store.removeAll(where: predicate)) }
+        for metadata in removed { removeVariant(metadata.key) }
+        return removed
+    }
+
+    func storeKeys(group: String) -> [String] {
+        variants.withLock { Array($0[group] ?? []) }.sorted()
+    }
+
+    func addVariant(_ storeKey: String) {
+        let group = CacheKey.group(ofStoreKey: storeKey)
+        _ = variants.withLock { $0[group, default: []].insert(storeKey) }
+    }
+
+    func removeVariant(_ storeKey: String) {
+        let group = CacheKey.group(ofStoreKey: storeKey)
+        variants.withLock { index in
+            index[group]?.remove(storeKey)
+            if index[group]?.isEmpty == true { index[group] = nil }
+        }
+    }
+
+    /// Bytes held per store, for metrics.
+    var byteGauges: [(store: String, bytes: Int)] {
+        var out: [(String, Int)] = [("memory", memory.totals.bytes)]
+        if let hot { out.append(("hot", hot.totals.bytes)) }
+        if let disk { out.append(("disk", disk.totals.bytes)) }
+        if let sealed { out.append(("encrypted-disk", sealed.totals.bytes)) }
+        return out
+    }
+}
