@@ -1,0 +1,82 @@
+import Foundation
+import HTTPCaching
+import MediaAudit
+import MediaPolicy
+import MediaService
+import Synchronization
+
+/// A service over the default policies, a counting origin and a temporary state directory, with a
+/// manual clock (seconds since the epoch).
+final class PipelineHarness: Sendable {
+    static let originBase = "http://origin.test"
+    let origin = CountingOriginFetcher()
+    let stateDirectory: String
+    let clock = ManualClock(start: 1_800_000_000)
+    let service: MediaService
+
+    init(policyJSON: String? = nil, hooks: [any StorageHook] = []) throws {
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
+        let json = policyJSON ?? PipelineHarness.defaultPolicy
+        let policies = try PolicyLoader().load(sources: [.init(name: "Policies/test.json", bytes: Array(json.utf8))])
+        let clock = self.clock
+        service = try MediaService(policies: policies, fetcher: origin, configuration: .init(
+            stateDirectory: stateDirectory, clock: { clock.now }, hooks: hooks, synchronizesWrites: false))
+    }
+
+    func get(_ target: String, _ fields: [(String, String)] = [], method: String = "GET",
+             policy: RequestCachePolicy = .useProtocolCachePolicy) async -> ServiceResponse {
+        await service.handle(ServiceRequest(method: method, target: target, fields: HTTPFields(fields), cachePolicy: policy))
+    }
+
+    /// Every audit record written so far.
+    func auditRecords() throws -> [AuditRecord] {
+        try AuditReader.records(directory: stateDirectory + "/audit")
+    }
+
+    /// Every byte of every file under the state directory, concatenated per file.
+    func filesUnderState() -> [(path: String, bytes: [UInt8])] {
+        var out: [(String, [UInt8])] = []
+        let enumerator = FileManager.default.enumerator(atPath: stateDirectory)
+        while let relative = enumerator?.nextObject() as? String {
+            let path = stateDirectory + "/" + relative
+            var isDirectory: ObjCBool = false
+            if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory), !isDirectory.boolValue,
+               let data = FileManager.default.contents(atPath: path) {
+                out.append((relative, Array(data)))
+            }
+        }
+        return out
+    }
+
+    func close() async {
+        await service.stop()
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+
+    static let defaultPolicy = """
+    { "tiers": {
+        "public":  { "storage": "disk", "cache": "shared", "credentials": "strip",
+                     "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
+                     "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
+                     "downstreamCacheControl": "public, max-age=31536000, immutable" },
+        "avatar":  { "storage": "disk", "cache": "shared", "credentials": "strip",
+                     "versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 31536000 },
+        "private": { "storage": "encrypted-disk", "cache": "private", "credentials": "bearer-required",
+                     "partition": "credential", "maxTTL": 600, "downstreamCacheControl": "private, no-store" },
+        "no-store":{ "storage": "none" } },
+      "routes": [
+        { "name": "catalog",  "mount": "/catalog/",  "origin": "http://origin.test/catalog/",  "tier": "public" },
+        { "name": "avatars",  "mount": "/avatars/",  "origin": "http://origin.test/avatars/",  "tier": "avatar" },
+        { "name": "receipts", "mount": "/receipts/", "origin": "http://origin.test/receipts/", "tier": "private" },
+        { "name": "one-time", "mount": "/one-time/", "origin": "http://origin.test/one-time/", "tier": "no-store" } ] }
+    """
+}
+
+/// A clock tests move by hand.
+final class ManualClock: Sendable {
+    private let seconds: Mutex<Double>
+    init(start: Double) { seconds = Mutex(start) }
+    var now: Double { seconds.withLock { $0 } }
+    func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
+}
+
