@@ -32,12 +32,15 @@ final class NginxOrigin: @unchecked Sendable {
             .deletingLastPathComponent().appendingPathComponent("Fixtures/corpus")
     }
 
-    init(extraServerConfig: String = "") throws {
+    /// Starts nginx. `extraServerConfig` is inserted into the `server` block (extra locations),
+    /// `extraHTTPConfig` into the `http` block (maps). Every request is logged to ``accessLogURL`` as
+    /// `<uri> auth=<Authorization> inm=<If-None-Match> xfh=<X-Forwarded-Host> fwd=<Forwarded> status=<status>`.
+    init(extraServerConfig: String = "", extraHTTPConfig: String = "") throws {
         port = try FreePort.find()
         prefix = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-origin-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         let config = NginxOrigin.config(port: port, prefix: prefix.path, root: NginxOrigin.fixturesDirectory.path,
-                                        extra: extraServerConfig)
+                                        extra: extraServerConfig, extraHTTP: extraHTTPConfig)
         let configURL = prefix.appendingPathComponent("nginx.conf")
         try config.write(to: configURL, atomically: true, encoding: .utf8)
         process = Process()
@@ -59,7 +62,15 @@ final class NginxOrigin: @unchecked Sendable {
 
     deinit { stop() }
 
-    static func config(port: Int, prefix: String, root: String, extra: String) -> String {
+    /// The access log (see ``init(extraServerConfig:extraHTTPConfig:)`` for the line format).
+    var accessLogURL: URL { prefix.appendingPathComponent("access.log") }
+
+    /// The access log's lines so far.
+    var accessLog: [String] {
+        ((try? String(contentsOf: accessLogURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
+    }
+
+    static func config(port: Int, prefix: String, root: String, extra: String, extraHTTP: String = "") -> String {
         let user = getuid() == 0 ? "user root root;" : ""
         return """
         \(user)
@@ -69,7 +80,8 @@ final class NginxOrigin: @unchecked Sendable {
         error_log \(prefix)/error.log warn;
         events { worker_connections 1024; }
         http {
-            access_log off;
+            log_format e2e '$request_uri auth=$http_authorization inm=$http_if_none_match xfh=$http_x_forwarded_host fwd=$http_forwarded status=$status';
+            access_log \(prefix)/access.log e2e;
             client_body_temp_path \(prefix)/tmp/body;
             proxy_temp_path \(prefix)/tmp/proxy;
             fastcgi_temp_path \(prefix)/tmp/fastcgi;
@@ -78,6 +90,7 @@ final class NginxOrigin: @unchecked Sendable {
             types { image/jpeg jpg; image/png png; image/gif gif; image/webp webp; image/svg+xml svg; }
             default_type application/octet-stream;
             map $http_authorization $origin_user { default ""; "Bearer t1" u1; "Bearer t2" u2; }
+            \(extraHTTP)
             server {
                 listen 127.0.0.1:\(port);
                 root \(root);
@@ -121,6 +134,20 @@ enum FreePort {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { getsockname(fd, $0, &length) }
         }
         return Int(UInt16(bigEndian: address.sin_port))
+    }
+
+    /// Whether something accepts a connection on `127.0.0.1:port` right now.
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        return withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        } == 0
     }
 
     /// Polls until something accepts connections on `port`.

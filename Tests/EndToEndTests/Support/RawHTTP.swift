@@ -1,0 +1,203 @@
+import Foundation
+
+#if canImport(Glibc)
+import Glibc
+#endif
+
+/// One HTTP/1.1 response as read off the wire.
+struct HTTPResponse: Sendable {
+    /// The status code, e.g. 200.
+    var status: Int
+    /// Header fields in wire order, names as sent.
+    var fields: [(name: String, value: String)]
+    /// The body (de-chunked when `Transfer-Encoding: chunked`).
+    var body: [UInt8]
+
+    /// The first value of `name` (case-insensitive), or `nil`.
+    func header(_ name: String) -> String? {
+        fields.first { $0.name.lowercased() == name.lowercased() }?.value
+    }
+
+    /// Every value of `name` (case-insensitive), in order.
+    func headers(_ name: String) -> [String] {
+        fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
+    }
+
+    /// The body as UTF-8 text.
+    var text: String { String(decoding: body, as: UTF8.self) }
+
+    /// The parsed `Cache-Status` value, or an empty one.
+    var cacheStatus: CacheStatusValue { CacheStatusValue(header("Cache-Status") ?? "") }
+
+    /// The problem+json `code` member, or `nil` when the body is not a problem document.
+    var problemCode: String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
+        return object["code"] as? String
+    }
+}
+
+/// A `Cache-Status` field value (RFC 9211) split into its parameters:
+/// `mediactl; fwd=uri-miss; stored` → `hit == false`, `forward == "uri-miss"`, `stored == true`.
+struct CacheStatusValue: Sendable, Equatable {
+    var raw: String
+    var cacheName: String
+    var parameters: [String: String]
+
+    init(_ raw: String) {
+        self.raw = raw
+        let parts = raw.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) }
+        cacheName = parts.first ?? ""
+        var parameters: [String: String] = [:]
+        for part in parts.dropFirst() {
+            let pair = part.split(separator: "=", maxSplits: 1).map(String.init)
+            parameters[pair[0]] = pair.count == 2 ? pair[1] : ""
+        }
+        self.parameters = parameters
+    }
+
+    var hit: Bool { parameters["hit"] != nil }
+    var stored: Bool { parameters["stored"] != nil }
+    var forward: String? { parameters["fwd"] }
+    var forwardStatus: String? { parameters["fwd-status"] }
+    var detail: String? { parameters["detail"] }
+}
+
+/// A tiny HTTP/1.1 client over real loopback sockets: one request per connection (`Connection: close`),
+/// plus raw byte access for malformed requests and slow clients.
+enum RawHTTP {
+    struct Failure: Error, CustomStringConvertible {
+        let description: String
+    }
+
+    /// Sends `method target` with `headers` (plus `Host` and `Connection: close`) and reads the response.
+    /// - Throws: `RawHTTP.Failure` on connect/read errors or when no complete response arrives in `timeoutSeconds`.
+    static func request(
+        port: Int, _ method: String = "GET", _ target: String, headers: [(String, String)] = [],
+        timeoutSeconds: Double = 20
+    ) throws -> HTTPResponse {
+        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
+        defer { close(fd) }
+        try write(fd, Array(head.utf8))
+        return try readResponse(fd, isHead: method == "HEAD")
+    }
+
+    /// `GET target` with an optional bearer token.
+    static func get(port: Int, _ target: String, token: String? = nil, headers: [(String, String)] = []) throws -> HTTPResponse {
+        var all = headers
+        if let token { all.append(("Authorization", "Bearer \(token)")) }
+        return try request(port: port, "GET", target, headers: all)
+    }
+
+    /// Sends `bytes` as is on a new connection and reads one response.
+    static func send(port: Int, raw bytes: [UInt8], timeoutSeconds: Double = 20) throws -> HTTPResponse {
+        let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
+        defer { close(fd) }
+        try write(fd, bytes)
+        return try readResponse(fd, isHead: false)
+    }
+
+    /// Opens a loopback connection with send/receive timeouts.
+    static func connect(port: Int, timeoutSeconds: Double = 20) throws -> Int32 {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1e6))
+        setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let connected = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { Glibc.connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+        }
+        guard connected == 0 else {
+            let code = errno
+            close(fd)
+            throw Failure(description: "connect 127.0.0.1:\(port): errno \(code)")
+        }
+        return fd
+    }
+
+    /// Writes all of `bytes` (MSG_NOSIGNAL: a closed peer is an error, not SIGPIPE).
+    static func write(_ fd: Int32, _ bytes: [UInt8]) throws {
+        var offset = 0
+        while offset < bytes.count {
+            let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
+            guard sent > 0 else { throw Failure(description: "send: errno \(errno)") }
+            offset += sent
+        }
+    }
+
+    /// Reads one response: the head, then `Content-Length` bytes, chunks, or everything until close.
+    static func readResponse(_ fd: Int32, isHead: Bool) throws -> HTTPResponse {
+        var buffer: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 65_536)
+        func fill() throws -> Bool {
+            let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
+            if count < 0 {
+                if errno == ECONNRESET { return false }
+                throw Failure(description: "recv: errno \(errno) after \(buffer.count) bytes")
+            }
+            if count == 0 { return false }
+            buffer.append(contentsOf: chunk[0..<count])
+            return true
+        }
+        let separator: [UInt8] = [13, 10, 13, 10]
+        var headEnd: Int?
+        while headEnd == nil {
+            if let range = firstRange(of: separator, in: buffer) { headEnd = range; break }
+            guard try fill() else { throw Failure(description: "connection closed before a complete response head (\(buffer.count) bytes)") }
+        }
+        let headText = String(decoding: buffer[0..<headEnd!], as: UTF8.self)
+        var lines = headText.components(separatedBy: "\r\n")
+        let statusLine = lines.removeFirst()
+        let statusParts = statusLine.split(separator: " ", maxSplits: 2)
+        guard statusParts.count >= 2, let status = Int(statusParts[1]) else { throw Failure(description: "bad status line: \(statusLine)") }
+        var fields: [(name: String, value: String)] = []
+        for line in lines {
+            guard let colon = line.firstIndex(of: ":") else { continue }
+            fields.append((String(line[..<colon]), line[line.index(after: colon)...].trimmingCharacters(in: .whitespaces)))
+        }
+        var response = HTTPResponse(status: status, fields: fields, body: [])
+        let bodyStart = headEnd! + 4
+        if isHead || status == 204 || status == 304 || (100..<200).contains(status) { return response }
+        if let lengthText = response.header("Content-Length"), let length = Int(lengthText) {
+            while buffer.count - bodyStart < length {
+                guard try fill() else { throw Failure(description: "connection closed after \(buffer.count - bodyStart) of \(length) body bytes") }
+            }
+            response.body = Array(buffer[bodyStart..<(bodyStart + length)])
+        } else {
+            while try fill() {}
+            let raw = Array(buffer[bodyStart...])
+            response.body = response.header("Transfer-Encoding")?.lowercased() == "chunked" ? dechunk(raw) : raw
+        }
+        return response
+    }
+
+    /// The index where `needle` first occurs in `haystack`.
+    static func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+        guard haystack.count >= needle.count else { return nil }
+        for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
+            if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }
+        }
+        return nil
+    }
+
+    private static func dechunk(_ raw: [UInt8]) -> [UInt8] {
+        var body: [UInt8] = []
+        var index = 0
+        while let lineEnd = firstRange(of: [13, 10], in: Array(raw[index...])) {
+            let sizeText = String(decoding: raw[index..<(index + lineEnd)], as: UTF8.self).split(separator: ";").first ?? ""
+            guard let size = Int(sizeText.trimmingCharacters(in: .whitespaces), radix: 16), size > 0 else { break }
+            let start = index + lineEnd + 2
+            guard start + size <= raw.count else { break }
+            body += raw[start..<(start + size)]
+            index = start + size + 2
+            guard index < raw.count else { break }
+        }
+        return body
+    }
+}

@@ -1,0 +1,121 @@
+import Foundation
+
+/// One end-to-end world: a real nginx origin, a policies folder whose routes point at it, a state
+/// directory, and `mediactl serve` on a free loopback port. ``tearDown()`` stops everything
+/// (call it in a `defer`).
+final class ServeEnvironment: @unchecked Sendable {
+    /// A route of the generated policy file: `<mount>` → `<origin>/<originPath>` on `tier`.
+    struct Route {
+        var name: String
+        var mount: String
+        var originPath: String
+        var tier: String
+    }
+
+    /// The routes every environment has: the four default tiers plus `/hostile/` on the public tier.
+    static let defaultRoutes = [
+        Route(name: "catalog", mount: "/catalog/", originPath: "/catalog/", tier: "public"),
+        Route(name: "avatars", mount: "/avatars/", originPath: "/avatars/", tier: "avatar"),
+        Route(name: "receipts", mount: "/receipts/", originPath: "/receipts/", tier: "private"),
+        Route(name: "one-time", mount: "/one-time/", originPath: "/one-time/", tier: "no-store"),
+        Route(name: "hostile", mount: "/hostile/", originPath: "/hostile/", tier: "public"),
+    ]
+
+    let origin: NginxOrigin
+    /// The temp folder holding `policies/` and `state/`.
+    let root: URL
+    let policiesDirectory: URL
+    let stateDirectory: URL
+    private(set) var serve: MediactlProcess?
+
+    /// Starts nginx (with the extra config) and writes the policy file; `mediactl serve` starts with ``start()``.
+    init(extraRoutes: [Route] = [], originServerConfig: String = "", originHTTPConfig: String = "") throws {
+        origin = try NginxOrigin(extraServerConfig: originServerConfig, extraHTTPConfig: originHTTPConfig)
+        root = FileManager.default.temporaryDirectory.appendingPathComponent("mediactl-e2e-\(UUID().uuidString)")
+        policiesDirectory = root.appendingPathComponent("policies")
+        stateDirectory = root.appendingPathComponent("state")
+        try FileManager.default.createDirectory(at: policiesDirectory, withIntermediateDirectories: true)
+        let json = Self.policyJSON(originBase: origin.baseURL, routes: Self.defaultRoutes + extraRoutes)
+        try json.write(to: policiesDirectory.appendingPathComponent("e2e.json"), atomically: true, encoding: .utf8)
+    }
+
+    /// The default tiers (Policies/default.json) with `routes` pointing at `originBase`.
+    static func policyJSON(originBase: String, routes: [Route]) -> String {
+        let routeLines = routes.map {
+            "    { \"name\": \"\($0.name)\", \"mount\": \"\($0.mount)\", \"origin\": \"\(originBase)\($0.originPath)\", \"tier\": \"\($0.tier)\" }"
+        }
+        return """
+        { "tiers": {
+            "public":  { "storage": "disk", "cache": "shared", "credentials": "strip",
+                         "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
+                         "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
+                         "downstreamCacheControl": "public, max-age=31536000, immutable" },
+            "avatar":  { "storage": "disk", "cache": "shared", "credentials": "strip",
+                         "versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 31536000 },
+            "private": { "storage": "encrypted-disk", "cache": "private", "credentials": "bearer-required",
+                         "partition": "credential", "maxTTL": 600, "downstreamCacheControl": "private, no-store" },
+            "no-store":{ "storage": "none" } },
+          "routes": [
+        \(routeLines.joined(separator: ",\n"))
+          ] }
+        """
+    }
+
+    /// The running serve's port.
+    var port: Int { serve?.port ?? 0 }
+
+    /// Starts `mediactl serve` on the state directory (a new port each time).
+    func start() throws {
+        serve = try MediactlProcess(policiesDirectory: policiesDirectory, stateDirectory: stateDirectory)
+    }
+
+    /// SIGTERM and wait: returns the exit status.
+    @discardableResult
+    func stop() -> Int32 {
+        guard let serve else { return -1 }
+        let status = serve.terminate()
+        serve.cleanUp()
+        self.serve = nil
+        return status
+    }
+
+    /// SIGKILL (a crash).
+    func crash() {
+        serve?.kill()
+        serve?.cleanUp()
+        serve = nil
+    }
+
+    /// Stops serve and nginx and removes the temp folders.
+    func tearDown() {
+        serve?.cleanUp()
+        serve = nil
+        origin.stop()
+        try? FileManager.default.removeItem(at: root)
+    }
+
+    /// `GET target` on the running serve, with an optional bearer token.
+    func get(_ target: String, token: String? = nil, headers: [(String, String)] = []) throws -> HTTPResponse {
+        try RawHTTP.get(port: port, target, token: token, headers: headers)
+    }
+
+    /// `mediactl audit --json --state-dir <state> --policies <policies>` and its decoded report.
+    func audit() throws -> (result: MediactlProcess.CommandResult, report: AuditReportDocument?) {
+        let result = try MediactlProcess.run(
+            ["audit", "--json", "--state-dir", stateDirectory.path, "--policies", policiesDirectory.path])
+        return (result, try? JSONDecoder().decode(AuditReportDocument.self, from: Data(result.stdout.utf8)))
+    }
+
+    /// `mediactl audit verify --state-dir <state>`.
+    func auditVerify() throws -> MediactlProcess.CommandResult {
+        try MediactlProcess.run(["audit", "verify", "--state-dir", stateDirectory.path])
+    }
+
+    /// `mediactl <arguments> --state-dir <state>`.
+    func run(_ arguments: [String]) throws -> MediactlProcess.CommandResult {
+        try MediactlProcess.run(arguments + ["--state-dir", stateDirectory.path])
+    }
+
+    /// Every audit record so far, in chain order (complete lines only).
+    var auditRecords: [AuditLine] { AuditLine.read(directory: stateDirectory.appendingPathComponent("audit")) }
+}
