@@ -24,6 +24,10 @@ final class NginxOrigin: @unchecked Sendable {
     /// The origin base URL, e.g. `http://127.0.0.1:41234`.
     var baseURL: String { "http://127.0.0.1:\(port)" }
 
+    /// Distinctive tokens the receipts folder also accepts (for scanning files for a token).
+    static let longTokenU1 = "tok-U1-7c1e2a9d4b86f305"
+    static let longTokenU2 = "tok-U2-5e8f0b3c6a21d947"
+
     /// Whether nginx is installed (scripts/test installs it).
     static var isAvailable: Bool { FileManager.default.isExecutableFile(atPath: "/usr/sbin/nginx") }
 
@@ -89,7 +93,8 @@ final class NginxOrigin: @unchecked Sendable {
             scgi_temp_path \(prefix)/tmp/scgi;
             types { image/jpeg jpg; image/png png; image/gif gif; image/webp webp; image/svg+xml svg; }
             default_type application/octet-stream;
-            map $http_authorization $origin_user { default ""; "Bearer t1" u1; "Bearer t2" u2; }
+            map $http_authorization $origin_user { default ""; "Bearer t1" u1; "Bearer t2" u2;
+                "Bearer \(NginxOrigin.longTokenU1)" u1; "Bearer \(NginxOrigin.longTokenU2)" u2; }
             \(extraHTTP)
             server {
                 listen 127.0.0.1:\(port);
