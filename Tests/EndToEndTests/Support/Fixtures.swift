@@ -13,6 +13,19 @@ enum Fixtures {
         return ((try? FileManager.default.contentsOfDirectory(atPath: folder.path)) ?? []).sorted().map { "receipts/" + $0 }
     }
 
+    /// Up to `count` slices of `length` bytes of `corpus/<path>` that occur in no other corpus file
+    /// (JPEG headers and quantization tables are shared between images, so raw slices would match
+    /// legitimately stored images). Spread evenly over the file.
+    static func distinctiveSlices(of path: String, length: Int = 64, count: Int = 16) -> [[UInt8]] {
+        let root = NginxOrigin.fixturesDirectory
+        let others = StateScan.files(under: root).filter { $0 != path }
+            .compactMap { try? Data(contentsOf: root.appendingPathComponent($0)) }
+        return slices(of: bytes(path), length: length, count: count).filter { slice in
+            let needle = Data(slice)
+            return !others.contains { $0.range(of: needle) != nil }
+        }
+    }
+
     /// `count` slices of `length` bytes spread evenly over `bytes` (first and last included).
     static func slices(of bytes: [UInt8], length: Int = 64, count: Int = 16) -> [[UInt8]] {
         guard bytes.count > length else { return [bytes] }

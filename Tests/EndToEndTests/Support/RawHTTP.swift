@@ -29,6 +29,12 @@ struct HTTPResponse: Sendable {
     /// The parsed `Cache-Status` value, or an empty one.
     var cacheStatus: CacheStatusValue { CacheStatusValue(header("Cache-Status") ?? "") }
 
+    /// The problem+json `detail` member, or `nil` when the body is not a problem document.
+    var problemDetail: String? {
+        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
+        return object["detail"] as? String
+    }
+
     /// The problem+json `code` member, or `nil` when the body is not a problem document.
     var problemCode: String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
