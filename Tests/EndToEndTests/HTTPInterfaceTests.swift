@@ -54,7 +54,7 @@ struct HTTPInterfaceTests {
         #expect(metrics.text.contains("# TYPE"))
 
         // Only the first GET reached the origin.
-        #expect(world.origin.accessLog.filter { $0.hasPrefix(Self.horse) }.count == 1)
+        #expect(world.origin.accessLog(prefix: Self.horse, count: 1).count == 1)
 
         // SIGTERM: exit 0, serve.json removed, stop record last.
         #expect(world.stop() == 0)

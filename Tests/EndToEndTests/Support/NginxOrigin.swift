@@ -74,6 +74,19 @@ final class NginxOrigin: @unchecked Sendable {
         ((try? String(contentsOf: accessLogURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 
+    /// The access log lines starting with `prefix`, once there are at least `count` of them (nginx
+    /// writes a line after the last byte is sent, so it can lag the response the client already has).
+    /// Polls up to `timeoutSeconds`, then returns what there is.
+    func accessLog(prefix: String, count: Int, timeoutSeconds: Double = 5) -> [String] {
+        let deadline = Date().addingTimeInterval(timeoutSeconds)
+        var lines = accessLog.filter { $0.hasPrefix(prefix) }
+        while lines.count < count && Date() < deadline {
+            usleep(5_000)
+            lines = accessLog.filter { $0.hasPrefix(prefix) }
+        }
+        return lines
+    }
+
     static func config(port: Int, prefix: String, root: String, extra: String, extraHTTP: String = "") -> String {
         let user = getuid() == 0 ? "user root root;" : ""
         return """
