@@ -60,11 +60,13 @@ public enum AuditCommand {
         policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
     }
 
-    /// What the reconciler judges of one scanned entry: disk objects carry the tier of their
-    /// metadata; sealed objects carry none (it is encrypted) and whether their header is well formed.
+    /// What the reconciler judges of one scanned entry: the tier of a disk entry's metadata, else
+    /// (sealed objects, whose metadata is encrypted, and files that are not disk entries) the tier
+    /// folder it was found in (`sealed/<tier>/…`), else none; and whether its sealed header is well formed.
+    /// So a plaintext file under `disk/private/` is judged against the `private` tier.
     static func persistedObject(_ item: InventoryItem) -> PersistedObject {
         PersistedObject(
             folder: item.folder == .disk ? .disk : .sealed, key: item.name, bytes: item.bytes,
-            tier: item.folder == .disk ? item.tier : nil, isSealed: item.isSealed)
+            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed)
     }
 }

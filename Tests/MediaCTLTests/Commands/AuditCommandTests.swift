@@ -70,8 +70,8 @@ import Testing
         #expect(result.stdout.contains("""
 
             violations: 2
-              not-sealed folder=sealed key=\(hex): \(path) is not a sealed object
-              unrecorded-object folder=sealed key=\(hex): \(path) has no store record
+              not-sealed tier=private folder=sealed key=\(hex): \(path) is not a sealed object
+              unrecorded-object tier=private folder=sealed key=\(hex): \(path) has no store record
 
             """))
         #expect(result.stdout.hasSuffix("""
@@ -87,6 +87,29 @@ import Testing
         #expect(document["clean"] as? Bool == false)
         let kinds = (document["violations"] as? [[String: Any]])?.compactMap { $0["kind"] as? String }
         #expect(kinds == ["not-sealed", "unrecorded-object"])
+    }
+
+    @Test func plaintextFileUnderAPrivateDiskFolderIsJudgedAgainstThatTier() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let receipt = try ServiceStateHarness.fixture("receipts/r-7732.jpg")
+        let hex = KeyDigest.hex(of: "plaintext-private")
+        let folder = "\(harness.stateDirectory)/disk/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))"
+        try FileManager.default.createDirectory(atPath: folder, withIntermediateDirectories: true)
+        try Data(receipt).write(to: URL(fileURLWithPath: folder + "/" + hex))
+        let result = await harness.audit()
+        #expect(result.status == 1)
+        let path = "disk/\(hex) (\(receipt.count) bytes)"
+        #expect(result.stdout.contains("""
+
+            violations: 2
+              disk-not-allowed tier=private folder=disk key=\(hex): \(path) has tier private, which allows at most encrypted-disk
+              unrecorded-object tier=private folder=disk key=\(hex): \(path) has no store record
+
+            """))
+        #expect(result.stdout.hasSuffix(
+            "\ninventory notes: 1\n  not-a-disk-entry disk/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex): bad-magic\n"))
     }
 
     @Test func unauditedDiskObjectIsAViolation() async throws {
