@@ -55,6 +55,30 @@ import Testing
         #expect(result.stdout.hasSuffix("}\n"))
     }
 
+    @Test func cleanAfterPurgeAndAfterStop() async throws {
+        let harness = try ServiceStateHarness()
+        defer { harness.folder.remove() }
+        try await harness.populate()
+        let endpoint = AdminEndpoint(service: harness.service, adminToken: "t")
+        let purge = endpoint.respond(
+            method: "POST", target: "/_mediactl/purge", fields: ["Authorization": "Bearer t"],
+            body: Array(#"{"route":"catalog"}"#.utf8))
+        #expect(String(decoding: purge.body, as: UTF8.self) == #"{"purged":1}"#)
+        let afterPurge = await harness.audit(["--json"])
+        #expect(afterPurge.status == 0)
+        await harness.service.stop()
+        #expect(try harness.objects(in: .sealed).isEmpty)
+        let afterStop = await harness.audit()
+        #expect(afterStop.status == 0)
+        #expect(afterStop.stdout.hasSuffix("\nclean: no violations\n"))
+        let records = try harness.records()
+        #expect(records.last?.event == .stop)
+        #expect(records.contains { $0.event == .shred })
+        let json = await harness.audit(["--json"])
+        let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect((document["inventory"] as? [String: Any])?["objects"] as? Int == 0)
+    }
+
     @Test func plaintextFileInSealedIsAViolation() async throws {
         let harness = try ServiceStateHarness()
         defer { Task { await harness.close() } }
@@ -198,6 +222,8 @@ import Testing
         #expect(result.status == 2)
         #expect(result.stdout == "")
         #expect(result.stderr == "mediactl: state directory '\(missing)' does not exist\n")
+        let json = await CLIRun.run(["audit", "--json", "--state-dir", missing], actions: ProductionCommandActions())
+        #expect(json == CLIRun(status: 2, stdout: "", stderr: result.stderr))
         let file = try folder.file("plain", contents: "x")
         let notDirectory = await CLIRun.run(["audit", "--state-dir", file], actions: ProductionCommandActions())
         #expect(notDirectory.status == 2)
