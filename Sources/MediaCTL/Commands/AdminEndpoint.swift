@@ -63,7 +63,8 @@ public struct AdminEndpoint: Sendable {
         }
         guard isAuthorized(fields) else {
             var response = Self.problem(
-                401, "admin-token-required", "\(Self.purgePath) requires the admin token of serve.json as a bearer token")
+                401, "admin-token-required",
+                "\(Self.purgePath) requires the admin token of serve.json as a bearer token")
             response.fields.set("WWW-Authenticate", "Bearer realm=\"mediactl-admin\"")
             return response
         }

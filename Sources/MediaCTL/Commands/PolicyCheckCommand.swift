@@ -44,16 +44,19 @@ public enum PolicyCheckCommand {
     /// The success text (every line ends with `\n`): tiers by name, routes in file order.
     static func summary(_ policies: PolicySet, directory: String) -> String {
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
-        var out = "policies ok: \(count(policies.files.count, "file")), \(count(policies.tiers.count, "tier")), "
+        var out =
+            "policies ok: \(count(policies.files.count, "file")), \(count(policies.tiers.count, "tier")), "
             + "\(count(policies.routes.count, "route")) in \(directory)\n"
         for file in policies.files { out += "  file  \(file)\n" }
         for name in policies.tiers.keys.sorted() {
             let tier = policies.tiers[name]!
-            out += "  tier  \(name): storage \(tier.storage.rawValue), cache \(tier.cache.rawValue), "
+            out +=
+                "  tier  \(name): storage \(tier.storage.rawValue), cache \(tier.cache.rawValue), "
                 + "credentials \(tier.credentials.rawValue), partition \(tier.partition.rawValue), maxTTL \(tier.maxTTL)\n"
         }
         for route in policies.routes {
-            out += "  route \(route.name): \(route.mount) -> \(route.origin) (tier \(route.tier), "
+            out +=
+                "  route \(route.name): \(route.mount) -> \(route.origin) (tier \(route.tier), "
                 + "methods \(route.methods.rawValue))\n"
         }
         return out

@@ -9,14 +9,15 @@ enum PurgeRequestBody {
         let detail: String
     }
 
-    static let shape = "the body must be a JSON object with exactly one of route (string), credential (string) or all (true)"
+    static let shape =
+        "the body must be a JSON object with exactly one of route (string), credential (string) or all (true)"
 
     /// `{"route":"NAME"}` → `.route`, `{"credential":"TOKEN"}` → `.credential`, `{"all":true}` → `.all`.
     /// - Returns: the scope, or a refusal with code `invalid-purge-request` (bad shape) or
     ///   `invalid-credential` (not an RFC 6750 `b64token`).
     static func parse(_ body: [UInt8]) -> Result<PurgeScope, Refusal> {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], object.count == 1,
-              let (name, value) = object.first
+            let (name, value) = object.first
         else { return .failure(Refusal(code: "invalid-purge-request", detail: shape)) }
         switch name {
         case "route":
@@ -25,8 +26,9 @@ enum PurgeRequestBody {
         case "credential":
             guard let text = value as? String else { break }
             guard let token = try? BearerToken(token: text) else {
-                return .failure(Refusal(
-                    code: "invalid-credential", detail: "the credential is not a bearer token (RFC 6750 b64token)"))
+                return .failure(
+                    Refusal(
+                        code: "invalid-credential", detail: "the credential is not a bearer token (RFC 6750 b64token)"))
             }
             return .success(.credential(token))
         case "all":

@@ -39,10 +39,11 @@ struct InventoryScanner {
                     if components.count < maximumDepth {
                         walk(folder, entry.name, in: fd, path: childPath, components: components + [entry.name])
                     } else {
-                        items.append(InventoryItem(
-                            folder: folder, path: childPath, tierFolder: components.first, name: entry.name,
-                            kind: .notRegular, bytes: 0,
-                            defect: InventoryDefect(.misplaced, "a folder deeper than \(maximumDepth) levels")))
+                        items.append(
+                            InventoryItem(
+                                folder: folder, path: childPath, tierFolder: components.first, name: entry.name,
+                                kind: .notRegular, bytes: 0,
+                                defect: InventoryDefect(.misplaced, "a folder deeper than \(maximumDepth) levels")))
                     }
                 } else {
                     record(folder, childPath, components: components, name: entry.name, info: info, in: fd)
@@ -50,9 +51,11 @@ struct InventoryScanner {
             }
         }
         if listed == nil {
-            items.append(InventoryItem(
-                folder: folder, path: path, tierFolder: components.first, name: name, kind: .notRegular, bytes: 0,
-                defect: InventoryDefect(.unreadable, "the folder cannot be listed: \(String(cString: strerror(errno)))")))
+            items.append(
+                InventoryItem(
+                    folder: folder, path: path, tierFolder: components.first, name: name, kind: .notRegular, bytes: 0,
+                    defect: InventoryDefect(
+                        .unreadable, "the folder cannot be listed: \(String(cString: strerror(errno)))")))
         }
     }
 
@@ -63,21 +66,24 @@ struct InventoryScanner {
         let tierFolder = components.first
         let bytes = Int(info.st_size)
         guard Self.type(info) == S_IFREG else {
-            items.append(InventoryItem(
-                folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .notRegular, bytes: bytes,
-                defect: InventoryDefect(.notRegular, Self.typeName(info))))
+            items.append(
+                InventoryItem(
+                    folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .notRegular, bytes: bytes,
+                    defect: InventoryDefect(.notRegular, Self.typeName(info))))
             return
         }
         if Self.isTemporaryName(name) {
-            items.append(InventoryItem(
-                folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .temporary, bytes: bytes))
+            items.append(
+                InventoryItem(
+                    folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .temporary, bytes: bytes))
             return
         }
         let fd = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
         guard fd >= 0 else {
-            items.append(InventoryItem(
-                folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes,
-                defect: InventoryDefect(.unreadable, "open: \(String(cString: strerror(errno)))")))
+            items.append(
+                InventoryItem(
+                    folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes,
+                    defect: InventoryDefect(.unreadable, "open: \(String(cString: strerror(errno)))")))
             return
         }
         defer { close(fd) }
@@ -106,12 +112,14 @@ struct InventoryScanner {
         if !KeyDigest.isValid(name) {
             defects.append(InventoryDefect(.foreignName, "the name is not 64 lower-case hex characters"))
         } else if !Self.isInPlace(name, components: components) {
-            defects.append(InventoryDefect(
-                .misplaced, "expected \(folder.rawValue)/<tier>/\(Self.fanOut(name))/\(name)"))
+            defects.append(
+                InventoryDefect(
+                    .misplaced, "expected \(folder.rawValue)/<tier>/\(Self.fanOut(name))/\(name)"))
         }
-        items.append(InventoryItem(
-            folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes, tier: tier,
-            route: route, isSealed: isSealed, defect: defects.first))
+        items.append(
+            InventoryItem(
+                folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes, tier: tier,
+                route: route, isSealed: isSealed, defect: defects.first))
     }
 
     /// Why the open file of `size` bytes is not a well-formed sealed object, or `nil` when it is.
@@ -119,7 +127,9 @@ struct InventoryScanner {
         guard size >= minimumSealedBytes else {
             return "\(size) bytes, shorter than the \(minimumSealedBytes) of an empty sealed entry"
         }
-        guard let header = POSIX.read(fd, count: SealedFileFormat.headerCount, at: 0) else { return "unreadable header" }
+        guard let header = POSIX.read(fd, count: SealedFileFormat.headerCount, at: 0) else {
+            return "unreadable header"
+        }
         guard header.starts(with: SealedFileFormat.magic) else { return "no MCSE magic" }
         guard header[4..<8].elementsEqual(SealedFileFormat.header()[4..<8]) else {
             return "version \(Int(header[4]) << 8 | Int(header[5])) or reserved bytes are not those of version 1"

@@ -9,8 +9,10 @@ import Testing
 @Suite struct AdminEndpointTests {
     static let token = String(repeating: "ab", count: 32)
 
-    func post(_ endpoint: AdminEndpoint, _ body: String, authorization: String? = "Bearer \(token)",
-              method: String = "POST", target: String = "/_mediactl/purge") -> ServiceResponse {
+    func post(
+        _ endpoint: AdminEndpoint, _ body: String, authorization: String? = "Bearer \(token)",
+        method: String = "POST", target: String = "/_mediactl/purge"
+    ) -> ServiceResponse {
         var fields = HTTPFields()
         if let authorization { fields.append("Authorization", authorization) }
         return endpoint.respond(method: method, target: target, fields: fields, body: Array(body.utf8))
@@ -52,27 +54,45 @@ import Testing
     @Test func refusals() async throws {
         let harness = try ServiceStateHarness()
         defer { Task { await harness.close() } }
-        let endpoint = AdminEndpoint(service: harness.service, adminToken: Self.token,
-                                     configuration: .init(maximumBodyBytes: 64))
-        let shape = "the body must be a JSON object with exactly one of route (string), credential (string) or all (true)"
+        let endpoint = AdminEndpoint(
+            service: harness.service, adminToken: Self.token,
+            configuration: .init(maximumBodyBytes: 64))
+        let shape =
+            "the body must be a JSON object with exactly one of route (string), credential (string) or all (true)"
         let unauthorized = "/_mediactl/purge requires the admin token of serve.json as a bearer token"
         let cases: [(ServiceResponse, Int, String, String)] = [
             (post(endpoint, "{}", target: "/_mediactl/other?x=1"), 404, "no-route", "no endpoint at /_mediactl/other"),
-            (post(endpoint, #"{"all":true}"#, method: "GET"), 405, "method-not-allowed", "/_mediactl/purge answers POST only"),
+            (
+                post(endpoint, #"{"all":true}"#, method: "GET"), 405, "method-not-allowed",
+                "/_mediactl/purge answers POST only"
+            ),
             (post(endpoint, #"{"all":true}"#, authorization: nil), 401, "admin-token-required", unauthorized),
-            (post(endpoint, #"{"all":true}"#, authorization: "Bearer wrong"), 401, "admin-token-required", unauthorized),
-            (post(endpoint, #"{"all":true}"#, authorization: "Basic \(Self.token)"), 401, "admin-token-required", unauthorized),
-            (post(endpoint, String(repeating: " ", count: 65)), 413, "body-too-large", "the body has 65 bytes; at most 64"),
+            (
+                post(endpoint, #"{"all":true}"#, authorization: "Bearer wrong"), 401, "admin-token-required",
+                unauthorized
+            ),
+            (
+                post(endpoint, #"{"all":true}"#, authorization: "Basic \(Self.token)"), 401, "admin-token-required",
+                unauthorized
+            ),
+            (
+                post(endpoint, String(repeating: " ", count: 65)), 413, "body-too-large",
+                "the body has 65 bytes; at most 64"
+            ),
             (post(endpoint, "not json"), 400, "invalid-purge-request", shape),
             (post(endpoint, "[]"), 400, "invalid-purge-request", shape),
             (post(endpoint, #"{"all":false}"#), 400, "invalid-purge-request", shape),
             (post(endpoint, #"{"route":""}"#), 400, "invalid-purge-request", shape),
             (post(endpoint, #"{"route":"catalog","all":true}"#), 400, "invalid-purge-request", shape),
             (post(endpoint, #"{"everything":true}"#), 400, "invalid-purge-request", shape),
-            (post(endpoint, #"{"credential":"has space"}"#), 400, "invalid-credential",
-             "the credential is not a bearer token (RFC 6750 b64token)"),
-            (post(endpoint, #"{"route":"nope"}"#), 404, "unknown-route",
-             "no route named nope; routes: catalog, avatars, receipts, one-time"),
+            (
+                post(endpoint, #"{"credential":"has space"}"#), 400, "invalid-credential",
+                "the credential is not a bearer token (RFC 6750 b64token)"
+            ),
+            (
+                post(endpoint, #"{"route":"nope"}"#), 404, "unknown-route",
+                "no route named nope; routes: catalog, avatars, receipts, one-time"
+            ),
         ]
         for (response, status, code, message) in cases {
             #expect(response.status == status, "\(code)")
@@ -101,8 +121,9 @@ import Testing
         let file = ServeStateFile(pid: 42, listen: "127.0.0.1:8080", adminToken: token)
         try file.write(stateDirectory: folder.path)
         let path = folder.path + "/serve.json"
-        #expect(try String(contentsOfFile: path, encoding: .utf8)
-            == "{\"adminToken\":\"\(token)\",\"listen\":\"127.0.0.1:8080\",\"pid\":42}\n")
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == "{\"adminToken\":\"\(token)\",\"listen\":\"127.0.0.1:8080\",\"pid\":42}\n")
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         #expect(try ServeStateFile.read(stateDirectory: folder.path) == file)

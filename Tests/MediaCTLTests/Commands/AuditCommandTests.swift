@@ -18,8 +18,9 @@ import Testing
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let records = try harness.records()
-        #expect(result.stdout.hasPrefix(
-            "audit: \(records.count) records, chain intact, last hash \(records.last!.hash.hex)\n"))
+        #expect(
+            result.stdout.hasPrefix(
+                "audit: \(records.count) records, chain intact, last hash \(records.last!.hash.hex)\n"))
         #expect(result.stdout.contains("\ntier public (allows disk)\n"))
         #expect(result.stdout.contains("\ntier private (allows encrypted-disk)\n"))
         #expect(result.stdout.hasSuffix("\nclean: no violations\n"))
@@ -91,19 +92,23 @@ import Testing
         let result = await harness.audit()
         #expect(result.status == 1)
         let path = "sealed/\(hex) (\(receipt.count) bytes)"
-        #expect(result.stdout.contains("""
+        #expect(
+            result.stdout.contains(
+                """
 
-            violations: 2
-              not-sealed tier=private folder=sealed key=\(hex): \(path) is not a sealed object
-              unrecorded-object tier=private folder=sealed key=\(hex): \(path) has no store record
+                violations: 2
+                  not-sealed tier=private folder=sealed key=\(hex): \(path) is not a sealed object
+                  unrecorded-object tier=private folder=sealed key=\(hex): \(path) has no store record
 
-            """))
-        #expect(result.stdout.hasSuffix("""
+                """))
+        #expect(
+            result.stdout.hasSuffix(
+                """
 
-            inventory notes: 1
-              not-sealed sealed/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex): no MCSE magic
+                inventory notes: 1
+                  not-sealed sealed/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex): no MCSE magic
 
-            """))
+                """))
 
         let json = await harness.audit(["--json"])
         #expect(json.status == 1)
@@ -125,15 +130,19 @@ import Testing
         let result = await harness.audit()
         #expect(result.status == 1)
         let path = "disk/\(hex) (\(receipt.count) bytes)"
-        #expect(result.stdout.contains("""
+        #expect(
+            result.stdout.contains(
+                """
 
-            violations: 2
-              disk-not-allowed tier=private folder=disk key=\(hex): \(path) has tier private, which allows at most encrypted-disk
-              unrecorded-object tier=private folder=disk key=\(hex): \(path) has no store record
+                violations: 2
+                  disk-not-allowed tier=private folder=disk key=\(hex): \(path) has tier private, which allows at most encrypted-disk
+                  unrecorded-object tier=private folder=disk key=\(hex): \(path) has no store record
 
-            """))
-        #expect(result.stdout.hasSuffix(
-            "\ninventory notes: 1\n  not-a-disk-entry disk/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex): bad-magic\n"))
+                """))
+        #expect(
+            result.stdout.hasSuffix(
+                "\ninventory notes: 1\n  not-a-disk-entry disk/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex): bad-magic\n"
+            ))
     }
 
     @Test func unauditedDiskObjectIsAViolation() async throws {
@@ -145,8 +154,9 @@ import Testing
         defer { scratch.remove() }
         let store = try DiskStore(directory: scratch.path + "/public", configuration: .init(synchronizesWrites: false))
         let entry = StoredEntry(
-            metadata: EntryMetadata(key: "planted", tier: "public", route: "catalog", requestTime: 1, responseTime: 1,
-                                    expiresAt: 2_000_000_000),
+            metadata: EntryMetadata(
+                key: "planted", tier: "public", route: "catalog", requestTime: 1, responseTime: 1,
+                expiresAt: 2_000_000_000),
             body: Array("not audited".utf8))
         try store.store(entry, for: "planted")
         let hex = KeyDigest.hex(of: "planted")
@@ -157,12 +167,14 @@ import Testing
 
         let result = await harness.audit()
         #expect(result.status == 1)
-        #expect(result.stdout.hasSuffix("""
+        #expect(
+            result.stdout.hasSuffix(
+                """
 
-            violations: 1
-              unrecorded-object tier=public folder=disk key=\(hex): disk/\(hex) (\(bytes) bytes) has no store record
+                violations: 1
+                  unrecorded-object tier=public folder=disk key=\(hex): disk/\(hex) (\(bytes) bytes) has no store record
 
-            """))
+                """))
         let json = await harness.audit(["--json"])
         let document = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
         let violations = try #require(document["violations"] as? [[String: Any]])
@@ -179,7 +191,8 @@ import Testing
         let log = harness.stateDirectory + "/audit/audit.jsonl"
         let text = try String(contentsOfFile: log, encoding: .utf8)
         var lines = text.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
-        let index = try #require(lines.firstIndex { $0.contains("\"event\":\"store\"") && $0.contains("\"tier\":\"public\"") })
+        let index = try #require(
+            lines.firstIndex { $0.contains("\"event\":\"store\"") && $0.contains("\"tier\":\"public\"") })
         let edited = lines[index].replacingOccurrences(of: "\"storage\":\"disk\"", with: "\"storage\":\"memory\"")
         #expect(edited != lines[index])
         lines[index] = edited
@@ -188,9 +201,13 @@ import Testing
 
         let result = await harness.audit()
         #expect(result.status == 1)
-        #expect(result.stdout.hasPrefix(
-            "audit: \(try harness.records().count) records, chain broken: hash-mismatch at seq \(seq) (audit.jsonl line \(seq))\n"))
-        #expect(result.stdout.contains("\n  broken-chain seq=\(seq): hash-mismatch at seq \(seq) (audit.jsonl line \(seq)): hash "))
+        #expect(
+            result.stdout.hasPrefix(
+                "audit: \(try harness.records().count) records, chain broken: hash-mismatch at seq \(seq) (audit.jsonl line \(seq))\n"
+            ))
+        #expect(
+            result.stdout.contains(
+                "\n  broken-chain seq=\(seq): hash-mismatch at seq \(seq) (audit.jsonl line \(seq)): hash "))
 
         let json = await harness.audit(["--json"])
         #expect(json.status == 1)
@@ -209,7 +226,8 @@ import Testing
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: harness.stateDirectory + "/" + temporary))
         let result = await harness.audit()
         #expect(result.status == 0)
-        #expect(result.stdout.hasSuffix("\nclean: no violations\n\ninventory notes: 1\n  temporary-file \(temporary)\n"))
+        #expect(
+            result.stdout.hasSuffix("\nclean: no violations\n\ninventory notes: 1\n  temporary-file \(temporary)\n"))
     }
 
     @Test func missingStateDirectoryIsExitTwo() async throws {
@@ -244,13 +262,15 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let result = await CLIRun.run(
-            ["audit", "--state-dir", folder.path, "--policies", folder.path + "/none"], actions: ProductionCommandActions())
+            ["audit", "--state-dir", folder.path, "--policies", folder.path + "/none"],
+            actions: ProductionCommandActions())
         #expect(result.status == 2)
-        #expect(result.stderr == """
-            mediactl: \(folder.path)/none: cannot read the directory; allowed: a readable directory of *.json policy files
-            mediactl: cannot audit: 1 problem in \(folder.path)/none
+        #expect(
+            result.stderr == """
+                mediactl: \(folder.path)/none: cannot read the directory; allowed: a readable directory of *.json policy files
+                mediactl: cannot audit: 1 problem in \(folder.path)/none
 
-            """)
+                """)
     }
 
     @Test func stateDirectoryComesFromTheEnvironment() async throws {

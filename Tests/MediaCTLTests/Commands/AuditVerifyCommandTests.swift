@@ -27,7 +27,9 @@ import Testing
         try (lines.joined(separator: "\n") + "\n").write(toFile: log, atomically: false, encoding: .utf8)
         let result = await harness.run(["audit", "verify", "--state-dir", harness.stateDirectory])
         #expect(result.status == 1)
-        #expect(result.stdout == "failed: seq-gap at seq 2 (audit.jsonl line 2): expected seq 2, found 3; 1 records verified\n")
+        #expect(
+            result.stdout
+                == "failed: seq-gap at seq 2 (audit.jsonl line 2): expected seq 2, found 3; 1 records verified\n")
     }
 
     @Test func editedLineNamesHashMismatch() async throws {
@@ -54,7 +56,8 @@ import Testing
             ["audit", "verify", "--state-dir", folder.path + "/x"], actions: ProductionCommandActions())
         #expect(missing.status == 2)
         #expect(missing.stderr == "mediactl: state directory '\(folder.path)/x' does not exist\n")
-        let noLog = await CLIRun.run(["audit", "verify", "--state-dir", folder.path], actions: ProductionCommandActions())
+        let noLog = await CLIRun.run(
+            ["audit", "verify", "--state-dir", folder.path], actions: ProductionCommandActions())
         #expect(noLog.status == 2)
         #expect(noLog.stdout == "")
         #expect(noLog.stderr == "mediactl: no audit log in '\(folder.path)/audit'\n")

@@ -2,11 +2,11 @@ import Foundation
 import MediaAudit
 import Testing
 
+@testable import MediaCTL
+
 #if canImport(Glibc)
     import Glibc
 #endif
-
-@testable import MediaCTL
 
 @Suite struct PurgeCommandTests {
     /// A populated service behind a real loopback server, and its serve.json.
@@ -53,24 +53,35 @@ import Testing
         let all = await running.purge(["--all"])
         #expect(all == CLIRun(status: 0, stdout: "purged 0 entries\n", stderr: ""))
         let summaries = try running.harness.records().filter { $0.event == .purge && $0.key == nil }
-        #expect(summaries.map { $0.reason?.rawValue } == ["purge-route", "purge-credential", "purge-credential", "purge-all"])
+        #expect(
+            summaries.map { $0.reason?.rawValue } == [
+                "purge-route", "purge-credential", "purge-credential", "purge-all",
+            ])
         await running.close()
     }
 
     @Test func serviceRefusalsAreReported() async throws {
         let running = try await Running()
         let unknown = await running.purge(["--route", "nope"])
-        #expect(unknown == CLIRun(status: 2, stdout: "", stderr: """
-            mediactl: the service at \(running.server.listen) refused the purge: 404 unknown-route: no route named nope; routes: catalog, avatars, receipts, one-time
+        #expect(
+            unknown
+                == CLIRun(
+                    status: 2, stdout: "",
+                    stderr: """
+                        mediactl: the service at \(running.server.listen) refused the purge: 404 unknown-route: no route named nope; routes: catalog, avatars, receipts, one-time
 
-            """))
+                        """))
         try ServeStateFile(pid: getpid(), listen: running.server.listen, adminToken: "stale")
             .write(stateDirectory: running.harness.stateDirectory)
         let stale = await running.purge(["--all"])
-        #expect(stale == CLIRun(status: 2, stdout: "", stderr: """
-            mediactl: the service at \(running.server.listen) refused the purge: 401 admin-token-required: /_mediactl/purge requires the admin token of serve.json as a bearer token
+        #expect(
+            stale
+                == CLIRun(
+                    status: 2, stdout: "",
+                    stderr: """
+                        mediactl: the service at \(running.server.listen) refused the purge: 401 admin-token-required: /_mediactl/purge requires the admin token of serve.json as a bearer token
 
-            """))
+                        """))
         #expect(try running.harness.objects(in: .disk).count == 1)
         await running.close()
     }
@@ -78,14 +89,20 @@ import Testing
     @Test func noServeJSONIsExitTwo() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
-        let result = await CLIRun.run(["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
-        #expect(result == CLIRun(status: 2, stdout: "", stderr: """
-            mediactl: no running service for state directory \(folder.path) (no serve.json)
+        let result = await CLIRun.run(
+            ["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
+        #expect(
+            result
+                == CLIRun(
+                    status: 2, stdout: "",
+                    stderr: """
+                        mediactl: no running service for state directory \(folder.path) (no serve.json)
 
-            """))
+                        """))
         let missing = await CLIRun.run(
             ["purge", "--route", "catalog", "--state-dir", folder.path + "/none"], actions: ProductionCommandActions())
-        #expect(missing.stderr == "mediactl: no running service for state directory \(folder.path)/none (no serve.json)\n")
+        #expect(
+            missing.stderr == "mediactl: no running service for state directory \(folder.path)/none (no serve.json)\n")
         #expect(missing.status == 2)
     }
 
@@ -93,11 +110,16 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         try ServeStateFile(pid: Int32.max, listen: "127.0.0.1:9", adminToken: "t").write(stateDirectory: folder.path)
-        let result = await CLIRun.run(["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
-        #expect(result == CLIRun(status: 2, stdout: "", stderr: """
-            mediactl: no running service for state directory \(folder.path) (serve.json names pid \(Int32.max), which is not running)
+        let result = await CLIRun.run(
+            ["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
+        #expect(
+            result
+                == CLIRun(
+                    status: 2, stdout: "",
+                    stderr: """
+                        mediactl: no running service for state directory \(folder.path) (serve.json names pid \(Int32.max), which is not running)
 
-            """))
+                        """))
     }
 
     @Test func unreachableServiceIsExitTwo() async throws {
@@ -105,22 +127,29 @@ import Testing
         defer { folder.remove() }
         // Port 1 on loopback: nothing listens there, so the connection is refused.
         try ServeStateFile(pid: getpid(), listen: "127.0.0.1:1", adminToken: "t").write(stateDirectory: folder.path)
-        let result = await CLIRun.run(["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
+        let result = await CLIRun.run(
+            ["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
         #expect(result.status == 2)
         #expect(result.stdout == "")
-        #expect(result.stderr.hasPrefix(
-            "mediactl: no running service for state directory \(folder.path) (cannot connect to 127.0.0.1:1: "))
+        #expect(
+            result.stderr.hasPrefix(
+                "mediactl: no running service for state directory \(folder.path) (cannot connect to 127.0.0.1:1: "))
     }
 
     @Test func invalidServeJSONIsExitTwo() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         _ = try folder.file("serve.json", contents: "{\"pid\":1}")
-        let result = await CLIRun.run(["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
-        #expect(result == CLIRun(status: 2, stdout: "", stderr: """
-            mediactl: serve.json '\(folder.path)/serve.json' is not a serve.json document ({"pid","listen","adminToken"})
+        let result = await CLIRun.run(
+            ["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
+        #expect(
+            result
+                == CLIRun(
+                    status: 2, stdout: "",
+                    stderr: """
+                        mediactl: serve.json '\(folder.path)/serve.json' is not a serve.json document ({"pid","listen","adminToken"})
 
-            """))
+                        """))
     }
 
     @Test func badCredentialFileIsExitTwoAndNothingIsSent() async throws {
@@ -131,10 +160,14 @@ import Testing
         let result = await running.purge(["--credential-file", empty])
         #expect(result == CLIRun(status: 2, stdout: "", stderr: "mediactl: credential file '\(empty)' is empty\n"))
         let missing = await running.purge(["--credential-file", credentials.path + "/none"])
-        #expect(missing == CLIRun(status: 2, stdout: "", stderr: """
-            mediactl: cannot read credential file '\(credentials.path)/none': No such file or directory
+        #expect(
+            missing
+                == CLIRun(
+                    status: 2, stdout: "",
+                    stderr: """
+                        mediactl: cannot read credential file '\(credentials.path)/none': No such file or directory
 
-            """))
+                        """))
         #expect(running.server.server.statistics.requests == 0)
         await running.close()
     }

@@ -27,12 +27,16 @@ final class ServiceStateHarness: Sendable {
         stateDirectory = folder.path + "/state"
         policiesDirectory = folder.path + "/policies"
         try FileManager.default.createDirectory(atPath: policiesDirectory, withIntermediateDirectories: false)
-        let text = try String(contentsOf: Self.repository.appendingPathComponent("Policies/default.json"), encoding: .utf8)
-            .replacingOccurrences(of: "http://127.0.0.1:8081/", with: "http://origin.test/")
+        let text = try String(
+            contentsOf: Self.repository.appendingPathComponent("Policies/default.json"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "http://127.0.0.1:8081/", with: "http://origin.test/")
         _ = try folder.file("policies/default.json", contents: text)
         let policies = try PolicyLoader().load(directory: policiesDirectory)
-        service = try MediaService(policies: policies, fetcher: origin, configuration: .init(
-            stateDirectory: stateDirectory, clock: { 1_800_000_000 }, synchronizesWrites: false))
+        service = try MediaService(
+            policies: policies, fetcher: origin,
+            configuration: .init(
+                stateDirectory: stateDirectory, clock: { 1_800_000_000 }, synchronizesWrites: false))
     }
 
     static func fixture(_ relativePath: String) throws -> [UInt8] {
@@ -41,15 +45,20 @@ final class ServiceStateHarness: Sendable {
 
     /// Stores one public catalog image (disk) and one private receipt of `Bearer tok-U1` (sealed).
     func populate() async throws {
-        origin.setReply(.init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"],
-                              body: try Self.fixture("catalog/horse-d29d871c.jpg")),
-                        for: "http://origin.test/catalog/horse-d29d871c.jpg")
-        origin.setReply(.init(status: 200, fields: ["Cache-Control": "private, max-age=60"],
-                              body: try Self.fixture("receipts/r-7732.jpg")),
-                        for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
+        origin.setReply(
+            .init(
+                status: 200, fields: ["Cache-Control": "public, max-age=31536000"],
+                body: try Self.fixture("catalog/horse-d29d871c.jpg")),
+            for: "http://origin.test/catalog/horse-d29d871c.jpg")
+        origin.setReply(
+            .init(
+                status: 200, fields: ["Cache-Control": "private, max-age=60"],
+                body: try Self.fixture("receipts/r-7732.jpg")),
+            for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
         let catalog = await service.handle(ServiceRequest(target: "/catalog/horse-d29d871c.jpg"))
-        let receipt = await service.handle(ServiceRequest(
-            target: "/receipts/r-7732.jpg", fields: ["Authorization": "Bearer tok-U1"]))
+        let receipt = await service.handle(
+            ServiceRequest(
+                target: "/receipts/r-7732.jpg", fields: ["Authorization": "Bearer tok-U1"]))
         guard catalog.outcome.storage == "disk", receipt.outcome.storage == "encrypted-disk" else {
             throw HarnessError(message: "not stored: \(catalog.outcome) \(receipt.outcome)")
         }
