@@ -272,3 +272,34 @@ import Testing
         }
     }
 }
+
+@Suite struct EncryptedDiskConcurrencyTests {
+    @Test func concurrentReadersAndWritersSeeWholeEntries() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EncryptedDiskStore(directory: folder.path + "/sealed",
+                                           configuration: .init(byteLimit: 60_000, synchronizesWrites: false))
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for round in 0..<120 {
+                        let key = "k\((worker * 3 + round) % 30)"
+                        if round % 2 == 0 {
+                            let body = [UInt8](repeating: UInt8(round % 251), count: 700)
+                            try? store.store(Sample.entry(key, body: body, tier: "private", partition: "p"), for: key)
+                        } else if let got = store.entry(for: key) {
+                            #expect(got.metadata.key == key)
+                            #expect(got.body.count == 700)
+                            #expect(Set(got.body).count == 1)
+                        }
+                    }
+                }
+            }
+        }
+        #expect(store.totals.count == store.inventory().count)
+        #expect(store.totals.bytes <= 60_000)
+        #expect(folder.files(under: "sealed").count == store.totals.count)
+        store.stop()
+        #expect(folder.files(under: "sealed").isEmpty)
+    }
+}
