@@ -51,13 +51,18 @@ import Testing
         for file in files {
             let bytes = Sample.read(folder.path + "/sealed/" + file)
             #expect(Array(bytes.prefix(8)) == Array("MCSE".utf8) + [0, 1, 0, 0])
-            for needle in ["MARK-U1", "receipts", "127.0.0.1", "SECRETQUERY", "r-7731", "HEADMARK", "Content-Type",
+            for needle in [Self.url, "MARK-U1", "receipts", "127.0.0.1", "SECRETQUERY", "r-7731", "HEADMARK", "Content-Type",
                            Self.partition, "private", "encrypted-disk"] {
                 #expect(!Sample.contains(bytes, Array(needle.utf8)), "\(needle) found in \(file)")
             }
         }
         #expect(Sample.read(store.filePath(for: Self.url)).count == sealedSize(small, key: Self.url))
         #expect(store.totals == StorageTotals(bytes: sealedSize(small, key: Self.url) + sealedSize(large, key: Self.url + "&large"), count: 2))
+    }
+
+    @Test func folderNamesMatchTheStateDirectoryContract() {
+        #expect(DiskStore.folderName == "disk")
+        #expect(EncryptedDiskStore.folderName == "sealed")
     }
 
     @Test func exactPermissions() throws {
