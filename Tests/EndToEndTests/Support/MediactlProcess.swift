@@ -7,7 +7,8 @@ import Glibc
 /// The built `mediactl` binary run as a child process: `mediactl serve` on a loopback port, and one-shot
 /// commands (`audit --json`, `audit verify`, `purge`) with their exit code and output.
 ///
-/// The binary is `<package>/.build/debug/mediactl`, built by `swift build --build-tests`. Output goes to
+/// The binary is the `mediactl` next to the test bundle (normally `<package>/.build/debug/mediactl`),
+/// built by `swift build --build-tests`. Output goes to
 /// files (never pipes, which could fill and block the child) in the instance's log folder.
 final class MediactlProcess: @unchecked Sendable {
     /// What `<state>/serve.json` says about a running `mediactl serve`.
@@ -34,8 +35,14 @@ final class MediactlProcess: @unchecked Sendable {
             .deletingLastPathComponent().deletingLastPathComponent()
     }
 
-    /// `<package>/.build/debug/mediactl`.
-    static var binary: URL { packageRoot.appendingPathComponent(".build/debug/mediactl") }
+    /// The `mediactl` built with the running test bundle (its sibling, so `-c release` works too),
+    /// else `<package>/.build/debug/mediactl`.
+    static var binary: URL {
+        let bundleFolder = URL(fileURLWithPath: CommandLine.arguments.first ?? "").deletingLastPathComponent()
+        let sibling = bundleFolder.appendingPathComponent("mediactl")
+        if FileManager.default.isExecutableFile(atPath: sibling.path) { return sibling }
+        return packageRoot.appendingPathComponent(".build/debug/mediactl")
+    }
 
     /// Whether the binary has been built.
     static var isBuilt: Bool { FileManager.default.isExecutableFile(atPath: binary.path) }
