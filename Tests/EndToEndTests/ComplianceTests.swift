@@ -48,6 +48,13 @@ struct ComplianceTests {
         #expect(rows.filter { $0.storage == "disk" }.map(\.objects).reduce(0, +) == diskFiles.count)
         #expect(rows.filter { $0.storage == "encrypted-disk" }.map(\.objects).reduce(0, +) == sealedFiles.count)
         #expect(rows.filter { $0.storage == "memory" || $0.storage == "none" }.allSatisfy { $0.objects == 0 })
+        // Per tier (docs/architecture.md: `disk/<tier>/ab/cd/<hex>`, `sealed/<tier>/ab/cd/<hex>`).
+        for tier in report.tiers {
+            #expect((tier.rows.first { $0.storage == "disk" }?.objects ?? 0)
+                        == diskFiles.filter { $0.hasPrefix(tier.tier + "/") }.count, "\(tier.tier) disk")
+            #expect((tier.rows.first { $0.storage == "encrypted-disk" }?.objects ?? 0)
+                        == sealedFiles.filter { $0.hasPrefix(tier.tier + "/") }.count, "\(tier.tier) sealed")
+        }
         #expect(report.recordCount == world.auditRecords.count)
         #expect(report.chain.intact)
         #expect(report.chain.lastHash == world.auditRecords.last?.hash)

@@ -85,6 +85,13 @@ struct TierTests {
 
         let sealed = world.stateDirectory.appendingPathComponent("sealed")
         #expect(StateScan.objectFiles(under: sealed).count == 2)
+
+        // Audited per partition: one store per user, different partitions, never a URL.
+        let stores = world.auditRecords.filter { $0.route == "receipts" && $0.event == "store" }
+        #expect(stores.count == 2)
+        #expect(stores.allSatisfy { $0.storage == "encrypted-disk" && $0.url == nil && $0.partition?.count == 64 })
+        #expect(Set(stores.compactMap(\.partition)).count == 2)
+        #expect(Set(stores.compactMap(\.key)).count == 2)
     }
 
     @Test func oneTimeIsNeverStored() throws {
