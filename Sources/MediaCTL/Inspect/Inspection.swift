@@ -51,13 +51,13 @@ struct Inspection {
         var lines: [String] = []
         guard let (route, tier) = match else {
             let why = policyNote ?? "no route's origin is a prefix of the URL"
-            lines.append(pad("route:") + "none (\(why))")
-            lines.append(pad("decision:") + "- (no tier)")
+            lines.append(pad("route:", 18) + "none (\(why))")
+            lines.append(pad("decision:", 18) + "- (no tier)")
             return lines
         }
-        lines.append(pad("route:") + "\(route.name) (mount \(route.mount), origin \(route.origin))")
+        lines.append(pad("route:", 18) + "\(route.name) (mount \(route.mount), origin \(route.origin))")
         lines.append(
-            pad("tier:") + "\(tier.name) (storage \(tier.storage.rawValue), cache \(tier.cache.rawValue), "
+            pad("tier:", 18) + "\(tier.name) (storage \(tier.storage.rawValue), cache \(tier.cache.rawValue), "
                 + "credentials \(tier.credentials.rawValue), maxTTL \(tier.maxTTL) s)")
         var format: String?
         var width: Int?
@@ -68,14 +68,14 @@ struct Inspection {
                 format = info.format.mimeType
                 width = info.width
                 height = info.height
-                lines.append(pad("body:") + "\(info.format.mimeType) \(info.width)x\(info.height), \(info.byteCount) bytes")
+                lines.append(pad("body:", 18) + "\(info.format.mimeType) \(info.width)x\(info.height), \(info.byteCount) bytes")
             } catch {
-                lines.append(pad("body:") + "refused: \(error.code): \(error.context)")
-                lines.append(pad("decision:") + "none (the service answers 502, \(error.code))")
+                lines.append(pad("body:", 18) + "refused: \(error.code): \(error.context)")
+                lines.append(pad("decision:", 18) + "none (the service answers 502, \(error.code))")
                 return lines
             }
         } else {
-            lines.append(pad("body:") + "\(response.body.count) bytes (not validated)")
+            lines.append(pad("body:", 18) + "\(response.body.count) bytes (not validated)")
         }
         let role: HTTPCaching.CacheRole = tier.cache == .private ? .private : .shared
         var fields = response.fields
@@ -85,11 +85,11 @@ struct Inspection {
         let storability: StorageProposal.Storability
         if let reason = verdict.reason {
             storability = .notStorable(StorageReason(reason.code))
-            lines.append(pad("RFC 9111 §3:") + "not storable in a \(role.rawValue) cache (\(reason.code))")
+            lines.append(pad("RFC 9111 §3:", 18) + "not storable in a \(role.rawValue) cache (\(reason.code))")
         } else {
             let ttl = Int(stored.remainingFreshness(now: responseTime, role: role))
             storability = .storable(ttl: ttl)
-            lines.append(pad("RFC 9111 §3:") + "storable in a \(role.rawValue) cache, \(ttl) s of freshness left")
+            lines.append(pad("RFC 9111 §3:", 18) + "storable in a \(role.rawValue) cache, \(ttl) s of freshness left")
         }
         let query = url.firstIndex(of: "?").map { String(url[url.index(after: $0)...]) }
         let proposal = StorageProposal(
@@ -100,12 +100,13 @@ struct Inspection {
             storability: storability)
         let decision = StorageHookChain().decide(proposal)
         lines.append(
-            pad("decision:") + "\(decision.storage.rawValue), ttl \(decision.ttl) s (reason \(decision.reason.rawValue))")
+            pad("decision:", 18) + "\(decision.storage.rawValue), ttl \(decision.ttl) s (reason \(decision.reason.rawValue))")
         for step in decision.trail { lines.append("  " + step.description) }
         return lines
     }
 
-    private func pad(_ label: String) -> String {
-        label + String(repeating: " ", count: max(1, 16 - label.count))
+    /// `label` padded with spaces to `width` columns (at least one space).
+    private func pad(_ label: String, _ width: Int = 16) -> String {
+        label + String(repeating: " ", count: max(1, width - label.count))
     }
 }
