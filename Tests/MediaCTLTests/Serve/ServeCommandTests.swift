@@ -51,7 +51,7 @@ import Testing
     @Test func servesHitsHealthMetricsThenStopsCleanly() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let origin = try TestOrigin()
+        let origin = try TestOrigin(addsDateField: false)
         let policies = try origin.writePolicies(in: directory)
         let state = directory.path + "/state"
         let serving = try await Self.start(policies: policies, state: state)

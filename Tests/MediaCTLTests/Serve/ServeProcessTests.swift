@@ -14,7 +14,7 @@ import Testing
         let binary = try #require(ExecutableTests.binary, "mediactl is not built next to the tests")
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
-        let origin = try TestOrigin()
+        let origin = try TestOrigin(addsDateField: false)
         let policies = try origin.writePolicies(in: directory)
         let state = directory.path + "/state"
         let process = Process()
