@@ -59,10 +59,17 @@ public struct FetchCommand: Sendable {
     public let options: FetchOptions
     /// The origin transport. Default: a ``MediaService/URLSessionOriginFetcher`` with defaults.
     public let fetcher: any OriginFetching
+    /// Adjusts the service's configuration (state directory already set), such as its clock.
+    /// Default: no change.
+    public let service: @Sendable (inout MediaService.Configuration) -> Void
 
-    public init(options: FetchOptions, fetcher: any OriginFetching = URLSessionOriginFetcher()) {
+    public init(
+        options: FetchOptions, fetcher: any OriginFetching = URLSessionOriginFetcher(),
+        service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in }
+    ) {
         self.options = options
         self.fetcher = fetcher
+        self.service = service
     }
 
     /// Runs the request.
@@ -79,7 +86,7 @@ public struct FetchCommand: Sendable {
     private func fetch(context: CommandContext) async throws(CommandError) -> ExitCode {
         let policies = try ServiceSetup.loadPolicies(options.policiesDirectory)
         let service = try ServiceSetup.openService(
-            policies: policies, stateDirectory: options.stateDirectory, fetcher: fetcher)
+            policies: policies, stateDirectory: options.stateDirectory, fetcher: fetcher, configure: service)
         var fields = HTTPFields()
         for header in options.headers { fields.append(header.name, header.value) }
         let response = await service.handle(ServiceRequest(target: options.path, fields: fields))

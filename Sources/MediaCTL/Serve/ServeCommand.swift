@@ -35,17 +35,22 @@ public struct ServeCommand: Sendable {
         /// What ends the run, returning its name for the last message (such as `SIGTERM`).
         /// Default: `nil`, the first SIGINT or SIGTERM (``ShutdownSignals``).
         public var until: (@Sendable () async -> String)?
+        /// Adjusts the service's configuration (state directory already set), such as its clock.
+        /// Default: no change.
+        public var service: @Sendable (inout MediaService.Configuration) -> Void
 
         public init(
             sweepInterval: Duration = .seconds(60), server: HTTPServer.Configuration = HTTPServer.Configuration(),
             fetcher: (any OriginFetching)? = nil, admin: AdminFactory? = nil,
-            until: (@Sendable () async -> String)? = nil
+            until: (@Sendable () async -> String)? = nil,
+            service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in }
         ) {
             self.sweepInterval = sweepInterval
             self.server = server
             self.fetcher = fetcher
             self.admin = admin
             self.until = until
+            self.service = service
         }
     }
 
@@ -79,7 +84,7 @@ public struct ServeCommand: Sendable {
         do {
             service = try ServiceSetup.openService(
                 policies: policies, stateDirectory: options.stateDirectory,
-                fetcher: configuration.fetcher ?? URLSessionOriginFetcher())
+                fetcher: configuration.fetcher ?? URLSessionOriginFetcher(), configure: configuration.service)
         } catch {
             signals?.cancel()
             throw error

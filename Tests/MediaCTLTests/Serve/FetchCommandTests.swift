@@ -18,9 +18,18 @@ import Testing
             state = directory.path + "/state"
         }
 
+        /// A fixed service clock: no second boundary can add an age of 1 s to a fresh answer.
+        static let now = Date().timeIntervalSince1970.rounded(.down)
+
+        static var actions: ClosureCommandActions {
+            ClosureCommandActions(fetch: { options, context in
+                await FetchCommand(options: options, service: { $0.clock = { Setup.now } }).run(context: context)
+            })
+        }
+
         func run(_ arguments: [String]) async -> CLIRun {
             await CLIRun.run(
-                ["fetch"] + arguments + ["--policies", policies, "--state-dir", state], actions: ServeActions.actions)
+                ["fetch"] + arguments + ["--policies", policies, "--state-dir", state], actions: Self.actions)
         }
 
         func finish() async {
@@ -106,7 +115,7 @@ import Testing
             [
                 "fetch", "/catalog/horse-d29d871c.jpg", "--output", "-", "--json", "--policies", setup.policies,
                 "--state-dir", setup.state,
-            ], environment: [:], stdout: out, stderr: err, actions: ServeActions.actions)
+            ], environment: [:], stdout: out, stderr: err, actions: Setup.actions)
         #expect(status == 0)
         #expect(out.bytes == setup.origin.origin.files["/catalog/horse-d29d871c.jpg"]!.bytes)
         #expect(try Self.object(err.text)["storage"] as? String == "disk")
@@ -122,6 +131,11 @@ import Testing
         #expect(document["reason"] as? String == "credentials-required")
         #expect(document["cacheStatus"] is NSNull)
         #expect(document["storage"] is NSNull)
+        let unfixed = await CLIRun.run(
+            ["fetch", "/receipts/r-7731.png", "--policies", setup.policies, "--state-dir", setup.state],
+            actions: ServeActions.actions)
+        #expect(unfixed.status == 1)
+        #expect(unfixed.stdout.hasPrefix("401 Unauthorized\n"))
         let missing = await setup.run(["/catalog/none.jpg"])
         #expect(missing.status == 1)
         #expect(missing.stdout.hasPrefix("404 Not Found\n") || missing.stdout.hasPrefix("502 Bad Gateway\n"))

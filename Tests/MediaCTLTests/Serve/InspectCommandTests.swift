@@ -5,13 +5,19 @@ import Testing
 
 /// `mediactl inspect URL` against the demo's origin (no `Date` field, so ages are exact).
 @Suite struct InspectCommandTests {
+    /// `inspect` with a fixed clock, so the request and response times are the same second.
+    static let actions = ClosureCommandActions(inspect: { options, context in
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        return await InspectCommand(options: options, clock: { now }).run(context: context)
+    })
+
     @Test func catalogImageExplainsHeadersFreshnessRouteAndDecision() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let origin = try TestOrigin(addsDateField: false)
         let policies = try origin.writePolicies(in: directory)
         let url = origin.base + "/catalog/coffee-237a7131.jpg"
-        let run = await CLIRun.run(["inspect", url, "--policies", policies], actions: ServeActions.actions)
+        let run = await CLIRun.run(["inspect", url, "--policies", policies], actions: Self.actions)
         #expect(run.status == 0)
         #expect(run.stderr == "")
         #expect(
@@ -51,12 +57,12 @@ import Testing
         let origin = try TestOrigin(addsDateField: false)
         let policies = try origin.writePolicies(in: directory)
         let avatar = await CLIRun.run(
-            ["inspect", origin.base + "/avatars/u1001.jpg", "--policies", policies], actions: ServeActions.actions)
+            ["inspect", origin.base + "/avatars/u1001.jpg", "--policies", policies], actions: Self.actions)
         #expect(avatar.stdout.contains("\n  shared cache:   60 s (max-age)\n"))
         #expect(avatar.stdout.hasSuffix(
             "decision:         disk, ttl 60 s (reason tier-storage)\n  rfc9111: disk ttl=60 rfc9111-storable\n  tier: disk ttl=60 tier-storage\n"))
         let ticket = await CLIRun.run(
-            ["inspect", origin.base + "/one-time/ticket-5510.jpg", "--policies", policies], actions: ServeActions.actions)
+            ["inspect", origin.base + "/one-time/ticket-5510.jpg", "--policies", policies], actions: Self.actions)
         #expect(ticket.status == 0)
         #expect(ticket.stdout.contains("\n  Cache-Control:  no-store\n"))
         #expect(ticket.stdout.contains("\nRFC 9111 §3:      not storable in a shared cache (response-no-store)\n"))
@@ -72,7 +78,7 @@ import Testing
         let policies = try origin.writePolicies(in: directory)
         let run = await CLIRun.run(
             ["inspect", "http://127.0.0.1:\(origin.port)/catalog/coffee-237a7131.jpg".replacingOccurrences(
-                of: "127.0.0.1", with: "localhost"), "--policies", policies], actions: ServeActions.actions)
+                of: "127.0.0.1", with: "localhost"), "--policies", policies], actions: Self.actions)
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix(
             "route:            none (no route's origin is a prefix of the URL)\ndecision:         - (no tier)\n"))
@@ -96,7 +102,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let run = await CLIRun.run(
-            ["inspect", "http://127.0.0.1:9/a.jpg", "--policies", directory.path + "/none"], actions: ServeActions.actions)
+            ["inspect", "http://127.0.0.1:9/a.jpg", "--policies", directory.path + "/none"], actions: Self.actions)
         #expect(
             run
                 == CLIRun(

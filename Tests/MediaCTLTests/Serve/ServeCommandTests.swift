@@ -31,7 +31,9 @@ import Testing
     }
 
     static func start(
-        policies: String, state: String, admin: ServeCommand.AdminFactory? = nil
+        policies: String, state: String, admin: ServeCommand.AdminFactory? = nil,
+        sweepInterval: Duration = .seconds(60),
+        service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in }
     ) async throws -> Running {
         let gate = Gate()
         let out = CapturedOutput()
@@ -39,7 +41,10 @@ import Testing
         let context = CommandContext(stdout: out, stderr: err, environment: [:])
         let options = ServeOptions(
             listen: ListenAddress(host: "127.0.0.1", port: 0), policiesDirectory: policies, stateDirectory: state)
-        let command = ServeCommand(options: options, configuration: .init(admin: admin, until: { await gate.wait() }))
+        let command = ServeCommand(
+            options: options,
+            configuration: .init(
+                sweepInterval: sweepInterval, admin: admin, until: { await gate.wait() }, service: service))
         let task = Task { await command.run(context: context) }
         let started = await eventually { out.text.contains("serving on") || !err.text.isEmpty }
         try #require(started && err.text.isEmpty, "serve did not start: \(err.text)")
@@ -54,7 +59,8 @@ import Testing
         let origin = try TestOrigin(addsDateField: false)
         let policies = try origin.writePolicies(in: directory)
         let state = directory.path + "/state"
-        let serving = try await Self.start(policies: policies, state: state)
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        let serving = try await Self.start(policies: policies, state: state, service: { $0.clock = { now } })
 
         #expect(
             serving.stdout.text
@@ -77,7 +83,7 @@ import Testing
         #expect(first.body == bytes)
         let second = try await HTTPGet.fetch(serving.base + path)
         #expect(second.status == 200)
-        #expect(second.header("Cache-Status")?.hasPrefix("mediactl; hit; ttl=3153") == true)
+        #expect(second.header("Cache-Status") == "mediactl; hit; ttl=31536000")
         #expect(second.body == bytes)
         let head = try await HTTPGet.fetch(serving.base + path, method: "HEAD")
         #expect(head.status == 200)
@@ -278,6 +284,33 @@ import Testing
                 == CLIRun(
                     status: 2, stdout: "",
                     stderr: "mediactl: cannot open state directory '\(state)': \(state) exists and is not a directory\n"))
+        await origin.stop()
+    }
+
+    @Test func expiredEntriesAreSweptPeriodically() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try origin.writePolicies(in: directory)
+        let state = directory.path + "/state"
+        let now = Mutex<Double>(Date().timeIntervalSince1970.rounded(.down))
+        let serving = try await Self.start(
+            policies: policies, state: state, sweepInterval: .milliseconds(20),
+            service: { $0.clock = { now.withLock { $0 } } })
+        let receipt = try await HTTPGet.fetch(
+            serving.base + "/receipts/r-7731.png", headers: ["Authorization": "Bearer demo-token-u1"])
+        #expect(
+            receipt.header("Cache-Status") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
+        #expect(try AuditReader.records(directory: state + "/audit").map(\.event) == [.start, .store])
+        now.withLock { $0 += 61 }
+        let swept = await eventually {
+            ((try? AuditReader.records(directory: state + "/audit")) ?? []).contains { $0.event == .expire }
+        }
+        #expect(swept)
+        let expire = try AuditReader.records(directory: state + "/audit").first { $0.event == .expire }
+        #expect(expire?.tier?.rawValue == "private")
+        #expect(expire?.storage == .encryptedDisk)
+        #expect(await serving.stop() == .success)
         await origin.stop()
     }
 
