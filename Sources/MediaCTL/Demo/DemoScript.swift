@@ -84,7 +84,7 @@ public enum DemoScript {
         Step("/catalog/horse-d29d871c.jpg", .u2, "catalog: first view", .storedMiss),
         Step("/catalog/astronaut-4530ade2.jpg", .u2, "catalog: repeat view, shared across users", .hit),
         Step("/catalog/coffee-237a7131.jpg", .u1, "catalog: repeat view", .hit),
-        Step("/avatars/u1001.jpg", .u1, "avatar: first view (ttl capped at 60 s)", .storedMiss),
+        Step("/avatars/u1001.jpg", .u1, "avatar: first view (origin max-age=60)", .storedMiss),
         Step("/avatars/u1001.jpg", .u2, "avatar: repeat view", .hit),
         Step("/avatars/u1001.jpg?v=2", .u1, "avatar changed: ?v=2 is a new key", .storedMiss),
         Step("/receipts/r-7731.png", .u1, "receipt: U1's partition, sealed", .storedMiss),
