@@ -314,6 +314,67 @@ import Testing
         await origin.stop()
     }
 
+    /// The demo origin, holding every answer until ``release`` opens.
+    final class HeldOrigin: HTTPHandling {
+        let origin: DemoOrigin
+        let release = Gate()
+        let received = Atomic<Int>(0)
+
+        init() throws { origin = try DemoOrigin(samples: DemoSamples.all()) }
+
+        func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+            received.add(1, ordering: .sequentiallyConsistent)
+            _ = await release.wait()
+            return origin.answer(request)
+        }
+    }
+
+    @Test func stopLetsTheInFlightRequestFinishBeforeTheServiceStops() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let held = try HeldOrigin()
+        let originServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: held)
+        let originPort = try originServer.start()
+        let policies = directory.path + "/Policies"
+        try FileManager.default.createDirectory(atPath: policies, withIntermediateDirectories: false)
+        try Data(DemoPolicy.text.replacingOccurrences(of: "127.0.0.1:8081", with: "127.0.0.1:\(originPort)").utf8)
+            .write(to: URL(fileURLWithPath: policies + "/default.json"))
+        let state = directory.path + "/state"
+        let serving = try await Self.start(policies: policies, state: state)
+        let inFlight = Task { try await HTTPGet.fetch(serving.base + "/catalog/coffee-237a7131.jpg") }
+        #expect(await eventually { held.received.load(ordering: .sequentiallyConsistent) == 1 })
+        let stopping = Task { await serving.stop() }
+        // The server is draining once its listening socket is closed; the request is still held, and
+        // the service has not been stopped (no `stop` record).
+        let port = serving.port
+        #expect(await eventually { !Self.accepts(port: port) })
+        #expect(try AuditReader.records(directory: state + "/audit").map(\.event) == [.start])
+        held.release.open()
+        let answer = try await inFlight.value
+        #expect(answer.status == 200)
+        #expect(answer.header("Cache-Status")?.hasSuffix("; stored; detail=disk") == true)
+        #expect(await stopping.value == .success)
+        #expect(try AuditReader.records(directory: state + "/audit").map(\.event) == [.start, .store, .stop])
+        await OffPool.run { originServer.stop() }
+    }
+
+    /// Whether a TCP connection to 127.0.0.1:`port` is accepted (loopback: refused at once when closed).
+    static func accepts(port: Int) -> Bool {
+        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
+        guard fd >= 0 else { return false }
+        defer { close(fd) }
+        var address = sockaddr_in()
+        address.sin_family = sa_family_t(AF_INET)
+        address.sin_port = in_port_t(UInt16(port).bigEndian)
+        address.sin_addr.s_addr = inet_addr("127.0.0.1")
+        let result = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
+            }
+        }
+        return result == 0
+    }
+
     @Test func listenHostNamesAreResolved() throws {
         #expect(try ListenResolver.numericHost("127.0.0.1") == "127.0.0.1")
         #expect(try ListenResolver.numericHost("::1") == "::1")
