@@ -64,8 +64,3 @@ public struct InspectCommand: Sendable {
         return .success
     }
 }
-
-extension CommandError.Code {
-    /// `mediactl inspect` could not reach the origin (exit 1).
-    public static let inspectFailed = CommandError.Code("inspect-failed")
-}

@@ -3,15 +3,6 @@ import MediaAudit
 import MediaPolicy
 import MediaService
 
-extension CommandError.Code {
-    /// The policies could not be loaded or an `--origin` override is wrong (exit 2).
-    public static let invalidPolicy = CommandError.Code("invalid-policy")
-    /// The state directory cannot be opened: not a directory, or its audit log is locked (exit 2).
-    public static let stateDirectory = CommandError.Code("state-directory")
-    /// The listen address cannot be bound or resolved (exit 2).
-    public static let listenFailed = CommandError.Code("listen-failed")
-}
-
 /// The steps `serve`, `fetch` and `demo` share: load the policies, apply `--origin` overrides,
 /// open the ``MediaService`` on a state directory.
 public enum ServiceSetup {
