@@ -76,9 +76,9 @@ public struct DemoCommand: Sendable {
             policies: policies, stateDirectory: state, fetcher: URLSessionOriginFetcher())
         running.service = service
         let recorder = OutcomeRecorder()
-        let server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0),
-            handler: MediaHTTPHandler(service: service, observer: recorder.observer))
+        let handler = MediaHTTPHandler(service: service, observer: recorder.observer)
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: handler)
+        handler.server.attach(server)
         let base = "http://127.0.0.1:\(try Self.start(server))"
         running.server = server
         configuration.onServing?(base, originBase, state)

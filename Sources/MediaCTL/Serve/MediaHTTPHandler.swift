@@ -15,6 +15,7 @@ import MediaService
 ///   one it is answered `404` problem+json (`no-route`).
 /// - `HEAD` is answered like `GET` without a body; the service's `Content-Length` announces the
 ///   representation's length (RFC 9110 §9.3.2).
+/// - `GET /_mediactl/metrics` gets the attached server's counters appended (``server``).
 public struct MediaHTTPHandler: HTTPHandling {
     /// Answers an admin request (`POST /_mediactl/purge`). It runs on a task, never on the
     /// connection's thread.
@@ -32,20 +33,28 @@ public struct MediaHTTPHandler: HTTPHandling {
     public let admin: AdminHandler?
     /// Called with each service response, or `nil`.
     public let observer: Observer?
+    /// The server whose statistics `GET /_mediactl/metrics` reports; attach it once created.
+    public let server: ServerReference
 
     /// - Parameters:
     ///   - service: the pipeline.
     ///   - admin: what answers `POST /_mediactl/purge`. Default: `nil` (404 problem+json).
     ///   - observer: sees each service response. Default: `nil`.
-    public init(service: MediaService, admin: AdminHandler? = nil, observer: Observer? = nil) {
+    ///   - server: where the running server is attached for metrics. Default: a new, empty reference.
+    public init(
+        service: MediaService, admin: AdminHandler? = nil, observer: Observer? = nil,
+        server: ServerReference = ServerReference()
+    ) {
         self.service = service
         self.admin = admin
         self.observer = observer
+        self.server = server
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
         if isAdmin(request) { return admin == nil ? Self.noAdminEndpoint : nil }
-        guard let response = service.handleIfCached(Self.serviceRequest(request)) else { return nil }
+        guard let answer = service.handleIfCached(Self.serviceRequest(request)) else { return nil }
+        let response = addingServerMetrics(answer, for: request)
         observer?(request, response)
         return Self.serverResponse(response)
     }
@@ -55,7 +64,7 @@ public struct MediaHTTPHandler: HTTPHandling {
             guard let admin else { return Self.noAdminEndpoint }
             return await admin(request)
         }
-        let response = await service.handle(Self.serviceRequest(request))
+        let response = addingServerMetrics(await service.handle(Self.serviceRequest(request)), for: request)
         observer?(request, response)
         return Self.serverResponse(response)
     }

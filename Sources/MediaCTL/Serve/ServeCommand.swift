@@ -95,6 +95,7 @@ public struct ServeCommand: Sendable {
         serverConfiguration.port = Int(options.listen.port)
         let handler = MediaHTTPHandler(service: service, admin: configuration.admin?(service, adminToken))
         let server = HTTPServer(configuration: serverConfiguration, handler: handler)
+        handler.server.attach(server)
         let port: Int
         do {
             port = try server.start()

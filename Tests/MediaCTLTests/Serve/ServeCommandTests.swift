@@ -105,6 +105,10 @@ import Testing
         #expect(lines.contains("mediactl_hits_total{tier=\"public\"} 2"))
         #expect(lines.contains("mediactl_stored_total{tier=\"public\"} 1"))
         #expect(lines.contains("mediactl_misses_total{tier=\"public\"} 1"))
+        #expect(lines.contains("# TYPE mediactl_http_requests_total counter"))
+        #expect(lines.contains("mediactl_http_requests_total 4"))  // the metrics request itself is counted once answered
+        #expect(lines.contains("mediactl_http_parse_errors_total 0"))
+        #expect(metrics.header("Content-Length") == String(metrics.body.count))
 
         let purge = try await HTTPGet.fetch(serving.base + "/_mediactl/purge", method: "POST")
         #expect(purge.status == 404)
