@@ -19,14 +19,21 @@ extension MediaHTTPHandler {
     }
 
     /// `response` with the server's counters appended when it is the 200 answer to
-    /// `GET /_mediactl/metrics` and a server is attached; otherwise `response` unchanged.
+    /// `GET /_mediactl/metrics` and a server is attached (for `HEAD`, only `Content-Length` grows);
+    /// otherwise `response` unchanged.
     func addingServerMetrics(_ response: ServiceResponse, for request: HTTPServerRequest) -> ServiceResponse {
-        guard request.method == "GET", request.path == "/_mediactl/metrics", response.status == 200,
-            let statistics = server.statistics
+        guard request.method == "GET" || request.method == "HEAD", request.path == "/_mediactl/metrics",
+            response.status == 200, let statistics = server.statistics
         else { return response }
         var response = response
-        response.body += Array(Self.metricsLines(statistics).utf8)
-        response.fields.set("Content-Length", String(response.body.count))
+        let extra = Array(Self.metricsLines(statistics).utf8)
+        if request.method == "HEAD" {
+            let length = Int(response.fields["Content-Length"] ?? "") ?? 0
+            response.fields.set("Content-Length", String(length + extra.count))
+        } else {
+            response.body += extra
+            response.fields.set("Content-Length", String(response.body.count))
+        }
         return response
     }
 }

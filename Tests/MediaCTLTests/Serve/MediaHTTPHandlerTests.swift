@@ -39,6 +39,50 @@ import Testing
         #expect(!wire.closeConnection)
     }
 
+    @Test func serverCountersInPrometheusTextFormat() {
+        let statistics = HTTPServer.Statistics(
+            acceptedConnections: 3, refusedConnections: 1, openConnections: 2, requests: 9, parseErrors: 4, timeouts: 5)
+        #expect(
+            MediaHTTPHandler.metricsLines(statistics) == """
+                # TYPE mediactl_http_connections_accepted_total counter
+                mediactl_http_connections_accepted_total 3
+                # TYPE mediactl_http_connections_refused_total counter
+                mediactl_http_connections_refused_total 1
+                # TYPE mediactl_http_connections_open gauge
+                mediactl_http_connections_open 2
+                # TYPE mediactl_http_requests_total counter
+                mediactl_http_requests_total 9
+                # TYPE mediactl_http_parse_errors_total counter
+                mediactl_http_parse_errors_total 4
+                # TYPE mediactl_http_timeouts_total counter
+                mediactl_http_timeouts_total 5
+
+                """)
+    }
+
+    @Test func metricsGrowByTheServerCountersOnlyWhenAServerIsAttached() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
+        let service = try ServiceSetup.openService(
+            policies: policies, stateDirectory: directory.path + "/state", fetcher: URLSessionOriginFetcher())
+        let handler = MediaHTTPHandler(service: service)
+        let plain = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
+        #expect(!String(decoding: plain.body, as: UTF8.self).contains("mediactl_http_"))
+        handler.server.attach(origin.server)
+        let get = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
+        let text = String(decoding: get.body, as: UTF8.self)
+        #expect(text.hasPrefix(String(decoding: plain.body, as: UTF8.self)))
+        #expect(text.contains("\nmediactl_http_connections_open 0\n"))
+        #expect(get.field("Content-Length") == String(get.body.count))
+        let head = try #require(handler.handleSync(HTTPServerRequest(method: "HEAD", target: "/_mediactl/metrics")))
+        #expect(head.body.isEmpty)
+        #expect(head.field("Content-Length") == String(get.body.count))
+        await service.stop()
+        await origin.stop()
+    }
+
     @Test func syncPathAnswersEndpointsAndDeclinesMisses() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
