@@ -6,6 +6,8 @@ extension CommandError.Code {
     public static let stateDirectory = CommandError.Code("state-directory")
     /// The listen address cannot be bound or resolved (exit 2).
     public static let listenFailed = CommandError.Code("listen-failed")
+    /// The admin token of `serve.json` could not be drawn from the CSPRNG (exit 1).
+    public static let adminToken = CommandError.Code("admin-token")
     /// A demo request failed at the transport level (exit 1).
     public static let demoFailed = CommandError.Code("demo-failed")
     /// `mediactl inspect` could not reach the origin (exit 1).

@@ -78,6 +78,12 @@ public struct ServeCommand: Sendable {
     private func serve(context: CommandContext) async throws(CommandError) -> ExitCode {
         let policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
         let host = try ListenResolver.numericHost(options.listen.host)
+        let adminToken: String
+        do {
+            adminToken = try ServeStateFile.makeAdminToken()
+        } catch {
+            throw CommandError(.adminToken, "cannot generate the admin token: \(error)", exitCode: .failure)
+        }
         var signals: ShutdownSignals?
         if configuration.until == nil { signals = try ShutdownSignals() }
         let service: MediaService
@@ -89,7 +95,6 @@ public struct ServeCommand: Sendable {
             signals?.cancel()
             throw error
         }
-        let adminToken = (try? ServeStateFile.makeAdminToken()) ?? ""
         var serverConfiguration = configuration.server
         serverConfiguration.host = host
         serverConfiguration.port = Int(options.listen.port)

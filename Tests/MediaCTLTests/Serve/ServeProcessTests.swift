@@ -69,3 +69,36 @@ import Testing
         await origin.stop()
     }
 }
+
+/// `mediactl demo` as users run it: the built binary, from an empty directory, nothing set up.
+@Suite struct DemoProcessTests {
+    @Test func demoRunsFromAnEmptyDirectoryAndExits0() async throws {
+        let binary = try #require(ExecutableTests.binary, "mediactl is not built next to the tests")
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = ["demo"]
+        process.currentDirectoryURL = URL(fileURLWithPath: directory.path)
+        process.environment = ["TMPDIR": directory.path]
+        let out = Pipe()
+        let err = Pipe()
+        process.standardOutput = out
+        process.standardError = err
+        try process.run()
+        let (status, stdout, stderr) = await OffPool.run { () -> (Int32, String, String) in
+            let stdout = out.fileHandleForReading.readDataToEndOfFile()
+            let stderr = err.fileHandleForReading.readDataToEndOfFile()
+            process.waitUntilExit()
+            return (
+                process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
+            )
+        }
+        #expect(status == 0)
+        #expect(stderr == "")
+        #expect(DemoCommandTests.rows(stdout).map { $0[3] } == ["200", "200", "200", "200", "200", "200", "200", "200", "200", "200", "200", "401", "200", "200"])
+        #expect(stdout.hasSuffix("\nclean: no violations\n"))
+        // Nothing left behind: no state in the working directory, the temporary state directory removed.
+        #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
+    }
+}
