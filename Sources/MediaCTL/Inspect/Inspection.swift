@@ -27,7 +27,8 @@ struct Inspection {
     }
 
     var text: String {
-        var lines = ["GET \(url)", "status: \(response.status) \(HTTPStatusText.reason(response.status)), \(response.body.count) bytes", ""]
+        let status = "\(response.status) \(HTTPStatusText.reason(response.status))"
+        var lines = ["GET \(url)", "status: \(status), \(response.body.count) bytes", ""]
         lines.append("origin cache headers:")
         for name in Self.shownFields {
             lines.append("  " + pad(name + ":") + (response.fields[name] ?? "-"))

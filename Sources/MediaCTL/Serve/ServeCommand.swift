@@ -26,7 +26,8 @@ public struct ServeCommand: Sendable {
     public struct Configuration: Sendable {
         /// Time between two sweeps of expired entries. Default: 60 s.
         public var sweepInterval: Duration
-        /// Server limits and timeouts; `host` and `port` come from `--listen`. Default: ``HTTPServer/HTTPServer/Configuration/init(host:port:backlog:maxConnections:readHeaderTimeout:idleTimeout:writeTimeout:drainTimeout:parser:addsDateField:threadStackBytes:)`` defaults.
+        /// Server limits and timeouts; `host` and `port` come from `--listen`. Default: the
+        /// ``HTTPServer/HTTPServer/Configuration`` defaults (10 s header, 60 s idle, 10 s drain timeouts).
         public var server: HTTPServer.Configuration
         /// The origin transport. Default: `nil`, a ``MediaService/URLSessionOriginFetcher`` with defaults.
         public var fetcher: (any OriginFetching)?
