@@ -137,6 +137,7 @@ public struct ServeCommand: Sendable {
         }
         await OffPool.run { server.stop() }
         sweeper.cancel()
+        await sweeper.value  // a sweep in progress finishes before the stores stop
         await service.stop()
         ServeStateFile.remove(in: options.stateDirectory)
         context.diagnose("\(reason): stopped after draining in-flight requests")
