@@ -9,13 +9,20 @@ import Testing
         for credentials in ["bearer-required", "forward"] {
             let found = errors(#"{ "storage": "disk", "credentials": "\#(credentials)" }"#)
             #expect(found.map(\.description) == [
-                #"Policies/test.json: tiers.t.credentials: "\#(credentials)" sends credentials to the origin, but the tier is a shared cache with partition "none": one user's response could be served to another; allowed: partition "credential" with these credentials, or credentials "strip" or "refuse""#,
+                #"Policies/test.json: tiers.t.credentials: "\#(credentials)" sends credentials to the origin, but the tier is a shared cache with partition "none": one user's response could be served to another; allowed: partition "credential" with these credentials, credentials "strip" or "refuse", or contentTypes ["*/*"] with credentials "forward" (conformance mode, RFC 9111 §3.5)"#,
             ])
             #expect(found.first?.code == .contradiction)
             #expect(found.first?.value == "\"\(credentials)\"")
         }
         #expect(messages(#"{ "storage": "memory", "credentials": "forward", "partition": "credential" }"#) == [])
         #expect(messages(#"{ "storage": "disk", "credentials": "refuse" }"#) == [])
+    }
+
+    @Test func conformanceModeForwardsCredentialsToASharedGenericTier() {
+        // contentTypes ["*/*"] + credentials "forward": RFC 9111 §3.5 decides, no contradiction.
+        #expect(messages(#"{ "storage": "memory", "cache": "shared", "credentials": "forward", "contentTypes": ["*/*"] }"#) == [])
+        // bearer-required on a generic shared tier is still a contradiction.
+        #expect(errors(#"{ "storage": "memory", "credentials": "bearer-required", "contentTypes": ["*/*"] }"#).map(\.code) == [.contradiction])
     }
 
     @Test func partitionWithoutForwardedCredentials() {

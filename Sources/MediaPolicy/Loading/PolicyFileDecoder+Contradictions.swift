@@ -5,10 +5,13 @@ extension PolicyFileDecoder {
         func at(_ key: String) -> String { "\(path).\(key)" }
         func quoted(_ text: String) -> String { PolicyJSON.quote(text) }
 
-        if tier.credentials.forwardsCredentials, tier.cache == .shared, tier.partition == .none {
+        // A generic tier (contentTypes ["*/*"]) with credentials "forward" is the RFC 9111 conformance mode:
+        // RFC 9111 §3.5 decides what a shared cache may store from a request with Authorization.
+        let conformanceMode = !tier.validatesImages && tier.credentials == .forward
+        if tier.credentials.forwardsCredentials, tier.cache == .shared, tier.partition == .none, !conformanceMode {
             report(.contradiction, at("credentials"), value: .string(tier.credentials.rawValue),
                    problem: "\(quoted(tier.credentials.rawValue)) sends credentials to the origin, but the tier is a shared cache with partition \"none\": one user's response could be served to another",
-                   allowed: "partition \"credential\" with these credentials, or credentials \"strip\" or \"refuse\"")
+                   allowed: "partition \"credential\" with these credentials, credentials \"strip\" or \"refuse\", or contentTypes [\"*/*\"] with credentials \"forward\" (conformance mode, RFC 9111 §3.5)")
         }
         if tier.partition == .credential, !tier.credentials.forwardsCredentials {
             report(.contradiction, at("partition"), value: .string("credential"),

@@ -75,16 +75,36 @@ extension MediaService {
             return .failure(Refusal(response: Responder.problem(503, code: "stopping", detail: "the service is stopping",
                                                                 outcome: outcome)))
         }
-        var originFields = HeaderHygiene.originRequestFields(
-            from: request.fields, forwardAuthorization: tier.credentials == .bearerRequired || tier.credentials == .forward)
-        if isRead {
-            // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
-            for name in MediaService.clientConditionals { originFields.remove(name) }
+        let forwardsAuthorization = tier.credentials == .bearerRequired || tier.credentials == .forward
+        var originFields: HTTPFields
+        if tier.validatesImages {
+            originFields = HeaderHygiene.originRequestFields(from: request.fields, forwardAuthorization: forwardsAuthorization)
+            if isRead {
+                // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
+                for name in MediaService.clientConditionals { originFields.remove(name) }
+            }
+        } else {
+            originFields = MediaService.passThroughFields(request.fields, forwardAuthorization: forwardsAuthorization)
         }
         return .success(RequestContext(
             method: request.method, route: route, runtime: runtime, upstreamURL: match.upstreamURL,
             isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
             hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy))
+    }
+
+    /// Conformance mode: the client's fields minus hop-by-hop ones (RFC 9110 §7.6.1: `Connection`, the
+    /// fields it names, `Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`),
+    /// `Proxy-*`, `Host` (the origin's is sent) and `Content-Length` (recomputed from the body).
+    static func passThroughFields(_ client: HTTPFields, forwardAuthorization: Bool) -> HTTPFields {
+        let named = Set(client.listValues(for: "connection").map { $0.lowercased() })
+        let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
+                                     "upgrade", "host", "content-length"]
+        var out = client
+        out.removeAll { name in
+            hopByHop.contains(name) || named.contains(name) || name.hasPrefix("proxy-")
+                || (!forwardAuthorization && name == "authorization")
+        }
+        return out
     }
 
     /// Request fields a cache answers itself instead of forwarding.

@@ -59,11 +59,4 @@ extension MediaService {
         }
         return lines.joined(separator: "\n") + "\n"
     }
-
-    /// Other methods on a `"methods": "all"` route. Pass-through with invalidation is the conformance
-    /// mode of issue 7; until then they are answered 501.
-    func passThrough(_ context: RequestContext, body: [UInt8]) async -> ServiceResponse {
-        Responder.problem(501, code: "not-implemented", detail: "pass-through of \(context.method) is not implemented yet",
-                          outcome: context.outcome)
-    }
 }

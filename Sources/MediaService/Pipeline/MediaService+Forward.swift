@@ -12,8 +12,7 @@ extension MediaService {
         }
         var joined = false
         let result: Exchange
-        // Requests whose credential reaches the origin without forming a partition are never joined.
-        if context.hasCredential && context.partition == nil {
+        if !context.coalesces {
             result = await operation()
         } else {
             do {
@@ -62,14 +61,18 @@ extension MediaService {
     func exchange(_ context: RequestContext, candidates: [Candidate], conditional: HTTPFields?,
                   reason: CacheStatus.Forward) async -> Exchange {
         var fields = context.originFields
-        for field in conditional ?? HTTPFields() { fields.set(field.name, field.value) }
+        if let conditional {
+            // Our validators replace the client's (conformance mode forwards the client's only when nothing is stored).
+            for name in MediaService.clientConditionals { fields.remove(name) }
+            for field in conditional { fields.set(field.name, field.value) }
+        }
         let tier = context.tier
         let requestTime = now
         let response: OriginResponse
         do {
             response = try await fetcher.fetch(OriginRequest(
                 method: "GET", url: context.upstreamURL, fields: fields, timeout: tier.originTimeout,
-                maxBodyBytes: tier.maxObjectBytes))
+                maxBodyBytes: tier.maxObjectBytes, allowsRetry: !context.isGeneric))
         } catch let error as OriginError {
             if error.code == .tooLarge {
                 return refuse(context, status: 502, code: "over-size-limit",

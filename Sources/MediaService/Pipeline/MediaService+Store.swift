@@ -39,7 +39,8 @@ extension MediaService {
         let decision = chain.decide(proposal)
         let storeKey = CacheKey.store(group: context.groupKey, secondary: stored.secondaryKey)
         let head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
-                              storage: decision.storage.rawValue, policyTTL: Int64(decision.ttl))
+                              storage: decision.storage.rawValue,
+                              policyTTL: stored.currentAge(now: Int64(responseTime)) + Int64(decision.ttl))
         let subject = context.subject(storeKey: storeKey)
         let counters = context.runtime.counters
         guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
@@ -97,7 +98,8 @@ extension MediaService {
                                              responseTime: Int64(responseTime), role: context.role)
             let ttl = min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role))
             var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
-                                  height: candidate.head.height, storage: candidate.head.storage, policyTTL: ttl)
+                                  height: candidate.head.height, storage: candidate.head.storage,
+                                  policyTTL: updated.currentAge(now: Int64(responseTime)) + ttl)
             head.storage = candidate.head.storage
             var entry = candidate.entry
             entry.metadata.head = head.encoded()
@@ -119,10 +121,12 @@ extension MediaService {
             }
             let matches = updated.matches(request: request.fields, digest: digest)
             if served == nil || matches { served = (Candidate(storeKey: candidate.storeKey, response: updated, head: head,
-                                                              entry: entry, policyTTL: ttl), updated, head) }
+                                                              entry: entry, policyTTL: head.policyTTL), updated, head) }
         }
         let (candidate, updated, head) = served!
-        let status = CacheStatus(forward: .stale, forwardStatus: 304, ttl: candidate.policyTTL)
+        let ttl = min(updated.freshnessLifetime(role: context.role), candidate.policyTTL)
+            - updated.currentAge(now: Int64(responseTime))
+        let status = CacheStatus(forward: .stale, forwardStatus: 304, ttl: ttl)
         let content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
                                        storage: head.storage, reason: "not-modified")
         return Exchange(result: .content(content), shareable: true)

@@ -22,6 +22,18 @@ struct RequestContext: Sendable {
     var partition: String?
     var cachePolicy: RequestCachePolicy
 
+    /// Conformance mode (a generic tier, `contentTypes: ["*/*"]`): request fields pass through unchanged
+    /// except hop-by-hop ones, client conditionals reach the origin when nothing is stored, nothing is retried.
+    var isGeneric: Bool { !tier.validatesImages }
+
+    /// Whether the request may join another's origin exchange: never when a credential reaches the
+    /// origin without forming a partition, nor (conformance mode) when the client sent conditionals.
+    var coalesces: Bool {
+        if hasCredential && partition == nil { return false }
+        if isGeneric && MediaService.clientConditionals.contains(where: { clientFields.contains($0) }) { return false }
+        return true
+    }
+
     /// The RFC 9111 group key (primary key + partition).
     var groupKey: String { CacheKey.group(primary: upstreamURL, partition: partition) }
 

@@ -62,7 +62,7 @@ enum Responder {
             fields.remove("Content-Language")
             return ServiceResponse(status: 304, fields: fields, body: [], outcome: outcome)
         }
-        fields.set("Content-Length", String(body.count))
+        if response.status != 304 && response.status != 204 { fields.set("Content-Length", String(body.count)) }
         return ServiceResponse(status: response.status, fields: fields, body: context.method == "HEAD" ? [] : body,
                                outcome: outcome)
     }

@@ -92,6 +92,14 @@ final class TierRuntime: Sendable {
         variants.withLock { Array($0[group] ?? []) }.sorted()
     }
 
+    /// Store keys of every group of `primary` (all partitions).
+    func storeKeys(primary: String) -> [String] {
+        let prefix = primary + String(CacheKey.separator)
+        return variants.withLock { index in
+            index.filter { $0.key.hasPrefix(prefix) }.flatMap(\.value)
+        }.sorted()
+    }
+
     func addVariant(_ storeKey: String) {
         let group = CacheKey.group(ofStoreKey: storeKey)
         _ = variants.withLock { $0[group, default: []].insert(storeKey) }

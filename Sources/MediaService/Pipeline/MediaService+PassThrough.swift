@@ -1,0 +1,54 @@
+import HTTPCaching
+import MediaPolicy
+import MediaStorage
+
+extension MediaService {
+    /// Methods other than GET and HEAD on a `"methods": "all"` route (conformance mode): forwarded once
+    /// (never retried, never coalesced) with the request body, answered with the origin's status, fields
+    /// and body, and never stored. A non-error answer to an unsafe method invalidates the target URI and
+    /// same-origin `Location` / `Content-Location` (RFC 9111 §4.4), audited `invalidate`.
+    func passThrough(_ context: RequestContext, body: [UInt8]) async -> ServiceResponse {
+        let tier = context.tier
+        let response: OriginResponse
+        do {
+            response = try await fetcher.fetch(OriginRequest(
+                method: context.method, url: context.upstreamURL, fields: context.originFields,
+                timeout: tier.originTimeout, maxBodyBytes: tier.maxObjectBytes, body: body, allowsRetry: false))
+        } catch let error as OriginError {
+            return Responder.problem(error.httpStatus, code: "origin-" + error.code.description,
+                                     detail: "the origin could not be reached (\(error.code))", outcome: context.outcome)
+        } catch {
+            return Responder.problem(502, code: "origin-error", detail: "the origin could not be reached",
+                                     outcome: context.outcome)
+        }
+        let invalidated = Invalidation.invalidatedURIs(method: context.method, status: response.status,
+                                                       target: context.upstreamURL, responseFields: response.fields)
+        for uri in invalidated { invalidate(primary: uri) }
+        var fields = StoredFields.filter(response.fields, role: .private)
+        fields.remove("Content-Length")
+        if response.status != 304 && response.status != 204 { fields.set("Content-Length", String(response.body.count)) }
+        let status = CacheStatus(forward: .method, forwardStatus: response.status,
+                                 detail: invalidated.isEmpty ? nil : "invalidated")
+        fields.set("Cache-Status", status.description)
+        var outcome = context.outcome
+        outcome.cacheStatus = status.description
+        outcome.storage = "none"
+        return ServiceResponse(status: response.status, fields: fields, body: response.body, outcome: outcome)
+    }
+
+    /// Removes every stored response of `primary` (any partition, any variant) from every tier,
+    /// audited `invalidate` with reason `unsafe-method`.
+    func invalidate(primary: String) {
+        for runtime in runtimes.values {
+            for storeKey in runtime.storeKeys(primary: primary) {
+                guard let metadata = runtime.remove(storeKey) else { continue }
+                let subject = ServiceAuditor.Subject(
+                    tier: metadata.tier, route: metadata.route, storeKey: storeKey, partition: metadata.partition,
+                    url: metadata.partition == nil ? primary : nil)
+                try? auditor.record(.invalidate, subject, storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
+                                    reason: "unsafe-method", bytes: metadata.bodyByteCount, ttl: nil)
+            }
+        }
+        auditor.flush()
+    }
+}
