@@ -40,6 +40,26 @@ struct FieldCaseTests {
         #expect(originLines(world, "/c01/", count: 1) == ["/c01/horse-d29d871c.jpg auth=- inm=- xfh=- fwd=- status=200"])
     }
 
+    /// C02: `Vary: Authorization` on a private route: U2 misses after U1; neither token is written anywhere.
+    @Test func c02VaryAuthorization() throws {
+        let world = try world()
+        defer { world.tearDown() }
+        let (u1, u2) = (NginxOrigin.longTokenU1, NginxOrigin.longTokenU2)
+        let first = try world.get("/c02/r-7731.png", token: u1)
+        #expect(first.status == 200)
+        #expect(first.cacheStatus.stored)
+        #expect(try world.get("/c02/r-7731.png", token: u1).cacheStatus.hit)
+        let other = try world.get("/c02/r-7731.png", token: u2)
+        #expect(other.status == 200)
+        #expect(other.body == Self.receipt)
+        #expect(!other.cacheStatus.hit)
+        #expect(originLines(world, "/c02/", count: 2) == [
+            "/c02/r-7731.png auth=Bearer \(u1) inm=- xfh=- fwd=- status=200",
+            "/c02/r-7731.png auth=Bearer \(u2) inm=- xfh=- fwd=- status=200",
+        ])
+        #expect(StateScan.filesContaining([Array(u1.utf8), Array(u2.utf8)], under: world.stateDirectory) == [])
+    }
+
     /// C03: U1, U2 and ANON at once on a slow private URL: never joined, each gets its own answer.
     @Test func c03CoalescingNeverJoinsCredentials() throws {
         let world = try world()

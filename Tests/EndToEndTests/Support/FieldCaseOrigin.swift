@@ -11,6 +11,7 @@ enum FieldCaseOrigin {
 
     /// `server`-level locations:
     /// - `/c01/`: U1's token would get U1's receipt; anyone else the catalog image (`max-age=60`).
+    /// - `/c02/`: receipts with `private, max-age=300` and `Vary: Authorization`.
     /// - `/c03/`: t1 → the receipt, slowly (about 0.5 s); t2 → 403; none → 401.
     /// - `/c04/`: without a good token, 403 with `max-age=30`; with t1/t2 the receipt.
     /// - `/c05/`: catalog images with `private, max-age=300`.
@@ -23,6 +24,12 @@ enum FieldCaseOrigin {
         add_header Cache-Control "max-age=60";
         if ($origin_user = "u1") { rewrite ^ /receipts/r-7731.png last; }
         rewrite ^/c01/(.*)$ /catalog/$1 break;
+    }
+    location /c02/ {
+        if ($origin_user = "") { return 401; }
+        add_header Cache-Control "private, max-age=300";
+        add_header Vary "Authorization";
+        rewrite ^/c02/(.*)$ /receipts/$1 break;
     }
     location /c03/ {
         if ($origin_user = "") { return 401; }
@@ -73,6 +80,7 @@ enum FieldCaseOrigin {
     /// Routes for the locations above (mount = origin path).
     static let routes: [ServeEnvironment.Route] = [
         .init(name: "c01", mount: "/c01/", originPath: "/c01/", tier: "public"),
+        .init(name: "c02", mount: "/c02/", originPath: "/c02/", tier: "private"),
         .init(name: "c03", mount: "/c03/", originPath: "/c03/", tier: "private"),
         .init(name: "c04", mount: "/c04/", originPath: "/c04/", tier: "private"),
         .init(name: "c05", mount: "/c05/", originPath: "/c05/", tier: "public"),
