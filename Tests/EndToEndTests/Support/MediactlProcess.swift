@@ -142,31 +142,6 @@ final class MediactlProcess: @unchecked Sendable {
         }
     }
 
-    // MARK: One-shot commands
-
-    /// Runs `mediactl <arguments>` to completion (up to `timeoutSeconds`, then SIGKILL).
-    static func run(_ arguments: [String], timeoutSeconds: Double = 30) throws -> CommandResult {
-        guard isBuilt else { throw Failure("\(binary.path) is missing: run swift build --build-tests") }
-        let folder = FileManager.default.temporaryDirectory.appendingPathComponent("mediactl-run-\(UUID().uuidString)")
-        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
-        defer { try? FileManager.default.removeItem(at: folder) }
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = childEnvironment
-        process.standardInput = FileHandle.nullDevice
-        process.standardOutput = try outputHandle(folder.appendingPathComponent("stdout"))
-        process.standardError = try outputHandle(folder.appendingPathComponent("stderr"))
-        try process.run()
-        if !wait(for: process, timeoutSeconds: timeoutSeconds) {
-            Glibc.kill(process.processIdentifier, SIGKILL)
-            process.waitUntilExit()
-        }
-        let out = (try? String(contentsOf: folder.appendingPathComponent("stdout"), encoding: .utf8)) ?? ""
-        let err = (try? String(contentsOf: folder.appendingPathComponent("stderr"), encoding: .utf8)) ?? ""
-        return CommandResult(exitCode: status(of: process), stdout: out, stderr: err)
-    }
-
     // MARK: Helpers
 
     struct Failure: Error, CustomStringConvertible {
@@ -175,19 +150,19 @@ final class MediactlProcess: @unchecked Sendable {
     }
 
     /// The test's environment without `MEDIACTL_STATE_DIR`, so only `--state-dir` decides.
-    private static var childEnvironment: [String: String] {
+    static var childEnvironment: [String: String] {
         var environment = ProcessInfo.processInfo.environment
         environment["MEDIACTL_STATE_DIR"] = nil
         return environment
     }
 
-    private static func outputHandle(_ url: URL) throws -> FileHandle {
+    static func outputHandle(_ url: URL) throws -> FileHandle {
         guard FileManager.default.createFile(atPath: url.path, contents: nil) else { throw Failure("cannot create \(url.path)") }
         return try FileHandle(forWritingTo: url)
     }
 
     /// Polls until `process` exits or the deadline passes; `true` when it exited.
-    private static func wait(for process: Process, timeoutSeconds: Double) -> Bool {
+    static func wait(for process: Process, timeoutSeconds: Double) -> Bool {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while process.isRunning {
             if Date() >= deadline { return false }
@@ -197,7 +172,7 @@ final class MediactlProcess: @unchecked Sendable {
         return true
     }
 
-    private static func status(of process: Process) -> Int32 {
+    static func status(of process: Process) -> Int32 {
         process.terminationReason == .uncaughtSignal ? 128 + process.terminationStatus : process.terminationStatus
     }
 }

@@ -1,0 +1,60 @@
+import Foundation
+import Testing
+
+extension ComplianceTests {
+    /// Planted violations: a plaintext file in sealed/, an unaudited object in disk/, an edited audit
+    /// line. `mediactl audit` exits 1 and names each.
+    @Test func plantedViolationsAreEachNamed() throws {
+        let world = try ServeEnvironment()
+        defer { world.tearDown() }
+        try world.start()
+        #expect(try world.get("/catalog/coffee-237a7131.jpg").cacheStatus.stored)
+        #expect(try world.get("/receipts/r-7731.png", token: Self.u1).cacheStatus.stored)
+        #expect(world.stop() == 0)
+        #expect(try world.audit().result.exitCode == 0)
+
+        // A real disk object from another state directory: valid, readable, but never recorded here.
+        let otherState = world.root.appendingPathComponent("other-state")
+        let other = try MediactlProcess(policiesDirectory: world.policiesDirectory, stateDirectory: otherState)
+        defer { other.cleanUp() }
+        #expect(try RawHTTP.get(port: other.port, "/catalog/rocket-cfc075d1.jpg").cacheStatus.stored)
+        #expect(other.terminate() == 0)
+        let otherDisk = otherState.appendingPathComponent("disk")
+        let copied = try #require(StateScan.objectFiles(under: otherDisk).first)
+        let unauditedKey = (copied as NSString).lastPathComponent
+        let target = world.stateDirectory.appendingPathComponent("disk").appendingPathComponent(copied)
+        try FileManager.default.createDirectory(at: target.deletingLastPathComponent(), withIntermediateDirectories: true)
+        try FileManager.default.copyItem(at: otherDisk.appendingPathComponent(copied), to: target)
+
+        // A plaintext receipt in sealed/.
+        let plaintextKey = String(repeating: "ab", count: 32)
+        let sealedFolder = world.stateDirectory.appendingPathComponent("sealed/ab/ab")
+        try FileManager.default.createDirectory(at: sealedFolder, withIntermediateDirectories: true)
+        try Data(Fixtures.bytes("receipts/r-7731.png")).write(to: sealedFolder.appendingPathComponent(plaintextKey))
+
+        // An edited audit line: the catalog store record's byte count.
+        let logURL = world.stateDirectory.appendingPathComponent("audit/audit.jsonl")
+        let storeRecord = try #require(world.auditRecords.first { $0.event == "store" && $0.route == "catalog" })
+        let original = try String(contentsOf: logURL, encoding: .utf8)
+        let edited = original.replacingOccurrences(
+            of: "\"bytes\":\(storeRecord.bytes ?? 0),\"count\":null,\"event\":\"store\"",
+            with: "\"bytes\":\((storeRecord.bytes ?? 0) + 1),\"count\":null,\"event\":\"store\"")
+        #expect(edited != original)
+        try edited.write(to: logURL, atomically: false, encoding: .utf8)
+
+        let (result, report) = try world.audit()
+        #expect(result.exitCode == 1)
+        let document = try #require(report)
+        #expect(!document.clean)
+        #expect(document.violations.map(\.kind) == ["broken-chain", "unrecorded-object", "not-sealed", "unrecorded-object"])
+        #expect(document.violations.map(\.key) == [nil, unauditedKey, plaintextKey, plaintextKey])
+        #expect(document.violations.map(\.folder) == [nil, "disk", "sealed", "sealed"])
+        #expect(document.violations[0].seq == storeRecord.seq)
+        #expect(document.violations[0].evidence.hasPrefix("hash-mismatch at seq \(storeRecord.seq) (audit.jsonl line \(storeRecord.seq))"))
+        #expect(document.chain.failure?.kind == "hash-mismatch")
+
+        let verify = try world.auditVerify()
+        #expect(verify.exitCode == 1)
+        #expect(verify.stdout.hasPrefix("failed: hash-mismatch at seq \(storeRecord.seq) (audit.jsonl line \(storeRecord.seq))"))
+    }
+}
