@@ -72,6 +72,7 @@ struct FieldCaseTests {
         #expect(results[0]?.body == Fixtures.bytes("receipts/r-7732.jpg"))
         #expect(results[1]?.problemCode == "origin-status-403")
         #expect(results[2]?.header("WWW-Authenticate") == "Bearer")
+        #expect(results[2]?.problemCode == "credentials-required")
         // Two origin requests (ANON is refused before the origin), each with its own token.
         #expect(Set(originLines(world, "/c03/", count: 2)) == [
             "/c03/r-7732.jpg auth=Bearer t1 inm=- xfh=- fwd=- status=200",

@@ -33,11 +33,13 @@ struct HTTPInterfaceTests {
         let onlyIfCached = try world.get("/catalog/coins-1fea11f1.jpg", headers: [("Cache-Control", "only-if-cached")])
         #expect(onlyIfCached.status == 504)
         #expect(onlyIfCached.header("Content-Type") == "application/problem+json")
+        #expect(onlyIfCached.problemCode == "only-if-cached")
         #expect(!world.origin.accessLog.contains { $0.hasPrefix("/catalog/coins") })
 
         let post = try RawHTTP.request(port: world.port, "POST", Self.horse, headers: [("Content-Length", "0")])
         #expect(post.status == 405)
         #expect(post.problemCode == "method-not-allowed")
+        #expect(post.problemDetail == "route catalog answers GET and HEAD only")
 
         let noRoute = try world.get("/nowhere/x.jpg")
         #expect(noRoute.status == 404)
@@ -46,7 +48,9 @@ struct HTTPInterfaceTests {
         let health = try world.get("/_mediactl/health")
         #expect(health.status == 200)
         #expect(health.header("Content-Type")?.hasPrefix("application/json") == true)
-        #expect((try? JSONSerialization.jsonObject(with: Data(health.body))) != nil)
+        let healthJSON = try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any]
+        #expect(healthJSON?["status"] as? String == "ok")
+        #expect(healthJSON?["routes"] as? [String] == ["catalog", "avatars", "receipts", "one-time", "hostile"])
 
         let metrics = try world.get("/_mediactl/metrics")
         #expect(metrics.status == 200)

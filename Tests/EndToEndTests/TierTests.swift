@@ -60,6 +60,8 @@ struct TierTests {
         #expect(anonymous.status == 401)
         #expect(anonymous.header("WWW-Authenticate") == "Bearer")
         #expect(anonymous.header("Content-Type") == "application/problem+json")
+        #expect(anonymous.problemCode == "credentials-required")
+        #expect(anonymous.problemDetail == "tier private requires a bearer token")
 
         let u1 = try world.get("/" + Self.receipt, token: "t1")
         #expect(u1.status == 200)
