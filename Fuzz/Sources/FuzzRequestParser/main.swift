@@ -59,7 +59,11 @@ func check(_ request: HTTPServerRequest, _ configuration: HTTPRequestParser.Conf
     precondition(request.version == .http1_0 || request.version == .http1_1, "version \(request.version)")
     precondition(request.headerFields.count <= configuration.maxFieldCount, "too many header fields accepted")
     precondition(request.trailerFields.count <= configuration.maxFieldCount, "too many trailer fields accepted")
-    let headerBytes = request.headerFields.reduce(0) { $0 + $1.name.utf8.count + 1 + $1.value.utf8.count + 1 }
+    // Values are decoded leniently: each invalid UTF-8 sequence (≥ 1 byte) became U+FFFD (3 bytes).
+    func rawBytesAtLeast(_ text: String) -> Int {
+        text.utf8.count - 2 * text.unicodeScalars.filter { $0 == "\u{FFFD}" }.count
+    }
+    let headerBytes = request.headerFields.reduce(0) { $0 + rawBytesAtLeast($1.name) + 1 + rawBytesAtLeast($1.value) + 1 }
     precondition(headerBytes <= configuration.maxHeaderBytes, "header section of \(headerBytes) bytes accepted")
     precondition(request.body.count <= configuration.maxBodyBytes, "body over the limit accepted")
     for field in request.headerFields + request.trailerFields {
