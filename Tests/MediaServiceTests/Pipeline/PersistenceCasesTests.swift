@@ -1,0 +1,164 @@
+import Foundation
+import HTTPCaching
+import MediaAudit
+import MediaPolicy
+@testable import MediaService
+import Testing
+
+/// CASES.md "Persistence", C18 (plaintext private bytes on disk) and C19 (logout purge).
+@Suite struct PersistenceCasesTests {
+    static let token = "tok-C18-u1-5e4d3c2b1a"
+    static let receipts = ["receipts/r-7731.png", "receipts/attachment-3301.jpg"]
+
+    /// 64-byte slices of `bytes` at the start, a quarter, the middle and the end.
+    static func slices(_ bytes: [UInt8]) -> [[UInt8]] {
+        [0, bytes.count / 4, bytes.count / 2, bytes.count - 64].map { Array(bytes[$0..<($0 + 64)]) }
+    }
+
+    func fetchReceipts(_ harness: PipelineHarness) async throws -> [[UInt8]] {
+        var bodies: [[UInt8]] = []
+        for fixture in Self.receipts {
+            let body = try Fixtures.bytes(fixture)
+            harness.origin.setReply(.init(fields: ["Cache-Control": "private, max-age=300", "Content-Type": "image/png"], body: body),
+                                    for: "http://origin.test/" + fixture, authorization: .value("Bearer " + Self.token))
+            let response = await harness.get("/" + fixture, [("Authorization", "Bearer " + Self.token)])
+            #expect(response.status == 200)
+            #expect(response.body == body)
+            #expect(response.fields["Cache-Control"] == "private, no-store")
+            #expect(response.fields["Vary"] == "Authorization")
+            #expect(response.outcome.storage == "encrypted-disk")
+            let hit = await harness.get("/" + fixture, [("Authorization", "Bearer " + Self.token)])
+            #expect(hit.body == body)
+            #expect(hit.fields["Cache-Control"] == "private, no-store")
+            #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=300")
+            bodies.append(body)
+        }
+        return bodies
+    }
+
+    func expectNoPlaintext(_ bodies: [[UInt8]], under harness: PipelineHarness) {
+        for file in harness.filesUnderState() {
+            for body in bodies {
+                for slice in Self.slices(body) { #expect(!file.bytes.contains(slice), "receipt bytes in \(file.path)") }
+            }
+            let text = String(decoding: file.bytes, as: UTF8.self)
+            #expect(!text.contains(Self.token), "token in \(file.path)")
+            #expect(!text.contains("r-7731"), "private path in \(file.path)")
+            #expect(!text.contains("attachment-3301"), "private path in \(file.path)")
+        }
+    }
+
+    func sealedFiles(_ harness: PipelineHarness) -> [String] {
+        harness.filesUnderState().map(\.path).filter { $0.hasPrefix("sealed/") }
+    }
+
+    @Test func c18SealedFilesHoldNoPlaintextAndAreShreddedAtStop() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let bodies = try await fetchReceipts(harness)
+        #expect(sealedFiles(harness).count == 2)
+        #expect(sealedFiles(harness).allSatisfy { $0.hasPrefix("sealed/private/") })
+        expectNoPlaintext(bodies, under: harness)
+
+        await harness.service.stop()
+        #expect(sealedFiles(harness).isEmpty)
+        let restarted = try PipelineHarness(stateDirectory: harness.stateDirectory)
+        #expect(sealedFiles(restarted).isEmpty)
+        let events = PipelineSupport.events(try restarted.auditRecords())
+        #expect(events == ["store:tier-storage", "store:tier-storage", "shred:stop", "shred:stop", "stop:graceful-stop"])
+        let shredKeys = try restarted.auditRecords().filter { $0.entry.event.rawValue == "shred" }.compactMap(\.entry.key?.hex)
+        let storeKeys = try restarted.auditRecords().filter { $0.entry.event.rawValue == "store" }.compactMap(\.entry.key?.hex)
+        #expect(Set(shredKeys) == Set(storeKeys))
+        #expect(try restarted.auditRecords().map(\.entry.event.rawValue).suffix(1) == ["start"])
+        // The restarted service has nothing for U1: the origin is asked again.
+        restarted.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: bodies[0]),
+                                  for: "http://origin.test/" + Self.receipts[0])
+        let again = await restarted.get("/" + Self.receipts[0], [("Authorization", "Bearer " + Self.token)])
+        #expect(again.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=encrypted-disk")
+        expectNoPlaintext(bodies, under: restarted)
+        await restarted.close()
+    }
+
+    @Test func c18SealedFilesOfACrashedProcessAreShreddedAsUnreadableAtRestart() async throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
+        let policies = try PolicyLoader().load(sources: [.init(name: "Policies/test.json",
+                                                               bytes: Array(PipelineHarness.defaultPolicy.utf8))])
+        let origin = CountingOriginFetcher()
+        // The "crashed" process: its own audit recorder, not stopped before the restart.
+        let crashed = try MediaService(policies: policies, fetcher: origin, configuration: .init(
+            stateDirectory: directory, clock: { 1_800_000_000 }, synchronizesWrites: false),
+            auditLog: InMemoryAuditLog())
+        let receipt = try Fixtures.bytes(Self.receipts[0])
+        origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: receipt), for: "http://origin.test/" + Self.receipts[0])
+        let response = await crashed.handle(ServiceRequest(target: "/" + Self.receipts[0],
+                                                           fields: ["Authorization": "Bearer " + Self.token]))
+        #expect(response.outcome.storage == "encrypted-disk")
+
+        let restarted = try PipelineHarness(stateDirectory: directory)
+        #expect(sealedFiles(restarted).isEmpty)
+        let records = try restarted.auditRecords()
+        #expect(records.map { "\($0.entry.event.rawValue):\($0.entry.reason?.rawValue ?? "")" }
+                == ["start:service-start", "shred:unreadable-after-restart"])
+        #expect(records.last?.entry.tier?.rawValue == "private")
+        #expect(records.last?.entry.partition == nil)
+        #expect(records.last?.entry.url == nil)
+        await restarted.close()
+        await crashed.stop()
+    }
+
+    // MARK: C19 Logout
+
+    @Test func c19PurgeByCredentialRemovesOnlyThatPartition() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let png = try Fixtures.bytes("receipts/r-7731.png")
+        let jpeg = try Fixtures.bytes("receipts/r-7732.jpg")
+        let catalog = try Fixtures.bytes("catalog/horse-d29d871c.jpg")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: png), for: "http://origin.test/receipts/a.png")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: jpeg), for: "http://origin.test/receipts/b.jpg")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=3600"], body: catalog), for: "http://origin.test/catalog/h.jpg")
+        let u1 = [("Authorization", "Bearer t1")], u2 = [("Authorization", "Bearer t2")]
+        _ = await harness.get("/receipts/a.png", u1)
+        _ = await harness.get("/receipts/b.jpg", u1)
+        _ = await harness.get("/receipts/a.png", u2)
+        _ = await harness.get("/catalog/h.jpg")
+        #expect(sealedFiles(harness).count == 3)
+        #expect(harness.origin.totalCallCount == 4)
+
+        let removed = try harness.service.purge(.credential(try BearerToken(token: "t1")))
+        #expect(removed == 2)
+        #expect(sealedFiles(harness).count == 1)
+        let records = try harness.auditRecords()
+        let purges = records.filter { $0.entry.event.rawValue == "purge" }
+        #expect(purges.count == 3)
+        #expect(purges.map { $0.entry.reason?.rawValue } == ["purge-credential", "purge-credential", "purge-credential"])
+        #expect(purges.map(\.entry.count) == [nil, nil, 2])
+        let u1Partition = try #require(purges.first?.entry.partition)
+        #expect(purges.allSatisfy { $0.entry.partition == u1Partition })
+        let u1Stores = records.filter { $0.entry.event.rawValue == "store" && $0.entry.partition == u1Partition }
+        #expect(Set(u1Stores.compactMap(\.entry.key)) == Set(purges.prefix(2).compactMap(\.entry.key)))
+
+        let u2Again = await harness.get("/receipts/a.png", u2)
+        #expect(u2Again.fields["Cache-Status"] == "mediactl; hit; ttl=300")
+        let publicAgain = await harness.get("/catalog/h.jpg")
+        #expect(publicAgain.fields["Cache-Status"] == "mediactl; hit; ttl=3600")
+        let u1Again = await harness.get("/receipts/a.png", u1)
+        #expect(u1Again.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=encrypted-disk")
+        let u1Hit = await harness.get("/receipts/a.png", u1)
+        #expect(u1Hit.fields["Cache-Status"] == "mediactl; hit; ttl=300")
+        #expect(u1Hit.body == png)
+        #expect(harness.origin.totalCallCount == 5)
+        #expect(sealedFiles(harness).count == 2)
+        // A purge of a credential with nothing stored removes nothing and still records a summary.
+        #expect(try harness.service.purge(.credential(try BearerToken(token: "t3"))) == 0)
+        #expect(try harness.auditRecords().last?.entry.count == 0)
+    }
+
+    @Test func c19PurgeOfAnUnknownRouteThrows() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        #expect(throws: ServiceError(.unknownRoute, "no route named nope; routes: catalog, avatars, receipts, one-time")) {
+            try harness.service.purge(.route("nope"))
+        }
+    }
+}
