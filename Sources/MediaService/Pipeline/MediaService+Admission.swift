@@ -66,9 +66,11 @@ extension MediaService {
             hasCredential = true
             if tier.partition == .credential { partition = try? keyer.partition(for: token).hex }
         case .forward:
-            hasCredential = !authorization.isEmpty
-            if tier.partition == .credential, let value = request.fields["authorization"] {
-                partition = digest("authorization:" + value)
+            // An empty or blank credential is no credential: it never forms a partition (C05).
+            let presented = authorization.filter { value in value.contains { $0 != " " && $0 != "\t" } }
+            hasCredential = !presented.isEmpty
+            if tier.partition == .credential, hasCredential {
+                partition = digest("authorization:" + presented.joined(separator: "\n"))
             }
         }
         if tier.partition == .credential && hasCredential && partition == nil {

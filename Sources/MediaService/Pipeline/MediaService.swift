@@ -98,7 +98,7 @@ public final class MediaService: Sendable {
                 tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
                 synchronizesWrites: configuration.synchronizesWrites
             ) { event in
-                auditor.record(event)
+                auditor.record(event, tier: name)
                 switch event.kind {
                 case .evict, .corrupt: counters.bump(.evicted)
                 case .expire: counters.bump(.expired)

@@ -125,6 +125,8 @@ import Testing
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "store:tier-storage"])
     }
 
+    /// Partitioned tiers keep no stale copies (see ``privateCopyIsDroppedAtExpiryNotRevalidated()``), so
+    /// the two users' copies are validated while fresh, on request (`Cache-Control: no-cache`).
     @Test func c14NotModifiedFreshensOnlyTheCopyOfThePartitionThatValidated() async throws {
         let origin = ScriptedOrigin { request, _ in
             let user = request.fields["Authorization"] == "Bearer t1" ? "1" : "2"
@@ -137,17 +139,44 @@ import Testing
         let u1 = [("Authorization", "Bearer t1")], u2 = [("Authorization", "Bearer t2")]
         _ = await harness.get("/receipts/doc.png", u1)
         _ = await harness.get("/receipts/doc.png", u2)
-        harness.clock.advance(61)
-        let u2Validated = await harness.get("/receipts/doc.png", u2)
+        harness.clock.advance(30)
+        let u2Validated = await harness.get("/receipts/doc.png", u2 + [("Cache-Control", "no-cache")])
         #expect(u2Validated.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=304; ttl=60")
         #expect(u2Validated.body == PipelineSupport.markedPNG("MARK-U2"))
-        let u1Again = await harness.get("/receipts/doc.png", u1)
-        #expect(u1Again.body == PipelineSupport.markedPNG("MARK-U1"))
-        #expect(u1Again.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
+        let u1Hit = await harness.get("/receipts/doc.png", u1)
+        #expect(u1Hit.fields["Cache-Status"] == "mediactl; hit; ttl=30")
+        #expect(u1Hit.body == PipelineSupport.markedPNG("MARK-U1"))
+        // U1's validation gets a 304 for "a2", which selects nothing U1 holds: refetched unconditionally.
+        let u1Validated = await harness.get("/receipts/doc.png", u1 + [("Cache-Control", "no-cache")])
+        #expect(u1Validated.body == PipelineSupport.markedPNG("MARK-U1"))
+        #expect(u1Validated.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
         #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, nil, "\"a2\"", "\"a1\"", nil])
+        harness.clock.advance(40)
+        let u2Hit = await harness.get("/receipts/doc.png", u2)
+        #expect(u2Hit.fields["Cache-Status"] == "mediactl; hit; ttl=20")
+        #expect(u2Hit.body == PipelineSupport.markedPNG("MARK-U2"))
         #expect(PipelineSupport.events(try harness.auditRecords()) == [
             "store:tier-storage", "store:tier-storage", "update:not-modified", "store:tier-storage",
         ])
+    }
+
+    /// By design, entries of partitioned tiers are kept only for their time to live (no stale
+    /// retention for revalidation, unlike shared tiers): an expired private copy is removed, audited
+    /// `expire`, and the next request is a plain miss.
+    @Test func privateCopyIsDroppedAtExpiryNotRevalidated() async throws {
+        let origin = ScriptedOrigin { request, _ in
+            OriginResponse(status: 200, fields: ["Cache-Control": "max-age=60", "ETag": "\"a1\""],
+                           body: PipelineSupport.markedPNG("MARK-U1"))
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        let u1 = [("Authorization", "Bearer t1")]
+        _ = await harness.get("/receipts/doc.png", u1)
+        harness.clock.advance(61)
+        let again = await harness.get("/receipts/doc.png", u1)
+        #expect(again.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
+        #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, nil])
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "expire:expired", "store:tier-storage"])
     }
 
     // MARK: Vary

@@ -168,7 +168,26 @@ import Testing
         #expect(origin.callCount == 2)
         let records = try harness.auditRecords()
         #expect(records.filter { $0.entry.event.rawValue == "store" }.map(\.entry.ttl) == [300, 300])
-        #expect(PipelineSupport.events(records) == ["store:unversioned-max-ttl", "store:unversioned-max-ttl"])
+        // The cap shortens the ttl only; the record's reason is the step that chose the class.
+        #expect(PipelineSupport.events(records) == ["store:tier-storage", "store:tier-storage"])
+    }
+
+    @Test func maxStaleCoveringTheExcessOverTheCapServesACappedAvatar() async throws {
+        let avatar = try Fixtures.bytes("avatars/u1002.jpg")
+        let origin = ScriptedOrigin { _, _ in OriginResponse(status: 200, fields: ["Cache-Control": "max-age=3600"], body: avatar) }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/avatars/u1002.jpg")
+        harness.clock.advance(400)
+        let accepted = await harness.get("/avatars/u1002.jpg", [("Cache-Control", "max-stale=100")])
+        #expect(accepted.fields["Cache-Status"] == "mediactl; hit; ttl=-100")
+        let cached = await harness.get("/avatars/u1002.jpg", policy: .returnCacheDataDontLoad)
+        #expect(cached.fields["Cache-Status"] == "mediactl; hit; ttl=-100")
+        #expect(cached.body == avatar)
+        #expect(origin.callCount == 1)
+        let refused = await harness.get("/avatars/u1002.jpg", [("Cache-Control", "max-stale=99")])
+        #expect(refused.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=200; ttl=300; stored; detail=disk")
+        #expect(origin.callCount == 2)
     }
 
     @Test func versionedAvatarKeepsMaxAgeAndANewVersionIsANewKey() async throws {
