@@ -38,8 +38,10 @@ extension MediaService {
             storability: storability)
         let decision = chain.decide(proposal)
         let storeKey = CacheKey.store(group: context.groupKey, secondary: stored.secondaryKey)
+        // The policy cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
+        let policyTTL = Int64(decision.ttl) + stored.currentAge(now: Int64(responseTime))
         let head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
-                              storage: decision.storage.rawValue, policyTTL: Int64(decision.ttl))
+                              storage: decision.storage.rawValue, policyTTL: policyTTL)
         let subject = context.subject(storeKey: storeKey)
         let counters = context.runtime.counters
         guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
@@ -90,14 +92,16 @@ extension MediaService {
         }
         let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
         let request = context.cacheRequest
-        var served: (Candidate, StoredResponse, StoredHead)?
+        var served: (Candidate, StoredResponse, StoredHead, ttl: Int64)?
         for index in selected {
             let candidate = candidates[index]
             let updated = NotModified.update(candidate.response, with: response.fields, requestTime: Int64(requestTime),
                                              responseTime: Int64(responseTime), role: context.role)
-            let ttl = min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role))
+            let ttl = max(0, min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
+            // The cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
+            let policyTTL = ttl + updated.currentAge(now: Int64(responseTime))
             var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
-                                  height: candidate.head.height, storage: candidate.head.storage, policyTTL: ttl)
+                                  height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)
             head.storage = candidate.head.storage
             var entry = candidate.entry
             entry.metadata.head = head.encoded()
@@ -119,10 +123,10 @@ extension MediaService {
             }
             let matches = updated.matches(request: request.fields, digest: digest)
             if served == nil || matches { served = (Candidate(storeKey: candidate.storeKey, response: updated, head: head,
-                                                              entry: entry, policyTTL: ttl), updated, head) }
+                                                              entry: entry, policyTTL: policyTTL), updated, head, ttl) }
         }
-        let (candidate, updated, head) = served!
-        let status = CacheStatus(forward: .stale, forwardStatus: 304, ttl: candidate.policyTTL)
+        let (candidate, updated, head, ttl) = served!
+        let status = CacheStatus(forward: .stale, forwardStatus: 304, ttl: ttl)
         let content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
                                        storage: head.storage, reason: "not-modified")
         return Exchange(result: .content(content), shareable: true)

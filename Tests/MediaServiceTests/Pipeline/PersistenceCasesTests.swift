@@ -161,4 +161,66 @@ import Testing
             try harness.service.purge(.route("nope"))
         }
     }
+
+    // MARK: Disk tiers across restarts, purge scopes, sweep
+
+    @Test func diskTierEntriesSurviveAGracefulRestart() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let jpeg = try Fixtures.bytes("catalog/motorcycle-f14d29f1.jpg")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600", "ETag": "\"m1\""], body: jpeg),
+                                for: "http://origin.test/catalog/m.jpg")
+        _ = await harness.get("/catalog/m.jpg")
+        await harness.service.stop()
+        let restarted = try PipelineHarness(stateDirectory: harness.stateDirectory)
+        restarted.clock.advance(10)
+        let hit = await restarted.get("/catalog/m.jpg")
+        #expect(hit.status == 200)
+        #expect(hit.body == jpeg)
+        #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=590")
+        #expect(hit.fields["Age"] == "10")
+        #expect(hit.fields["ETag"] == "\"m1\"")
+        #expect(restarted.origin.totalCallCount == 0)
+        await restarted.service.stop()
+    }
+
+    @Test func purgeByRouteAndAllRemoveFilesAndRecordCounts() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let jpeg = try Fixtures.bytes("catalog/horse-d29d871c.jpg")
+        for path in ["catalog/a.jpg", "catalog/b.jpg", "avatars/c.jpg", "receipts/d.jpg"] {
+            harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: jpeg), for: "http://origin.test/" + path)
+            _ = await harness.get("/" + path, [("Authorization", "Bearer t1")])
+        }
+        #expect(harness.filesUnderState().filter { $0.path.hasPrefix("disk/") || $0.path.hasPrefix("sealed/") }.count == 4)
+        #expect(try harness.service.purge(.route("catalog")) == 2)
+        #expect(harness.filesUnderState().filter { $0.path.hasPrefix("disk/public/") }.isEmpty)
+        var records = try harness.auditRecords()
+        #expect(records.suffix(3).map { "\($0.entry.event.rawValue):\($0.entry.reason?.rawValue ?? ""):\($0.entry.count.map(String.init) ?? "-")" }
+                == ["purge:purge-route:-", "purge:purge-route:-", "purge:purge-route:2"])
+        #expect(records.last?.entry.route?.rawValue == "catalog")
+        let avatar = await harness.get("/avatars/c.jpg")
+        #expect(avatar.fields["Cache-Status"] == "mediactl; hit; ttl=300")
+        #expect(try harness.service.purge(.all) == 2)
+        #expect(harness.filesUnderState().filter { $0.path.hasPrefix("disk/") || $0.path.hasPrefix("sealed/") }.isEmpty)
+        records = try harness.auditRecords()
+        #expect(records.last?.entry.count == 2)
+        #expect(records.last?.entry.reason?.rawValue == "purge-all")
+        let again = await harness.get("/catalog/a.jpg")
+        #expect(again.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=600; stored; detail=disk")
+    }
+
+    @Test func sweepRemovesExpiredEntriesWithAnAuditedExpire() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let jpeg = try Fixtures.bytes("catalog/horse-d29d871c.jpg")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=60"], body: jpeg), for: "http://origin.test/receipts/r.jpg")
+        _ = await harness.get("/receipts/r.jpg", [("Authorization", "Bearer t1")])
+        harness.service.sweep()
+        #expect(sealedFiles(harness).count == 1)
+        harness.clock.advance(60)
+        harness.service.sweep()
+        #expect(sealedFiles(harness).isEmpty)
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "expire:expired"])
+    }
 }

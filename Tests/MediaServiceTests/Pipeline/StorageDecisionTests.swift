@@ -1,0 +1,161 @@
+import HTTPCaching
+import MediaPolicy
+import MediaService
+import Testing
+
+/// Steps 6–8 through the pipeline: RFC 9111 storability (`no-store`, `Vary: *`, upstream `Age`),
+/// user hooks that narrow, transport limits, and HEAD.
+@Suite struct StorageDecisionTests {
+    struct NarrowTo: StorageHook {
+        var storage: StorageClass?
+        var ttl = 10
+        var name: String { "narrow" }
+        func willStore(_ proposal: StorageProposal, proposed: StorageChoice) -> StorageChoice? {
+            storage.map { StorageChoice(storage: $0, ttl: ttl) }
+        }
+    }
+
+    static let jpegURL = "http://origin.test/catalog/coins.jpg"
+
+    func harness(_ cacheControl: [String: String], hooks: [any StorageHook] = []) throws -> (PipelineHarness, [UInt8]) {
+        let harness = try PipelineHarness(hooks: hooks)
+        let jpeg = try Fixtures.bytes("catalog/coins-1fea11f1.jpg")
+        harness.origin.setReply(.init(fields: HTTPFields(cacheControl.map { ($0.key, $0.value) }), body: jpeg), for: Self.jpegURL)
+        return (harness, jpeg)
+    }
+
+    @Test func hookNarrowingToMemoryKeepsTheFileOffDisk() async throws {
+        let (harness, jpeg) = try harness(["Cache-Control": "max-age=600"], hooks: [NarrowTo(storage: .memory, ttl: 10)])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=10; stored; detail=memory")
+        #expect(first.outcome.reason == "hook-narrowed:memory")
+        harness.clock.advance(9)
+        let hit = await harness.get("/catalog/coins.jpg")
+        #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=1")
+        #expect(hit.body == jpeg)
+        harness.clock.advance(1)
+        let validated = await harness.get("/catalog/coins.jpg")
+        #expect(validated.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=200; ttl=10; stored; detail=memory")
+        #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
+        #expect(harness.filesUnderState().filter { !$0.path.hasPrefix("audit/") }.isEmpty)
+        let records = try harness.auditRecords()
+        #expect(PipelineSupport.events(records) == ["store:hook-narrowed:memory", "store:hook-narrowed:memory"])
+        #expect(records.filter { $0.entry.event.rawValue == "store" }.map { $0.entry.storage?.rawValue } == ["memory", "memory"])
+    }
+
+    @Test func hookVetoStoresNothing() async throws {
+        let (harness, jpeg) = try harness(["Cache-Control": "max-age=600"], hooks: [NarrowTo(storage: nil)])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.body == jpeg)
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=hook-narrowed:none")
+        _ = await harness.get("/catalog/coins.jpg")
+        #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:hook-narrowed:none", "skip:hook-narrowed:none"])
+    }
+
+    @Test func hookCannotWiden() async throws {
+        let (harness, _) = try harness(["Cache-Control": "max-age=60"], hooks: [NarrowTo(storage: .disk, ttl: 99_999)])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=disk")
+        #expect(try harness.auditRecords().last?.entry.ttl == 60)
+    }
+
+    @Test(arguments: ["Accept-Encoding, *", "*"])
+    func c12VaryStarIsNeverWritten(vary: String) async throws {
+        let (harness, jpeg) = try harness(["Cache-Control": "max-age=600", "Vary": vary])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.body == jpeg)
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=vary-star")
+        #expect(harness.filesUnderState().filter { !$0.path.hasPrefix("audit/") }.isEmpty)
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:vary-star"])
+    }
+
+    @Test func responseNoStoreIsNotStored() async throws {
+        let (harness, _) = try harness(["Cache-Control": "max-age=600, no-store"])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=response-no-store")
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:response-no-store"])
+    }
+
+    @Test func requestNoStoreIsNotStored() async throws {
+        let (harness, _) = try harness(["Cache-Control": "max-age=600"])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg", [("Cache-Control", "no-store")])
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=request-no-store")
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:request-no-store"])
+    }
+
+    /// C10: the upstream `Age` counts against the lifetime; the policy cap must not turn the
+    /// remaining second into an immediate validation.
+    @Test func c10UpstreamAgeLeavesOnlyTheRemainingFreshness() async throws {
+        let (harness, jpeg) = try harness(["Cache-Control": "max-age=60", "Age": "59"])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=1; stored; detail=disk")
+        #expect(first.fields["Age"] == "59")
+        let hit = await harness.get("/catalog/coins.jpg")
+        #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=1")
+        #expect(hit.fields["Age"] == "59")
+        #expect(hit.body == jpeg)
+        harness.clock.advance(5)
+        let stale = await harness.get("/catalog/coins.jpg")
+        #expect(stale.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=200; ttl=1; stored; detail=disk")
+        #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
+    }
+
+    @Test func c10HugeUpstreamAgeIsStaleWithoutOverflow() async throws {
+        let (harness, _) = try harness(["Cache-Control": "max-age=60", "Age": "99999999999"])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.status == 200)
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=0; stored; detail=disk")
+        _ = await harness.get("/catalog/coins.jpg")
+        #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
+    }
+
+    @Test func bodyOverMaxObjectBytesIsRefused() async throws {
+        let policy = PipelineHarness.defaultPolicy.replacingOccurrences(of: "\"maxObjectBytes\": 10485760",
+                                                                       with: "\"maxObjectBytes\": 10000")
+        let harness = try PipelineHarness(policyJSON: policy)
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: try Fixtures.bytes("catalog/coins-1fea11f1.jpg")),
+                                for: Self.jpegURL)
+        let response = await harness.get("/catalog/coins.jpg")
+        #expect(response.status == 502)
+        #expect(PipelineSupport.problemCode(response) == "over-size-limit")
+        #expect(PipelineSupport.problemMembers(response)?["detail"] as? String
+                == "the origin's answer exceeds maxObjectBytes (10000 bytes)")
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:over-size-limit"])
+    }
+
+    @Test func originTimeoutIsA504Problem() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(error: OriginError(.timeout, "no answer in 15 s")), for: Self.jpegURL)
+        let response = await harness.get("/catalog/coins.jpg")
+        #expect(response.status == 504)
+        #expect(PipelineSupport.problemCode(response) == "origin-timeout")
+        #expect(PipelineSupport.problemMembers(response)?["detail"] as? String == "the origin could not be reached (timeout)")
+    }
+
+    @Test func headIsAnsweredWithoutABodyButWithItsLength() async throws {
+        let (harness, jpeg) = try harness(["Cache-Control": "max-age=600"])
+        defer { Task { await harness.close() } }
+        let miss = await harness.get("/catalog/coins.jpg", method: "HEAD")
+        #expect(miss.status == 200)
+        #expect(miss.body.isEmpty)
+        #expect(miss.fields["Content-Length"] == String(jpeg.count))
+        #expect(miss.fields["Content-Type"] == "image/jpeg")
+        let hit = await harness.get("/catalog/coins.jpg", method: "HEAD")
+        #expect(hit.body.isEmpty)
+        #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=600")
+        let get = await harness.get("/catalog/coins.jpg")
+        #expect(get.body == jpeg)
+        #expect(harness.origin.requests.map(\.method) == ["GET"])
+    }
+}
