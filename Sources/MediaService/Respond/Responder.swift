@@ -6,8 +6,9 @@ import MediaPolicy
 /// Authorization` on partitioned tiers, `X-Content-Type-Options: nosniff`, and the sniffed
 /// `Content-Type`; client conditionals answered 304 (RFC 9110 §13); problems as RFC 9457 JSON.
 enum Responder {
-    /// Fields an image client never receives from the stored response.
-    static let imageTierFieldsKept: Set<String> = ["etag", "last-modified", "content-type", "content-language"]
+    /// The only stored-response fields an image client receives (`Vary` so that downstream caches
+    /// keep the variants apart, RFC 9110 §12.5.5).
+    static let imageTierFieldsKept: Set<String> = ["etag", "last-modified", "content-type", "content-language", "vary"]
 
     /// A problem+json response (RFC 9457) with `Cache-Control: no-store`.
     static func problem(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
@@ -48,7 +49,10 @@ enum Responder {
         if let cacheControl = tier.downstreamCacheControl(origin: response.fields["cache-control"]) {
             fields.set("Cache-Control", cacheControl)
         }
-        if tier.partition == .credential { fields.append("Vary", "Authorization") }
+        if tier.partition == .credential,
+           !fields.listValues(for: "Vary").contains(where: { HTTPFields.namesEqual(String($0), "Authorization") }) {
+            fields.append("Vary", "Authorization")
+        }
         fields.set("X-Content-Type-Options", "nosniff")
         fields.set("Cache-Status", cacheStatus.description)
         var outcome = context.outcome

@@ -223,4 +223,19 @@ import Testing
         #expect(sealedFiles(harness).isEmpty)
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "expire:expired"])
     }
+
+    @Test func afterStopPartitionedRequestsAreRefusedAndNothingIsSealed() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=60"], body: try Fixtures.bytes("receipts/r-7732.jpg")),
+                                for: "http://origin.test/receipts/r.jpg")
+        await harness.service.stop()
+        let response = await harness.get("/receipts/r.jpg", [("Authorization", "Bearer t1")])
+        #expect(response.status == 503)
+        #expect(PipelineSupport.problemCode(response) == "stopping")
+        #expect(harness.origin.totalCallCount == 0)
+        #expect(sealedFiles(harness).isEmpty)
+        let health = await harness.get("/_mediactl/health")
+        #expect(health.text.contains("\"status\":\"stopping\""))
+    }
 }

@@ -97,6 +97,37 @@ import Testing
         #expect(origin.callCount == 2)
     }
 
+    @Test func staleWhileRevalidateServesStaleAndRefreshesInTheBackground() async throws {
+        let first = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
+        let second = try Fixtures.bytes("catalog/coins-1fea11f1.jpg")
+        let origin = ScriptedOrigin { request, number in
+            if request.fields["If-None-Match"] == "\"c1\"" {
+                return OriginResponse(status: 304, fields: ["ETag": "\"c1\"", "Cache-Control": "max-age=60, stale-while-revalidate=30"])
+            }
+            return OriginResponse(status: 200, fields: ["Cache-Control": "max-age=60, stale-while-revalidate=30", "ETag": "\"c\(number)\""],
+                                  body: number == 1 ? first : second)
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/catalog/camera.jpg")
+        harness.clock.advance(70)
+        let stale = await harness.get("/catalog/camera.jpg")
+        #expect(stale.status == 200)
+        #expect(stale.body == first)
+        #expect(stale.fields["Cache-Status"] == "mediactl; hit; ttl=-10; detail=stale-while-revalidate")
+        #expect(await eventually { (try? harness.auditRecords().count) == 3 })
+        #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, "\"c1\""])
+        let fresh = await harness.get("/catalog/camera.jpg")
+        #expect(fresh.fields["Cache-Status"] == "mediactl; hit; ttl=60")
+        #expect(fresh.body == first)
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "update:not-modified"])
+        // Past the stale-while-revalidate window the request waits for the validation.
+        harness.clock.advance(100)
+        let validated = await harness.get("/catalog/camera.jpg")
+        #expect(validated.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=304; ttl=60")
+        #expect(origin.callCount == 3)
+    }
+
     // MARK: RequestCachePolicy
 
     @Test func returnCacheDataDontLoadNeverContactsTheOrigin() async throws {
