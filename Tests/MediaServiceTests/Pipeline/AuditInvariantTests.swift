@@ -1,7 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaAudit
-import MediaService
+@testable import MediaService
 import Testing
 
 /// Invariants between the state directory and the audit log after a mixed scenario: every
@@ -118,5 +118,54 @@ import Testing
         for record in records where ["public", "avatar"].contains(record.entry.tier?.rawValue) {
             #expect(record.entry.partition == nil)
         }
+    }
+
+    /// Small budgets: a memory tier and a disk tier that must evict.
+    static let tightPolicy = """
+    { "tiers": {
+        "public": { "storage": "disk", "cache": "shared", "credentials": "strip", "maxTTL": 3600,
+                    "diskBytes": 30000, "memoryBytes": 40000 },
+        "mem":    { "storage": "memory", "cache": "shared", "credentials": "strip", "maxTTL": 3600, "memoryBytes": 100000 } },
+      "routes": [
+        { "name": "catalog", "mount": "/catalog/", "origin": "http://origin.test/catalog/", "tier": "public" },
+        { "name": "mem",     "mount": "/mem/",     "origin": "http://origin.test/mem/",     "tier": "mem" } ] }
+    """
+
+    @Test func evictionsUnderBudgetsAreAuditedAndTheLiveSetMatchesTheStores() async throws {
+        let harness = try PipelineHarness(policyJSON: Self.tightPolicy)
+        defer { Task { await harness.close() } }
+        for mount in ["catalog", "mem"] {
+            for index in 0..<14 {
+                let body = PipelineSupport.markedPNG(String(repeating: "\(mount)-\(index)-", count: (mount == "mem" ? 9000 : 2400) / (mount.count + 4)))
+                harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: body),
+                                        for: "http://origin.test/\(mount)/\(index).png")
+                let response = await harness.get("/\(mount)/\(index).png")
+                #expect(response.outcome.storage == (mount == "catalog" ? "disk" : "memory"))
+            }
+        }
+        let records = try harness.auditRecords()
+        let evictions = records.filter { $0.entry.event.rawValue == "evict" }
+        #expect(!evictions.isEmpty)
+        #expect(evictions.allSatisfy { $0.entry.reason?.rawValue == "byte-limit" })
+        var live: [String: Set<String>] = [:]
+        for record in records {
+            guard let key = record.entry.key?.hex, let storage = record.entry.storage?.rawValue else { continue }
+            if record.entry.event.rawValue == "store" { live[storage, default: []].insert(key) }
+            if record.entry.event.removesObject { live[storage]?.remove(key) }
+        }
+        let diskNames = Set(harness.filesUnderState().map(\.path).filter { $0.hasPrefix("disk/") }
+                                .map { String($0.split(separator: "/").last ?? "") })
+        #expect(live["disk"] == diskNames)
+        #expect(diskNames.count < 14)
+        #expect((live["memory"]?.count ?? 0) < 14)
+        let memory = try #require(harness.service.runtimes["mem"]?.memory)
+        #expect(live["memory"] == Set(memory.inventory().map { CacheKey.digest($0.key) }))
+        // An evicted entry is fetched again; a live one is a hit.
+        let evictedFirst = await harness.get("/mem/0.png")
+        #expect(evictedFirst.fields["Cache-Status"]?.hasPrefix("mediactl; fwd=uri-miss") == true)
+        let newest = await harness.get("/mem/13.png")
+        #expect(newest.fields["Cache-Status"] == "mediactl; hit; ttl=600")
+        let newestDisk = await harness.get("/catalog/13.png")
+        #expect(newestDisk.fields["Cache-Status"] == "mediactl; hit; ttl=600")
     }
 }
