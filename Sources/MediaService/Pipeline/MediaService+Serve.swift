@@ -29,7 +29,9 @@ extension MediaService {
                                      outcome: context.outcome)
         case .revalidate(_, let conditional):
             counters.bump(.revalidations)
-            return await forward(context, decision: &decision, candidates: candidates, conditional: conditional, reason: .stale)
+            // RFC 9211 §2.2: `request` when the client asked to validate (`no-cache`), else `stale`.
+            let reason: CacheStatus.Forward = context.cacheRequest.requiresValidation ? .request : .stale
+            return await forward(context, decision: &decision, candidates: candidates, conditional: conditional, reason: reason)
         case .fetch:
             counters.bump(.misses)
             let reason: CacheStatus.Forward

@@ -126,7 +126,7 @@ extension MediaService {
                                                               entry: entry, policyTTL: policyTTL), updated, head, ttl) }
         }
         let (candidate, updated, head, ttl) = served!
-        let status = CacheStatus(forward: .stale, forwardStatus: 304, ttl: ttl)
+        let status = CacheStatus(forward: reason, forwardStatus: 304, ttl: ttl)
         let content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
                                        storage: head.storage, reason: "not-modified")
         return Exchange(result: .content(content), shareable: true)

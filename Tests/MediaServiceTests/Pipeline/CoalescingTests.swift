@@ -77,4 +77,28 @@ import Testing
         }
         #expect(PipelineSupport.events(try harness.auditRecords()) == Array(repeating: "skip:tier-storage", count: 5))
     }
+
+    @Test func concurrentStaleRequestsShareOneConditionalRequest() async throws {
+        let avatar = try Fixtures.bytes("avatars/u1001.jpg")
+        let origin = GatedOrigin(ungatedCalls: 1) { request, _ in
+            request.fields.contains("If-None-Match")
+                ? OriginResponse(status: 304, fields: ["ETag": "\"a1\""])
+                : OriginResponse(status: 200, fields: ["Cache-Control": "max-age=60", "ETag": "\"a1\""], body: avatar)
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/avatars/u1001.jpg")
+        harness.clock.advance(61)
+        async let responses = PipelineSupport.concurrently(10) { _ in await harness.get("/avatars/u1001.jpg") }
+        #expect(await eventually { Self.flightState(harness) == (1, 9) })
+        await origin.open()
+        let all = await responses
+        #expect(origin.callCount == 2)
+        #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, "\"a1\""])
+        #expect(all.allSatisfy { $0.status == 200 && $0.body == avatar })
+        let statuses = all.map { $0.fields["Cache-Status"] ?? "" }
+        #expect(statuses.filter { $0 == "mediactl; fwd=stale; fwd-status=304; ttl=60" }.count == 1)
+        #expect(statuses.filter { $0 == "mediactl; fwd=stale; fwd-status=304; ttl=60; collapsed" }.count == 9)
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "update:not-modified"])
+    }
 }

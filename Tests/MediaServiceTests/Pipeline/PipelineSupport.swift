@@ -114,7 +114,13 @@ final class GatedOrigin: OriginFetching {
     private let handler: ScriptedOrigin.Handler
     private let state = Mutex<[OriginRequest]>([])
 
-    init(_ handler: @escaping ScriptedOrigin.Handler) { self.handler = handler }
+    private let ungatedCalls: Int
+
+    /// - Parameter ungatedCalls: how many first calls answer without waiting for the gate. Default: 0.
+    init(ungatedCalls: Int = 0, _ handler: @escaping ScriptedOrigin.Handler) {
+        self.handler = handler
+        self.ungatedCalls = ungatedCalls
+    }
 
     var requests: [OriginRequest] { state.withLock { $0 } }
     var callCount: Int { state.withLock { $0.count } }
@@ -125,7 +131,7 @@ final class GatedOrigin: OriginFetching {
             requests.append(request)
             return requests.count
         }
-        await gate.wait()
+        if number > ungatedCalls { await gate.wait() }
         return handler(request, number)
     }
 }

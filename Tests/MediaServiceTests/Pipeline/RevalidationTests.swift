@@ -60,6 +60,22 @@ import Testing
         #expect(origin.callCount == 1)
     }
 
+    @Test func clientNoCacheValidatesAFreshResponse() async throws {
+        let avatar = try Fixtures.bytes("avatars/u1001.jpg")
+        let origin = Self.validatingOrigin(body: avatar, fields: ["Cache-Control": "max-age=60", "ETag": "\"a1\""],
+                                           notModified: ["ETag": "\"a1\""])
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/avatars/u1001.jpg")
+        harness.clock.advance(10)
+        let validated = await harness.get("/avatars/u1001.jpg", [("Cache-Control", "no-cache")])
+        #expect(validated.fields["Cache-Status"] == "mediactl; fwd=request; fwd-status=304; ttl=60")
+        #expect(validated.body == avatar)
+        let pragma = await harness.get("/avatars/u1001.jpg", [("Pragma", "no-cache")])
+        #expect(pragma.fields["Cache-Status"] == "mediactl; fwd=request; fwd-status=304; ttl=60")
+        #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, "\"a1\"", "\"a1\""])
+    }
+
     // MARK: C13
 
     @Test(arguments: [("/catalog/", 600), ("/avatars/", 300)])
@@ -141,7 +157,7 @@ import Testing
         _ = await harness.get("/receipts/doc.png", u2)
         harness.clock.advance(30)
         let u2Validated = await harness.get("/receipts/doc.png", u2 + [("Cache-Control", "no-cache")])
-        #expect(u2Validated.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=304; ttl=60")
+        #expect(u2Validated.fields["Cache-Status"] == "mediactl; fwd=request; fwd-status=304; ttl=60")
         #expect(u2Validated.body == PipelineSupport.markedPNG("MARK-U2"))
         let u1Hit = await harness.get("/receipts/doc.png", u1)
         #expect(u1Hit.fields["Cache-Status"] == "mediactl; hit; ttl=30")
@@ -149,7 +165,7 @@ import Testing
         // U1's validation gets a 304 for "a2", which selects nothing U1 holds: refetched unconditionally.
         let u1Validated = await harness.get("/receipts/doc.png", u1 + [("Cache-Control", "no-cache")])
         #expect(u1Validated.body == PipelineSupport.markedPNG("MARK-U1"))
-        #expect(u1Validated.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
+        #expect(u1Validated.fields["Cache-Status"] == "mediactl; fwd=request; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
         #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, nil, "\"a2\"", "\"a1\"", nil])
         harness.clock.advance(40)
         let u2Hit = await harness.get("/receipts/doc.png", u2)

@@ -56,6 +56,24 @@ import Testing
         #expect(failed.fields["Content-Type"] == "application/problem+json")
     }
 
+    @Test func tierServeStaleOnErrorAllowsStaleWithoutTheDirective() async throws {
+        let jpeg = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
+        let origin = Self.origin("max-age=60", body: jpeg, later: .success(OriginResponse(status: 503)))
+        let policy = PipelineHarness.defaultPolicy.replacingOccurrences(
+            of: "\"maxTTL\": 31536000, \"maxObjectBytes\"", with: "\"maxTTL\": 31536000, \"serveStaleOnError\": 300, \"maxObjectBytes\"")
+        let harness = try PipelineHarness(policyJSON: policy, fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/catalog/camera.jpg")
+        harness.clock.advance(360)
+        let stale = await harness.get("/catalog/camera.jpg")
+        #expect(stale.status == 200)
+        #expect(stale.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=503; ttl=-300; detail=stale-if-error")
+        harness.clock.advance(1)
+        let failed = await harness.get("/catalog/camera.jpg")
+        #expect(failed.status == 502)
+        #expect(origin.callCount == 3)
+    }
+
     @Test func mustRevalidateNeverServesStaleOnError() async throws {
         let jpeg = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
         let origin = Self.origin("max-age=60, must-revalidate, stale-if-error=600", body: jpeg,
