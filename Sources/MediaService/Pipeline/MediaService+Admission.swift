@@ -44,7 +44,8 @@ extension MediaService {
         case .strip:
             break
         case .refuse:
-            if !authorization.isEmpty {
+            // Credentials are `Authorization` and `Cookie` (MediaPolicy `Tier.CredentialPolicy`).
+            if !authorization.isEmpty || request.fields.contains("cookie") {
                 return .failure(Refusal(response: Responder.problem(
                     400, code: "credentials-refused", detail: "tier \(tier.name) refuses credentials", outcome: outcome)))
             }

@@ -76,6 +76,9 @@ import Testing
             #expect(response.outcome.storage == "none")
         }
         #expect(PipelineSupport.events(try harness.auditRecords()) == Array(repeating: "skip:tier-storage", count: 5))
+        let runtime = try #require(harness.service.runtimes["no-store"])
+        #expect(runtime.memory.inventory().isEmpty)
+        #expect(runtime.hot == nil && runtime.disk == nil && runtime.sealed == nil)
     }
 
     @Test func concurrentStaleRequestsShareOneConditionalRequest() async throws {
@@ -100,5 +103,20 @@ import Testing
         #expect(statuses.filter { $0 == "mediactl; fwd=stale; fwd-status=304; ttl=60" }.count == 1)
         #expect(statuses.filter { $0 == "mediactl; fwd=stale; fwd-status=304; ttl=60; collapsed" }.count == 9)
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "update:not-modified"])
+    }
+
+    @Test func privateAnswerOnASharedTierIsNotHandedToWaiters() async throws {
+        let origin = GatedOrigin { _, number in
+            OriginResponse(status: 200, fields: ["Cache-Control": "private, max-age=60"], body: PipelineSupport.markedPNG("MARK-\(number)"))
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        async let responses = PipelineSupport.concurrently(4) { _ in await harness.get("/catalog/me.png") }
+        #expect(await eventually { Self.flightState(harness) == (1, 3) })
+        await origin.open()
+        let all = await responses
+        #expect(origin.callCount == 4)
+        #expect(Set(all.map(\.body)).count == 4)
+        #expect(all.allSatisfy { $0.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=private-in-shared-cache" })
     }
 }

@@ -118,4 +118,22 @@ import Testing
         }
         #expect(harness.origin.totalCallCount == 0)
     }
+
+    @Test(arguments: [("Authorization", "Bearer t1"), ("Cookie", "sid=1"), ("authorization", "")])
+    func refuseTierAnswers400ToAnyCredential(name: String, value: String) async throws {
+        let policy = PipelineHarness.defaultPolicy.replacingOccurrences(
+            of: "\"avatar\":  { \"storage\": \"disk\", \"cache\": \"shared\", \"credentials\": \"strip\"",
+            with: "\"avatar\":  { \"storage\": \"disk\", \"cache\": \"shared\", \"credentials\": \"refuse\"")
+        let harness = try PipelineHarness(policyJSON: policy)
+        defer { Task { await harness.close() } }
+        #expect(harness.service.policies.tiers["avatar"]?.credentials == .refuse)
+        let response = await harness.get("/avatars/u.jpg", [(name, value)])
+        #expect(response.status == 400)
+        #expect(PipelineSupport.problemCode(response) == "credentials-refused")
+        #expect(PipelineSupport.problemMembers(response)?["detail"] as? String == "tier avatar refuses credentials")
+        #expect(harness.origin.totalCallCount == 0)
+        let anonymous = await harness.get("/avatars/u.jpg")
+        #expect(anonymous.status == 404)
+        #expect(harness.origin.totalCallCount == 1)
+    }
 }
