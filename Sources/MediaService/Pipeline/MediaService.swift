@@ -114,15 +114,16 @@ public final class MediaService: Sendable {
     var now: Double { configuration.clock() }
 
     /// Answers one request. Never throws: every failure is a problem+json response (RFC 9457).
+    /// A `HEAD` answer has an empty body; its fields (`Content-Length` included) are those of `GET`.
     public func handle(_ request: ServiceRequest) async -> ServiceResponse {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         let context: RequestContext
         switch admit(request) {
         case .success(let admitted): context = admitted
-        case .failure(let refusal): return refusal.response
+        case .failure(let refusal): return refusal.response.withoutBody(for: request.method)
         }
         if context.method != "GET" && context.method != "HEAD" { return await passThrough(context, body: request.body) }
-        return await serve(context)
+        return await serve(context).withoutBody(for: request.method)
     }
 
     /// Removes expired entries from every store (audited `expire`). `mediactl serve` calls it periodically.

@@ -43,8 +43,8 @@ import Testing
              detail: "a GET request carries no body"),
         Case(target: "/catalog/x.jpg", fields: ["Content-Length": "7"], status: 400, code: "body-not-allowed",
              detail: "a GET request carries no body"),
-        Case(method: "HEAD", target: "/catalog/x.jpg", fields: ["Transfer-Encoding": "chunked"], status: 400,
-             code: "body-not-allowed", detail: "a HEAD request carries no body"),
+        Case(target: "/catalog/x.jpg", fields: ["Transfer-Encoding": "chunked"], status: 400,
+             code: "body-not-allowed", detail: "a GET request carries no body"),
         Case(target: "/receipts/r.png", status: 401, code: "credentials-required", detail: "tier private requires a bearer token"),
         Case(target: "/receipts/r.png", fields: ["Authorization": "Basic dTpw"], status: 401, code: "invalid-token",
              detail: "the Authorization scheme is not Bearer"),
@@ -135,5 +135,26 @@ import Testing
         let anonymous = await harness.get("/avatars/u.jpg")
         #expect(anonymous.status == 404)
         #expect(harness.origin.totalCallCount == 1)
+    }
+
+    @Test func headRefusalsCarryTheProblemLengthButNoBody() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(body: try Fixtures.bytes("hostile/script.svg")), for: "http://origin.test/catalog/s.jpg")
+        for target in ["/receipts/x.png", "/catalog/s.jpg", "/catalog/../x"] {
+            let get = await harness.get(target)
+            let head = await harness.get(target, method: "HEAD")
+            #expect(head.status == get.status)
+            #expect(head.body.isEmpty)
+            #expect(head.fields["Content-Length"] == String(get.body.count))
+            #expect(head.fields["Content-Type"] == "application/problem+json")
+        }
+        let headWithBody = await harness.get("/catalog/x.jpg", [("Transfer-Encoding", "chunked")], method: "HEAD")
+        #expect(headWithBody.status == 400)
+        #expect(headWithBody.outcome.reason == "body-not-allowed")
+        #expect(headWithBody.body.isEmpty)
+        let fast = harness.service.handleIfCached(ServiceRequest(method: "HEAD", target: "/receipts/x.png"))
+        #expect(fast?.status == 401)
+        #expect(fast?.body.isEmpty == true)
     }
 }
