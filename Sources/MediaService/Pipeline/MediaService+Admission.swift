@@ -71,7 +71,13 @@ extension MediaService {
             let presented = authorization.filter { value in value.contains { $0 != " " && $0 != "\t" } }
             hasCredential = !presented.isEmpty
             if tier.partition == .credential, hasCredential {
-                partition = digest("authorization:" + presented.joined(separator: "\n"))
+                // A bearer token keys the same partition as on bearer tiers, so a purge by credential
+                // (logout, C19) reaches it; other schemes get a keyed digest of the whole value.
+                if let token = try? BearerToken.from(request.fields) {
+                    partition = try? keyer.partition(for: token).hex
+                } else {
+                    partition = digest("authorization:" + presented.joined(separator: "\n"))
+                }
             }
         }
         if tier.partition == .credential && hasCredential && partition == nil {

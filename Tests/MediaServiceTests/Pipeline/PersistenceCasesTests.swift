@@ -154,6 +154,31 @@ import Testing
         #expect(try harness.auditRecords().last?.entry.count == 0)
     }
 
+    @Test func c19PurgeByCredentialReachesEveryTierThatPartitionsByIt() async throws {
+        let harness = try PipelineHarness(policyJSON: PipelineSupport.forwardingPolicy)
+        defer { Task { await harness.close() } }
+        for path in ["receipts/a.png", "mem/a.png", "pfwd/a.png", "fwd/a.png"] {
+            harness.origin.setReply(.init(fields: ["Cache-Control": "public, max-age=300"], body: PipelineSupport.markedPNG("MARK-U1")),
+                                    for: "http://origin.test/" + path)
+            let response = await harness.get("/" + path, [("Authorization", "Bearer t1")])
+            #expect(response.fields["Cache-Status"]?.contains("stored") == true, "\(path) not stored")
+            _ = await harness.get("/" + path, [("Authorization", "Bearer t2")])
+        }
+        #expect(try harness.service.purge(.credential(try BearerToken(token: "t1"))) == 4)
+        for name in ["private", "private-mem", "shared-fwd", "private-fwd"] {
+            let runtime = try #require(harness.service.runtimes[name])
+            let left = runtime.memory.inventory() + (runtime.hot?.inventory() ?? []) + (runtime.sealed?.inventory() ?? [])
+            #expect(left.count == (runtime.hot == nil ? 1 : 2), "\(name) keeps \(left.count)")
+            #expect(Set(left.map(\.partition)).count == 1)
+        }
+        for path in ["receipts/a.png", "mem/a.png", "pfwd/a.png", "fwd/a.png"] {
+            let u1 = await harness.get("/" + path, [("Authorization", "Bearer t1")])
+            #expect(u1.fields["Cache-Status"]?.hasPrefix("mediactl; fwd=uri-miss") == true, "\(path) kept U1's entry")
+            let u2 = await harness.get("/" + path, [("Authorization", "Bearer t2")])
+            #expect(u2.fields["Cache-Status"] == "mediactl; hit; ttl=300", "\(path) lost U2's entry")
+        }
+    }
+
     @Test func c19PurgeOfAnUnknownRouteThrows() async throws {
         let harness = try PipelineHarness()
         defer { Task { await harness.close() } }
