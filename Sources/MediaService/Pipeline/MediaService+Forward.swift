@@ -11,7 +11,7 @@ extension MediaService {
             await exchange(context, candidates: candidates, conditional: conditional, reason: reason)
         }
         var joined = false
-        let result: Exchange
+        var result: Exchange
         // Requests whose credential reaches the origin without forming a partition are never joined.
         if context.hasCredential && context.partition == nil {
             result = await operation()
@@ -21,6 +21,13 @@ extension MediaService {
                                                     isShareable: { $0.shareable }, operation: operation)
                 result = outcome.value
                 joined = outcome.role == .joined
+                // RFC 9111 §4.1: the leader's answer may vary on a field outside the flight key that
+                // this request does not share; then it is not this request's answer.
+                if joined, case .content(let content) = result.result,
+                   !content.response.matches(request: context.cacheRequest.fields, digest: digest) {
+                    result = await operation()
+                    joined = false
+                }
             } catch {
                 return Responder.problem(502, code: "origin-error", detail: "the origin exchange failed", outcome: context.outcome)
             }

@@ -119,4 +119,34 @@ import Testing
         #expect(Set(all.map(\.body)).count == 4)
         #expect(all.allSatisfy { $0.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=private-in-shared-cache" })
     }
+
+    /// The flight key covers the usual negotiation fields only; a waiter whose request does not
+    /// match the leader's answer under its `Vary` (RFC 9111 §4.1) must not receive it.
+    @Test func waiterWhoseRequestDoesNotMatchTheLeadersVaryFetchesItsOwn() async throws {
+        let origin = GatedOrigin { request, _ in
+            let device = request.fields["X-Device"] ?? "none"
+            return OriginResponse(status: 200, fields: ["Cache-Control": "max-age=60", "Vary": "X-Device"],
+                                  body: PipelineSupport.markedPNG("MARK-" + device))
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        let devices = ["phone", "tablet", "phone"]
+        async let leader = harness.get("/catalog/v.png", [("X-Device", "phone")])
+        #expect(await eventually { Self.flightState(harness) == (1, 0) })
+        async let waiters = PipelineSupport.concurrently(2) { index in
+            await harness.get("/catalog/v.png", [("X-Device", devices[index + 1])])
+        }
+        #expect(await eventually { Self.flightState(harness) == (1, 2) })
+        await origin.open()
+        let all = [await leader] + (await waiters)
+        for (index, response) in all.enumerated() {
+            #expect(response.body == PipelineSupport.markedPNG("MARK-" + devices[index]), "caller \(index)")
+        }
+        #expect(all.map { $0.fields["Cache-Status"] ?? "" } == [
+            "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=disk",
+            "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=disk",
+            "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; collapsed; detail=disk",
+        ])
+        #expect(origin.requests.map { $0.fields["X-Device"] } == ["phone", "tablet"])
+    }
 }
