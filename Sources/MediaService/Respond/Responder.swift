@@ -23,6 +23,22 @@ enum Responder {
         return ServiceResponse(status: status, fields: fields, body: body, outcome: outcome)
     }
 
+    /// The tier's downstream `Cache-Control`, never more permissive than the origin's: when the
+    /// origin says `no-store` or (unqualified) `private` and the tier's value says neither, the
+    /// origin's value is sent, so no downstream cache keeps what the origin keeps out of shared
+    /// caches (C05, RFC 9111 §5.2.2.5 and §5.2.2.7).
+    static func downstreamCacheControl(_ tier: Tier, origin: HTTPFields) -> String? {
+        let originValue = origin["cache-control"]
+        guard let configured = tier.downstreamCacheControl(origin: originValue) else { return nil }
+        guard let originValue, configured != originValue else { return configured }
+        let originDirectives = CacheControl(originValue)
+        guard originDirectives.noStore || (originDirectives.isPrivate && originDirectives.privateFieldNames.isEmpty)
+        else { return configured }
+        let configuredDirectives = CacheControl(configured)
+        if configuredDirectives.noStore || configuredDirectives.isPrivate && !originDirectives.noStore { return configured }
+        return originValue
+    }
+
     /// A response served from a stored candidate.
     static func stored(_ candidate: Candidate, context: RequestContext, now: Int64, status: CacheStatus,
                        storage: String) -> ServiceResponse {
@@ -46,7 +62,7 @@ enum Responder {
             }
         }
         fields.set("Age", response.ageFieldValue(now: now))
-        if let cacheControl = tier.downstreamCacheControl(origin: response.fields["cache-control"]) {
+        if let cacheControl = downstreamCacheControl(tier, origin: response.fields) {
             fields.set("Cache-Control", cacheControl)
         }
         if tier.partition == .credential,

@@ -245,6 +245,8 @@ import Testing
         #expect(first.status == 200)
         #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=private-in-shared-cache")
         #expect(first.outcome.storage == "none")
+        // The tier's "public, max-age=31536000, immutable" would let downstream shared caches keep it.
+        #expect(first.fields["Cache-Control"] == "private, max-age=300")
         let second = await harness.get("/catalog/p.png")
         #expect(second.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=private-in-shared-cache")
         #expect(harness.origin.callCount(for: url) == 2)

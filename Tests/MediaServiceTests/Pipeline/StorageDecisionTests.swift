@@ -79,6 +79,7 @@ import Testing
         defer { Task { await harness.close() } }
         let first = await harness.get("/catalog/coins.jpg")
         #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=response-no-store")
+        #expect(first.fields["Cache-Control"] == "max-age=600, no-store")
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:response-no-store"])
     }
 
@@ -87,6 +88,7 @@ import Testing
         defer { Task { await harness.close() } }
         let first = await harness.get("/catalog/coins.jpg", [("Cache-Control", "no-store")])
         #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=request-no-store")
+        #expect(first.fields["Cache-Control"] == "public, max-age=31536000, immutable")
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:request-no-store"])
     }
 
