@@ -10,6 +10,7 @@ import Testing
         var body: [UInt8]?
         var contentType: String
         var code: String
+        var detail: String
         var testDescription: String { fixture ?? contentType }
 
         func bytes() throws -> [UInt8] {
@@ -17,6 +18,8 @@ import Testing
             return body ?? []
         }
     }
+
+    static let notAnImage = "the origin's answer was refused: no known image signature in the first bytes"
 
     /// Serves `refusal` at /catalog/bad, checks the exact refusal, then a normal image on the same route.
     func expectRefused(_ refusal: Refusal) async throws {
@@ -32,6 +35,7 @@ import Testing
             #expect(response.fields["X-Content-Type-Options"] == "nosniff")
             #expect(response.fields["Cache-Control"] == "no-store")
             #expect(PipelineSupport.problemCode(response) == refusal.code)
+            #expect(PipelineSupport.problemMembers(response)?["detail"] as? String == refusal.detail)
             #expect(response.outcome.storage == "none")
             #expect(response.outcome.reason == refusal.code)
         }
@@ -49,19 +53,25 @@ import Testing
 
     // MARK: C15 Decompression bombs / pixel floods
 
-    @Test(arguments: ["hostile/bomb-60000x60000.png", "hostile/bomb-12000x12000-valid.png"])
-    func c15PixelFloodIsRefusedFromTheHeader(fixture: String) async throws {
-        try await expectRefused(Refusal(fixture: fixture, contentType: "image/png", code: "over-pixel-limit"))
+    @Test(arguments: [
+        Refusal(fixture: "hostile/bomb-60000x60000.png", contentType: "image/png", code: "over-pixel-limit",
+                detail: "the origin's answer was refused: PNG IHDR is 60000x60000 = 3600000000 pixels, over the limit of 50000000"),
+        Refusal(fixture: "hostile/bomb-12000x12000-valid.png", contentType: "image/png", code: "over-pixel-limit",
+                detail: "the origin's answer was refused: PNG IHDR is 12000x12000 = 144000000 pixels, over the limit of 50000000"),
+    ])
+    func c15PixelFloodIsRefusedFromTheHeader(refusal: Refusal) async throws {
+        try await expectRefused(refusal)
     }
 
     // MARK: C16 Active content as an image
 
     @Test(arguments: [
-        Refusal(fixture: "hostile/script.svg", contentType: "image/svg+xml", code: "not-an-image"),
-        Refusal(fixture: "hostile/html-named.jpg", contentType: "image/jpeg", code: "not-an-image"),
+        Refusal(fixture: "hostile/script.svg", contentType: "image/svg+xml", code: "not-an-image", detail: HostileContentCasesTests.notAnImage),
+        Refusal(fixture: "hostile/html-named.jpg", contentType: "image/jpeg", code: "not-an-image", detail: HostileContentCasesTests.notAnImage),
         Refusal(body: Array("<!doctype html><html><script>alert(1)</script></html>".utf8), contentType: "text/html",
-                code: "not-an-image"),
-        Refusal(fixture: "hostile/jpeg-with-html-tail.jpg", contentType: "image/jpeg", code: "trailing-data"),
+                code: "not-an-image", detail: HostileContentCasesTests.notAnImage),
+        Refusal(fixture: "hostile/jpeg-with-html-tail.jpg", contentType: "image/jpeg", code: "trailing-data",
+                detail: "the origin's answer was refused: JPEG: 38 bytes follow the end of the image at offset 2936"),
     ])
     func c16ActiveContentIsRefusedBeforeStorage(refusal: Refusal) async throws {
         try await expectRefused(refusal)
@@ -113,9 +123,11 @@ import Testing
     // MARK: C17 Truncated / corrupt images
 
     @Test(arguments: [
-        Refusal(fixture: "hostile/truncated.jpg", contentType: "image/jpeg", code: "truncated-image"),
-        Refusal(fixture: "hostile/bad-crc.png", contentType: "image/png", code: "corrupt-image"),
-        Refusal(fixture: "hostile/empty.jpg", contentType: "image/jpeg", code: "empty-body"),
+        Refusal(fixture: "hostile/truncated.jpg", contentType: "image/jpeg", code: "truncated-image",
+                detail: "the origin's answer was refused: JPEG: ends at byte 6000 inside entropy-coded data, before EOI"),
+        Refusal(fixture: "hostile/bad-crc.png", contentType: "image/png", code: "corrupt-image",
+                detail: "the origin's answer was refused: PNG: IHDR CRC mismatch (stored 0x2C103F31, computed 0xD3103F31)"),
+        Refusal(fixture: "hostile/empty.jpg", contentType: "image/jpeg", code: "empty-body", detail: "the origin's answer was refused: the body has 0 bytes"),
     ])
     func c17CorruptImagesAreRefusedAndNeverStored(refusal: Refusal) async throws {
         try await expectRefused(refusal)

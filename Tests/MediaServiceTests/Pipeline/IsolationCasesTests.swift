@@ -209,6 +209,7 @@ import Testing
         let u2 = await harness.get("/receipts/doc.png", [("Authorization", "Bearer bad-token")])
         #expect(u2.status == 403)
         #expect(PipelineSupport.problemCode(u2) == "origin-status-403")
+        #expect(PipelineSupport.problemMembers(u2)?["detail"] as? String == "the origin answered 403")
         harness.clock.advance(5)
         let u1 = await harness.get("/receipts/doc.png", [Self.u1])
         #expect(u1.status == 200)
@@ -306,6 +307,7 @@ import Testing
             #expect(response.status == 502)
             #expect(response.fields["Content-Type"] == "application/problem+json")
             #expect(PipelineSupport.problemCode(response) == "redirect-refused")
+            #expect(PipelineSupport.problemMembers(response)?["detail"] as? String == "the origin answered 302; redirects are never followed")
             #expect(response.fields["Location"] == nil)
         }
         #expect(harness.origin.callCount(for: url) == 2)

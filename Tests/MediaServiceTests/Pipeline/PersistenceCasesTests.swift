@@ -258,6 +258,7 @@ import Testing
         let response = await harness.get("/receipts/r.jpg", [("Authorization", "Bearer t1")])
         #expect(response.status == 503)
         #expect(PipelineSupport.problemCode(response) == "stopping")
+        #expect(PipelineSupport.problemMembers(response)?["detail"] as? String == "the service is stopping")
         #expect(harness.origin.totalCallCount == 0)
         #expect(sealedFiles(harness).isEmpty)
         let health = await harness.get("/_mediactl/health")

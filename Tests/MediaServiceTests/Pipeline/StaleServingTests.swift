@@ -41,6 +41,7 @@ import Testing
         let failed = await harness.get("/catalog/camera.jpg")
         #expect(failed.status == 502)
         #expect(PipelineSupport.problemCode(failed) == "origin-connection-failed")
+        #expect(PipelineSupport.problemMembers(failed)?["detail"] as? String == "the origin could not be reached (connection-failed)")
     }
 
     @Test func withoutStaleIfErrorAnOriginFailureIsA502Problem() async throws {
@@ -54,6 +55,7 @@ import Testing
         #expect(failed.status == 502)
         #expect(PipelineSupport.problemCode(failed) == "origin-error")
         #expect(failed.fields["Content-Type"] == "application/problem+json")
+        #expect(PipelineSupport.problemMembers(failed)?["detail"] as? String == "the origin answered 503")
     }
 
     @Test func tierServeStaleOnErrorAllowsStaleWithoutTheDirective() async throws {
@@ -96,6 +98,7 @@ import Testing
         let response = await harness.get("/catalog/none.jpg", [("Cache-Control", "only-if-cached")])
         #expect(response.status == 504)
         #expect(PipelineSupport.problemCode(response) == "only-if-cached")
+        #expect(PipelineSupport.problemMembers(response)?["detail"] as? String == "nothing usable is stored and only-if-cached forbids the origin")
         #expect(harness.origin.totalCallCount == 0)
     }
 
