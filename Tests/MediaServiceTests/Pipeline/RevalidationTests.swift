@@ -195,6 +195,21 @@ import Testing
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "expire:expired", "store:tier-storage"])
     }
 
+    /// RFC 9111 §4.3.4: a 304 carrying no validator selects no stored response that has one, so
+    /// nothing is updated and the representation is fetched again without conditions.
+    @Test func notModifiedWithoutAValidatorRefetches() async throws {
+        let jpeg = try Fixtures.bytes("catalog/rocket-cfc075d1.jpg")
+        let origin = Self.validatingOrigin(body: jpeg, fields: ["Cache-Control": "max-age=1", "ETag": "\"r1\""], notModified: [:])
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/catalog/rocket.jpg")
+        harness.clock.advance(2)
+        let refetched = await harness.get("/catalog/rocket.jpg")
+        #expect(refetched.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=200; ttl=1; stored; detail=disk")
+        #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, "\"r1\"", nil])
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "store:tier-storage"])
+    }
+
     // MARK: Vary
 
     @Test func varyAcceptEncodingStoresTwoVariants() async throws {

@@ -160,4 +160,59 @@ import Testing
         #expect(get.body == jpeg)
         #expect(harness.origin.requests.map(\.method) == ["GET"])
     }
+
+    // MARK: C09, C11 through the pipeline (clock: 1,800,000,000)
+
+    static let now: Int64 = 1_800_000_000
+
+    @Test func c11HeuristicFreshnessIsTenPercentOfTheLastModifiedAgeUnderTheCap() async throws {
+        let tenDays: Int64 = 864_000
+        let origin = ScriptedOrigin { _, _ in
+            OriginResponse(status: 200, fields: ["Date": HTTPDate.format(Self.now), "Last-Modified": HTTPDate.format(Self.now - tenDays)],
+                           body: PipelineSupport.markedPNG("MARK-heuristic"))
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        let catalog = await harness.get("/catalog/h.png")
+        #expect(catalog.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=86400; stored; detail=disk")
+        let avatar = await harness.get("/avatars/h.png")
+        #expect(avatar.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=disk")
+        harness.clock.advance(86_399)
+        let hit = await harness.get("/catalog/h.png")
+        #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=1")
+        #expect(origin.callCount == 2)
+    }
+
+    @Test(arguments: ["0", "-1", "not-a-date", ""])
+    func c09InvalidExpiresIsStaleAtOnceAndValidatedNext(expires: String) async throws {
+        let lastModified = HTTPDate.format(Self.now - 30 * 86_400)
+        let origin = ScriptedOrigin { request, _ in
+            // A 304 names its validator (RFC 9111 §4.3.4: without one it selects nothing stored here).
+            if request.fields["If-Modified-Since"] == lastModified {
+                return OriginResponse(status: 304, fields: ["Last-Modified": lastModified])
+            }
+            return OriginResponse(status: 200, fields: ["Date": HTTPDate.format(Self.now), "Expires": expires,
+                                                        "Last-Modified": lastModified],
+                                  body: PipelineSupport.markedPNG("MARK-expires"))
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/e.png")
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=0; stored; detail=disk")
+        let second = await harness.get("/catalog/e.png")
+        #expect(second.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=304; ttl=0")
+        #expect(second.body == PipelineSupport.markedPNG("MARK-expires"))
+        #expect(origin.requests.map { $0.fields["If-Modified-Since"] } == [nil, lastModified])
+    }
+
+    @Test func c09ExpiresZeroWithMaxAgeIsFresh() async throws {
+        let origin = ScriptedOrigin { _, _ in
+            OriginResponse(status: 200, fields: ["Expires": "0", "Cache-Control": "max-age=600"], body: PipelineSupport.markedPNG("MARK"))
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/catalog/e.png")
+        let hit = await harness.get("/catalog/e.png")
+        #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=600")
+    }
 }
