@@ -113,6 +113,11 @@ extension MediaService {
                 return refuse(context, status: 502, code: error.code.rawValue,
                               detail: "the origin's answer was refused: \(error.context)")
             }
+            // The tier's `contentTypes` is the allow-list: another format is refused, not served (C16).
+            if let format = info?.format.mimeType, !tier.accepts(mediaType: format) {
+                return refuse(context, status: 502, code: "not-an-image",
+                              detail: "the origin's answer was refused: \(format) is not one of tier \(tier.name)'s contentTypes")
+            }
         }
         return decideAndStore(context, response: response, fields: fields, image: info,
                               requestTime: requestTime, responseTime: responseTime, reason: reason)

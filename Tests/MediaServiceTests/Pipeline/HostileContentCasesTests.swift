@@ -102,6 +102,24 @@ import Testing
         }
     }
 
+    @Test func formatOutsideTheTiersContentTypesIsRefusedNotServed() async throws {
+        let policy = PipelineHarness.defaultPolicy.replacingOccurrences(
+            of: "\"contentTypes\": [\"image/jpeg\", \"image/png\", \"image/gif\", \"image/webp\", \"image/avif\"]",
+            with: "\"contentTypes\": [\"image/jpeg\"]")
+        let harness = try PipelineHarness(policyJSON: policy)
+        defer { Task { await harness.close() } }
+        #expect(harness.service.policies.tiers["public"]?.contentTypes == ["image/jpeg"])
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600", "Content-Type": "image/jpeg"],
+                                      body: try Fixtures.bytes("catalog/chelsea.png")), for: "http://origin.test/catalog/c.jpg")
+        let response = await harness.get("/catalog/c.jpg")
+        #expect(response.status == 502)
+        #expect(PipelineSupport.problemCode(response) == "not-an-image")
+        #expect(PipelineSupport.problemMembers(response)?["detail"] as? String
+                == "the origin's answer was refused: image/png is not one of tier public's contentTypes")
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:not-an-image"])
+        #expect(harness.filesUnderState().filter { !$0.path.hasPrefix("audit/") }.isEmpty)
+    }
+
     @Test func c16NosniffOnEveryKindOfAnswer() async throws {
         let harness = try PipelineHarness()
         defer { Task { await harness.close() } }
