@@ -1,6 +1,7 @@
 import HTTPCaching
 import MediaCrypto
 import MediaPolicy
+import Synchronization
 
 extension MediaService {
     /// A request refused before any lookup, with its problem response.
@@ -93,7 +94,8 @@ extension MediaService {
         return .success(RequestContext(
             method: request.method, route: route, runtime: runtime, upstreamURL: match.upstreamURL,
             isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
-            hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy))
+            hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
+            purgeEpoch: purgeEpoch.load(ordering: .acquiring)))
     }
 
     /// Request fields a cache answers itself instead of forwarding.

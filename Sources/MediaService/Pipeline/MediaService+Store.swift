@@ -1,6 +1,7 @@
 import HTTPCaching
 import MediaPolicy
 import MediaStorage
+import Synchronization
 
 extension MediaService {
     /// Steps 6–8: RFC 9111 storability, the hook chain, the store, the audit record.
@@ -36,7 +37,10 @@ extension MediaService {
             body: .init(byteCount: response.body.count, format: image?.format.mimeType,
                         pixelWidth: image?.width, pixelHeight: image?.height),
             storability: storability)
-        let decision = chain.decide(proposal)
+        var decision = chain.decide(proposal)
+        if decision.storage != .none, wasPurgedDuringExchange(context) {
+            decision = StorageDecision(storage: .none, ttl: 0, reason: "purged-during-fetch", trail: decision.trail)
+        }
         let storeKey = CacheKey.store(group: context.groupKey, secondary: stored.secondaryKey)
         // The policy cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
         let policyTTL = Int64(decision.ttl) + stored.currentAge(now: Int64(responseTime))
@@ -82,11 +86,19 @@ extension MediaService {
         return Exchange(result: .content(content), shareable: status.stored)
     }
 
+    /// Whether a purge started after `context` was admitted: its answer may belong to what the
+    /// purge removed, so it is not stored (a 304 then updates nothing and the representation is
+    /// fetched again, not stored either).
+    func wasPurgedDuringExchange(_ context: RequestContext) -> Bool {
+        purgeEpoch.load(ordering: .acquiring) != context.purgeEpoch
+    }
+
     /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
     /// (audited `update`); when it selects none (C14), fetch again without conditions.
     func notModified(_ context: RequestContext, candidates: [Candidate], response: OriginResponse,
                      requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) async -> Exchange {
-        let selected = NotModified.select(candidates.map(\.response), for: response.fields)
+        let selected = wasPurgedDuringExchange(context) ? []
+            : NotModified.select(candidates.map(\.response), for: response.fields)
         guard !selected.isEmpty else {
             return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
         }

@@ -56,6 +56,8 @@ public final class MediaService: Sendable {
     let chain: StorageHookChain
     let flights = SingleFlight<String, Exchange>()
     let isStopped = Atomic<Bool>(false)
+    /// Bumped when a purge starts: exchanges admitted earlier store nothing (C19, logout during a fetch).
+    let purgeEpoch = Atomic<Int>(0)
     let background = BackgroundTasks()
 
     /// Opens the state directory and the audit log, shreds sealed files of an earlier process

@@ -21,6 +21,8 @@ struct RequestContext: Sendable {
     /// Hex keyed digest of the credential on partitioned tiers, else `nil`.
     var partition: String?
     var cachePolicy: RequestCachePolicy
+    /// ``MediaService/purgeEpoch`` when the request was admitted.
+    var purgeEpoch: Int
 
     /// The RFC 9111 group key (primary key + partition).
     var groupKey: String { CacheKey.group(primary: upstreamURL, partition: partition) }

@@ -179,6 +179,27 @@ import Testing
         }
     }
 
+    /// A fetch in flight when the purge runs must not bring the purged partition back.
+    @Test func c19FetchInFlightDuringThePurgeIsNotStored() async throws {
+        let origin = GatedOrigin { _, _ in
+            OriginResponse(status: 200, fields: ["Cache-Control": "max-age=300"], body: PipelineSupport.markedPNG("MARK-U1"))
+        }
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        async let inFlight = harness.get("/receipts/a.png", [("Authorization", "Bearer t1")])
+        #expect(await eventually { origin.callCount == 1 })
+        #expect(try harness.service.purge(.credential(try BearerToken(token: "t1"))) == 0)
+        await origin.open()
+        let response = await inFlight
+        #expect(response.status == 200)
+        #expect(response.body == PipelineSupport.markedPNG("MARK-U1"))
+        #expect(response.outcome.storage == "none")
+        #expect(sealedFiles(harness).isEmpty)
+        let next = await harness.get("/receipts/a.png", [("Authorization", "Bearer t1")])
+        #expect(next.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=encrypted-disk")
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["purge:purge-credential", "skip:purged-during-fetch", "store:tier-storage"])
+    }
+
     @Test func c19PurgeOfAnUnknownRouteThrows() async throws {
         let harness = try PipelineHarness()
         defer { Task { await harness.close() } }
