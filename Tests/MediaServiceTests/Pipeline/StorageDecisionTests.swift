@@ -215,4 +215,25 @@ import Testing
         let hit = await harness.get("/catalog/e.png")
         #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=600")
     }
+
+    /// `memoryBytes` and `diskBytes` accept 0 (policy range 0…max): the service starts, serves, and
+    /// audits the store that could not be kept.
+    @Test func zeroByteBudgetsStartAndServeWithoutKeeping() async throws {
+        let policy = PipelineHarness.defaultPolicy.replacingOccurrences(
+            of: "\"maxTTL\": 31536000, \"maxObjectBytes\"", with: "\"maxTTL\": 31536000, \"memoryBytes\": 0, \"diskBytes\": 0, \"maxObjectBytes\"")
+        let harness = try PipelineHarness(policyJSON: policy)
+        defer { Task { await harness.close() } }
+        #expect(harness.service.policies.tiers["public"]?.diskBytes == 0)
+        let jpeg = try Fixtures.bytes("catalog/coins-1fea11f1.jpg")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: jpeg), for: Self.jpegURL)
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.status == 200)
+        #expect(first.body == jpeg)
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=600; detail=store-failed")
+        #expect(first.outcome.storage == "none")
+        _ = await harness.get("/catalog/coins.jpg")
+        #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
+        #expect(harness.filesUnderState().filter { $0.path.hasPrefix("disk/") }.isEmpty)
+        #expect(PipelineSupport.events(try harness.auditRecords()).prefix(2) == ["store:tier-storage", "evict:store-failed"])
+    }
 }
