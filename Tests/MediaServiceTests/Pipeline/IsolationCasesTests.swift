@@ -139,6 +139,25 @@ import Testing
         }
     }
 
+    /// Cookies never reach the origin (header hygiene), so an answer that varies on `Cookie` can
+    /// only be the cookie-less one: all clients share it, and no cookie value is kept anywhere.
+    @Test func c02VaryCookieOnASharedTierSharesTheCookielessAnswer() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let url = "http://origin.test/catalog/c.png"
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300", "Vary": "Cookie"],
+                                      body: PipelineSupport.markedPNG("MARK-ANON")), for: url)
+        let first = await harness.get("/catalog/c.png", [("Cookie", "sid=C02-first-cookie")])
+        let second = await harness.get("/catalog/c.png", [("Cookie", "sid=C02-second-cookie")])
+        #expect(first.body == PipelineSupport.markedPNG("MARK-ANON"))
+        #expect(second.fields["Cache-Status"] == "mediactl; hit; ttl=300")
+        #expect(harness.origin.callCount(for: url) == 1)
+        #expect(harness.origin.requests.allSatisfy { !$0.fields.contains("Cookie") })
+        for file in harness.filesUnderState() {
+            #expect(!String(decoding: file.bytes, as: UTF8.self).contains("C02-"), "cookie in \(file.path)")
+        }
+    }
+
     // MARK: C03 Coalescing across credentials
 
     @Test func c03ConcurrentCallersOfDifferentCredentialsEachReachTheOrigin() async throws {
