@@ -27,15 +27,16 @@ extension MediaService {
         case .gatewayTimeout:
             return Responder.problem(504, code: "only-if-cached", detail: "nothing usable is stored and only-if-cached forbids the origin",
                                      outcome: context.outcome)
-        case .revalidate(_, let conditional):
+        case .revalidate(let index, let conditional):
             counters.bump(.revalidations)
-            // RFC 9211 §2.2: `request` when the client asked to validate (`no-cache`), else `stale`.
-            let reason: CacheStatus.Forward = context.cacheRequest.requiresValidation ? .request : .stale
+            let reason: CacheStatus.Forward = forbiddenByRequest(context, candidates, index ?? decision.selected, now: time)
+                ? .request : .stale
             return await forward(context, decision: &decision, candidates: candidates, conditional: conditional, reason: reason)
         case .fetch:
             counters.bump(.misses)
             let reason: CacheStatus.Forward
-            if context.cachePolicy == .reloadIgnoringLocalCacheData || context.cacheRequest.requiresValidation {
+            if context.cachePolicy == .reloadIgnoringLocalCacheData
+                || forbiddenByRequest(context, candidates, decision.selected, now: time) {
                 reason = .request
             } else {
                 reason = candidates.isEmpty ? .uriMiss : (decision.selected == nil ? .varyMiss : .stale)
@@ -44,6 +45,14 @@ extension MediaService {
         case .forwardOriginError:
             return Responder.problem(502, code: "origin-error", detail: "the origin failed", outcome: context.outcome)
         }
+    }
+
+    /// RFC 9211 §2.2 `fwd=request`: the request's directives (`no-cache`, `max-age`, `min-fresh`)
+    /// forbade a response that was fresh under RFC 9111 and the policy cap.
+    func forbiddenByRequest(_ context: RequestContext, _ candidates: [Candidate], _ selected: Int?, now: Double) -> Bool {
+        if context.cacheRequest.requiresValidation { return true }
+        guard let selected else { return false }
+        return remaining(candidates[selected], context: context, now: now) > 0
     }
 
     /// The decision, with the policy's TTL cap applied: a selected response older than the cap is

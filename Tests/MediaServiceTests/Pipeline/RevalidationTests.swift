@@ -73,7 +73,15 @@ import Testing
         #expect(validated.body == avatar)
         let pragma = await harness.get("/avatars/u1001.jpg", [("Pragma", "no-cache")])
         #expect(pragma.fields["Cache-Status"] == "mediactl; fwd=request; fwd-status=304; ttl=60")
-        #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, "\"a1\"", "\"a1\""])
+        // `max-age=0` accepts an age of 0 (RFC 9111 §5.2.1.1): one second later it forbids the copy.
+        let sameSecond = await harness.get("/avatars/u1001.jpg", [("Cache-Control", "max-age=0")])
+        #expect(sameSecond.fields["Cache-Status"] == "mediactl; hit; ttl=60")
+        harness.clock.advance(1)
+        let maxAgeZero = await harness.get("/avatars/u1001.jpg", [("Cache-Control", "max-age=0")])
+        #expect(maxAgeZero.fields["Cache-Status"] == "mediactl; fwd=request; fwd-status=304; ttl=60")
+        let minFresh = await harness.get("/avatars/u1001.jpg", [("Cache-Control", "min-fresh=3600")])
+        #expect(minFresh.fields["Cache-Status"] == "mediactl; fwd=request; fwd-status=304; ttl=60")
+        #expect(origin.requests.map { $0.fields["If-None-Match"] } == [nil, "\"a1\"", "\"a1\"", "\"a1\"", "\"a1\""])
     }
 
     // MARK: C13
