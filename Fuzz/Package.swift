@@ -8,6 +8,10 @@ let package = Package(
     dependencies: [.package(name: "mediactl", path: "..")],
     targets: [
         .executableTarget(name: "FuzzFieldList", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
+        .executableTarget(name: "FuzzCacheControl", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
+        .executableTarget(name: "FuzzHTTPDate", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
+        .executableTarget(name: "FuzzRequestParser", dependencies: [.product(name: "HTTPServer", package: "mediactl")]),
+        .executableTarget(name: "FuzzPolicyLoader", dependencies: [.product(name: "MediaPolicy", package: "mediactl")]),
     ],
     swiftLanguageModes: [.v6]
 )

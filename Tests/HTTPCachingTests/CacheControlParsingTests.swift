@@ -134,6 +134,21 @@ import Testing
         #expect(CacheControl("private=\"a\" junk").isPrivate == true)
     }
 
+    /// Found by Fuzz/FuzzCacheControl: a qualified list with a non-token element (`a"b`) was kept, and
+    /// ``CacheControl/description`` then wrote an unparsable `private="a"b"`. Field names are tokens
+    /// (RFC 9110 §5.1), so such a list is malformed and the unqualified directive applies.
+    @Test func qualifiedListWithNonTokenNameFallsBackToUnqualified() {
+        let cc = CacheControl("private=\"a\\\"b\", no-cache=\"\\\"x,y\\\"\"")
+        #expect(cc.isPrivate == true)
+        #expect(cc.privateFieldNames == [])
+        #expect(cc.noCache == true)
+        #expect(cc.noCacheFieldNames == [])
+        #expect(cc.description == "private, no-cache")
+        #expect(CacheControl("private=\"x-token, a b\"").isPrivate == true)
+        #expect(CacheControl("no-cache=a\"b").noCache == true)
+        #expect(CacheControl("private=\"X-Token, Set-Cookie\"").description == "private=\"x-token, set-cookie\"")
+    }
+
     @Test func publicAndPrivateBothRecorded() {
         let cc = CacheControl("public, private")
         #expect(cc.isPublic == true)

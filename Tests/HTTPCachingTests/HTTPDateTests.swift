@@ -53,6 +53,20 @@ import Testing
         #expect(HTTPDate.format(-1) == "Wed, 31 Dec 1969 23:59:59 GMT")
     }
 
+    /// Found by Fuzz/FuzzHTTPDate: an RFC 850 date with `now` near Int64.min trapped in floorDivide, and
+    /// with `now` far in the future the two-digit year became a year whose seconds overflowed.
+    @Test func rfc850WithExtremeNowIsInvalidNotATrap() {
+        let text = "Sunday, 06-Nov-94 08:49:37 GMT"
+        #expect(HTTPDate.parse(text, now: .min) == nil)
+        #expect(HTTPDate.parse(text, now: .max) == nil)
+        #expect(HTTPDate.parse(text, now: 2_318_361_367_053_372_577) == nil)
+        #expect(HTTPDate.parse(text, now: -62_167_219_200) == nil)  // year 0: "94" means year 94 - 100
+        #expect(HTTPDate.parse("Saturday, 01-Jan-00 00:00:00 GMT", now: -62_167_219_200) == -62_167_219_200)
+        #expect(HTTPDate.floorDivide(.min, 86_400) == -106_751_991_167_301)
+        #expect(HTTPDate.floorDivide(-86_400, 86_400) == -1)
+        #expect(HTTPDate.floorDivide(-86_401, 86_400) == -2)
+    }
+
     @Test func formatParseRoundTrip() {
         for time: EpochSeconds in [0, 951_782_400, 1_709_164_800, 4_102_444_799, 253_402_300_799] {
             #expect(HTTPDate.parse(HTTPDate.format(time)) == time)

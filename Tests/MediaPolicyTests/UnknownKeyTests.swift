@@ -33,6 +33,22 @@ import Testing
         ])
     }
 
+    /// Found by Fuzz/FuzzPolicyLoader: a key with an escaped newline (`"orig\n"`) put a raw line break
+    /// into the key path, so one error printed as two lines. Such keys are quoted as JSON strings.
+    @Test func keyWithControlCharacterIsQuotedInTheKeyPath() {
+        let errors = PolicyFixture.errors(PolicyFixture.routePolicy(
+            #"{ "name": "r", "mount": "/r/", "orig\n": "http://o.example/", "origin": "http://o.example/", "tier": "t" }"#))
+        #expect(errors.map(\.keyPath) == [#"routes[0]."orig\n""#])
+        #expect(errors.map(\.description) == [
+            #"Policies/test.json: routes[0]."orig\n": unknown key (did you mean `origin`?); allowed: methods, mount, name, origin, tier"#,
+        ])
+        #expect(PolicyFixture.messages(#"{ "tiers": { "a\u0007b": { "storage": "disk" } }, "routes": [] }"#) == [
+            #"Policies/test.json: tiers."a\u0007b": "a\u0007b" is not a valid tier name; allowed: 1 to 64 lowercase letters, digits and '-', starting with a letter or digit"#,
+        ])
+        #expect(PolicyFileDecoder.segment("maxTTL") == "maxTTL")
+        #expect(PolicyFileDecoder.segment("a\u{7F}") == #""a\u007f""#)
+    }
+
     @Test func unknownTopLevelKey() {
         let text = #"{ "tier": {}, "routes": [] }"#
         #expect(PolicyFixture.messages(text) == [

@@ -150,7 +150,8 @@ extension CacheControl {
     }
 
     /// The field-name list of a qualified `private`/`no-cache`, lower-cased; `nil` when there is no
-    /// argument or the list is empty (the unqualified form then applies).
+    /// argument, the list is empty, or an element is not a field-name token (RFC 9110 §5.1): the
+    /// unqualified form then applies.
     static func fieldNames(_ b: UnsafeBufferPointer<UInt8>, _ argument: Argument) -> [String]? {
         let text: String
         switch argument {
@@ -165,7 +166,16 @@ extension CacheControl {
             text = unquoted
         }
         let names = HTTPFieldList.split(text[...]).map { $0.lowercased() }
-        return names.isEmpty ? nil : names
+        guard !names.isEmpty, names.allSatisfy({ $0.utf8.allSatisfy(isTokenCharacter) }) else { return nil }
+        return names
+    }
+
+    /// tchar (RFC 9110 §5.6.2): `!#$%&'*+-.^_`|~`, DIGIT, ALPHA.
+    static func isTokenCharacter(_ c: UInt8) -> Bool {
+        switch c {
+        case 0x30...0x39, 0x41...0x5A, 0x61...0x7A: return true
+        default: return "!#$%&'*+-.^_`|~".utf8.contains(c)
+        }
     }
 
     @inline(__always) static func equalsIgnoringCase(_ b: UnsafeBufferPointer<UInt8>, _ start: Int, _ end: Int, _ literal: StaticString) -> Bool {

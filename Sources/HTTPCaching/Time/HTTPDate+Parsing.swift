@@ -8,7 +8,7 @@ extension HTTPDate {
     ///     as the grammar requires, the day name must be a valid one (it is not checked against the date).
     ///   - now: used for RFC 850 two-digit years: a year that would be more than 50 years in the future
     ///     is the most recent past year with the same last two digits (RFC 9110 §5.6.7). When `nil`,
-    ///     years 70–99 are 19xx and 00–69 are 20xx.
+    ///     years 70–99 are 19xx and 00–69 are 20xx. A year outside 0...9999 makes the date invalid.
     /// - Returns: the time in seconds since the epoch, or `nil` when `value` is not a valid HTTP-date
     ///   (wrong format, out-of-range field, impossible day of month). Second 60 (leap second) reads as 59.
     public static func parse(_ value: String, now: EpochSeconds? = nil) -> EpochSeconds? {
@@ -56,6 +56,8 @@ extension HTTPDate {
             let currentYear = civil(fromDays: floorDivide(now, 86_400)).year
             year = currentYear - currentYear % 100 + yy
             if year > currentYear + 50 { year -= 100 }
+            // A `now` far from the present gives years no HTTP-date can carry (and would overflow).
+            guard (0...9999).contains(year) else { return nil }
         } else {
             year = yy < 70 ? 2000 + yy : 1900 + yy
         }

@@ -67,8 +67,10 @@ public enum HTTPDate {
         }
     }
 
+    /// `a / b` rounded toward negative infinity, for `b > 0`; never overflows (also for `Int64.min`).
     @inline(__always) static func floorDivide(_ a: Int64, _ b: Int64) -> Int64 {
-        a >= 0 ? a / b : (a - b + 1) / b
+        let quotient = a / b
+        return a % b < 0 ? quotient - 1 : quotient
     }
 
     private static func twoDigits(_ value: Int) -> String {

@@ -8,7 +8,7 @@ extension PolicyFileDecoder {
         }
         var seen = Set<String>()
         for member in members {
-            let path = "tiers.\(member.key)"
+            let path = PolicyFileDecoder.join("tiers", member.key)
             guard seen.insert(member.key).inserted else {
                 report(.duplicateKey, path, value: member.value, problem: "duplicate key", allowed: "each key once per object")
                 continue

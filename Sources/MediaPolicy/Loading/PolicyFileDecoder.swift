@@ -43,7 +43,15 @@ struct PolicyFileDecoder {
         report(.wrongType, keyPath, value: value, problem: "\(value.rendered) is \(value.typeName)", allowed: allowed)
     }
 
-    static func join(_ path: String, _ key: String) -> String { path.isEmpty ? key : "\(path).\(key)" }
+    static func join(_ path: String, _ key: String) -> String {
+        path.isEmpty ? segment(key) : "\(path).\(segment(key))"
+    }
+
+    /// `key` as a key-path segment: as is, or as a JSON string literal when it holds a control
+    /// character, so that an error's description stays one line (`routes[0]."orig\n"`).
+    static func segment(_ key: String) -> String {
+        key.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? PolicyJSON.quote(key) : key
+    }
 
     // MARK: - Typed readers (each reports its own problem and returns nil)
 

@@ -43,7 +43,9 @@ final class ServiceAuditor: Sendable {
     }
 
     /// Appends the record of a store's own event (eviction, expiry, corrupt file, shred).
-    func record(_ event: StorageEvent) {
+    /// - Parameter tier: the tier owning the store, recorded when the event cannot name it (files
+    ///   of an earlier process are unreadable, so their shreds carry no metadata).
+    func record(_ event: StorageEvent, tier: String? = nil) {
         let auditEvent: AuditEvent
         var reason = event.reason.rawValue
         switch event.kind {
@@ -57,7 +59,7 @@ final class ServiceAuditor: Sendable {
             if event.reason == .previousProcess { reason = ReasonCode.unreadableAfterRestart.rawValue }
         }
         _ = try? log.append(AuditEntry(
-            event: auditEvent, tier: event.tier.flatMap(name), route: event.route.flatMap(name),
+            event: auditEvent, tier: (event.tier ?? tier).flatMap(name), route: event.route.flatMap(name),
             storage: AuditStorage(rawValue: event.storageClass.rawValue), key: digest(event.keyDigest),
             scope: scope(partition: event.partition, url: nil), reason: code(reason), bytes: event.bytes))
     }

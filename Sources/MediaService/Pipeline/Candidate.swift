@@ -7,6 +7,7 @@ struct Candidate: Sendable {
     var response: StoredResponse
     var head: StoredHead
     var entry: StoredEntry
-    /// The policy's time-to-live cap, seconds after the response time (`expiresAt` bookkeeping).
+    /// The policy's time-to-live cap as an age in seconds (RFC 9111 §4.2.3 current age): the
+    /// decided ttl plus the age the response already had when received.
     var policyTTL: Int64
 }

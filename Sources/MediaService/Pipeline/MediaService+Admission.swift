@@ -1,6 +1,7 @@
 import HTTPCaching
 import MediaCrypto
 import MediaPolicy
+import Synchronization
 
 extension MediaService {
     /// A request refused before any lookup, with its problem response.
@@ -44,7 +45,8 @@ extension MediaService {
         case .strip:
             break
         case .refuse:
-            if !authorization.isEmpty {
+            // Credentials are `Authorization` and `Cookie` (MediaPolicy `Tier.CredentialPolicy`).
+            if !authorization.isEmpty || request.fields.contains("cookie") {
                 return .failure(Refusal(response: Responder.problem(
                     400, code: "credentials-refused", detail: "tier \(tier.name) refuses credentials", outcome: outcome)))
             }
@@ -66,9 +68,17 @@ extension MediaService {
             hasCredential = true
             if tier.partition == .credential { partition = try? keyer.partition(for: token).hex }
         case .forward:
-            hasCredential = !authorization.isEmpty
-            if tier.partition == .credential, let value = request.fields["authorization"] {
-                partition = digest("authorization:" + value)
+            // An empty or blank credential is no credential: it never forms a partition (C05).
+            let presented = authorization.filter { value in value.contains { $0 != " " && $0 != "\t" } }
+            hasCredential = !presented.isEmpty
+            if tier.partition == .credential, hasCredential {
+                // A bearer token keys the same partition as on bearer tiers, so a purge by credential
+                // (logout, C19) reaches it; other schemes get a keyed digest of the whole value.
+                if let token = try? BearerToken.from(request.fields) {
+                    partition = try? keyer.partition(for: token).hex
+                } else {
+                    partition = digest("authorization:" + presented.joined(separator: "\n"))
+                }
             }
         }
         if tier.partition == .credential && hasCredential && partition == nil {
@@ -89,7 +99,8 @@ extension MediaService {
         return .success(RequestContext(
             method: request.method, route: route, runtime: runtime, upstreamURL: match.upstreamURL,
             isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
-            hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy))
+            hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
+            purgeEpoch: purgeEpoch.load(ordering: .acquiring)))
     }
 
     /// Conformance mode: the client's fields minus hop-by-hop ones (RFC 9110 §7.6.1: `Connection`, the

@@ -9,7 +9,7 @@ extension MediaService {
         let context: RequestContext
         switch admit(request) {
         case .success(let admitted): context = admitted
-        case .failure(let refusal): return refusal.response
+        case .failure(let refusal): return refusal.response.withoutBody(for: request.method)
         }
         guard context.method == "GET" || context.method == "HEAD",
               context.cachePolicy != .reloadIgnoringLocalCacheData else { return nil }

@@ -11,7 +11,7 @@ extension MediaService {
             await exchange(context, candidates: candidates, conditional: conditional, reason: reason)
         }
         var joined = false
-        let result: Exchange
+        var result: Exchange
         if !context.coalesces {
             result = await operation()
         } else {
@@ -20,6 +20,13 @@ extension MediaService {
                                                     isShareable: { $0.shareable }, operation: operation)
                 result = outcome.value
                 joined = outcome.role == .joined
+                // RFC 9111 §4.1: the leader's answer may vary on a field outside the flight key that
+                // this request does not share; then it is not this request's answer.
+                if joined, case .content(let content) = result.result,
+                   !content.response.matches(request: context.cacheRequest.fields, digest: digest) {
+                    result = await operation()
+                    joined = false
+                }
             } catch {
                 return Responder.problem(502, code: "origin-error", detail: "the origin exchange failed", outcome: context.outcome)
             }
@@ -108,6 +115,11 @@ extension MediaService {
             } catch {
                 return refuse(context, status: 502, code: error.code.rawValue,
                               detail: "the origin's answer was refused: \(error.context)")
+            }
+            // The tier's `contentTypes` is the allow-list: another format is refused, not served (C16).
+            if let format = info?.format.mimeType, !tier.accepts(mediaType: format) {
+                return refuse(context, status: 502, code: "not-an-image",
+                              detail: "the origin's answer was refused: \(format) is not one of tier \(tier.name)'s contentTypes")
             }
         }
         return decideAndStore(context, response: response, fields: fields, image: info,

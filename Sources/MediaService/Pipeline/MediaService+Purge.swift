@@ -1,5 +1,6 @@
 import MediaAudit
 import MediaStorage
+import Synchronization
 
 /// What a purge removes (ARCHITECTURE.md `mediactl purge`).
 public enum PurgeScope: Sendable, Hashable {
@@ -41,6 +42,7 @@ extension MediaService {
             predicate = { _ in true }
             reason = .purgeAll
         }
+        purgeEpoch.add(1, ordering: .acquiringAndReleasing)
         var removed: [EntryMetadata] = []
         for name in runtimes.keys.sorted() {
             let runtime = runtimes[name]!

@@ -27,13 +27,16 @@ extension MediaService {
         case .gatewayTimeout:
             return Responder.problem(504, code: "only-if-cached", detail: "nothing usable is stored and only-if-cached forbids the origin",
                                      outcome: context.outcome)
-        case .revalidate(_, let conditional):
+        case .revalidate(let index, let conditional):
             counters.bump(.revalidations)
-            return await forward(context, decision: &decision, candidates: candidates, conditional: conditional, reason: .stale)
+            let reason: CacheStatus.Forward = forbiddenByRequest(context, candidates, index ?? decision.selected, now: time)
+                ? .request : .stale
+            return await forward(context, decision: &decision, candidates: candidates, conditional: conditional, reason: reason)
         case .fetch:
             counters.bump(.misses)
             let reason: CacheStatus.Forward
-            if context.cachePolicy == .reloadIgnoringLocalCacheData || context.cacheRequest.requiresValidation {
+            if context.cachePolicy == .reloadIgnoringLocalCacheData
+                || forbiddenByRequest(context, candidates, decision.selected, now: time) {
                 reason = .request
             } else {
                 reason = candidates.isEmpty ? .uriMiss : (decision.selected == nil ? .varyMiss : .stale)
@@ -44,16 +47,33 @@ extension MediaService {
         }
     }
 
+    /// RFC 9211 §2.2 `fwd=request`: the request's directives (`no-cache`, `max-age`, `min-fresh`)
+    /// forbade a response that was fresh under RFC 9111 and the policy cap.
+    func forbiddenByRequest(_ context: RequestContext, _ candidates: [Candidate], _ selected: Int?, now: Double) -> Bool {
+        if context.cacheRequest.requiresValidation { return true }
+        guard let selected else { return false }
+        return remaining(candidates[selected], context: context, now: now) > 0
+    }
+
     /// The decision, with the policy's TTL cap applied: a selected response older than the cap is
     /// validated even when RFC 9111 would still call it fresh.
+    ///
+    /// The cap only acts when it is shorter than the response's own freshness lifetime; otherwise RFC
+    /// 9111 already calls the response stale, and the request's `max-stale`, `only-if-cached` and
+    /// `stale-if-error` apply unchanged (§4.2.4, §5.2.1). Past a shorter cap the response counts as
+    /// stale by the excess, so a request `max-stale` covering the excess still accepts it.
     func makeDecision(_ context: RequestContext, candidates: [Candidate], now: Double) -> ServingDecision {
         let configuration = ServingDecision.Configuration(staleIfError: Int64(context.tier.serveStaleOnError))
         let stored = candidates.map(\.response)
         let decision = ServingDecision(request: context.cacheRequest, candidates: stored, role: context.role,
                                        configuration: configuration, digest: digest)
-        guard let selected = decision.selected,
-              candidates[selected].response.currentAge(now: Int64(now)) >= candidates[selected].policyTTL
+        guard let selected = decision.selected else { return decision }
+        let candidate = candidates[selected]
+        let age = candidate.response.currentAge(now: Int64(now))
+        guard age >= candidate.policyTTL,
+              candidate.policyTTL < candidate.response.freshnessLifetime(role: context.role)
         else { return decision }
+        if let maxStale = context.cacheRequest.directives.maxStale, age - candidate.policyTTL <= maxStale { return decision }
         var fields = context.cacheRequest.fields
         fields.append("Cache-Control", "no-cache")
         return ServingDecision(request: CacheRequest(method: "GET", fields: fields), candidates: stored,

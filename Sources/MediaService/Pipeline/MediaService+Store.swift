@@ -1,6 +1,7 @@
 import HTTPCaching
 import MediaPolicy
 import MediaStorage
+import Synchronization
 
 extension MediaService {
     /// Steps 6–8: RFC 9111 storability, the hook chain, the store, the audit record.
@@ -36,11 +37,15 @@ extension MediaService {
             body: .init(byteCount: response.body.count, format: image?.format.mimeType,
                         pixelWidth: image?.width, pixelHeight: image?.height),
             storability: storability)
-        let decision = chain.decide(proposal)
+        var decision = chain.decide(proposal)
+        if decision.storage != .none, wasPurgedDuringExchange(context) {
+            decision = StorageDecision(storage: .none, ttl: 0, reason: "purged-during-fetch", trail: decision.trail)
+        }
         let storeKey = CacheKey.store(group: context.groupKey, secondary: stored.secondaryKey)
+        // The policy cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
+        let policyTTL = Int64(decision.ttl) + stored.currentAge(now: Int64(responseTime))
         let head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
-                              storage: decision.storage.rawValue,
-                              policyTTL: stored.currentAge(now: Int64(responseTime)) + Int64(decision.ttl))
+                              storage: decision.storage.rawValue, policyTTL: policyTTL)
         let subject = context.subject(storeKey: storeKey)
         let counters = context.runtime.counters
         guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
@@ -81,25 +86,34 @@ extension MediaService {
         return Exchange(result: .content(content), shareable: status.stored)
     }
 
+    /// Whether a purge started after `context` was admitted: its answer may belong to what the
+    /// purge removed, so it is not stored (a 304 then updates nothing and the representation is
+    /// fetched again, not stored either).
+    func wasPurgedDuringExchange(_ context: RequestContext) -> Bool {
+        purgeEpoch.load(ordering: .acquiring) != context.purgeEpoch
+    }
+
     /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
     /// (audited `update`); when it selects none (C14), fetch again without conditions.
     func notModified(_ context: RequestContext, candidates: [Candidate], response: OriginResponse,
                      requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) async -> Exchange {
-        let selected = NotModified.select(candidates.map(\.response), for: response.fields)
+        let selected = wasPurgedDuringExchange(context) ? []
+            : NotModified.select(candidates.map(\.response), for: response.fields)
         guard !selected.isEmpty else {
             return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
         }
         let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
         let request = context.cacheRequest
-        var served: (Candidate, StoredResponse, StoredHead)?
+        var served: (Candidate, StoredResponse, StoredHead, ttl: Int64)?
         for index in selected {
             let candidate = candidates[index]
             let updated = NotModified.update(candidate.response, with: response.fields, requestTime: Int64(requestTime),
                                              responseTime: Int64(responseTime), role: context.role)
-            let ttl = min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role))
+            let ttl = max(0, min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
+            // The cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
+            let policyTTL = ttl + updated.currentAge(now: Int64(responseTime))
             var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
-                                  height: candidate.head.height, storage: candidate.head.storage,
-                                  policyTTL: updated.currentAge(now: Int64(responseTime)) + ttl)
+                                  height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)
             head.storage = candidate.head.storage
             var entry = candidate.entry
             entry.metadata.head = head.encoded()
@@ -121,12 +135,10 @@ extension MediaService {
             }
             let matches = updated.matches(request: request.fields, digest: digest)
             if served == nil || matches { served = (Candidate(storeKey: candidate.storeKey, response: updated, head: head,
-                                                              entry: entry, policyTTL: head.policyTTL), updated, head) }
+                                                              entry: entry, policyTTL: policyTTL), updated, head, ttl) }
         }
-        let (candidate, updated, head) = served!
-        let ttl = min(updated.freshnessLifetime(role: context.role), candidate.policyTTL)
-            - updated.currentAge(now: Int64(responseTime))
-        let status = CacheStatus(forward: .stale, forwardStatus: 304, ttl: ttl)
+        let (candidate, updated, head, ttl) = served!
+        let status = CacheStatus(forward: reason, forwardStatus: 304, ttl: ttl)
         let content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
                                        storage: head.storage, reason: "not-modified")
         return Exchange(result: .content(content), shareable: true)

@@ -56,6 +56,8 @@ public final class MediaService: Sendable {
     let chain: StorageHookChain
     let flights = SingleFlight<String, Exchange>()
     let isStopped = Atomic<Bool>(false)
+    /// Bumped when a purge starts: exchanges admitted earlier store nothing (C19, logout during a fetch).
+    let purgeEpoch = Atomic<Int>(0)
     let background = BackgroundTasks()
 
     /// Opens the state directory and the audit log, shreds sealed files of an earlier process
@@ -98,7 +100,7 @@ public final class MediaService: Sendable {
                 tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
                 synchronizesWrites: configuration.synchronizesWrites
             ) { event in
-                auditor.record(event)
+                auditor.record(event, tier: name)
                 switch event.kind {
                 case .evict, .corrupt: counters.bump(.evicted)
                 case .expire: counters.bump(.expired)
@@ -114,15 +116,16 @@ public final class MediaService: Sendable {
     var now: Double { configuration.clock() }
 
     /// Answers one request. Never throws: every failure is a problem+json response (RFC 9457).
+    /// A `HEAD` answer has an empty body; its fields (`Content-Length` included) are those of `GET`.
     public func handle(_ request: ServiceRequest) async -> ServiceResponse {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         let context: RequestContext
         switch admit(request) {
         case .success(let admitted): context = admitted
-        case .failure(let refusal): return refusal.response
+        case .failure(let refusal): return refusal.response.withoutBody(for: request.method)
         }
         if context.method != "GET" && context.method != "HEAD" { return await passThrough(context, body: request.body) }
-        return await serve(context)
+        return await serve(context).withoutBody(for: request.method)
     }
 
     /// Removes expired entries from every store (audited `expire`). `mediactl serve` calls it periodically.

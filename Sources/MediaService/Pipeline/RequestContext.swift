@@ -21,6 +21,8 @@ struct RequestContext: Sendable {
     /// Hex keyed digest of the credential on partitioned tiers, else `nil`.
     var partition: String?
     var cachePolicy: RequestCachePolicy
+    /// ``MediaService/purgeEpoch`` when the request was admitted.
+    var purgeEpoch: Int
 
     /// Conformance mode (a generic tier, `contentTypes: ["*/*"]`): request fields pass through unchanged
     /// except hop-by-hop ones, client conditionals reach the origin when nothing is stored, nothing is retried.

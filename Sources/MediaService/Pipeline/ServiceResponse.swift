@@ -20,6 +20,16 @@ public struct ServiceResponse: Sendable {
     }
 }
 
+extension ServiceResponse {
+    /// This response with its body dropped when `method` is `HEAD` (fields unchanged).
+    func withoutBody(for method: String) -> ServiceResponse {
+        guard method == "HEAD", !body.isEmpty else { return self }
+        var response = self
+        response.body = []
+        return response
+    }
+}
+
 /// What the cache did for one request.
 public struct ServiceOutcome: Sendable, Hashable, Codable {
     /// The matched route, or `nil` (no route, health, metrics).

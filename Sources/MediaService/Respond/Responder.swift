@@ -6,8 +6,9 @@ import MediaPolicy
 /// Authorization` on partitioned tiers, `X-Content-Type-Options: nosniff`, and the sniffed
 /// `Content-Type`; client conditionals answered 304 (RFC 9110 §13); problems as RFC 9457 JSON.
 enum Responder {
-    /// Fields an image client never receives from the stored response.
-    static let imageTierFieldsKept: Set<String> = ["etag", "last-modified", "content-type", "content-language"]
+    /// The only stored-response fields an image client receives (`Vary` so that downstream caches
+    /// keep the variants apart, RFC 9110 §12.5.5).
+    static let imageTierFieldsKept: Set<String> = ["etag", "last-modified", "content-type", "content-language", "vary"]
 
     /// A problem+json response (RFC 9457) with `Cache-Control: no-store`.
     static func problem(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
@@ -20,6 +21,22 @@ enum Responder {
         var outcome = outcome
         outcome.reason = outcome.reason ?? code
         return ServiceResponse(status: status, fields: fields, body: body, outcome: outcome)
+    }
+
+    /// The tier's downstream `Cache-Control`, never more permissive than the origin's: when the
+    /// origin says `no-store` or (unqualified) `private` and the tier's value says neither, the
+    /// origin's value is sent, so no downstream cache keeps what the origin keeps out of shared
+    /// caches (C05, RFC 9111 §5.2.2.5 and §5.2.2.7).
+    static func downstreamCacheControl(_ tier: Tier, origin: HTTPFields) -> String? {
+        let originValue = origin["cache-control"]
+        guard let configured = tier.downstreamCacheControl(origin: originValue) else { return nil }
+        guard let originValue, configured != originValue else { return configured }
+        let originDirectives = CacheControl(originValue)
+        guard originDirectives.noStore || (originDirectives.isPrivate && originDirectives.privateFieldNames.isEmpty)
+        else { return configured }
+        let configuredDirectives = CacheControl(configured)
+        if configuredDirectives.noStore || configuredDirectives.isPrivate && !originDirectives.noStore { return configured }
+        return originValue
     }
 
     /// A response served from a stored candidate.
@@ -45,10 +62,13 @@ enum Responder {
             }
         }
         fields.set("Age", response.ageFieldValue(now: now))
-        if let cacheControl = tier.downstreamCacheControl(origin: response.fields["cache-control"]) {
+        if let cacheControl = downstreamCacheControl(tier, origin: response.fields) {
             fields.set("Cache-Control", cacheControl)
         }
-        if tier.partition == .credential { fields.append("Vary", "Authorization") }
+        if tier.partition == .credential,
+           !fields.listValues(for: "Vary").contains(where: { HTTPFields.namesEqual(String($0), "Authorization") }) {
+            fields.append("Vary", "Authorization")
+        }
         fields.set("X-Content-Type-Options", "nosniff")
         fields.set("Cache-Status", cacheStatus.description)
         var outcome = context.outcome

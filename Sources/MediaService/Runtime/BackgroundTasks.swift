@@ -7,11 +7,14 @@ final class BackgroundTasks: Sendable {
 
     func run(_ operation: @escaping @Sendable () async -> Void) {
         let id = next.add(1, ordering: .relaxed).newValue
-        let task = Task { [weak self] in
-            await operation()
-            _ = self?.tasks.withLock { $0.removeValue(forKey: id) }
+        // Registered under the lock the task's own removal takes, so a task that finishes at once is
+        // still removed (its removal waits for the registration).
+        tasks.withLock { tasks in
+            tasks[id] = Task { [weak self] in
+                await operation()
+                _ = self?.tasks.withLock { $0.removeValue(forKey: id) }
+            }
         }
-        tasks.withLock { $0[id] = task }
     }
 
     func waitForAll() async {

@@ -17,8 +17,8 @@ struct StoredHead: Codable, Sendable, Hashable {
     var height: Int?
     /// The decided storage class (`disk`, `encrypted-disk`, `memory`); hot copies keep it.
     var storage: String
-    /// The policy's cap as an age (RFC 9111 §4.2.3 current age, seconds): the age the response had when
-    /// stored or updated plus the decided time to live. Past it the response is validated.
+    /// The policy's time-to-live cap: seconds of age (RFC 9111 §4.2.3, upstream `Age` included) after
+    /// which the response is validated; the decided ttl plus the age at receipt.
     var policyTTL: Int64
 
     init(_ response: StoredResponse, contentType: String?, width: Int?, height: Int?, storage: String, policyTTL: Int64) {

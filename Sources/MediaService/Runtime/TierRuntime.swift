@@ -23,17 +23,25 @@ final class TierRuntime: Sendable {
         self.tier = tier
         self.counters = counters
         let persistent = tier.storage == .disk || tier.storage == .encryptedDisk
-        let memoryBudget = max(persistent ? tier.memoryBytes / 4 : tier.memoryBytes, 1)
-        memory = try MemoryStore(configuration: .init(byteLimit: memoryBudget), onEvent: onEvent)
-        hot = persistent ? try MemoryStore(configuration: .init(byteLimit: max(tier.memoryBytes - memoryBudget, 1))) : nil
+        // Budgets of 0 are valid policy (keep nothing there); stores need positive limits, so a
+        // budget below 10 bytes gets 1-byte limits, which no entry fits.
+        func limits(_ budget: Int) -> (bytes: Int, entry: Int) { (max(budget, 1), max(budget / 10, 1)) }
+        let memoryBudget = limits(persistent ? tier.memoryBytes / 4 : tier.memoryBytes)
+        let hotBudget = limits(tier.memoryBytes - (persistent ? tier.memoryBytes / 4 : tier.memoryBytes))
+        let diskBudget = limits(tier.diskBytes)
+        memory = try MemoryStore(configuration: .init(byteLimit: memoryBudget.bytes, entryByteLimit: memoryBudget.entry),
+                                 onEvent: onEvent)
+        hot = persistent ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: hotBudget.entry)) : nil
         disk = tier.storage == .disk
             ? try DiskStore(directory: stateDirectory + "/disk/" + tier.name,
-                            configuration: .init(byteLimit: tier.diskBytes, synchronizesWrites: synchronizesWrites),
+                            configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
+                                                 synchronizesWrites: synchronizesWrites),
                             onEvent: onEvent)
             : nil
         sealed = persistent
             ? try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + tier.name,
-                                     configuration: .init(byteLimit: tier.diskBytes, synchronizesWrites: synchronizesWrites),
+                                     configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
+                                                          synchronizesWrites: synchronizesWrites),
                                      onEvent: onEvent)
             : nil
         for metadata in disk?.inventory() ?? [] { addVariant(metadata.key) }

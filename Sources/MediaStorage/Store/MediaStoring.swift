@@ -23,7 +23,8 @@ public protocol MediaStoring: AnyObject, Sendable {
     @discardableResult func remove(_ key: String) -> EntryMetadata?
 
     /// Removes every entry whose metadata matches (purge by route, partition, or all).
-    /// Returns the removed entries' metadata, least recently used first.
+    /// Returns the removed entries' metadata, least recently used first. `predicate` runs under
+    /// the store's lock: it must not call the store.
     @discardableResult func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata]
 
     /// Metadata of every entry, least recently used first (for audit reconciliation).

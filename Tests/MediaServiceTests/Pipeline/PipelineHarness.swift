@@ -11,15 +11,22 @@ final class PipelineHarness: Sendable {
     static let originBase = "http://origin.test"
     let origin = CountingOriginFetcher()
     let stateDirectory: String
-    let clock = ManualClock(start: 1_800_000_000)
+    let clock: ManualClock
     let service: MediaService
 
-    init(policyJSON: String? = nil, hooks: [any StorageHook] = []) throws {
-        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
+    /// - Parameters:
+    ///   - fetcher: an origin to use instead of ``origin`` (which then sees no requests).
+    ///   - stateDirectory: an existing state directory to reuse (restart tests); default a new temporary one.
+    init(policyJSON: String? = nil, hooks: [any StorageHook] = [], fetcher: (any OriginFetching)? = nil,
+         stateDirectory: String? = nil, clockStart: Double = 1_800_000_000) throws {
+        self.stateDirectory = stateDirectory
+            ?? FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
         let json = policyJSON ?? PipelineHarness.defaultPolicy
         let policies = try PolicyLoader().load(sources: [.init(name: "Policies/test.json", bytes: Array(json.utf8))])
+        clock = ManualClock(start: clockStart)
         let clock = self.clock
-        service = try MediaService(policies: policies, fetcher: origin, configuration: .init(
+        let stateDirectory = self.stateDirectory
+        service = try MediaService(policies: policies, fetcher: fetcher ?? origin, configuration: .init(
             stateDirectory: stateDirectory, clock: { clock.now }, hooks: hooks, synchronizesWrites: false))
     }
 
