@@ -116,10 +116,8 @@ struct ComplianceTests {
         let records = world.auditRecords
         let purged = records.filter { $0.event == "purge" && $0.key != nil }.count
         #expect(purged == records.filter { $0.event == "purge" && $0.key == nil }.compactMap(\.count).reduce(0, +))
-        withKnownIssue("shred batches have no summary record (docs/audit-format.md)", isIntermittent: true) {
-            let shredded = records.filter { $0.event == "shred" && $0.key != nil }.count
-            #expect(shredded == records.filter { $0.event == "shred" && $0.key == nil }.compactMap(\.count).reduce(0, +))
-        }
+        let shredded = records.filter { $0.event == "shred" && $0.key != nil }.count
+        #expect(shredded == records.filter { $0.event == "shred" && $0.key == nil }.compactMap(\.count).reduce(0, +))
         #expect(records.filter { $0.partition != nil }.allSatisfy { $0.url == nil })
         #expect(try world.auditVerify().exitCode == 0)
     }

@@ -35,10 +35,7 @@ extension CrashSafetyTests {
         let start = try #require(records.dropFirst(intactRecords.count).first)
         #expect(start.event == "start")
         #expect(start.reason == "repaired-torn-tail")
-        withKnownIssue("the repaired-torn-tail start record has a null `bytes` (docs/audit-format.md: tornTailBytes)",
-                       isIntermittent: true) {
-            #expect(start.bytes == torn.count)
-        }
+        #expect(start.bytes == torn.count)
         #expect(start.seq == intactRecords.count + 1)
         #expect(start.prev == intactRecords.last?.hash)
         #expect(try world.get("/catalog/coffee-237a7131.jpg").cacheStatus.hit)

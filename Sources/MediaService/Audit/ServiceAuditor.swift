@@ -24,8 +24,17 @@ final class ServiceAuditor: Sendable {
         var url: String?
     }
 
-    func start(reason: String) throws {
-        _ = try log.append(AuditEntry(event: .start, reason: code(reason)))
+    /// The `start` record; `bytes` is the torn tail the log removed on open (reason `repaired-torn-tail`).
+    func start(reason: String, bytes: Int? = nil) throws {
+        _ = try log.append(AuditEntry(event: .start, reason: code(reason), bytes: bytes))
+    }
+
+    /// The summary record closing a batch of `count` shreds of `tier` (docs/audit-format.md,
+    /// "Purge and shred batches"); nothing when `count` is 0.
+    func shredSummary(tier: String, count: Int, reason: String) {
+        guard count > 0 else { return }
+        _ = try? log.append(AuditEntry(event: .shred, tier: name(tier), storage: .encryptedDisk, reason: code(reason),
+                                       count: count))
     }
 
     func stop() throws {
@@ -57,6 +66,7 @@ final class ServiceAuditor: Sendable {
         case .shred:
             auditEvent = .shred
             if event.reason == .previousProcess { reason = ReasonCode.unreadableAfterRestart.rawValue }
+            if event.reason == .stop { reason = "service-stop" }
         }
         _ = try? log.append(AuditEntry(
             event: auditEvent, tier: (event.tier ?? tier).flatMap(name), route: event.route.flatMap(name),

@@ -4,7 +4,7 @@ import Synchronization
 final class TierCounters: Sendable {
     /// The counter names, as exported (`mediactl_<name>_total{tier="…"}`).
     enum Counter: String, CaseIterable, Sendable {
-        case hits, misses, revalidations, stored, skipped, evicted, expired, purged, refused
+        case hits, misses, revalidations, stored, skipped, evicted, expired, purged, shredded, refused
     }
 
     private let counts = Mutex<[Counter: Int]>([:])

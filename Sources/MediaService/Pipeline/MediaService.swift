@@ -85,7 +85,8 @@ public final class MediaService: Sendable {
             auditLog = log
             auditor = ServiceAuditor(log: log)
         }
-        try auditor.start(reason: (auditLog?.openReport.tornTailBytes ?? 0) > 0 ? "repaired-torn-tail" : "service-start")
+        let torn = auditLog?.openReport.tornTailBytes ?? 0
+        try auditor.start(reason: torn > 0 ? "repaired-torn-tail" : "service-start", bytes: torn > 0 ? torn : nil)
         keyer = PartitionKeyer(key: try SymmetricKey())
         varyKey = try SymmetricKey()
         router = try Router(routes: policies.routes.map {
@@ -96,6 +97,7 @@ public final class MediaService: Sendable {
         let auditor = self.auditor
         for (name, tier) in policies.tiers {
             let counters = TierCounters()
+            let shredsBefore = counters.value(.shredded)
             runtimes[name] = try TierRuntime(
                 tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
                 synchronizesWrites: configuration.synchronizesWrites
@@ -104,9 +106,12 @@ public final class MediaService: Sendable {
                 switch event.kind {
                 case .evict, .corrupt: counters.bump(.evicted)
                 case .expire: counters.bump(.expired)
-                case .shred: break
+                case .shred: counters.bump(.shredded)
                 }
             }
+            // Sealed files of an earlier process were shredded while the store opened: close the batch.
+            auditor.shredSummary(tier: name, count: counters.value(.shredded) - shredsBefore,
+                                 reason: ReasonCode.unreadableAfterRestart.rawValue)
         }
         self.runtimes = runtimes
         auditor.flush()
@@ -140,12 +145,21 @@ public final class MediaService: Sendable {
         auditor.flush()
     }
 
+    /// Waits until every background refresh (`stale-while-revalidate`) started so far has finished.
+    public func waitForBackgroundRefreshes() async {
+        await background.waitForAll()
+    }
+
     /// Graceful stop: waits for background refreshes, shreds every sealed file (audited `shred`),
     /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent.
     public func stop() async {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         await background.waitForAll()
-        for runtime in runtimes.values { runtime.sealed?.stop() }
+        for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) {
+            let before = runtime.counters.value(.shredded)
+            runtime.sealed?.stop()
+            auditor.shredSummary(tier: name, count: runtime.counters.value(.shredded) - before, reason: "service-stop")
+        }
         keyer.destroyKey()
         varyKey.destroy()
         try? auditor.stop()

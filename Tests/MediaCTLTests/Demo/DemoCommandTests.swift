@@ -114,7 +114,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
         let text = out.text
         let audit = String(text[text.range(of: "\naudit: ")!.upperBound...])
-        #expect(audit.hasPrefix("13 records, chain intact, last hash "))
+        #expect(audit.hasPrefix("14 records, chain intact, last hash "))
         let lines = audit.split(separator: "\n").map(String.init)
         func row(_ tier: String) -> [String] {
             let index = lines.firstIndex { $0.hasPrefix("tier \(tier) ") }!

@@ -65,7 +65,8 @@ import Testing
         let restarted = try PipelineHarness(stateDirectory: harness.stateDirectory)
         #expect(sealedFiles(restarted).isEmpty)
         let events = PipelineSupport.events(try restarted.auditRecords())
-        #expect(events == ["store:tier-storage", "store:tier-storage", "shred:stop", "shred:stop", "stop:graceful-stop"])
+        #expect(events == ["store:tier-storage", "store:tier-storage", "shred:service-stop", "shred:service-stop", "shred:service-stop",
+                           "stop:graceful-stop"])
         let shredKeys = try restarted.auditRecords().filter { $0.entry.event.rawValue == "shred" }.compactMap(\.entry.key?.hex)
         let storeKeys = try restarted.auditRecords().filter { $0.entry.event.rawValue == "store" }.compactMap(\.entry.key?.hex)
         #expect(Set(shredKeys) == Set(storeKeys))
@@ -98,7 +99,11 @@ import Testing
         #expect(sealedFiles(restarted).isEmpty)
         let records = try restarted.auditRecords()
         #expect(records.map { "\($0.entry.event.rawValue):\($0.entry.reason?.rawValue ?? "")" }
-                == ["start:service-start", "shred:unreadable-after-restart"])
+                == ["start:service-start", "shred:unreadable-after-restart", "shred:unreadable-after-restart"])
+        // One record per shredded file, then the batch summary with its count (docs/audit-format.md).
+        #expect(records[1].entry.key != nil)
+        #expect(records.last?.entry.key == nil)
+        #expect(records.last?.entry.count == 1)
         #expect(records.last?.entry.tier?.rawValue == "private")
         #expect(records.last?.entry.partition == nil)
         #expect(records.last?.entry.url == nil)
