@@ -1,4 +1,5 @@
 import Dispatch
+import Foundation
 import HTTPCaching
 import MediaService
 import Synchronization
@@ -13,12 +14,21 @@ import Synchronization
 ///   once with ``CountingOriginFetcher`` (no transport cost: the ratio is pure service cost) and
 ///   once with ``URLSessionOriginFetcher`` against a loopback `HTTPServer` origin.
 /// - 1,000 concurrent cold requests for one URL (origin answers after 50 ms): origin fetches (goal 1).
+///
+/// `MEDIABENCH_SERVICE=hits,misses,coalescing` (default: all three) runs only the parts named,
+/// e.g. `MEDIABENCH_SERVICE=hits` under a profiler; `misses-counting` and `misses-transport` run
+/// one half of `misses`.
 enum ServiceBenchmarks {
     static func run() throws {
+        let parts = Set((ProcessInfo.processInfo.environment["MEDIABENCH_SERVICE"] ?? "hits,misses,coalescing")
+            .split(separator: ",").map(String.init))
         let jpeg = try ServiceFixture.catalogJPEG()
-        try ServiceHitBenchmarks.run(jpeg: jpeg)
-        try ServiceMissBenchmarks.run(jpeg: jpeg)
-        try coalescing(jpeg: jpeg)
+        if parts.contains("hits") { try ServiceHitBenchmarks.run(jpeg: jpeg) }
+        if parts.contains("misses") || parts.contains("misses-counting") || parts.contains("misses-transport") {
+            try ServiceMissBenchmarks.run(jpeg: jpeg, counting: !parts.contains("misses-transport"),
+                                          transport: !parts.contains("misses-counting"))
+        }
+        if parts.contains("coalescing") { try coalescing(jpeg: jpeg) }
     }
 
     /// 1,000 concurrent cold `handle` calls for one URL; the origin answers after 50 ms.

@@ -1,9 +1,11 @@
+import Foundation
 import MediaService
 
 /// Memory hits of the 16 KB catalog JPEG: `handleIfCached` and `handle`, one thread.
+/// `MEDIABENCH_HIT_ITERATIONS` (default 200,000) sets the hits per round (lower it under callgrind).
 enum ServiceHitBenchmarks {
     static let rounds = 5
-    static let iterations = 200_000
+    static let iterations = ProcessInfo.processInfo.environment["MEDIABENCH_HIT_ITERATIONS"].flatMap { Int($0) } ?? 200_000
 
     static func run(jpeg: [UInt8]) throws {
         for storage in ["memory", "disk"] {

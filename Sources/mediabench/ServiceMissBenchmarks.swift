@@ -21,9 +21,11 @@ enum ServiceMissBenchmarks {
         var meanNs: Double { Double(nanoseconds) / Double(max(count, 1)) }
     }
 
-    static func run(jpeg: [UInt8]) throws {
+    /// - Parameters: counting / transport: whether to run the ``CountingOriginFetcher`` and the
+    ///   ``URLSessionOriginFetcher`` halves.
+    static func run(jpeg: [UInt8], counting: Bool = true, transport: Bool = true) throws {
         let fields = ServiceFixture.originFields(bodyCount: jpeg.count)
-        for plan in [Plan(label: "CountingOriginFetcher", storage: "memory", rounds: 5, perRound: 1_000),
+        for plan in !counting ? [] : [Plan(label: "CountingOriginFetcher", storage: "memory", rounds: 5, perRound: 1_000),
                      Plan(label: "CountingOriginFetcher", storage: "disk", rounds: 3, perRound: 100)] {
             let origin = CountingOriginFetcher()
             for round in 0..<plan.rounds {
@@ -36,13 +38,14 @@ enum ServiceMissBenchmarks {
             }
             try measure(plan, fetcher: origin, originBase: "http://origin.test/catalog/", bodyCount: jpeg.count)
         }
+        guard transport else { return }
         let origin = ServiceOrigin(body: jpeg)
         let (server, port) = try ServiceOrigin.start(origin)
         defer { server.stop() }
-        let transport = URLSessionOriginFetcher()
+        let fetcher = URLSessionOriginFetcher()
         for plan in [Plan(label: "URLSessionOriginFetcher, loopback origin", storage: "memory", rounds: 5, perRound: 300),
                      Plan(label: "URLSessionOriginFetcher, loopback origin", storage: "disk", rounds: 3, perRound: 100)] {
-            try measure(plan, fetcher: transport, originBase: "http://127.0.0.1:\(port)/catalog/", bodyCount: jpeg.count)
+            try measure(plan, fetcher: fetcher, originBase: "http://127.0.0.1:\(port)/catalog/", bodyCount: jpeg.count)
         }
     }
 
