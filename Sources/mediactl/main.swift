@@ -3,5 +3,6 @@ import Foundation
 import MediaCTL
 
 let status = await MediaCTLMain.run(
-    CommandLine.arguments.dropFirst(), environment: ProcessInfo.processInfo.environment)
+    CommandLine.arguments.dropFirst(), environment: ProcessInfo.processInfo.environment,
+    actions: ProductionCommandActions())
 exit(status)

@@ -53,12 +53,12 @@ import Testing
                 """)
     }
 
-    @Test func unavailableCommandExits1() throws {
+    @Test func unusableInputExits2() throws {
         let (status, stdout, stderr) = try Self.run(
             ["audit", "verify"], environment: ["MEDIACTL_STATE_DIR": "/nonexistent"])
-        #expect(status == 1)
+        #expect(status == 2)
         #expect(stdout == "")
-        #expect(stderr == "mediactl: audit verify is not available in this build\n")
+        #expect(stderr == "mediactl: state directory '/nonexistent' does not exist\n")
     }
 
     @Test func helpGoesToStdout() throws {

@@ -156,6 +156,20 @@ import Testing
         #expect(FileManager.default.fileExists(atPath: target))
     }
 
+    @Test func fileDeletedBehindTheStoresBackIsReportedMissing() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorder = EventRecorder()
+        let store = try open(folder, recorder)
+        try store.store(Sample.entry("k", body: Sample.bytes(64)), for: "k")
+        let size = Sample.read(store.filePath(for: "k")).count
+        try FileManager.default.removeItem(atPath: store.filePath(for: "k"))
+        #expect(store.entry(for: "k") == nil)
+        #expect(recorder.events == [StorageEvent(kind: .corrupt, storageClass: .disk, keyDigest: KeyDigest.hex(of: "k"), bytes: size,
+                                                 tier: "public", route: "catalog", partition: nil, reason: .missing)])
+        #expect(store.totals == StorageTotals(bytes: 0, count: 0))
+    }
+
     @Test func strayFilesAtFolderLevelsAreRemovedAndReported() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

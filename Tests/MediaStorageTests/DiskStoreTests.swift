@@ -121,6 +121,17 @@ import Testing
         }
     }
 
+    @Test func missingParentsAreCreatedAndTrailingSlashIgnored() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try DiskStore(directory: folder.path + "/state/nested/disk/", configuration: .init(synchronizesWrites: false))
+        #expect(store.directory == folder.path + "/state/nested/disk")
+        try store.store(Sample.entry("k", body: [1]), for: "k")
+        #expect(store.filePath(for: "k").hasPrefix(folder.path + "/state/nested/disk/82/54/"))
+        #expect(Sample.mode(folder.path + "/state/nested") == 0o700)
+        #expect(Sample.mode(folder.path + "/state/nested/disk") == 0o700)
+    }
+
     @Test func symlinkedRootIsRefused() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }

@@ -51,13 +51,18 @@ import Testing
         for file in files {
             let bytes = Sample.read(folder.path + "/sealed/" + file)
             #expect(Array(bytes.prefix(8)) == Array("MCSE".utf8) + [0, 1, 0, 0])
-            for needle in ["MARK-U1", "receipts", "127.0.0.1", "SECRETQUERY", "r-7731", "HEADMARK", "Content-Type",
+            for needle in [Self.url, "MARK-U1", "receipts", "127.0.0.1", "SECRETQUERY", "r-7731", "HEADMARK", "Content-Type",
                            Self.partition, "private", "encrypted-disk"] {
                 #expect(!Sample.contains(bytes, Array(needle.utf8)), "\(needle) found in \(file)")
             }
         }
         #expect(Sample.read(store.filePath(for: Self.url)).count == sealedSize(small, key: Self.url))
         #expect(store.totals == StorageTotals(bytes: sealedSize(small, key: Self.url) + sealedSize(large, key: Self.url + "&large"), count: 2))
+    }
+
+    @Test func folderNamesMatchTheStateDirectoryContract() {
+        #expect(DiskStore.folderName == "disk")
+        #expect(EncryptedDiskStore.folderName == "sealed")
     }
 
     @Test func exactPermissions() throws {
@@ -270,5 +275,36 @@ import Testing
         #expect(throws: StorageError(.invalidConfiguration, "encrypted-disk byteLimit and entryByteLimit must be positive")) {
             try EncryptedDiskStore(directory: folder.path + "/sealed", configuration: .init(byteLimit: 0))
         }
+    }
+}
+
+@Suite struct EncryptedDiskConcurrencyTests {
+    @Test func concurrentReadersAndWritersSeeWholeEntries() async throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try EncryptedDiskStore(directory: folder.path + "/sealed",
+                                           configuration: .init(byteLimit: 60_000, synchronizesWrites: false))
+        await withTaskGroup(of: Void.self) { group in
+            for worker in 0..<4 {
+                group.addTask {
+                    for round in 0..<120 {
+                        let key = "k\((worker * 3 + round) % 30)"
+                        if round % 2 == 0 {
+                            let body = [UInt8](repeating: UInt8(round % 251), count: 700)
+                            try? store.store(Sample.entry(key, body: body, tier: "private", partition: "p"), for: key)
+                        } else if let got = store.entry(for: key) {
+                            #expect(got.metadata.key == key)
+                            #expect(got.body.count == 700)
+                            #expect(Set(got.body).count == 1)
+                        }
+                    }
+                }
+            }
+        }
+        #expect(store.totals.count == store.inventory().count)
+        #expect(store.totals.bytes <= 60_000)
+        #expect(folder.files(under: "sealed").count == store.totals.count)
+        store.stop()
+        #expect(folder.files(under: "sealed").isEmpty)
     }
 }

@@ -31,3 +31,19 @@ import Testing
         #expect(list.peek("a") == 5)
     }
 }
+
+@Suite struct BufferPoolTests {
+    @Test func reusesBuffersUpToTheLimit() {
+        let pool = BufferPool(limit: 1, maximumByteCount: 1_024)
+        let first = pool.withBuffer(count: 100) { buffer -> UnsafeMutableRawPointer? in
+            #expect(buffer.count == 100)
+            return buffer.baseAddress
+        }
+        let second = pool.withBuffer(count: 64) { $0.baseAddress }
+        #expect(first == second)
+        let large = pool.withBuffer(count: 4_096) { buffer -> Int in buffer.count }
+        #expect(large == 4_096)
+        let third = pool.withBuffer(count: 100) { $0.baseAddress }
+        #expect(third == first)
+    }
+}

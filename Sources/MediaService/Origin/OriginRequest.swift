@@ -12,20 +12,28 @@ public struct OriginRequest: Sendable, Hashable {
     public var timeout: Double
     /// Maximum body bytes accepted; receiving stops past it. Default: 10,485,760 (10 MiB).
     public var maxBodyBytes: Int
+    /// The request body (pass-through routes only). Default: empty.
+    public var body: [UInt8]
+    /// Whether connection failures may be retried (only `GET`/`HEAD` ever are). Default: `true`;
+    /// conformance-mode routes pass `false` ("nothing is retried").
+    public var allowsRetry: Bool
 
     public init(
         method: String = "GET", url: String, fields: HTTPFields = HTTPFields(), timeout: Double = 15,
-        maxBodyBytes: Int = 10_485_760
+        maxBodyBytes: Int = 10_485_760, body: [UInt8] = [], allowsRetry: Bool = true
     ) {
         self.method = method
         self.url = url
         self.fields = fields
         self.timeout = timeout
         self.maxBodyBytes = maxBodyBytes
+        self.body = body
+        self.allowsRetry = allowsRetry
     }
 
-    /// Whether the method is safe to retry (RFC 9110 §9.2.2): `GET` and `HEAD` only here.
-    public var isRetryable: Bool { method == "GET" || method == "HEAD" }
+    /// Whether the request may be retried after a connection failure (RFC 9110 §9.2.2):
+    /// `GET` and `HEAD` only, and only when ``allowsRetry``.
+    public var isRetryable: Bool { allowsRetry && (method == "GET" || method == "HEAD") }
 }
 
 /// An origin's answer, redirects included (they are never followed).

@@ -111,6 +111,7 @@ public final class URLSessionOriginFetcher: OriginFetching {
                                     timeoutInterval: configuration.idleTimeout)
         urlRequest.httpMethod = request.method
         urlRequest.httpShouldHandleCookies = false
+        if !request.body.isEmpty { urlRequest.httpBody = Data(request.body) }
         for field in request.fields { urlRequest.addValue(field.value, forHTTPHeaderField: field.name) }
         if !request.fields.contains("User-Agent") {
             urlRequest.setValue(configuration.userAgent, forHTTPHeaderField: "User-Agent")

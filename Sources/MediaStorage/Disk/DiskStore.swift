@@ -30,6 +30,9 @@ public final class DiskStore: MediaStoring {
         public var effectiveEntryByteLimit: Int { entryByteLimit ?? byteLimit / 10 }
     }
 
+    /// The folder name inside the state directory: `"disk"`.
+    public static let folderName = "disk"
+
     public let configuration: Configuration
     public var storageClass: StorageClassName { .disk }
     let files: FileStore

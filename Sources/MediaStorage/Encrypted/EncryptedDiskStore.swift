@@ -29,6 +29,9 @@ public final class EncryptedDiskStore: MediaStoring {
         public var effectiveEntryByteLimit: Int { entryByteLimit ?? byteLimit / 10 }
     }
 
+    /// The folder name inside the state directory: `"sealed"`.
+    public static let folderName = "sealed"
+
     public let configuration: Configuration
     public var storageClass: StorageClassName { .encryptedDisk }
     let files: FileStore

@@ -9,12 +9,12 @@ extension FileStore {
             result = try withFolder(of: item.digest, create: false) { folder in
                 let fd = openat(folder, item.digest, O_RDONLY | O_NOFOLLOW | O_CLOEXEC)
                 guard fd >= 0 else {
-                    return .failure(FileDefect(errno == ELOOP ? .notRegularFile : .truncated))
+                    return .failure(FileDefect(errno == ELOOP ? .notRegularFile : .missing))
                 }
                 defer { close(fd) }
                 guard let info = POSIX.status(fd), info.isRegular else { return .failure(FileDefect(.notRegularFile)) }
                 return format.read(from: fd, size: info.size, name: item.digest)
-            } ?? .failure(FileDefect(.truncated))
+            } ?? .failure(FileDefect(.missing))
         } catch {
             result = .failure(FileDefect(.notRegularFile))
         }

@@ -36,6 +36,8 @@ final class FileStore: Sendable {
     /// - Throws: `unsafe-path` when `rootPath` is a symlink or not a folder; `io`.
     init(storageClass: StorageClassName, rootPath: String, format: any EntryFileFormat, byteLimit: Int, entryByteLimit: Int,
          synchronizes: Bool, scanThreads: Int = 2, onEvent: @escaping StorageEventHandler) throws {
+        var rootPath = rootPath
+        while rootPath.count > 1, rootPath.hasSuffix("/") { rootPath.removeLast() }
         self.storageClass = storageClass
         self.rootPath = rootPath
         self.format = format

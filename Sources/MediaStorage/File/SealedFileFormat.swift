@@ -22,6 +22,8 @@ struct SealedFileFormat: EntryFileFormat {
 
     let key: SymmetricKey
     let nonces: NonceSequence
+    /// Plaintext (write) and ciphertext (read) buffers, reused; plaintext is zeroed after use.
+    let buffers = BufferPool()
 
     func fileSize(metadataCount: Int, bodyCount: Int) -> Int {
         Self.headerCount + AESGCM.overhead + bodyCount + metadataCount + 4
@@ -39,18 +41,21 @@ struct SealedFileFormat: EntryFileFormat {
 
     func write(metadata: [UInt8], body: [UInt8], name: String, to fd: Int32, path: String) throws {
         let header = Self.header()
-        var plaintext = [UInt8]()
-        plaintext.reserveCapacity(body.count + metadata.count + 4)
-        plaintext.append(contentsOf: body)
-        plaintext.append(contentsOf: metadata)
-        var writer = ByteWriter(capacity: 4)
-        writer.append(UInt32(metadata.count))
-        plaintext.append(contentsOf: writer.bytes)
-        defer { plaintext.withUnsafeMutableBytes { _ = $0.initializeMemory(as: UInt8.self, repeating: 0) } }
+        let aad = Self.associatedData(name: name, header: header)
+        let count = body.count + metadata.count + 4
         let sealed: [UInt8]
         do {
-            sealed = try AESGCM.seal(plaintext, key: key, authenticating: Self.associatedData(name: name, header: header),
-                                     nonce: nonces.next())
+            sealed = try buffers.withBuffer(count: count) { plaintext in
+                defer { plaintext.initializeMemory(as: UInt8.self, repeating: 0) }
+                plaintext.copyBytes(from: body)
+                UnsafeMutableRawBufferPointer(rebasing: plaintext[body.count...]).copyBytes(from: metadata)
+                var trailer = ByteWriter(capacity: 4)
+                trailer.append(UInt32(metadata.count))
+                UnsafeMutableRawBufferPointer(rebasing: plaintext[(count - 4)...]).copyBytes(from: trailer.bytes)
+                return try aad.withUnsafeBytes { aadBytes in
+                    try AESGCM.seal(UnsafeRawBufferPointer(plaintext), key: key, authenticating: aadBytes, nonce: nonces.next())
+                }
+            }
         } catch let error as CryptoError where error.code == .keyDestroyed {
             throw StorageError(.stopped, "the encrypted-disk key was destroyed")
         } catch {
@@ -61,23 +66,25 @@ struct SealedFileFormat: EntryFileFormat {
     }
 
     func read(from fd: Int32, size: Int, name: String) -> Result<StoredEntry, FileDefect> {
-        guard size >= fileSize(metadataCount: 0, bodyCount: 0), let file = POSIX.read(fd, count: size, at: 0) else {
-            return .failure(FileDefect(.truncated))
-        }
-        guard file.starts(with: Self.magic) else { return .failure(FileDefect(.badMagic)) }
-        let header = Array(file[0..<Self.headerCount])
-        guard header[4] == UInt8(Self.version >> 8), header[5] == UInt8(Self.version & 0xff) else {
-            return .failure(FileDefect(.foreignVersion))
-        }
-        var plaintext: [UInt8]
-        do {
-            plaintext = try file.withUnsafeBytes { raw in
-                try Self.associatedData(name: name, header: header).withUnsafeBytes { aad in
-                    try AESGCM.open(UnsafeRawBufferPointer(rebasing: raw[Self.headerCount...]), key: key, authenticating: aad)
-                }
+        guard size >= fileSize(metadataCount: 0, bodyCount: 0) else { return .failure(FileDefect(.truncated)) }
+        let opened: Result<[UInt8], FileDefect> = buffers.withBuffer(count: size) { file in
+            guard POSIX.readExactly(fd, into: file, at: 0) else { return .failure(FileDefect(.truncated)) }
+            guard file.starts(with: Self.magic) else { return .failure(FileDefect(.badMagic)) }
+            let header = Array(file[0..<Self.headerCount])
+            guard header[4] == UInt8(Self.version >> 8), header[5] == UInt8(Self.version & 0xff) else {
+                return .failure(FileDefect(.foreignVersion))
             }
-        } catch {
-            return .failure(FileDefect(.authenticationFailure))
+            do {
+                return .success(try Self.associatedData(name: name, header: header).withUnsafeBytes { aad in
+                    try AESGCM.open(UnsafeRawBufferPointer(rebasing: file[Self.headerCount...]), key: key, authenticating: aad)
+                })
+            } catch {
+                return .failure(FileDefect(.authenticationFailure))
+            }
+        }
+        guard case .success(var plaintext) = opened else {
+            if case .failure(let defect) = opened { return .failure(defect) }
+            return .failure(FileDefect(.malformed))
         }
         let total = plaintext.count
         let decoded: EntryMetadata?? = plaintext.withUnsafeBytes { raw in

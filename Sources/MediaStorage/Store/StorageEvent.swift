@@ -32,6 +32,8 @@ public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
         public static let badChecksum = Reason("bad-checksum")
         /// Metadata bytes do not decode, or name a different key.
         public static let malformed = Reason("malformed")
+        /// The index held an entry whose file is gone (deleted behind the store's back).
+        public static let missing = Reason("missing")
         /// A symlink or other non-regular file where an entry file or folder belongs.
         public static let notRegularFile = Reason("not-a-regular-file")
         /// A sealed file failed AES-GCM authentication (tampered, swapped, or wrong key).

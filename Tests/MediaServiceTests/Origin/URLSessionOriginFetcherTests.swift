@@ -163,6 +163,20 @@ import Testing
         #expect(retries.value == 0)
     }
 
+    @Test func retriesCanBeTurnedOffForConformanceRoutes() async throws {
+        let port = try TestHTTPServer.closedPort()
+        let retries = Locked(0)
+        let fetcher = URLSessionOriginFetcher(configuration: .init(retryBaseDelay: 0.001)) { _, _ in
+            retries.update { $0 += 1 }
+        }
+        let error = await #expect(throws: OriginError.self) {
+            try await fetcher.fetch(OriginRequest(url: "http://127.0.0.1:\(port)/a.jpg", allowsRetry: false))
+        }
+        #expect(error?.code == .connectionFailed)
+        #expect(error?.attempts == 1)
+        #expect(retries.value == 0)
+    }
+
     @Test func invalidURLs() async throws {
         let fetcher = URLSessionOriginFetcher()
         for url in ["not a url", "ftp://127.0.0.1/a", "/relative/path"] {

@@ -1,0 +1,122 @@
+import HTTPCaching
+import MediaCrypto
+import MediaService
+
+/// The service side of `mediactl purge`: answers `POST /_mediactl/purge` for a running
+/// ``MediaService/MediaService`` (`mediactl serve` routes that path here before the service).
+///
+/// Request: `Authorization: Bearer <adminToken>` (the token of ``ServeStateFile``, compared in
+/// constant time) and a JSON object body with exactly one member: `{"route":"NAME"}`,
+/// `{"credential":"TOKEN"}` (the bearer token whose partition is purged, RFC 6750 `b64token`) or
+/// `{"all":true}`. Answer `200` `{"purged":N}` after ``MediaService/MediaService/purge(_:)``
+/// (audited `purge`).
+///
+/// Refusals are `application/problem+json` (RFC 9457) with a stable `code`: `404 no-route`
+/// (another path), `405 method-not-allowed` (`Allow: POST`), `401 admin-token-required`
+/// (`WWW-Authenticate: Bearer realm="mediactl-admin"`), `413 body-too-large`,
+/// `400 invalid-purge-request`, `400 invalid-credential`, `404 unknown-route`, `500 purge-failed`.
+/// No detail ever contains a token.
+public struct AdminEndpoint: Sendable {
+    /// Endpoint limits.
+    public struct Configuration: Sendable, Hashable {
+        /// Largest request body accepted, bytes. Default: 16,384.
+        public var maximumBodyBytes: Int
+
+        public init(maximumBodyBytes: Int = 16_384) {
+            self.maximumBodyBytes = maximumBodyBytes
+        }
+    }
+
+    /// The path answered: `/_mediactl/purge`.
+    public static let purgePath = "/_mediactl/purge"
+
+    /// The service purged.
+    public let service: MediaService
+    private let adminToken: [UInt8]
+    /// The endpoint's limits.
+    public let configuration: Configuration
+
+    /// - Parameters:
+    ///   - service: the running service.
+    ///   - adminToken: the token callers must present (``ServeStateFile/makeAdminToken()``).
+    ///   - configuration: see ``Configuration``.
+    public init(service: MediaService, adminToken: String, configuration: Configuration = Configuration()) {
+        self.service = service
+        self.adminToken = Array(adminToken.utf8)
+        self.configuration = configuration
+    }
+
+    /// Whether `target` (path and optional query) is this endpoint's path.
+    public static func handles(target: String) -> Bool {
+        target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first == Substring(purgePath)
+    }
+
+    /// Answers one request (see the type's documentation). Never throws.
+    public func respond(method: String, target: String, fields: HTTPFields, body: [UInt8]) -> ServiceResponse {
+        guard Self.handles(target: target) else {
+            return Self.problem(404, "no-route", "no endpoint at \(Self.path(of: target))")
+        }
+        guard method == "POST" else {
+            var response = Self.problem(405, "method-not-allowed", "\(Self.purgePath) answers POST only")
+            response.fields.set("Allow", "POST")
+            return response
+        }
+        guard isAuthorized(fields) else {
+            var response = Self.problem(
+                401, "admin-token-required",
+                "\(Self.purgePath) requires the admin token of serve.json as a bearer token")
+            response.fields.set("WWW-Authenticate", "Bearer realm=\"mediactl-admin\"")
+            return response
+        }
+        guard body.count <= configuration.maximumBodyBytes else {
+            return Self.problem(
+                413, "body-too-large", "the body has \(body.count) bytes; at most \(configuration.maximumBodyBytes)")
+        }
+        let scope: PurgeScope
+        switch PurgeRequestBody.parse(body) {
+        case .success(let parsed): scope = parsed
+        case .failure(let refusal): return Self.problem(400, refusal.code, refusal.detail)
+        }
+        do {
+            let count = try service.purge(scope)
+            return Self.json(200, "{\"purged\":\(count)}")
+        } catch let error as ServiceError where error.code == .unknownRoute {
+            return Self.problem(404, "unknown-route", error.context)
+        } catch {
+            return Self.problem(500, "purge-failed", "\(error)")
+        }
+    }
+
+    /// Answers a ``MediaService/ServiceRequest``: same as ``respond(method:target:fields:body:)``.
+    public func respond(to request: ServiceRequest) -> ServiceResponse {
+        respond(method: request.method, target: request.target, fields: request.fields, body: request.body)
+    }
+
+    private func isAuthorized(_ fields: HTTPFields) -> Bool {
+        let values = fields.values(for: "Authorization")
+        guard values.count == 1, let token = try? BearerToken.parse(authorization: values[0]) else { return false }
+        return ConstantTime.equals(Array(token.token.utf8), adminToken)
+    }
+
+    static func path(of target: String) -> String {
+        String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
+    }
+
+    static func problem(_ status: Int, _ code: String, _ detail: String) -> ServiceResponse {
+        let problem = ProblemDetails(status: status, code: code, detail: detail)
+        return response(status, problem.json, contentType: "application/problem+json")
+    }
+
+    static func json(_ status: Int, _ text: String) -> ServiceResponse {
+        response(status, Array(text.utf8), contentType: "application/json")
+    }
+
+    private static func response(_ status: Int, _ body: [UInt8], contentType: String) -> ServiceResponse {
+        var fields = HTTPFields()
+        fields.append("Content-Type", contentType)
+        fields.append("Content-Length", String(body.count))
+        fields.append("Cache-Control", "no-store")
+        fields.append("X-Content-Type-Options", "nosniff")
+        return ServiceResponse(status: status, fields: fields, body: body, outcome: ServiceOutcome())
+    }
+}

@@ -1,0 +1,72 @@
+import MediaAudit
+import MediaPolicy
+import MediaStorage
+
+/// `mediactl audit [--state-dir DIR] [--policies DIR] [--json]`: what was persisted, per tier and
+/// storage class, and every violation of the policies (docs/audit-report.md).
+///
+/// Steps: verify the hash chain (``AuditVerifier``), read the records (``AuditReader``), scan
+/// `disk/` and `sealed/` read-only (``MediaStorage/StateInventory``), take each tier's widest
+/// allowed storage from the policies, and reconcile (``AuditReconciler``).
+///
+/// Output: ``MediaAudit/AuditReport/text`` followed, when the scan found temp files or defective
+/// entries, by an `inventory notes: N` section; with `--json`, one ``AuditDocument``.
+/// Exit: 0 clean, 1 violations, 2 unusable input (no state directory, invalid or unreadable
+/// policies, no audit log, unreadable log or folders).
+public enum AuditCommand {
+    public static func run(_ options: AuditOptions, context: CommandContext) -> ExitCode {
+        do {
+            let document = try audit(options, context: context)
+            if options.json {
+                try context.writeJSON(document)
+            } else {
+                context.stdout.write(document.text)
+            }
+            return document.report.isClean ? .success : .failure
+        } catch {
+            return context.fail(error)
+        }
+    }
+
+    /// Builds the document. Policy problems are printed as diagnostics before the error is thrown.
+    /// - Throws: ``CommandError`` with exit 2 (see ``run(_:context:)``).
+    static func audit(_ options: AuditOptions, context: CommandContext) throws(CommandError) -> AuditDocument {
+        let state = options.stateDirectory
+        try StateDirectoryCheck.requireExisting(state)
+        let policies = try PolicyCheckCommand.load(
+            options.policiesDirectory, context: context, failure: "cannot audit")
+        let verification = try AuditVerifyCommand.verify(stateDirectory: state)
+        let records: [AuditRecord]
+        do {
+            records = try AuditReader.records(directory: state + "/audit")
+        } catch {
+            throw AuditVerifyCommand.unreadableLog(state + "/audit", error)
+        }
+        let inventory: StateInventory
+        do {
+            inventory = try StateInventory.scan(stateDirectory: state)
+        } catch {
+            throw CommandError(
+                .unreadableFile, "cannot scan state directory '\(state)': \(error.context)", exitCode: .unusableInput)
+        }
+        let report = AuditReconciler.report(
+            records: records, verification: verification, inventory: inventory.objects.map(persistedObject),
+            allowedStorage: allowedStorage(policies))
+        return AuditDocument(report: report, inventory: inventory)
+    }
+
+    /// Tier name → the widest storage class its policy allows (`none` for a no-store tier).
+    static func allowedStorage(_ policies: PolicySet) -> [String: AuditStorage] {
+        policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
+    }
+
+    /// What the reconciler judges of one scanned entry: the tier of a disk entry's metadata, else
+    /// (sealed objects, whose metadata is encrypted, and files that are not disk entries) the tier
+    /// folder it was found in (`sealed/<tier>/…`), else none; and whether its sealed header is well formed.
+    /// So a plaintext file under `disk/private/` is judged against the `private` tier.
+    static func persistedObject(_ item: InventoryItem) -> PersistedObject {
+        PersistedObject(
+            folder: item.folder == .disk ? .disk : .sealed, key: item.name, bytes: item.bytes,
+            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed)
+    }
+}

@@ -1,0 +1,12 @@
+extension CommandError.Code {
+    /// The policy directory is unreadable or its files are invalid (exit 2).
+    public static let invalidPolicies = CommandError.Code("invalid-policies")
+    /// The state directory does not exist or is not a folder (exit 2).
+    public static let noStateDirectory = CommandError.Code("no-state-directory")
+    /// The state directory has no audit log (exit 2).
+    public static let noAuditLog = CommandError.Code("no-audit-log")
+    /// No `mediactl serve` runs for the state directory (exit 2).
+    public static let noRunningService = CommandError.Code("no-running-service")
+    /// The running service refused or failed a request (exit 1 or 2, see ``PurgeCommand``).
+    public static let serviceRefused = CommandError.Code("service-refused")
+}

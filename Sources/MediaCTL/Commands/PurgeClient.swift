@@ -1,0 +1,57 @@
+import Foundation
+
+#if canImport(FoundationNetworking)
+    import FoundationNetworking
+#endif
+
+/// The HTTP side of `mediactl purge`: one `POST /_mediactl/purge` to the running service with
+/// URLSession (no URLCache, no cookies).
+public struct PurgeClient: Sendable {
+    /// Client tunables.
+    public struct Configuration: Sendable, Hashable {
+        /// Seconds to wait for the service's answer. Default: 30.
+        public var timeout: Double
+
+        public init(timeout: Double = 30) {
+            self.timeout = timeout
+        }
+    }
+
+    /// What the service answered.
+    public struct Answer: Sendable, Hashable {
+        /// The HTTP status.
+        public var status: Int
+        /// The response body.
+        public var body: [UInt8]
+    }
+
+    /// The client's tunables.
+    public var configuration: Configuration
+
+    public init(configuration: Configuration = Configuration()) {
+        self.configuration = configuration
+    }
+
+    /// Sends `body` (JSON) to `http://<listen>/_mediactl/purge` with `Authorization: Bearer <adminToken>`.
+    /// - Throws: the transport error (`URLError`) when the service cannot be reached.
+    public func post(body: [UInt8], listen: String, adminToken: String) async throws -> Answer {
+        guard let url = URL(string: "http://\(listen)\(AdminEndpoint.purgePath)") else {
+            throw URLError(.badURL)
+        }
+        var request = URLRequest(
+            url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: configuration.timeout)
+        request.httpMethod = "POST"
+        request.httpBody = Data(body)
+        request.setValue("application/json", forHTTPHeaderField: "Content-Type")
+        request.setValue("Bearer " + adminToken, forHTTPHeaderField: "Authorization")
+        let sessionConfiguration = URLSessionConfiguration.ephemeral
+        sessionConfiguration.urlCache = nil
+        sessionConfiguration.httpCookieStorage = nil
+        sessionConfiguration.httpShouldSetCookies = false
+        sessionConfiguration.timeoutIntervalForRequest = configuration.timeout
+        let session = URLSession(configuration: sessionConfiguration)
+        defer { session.finishTasksAndInvalidate() }
+        let (data, response) = try await session.data(for: request)
+        return Answer(status: (response as? HTTPURLResponse)?.statusCode ?? 0, body: [UInt8](data))
+    }
+}

@@ -1,0 +1,81 @@
+import Foundation
+import MediaService
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]`.
+///
+/// The running `mediactl serve` owns the audit log lock and the per-process partition key, so the
+/// purge is asked of it: read `<state>/serve.json` (``ServeStateFile``), then
+/// `POST /_mediactl/purge` (``AdminEndpoint``) with `{"route":…}`, `{"credential":…}` or `{"all":true}`.
+///
+/// Output: `purged N entries` (exit 0). Errors (stderr, `mediactl: ` prefix):
+/// - `no running service for state directory X (no serve.json)` (exit 2); the same with
+///   `(serve.json names pid N, which is not running)` or `(cannot connect to HOST:PORT: …)`;
+/// - credential file problems from ``CredentialFile`` (exit 2);
+/// - `the service at HOST:PORT refused the purge: <status> <code>: <detail>`: exit 2 for 400, 401,
+///   404 and 413 (a bad request: unknown route, stale admin token), else exit 1.
+public enum PurgeCommand {
+    public static func run(_ options: PurgeOptions, context: CommandContext, client: PurgeClient) async -> ExitCode {
+        let state = options.stateDirectory
+        do throws(CommandError) {
+            guard let serve = try ServeStateFile.read(stateDirectory: state) else {
+                throw noService(state, "no serve.json")
+            }
+            guard isRunning(serve.pid) else {
+                throw noService(state, "serve.json names pid \(serve.pid), which is not running")
+            }
+            let body = try requestBody(options.target)
+            let answer: PurgeClient.Answer
+            do {
+                answer = try await client.post(body: body, listen: serve.listen, adminToken: serve.adminToken)
+            } catch {
+                throw noService(state, "cannot connect to \(serve.listen): \(error.localizedDescription)")
+            }
+            let count = try purgedCount(answer, listen: serve.listen)
+            context.stdout.writeLine("purged \(count) entries")
+            return .success
+        } catch {
+            return context.fail(error)
+        }
+    }
+
+    /// The JSON body for `target`; a credential file is read here (its token only ever goes to the service).
+    /// - Throws: what ``CredentialFile/readToken(atPath:)`` throws.
+    static func requestBody(_ target: PurgeOptions.Target) throws(CommandError) -> [UInt8] {
+        let object: [String: Any]
+        switch target {
+        case .route(let name): object = ["route": name]
+        case .credentialFile(let path): object = ["credential": try CredentialFile.readToken(atPath: path)]
+        case .all: object = ["all": true]
+        }
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        return [UInt8](data)
+    }
+
+    /// The `purged` count of a 200 answer.
+    /// - Throws: ``CommandError`` `service-refused` for any other answer.
+    static func purgedCount(_ answer: PurgeClient.Answer, listen: String) throws(CommandError) -> Int {
+        let json = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
+        if answer.status == 200, let count = json?["purged"] as? Int { return count }
+        let code = json?["code"] as? String ?? "unexpected-answer"
+        let detail = json?["detail"] as? String ?? "\(answer.body.count) bytes of unexpected body"
+        let exitCode: ExitCode = [400, 401, 404, 413].contains(answer.status) ? .unusableInput : .failure
+        throw CommandError(
+            .serviceRefused, "the service at \(listen) refused the purge: \(answer.status) \(code): \(detail)",
+            exitCode: exitCode)
+    }
+
+    /// Whether process `pid` exists (`kill(pid, 0)`: success or `EPERM`).
+    static func isRunning(_ pid: Int32) -> Bool {
+        guard pid > 0 else { return false }
+        return kill(pid, 0) == 0 || errno == EPERM
+    }
+
+    static func noService(_ state: String, _ why: String) -> CommandError {
+        CommandError(
+            .noRunningService, "no running service for state directory \(state) (\(why))", exitCode: .unusableInput)
+    }
+}

@@ -1,0 +1,157 @@
+import Foundation
+import HTTPServer
+import MediaAudit
+import MediaPolicy
+import MediaService
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `mediactl demo [--keep-serving]`: works from any directory with nothing set up.
+///
+/// Starts an embedded origin (``DemoOrigin``, the bundled samples) and the media service with the
+/// built-in default policy (``DemoPolicy``) on two loopback ports and a fresh temporary state
+/// directory, plays ``DemoScript/steps`` over real HTTP, prints the table (``DemoTable``), then
+/// stops the service and prints the `mediactl audit` report of the state directory. The temporary
+/// directory is removed unless `--keep-serving`, which keeps both servers running, prints curl
+/// commands to try and waits for Ctrl-C (SIGINT) or SIGTERM.
+public struct DemoCommand: Sendable {
+    /// Tunables of a demo run.
+    public struct Configuration: Sendable {
+        /// Where the temporary state directory is made. Default: the system temporary directory
+        /// (`$TMPDIR`, else `/tmp`).
+        public var temporaryDirectory: String
+        /// With `--keep-serving`, what ends the run (returns its name). Default: `nil`, SIGINT or SIGTERM.
+        public var until: (@Sendable () async -> String)?
+        /// Called with the two base URLs once both servers run (tests). Default: `nil`.
+        public var onServing: (@Sendable (_ service: String, _ origin: String, _ stateDirectory: String) -> Void)?
+
+        public init(
+            temporaryDirectory: String = FileManager.default.temporaryDirectory.path,
+            until: (@Sendable () async -> String)? = nil,
+            onServing: (@Sendable (String, String, String) -> Void)? = nil
+        ) {
+            self.temporaryDirectory = temporaryDirectory
+            self.until = until
+            self.onServing = onServing
+        }
+    }
+
+    /// The parsed command line.
+    public let options: DemoOptions
+    /// The tunables.
+    public let configuration: Configuration
+
+    public init(options: DemoOptions, configuration: Configuration = Configuration()) {
+        self.options = options
+        self.configuration = configuration
+    }
+
+    /// Runs the demo.
+    /// - Returns: 0 when every row is as expected and the audit report is clean; 1 otherwise (each
+    ///   unexpected row and the violations are printed); 2 when the samples or ports are unusable.
+    public func run(context: CommandContext) async -> ExitCode {
+        let running = DemoRuntime()
+        do {
+            let status = try await demo(context: context, running: running)
+            await running.shutDown(removingState: !options.keepServing)
+            return status
+        } catch {
+            await running.shutDown(removingState: true)
+            return context.fail(error)
+        }
+    }
+
+    private func demo(context: CommandContext, running: DemoRuntime) async throws(CommandError) -> ExitCode {
+        let origin = try DemoOrigin(samples: DemoSamples.all())
+        if options.keepServing && configuration.until == nil { running.signals = try ShutdownSignals() }
+        let originServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: origin)
+        let originBase = "http://127.0.0.1:\(try Self.start(originServer))"
+        running.originServer = originServer
+        let state = try Self.makeTemporaryDirectory(in: configuration.temporaryDirectory)
+        running.stateDirectory = state
+        let policies = try DemoPolicy.policies(originBase: originBase)
+        let service = try ServiceSetup.openService(
+            policies: policies, stateDirectory: state, fetcher: URLSessionOriginFetcher())
+        running.service = service
+        let recorder = OutcomeRecorder()
+        let handler = MediaHTTPHandler(service: service, observer: recorder.observer)
+        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: handler)
+        handler.server.attach(server)
+        let base = "http://127.0.0.1:\(try Self.start(server))"
+        running.server = server
+        configuration.onServing?(base, originBase, state)
+
+        context.stdout.writeLine("mediactl demo: the media service at \(base) in front of an embedded origin at \(originBase)")
+        context.stdout.writeLine("  (bundled sample images, built-in default policy, state directory \(state))")
+        context.stdout.writeLine("")
+        let rows = try await play(base: base, recorder: recorder, policies: policies)
+        recorder.stop()
+        context.stdout.write(DemoTable.render(rows))
+        let fromStorage = rows.filter { $0.step.expectation == .hit && $0.isExpected }.count
+        let refused = rows.filter { $0.cacheStatus == nil }.count
+        context.stdout.writeLine(
+            "\nthe origin answered \(origin.requestCount) of \(rows.count) requests; "
+                + "\(fromStorage) came from storage, \(refused) refused before any lookup")
+
+        let allowed = policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
+        var report: AuditReport
+        if options.keepServing {
+            report = try Self.audit(state, allowed)
+            context.stdout.write("\n" + report.text)
+            context.stdout.write(Self.tryItText(base: base, state: state))
+            let reason: String
+            if let until = configuration.until {
+                reason = await until()
+            } else {
+                reason = ServeCommand.signalName(await running.signals?.wait())
+            }
+            context.diagnose("\(reason): stopping the demo; state kept in \(state)")
+        } else {
+            await running.stopService()
+            report = try Self.audit(state, allowed)
+            context.stdout.write("\n" + report.text)
+        }
+        var status = ExitCode.success
+        for row in rows where !row.isExpected {
+            context.diagnose(
+                "row \(row.number) (\(row.step.path), \(row.step.user.rawValue)): expected \(row.step.expectation.summary), "
+                    + "got \(row.status) \(row.cacheStatus ?? "without Cache-Status")")
+            status = .failure
+        }
+        if !report.isClean {
+            context.diagnose("the audit report of the demo is not clean")
+            status = .failure
+        }
+        return status
+    }
+
+    /// Plays the script, one request at a time.
+    private func play(base: String, recorder: OutcomeRecorder, policies: PolicySet) async throws(CommandError)
+        -> [DemoRow]
+    {
+        let client = DemoClient()
+        var rows: [DemoRow] = []
+        var storedIn: [String: String] = [:]
+        for (index, step) in DemoScript.steps.enumerated() {
+            let answer: DemoClient.Answer
+            do {
+                answer = try await client.get(base, step.path, token: step.user.token)
+            } catch {
+                throw CommandError(
+                    .demoFailed, "request \(index + 1) (\(step.path)) failed: \(error.reason)", exitCode: .failure)
+            }
+            let outcome = recorder.take(target: step.path)
+            let partitioned = outcome?.tier.flatMap { policies.tier(named: $0) }?.partition == .credential
+            let slot = step.path + "|" + (partitioned ? step.user.rawValue : "")
+            let storage = Self.storageText(outcome, status: answer.status, storedIn: storedIn[slot])
+            if let class_ = outcome?.storage, !["hit", "none"].contains(class_) { storedIn[slot] = class_ }
+            rows.append(
+                DemoRow(
+                    number: index + 1, step: step, status: answer.status, cacheStatus: answer.cacheStatus,
+                    storage: storage, bytes: answer.bytes))
+        }
+        return rows
+    }
+}

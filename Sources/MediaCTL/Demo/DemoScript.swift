@@ -1,0 +1,97 @@
+/// The scripted visit `mediactl demo` plays: two users (and one anonymous request) across every
+/// tier, each step with the answer a correct service gives (docs/demo.md explains each row).
+public enum DemoScript {
+    /// Who sends a request.
+    public enum User: String, Sendable, Hashable {
+        /// User 1: `Authorization: Bearer demo-token-u1` on every request, as a BFF client sends it.
+        case u1 = "U1"
+        /// User 2: `Authorization: Bearer demo-token-u2`.
+        case u2 = "U2"
+        /// No credentials.
+        case anonymous = "anon"
+
+        /// The bearer token, or `nil` for ``anonymous``.
+        public var token: String? {
+            switch self {
+            case .u1: return DemoOrigin.tokens[0]
+            case .u2: return DemoOrigin.tokens[1]
+            case .anonymous: return nil
+            }
+        }
+    }
+
+    /// What the service must answer.
+    public enum Expectation: Sendable, Hashable {
+        /// 200 from the origin, stored: `Cache-Status: mediactl; fwd=uri-miss; …; stored; …`.
+        case storedMiss
+        /// 200 from storage: `Cache-Status: mediactl; hit; …`.
+        case hit
+        /// 200 from the origin, never stored: `mediactl; fwd=uri-miss; …; detail=<reason>` without `stored`.
+        case unstoredMiss
+        /// Refused before any lookup with this status (problem+json, no `Cache-Status`).
+        case refused(Int)
+
+        /// Whether `status` and `cacheStatus` are what this expectation asks for.
+        public func isMet(status: Int, cacheStatus: String?) -> Bool {
+            let parts = cacheStatus?.split(separator: ";").map { $0.trimmingCharacters(in: .whitespaces) } ?? []
+            switch self {
+            case .storedMiss:
+                return status == 200 && parts.starts(with: ["mediactl", "fwd=uri-miss"]) && parts.contains("stored")
+            case .hit:
+                return status == 200 && parts.starts(with: ["mediactl", "hit"])
+            case .unstoredMiss:
+                return status == 200 && parts.starts(with: ["mediactl", "fwd=uri-miss"]) && !parts.contains("stored")
+                    && parts.contains { $0.hasPrefix("detail=") }
+            case .refused(let expected):
+                return status == expected && cacheStatus == nil
+            }
+        }
+
+        /// For messages: `a stored miss`, `a hit`, `a miss that is not stored`, `401`.
+        public var summary: String {
+            switch self {
+            case .storedMiss: return "a stored miss (fwd=uri-miss … stored)"
+            case .hit: return "a hit"
+            case .unstoredMiss: return "a miss that is not stored (fwd=uri-miss … detail=…)"
+            case .refused(let status): return "status \(status)"
+            }
+        }
+    }
+
+    /// One request of the visit.
+    public struct Step: Sendable, Hashable {
+        /// The request target, such as `/catalog/coffee-237a7131.jpg`.
+        public var path: String
+        /// Who asks.
+        public var user: User
+        /// What the row shows, such as `first view`.
+        public var note: String
+        /// The answer a correct service gives.
+        public var expectation: Expectation
+
+        public init(_ path: String, _ user: User, _ note: String, _ expectation: Expectation) {
+            self.path = path
+            self.user = user
+            self.note = note
+            self.expectation = expectation
+        }
+    }
+
+    /// The visit, in order.
+    public static let steps: [Step] = [
+        Step("/catalog/astronaut-4530ade2.jpg", .u1, "catalog: first view", .storedMiss),
+        Step("/catalog/coffee-237a7131.jpg", .u1, "catalog: first view", .storedMiss),
+        Step("/catalog/horse-d29d871c.jpg", .u2, "catalog: first view", .storedMiss),
+        Step("/catalog/astronaut-4530ade2.jpg", .u2, "catalog: repeat view, shared across users", .hit),
+        Step("/catalog/coffee-237a7131.jpg", .u1, "catalog: repeat view", .hit),
+        Step("/avatars/u1001.jpg", .u1, "avatar: first view (origin max-age=60)", .storedMiss),
+        Step("/avatars/u1001.jpg", .u2, "avatar: repeat view", .hit),
+        Step("/avatars/u1001.jpg?v=2", .u1, "avatar changed: ?v=2 is a new key", .storedMiss),
+        Step("/receipts/r-7731.png", .u1, "receipt: U1's partition, sealed", .storedMiss),
+        Step("/receipts/r-7731.png", .u2, "receipt: U2 never gets U1's copy", .storedMiss),
+        Step("/receipts/r-7731.png", .u1, "receipt: U1 again, own partition", .hit),
+        Step("/receipts/r-7731.png", .anonymous, "receipt without a token", .refused(401)),
+        Step("/one-time/ticket-5510.jpg", .u1, "one-time: passed through", .unstoredMiss),
+        Step("/one-time/ticket-5510.jpg", .u1, "one-time: again, never stored", .unstoredMiss),
+    ]
+}

@@ -1,0 +1,113 @@
+import HTTPCaching
+import MediaPolicy
+import MediaService
+
+/// What `mediactl inspect` learned about one origin answer, rendered by ``text``.
+struct Inspection {
+    /// The fields shown, in this order.
+    static let shownFields = ["Cache-Control", "ETag", "Last-Modified", "Expires", "Vary", "Age", "Date"]
+
+    let url: String
+    let response: OriginResponse
+    let requestTime: EpochSeconds
+    let responseTime: EpochSeconds
+    let policies: PolicySet?
+    let policyNote: String?
+
+    /// The route whose origin is a prefix of ``url`` (the longest), and its tier.
+    var match: (route: MediaPolicy.Route, tier: Tier)? {
+        guard let policies else { return nil }
+        let candidates = policies.routes.filter { url.hasPrefix($0.origin) }.sorted { $0.origin.count > $1.origin.count }
+        guard let route = candidates.first, let tier = policies.tier(named: route.tier) else { return nil }
+        return (route, tier)
+    }
+
+    var stored: StoredResponse {
+        StoredResponse(status: response.status, fields: response.fields, requestTime: requestTime, responseTime: responseTime)
+    }
+
+    var text: String {
+        let status = "\(response.status) \(HTTPStatusText.reason(response.status))"
+        var lines = ["GET \(url)", "status: \(status), \(response.body.count) bytes", ""]
+        lines.append("origin cache headers:")
+        for name in Self.shownFields {
+            lines.append("  " + pad(name + ":") + (response.fields[name] ?? "-"))
+        }
+        lines.append("")
+        let stored = self.stored
+        lines.append("freshness (RFC 9111 §4.2):")
+        for role in [HTTPCaching.CacheRole.shared, HTTPCaching.CacheRole.private] {
+            let lifetime = Freshness.lifetime(
+                status: response.status, fields: response.fields, cacheControl: stored.parsed.cacheControl,
+                responseTime: responseTime, role: role)
+            lines.append("  " + pad("\(role.rawValue) cache:") + "\(lifetime.seconds) s (\(lifetime.source.rawValue))")
+        }
+        lines.append("  " + pad("current age:") + "\(stored.currentAge(now: responseTime)) s")
+        lines.append("")
+        lines += decisionLines(stored)
+        return lines.joined(separator: "\n") + "\n"
+    }
+
+    private func decisionLines(_ stored: StoredResponse) -> [String] {
+        var lines: [String] = []
+        guard let (route, tier) = match else {
+            let why = policyNote ?? "no route's origin is a prefix of the URL"
+            lines.append(pad("route:", 18) + "none (\(why))")
+            lines.append(pad("decision:", 18) + "- (no tier)")
+            return lines
+        }
+        lines.append(pad("route:", 18) + "\(route.name) (mount \(route.mount), origin \(route.origin))")
+        lines.append(
+            pad("tier:", 18) + "\(tier.name) (storage \(tier.storage.rawValue), cache \(tier.cache.rawValue), "
+                + "credentials \(tier.credentials.rawValue), maxTTL \(tier.maxTTL) s)")
+        var format: String?
+        var width: Int?
+        var height: Int?
+        if tier.validatesImages && response.status == 200 {
+            do throws(ImageValidationError) {
+                let info = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels)).validate(response.body)
+                format = info.format.mimeType
+                width = info.width
+                height = info.height
+                lines.append(pad("body:", 18) + "\(info.format.mimeType) \(info.width)x\(info.height), \(info.byteCount) bytes")
+            } catch {
+                lines.append(pad("body:", 18) + "refused: \(error.code): \(error.context)")
+                lines.append(pad("decision:", 18) + "none (the service answers 502, \(error.code))")
+                return lines
+            }
+        } else {
+            lines.append(pad("body:", 18) + "\(response.body.count) bytes (not validated)")
+        }
+        let role: HTTPCaching.CacheRole = tier.cache == .private ? .private : .shared
+        var fields = response.fields
+        if let format { fields.set("Content-Type", format) }
+        let verdict = Storability.evaluate(
+            method: "GET", requestFields: HTTPFields(), status: response.status, responseFields: fields, role: role)
+        let storability: StorageProposal.Storability
+        if let reason = verdict.reason {
+            storability = .notStorable(StorageReason(reason.code))
+            lines.append(pad("RFC 9111 §3:", 18) + "not storable in a \(role.rawValue) cache (\(reason.code))")
+        } else {
+            let ttl = Int(stored.remainingFreshness(now: responseTime, role: role))
+            storability = .storable(ttl: ttl)
+            lines.append(pad("RFC 9111 §3:", 18) + "storable in a \(role.rawValue) cache, \(ttl) s of freshness left")
+        }
+        let query = url.firstIndex(of: "?").map { String(url[url.index(after: $0)...]) }
+        let proposal = StorageProposal(
+            tier: tier, route: route,
+            request: .init(hasCredential: false, hasVersionParameter: tier.isVersioned(query: query)),
+            response: .init(status: response.status, fields: fields),
+            body: .init(byteCount: response.body.count, format: format, pixelWidth: width, pixelHeight: height),
+            storability: storability)
+        let decision = StorageHookChain().decide(proposal)
+        lines.append(
+            pad("decision:", 18) + "\(decision.storage.rawValue), ttl \(decision.ttl) s (reason \(decision.reason.rawValue))")
+        for step in decision.trail { lines.append("  " + step.description) }
+        return lines
+    }
+
+    /// `label` padded with spaces to `width` columns (at least one space).
+    private func pad(_ label: String, _ width: Int = 16) -> String {
+        label + String(repeating: " ", count: max(1, width - label.count))
+    }
+}

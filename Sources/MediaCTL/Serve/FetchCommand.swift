@@ -1,0 +1,124 @@
+import HTTPCaching
+import MediaService
+
+/// `mediactl fetch PATH`: one request through the pipeline, in-process, against the policies'
+/// real origins (``MediaService/URLSessionOriginFetcher``), on the state directory of `serve`.
+///
+/// Text output: the status line, the response fields, then `route:`, `storage:` and `body:`
+/// lines. `--json`: one document `{"bytes","cacheStatus","headers","reason","status","storage"}`.
+/// The body goes to `--output FILE` (mode 0600), or to stdout with `--output -`, in which case the
+/// report goes to stderr so the body stays intact.
+public struct FetchCommand: Sendable {
+    /// The `--json` document.
+    public struct Report: Sendable, Hashable, Codable {
+        /// The status code.
+        public var status: Int
+        /// The response fields, name → value (repeated names joined with `", "`).
+        public var headers: [String: String]
+        /// The `Cache-Status` value, or `nil`.
+        public var cacheStatus: String?
+        /// Where the answer was stored (`disk`, `encrypted-disk`, `memory`), `none`, `hit`, or `nil`.
+        public var storage: String?
+        /// The stable reason code of the decision or refusal, or `nil`.
+        public var reason: String?
+        /// Body bytes (for HEAD and 304, 0).
+        public var bytes: Int
+
+        private enum CodingKeys: String, CodingKey { case status, headers, cacheStatus, storage, reason, bytes }
+
+        public init(_ response: ServiceResponse) {
+            status = response.status
+            var headers: [String: String] = [:]
+            for field in response.fields {
+                if let existing = headers[field.name] {
+                    headers[field.name] = existing + ", " + field.value
+                } else {
+                    headers[field.name] = field.value
+                }
+            }
+            self.headers = headers
+            cacheStatus = response.outcome.cacheStatus
+            storage = response.outcome.storage
+            reason = response.outcome.reason
+            bytes = response.body.count
+        }
+
+        /// Every key is always present; absent values are `null`.
+        public func encode(to encoder: any Encoder) throws {
+            var container = encoder.container(keyedBy: CodingKeys.self)
+            try container.encode(status, forKey: .status)
+            try container.encode(headers, forKey: .headers)
+            try container.encode(cacheStatus, forKey: .cacheStatus)
+            try container.encode(storage, forKey: .storage)
+            try container.encode(reason, forKey: .reason)
+            try container.encode(bytes, forKey: .bytes)
+        }
+    }
+
+    /// The parsed command line.
+    public let options: FetchOptions
+    /// The origin transport. Default: a ``MediaService/URLSessionOriginFetcher`` with defaults.
+    public let fetcher: any OriginFetching
+    /// Adjusts the service's configuration (state directory already set), such as its clock.
+    /// Default: no change.
+    public let service: @Sendable (inout MediaService.Configuration) -> Void
+
+    public init(
+        options: FetchOptions, fetcher: any OriginFetching = URLSessionOriginFetcher(),
+        service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in }
+    ) {
+        self.options = options
+        self.fetcher = fetcher
+        self.service = service
+    }
+
+    /// Runs the request.
+    /// - Returns: 0 for a 2xx or 304 answer, 1 for any other status, 2 when the policies, the
+    ///   state directory or `--output` cannot be used.
+    public func run(context: CommandContext) async -> ExitCode {
+        do {
+            return try await fetch(context: context)
+        } catch {
+            return context.fail(error)
+        }
+    }
+
+    private func fetch(context: CommandContext) async throws(CommandError) -> ExitCode {
+        let policies = try ServiceSetup.loadPolicies(options.policiesDirectory)
+        let service = try ServiceSetup.openService(
+            policies: policies, stateDirectory: options.stateDirectory, fetcher: fetcher, configure: service)
+        var fields = HTTPFields()
+        for header in options.headers { fields.append(header.name, header.value) }
+        let response = await service.handle(ServiceRequest(target: options.path, fields: fields))
+        await service.stop()
+        let report = options.outputFile == "-" ? context.stderr : context.stdout
+        if let path = options.outputFile {
+            try BodyOutput.write(response.body, toPath: path, context: context)
+        }
+        if options.json {
+            try CommandContext(stdout: report, stderr: context.stderr, environment: context.environment)
+                .writeJSON(Report(response))
+        } else {
+            report.write(Self.text(response, outputFile: options.outputFile))
+        }
+        return (200...299).contains(response.status) || response.status == 304 ? .success : .failure
+    }
+
+    /// The text report: `200 OK`, the fields, a blank line, `route:`, `storage:`, `body:`.
+    static func text(_ response: ServiceResponse, outputFile: String?) -> String {
+        var lines = ["\(response.status) \(HTTPStatusText.reason(response.status))"]
+        for field in response.fields { lines.append("\(field.name): \(field.value)") }
+        lines.append("")
+        let outcome = response.outcome
+        if let route = outcome.route {
+            lines.append("route: \(route) (tier \(outcome.tier ?? "-"))")
+        } else {
+            lines.append("route: none")
+        }
+        lines.append("storage: \(outcome.storage ?? "-") (reason: \(outcome.reason ?? "-"))")
+        var body = "body: \(response.body.count) bytes"
+        if let outputFile { body += outputFile == "-" ? " (written to stdout)" : " (written to \(outputFile))" }
+        lines.append(body)
+        return lines.joined(separator: "\n") + "\n"
+    }
+}

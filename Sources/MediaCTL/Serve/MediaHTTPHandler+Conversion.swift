@@ -1,0 +1,34 @@
+import Foundation
+import HTTPCaching
+import HTTPServer
+import MediaService
+
+extension MediaHTTPHandler {
+    /// The service's view of a wire request: method, raw target, header fields in order, body.
+    /// Trailer fields are dropped (RFC 9110 §6.5.1: they must not be merged into the header
+    /// section unless understood; none is).
+    public static func serviceRequest(_ request: HTTPServerRequest) -> ServiceRequest {
+        var fields = HTTPFields()
+        for line in request.headerFields { fields.append(line.name, line.value) }
+        return ServiceRequest(method: request.method, target: request.target, fields: fields, body: request.body)
+    }
+
+    /// The wire response for a service response: status, fields in order, body. The server adds
+    /// framing (`Content-Length` from the body, except HEAD and 304, where the service's value stays).
+    public static func serverResponse(_ response: ServiceResponse) -> HTTPServerResponse {
+        HTTPServerResponse(
+            status: response.status, headerFields: response.fields.map { ($0.name, $0.value) }, body: response.body)
+    }
+
+    /// An RFC 9457 problem in the service's shape (`type`, `title`, `status`, `detail`, `code`),
+    /// with `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
+    static func problem(_ status: Int, code: String, detail: String) -> HTTPServerResponse {
+        let body = ProblemDetails(status: status, code: code, detail: detail).json
+        return HTTPServerResponse(
+            status: status,
+            headerFields: [
+                ("Content-Type", "application/problem+json"), ("Cache-Control", "no-store"),
+                ("X-Content-Type-Options", "nosniff"),
+            ], body: body)
+    }
+}

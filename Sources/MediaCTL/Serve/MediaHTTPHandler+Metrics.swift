@@ -1,0 +1,39 @@
+import HTTPServer
+import MediaService
+
+extension MediaHTTPHandler {
+    /// The server's own counters appended to `GET /_mediactl/metrics` (Prometheus text format 0.0.4):
+    /// `mediactl_http_connections_accepted_total`, `mediactl_http_connections_refused_total`,
+    /// `mediactl_http_connections_open` (gauge), `mediactl_http_requests_total`,
+    /// `mediactl_http_parse_errors_total`, `mediactl_http_timeouts_total`.
+    static func metricsLines(_ statistics: HTTPServer.Statistics) -> String {
+        let metrics: [(name: String, type: String, value: Int)] = [
+            ("mediactl_http_connections_accepted_total", "counter", statistics.acceptedConnections),
+            ("mediactl_http_connections_refused_total", "counter", statistics.refusedConnections),
+            ("mediactl_http_connections_open", "gauge", statistics.openConnections),
+            ("mediactl_http_requests_total", "counter", statistics.requests),
+            ("mediactl_http_parse_errors_total", "counter", statistics.parseErrors),
+            ("mediactl_http_timeouts_total", "counter", statistics.timeouts),
+        ]
+        return metrics.map { "# TYPE \($0.name) \($0.type)\n\($0.name) \($0.value)\n" }.joined()
+    }
+
+    /// `response` with the server's counters appended when it is the 200 answer to
+    /// `GET /_mediactl/metrics` and a server is attached (for `HEAD`, only `Content-Length` grows);
+    /// otherwise `response` unchanged.
+    func addingServerMetrics(_ response: ServiceResponse, for request: HTTPServerRequest) -> ServiceResponse {
+        guard request.method == "GET" || request.method == "HEAD", request.path == "/_mediactl/metrics",
+            response.status == 200, let statistics = server.statistics
+        else { return response }
+        var response = response
+        let extra = Array(Self.metricsLines(statistics).utf8)
+        if request.method == "HEAD" {
+            let length = Int(response.fields["Content-Length"] ?? "") ?? 0
+            response.fields.set("Content-Length", String(length + extra.count))
+        } else {
+            response.body += extra
+            response.fields.set("Content-Length", String(response.body.count))
+        }
+        return response
+    }
+}

@@ -1,0 +1,14 @@
+import Foundation
+
+/// Runs blocking work (``HTTPServer/HTTPServer/stop()``, which waits for in-flight requests) on
+/// its own thread, so no thread of the cooperative pool blocks.
+enum OffPool {
+    /// Runs `body` on a new thread and resumes with its result.
+    static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+        await withCheckedContinuation { continuation in
+            let thread = Thread { continuation.resume(returning: body()) }
+            thread.name = "mediactl-blocking"
+            thread.start()
+        }
+    }
+}

@@ -1,0 +1,32 @@
+import HTTPCaching
+import HTTPServer
+import MediaService
+
+/// `serve`, `demo`, `fetch` and `inspect` of the production actions (the other four are in
+/// `Commands/ProductionCommandActions.swift`). `serve` answers `POST /_mediactl/purge` through
+/// ``AdminEndpoint`` with the admin token it writes to `<state>/serve.json`.
+extension ProductionCommandActions {
+    public func serve(_ options: ServeOptions, context: CommandContext) async -> ExitCode {
+        await ServeActions.serve(options, context: context) { service, adminToken in
+            let endpoint = AdminEndpoint(service: service, adminToken: adminToken)
+            return { request in
+                let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
+                let answer = endpoint.respond(method: request.method, target: request.target, fields: fields,
+                                              body: request.body)
+                return MediaHTTPHandler.serverResponse(answer)
+            }
+        }
+    }
+
+    public func demo(_ options: DemoOptions, context: CommandContext) async -> ExitCode {
+        await ServeActions.demo(options, context: context)
+    }
+
+    public func fetch(_ options: FetchOptions, context: CommandContext) async -> ExitCode {
+        await ServeActions.fetch(options, context: context)
+    }
+
+    public func inspect(_ options: InspectOptions, context: CommandContext) async -> ExitCode {
+        await ServeActions.inspect(options, context: context)
+    }
+}

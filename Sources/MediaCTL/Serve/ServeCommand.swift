@@ -1,0 +1,162 @@
+import Foundation
+import HTTPServer
+import MediaPolicy
+import MediaService
+
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `mediactl serve`: the media service over HTTP until SIGINT or SIGTERM (ARCHITECTURE.md "CLI",
+/// "HTTP interface").
+///
+/// Steps: load the policies (exit 2 with every ``MediaPolicy/PolicyError``), apply `--origin`
+/// (exit 2 on an unknown route, naming it and the known ones), open the ``MediaService`` on
+/// `--state-dir` (exit 2 when its audit log is locked by another process), bind `--listen`
+/// (exit 2 when the port is in use), write `<state>/serve.json` (0600), print
+/// `mediactl: serving on http://HOST:PORT (state: DIR, policies: DIR)`, sweep expired entries every
+/// ``Configuration/sweepInterval``. On the stop signal: stop accepting, let in-flight requests
+/// finish, ``MediaService/MediaService/stop()`` (shreds sealed objects, writes `stop`), remove
+/// `serve.json`, exit 0.
+public struct ServeCommand: Sendable {
+    /// Builds the admin endpoint (`POST /_mediactl/purge`) for a running service and its admin token.
+    public typealias AdminFactory = @Sendable (MediaService, _ adminToken: String) -> MediaHTTPHandler.AdminHandler
+
+    /// Tunables of a serve run.
+    public struct Configuration: Sendable {
+        /// Time between two sweeps of expired entries. Default: 60 s.
+        public var sweepInterval: Duration
+        /// Server limits and timeouts; `host` and `port` come from `--listen`. Default: the
+        /// ``HTTPServer/HTTPServer/Configuration`` defaults (10 s header, 60 s idle, 10 s drain timeouts).
+        public var server: HTTPServer.Configuration
+        /// The origin transport. Default: `nil`, a ``MediaService/URLSessionOriginFetcher`` with defaults.
+        public var fetcher: (any OriginFetching)?
+        /// The admin endpoint. Default: `nil` (`POST /_mediactl/purge` answers 404).
+        public var admin: AdminFactory?
+        /// What ends the run, returning its name for the last message (such as `SIGTERM`).
+        /// Default: `nil`, the first SIGINT or SIGTERM (``ShutdownSignals``).
+        public var until: (@Sendable () async -> String)?
+        /// Adjusts the service's configuration (state directory already set), such as its clock.
+        /// Default: no change.
+        public var service: @Sendable (inout MediaService.Configuration) -> Void
+
+        public init(
+            sweepInterval: Duration = .seconds(60), server: HTTPServer.Configuration = HTTPServer.Configuration(),
+            fetcher: (any OriginFetching)? = nil, admin: AdminFactory? = nil,
+            until: (@Sendable () async -> String)? = nil,
+            service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in }
+        ) {
+            self.sweepInterval = sweepInterval
+            self.server = server
+            self.fetcher = fetcher
+            self.admin = admin
+            self.until = until
+            self.service = service
+        }
+    }
+
+    /// The parsed command line.
+    public let options: ServeOptions
+    /// The tunables.
+    public let configuration: Configuration
+
+    public init(options: ServeOptions, configuration: Configuration = Configuration()) {
+        self.options = options
+        self.configuration = configuration
+    }
+
+    /// Runs until the stop signal.
+    /// - Returns: 0 after a clean stop; 2 for bad policies, a bad `--origin`, an unusable state
+    ///   directory or listen address; 1 when signals cannot be handled.
+    public func run(context: CommandContext) async -> ExitCode {
+        do {
+            return try await serve(context: context)
+        } catch {
+            return context.fail(error)
+        }
+    }
+
+    private func serve(context: CommandContext) async throws(CommandError) -> ExitCode {
+        let policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
+        let host = try ListenResolver.numericHost(options.listen.host)
+        let adminToken: String
+        do {
+            adminToken = try ServeStateFile.makeAdminToken()
+        } catch {
+            throw CommandError(.adminToken, "cannot generate the admin token: \(error)", exitCode: .failure)
+        }
+        var signals: ShutdownSignals?
+        if configuration.until == nil { signals = try ShutdownSignals() }
+        let service: MediaService
+        do {
+            service = try ServiceSetup.openService(
+                policies: policies, stateDirectory: options.stateDirectory,
+                fetcher: configuration.fetcher ?? URLSessionOriginFetcher(), configure: configuration.service)
+        } catch {
+            signals?.cancel()
+            throw error
+        }
+        var serverConfiguration = configuration.server
+        serverConfiguration.host = host
+        serverConfiguration.port = Int(options.listen.port)
+        let handler = MediaHTTPHandler(service: service, admin: configuration.admin?(service, adminToken))
+        let server = HTTPServer(configuration: serverConfiguration, handler: handler)
+        handler.server.attach(server)
+        let port: Int
+        do {
+            port = try server.start()
+        } catch {
+            signals?.cancel()
+            await service.stop()
+            throw Self.listenError(error, address: options.listen)
+        }
+        let bound = ListenAddress(host: options.listen.host, port: UInt16(port))
+        do {
+            try ServeStateFile(pid: getpid(), listen: bound.description, adminToken: adminToken)
+                .write(stateDirectory: options.stateDirectory)
+        } catch {
+            signals?.cancel()
+            await OffPool.run { server.stop() }
+            await service.stop()
+            throw error
+        }
+        context.stdout.writeLine(
+            "mediactl: serving on http://\(bound) (state: \(options.stateDirectory), policies: \(options.policiesDirectory))")
+        let interval = configuration.sweepInterval
+        let sweeper = Task {
+            while !Task.isCancelled {
+                do { try await Task.sleep(for: interval) } catch { return }
+                service.sweep()
+            }
+        }
+        let reason: String
+        if let until = configuration.until {
+            reason = await until()
+        } else {
+            reason = Self.signalName(await signals?.wait())
+        }
+        await OffPool.run { server.stop() }
+        sweeper.cancel()
+        await sweeper.value  // a sweep in progress finishes before the stores stop
+        await service.stop()
+        ServeStateFile.remove(stateDirectory: options.stateDirectory)
+        context.diagnose("\(reason): stopped after draining in-flight requests")
+        return .success
+    }
+
+    /// `cannot listen on 127.0.0.1:8080: Address already in use` (errno text), or the server's message.
+    static func listenError(_ error: HTTPServerError, address: ListenAddress) -> CommandError {
+        let reason = error.errno != 0 ? String(cString: strerror(error.errno)) : error.message
+        return CommandError(.listenFailed, "cannot listen on \(address): \(reason)", exitCode: .unusableInput)
+    }
+
+    /// `SIGINT`, `SIGTERM`, `signal N`, or `cancelled` for `nil`.
+    static func signalName(_ number: Int32?) -> String {
+        switch number {
+        case nil: return "cancelled"
+        case SIGINT: return "SIGINT"
+        case SIGTERM: return "SIGTERM"
+        case let other?: return "signal \(other)"
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// One directory entry found under the state directory's `disk/` or `sealed/` folder by
+/// ``StateInventory/scan(stateDirectory:)``. Nothing here is ever read beyond the file's header
+/// and metadata (disk) or its 8-byte header (sealed); no body byte is kept.
+public struct InventoryItem: Hashable, Sendable {
+    /// The object folder the entry is under.
+    public enum Folder: String, Hashable, Sendable, CaseIterable {
+        /// `disk/`: plaintext files of `disk` tiers (format `MCSD`).
+        case disk
+        /// `sealed/`: AES-256-GCM files of `encrypted-disk` tiers (format `MCSE`).
+        case sealed
+    }
+
+    /// What the entry is.
+    public enum Kind: String, Hashable, Sendable {
+        /// A regular file that is not a temp file: a stored object, or something standing in for one
+        /// (see ``InventoryItem/defect``).
+        case object
+        /// A store's temp file (`<64-hex>.tmp-<16-hex>`), left by a write in progress or a crash.
+        case temporary
+        /// Not a regular file and not a folder (symlink, FIFO, socket, device); never followed.
+        case notRegular = "not-regular"
+    }
+
+    /// The folder: `disk` or `sealed`.
+    public let folder: Folder
+    /// The path relative to the state directory, e.g. `disk/public/ab/cd/abcd…` (64 hex).
+    public let path: String
+    /// The first folder below `disk/` or `sealed/` (the tier the store was opened for, e.g. `public`),
+    /// or `nil` for an entry directly inside `disk/` or `sealed/`.
+    public let tierFolder: String?
+    /// The file name: for an object, the hex SHA-256 of its cache key (the audit `key`).
+    public let name: String
+    /// What the entry is.
+    public let kind: Kind
+    /// The size in bytes (`st_size`; for a symlink, the length of its target text).
+    public let bytes: Int
+    /// The tier from the metadata of a disk object that parses as a disk entry, else `nil`
+    /// (always `nil` for sealed objects: their metadata is encrypted).
+    public let tier: String?
+    /// The route from the metadata of a disk object that parses, else `nil`.
+    public let route: String?
+    /// `true` for a sealed-folder object with a well-formed sealed header: magic `MCSE`, version 1,
+    /// reserved 0, and at least the 40 bytes of an empty sealed entry. Always `false` in `disk/`.
+    /// The tag cannot be checked without the serving process's key.
+    public let isSealed: Bool
+    /// Why the entry is not a well-formed object in its place, or `nil` when it is.
+    public let defect: InventoryDefect?
+
+    public init(
+        folder: Folder, path: String, tierFolder: String?, name: String, kind: Kind, bytes: Int, tier: String? = nil,
+        route: String? = nil, isSealed: Bool = false, defect: InventoryDefect? = nil
+    ) {
+        self.folder = folder
+        self.path = path
+        self.tierFolder = tierFolder
+        self.name = name
+        self.kind = kind
+        self.bytes = bytes
+        self.tier = tier
+        self.route = route
+        self.isSealed = isSealed
+        self.defect = defect
+    }
+}

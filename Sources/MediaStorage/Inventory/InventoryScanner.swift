@@ -1,0 +1,171 @@
+import Glibc
+import MediaCrypto
+
+/// The walk behind ``StateInventory/scan(stateDirectory:configuration:)``: collects items, never writes.
+struct InventoryScanner {
+    let maximumDepth: Int
+    var items: [InventoryItem] = []
+
+    /// The smallest sealed file: header, nonce, tag and the 4-byte metadata length of an empty entry.
+    static let minimumSealedBytes = SealedFileFormat.headerCount + AESGCM.overhead + 4
+
+    init(maximumDepth: Int) {
+        self.maximumDepth = maximumDepth
+    }
+
+    /// Scans `disk/` or `sealed/` inside the state directory `root`.
+    mutating func scanTop(_ folder: InventoryItem.Folder, in root: Int32) {
+        let name = folder.rawValue
+        var info = stat()
+        guard fstatat(root, name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { return }
+        guard Self.type(info) == S_IFDIR else {
+            record(folder, name, components: [], name: name, info: info, in: root)
+            return
+        }
+        walk(folder, name, in: root, path: name, components: [])
+    }
+
+    /// Lists the folder `name` in `parent` (at `path`, `components` below the object folder) and
+    /// handles each entry.
+    private mutating func walk(
+        _ folder: InventoryItem.Folder, _ name: String, in parent: Int32, path: String, components: [String]
+    ) {
+        let listed: Void? = POSIX.withListing(name, in: parent) { fd, entries in
+            for entry in entries.sorted(by: { $0.name.utf8.lexicographicallyPrecedes($1.name.utf8) }) {
+                var info = stat()
+                guard fstatat(fd, entry.name, &info, AT_SYMLINK_NOFOLLOW) == 0 else { continue }
+                let childPath = path + "/" + entry.name
+                if Self.type(info) == S_IFDIR {
+                    if components.count < maximumDepth {
+                        walk(folder, entry.name, in: fd, path: childPath, components: components + [entry.name])
+                    } else {
+                        items.append(
+                            InventoryItem(
+                                folder: folder, path: childPath, tierFolder: components.first, name: entry.name,
+                                kind: .notRegular, bytes: 0,
+                                defect: InventoryDefect(.misplaced, "a folder deeper than \(maximumDepth) levels")))
+                    }
+                } else {
+                    record(folder, childPath, components: components, name: entry.name, info: info, in: fd)
+                }
+            }
+        }
+        if listed == nil {
+            items.append(
+                InventoryItem(
+                    folder: folder, path: path, tierFolder: components.first, name: name, kind: .notRegular, bytes: 0,
+                    defect: InventoryDefect(
+                        .unreadable, "the folder cannot be listed: \(String(cString: strerror(errno)))")))
+        }
+    }
+
+    /// Records the non-folder entry `name` (at `path`) of the folder `parent`.
+    private mutating func record(
+        _ folder: InventoryItem.Folder, _ path: String, components: [String], name: String, info: stat, in parent: Int32
+    ) {
+        let tierFolder = components.first
+        let bytes = Int(info.st_size)
+        guard Self.type(info) == S_IFREG else {
+            items.append(
+                InventoryItem(
+                    folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .notRegular, bytes: bytes,
+                    defect: InventoryDefect(.notRegular, Self.typeName(info))))
+            return
+        }
+        if Self.isTemporaryName(name) {
+            items.append(
+                InventoryItem(
+                    folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .temporary, bytes: bytes))
+            return
+        }
+        let fd = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
+        guard fd >= 0 else {
+            items.append(
+                InventoryItem(
+                    folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes,
+                    defect: InventoryDefect(.unreadable, "open: \(String(cString: strerror(errno)))")))
+            return
+        }
+        defer { close(fd) }
+        var tier: String?
+        var route: String?
+        var isSealed = false
+        var defects: [InventoryDefect] = []
+        switch folder {
+        case .disk:
+            switch DiskFileFormat().readMetadata(from: fd, size: bytes, name: name) {
+            case .success(let metadata):
+                tier = metadata.tier
+                route = metadata.route
+            case .failure(let defect):
+                defects.append(InventoryDefect(.notADiskEntry, "\(defect.reason)"))
+            case nil:
+                defects.append(InventoryDefect(.notADiskEntry, "unreadable metadata"))
+            }
+        case .sealed:
+            if let problem = Self.sealedProblem(fd, size: bytes) {
+                defects.append(InventoryDefect(.notSealed, problem))
+            } else {
+                isSealed = true
+            }
+        }
+        if !KeyDigest.isValid(name) {
+            defects.append(InventoryDefect(.foreignName, "the name is not 64 lower-case hex characters"))
+        } else if !Self.isInPlace(name, components: components) {
+            defects.append(
+                InventoryDefect(
+                    .misplaced, "expected \(folder.rawValue)/<tier>/\(Self.fanOut(name))/\(name)"))
+        }
+        items.append(
+            InventoryItem(
+                folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes, tier: tier,
+                route: route, isSealed: isSealed, defect: defects.first))
+    }
+
+    /// Why the open file of `size` bytes is not a well-formed sealed object, or `nil` when it is.
+    static func sealedProblem(_ fd: Int32, size: Int) -> String? {
+        guard size >= minimumSealedBytes else {
+            return "\(size) bytes, shorter than the \(minimumSealedBytes) of an empty sealed entry"
+        }
+        guard let header = POSIX.read(fd, count: SealedFileFormat.headerCount, at: 0) else {
+            return "unreadable header"
+        }
+        guard header.starts(with: SealedFileFormat.magic) else { return "no MCSE magic" }
+        guard header[4..<8].elementsEqual(SealedFileFormat.header()[4..<8]) else {
+            return "version \(Int(header[4]) << 8 | Int(header[5])) or reserved bytes are not those of version 1"
+        }
+        return nil
+    }
+
+    /// `ab/cd` of a 64-hex name.
+    static func fanOut(_ name: String) -> String {
+        let (first, second) = FileStore.folders(of: name)
+        return first + "/" + second
+    }
+
+    /// Whether `components` (below the object folder) are `<tier>/ab/cd` for the 64-hex `name`.
+    static func isInPlace(_ name: String, components: [String]) -> Bool {
+        guard components.count == 3 else { return false }
+        let (first, second) = FileStore.folders(of: name)
+        return components[1] == first && components[2] == second
+    }
+
+    /// Whether `name` is a store temp file: `<64-hex>.tmp-<16-hex>`.
+    static func isTemporaryName(_ name: String) -> Bool {
+        let utf8 = Array(name.utf8)
+        guard utf8.count == 85, utf8[64..<69].elementsEqual(".tmp-".utf8) else { return false }
+        return KeyDigest.isValid(String(decoding: utf8[0..<64], as: UTF8.self))
+    }
+
+    static func type(_ info: stat) -> mode_t { info.st_mode & S_IFMT }
+
+    static func typeName(_ info: stat) -> String {
+        switch type(info) {
+        case S_IFLNK: return "a symlink (not followed)"
+        case S_IFIFO: return "a FIFO"
+        case S_IFSOCK: return "a socket"
+        case S_IFCHR, S_IFBLK: return "a device"
+        default: return "not a regular file"
+        }
+    }
+}

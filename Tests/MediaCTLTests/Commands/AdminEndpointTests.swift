@@ -1,0 +1,134 @@
+import Foundation
+import HTTPCaching
+import MediaAudit
+import MediaService
+import Testing
+
+@testable import MediaCTL
+
+@Suite struct AdminEndpointTests {
+    static let token = String(repeating: "ab", count: 32)
+
+    func post(
+        _ endpoint: AdminEndpoint, _ body: String, authorization: String? = "Bearer \(token)",
+        method: String = "POST", target: String = "/_mediactl/purge"
+    ) -> ServiceResponse {
+        var fields = HTTPFields()
+        if let authorization { fields.append("Authorization", authorization) }
+        return endpoint.respond(method: method, target: target, fields: fields, body: Array(body.utf8))
+    }
+
+    func detail(_ response: ServiceResponse) -> String {
+        String(decoding: response.body, as: UTF8.self)
+    }
+
+    func problem(_ status: Int, _ code: String, _ detail: String) -> String {
+        String(decoding: ProblemDetails(status: status, code: code, detail: detail).json, as: UTF8.self)
+    }
+
+    @Test func purgesByRouteCredentialAndAll() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let endpoint = AdminEndpoint(service: harness.service, adminToken: Self.token)
+        let route = post(endpoint, #"{"route":"catalog"}"#)
+        #expect(route.status == 200)
+        #expect(detail(route) == #"{"purged":1}"#)
+        #expect(route.fields["Content-Type"] == "application/json")
+        #expect(route.fields["Cache-Control"] == "no-store")
+        #expect(try harness.objects(in: .disk).isEmpty)
+        #expect(try harness.objects(in: .sealed).count == 1)
+        let other = post(endpoint, #"{"credential":"tok-U2"}"#)
+        #expect(detail(other) == #"{"purged":0}"#)
+        let credential = post(endpoint, #"{"credential":"tok-U1"}"#)
+        #expect(detail(credential) == #"{"purged":1}"#)
+        #expect(try harness.objects(in: .sealed).isEmpty)
+        let all = post(endpoint, #"{"all":true}"#)
+        #expect(detail(all) == #"{"purged":0}"#)
+        let purges = try harness.records().filter { $0.event == .purge }
+        #expect(purges.count == 6)  // two per-key records and four summaries
+        let text = try String(contentsOfFile: harness.stateDirectory + "/audit/audit.jsonl", encoding: .utf8)
+        #expect(!text.contains("tok-U1"))
+    }
+
+    @Test func refusals() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        let endpoint = AdminEndpoint(
+            service: harness.service, adminToken: Self.token,
+            configuration: .init(maximumBodyBytes: 64))
+        let shape =
+            "the body must be a JSON object with exactly one of route (string), credential (string) or all (true)"
+        let unauthorized = "/_mediactl/purge requires the admin token of serve.json as a bearer token"
+        let cases: [(ServiceResponse, Int, String, String)] = [
+            (post(endpoint, "{}", target: "/_mediactl/other?x=1"), 404, "no-route", "no endpoint at /_mediactl/other"),
+            (
+                post(endpoint, #"{"all":true}"#, method: "GET"), 405, "method-not-allowed",
+                "/_mediactl/purge answers POST only"
+            ),
+            (post(endpoint, #"{"all":true}"#, authorization: nil), 401, "admin-token-required", unauthorized),
+            (
+                post(endpoint, #"{"all":true}"#, authorization: "Bearer wrong"), 401, "admin-token-required",
+                unauthorized
+            ),
+            (
+                post(endpoint, #"{"all":true}"#, authorization: "Basic \(Self.token)"), 401, "admin-token-required",
+                unauthorized
+            ),
+            (
+                post(endpoint, String(repeating: " ", count: 65)), 413, "body-too-large",
+                "the body has 65 bytes; at most 64"
+            ),
+            (post(endpoint, "not json"), 400, "invalid-purge-request", shape),
+            (post(endpoint, "[]"), 400, "invalid-purge-request", shape),
+            (post(endpoint, #"{"all":false}"#), 400, "invalid-purge-request", shape),
+            (post(endpoint, #"{"route":""}"#), 400, "invalid-purge-request", shape),
+            (post(endpoint, #"{"route":"catalog","all":true}"#), 400, "invalid-purge-request", shape),
+            (post(endpoint, #"{"everything":true}"#), 400, "invalid-purge-request", shape),
+            (
+                post(endpoint, #"{"credential":"has space"}"#), 400, "invalid-credential",
+                "the credential is not a bearer token (RFC 6750 b64token)"
+            ),
+            (
+                post(endpoint, #"{"route":"nope"}"#), 404, "unknown-route",
+                "no route named nope; routes: catalog, avatars, receipts, one-time"
+            ),
+        ]
+        for (response, status, code, message) in cases {
+            #expect(response.status == status, "\(code)")
+            #expect(detail(response) == problem(status, code, message))
+            #expect(response.fields["Content-Type"] == "application/problem+json")
+        }
+        #expect(cases[1].0.fields["Allow"] == "POST")
+        #expect(cases[2].0.fields["WWW-Authenticate"] == "Bearer realm=\"mediactl-admin\"")
+        #expect(try harness.records().filter { $0.event == .purge }.isEmpty)
+    }
+
+    @Test func handlesOnlyItsPath() {
+        #expect(AdminEndpoint.handles(target: "/_mediactl/purge"))
+        #expect(AdminEndpoint.handles(target: "/_mediactl/purge?dry=1"))
+        #expect(!AdminEndpoint.handles(target: "/_mediactl/purge/x"))
+        #expect(!AdminEndpoint.handles(target: "/_mediactl/health"))
+    }
+
+    @Test func serveStateFileRoundTripsWithMode0600AndRedactsTheToken() throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let token = try ServeStateFile.makeAdminToken()
+        #expect(token.count == 64)
+        #expect(token.allSatisfy { $0.isHexDigit && !$0.isUppercase })
+        #expect(try ServeStateFile.read(stateDirectory: folder.path) == nil)
+        let file = ServeStateFile(pid: 42, listen: "127.0.0.1:8080", adminToken: token)
+        try file.write(stateDirectory: folder.path)
+        let path = folder.path + "/serve.json"
+        #expect(
+            try String(contentsOfFile: path, encoding: .utf8)
+                == "{\"adminToken\":\"\(token)\",\"listen\":\"127.0.0.1:8080\",\"pid\":42}\n")
+        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
+        #expect(mode?.intValue == 0o600)
+        #expect(try ServeStateFile.read(stateDirectory: folder.path) == file)
+        #expect(file.description == "ServeStateFile(pid: 42, listen: 127.0.0.1:8080, adminToken: <redacted>)")
+        ServeStateFile.remove(stateDirectory: folder.path)
+        #expect(try ServeStateFile.read(stateDirectory: folder.path) == nil)
+    }
+}

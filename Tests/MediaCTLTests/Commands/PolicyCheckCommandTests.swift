@@ -1,0 +1,79 @@
+import Foundation
+import MediaPolicy
+import Testing
+
+@testable import MediaCTL
+
+@Suite struct PolicyCheckCommandTests {
+    static let repositoryPolicies = ServiceStateHarness.repository.appendingPathComponent("Policies").path
+
+    @Test func defaultPoliciesAreAccepted() async {
+        let result = await CLIRun.run(
+            ["policy", "check", "--policies", Self.repositoryPolicies], actions: ProductionCommandActions())
+        #expect(result.status == 0)
+        #expect(result.stderr == "")
+        let p = Self.repositoryPolicies
+        #expect(
+            result.stdout == """
+                policies ok: 1 file, 4 tiers, 4 routes in \(p)
+                  file  \(p)/default.json
+                  tier  avatar: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000
+                  tier  no-store: storage none, cache shared, credentials strip, partition none, maxTTL 86400
+                  tier  private: storage encrypted-disk, cache private, credentials bearer-required, partition credential, maxTTL 600
+                  tier  public: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000
+                  route catalog: /catalog/ -> http://127.0.0.1:8081/catalog/ (tier public, methods read)
+                  route avatars: /avatars/ -> http://127.0.0.1:8081/avatars/ (tier avatar, methods read)
+                  route receipts: /receipts/ -> http://127.0.0.1:8081/receipts/ (tier private, methods read)
+                  route one-time: /one-time/ -> http://127.0.0.1:8081/one-time/ (tier no-store, methods read)
+
+                """)
+    }
+
+    @Test func misspelledKeyIsNamedWithExitTwo() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let text = try String(contentsOfFile: Self.repositoryPolicies + "/default.json", encoding: .utf8)
+        let misspelled = text.replacingOccurrences(of: "\"maxTTL\": 600", with: "\"maxTTTL\": 600")
+        #expect(misspelled != text)
+        _ = try folder.file("default.json", contents: misspelled)
+        let result = await CLIRun.run(
+            ["policy", "check", "--policies", folder.path], actions: ProductionCommandActions())
+        #expect(result.status == 2)
+        #expect(result.stdout == "")
+        let allowed = PolicyFormat.tierKeys.joined(separator: ", ")
+        #expect(
+            result.stderr == """
+                mediactl: \(folder.path)/default.json: tiers.private.maxTTTL: unknown key (did you mean `maxTTL`?); allowed: \(allowed)
+                mediactl: policy check failed: 1 problem in \(folder.path)
+
+                """)
+    }
+
+    @Test func everyProblemIsListed() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        _ = try folder.file("a.json", contents: #"{ "tiers": { "t": { "storage": "disc" } }, "routes": [] }"#)
+        _ = try folder.file("b.json", contents: "{ not json")
+        let result = await CLIRun.run(
+            ["policy", "check", "--policies", folder.path], actions: ProductionCommandActions())
+        #expect(result.status == 2)
+        let lines = result.stderr.split(separator: "\n").map(String.init)
+        #expect(lines.count == 3)
+        #expect(lines[0].hasPrefix("mediactl: \(folder.path)/a.json: tiers.t.storage: "))
+        #expect(lines[0].contains("\"disc\""))
+        #expect(lines[1].hasPrefix("mediactl: \(folder.path)/b.json: invalid JSON at line 1, column "))
+        #expect(lines[2] == "mediactl: policy check failed: 2 problems in \(folder.path)")
+    }
+
+    @Test func missingDirectoryIsExitTwo() async {
+        let result = await CLIRun.run(
+            ["policy", "check", "--policies", "/nonexistent/policies"], actions: ProductionCommandActions())
+        #expect(result.status == 2)
+        #expect(
+            result.stderr == """
+                mediactl: /nonexistent/policies: cannot read the directory; allowed: a readable directory of *.json policy files
+                mediactl: policy check failed: 1 problem in /nonexistent/policies
+
+                """)
+    }
+}

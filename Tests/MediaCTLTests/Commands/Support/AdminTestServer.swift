@@ -1,0 +1,35 @@
+import HTTPCaching
+import HTTPServer
+import MediaService
+
+@testable import MediaCTL
+
+/// A real HTTP server on an ephemeral loopback port that answers every request with an
+/// ``AdminEndpoint`` (what `mediactl serve` does for `/_mediactl/purge`).
+final class AdminTestServer: Sendable {
+    struct Handler: HTTPHandling {
+        let endpoint: AdminEndpoint
+
+        func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+            let answer = endpoint.respond(
+                method: request.method, target: request.target,
+                fields: HTTPFields(request.headerFields.map { ($0.name, $0.value) }), body: request.body)
+            return HTTPServerResponse(
+                status: answer.status, headerFields: answer.fields.map { ($0.name, $0.value) }, body: answer.body)
+        }
+    }
+
+    let server: HTTPServer
+    let port: Int
+
+    init(service: MediaService, adminToken: String) throws {
+        server = HTTPServer(
+            configuration: .init(host: "127.0.0.1", port: 0),
+            handler: Handler(endpoint: AdminEndpoint(service: service, adminToken: adminToken)))
+        port = try server.start()
+    }
+
+    var listen: String { "127.0.0.1:\(port)" }
+
+    func stop() { server.stop() }
+}

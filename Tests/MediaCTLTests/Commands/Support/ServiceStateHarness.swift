@@ -1,0 +1,93 @@
+import Foundation
+import HTTPCaching
+import MediaAudit
+import MediaPolicy
+import MediaService
+import MediaStorage
+import Synchronization
+
+@testable import MediaCTL
+
+/// A real ``MediaService`` over a ``CountingOriginFetcher`` in a temporary folder: `state/` is its
+/// state directory, `policies/default.json` the default policies with `http://origin.test` origins.
+final class ServiceStateHarness: Sendable {
+    static let repository = URL(fileURLWithPath: #filePath)
+        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+    static let corpus = repository.appendingPathComponent("Tests/Fixtures/corpus")
+
+    let folder: TemporaryDirectory
+    let stateDirectory: String
+    let policiesDirectory: String
+    let origin = CountingOriginFetcher()
+    let service: MediaService
+
+    init() throws {
+        folder = try TemporaryDirectory()
+        stateDirectory = folder.path + "/state"
+        policiesDirectory = folder.path + "/policies"
+        try FileManager.default.createDirectory(atPath: policiesDirectory, withIntermediateDirectories: false)
+        let text = try String(
+            contentsOf: Self.repository.appendingPathComponent("Policies/default.json"), encoding: .utf8
+        )
+        .replacingOccurrences(of: "http://127.0.0.1:8081/", with: "http://origin.test/")
+        _ = try folder.file("policies/default.json", contents: text)
+        let policies = try PolicyLoader().load(directory: policiesDirectory)
+        service = try MediaService(
+            policies: policies, fetcher: origin,
+            configuration: .init(
+                stateDirectory: stateDirectory, clock: { 1_800_000_000 }, synchronizesWrites: false))
+    }
+
+    static func fixture(_ relativePath: String) throws -> [UInt8] {
+        [UInt8](try Data(contentsOf: corpus.appendingPathComponent(relativePath)))
+    }
+
+    /// Stores one public catalog image (disk) and one private receipt of `Bearer tok-U1` (sealed).
+    func populate() async throws {
+        origin.setReply(
+            .init(
+                status: 200, fields: ["Cache-Control": "public, max-age=31536000"],
+                body: try Self.fixture("catalog/horse-d29d871c.jpg")),
+            for: "http://origin.test/catalog/horse-d29d871c.jpg")
+        origin.setReply(
+            .init(
+                status: 200, fields: ["Cache-Control": "private, max-age=60"],
+                body: try Self.fixture("receipts/r-7732.jpg")),
+            for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
+        let catalog = await service.handle(ServiceRequest(target: "/catalog/horse-d29d871c.jpg"))
+        let receipt = await service.handle(
+            ServiceRequest(
+                target: "/receipts/r-7732.jpg", fields: ["Authorization": "Bearer tok-U1"]))
+        guard catalog.outcome.storage == "disk", receipt.outcome.storage == "encrypted-disk" else {
+            throw HarnessError(message: "not stored: \(catalog.outcome) \(receipt.outcome)")
+        }
+    }
+
+    /// `mediactl <arguments>` in-process with the production actions.
+    func run(_ arguments: [String]) async -> CLIRun {
+        await CLIRun.run(arguments, actions: ProductionCommandActions())
+    }
+
+    /// `audit --state-dir S --policies P` plus `extra`.
+    func audit(_ extra: [String] = []) async -> CLIRun {
+        await run(["audit", "--state-dir", stateDirectory, "--policies", policiesDirectory] + extra)
+    }
+
+    /// Relative paths (from the state directory) of the inventory's objects in `folder`.
+    func objects(in folder: InventoryItem.Folder) throws -> [InventoryItem] {
+        try StateInventory.scan(stateDirectory: stateDirectory).objects.filter { $0.folder == folder }
+    }
+
+    func records() throws -> [AuditRecord] { try AuditReader.records(directory: stateDirectory + "/audit") }
+
+    func close() async {
+        await service.stop()
+        folder.remove()
+    }
+}
+
+struct HarnessError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
+}

@@ -1,0 +1,188 @@
+import Foundation
+import MediaAudit
+import Synchronization
+import Testing
+
+@testable import MediaCTL
+
+/// `mediactl demo`, run in-process exactly as the binary runs it.
+@Suite struct DemoCommandTests {
+    /// The table rows printed by a demo run: the cells of each line between the rule and the blank line.
+    static func rows(_ stdout: String) -> [[String]] {
+        let lines = stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
+        guard let rule = lines.firstIndex(where: { $0.hasPrefix("--  ---") }) else { return [] }
+        return lines[(rule + 1)...].prefix { !$0.isEmpty }.map { line in
+            line.split(separator: "  ", omittingEmptySubsequences: true).map {
+                $0.trimmingCharacters(in: .whitespaces)
+            }
+        }
+    }
+
+    /// Whether `text` matches `pattern`, where each `*` stands for a run of digits.
+    static func matches(_ text: String, _ pattern: String) -> Bool {
+        var rest = Substring(text)
+        for (index, part) in pattern.split(separator: "*", omittingEmptySubsequences: false).enumerated() {
+            if index > 0 {
+                let digits = rest.prefix { $0.isNumber }
+                if digits.isEmpty { return false }
+                rest = rest.dropFirst(digits.count)
+            }
+            guard rest.hasPrefix(part) else { return false }
+            rest = rest.dropFirst(part.count)
+        }
+        return rest.isEmpty
+    }
+
+    /// `(status, Cache-Status pattern, storage, bytes)` a correct service prints for each row.
+    static func expectedRows() throws -> [(String, String, String, String, String, String)] {
+        let origin = try DemoOrigin(samples: DemoSamples.all())
+        func size(_ path: String) -> String { String(origin.files[path]!.bytes.count) }
+        let astronaut = size("/catalog/astronaut-4530ade2.jpg")
+        let coffee = size("/catalog/coffee-237a7131.jpg")
+        let horse = size("/catalog/horse-d29d871c.jpg")
+        let avatar = size("/avatars/u1001.jpg")
+        let next = size("/avatars/u1001.next.jpg")
+        let receipt = size("/receipts/r-7731.png")
+        let ticket = size("/one-time/ticket-5510.jpg")
+        // The origin sends `Date`, so a ttl may be one second short when a second boundary passes.
+        let storedYear = "mediactl; fwd=uri-miss; fwd-status=200; ttl=3153*; stored; detail=disk"
+        let stored60 = "mediactl; fwd=uri-miss; fwd-status=200; ttl=*; stored; detail=disk"
+        let sealed = "mediactl; fwd=uri-miss; fwd-status=200; ttl=*; stored; detail=encrypted-disk"
+        let noStore = "mediactl; fwd=uri-miss; fwd-status=200; detail=response-no-store"
+        // (request, user, status, Cache-Status or its prefix, storage, bytes)
+        return [
+            ("/catalog/astronaut-4530ade2.jpg", "U1", "200", storedYear, "disk", astronaut),
+            ("/catalog/coffee-237a7131.jpg", "U1", "200", storedYear, "disk", coffee),
+            ("/catalog/horse-d29d871c.jpg", "U2", "200", storedYear, "disk", horse),
+            ("/catalog/astronaut-4530ade2.jpg", "U2", "200", "mediactl; hit; ttl=3153*", "hit (disk)", astronaut),
+            ("/catalog/coffee-237a7131.jpg", "U1", "200", "mediactl; hit; ttl=3153*", "hit (disk)", coffee),
+            ("/avatars/u1001.jpg", "U1", "200", stored60, "disk", avatar),
+            ("/avatars/u1001.jpg", "U2", "200", "mediactl; hit; ttl=*", "hit (disk)", avatar),
+            ("/avatars/u1001.jpg?v=2", "U1", "200", stored60, "disk", next),
+            ("/receipts/r-7731.png", "U1", "200", sealed, "encrypted-disk", receipt),
+            ("/receipts/r-7731.png", "U2", "200", sealed, "encrypted-disk", receipt),
+            ("/receipts/r-7731.png", "U1", "200", "mediactl; hit; ttl=*", "hit (encrypted-disk)", receipt),
+            ("/receipts/r-7731.png", "anon", "401", "-", "refused (credentials-required)", "175"),
+            ("/one-time/ticket-5510.jpg", "U1", "200", noStore, "none (response-no-store)", ticket),
+            ("/one-time/ticket-5510.jpg", "U1", "200", noStore, "none (response-no-store)", ticket),
+        ]
+    }
+
+    @Test func demoPlaysEveryTierAndEndsWithACleanAudit() async throws {
+        let started = ContinuousClock.now
+        let run = await CLIRun.run(["demo"], actions: ServeActions.actions)
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        let rows = Self.rows(run.stdout)
+        let expected = try Self.expectedRows()
+        try #require(rows.count == expected.count, "rows: \(rows)")
+        for (index, (row, want)) in zip(rows, expected).enumerated() {
+            #expect(row.count == 8, "row \(index + 1): \(row)")
+            #expect(row[0] == String(index + 1))
+            #expect(row[1] == want.0)
+            #expect(row[2] == want.1)
+            #expect(row[3] == want.2, "row \(index + 1) status")
+            #expect(Self.matches(row[4], want.3), "row \(index + 1): \(row[4])")
+            #expect(row[5] == want.4, "row \(index + 1) storage")
+            #expect(row[6] == want.5, "row \(index + 1) bytes")
+            #expect(row[7] == DemoScript.steps[index].note)
+        }
+        // No-store rows are never stored; the 401 carries no Cache-Status.
+        #expect(rows[12][4].contains("stored") == false)
+        #expect(rows[13][4].contains("stored") == false)
+        #expect(run.stdout.contains("\nthe origin answered 9 of 14 requests; 4 came from storage, 1 refused before any lookup\n"))
+        #expect(run.stdout.contains("chain intact"))
+        #expect(run.stdout.hasSuffix("\nclean: no violations\n"))
+        #expect(run.stdout.contains("tier no-store (allows none)\n"))
+        #expect(run.stdout.contains("    skipped none: response-no-store=2\n"))
+        // The temporary state directory is gone.
+        let header = run.stdout.split(separator: "\n")[1]
+        let state = String(header.split(separator: "state directory ").last!.dropLast())
+        #expect(state.contains("mediactl-demo-"))
+        #expect(!FileManager.default.fileExists(atPath: state))
+        #expect(ContinuousClock.now - started < .seconds(10))
+    }
+
+    @Test func auditSectionCountsEveryTier() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let status = await DemoCommand(options: DemoOptions(), configuration: .init(temporaryDirectory: temporary.path))
+            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        #expect(status == .success)
+        #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
+        let text = out.text
+        let audit = String(text[text.range(of: "\naudit: ")!.upperBound...])
+        #expect(audit.hasPrefix("13 records, chain intact, last hash "))
+        let lines = audit.split(separator: "\n").map(String.init)
+        func row(_ tier: String) -> [String] {
+            let index = lines.firstIndex { $0.hasPrefix("tier \(tier) ") }!
+            return lines[index + 2].split(separator: " ").map(String.init)
+        }
+        // storage stored updated skipped evicted expired purged invalidated shredded objects bytes
+        #expect(row("public").prefix(10) == ["disk", "3", "0", "0", "0", "0", "0", "0", "0", "3"])
+        #expect(row("avatar").prefix(10) == ["disk", "2", "0", "0", "0", "0", "0", "0", "0", "2"])
+        #expect(row("private").prefix(10) == ["encrypted-disk", "2", "0", "0", "0", "0", "0", "0", "2", "0"])
+        #expect(row("no-store").prefix(10) == ["none", "0", "0", "2", "0", "0", "0", "0", "0", "0"])
+    }
+
+    @Test func keepServingKeepsBothServersAndTheStateDirectory() async throws {
+        let temporary = try TemporaryDirectory()
+        defer { temporary.remove() }
+        let urls = Mutex<(service: String, origin: String, state: String)?>(nil)
+        let seen = Mutex<[String]>([])
+        let configuration = DemoCommand.Configuration(
+            temporaryDirectory: temporary.path,
+            until: {
+                guard let (service, origin, _) = urls.withLock({ $0 }) else { return "no urls" }
+                let health = try? await HTTPGet.fetch(service + "/_mediactl/health")
+                let hit = try? await HTTPGet.fetch(service + "/catalog/coffee-237a7131.jpg")
+                let direct = try? await HTTPGet.fetch(origin + "/catalog/coffee-237a7131.jpg")
+                seen.withLock {
+                    $0 = [
+                        "health \(health?.status ?? 0)", "catalog \(hit?.header("Cache-Status")?.prefix(13) ?? "")",
+                        "origin \(direct?.header("Cache-Control") ?? "")",
+                    ]
+                }
+                return "SIGINT"
+            },
+            onServing: { service, origin, state in urls.withLock { $0 = (service, origin, state) } })
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let status = await DemoCommand(options: DemoOptions(keepServing: true), configuration: configuration)
+            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        #expect(status == .success)
+        #expect(
+            seen.withLock { $0 } == [
+                "health 200", "catalog mediactl; hit", "origin public, max-age=31536000, immutable",
+            ])
+        let (service, _, state) = try #require(urls.withLock { $0 })
+        #expect(err.text == "mediactl: SIGINT: stopping the demo; state kept in \(state)\n")
+        #expect(out.text.contains("Both servers keep running; try (Ctrl-C stops them):\n"))
+        #expect(
+            out.text.contains(
+                "  curl -s -D - -o /dev/null -H 'Authorization: Bearer demo-token-u2' \(service)/receipts/r-7732.jpg\n"))
+        #expect(out.text.contains("State directory (kept): \(state)\n"))
+        #expect(out.text.contains("\nclean: no violations\n"))
+        // Kept, stopped cleanly: the sealed receipts were shredded at the stop.
+        #expect(FileManager.default.fileExists(atPath: state))
+        let records = try AuditReader.records(directory: state + "/audit")
+        #expect(records.last?.event == .stop)
+        #expect(records.filter { $0.event == .shred && $0.key != nil }.count == 2)
+        #expect(try AuditVerifier.verify(stateDirectory: state).failure == nil)
+    }
+
+    @Test func unusableTemporaryDirectoryExits2() async {
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let status = await DemoCommand(
+            options: DemoOptions(), configuration: .init(temporaryDirectory: "/nonexistent-mediactl"))
+            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        #expect(status == .unusableInput)
+        #expect(
+            err.text
+                == "mediactl: cannot create a temporary directory in '/nonexistent-mediactl': No such file or directory\n")
+        #expect(out.text == "")
+    }
+}

@@ -1,0 +1,7 @@
+import MediaService
+
+enum ServiceOutcomeFixture {
+    static func outcome(storage: String?, reason: String?) -> ServiceOutcome {
+        ServiceOutcome(route: "r", tier: "t", cacheStatus: nil, storage: storage, reason: reason)
+    }
+}

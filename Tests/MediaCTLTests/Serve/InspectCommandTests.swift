@@ -1,0 +1,114 @@
+import Foundation
+import Testing
+
+@testable import MediaCTL
+
+/// `mediactl inspect URL` against the demo's origin (no `Date` field, so ages are exact).
+@Suite struct InspectCommandTests {
+    /// `inspect` with a fixed clock, so the request and response times are the same second.
+    static let actions = ClosureCommandActions(inspect: { options, context in
+        let now = Date().timeIntervalSince1970.rounded(.down)
+        return await InspectCommand(options: options, clock: { now }).run(context: context)
+    })
+
+    @Test func catalogImageExplainsHeadersFreshnessRouteAndDecision() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try origin.writePolicies(in: directory)
+        let url = origin.base + "/catalog/coffee-237a7131.jpg"
+        let run = await CLIRun.run(["inspect", url, "--policies", policies], actions: Self.actions)
+        #expect(run.status == 0)
+        #expect(run.stderr == "")
+        #expect(
+            run.stdout == """
+                GET \(url)
+                status: 200 OK, 15996 bytes
+
+                origin cache headers:
+                  Cache-Control:  public, max-age=31536000, immutable
+                  ETag:           "237a71317caaaa45"
+                  Last-Modified:  -
+                  Expires:        -
+                  Vary:           -
+                  Age:            -
+                  Date:           -
+
+                freshness (RFC 9111 §4.2):
+                  shared cache:   31536000 s (max-age)
+                  private cache:  31536000 s (max-age)
+                  current age:    0 s
+
+                route:            catalog (mount /catalog/, origin \(origin.base)/catalog/)
+                tier:             public (storage disk, cache shared, credentials strip, maxTTL 31536000 s)
+                body:             image/jpeg 256x256, 15996 bytes
+                RFC 9111 §3:      storable in a shared cache, 31536000 s of freshness left
+                decision:         disk, ttl 31536000 s (reason tier-storage)
+                  rfc9111: disk ttl=31536000 rfc9111-storable
+                  tier: disk ttl=31536000 tier-storage
+
+                """)
+        await origin.stop()
+    }
+
+    @Test func avatarAndNoStoreDecisions() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try origin.writePolicies(in: directory)
+        let avatar = await CLIRun.run(
+            ["inspect", origin.base + "/avatars/u1001.jpg", "--policies", policies], actions: Self.actions)
+        #expect(avatar.stdout.contains("\n  shared cache:   60 s (max-age)\n"))
+        #expect(avatar.stdout.hasSuffix(
+            "decision:         disk, ttl 60 s (reason tier-storage)\n  rfc9111: disk ttl=60 rfc9111-storable\n  tier: disk ttl=60 tier-storage\n"))
+        let ticket = await CLIRun.run(
+            ["inspect", origin.base + "/one-time/ticket-5510.jpg", "--policies", policies], actions: Self.actions)
+        #expect(ticket.status == 0)
+        #expect(ticket.stdout.contains("\n  Cache-Control:  no-store\n"))
+        #expect(ticket.stdout.contains("\nRFC 9111 §3:      not storable in a shared cache (response-no-store)\n"))
+        #expect(ticket.stdout.hasSuffix(
+            "decision:         none, ttl 0 s (reason response-no-store)\n  rfc9111: none ttl=0 response-no-store\n"))
+        await origin.stop()
+    }
+
+    @Test func urlOutsideEveryRoute() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try origin.writePolicies(in: directory)
+        let run = await CLIRun.run(
+            ["inspect", "http://127.0.0.1:\(origin.port)/catalog/coffee-237a7131.jpg".replacingOccurrences(
+                of: "127.0.0.1", with: "localhost"), "--policies", policies], actions: Self.actions)
+        #expect(run.status == 0)
+        #expect(run.stdout.hasSuffix(
+            "route:            none (no route's origin is a prefix of the URL)\ndecision:         - (no tier)\n"))
+        await origin.stop()
+    }
+
+    @Test func unreachableOriginExits1() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin()
+        let policies = try origin.writePolicies(in: directory)
+        await origin.stop()
+        let url = origin.base + "/catalog/a.jpg"
+        let run = await CLIRun.run(["inspect", url, "--policies", policies], actions: ServeActions.actions)
+        #expect(run.status == 1)
+        #expect(run.stdout == "")
+        #expect(run.stderr.hasPrefix("mediactl: cannot fetch \(url): connection-failed: "))
+    }
+
+    @Test func badPoliciesExit2() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let run = await CLIRun.run(
+            ["inspect", "http://127.0.0.1:9/a.jpg", "--policies", directory.path + "/none"], actions: Self.actions)
+        #expect(
+            run
+                == CLIRun(
+                    status: 2, stdout: "",
+                    stderr:
+                        "mediactl: \(directory.path)/none: cannot read the directory; allowed: a readable directory of *.json policy files\n"
+                ))
+    }
+}

@@ -1,0 +1,126 @@
+import HTTPCaching
+import HTTPServer
+import MediaService
+import Synchronization
+import Testing
+
+@testable import MediaCTL
+
+/// The adapter between HTTPServer and MediaService, called directly (no socket).
+@Suite struct MediaHTTPHandlerTests {
+    @Test func wireRequestBecomesAServiceRequest() {
+        let wire = HTTPServerRequest(
+            method: "HEAD", target: "/catalog/a.jpg?v=2",
+            headerFields: [("Host", "x"), ("Accept", "image/*"), ("accept", "image/webp")],
+            trailerFields: [("X-Trailer", "t")], body: [1, 2], hasBody: true)
+        let request = MediaHTTPHandler.serviceRequest(wire)
+        #expect(request.method == "HEAD")
+        #expect(request.target == "/catalog/a.jpg?v=2")
+        #expect(request.fields.map { "\($0.name): \($0.value)" } == ["Host: x", "Accept: image/*", "accept: image/webp"])
+        #expect(request.body == [1, 2])
+        #expect(request.cachePolicy == .useProtocolCachePolicy)
+        #expect(!request.fields.contains("X-Trailer"))
+    }
+
+    @Test func serviceResponseKeepsStatusFieldsAndBody() {
+        var fields = HTTPFields()
+        fields.append("Content-Type", "application/problem+json")
+        fields.append("Cache-Status", "mediactl; fwd=uri-miss; detail=no-store")
+        fields.append("Vary", "Authorization")
+        let response = ServiceResponse(status: 502, fields: fields, body: Array("{}".utf8), outcome: ServiceOutcome())
+        let wire = MediaHTTPHandler.serverResponse(response)
+        #expect(wire.status == 502)
+        #expect(wire.reasonPhrase == "Bad Gateway")
+        #expect(wire.headerFields.map { "\($0.name): \($0.value)" } == [
+            "Content-Type: application/problem+json", "Cache-Status: mediactl; fwd=uri-miss; detail=no-store",
+            "Vary: Authorization",
+        ])
+        #expect(wire.body == Array("{}".utf8))
+        #expect(!wire.closeConnection)
+    }
+
+    @Test func serverCountersInPrometheusTextFormat() {
+        let statistics = HTTPServer.Statistics(
+            acceptedConnections: 3, refusedConnections: 1, openConnections: 2, requests: 9, parseErrors: 4, timeouts: 5)
+        #expect(
+            MediaHTTPHandler.metricsLines(statistics) == """
+                # TYPE mediactl_http_connections_accepted_total counter
+                mediactl_http_connections_accepted_total 3
+                # TYPE mediactl_http_connections_refused_total counter
+                mediactl_http_connections_refused_total 1
+                # TYPE mediactl_http_connections_open gauge
+                mediactl_http_connections_open 2
+                # TYPE mediactl_http_requests_total counter
+                mediactl_http_requests_total 9
+                # TYPE mediactl_http_parse_errors_total counter
+                mediactl_http_parse_errors_total 4
+                # TYPE mediactl_http_timeouts_total counter
+                mediactl_http_timeouts_total 5
+
+                """)
+    }
+
+    @Test func metricsGrowByTheServerCountersOnlyWhenAServerIsAttached() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
+        let service = try ServiceSetup.openService(
+            policies: policies, stateDirectory: directory.path + "/state", fetcher: URLSessionOriginFetcher())
+        let handler = MediaHTTPHandler(service: service)
+        let plain = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
+        #expect(!String(decoding: plain.body, as: UTF8.self).contains("mediactl_http_"))
+        handler.server.attach(origin.server)
+        let get = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
+        let text = String(decoding: get.body, as: UTF8.self)
+        #expect(text.hasPrefix(String(decoding: plain.body, as: UTF8.self)))
+        #expect(text.contains("\nmediactl_http_connections_open 0\n"))
+        #expect(get.field("Content-Length") == String(get.body.count))
+        let head = try #require(handler.handleSync(HTTPServerRequest(method: "HEAD", target: "/_mediactl/metrics")))
+        #expect(head.body.isEmpty)
+        #expect(head.field("Content-Length") == String(get.body.count))
+        await service.stop()
+        await origin.stop()
+    }
+
+    @Test func syncPathAnswersEndpointsAndDeclinesMisses() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
+        let service = try ServiceSetup.openService(
+            policies: policies, stateDirectory: directory.path + "/state", fetcher: URLSessionOriginFetcher())
+        let seen = Mutex<[String]>([])
+        let handler = MediaHTTPHandler(service: service, observer: { request, response in
+            seen.withLock { $0.append("\(request.target) \(response.status) \(response.outcome.storage ?? "-")") }
+        })
+        let health = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/health")))
+        #expect(health.status == 200)
+        let path = "/catalog/spinner.gif"
+        #expect(handler.handleSync(HTTPServerRequest(method: "GET", target: path)) == nil)
+        let miss = await handler.handle(HTTPServerRequest(method: "GET", target: path))
+        #expect(miss.status == 200)
+        #expect(miss.field("Content-Type") == "image/gif")
+        let hit = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: path)))
+        #expect(hit.field("Cache-Status")?.hasPrefix("mediactl; hit; ttl=") == true)
+        let head = try #require(handler.handleSync(HTTPServerRequest(method: "HEAD", target: path)))
+        #expect(head.body.isEmpty)
+        #expect(head.field("Content-Length") == String(miss.body.count))
+        let noRoute = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/nowhere/a.gif")))
+        #expect(noRoute.status == 404)
+        #expect(noRoute.field("Content-Type") == "application/problem+json")
+        #expect(seen.withLock { $0 } == [
+            "/_mediactl/health 200 -", "\(path) 200 disk", "\(path) 200 hit", "\(path) 200 hit", "/nowhere/a.gif 404 -",
+        ])
+        // The admin path: declined by the sync path when an admin is installed, 404 otherwise.
+        let post = HTTPServerRequest(method: "POST", target: "/_mediactl/purge?all")
+        #expect(handler.handleSync(post)?.status == 404)
+        #expect(await handler.handle(post).status == 404)
+        let admin = MediaHTTPHandler(service: service, admin: { _ in HTTPServerResponse(status: 202) })
+        #expect(admin.handleSync(post) == nil)
+        #expect(await admin.handle(post).status == 202)
+        #expect(await admin.handle(HTTPServerRequest(method: "PUT", target: "/_mediactl/purge")).status == 405)
+        await service.stop()
+        await origin.stop()
+    }
+}
