@@ -228,7 +228,14 @@ RSS_AFTER=0; HWM_AFTER=0
 if [ -n "$MEDIACTL_PID" ]; then
     kill -0 "$MEDIACTL_PID" 2>/dev/null || { log "mediactl exited during the run"; FAILED=1; }
     RSS_AFTER=$(rss_kb "$MEDIACTL_PID" VmRSS); HWM_AFTER=$(rss_kb "$MEDIACTL_PID" VmHWM)
+    THREADS_AFTER=$(awk '$1 == "Threads:" { print $2 }' "/proc/$MEDIACTL_PID/status")
+    # What the stores hold (bytes of bodies + metadata per store), to set RSS against.
+    STORED=$(curl -s --max-time 5 "$M/_mediactl/metrics" | awk '/^mediactl_stored_bytes/ { printf "%s=%.2f MiB; ", $1, $2 / 1048576 }')
 fi
+NGINX_RSS_KB=0
+for pid in $(cat "$WORK/proxy.pid" 2>/dev/null) $(pgrep -P "$(cat "$WORK/proxy.pid" 2>/dev/null || echo 0)" 2>/dev/null); do
+    NGINX_RSS_KB=$((NGINX_RSS_KB + $(rss_kb "$pid" VmRSS)))
+done
 
 # --- report -----------------------------------------------------------------------------------
 describe() {
@@ -264,9 +271,13 @@ ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1
         echo "mediactl resident memory: VmRSS $((RSS_BEFORE / 1024)) MiB after warming, $((RSS_AFTER / 1024)) MiB after the runs;" \
              "peak VmHWM $((HWM_AFTER / 1024)) MiB; configured budget $((budget / 1048576)) MiB (memoryBytes public + private);" \
              "goal: < budget + 40 MB = $((goal_kb / 1024)) MiB: $verdict (judged on the peak)."
+        echo
+        echo "mediactl at the end: $THREADS_AFTER threads; stores: ${STORED:-metrics unavailable}"
     else
         echo "mediactl: not measured — $MEDIACTL_REASON"
     fi
+    echo
+    echo "nginx proxy (master + workers) VmRSS at the end: $((NGINX_RSS_KB / 1024)) MiB; its cache lives in files (page cache), max_size=$PROXY_CACHE_BYTES."
 } | tee "$WORK/results.md"
 [ -n "$RESULTS" ] && cp "$WORK/results.md" "$RESULTS"
 [ "$FAILED" = 0 ] || { log "some checks failed (see above)"; exit 1; }
