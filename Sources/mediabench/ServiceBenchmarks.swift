@@ -35,7 +35,7 @@ enum ServiceBenchmarks {
     static func coalescing(jpeg: [UInt8]) throws {
         let origin = CountingOriginFetcher()
         let url = "http://origin.test/catalog/cold.jpg"
-        origin.setReply(.init(status: 200, fields: ServiceFixture.originFields(bodyCount: jpeg.count), body: jpeg,
+        origin.setReply(.init(status: 200, fields: ServiceFixture.originFields(), body: jpeg,
                               delay: .milliseconds(50)), for: url)
         let fixture = try ServiceFixture(fetcher: origin, storage: "memory")
         defer { fixture.close() }

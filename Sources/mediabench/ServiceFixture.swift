@@ -50,7 +50,7 @@ final class ServiceFixture: Sendable {
     }
 
     /// The origin's answer fields for a catalog image: one year, immutable, with a validator.
-    static func originFields(bodyCount: Int) -> HTTPFields {
+    static func originFields() -> HTTPFields {
         HTTPFields([
             ("Cache-Control", "public, max-age=31536000, immutable"),
             ("Content-Type", "image/jpeg"),

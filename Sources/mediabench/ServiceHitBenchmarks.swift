@@ -10,7 +10,7 @@ enum ServiceHitBenchmarks {
     static func run(jpeg: [UInt8]) throws {
         for storage in ["memory", "disk"] {
             let origin = CountingOriginFetcher()
-            origin.setReply(.init(status: 200, fields: ServiceFixture.originFields(bodyCount: jpeg.count), body: jpeg),
+            origin.setReply(.init(status: 200, fields: ServiceFixture.originFields(), body: jpeg),
                             for: "http://origin.test/catalog/chelsea-5d40df37.jpg")
             let fixture = try ServiceFixture(fetcher: origin, storage: storage, synchronizesWrites: false)
             defer { fixture.close() }

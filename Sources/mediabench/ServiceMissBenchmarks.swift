@@ -24,7 +24,7 @@ enum ServiceMissBenchmarks {
     /// - Parameters: counting / transport: whether to run the ``CountingOriginFetcher`` and the
     ///   ``URLSessionOriginFetcher`` halves.
     static func run(jpeg: [UInt8], counting: Bool = true, transport: Bool = true) throws {
-        let fields = ServiceFixture.originFields(bodyCount: jpeg.count)
+        let fields = ServiceFixture.originFields()
         for plan in !counting ? [] : [Plan(label: "CountingOriginFetcher", storage: "memory", rounds: 5, perRound: 1_000),
                      Plan(label: "CountingOriginFetcher", storage: "disk", rounds: 3, perRound: 100)] {
             let origin = CountingOriginFetcher()

@@ -11,7 +11,7 @@ final class ServiceOrigin: HTTPHandling {
 
     init(body: [UInt8]) {
         self.body = body
-        fields = ServiceFixture.originFields(bodyCount: body.count).map { ($0.name, $0.value) }
+        fields = ServiceFixture.originFields().map { ($0.name, $0.value) }
     }
 
     func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse { answer(request) }
