@@ -1,0 +1,102 @@
+import HTTPCaching
+import HTTPServer
+import MediaService
+
+/// Sequential misses of unique URLs through the service against bare transport fetches of the same
+/// image, interleaved round by round (bare block, then service block) so drift hits both alike.
+enum ServiceMissBenchmarks {
+    /// One configuration: the transport, the storage class, the rounds and misses per round.
+    struct Plan: Sendable {
+        var label: String
+        var storage: String
+        var rounds: Int
+        var perRound: Int
+    }
+
+    /// Totals and latencies of one side (bare fetch or service miss).
+    struct Side: Sendable {
+        var nanoseconds: UInt64 = 0
+        var count = 0
+        var latency = ServiceLatency(capacity: 0)
+        var meanNs: Double { Double(nanoseconds) / Double(max(count, 1)) }
+    }
+
+    /// - Parameters: counting / transport: whether to run the ``CountingOriginFetcher`` and the
+    ///   ``URLSessionOriginFetcher`` halves.
+    static func run(jpeg: [UInt8], counting: Bool = true, transport: Bool = true) throws {
+        let fields = ServiceFixture.originFields()
+        for plan in !counting ? [] : [Plan(label: "CountingOriginFetcher", storage: "memory", rounds: 5, perRound: 1_000),
+                     Plan(label: "CountingOriginFetcher", storage: "disk", rounds: 3, perRound: 100)] {
+            let origin = CountingOriginFetcher()
+            for round in 0..<plan.rounds {
+                for index in 0..<plan.perRound {
+                    for kind in ["bare", "miss"] {
+                        origin.setReply(.init(status: 200, fields: fields, body: jpeg),
+                                        for: "http://origin.test/catalog/\(kind)-\(round)-\(index).jpg")
+                    }
+                }
+            }
+            try measure(plan, fetcher: origin, originBase: "http://origin.test/catalog/", bodyCount: jpeg.count)
+        }
+        guard transport else { return }
+        let origin = ServiceOrigin(body: jpeg)
+        let (server, port) = try ServiceOrigin.start(origin)
+        defer { server.stop() }
+        let fetcher = URLSessionOriginFetcher()
+        for plan in [Plan(label: "URLSessionOriginFetcher, loopback origin", storage: "memory", rounds: 5, perRound: 300),
+                     Plan(label: "URLSessionOriginFetcher, loopback origin", storage: "disk", rounds: 3, perRound: 100)] {
+            try measure(plan, fetcher: fetcher, originBase: "http://127.0.0.1:\(port)/catalog/", bodyCount: jpeg.count)
+        }
+    }
+
+    private static func measure(_ plan: Plan, fetcher: any OriginFetching, originBase: String, bodyCount: Int) throws {
+        let fixture = try ServiceFixture(fetcher: fetcher, storage: plan.storage, originBase: originBase)
+        defer { fixture.close() }
+        let service = fixture.service
+        var bareFields = ServiceFixture.clientFields
+        bareFields.remove("Host")
+        let sendable = bareFields
+        let result = ServiceBenchmarks.wait { () -> Result<(Side, Side), BenchError> in
+            var bare = Side(latency: ServiceLatency(capacity: plan.rounds * plan.perRound))
+            var miss = Side(latency: ServiceLatency(capacity: plan.rounds * plan.perRound))
+            // Warm-up: one connection / code path each way (not measured).
+            _ = try? await fetcher.fetch(OriginRequest(url: originBase + "bare-0-0.jpg", fields: sendable))
+            for round in 0..<plan.rounds {
+                for index in 0..<plan.perRound {
+                    let start = Stopwatch.now()
+                    let response = try? await fetcher.fetch(OriginRequest(url: originBase + "bare-\(round)-\(index).jpg",
+                                                                          fields: sendable))
+                    let elapsed = Stopwatch.now() - start
+                    guard response?.status == 200, response?.body.count == bodyCount else {
+                        return .failure(BenchError("bare fetch \(round)-\(index) failed"))
+                    }
+                    bare.nanoseconds += elapsed
+                    bare.count += 1
+                    bare.latency.record(elapsed)
+                }
+                for index in 0..<plan.perRound {
+                    let request = ServiceRequest(target: "/catalog/miss-\(round)-\(index).jpg", fields: ServiceFixture.clientFields)
+                    let start = Stopwatch.now()
+                    let response = await service.handle(request)
+                    let elapsed = Stopwatch.now() - start
+                    guard response.status == 200, response.body.count == bodyCount, response.outcome.storage == plan.storage else {
+                        return .failure(BenchError("miss \(round)-\(index): \(response.status), storage "
+                                                   + "\(response.outcome.storage ?? "nil"), \(String(decoding: response.body.prefix(200), as: UTF8.self))"))
+                    }
+                    miss.nanoseconds += elapsed
+                    miss.count += 1
+                    miss.latency.record(elapsed)
+                }
+            }
+            return .success((bare, miss))
+        }
+        let (bare, miss) = try result.get()
+        let meanRatio = miss.meanNs / bare.meanNs
+        let p50Ratio = Double(miss.latency.percentile(0.5)) / Double(bare.latency.percentile(0.5))
+        let overhead = (miss.meanNs - bare.meanNs) / 1e3
+        print(String(format: "miss, storage %@, %@ (%d misses): service %@/miss (%@); bare fetch %@/fetch (%@); "
+                     + "service overhead %.1f us/miss; ratio mean %.2fx, p50 %.2fx (goal <= 1.05x)",
+                     plan.storage, plan.label, miss.count, ServiceLatency.format(UInt64(miss.meanNs)), miss.latency.summary,
+                     ServiceLatency.format(UInt64(bare.meanNs)), bare.latency.summary, overhead, meanRatio, p50Ratio))
+    }
+}

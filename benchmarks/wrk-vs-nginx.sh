@@ -1,0 +1,283 @@
+#!/usr/bin/env bash
+# wrk-vs-nginx.sh — `mediactl serve` against nginx proxy_cache, in one run (issue 6 item 8).
+#
+# Starts, all on 127.0.0.1:
+#   origin   nginx serving Tests/Fixtures/corpus (catalog/: public 1 year; receipts/: bearer required)
+#   proxy    nginx proxy_cache in front of the origin (catalog cached; receipts proxied uncached)
+#   mediactl `mediactl serve` (release build) with a policy whose routes point at the origin
+# warms both caches, then runs wrk (-t2, -c64 and -c16, 10 s) against each for:
+#   catalog-hit  memory hits of a 16 KB catalog JPEG (nginx: proxy_cache hit from its cache files)
+#   receipt-hit  encrypted-disk hits of a 20 KB receipt with Authorization: Bearer (nginx: proxied
+#                uncached — proxy_cache has no per-credential partition, so it cannot cache it safely)
+#   miss         unique URLs (?miss=RUN-THREAD-N): every request is a cache miss and an origin fetch
+# and prints req/s, p50, p99, the ratios mediactl/nginx, and mediactl's resident memory (VmRSS,
+# VmHWM) before and after against its configured memory budget (goal: RSS < budget + 40 MB).
+# Everything it started is stopped on exit (by PID); every wait loop is bounded.
+#
+# Usage: benchmarks/wrk-vs-nginx.sh
+# Environment (defaults):
+#   ORIGIN_PORT=18081 PROXY_PORT=18082 MEDIACTL_PORT=18083   loopback ports (must be free)
+#   DURATION=10s THREADS=2 CONNECTIONS="64 16"               wrk settings
+#   MEDIACTL=<repo>/.build/release/mediactl                  binary; built when missing (BUILD=1)
+#   BUILD=1                                                  0: never build
+#   PUBLIC_MEMORY_BYTES=67108864 PRIVATE_MEMORY_BYTES=16777216   mediactl tier budgets (memoryBytes)
+#   KEEP_WORK=0                                              1: keep the work directory (logs, configs)
+#   RESULTS=                                                 also write the Markdown table to this file
+# Exit: 0 when every measurement ran; 1 when a server failed a check; 2 on unusable setup.
+set -euo pipefail
+
+HERE=$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)
+ROOT=$(dirname "$HERE")
+CORPUS="$ROOT/Tests/Fixtures/corpus"
+ORIGIN_PORT=${ORIGIN_PORT:-18081}
+PROXY_PORT=${PROXY_PORT:-18082}
+MEDIACTL_PORT=${MEDIACTL_PORT:-18083}
+DURATION=${DURATION:-10s}
+THREADS=${THREADS:-2}
+CONNECTIONS=${CONNECTIONS:-"64 16"}
+MEDIACTL=${MEDIACTL:-$ROOT/.build/release/mediactl}
+BUILD=${BUILD:-1}
+PUBLIC_MEMORY_BYTES=${PUBLIC_MEMORY_BYTES:-67108864}
+PRIVATE_MEMORY_BYTES=${PRIVATE_MEMORY_BYTES:-16777216}
+PROXY_CACHE_BYTES=${PROXY_CACHE_BYTES:-256m}
+KEEP_WORK=${KEEP_WORK:-0}
+RESULTS=${RESULTS:-}
+TOKEN="bench-token-1"
+CATALOG_PATH="/catalog/chelsea-5d40df37.jpg"   # 16,092 bytes
+RECEIPT_PATH="/receipts/r-7732.jpg"            # 20,019 bytes
+LUA="$HERE/wrk-report.lua"
+
+log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
+die() { log "error: $*"; exit 2; }
+
+for tool in nginx wrk curl awk; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
+[ -d "$CORPUS/catalog" ] || die "no corpus at $CORPUS"
+
+WORK=$(mktemp -d /tmp/wrk-vs-nginx.XXXXXX)
+chmod 755 "$WORK"   # nginx workers (nobody) read and write below it
+mkdir -p "$WORK/policies" "$WORK/state"   # nginx creates its own temp and cache folders
+STARTED=()          # PIDs this script started, stopped in reverse order on exit
+
+stop_pid() {  # PID SIGNAL: signal, wait up to 15 s, then SIGKILL
+    local pid=$1 signal=$2 i
+    kill -0 "$pid" 2>/dev/null || { wait "$pid" 2>/dev/null || true; return 0; }
+    kill "-$signal" "$pid" 2>/dev/null || true
+    for ((i = 0; i < 150; i++)); do
+        kill -0 "$pid" 2>/dev/null || break
+        sleep 0.1
+    done
+    if kill -0 "$pid" 2>/dev/null; then
+        log "PID $pid ignored SIG$signal for 15 s; sending SIGKILL"
+        kill -KILL "$pid" 2>/dev/null || true
+    fi
+    wait "$pid" 2>/dev/null || true
+}
+
+cleanup() {
+    local i
+    for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do stop_pid "${STARTED[$i]}" TERM; done
+    STARTED=()
+    if [ "$KEEP_WORK" = 1 ]; then log "work directory kept: $WORK"; else rm -rf "$WORK"; fi
+}
+trap cleanup EXIT
+trap 'exit 130' INT TERM
+
+port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
+for port in "$ORIGIN_PORT" "$PROXY_PORT" "$MEDIACTL_PORT"; do
+    port_in_use "$port" && die "127.0.0.1:$port is already in use (set ORIGIN_PORT/PROXY_PORT/MEDIACTL_PORT)"
+done
+
+render() {  # TEMPLATE OUTPUT
+    sed -e "s#@WORK@#$WORK#g" -e "s#@CORPUS@#$CORPUS#g" -e "s#@ORIGIN_PORT@#$ORIGIN_PORT#g" \
+        -e "s#@PROXY_PORT@#$PROXY_PORT#g" -e "s#@PROXY_CACHE_BYTES@#$PROXY_CACHE_BYTES#g" \
+        -e "s#@PUBLIC_MEMORY_BYTES@#$PUBLIC_MEMORY_BYTES#g" -e "s#@PRIVATE_MEMORY_BYTES@#$PRIVATE_MEMORY_BYTES#g" \
+        "$1" > "$2"
+}
+
+status_of() {  # URL [curl args...] -> HTTP status
+    local url=$1; shift
+    curl -s -o /dev/null -w '%{http_code}' --max-time 5 "$@" "$url" || true
+}
+
+wait_for_status() {  # URL STATUS NAME: poll up to 10 s
+    local i
+    for ((i = 0; i < 100; i++)); do
+        [ "$(status_of "$1")" = "$2" ] && return 0
+        sleep 0.1
+    done
+    return 1
+}
+
+header_of() {  # URL HEADER [curl args...] -> header value (last one)
+    local url=$1 name=$2; shift 2
+    curl -s -D - -o /dev/null --max-time 5 "$@" "$url" | tr -d '\r' \
+        | awk -v n="$(printf '%s' "$name" | tr 'A-Z' 'a-z')" -F': ' 'tolower($1) == n { v = $2 } END { print v }'
+}
+
+rss_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
+
+# --- origin and proxy -------------------------------------------------------------------------
+render "$HERE/nginx-origin.conf.in" "$WORK/origin.conf"
+render "$HERE/nginx-proxy.conf.in" "$WORK/proxy.conf"
+nginx -t -q -p "$WORK" -c "$WORK/origin.conf" 2>/dev/null || die "origin nginx config invalid (nginx -t -p $WORK -c $WORK/origin.conf)"
+nginx -p "$WORK" -c "$WORK/origin.conf" -g 'daemon off;' 2>>"$WORK/origin-error.log" &
+STARTED+=($!)
+nginx -p "$WORK" -c "$WORK/proxy.conf" -g 'daemon off;' 2>>"$WORK/proxy-error.log" &
+STARTED+=($!)
+wait_for_status "http://127.0.0.1:$ORIGIN_PORT$CATALOG_PATH" 200 || die "origin nginx did not answer (see $WORK/origin-error.log)"
+wait_for_status "http://127.0.0.1:$PROXY_PORT$CATALOG_PATH" 200 || die "nginx proxy did not answer (see $WORK/proxy-error.log)"
+[ "$(status_of "http://127.0.0.1:$ORIGIN_PORT$RECEIPT_PATH")" = 401 ] || die "origin serves receipts without a bearer token"
+[ "$(status_of "http://127.0.0.1:$ORIGIN_PORT$RECEIPT_PATH" -H "Authorization: Bearer $TOKEN")" = 200 ] \
+    || die "origin refuses receipts with a bearer token"
+log "origin nginx on 127.0.0.1:$ORIGIN_PORT, nginx proxy_cache on 127.0.0.1:$PROXY_PORT"
+
+# --- mediactl ---------------------------------------------------------------------------------
+MEDIACTL_REASON=""
+MEDIACTL_PID=""
+if [ ! -x "$MEDIACTL" ] && [ "$BUILD" = 1 ]; then
+    log "building mediactl (swift build -c release --product mediactl)"
+    (cd "$ROOT" && swift build -c release --product mediactl >"$WORK/build.log" 2>&1) \
+        || MEDIACTL_REASON="release build failed (see build.log)"
+fi
+if [ -z "$MEDIACTL_REASON" ] && [ ! -x "$MEDIACTL" ]; then MEDIACTL_REASON="no binary at $MEDIACTL"; fi
+if [ -z "$MEDIACTL_REASON" ] && ! "$MEDIACTL" serve --help >/dev/null 2>&1; then
+    MEDIACTL_REASON="this build has no working 'mediactl serve' (serve --help failed)"
+fi
+if [ -z "$MEDIACTL_REASON" ]; then
+    render "$HERE/mediactl-policy.json.in" "$WORK/policies/bench.json"
+    "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --policies "$WORK/policies" --state-dir "$WORK/state" \
+        >"$WORK/mediactl.log" 2>&1 &
+    MEDIACTL_PID=$!
+    STARTED+=("$MEDIACTL_PID")
+    if ! wait_for_status "http://127.0.0.1:$MEDIACTL_PORT/_mediactl/health" 200; then
+        MEDIACTL_REASON="mediactl serve did not answer /_mediactl/health within 10 s: $(tail -c 300 "$WORK/mediactl.log" | tr '\n' ' ')"
+        stop_pid "$MEDIACTL_PID" TERM
+        MEDIACTL_PID=""
+    fi
+fi
+[ -n "$MEDIACTL_REASON" ] && log "mediactl not measured: $MEDIACTL_REASON"
+
+# --- warm both caches and check what each server does -----------------------------------------
+FAILED=0
+check() {  # DESCRIPTION ACTUAL EXPECTED-PATTERN
+    if [[ "$2" == $3 ]]; then log "ok: $1 ($2)"; else log "CHECK FAILED: $1: got '$2', expected $3"; FAILED=1; fi
+}
+P="http://127.0.0.1:$PROXY_PORT"
+M="http://127.0.0.1:$MEDIACTL_PORT"
+status_of "$P$CATALOG_PATH" >/dev/null
+check "nginx catalog second request" "$(header_of "$P$CATALOG_PATH" X-Cache-Status)" "HIT"
+check "nginx receipt with bearer (proxied)" "$(status_of "$P$RECEIPT_PATH" -H "Authorization: Bearer $TOKEN")" "200"
+check "nginx receipt cache status" "$(header_of "$P$RECEIPT_PATH" X-Cache-Status -H "Authorization: Bearer $TOKEN")" ""
+if [ -n "$MEDIACTL_PID" ]; then
+    status_of "$M$CATALOG_PATH" >/dev/null
+    check "mediactl catalog second request" "$(header_of "$M$CATALOG_PATH" Cache-Status)" "mediactl; hit*"
+    check "mediactl receipt without bearer" "$(status_of "$M$RECEIPT_PATH")" "401"
+    status_of "$M$RECEIPT_PATH" -H "Authorization: Bearer $TOKEN" >/dev/null
+    check "mediactl receipt second request" "$(header_of "$M$RECEIPT_PATH" Cache-Status -H "Authorization: Bearer $TOKEN")" "mediactl; hit*"
+    sealed_files=$(find "$WORK/state/sealed" -type f 2>/dev/null | wc -l)
+    check "mediactl sealed files after warming" "$sealed_files" "[1-9]*"
+    check "mediactl miss" "$(header_of "$M$CATALOG_PATH?miss=warm" Cache-Status)" "mediactl; fwd=uri-miss*"
+fi
+check "nginx miss" "$(header_of "$P$CATALOG_PATH?miss=warm" X-Cache-Status)" "MISS"
+
+# Warm-up load (discarded): connection threads, page cache, JIT of the Lua script.
+for base in "$P" ${MEDIACTL_PID:+"$M"}; do
+    timeout 30 wrk -t"$THREADS" -c16 -d2s -s "$LUA" "$base$CATALOG_PATH" -- plain >/dev/null 2>&1 || true
+done
+
+# --- measure ----------------------------------------------------------------------------------
+RSS_BEFORE=0; HWM_BEFORE=0
+if [ -n "$MEDIACTL_PID" ]; then RSS_BEFORE=$(rss_kb "$MEDIACTL_PID" VmRSS); HWM_BEFORE=$(rss_kb "$MEDIACTL_PID" VmHWM); fi
+LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+declare -A R   # R[server,scenario,c] = "rps p50 p99 status_errors socket_errors requests"
+
+run_wrk() {  # SERVER SCENARIO CONNECTIONS URL MODE
+    local server=$1 scenario=$2 c=$3 url=$4 mode=$5 out line
+    out=$(timeout 120 wrk -t"$THREADS" -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "$url" -- "$mode" "$TOKEN" \
+        "$server-$c-$RANDOM" 2>&1) || true
+    line=$(printf '%s\n' "$out" | awk '/^RESULT /')
+    if [ -z "$line" ]; then
+        log "wrk failed for $server $scenario -c$c: $(printf '%s' "$out" | tail -c 200)"
+        R[$server,$scenario,$c]="- - - - - -"
+        FAILED=1
+        return
+    fi
+    local rps p50 p99 es ek n
+    rps=$(sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$line"); p50=$(sed -E 's/.* p50_us=([0-9]+).*/\1/' <<<"$line")
+    p99=$(sed -E 's/.* p99_us=([0-9]+).*/\1/' <<<"$line"); es=$(sed -E 's/.* errors_status=([0-9]+).*/\1/' <<<"$line")
+    ek=$(sed -E 's/.* errors_socket=([0-9]+).*/\1/' <<<"$line"); n=$(sed -E 's/.* requests=([0-9]+).*/\1/' <<<"$line")
+    R[$server,$scenario,$c]="$rps $p50 $p99 $es $ek $n"
+    log "$server $scenario -c$c: $rps req/s, p50 ${p50} us, p99 ${p99} us, non-2xx $es, socket errors $ek"
+    [ "$es" = 0 ] || { log "  $server answered $es non-2xx/3xx responses in $scenario"; FAILED=1; }
+}
+
+SCENARIOS="catalog-hit receipt-hit miss"
+for scenario in $SCENARIOS; do
+    case $scenario in
+        catalog-hit) path=$CATALOG_PATH; mode=plain ;;
+        receipt-hit) path=$RECEIPT_PATH; mode=bearer ;;
+        miss)        path=$CATALOG_PATH; mode=unique ;;
+    esac
+    for c in $CONNECTIONS; do
+        [ -n "$MEDIACTL_PID" ] && run_wrk mediactl "$scenario" "$c" "$M$path" "$mode"
+        run_wrk nginx "$scenario" "$c" "$P$path" "$mode"
+    done
+done
+LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
+RSS_AFTER=0; HWM_AFTER=0
+if [ -n "$MEDIACTL_PID" ]; then
+    kill -0 "$MEDIACTL_PID" 2>/dev/null || { log "mediactl exited during the run"; FAILED=1; }
+    RSS_AFTER=$(rss_kb "$MEDIACTL_PID" VmRSS); HWM_AFTER=$(rss_kb "$MEDIACTL_PID" VmHWM)
+    THREADS_AFTER=$(awk '$1 == "Threads:" { print $2 }' "/proc/$MEDIACTL_PID/status")
+    # What the stores hold (bytes of bodies + metadata per store), to set RSS against.
+    STORED=$(curl -s --max-time 5 "$M/_mediactl/metrics" | awk '/^mediactl_stored_bytes/ { printf "%s=%.2f MiB; ", $1, $2 / 1048576 }')
+fi
+NGINX_RSS_KB=0
+for pid in $(cat "$WORK/proxy.pid" 2>/dev/null) $(pgrep -P "$(cat "$WORK/proxy.pid" 2>/dev/null || echo 0)" 2>/dev/null); do
+    NGINX_RSS_KB=$((NGINX_RSS_KB + $(rss_kb "$pid" VmRSS)))
+done
+
+# --- report -----------------------------------------------------------------------------------
+describe() {
+    case $1 in
+        catalog-hit) echo "catalog JPEG 16 KB, hit (mediactl: memory tier; nginx: proxy_cache)" ;;
+        receipt-hit) echo "receipt JPEG 20 KB + Bearer (mediactl: encrypted-disk hit; nginx: proxied UNCACHED)" ;;
+        miss)        echo "catalog JPEG, unique URL per request (miss + origin fetch + store)" ;;
+    esac
+}
+ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }'; }
+ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1000 }'; }
+{
+    echo "### wrk -t$THREADS -d$DURATION, $(nproc) cores shared; load average before $LOAD_BEFORE, after $LOAD_AFTER"
+    echo
+    echo "| scenario | conns | mediactl req/s | p50 ms | p99 ms | nginx req/s | p50 ms | p99 ms | req/s ratio m/n | p50 ratio | p99 ratio |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|"
+    for scenario in $SCENARIOS; do
+        for c in $CONNECTIONS; do
+            read -r nr n50 n99 _ _ _ <<<"${R[nginx,$scenario,$c]}"
+            if [ -n "$MEDIACTL_PID" ]; then
+                read -r mr m50 m99 _ _ _ <<<"${R[mediactl,$scenario,$c]}"
+                echo "| $(describe "$scenario") | $c | $mr | $(ms "$m50") | $(ms "$m99") | $nr | $(ms "$n50") | $(ms "$n99") | $(ratio "$mr" "$nr") | $(ratio "$m50" "$n50") | $(ratio "$m99" "$n99") |"
+            else
+                echo "| $(describe "$scenario") | $c | not measured | | | $nr | $(ms "$n50") | $(ms "$n99") | - | - | - |"
+            fi
+        done
+    done
+    echo
+    if [ -n "$MEDIACTL_PID" ]; then
+        budget=$((PUBLIC_MEMORY_BYTES + PRIVATE_MEMORY_BYTES))
+        goal_kb=$(((budget + 40000000) / 1024))
+        verdict=$([ "$HWM_AFTER" -lt "$goal_kb" ] && echo "met" || echo "MISSED")
+        echo "mediactl resident memory: VmRSS $((RSS_BEFORE / 1024)) MiB after warming, $((RSS_AFTER / 1024)) MiB after the runs;" \
+             "peak VmHWM $((HWM_AFTER / 1024)) MiB; configured budget $((budget / 1048576)) MiB (memoryBytes public + private);" \
+             "goal: < budget + 40 MB = $((goal_kb / 1024)) MiB: $verdict (judged on the peak)."
+        echo
+        echo "mediactl at the end: $THREADS_AFTER threads; stores: ${STORED:-metrics unavailable}"
+    else
+        echo "mediactl: not measured — $MEDIACTL_REASON"
+    fi
+    echo
+    echo "nginx proxy (master + workers) VmRSS at the end: $((NGINX_RSS_KB / 1024)) MiB; its cache lives in files (page cache), max_size=$PROXY_CACHE_BYTES."
+} | tee "$WORK/results.md"
+[ -n "$RESULTS" ] && cp "$WORK/results.md" "$RESULTS"
+[ "$FAILED" = 0 ] || { log "some checks failed (see above)"; exit 1; }
