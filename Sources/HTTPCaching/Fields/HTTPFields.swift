@@ -104,6 +104,7 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// ASCII case-insensitive comparison of field names, without allocating.
     public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
+        guard lhs.utf8.count == rhs.utf8.count else { return false }
         var l = lhs.utf8.makeIterator(), r = rhs.utf8.makeIterator()
         while true {
             switch (l.next(), r.next()) {

@@ -1,22 +1,40 @@
 import Synchronization
 
 /// Per-tier counters exported by `/_mediactl/metrics` (Prometheus counters, monotonically increasing).
+/// Lock-free: one relaxed atomic per counter (a `Mutex` here was contended by every connection thread).
 final class TierCounters: Sendable {
     /// The counter names, as exported (`mediactl_<name>_total{tier="…"}`).
     enum Counter: String, CaseIterable, Sendable {
         case hits, misses, revalidations, stored, skipped, evicted, expired, purged, shredded, refused
     }
 
-    private let counts = Mutex<[Counter: Int]>([:])
+    private let hits = Atomic<Int>(0), misses = Atomic<Int>(0), revalidations = Atomic<Int>(0)
+    private let stored = Atomic<Int>(0), skipped = Atomic<Int>(0), evicted = Atomic<Int>(0)
+    private let expired = Atomic<Int>(0), purged = Atomic<Int>(0), shredded = Atomic<Int>(0)
+    private let refused = Atomic<Int>(0)
 
-    func bump(_ counter: Counter, by amount: Int = 1) {
-        counts.withLock { $0[counter, default: 0] += amount }
+    private func cell<T>(_ counter: Counter, _ body: (borrowing Atomic<Int>) -> T) -> T {
+        switch counter {
+        case .hits: body(hits)
+        case .misses: body(misses)
+        case .revalidations: body(revalidations)
+        case .stored: body(stored)
+        case .skipped: body(skipped)
+        case .evicted: body(evicted)
+        case .expired: body(expired)
+        case .purged: body(purged)
+        case .shredded: body(shredded)
+        case .refused: body(refused)
+        }
     }
 
-    func value(_ counter: Counter) -> Int { counts.withLock { $0[counter] ?? 0 } }
+    func bump(_ counter: Counter, by amount: Int = 1) {
+        cell(counter) { $0.add(amount, ordering: .relaxed) }
+    }
+
+    func value(_ counter: Counter) -> Int { cell(counter) { $0.load(ordering: .relaxed) } }
 
     var snapshot: [(counter: Counter, value: Int)] {
-        let values = counts.withLock { $0 }
-        return Counter.allCases.map { ($0, values[$0] ?? 0) }
+        Counter.allCases.map { ($0, value($0)) }
     }
 }

@@ -101,12 +101,13 @@ extension MediaService {
                 context.runtime.removeVariant(storeKey)
                 continue
             }
-            guard let head = StoredHead.decode(entry.metadata.head) else {
+            // Decoded once per stored entry and kept with it: memory hits never re-parse the head.
+            guard let decoded = entry.decoded(as: DecodedHead.self, { DecodedHead(entry.metadata.head) }) else {
                 context.runtime.remove(storeKey)
                 continue
             }
-            out.append(Candidate(storeKey: storeKey, response: head.storedResponse, head: head, entry: entry,
-                                 policyTTL: head.policyTTL))
+            out.append(Candidate(storeKey: storeKey, response: decoded.response, head: decoded.head, entry: entry,
+                                 policyTTL: decoded.head.policyTTL))
         }
         return out
     }

@@ -54,3 +54,16 @@ struct StoredHead: Codable, Sendable, Hashable {
         try? JSONDecoder().decode(StoredHead.self, from: Data(bytes))
     }
 }
+
+/// A stored head decoded once, with its RFC 9111 stored response (kept on the entry, see
+/// ``MediaStorage/StoredEntry/decoded(as:_:)``).
+final class DecodedHead: Sendable {
+    let head: StoredHead
+    let response: StoredResponse
+
+    init?(_ bytes: [UInt8]) {
+        guard let head = StoredHead.decode(bytes) else { return nil }
+        self.head = head
+        response = head.storedResponse
+    }
+}
