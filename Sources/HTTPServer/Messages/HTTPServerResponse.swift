@@ -34,17 +34,38 @@ public struct HTTPServerResponse: Sendable {
         headerFields.fieldValue(name)
     }
 
-    /// An RFC 9457 `application/problem+json` response: `{"type":"about:blank","title":…,"status":…,"detail":…}`.
+    /// An RFC 9457 `application/problem+json` response with the same members as the service's problems:
+    /// `{"code":…,"detail":…,"status":…,"title":…,"type":"https://mediactl.dev/problems/<code>"}`.
+    /// `code` defaults to a stable code per status (`request-line-too-long` for 414, …).
     /// - Parameters:
     ///   - status: the status code; the title is its reason phrase.
     ///   - detail: a human-readable explanation (JSON-escaped here).
-    public static func problem(status: Int, detail: String, closeConnection: Bool = false) -> HTTPServerResponse {
+    public static func problem(status: Int, detail: String, code: String? = nil, closeConnection: Bool = false)
+        -> HTTPServerResponse
+    {
         let title = reasonPhrase(for: status)
+        let code = code ?? defaultCode(for: status)
         let json =
-            "{\"type\":\"about:blank\",\"title\":\(jsonString(title)),\"status\":\(status),\"detail\":\(jsonString(detail))}"
+            "{\"code\":\(jsonString(code)),\"detail\":\(jsonString(detail)),\"status\":\(status),\"title\":\(jsonString(title)),"
+            + "\"type\":\(jsonString("https://mediactl.dev/problems/" + code))}"
         return HTTPServerResponse(
             status: status, headerFields: [("Content-Type", "application/problem+json")],
             body: Array(json.utf8), closeConnection: closeConnection)
+    }
+
+    /// The stable problem `code` of the server's own answers, by status.
+    static func defaultCode(for status: Int) -> String {
+        switch status {
+        case 400: return "malformed-request"
+        case 408: return "request-timeout"
+        case 413: return "body-too-large"
+        case 414: return "request-line-too-long"
+        case 431: return "header-fields-too-large"
+        case 501: return "not-implemented"
+        case 503: return "too-many-connections"
+        case 505: return "http-version-not-supported"
+        default: return "http-\(status)"
+        }
     }
 
     static func jsonString(_ text: String) -> String {

@@ -35,7 +35,7 @@ public enum PurgeCommand {
                 throw noService(state, "cannot connect to \(serve.listen): \(error.localizedDescription)")
             }
             let count = try purgedCount(answer, listen: serve.listen)
-            context.stdout.writeLine("purged \(count) entries")
+            context.stdout.writeLine("purged \(count) \(count == 1 ? "entry" : "entries")")
             return .success
         } catch {
             return context.fail(error)

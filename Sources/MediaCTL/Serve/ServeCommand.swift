@@ -86,7 +86,7 @@ public struct ServeCommand: Sendable {
             throw CommandError(.adminToken, "cannot generate the admin token: \(error)", exitCode: .failure)
         }
         var signals: ShutdownSignals?
-        if configuration.until == nil { signals = try ShutdownSignals() }
+        if configuration.until == nil { signals = try ShutdownSignals([SIGINT, SIGTERM, SIGHUP]) }
         let service: MediaService
         do {
             service = try ServiceSetup.openService(

@@ -6,9 +6,12 @@ extension MediaService {
     func internalEndpoint(_ request: ServiceRequest) -> ServiceResponse {
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
         guard request.method == "GET" || request.method == "HEAD" else {
-            var response = Responder.problem(405, code: "method-not-allowed", detail: "\(path) answers GET and HEAD only",
+            let isPurge = path == "/_mediactl/purge"
+            let allowed = isPurge ? "POST" : "GET, HEAD"
+            var response = Responder.problem(405, code: "method-not-allowed",
+                                             detail: "\(path) answers \(isPurge ? "POST" : "GET and HEAD") only",
                                              outcome: ServiceOutcome())
-            response.fields.set("Allow", "GET, HEAD")
+            response.fields.set("Allow", allowed)
             return response
         }
         let body: [UInt8]

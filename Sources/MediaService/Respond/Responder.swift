@@ -8,7 +8,17 @@ import MediaPolicy
 enum Responder {
     /// The only stored-response fields an image client receives (`Vary` so that downstream caches
     /// keep the variants apart, RFC 9110 §12.5.5).
-    static let imageTierFieldsKept: Set<String> = ["etag", "last-modified", "content-type", "content-language", "vary"]
+    /// CORS and resource-policy fields pass too, so `crossorigin` images and canvases keep working.
+    /// Names are sent in their canonical case (`ETag`, whatever the transport made of it).
+    static let imageTierFieldsKept: [String: String] = [
+        "etag": "ETag", "last-modified": "Last-Modified", "content-type": "Content-Type",
+        "content-language": "Content-Language", "vary": "Vary",
+        "access-control-allow-origin": "Access-Control-Allow-Origin",
+        "access-control-allow-credentials": "Access-Control-Allow-Credentials",
+        "access-control-expose-headers": "Access-Control-Expose-Headers",
+        "timing-allow-origin": "Timing-Allow-Origin",
+        "cross-origin-resource-policy": "Cross-Origin-Resource-Policy",
+    ]
 
     /// A problem+json response (RFC 9457) with `Cache-Control: no-store`.
     static func problem(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
@@ -39,6 +49,20 @@ enum Responder {
         return originValue
     }
 
+    /// The origin's `Cache-Control` passed downstream with `max-age` and `s-maxage` lowered to the tier's
+    /// cap (e.g. `unversionedMaxTTL`), so clients keep an image no longer than mediactl itself would.
+    static func clamped(_ value: String, to cap: Int64) -> String {
+        let members = HTTPFieldList.split(value[...]).map { member -> String in
+            let parts = member.split(separator: "=", maxSplits: 1)
+            guard parts.count == 2 else { return String(member) }
+            let name = parts[0].lowercased()
+            guard name == "max-age" || name == "s-maxage",
+                  let seconds = Int64(parts[1].trimmingCharacters(in: ["\""])), seconds > cap else { return String(member) }
+            return "\(parts[0])=\(cap)"
+        }
+        return members.joined(separator: ", ")
+    }
+
     /// A response served from a stored candidate.
     static func stored(_ candidate: Candidate, context: RequestContext, now: Int64, status: CacheStatus,
                        storage: String) -> ServiceResponse {
@@ -52,8 +76,8 @@ enum Responder {
         let tier = context.tier
         var fields = HTTPFields()
         if tier.validatesImages {
-            for field in response.fields where imageTierFieldsKept.contains(field.name.lowercased()) {
-                fields.append(field.name, field.value)
+            for field in response.fields {
+                if let name = imageTierFieldsKept[field.name.lowercased()] { fields.append(name, field.value) }
             }
             if let contentType = head.contentType { fields.set("Content-Type", contentType) }
         } else {
@@ -62,7 +86,10 @@ enum Responder {
             }
         }
         fields.set("Age", response.ageFieldValue(now: now))
-        if let cacheControl = downstreamCacheControl(tier, origin: response.fields) {
+        if var cacheControl = downstreamCacheControl(tier, origin: response.fields) {
+            if tier.validatesImages && tier.downstreamCacheControl == nil {
+                cacheControl = clamped(cacheControl, to: Int64(tier.ttlCap(versioned: context.isVersioned)))
+            }
             fields.set("Cache-Control", cacheControl)
         }
         if tier.partition == .credential,

@@ -56,7 +56,7 @@ import Testing
         let response = HTTPServerResponse.problem(status: 413, detail: "body \"too\" large")
         #expect(response.field("content-type") == "application/problem+json")
         #expect(String(decoding: response.body, as: UTF8.self)
-            == #"{"type":"about:blank","title":"Content Too Large","status":413,"detail":"body \"too\" large"}"#)
+            == #"{"code":"body-too-large","detail":"body \"too\" large","status":413,"title":"Content Too Large","type":"https://mediactl.dev/problems/body-too-large"}"#)
     }
 
     @Test func httpDate() {

@@ -110,7 +110,7 @@ import Testing
         client.send("GET /x HTTP/1.1\r\nHost: t\r\nContent-Length: 1\r\n\r\nz")
         let response = try #require(client.readResponse())
         #expect(response.status == 400)
-        #expect(response.text == #"{"type":"about:blank","title":"Bad Request","status":400,"detail":"GET with a body"}"#)
+        #expect(response.text == #"{"code":"malformed-request","detail":"GET with a body","status":400,"title":"Bad Request","type":"https://mediactl.dev/problems/malformed-request"}"#)
     }
 
     @Test func expectContinueGetsAnInterimResponse() throws {
@@ -146,7 +146,9 @@ import Testing
             #expect(response.field("connection") == "close")
             #expect(response.field("content-type") == "application/problem+json")
             let title = HTTPServerResponse.reasonPhrase(for: status)
-            #expect(response.text == #"{"type":"about:blank","title":"\#(title)","status":\#(status),"detail":"\#(detail)"}"#)
+            let code = ["400": "malformed-request", "413": "body-too-large", "414": "request-line-too-long",
+                        "431": "header-fields-too-large"]["\(status)"]!
+            #expect(response.text == #"{"code":"\#(code)","detail":"\#(detail)","status":\#(status),"title":"\#(title)","type":"https://mediactl.dev/problems/\#(code)"}"#)
             #expect(client.isClosedByPeer())
         }
         #expect(server.statistics.parseErrors == 4)

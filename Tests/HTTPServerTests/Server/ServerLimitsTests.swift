@@ -18,7 +18,7 @@ import Testing
         #expect(refused.status == 503)
         #expect(refused.field("connection") == "close")
         #expect(refused.text
-            == #"{"type":"about:blank","title":"Service Unavailable","status":503,"detail":"too many connections"}"#)
+            == #"{"code":"too-many-connections","detail":"too many connections","status":503,"title":"Service Unavailable","type":"https://mediactl.dev/problems/too-many-connections"}"#)
         #expect(third.isClosedByPeer())
         // The admitted connections keep working.
         first.send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
@@ -54,7 +54,7 @@ import Testing
         let response = try #require(client.readResponse())
         #expect(response.status == 408)
         #expect(response.text
-            == #"{"type":"about:blank","title":"Request Timeout","status":408,"detail":"request not received in time"}"#)
+            == #"{"code":"request-timeout","detail":"request not received in time","status":408,"title":"Request Timeout","type":"https://mediactl.dev/problems/request-timeout"}"#)
         #expect(client.isClosedByPeer())
     }
 

@@ -41,7 +41,7 @@ import Testing
         #expect(unknown.status == 404)
         #expect(
             String(decoding: unknown.body, as: UTF8.self)
-                == "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,\"detail\":\"no version 3 of /avatars/u1001.jpg\"}"
+                == "{\"code\":\"http-404\",\"detail\":\"no version 3 of /avatars/u1001.jpg\",\"status\":404,\"title\":\"Not Found\",\"type\":\"https://mediactl.dev/problems/http-404\"}"
         )
     }
 
@@ -58,7 +58,7 @@ import Testing
             #expect(response.field("WWW-Authenticate") == "Bearer")
             #expect(
                 String(decoding: response.body, as: UTF8.self)
-                    == "{\"type\":\"about:blank\",\"title\":\"Unauthorized\",\"status\":401,\"detail\":\"a demo bearer token is required\"}"
+                    == "{\"code\":\"http-401\",\"detail\":\"a demo bearer token is required\",\"status\":401,\"title\":\"Unauthorized\",\"type\":\"https://mediactl.dev/problems/http-401\"}"
             )
         }
     }
@@ -86,7 +86,7 @@ import Testing
         #expect(missing.status == 404)
         #expect(
             String(decoding: missing.body, as: UTF8.self)
-                == "{\"type\":\"about:blank\",\"title\":\"Not Found\",\"status\":404,\"detail\":\"no sample at /catalog/nope.jpg\"}"
+                == "{\"code\":\"http-404\",\"detail\":\"no sample at /catalog/nope.jpg\",\"status\":404,\"title\":\"Not Found\",\"type\":\"https://mediactl.dev/problems/http-404\"}"
         )
         let post = get("/catalog/coffee-237a7131.jpg", method: "POST")
         #expect(post.status == 405)

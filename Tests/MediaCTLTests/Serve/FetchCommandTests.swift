@@ -81,7 +81,7 @@ import Testing
             .filter { !$0.hasPrefix("Age: ") }
         #expect(
             lines == [
-                "200 OK", "Content-Type: image/jpeg", "Etag: \(etag)", "Cache-Control: max-age=60",
+                "200 OK", "Content-Type: image/jpeg", "ETag: \(etag)", "Cache-Control: max-age=60",
                 "X-Content-Type-Options: nosniff",
                 "Cache-Status: mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=disk",
                 "Content-Length: 3181", "", "route: avatars (tier avatar)", "storage: disk (reason: tier-storage)",

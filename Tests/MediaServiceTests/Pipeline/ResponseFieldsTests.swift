@@ -71,6 +71,7 @@ import Testing
         #expect(harness.origin.requests[0].fields["If-Modified-Since"] == nil)
     }
 
+    /// Validators, language, `Vary` and CORS/resource-policy fields pass; nothing else of the origin's.
     @Test func imageTiersSendOnlyTheSafeOriginFields() async throws {
         let harness = try PipelineHarness()
         defer { Task { await harness.close() } }
@@ -81,6 +82,7 @@ import Testing
         let response = await harness.get("/catalog/h.jpg")
         #expect(Set(response.fields.map { $0.name.lowercased() }) == [
             "etag", "content-type", "age", "cache-control", "x-content-type-options", "cache-status", "content-length",
+            "access-control-allow-origin",
         ])
         #expect(response.fields["Content-Type"] == "image/jpeg")
     }
