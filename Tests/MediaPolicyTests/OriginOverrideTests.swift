@@ -36,3 +36,13 @@ import Testing
         }
     }
 }
+
+@Suite struct OriginSecretsTests {
+    @Test func aPasswordInAnOriginIsNeverEchoed() {
+        let policy = #"{ "tiers": { "t": { "storage": "disk" } }, "routes": [ { "name": "r", "mount": "/r/", "origin": "ftp://user:s3cret@files.example/r/", "tier": "t" } ] }"#
+        let errors = PolicyFixture.errors(policy)
+        #expect(errors.map(\.code) == [.invalidOrigin])
+        #expect(errors.allSatisfy { !$0.description.contains("s3cret") && !$0.description.contains("user:") })
+        #expect(errors.first?.value == "\"ftp://<redacted>@files.example/r/\"")
+    }
+}

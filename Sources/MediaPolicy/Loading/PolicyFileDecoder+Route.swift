@@ -46,7 +46,9 @@ extension PolicyFileDecoder {
         }
         if let value = keys["origin"], let origin = string(value, at: at("origin"), allowed: PolicyFileDecoder.originAllowed) {
             if let problem = PolicyText.originProblem(origin) {
-                report(.invalidOrigin, at("origin"), value: value, problem: "\(value.rendered) \(problem)",
+                // Never echo a password written into an origin URL (`scheme://user:secret@host`).
+                let shown = PolicyJSON.string(PolicyText.redactingUserinfo(origin))
+                report(.invalidOrigin, at("origin"), value: shown, problem: "\(shown.rendered) \(problem)",
                        allowed: PolicyFileDecoder.originAllowed)
             } else {
                 draft.origin = origin

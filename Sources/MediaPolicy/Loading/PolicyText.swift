@@ -131,6 +131,15 @@ enum PolicyText {
     private static func isTokenCharacter(_ byte: UInt8) -> Bool {
         isUnreserved(byte) || "!#$%&'*+^`|".utf8.contains(byte)
     }
+    /// `url` with the userinfo of its authority replaced by `<redacted>` (`ftp://<redacted>@host/`),
+    /// or unchanged when it has none.
+    static func redactingUserinfo(_ url: String) -> String {
+        guard let schemeEnd = url.range(of: "://") else { return url }
+        let rest = url[schemeEnd.upperBound...]
+        let authority = rest.prefix { $0 != "/" && $0 != "?" && $0 != "#" }
+        guard let at = authority.lastIndex(of: "@") else { return url }
+        return String(url[..<schemeEnd.upperBound]) + "<redacted>" + String(url[at...])
+    }
 }
 
 extension Substring {
