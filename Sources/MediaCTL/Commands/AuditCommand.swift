@@ -52,7 +52,7 @@ public enum AuditCommand {
         let report = AuditReconciler.report(
             records: records, verification: verification, inventory: inventory.objects.map(persistedObject),
             allowedStorage: allowedStorage(policies))
-        return AuditDocument(report: report, inventory: inventory)
+        return AuditDocument(report: report, inventory: inventory, records: records)
     }
 
     /// Tier name → the widest storage class its policy allows (`none` for a no-store tier).

@@ -32,9 +32,13 @@ public struct AuditDocument: Sendable, Encodable {
     public var report: AuditReport
     /// The inventory summary.
     public var inventory: Inventory
+    /// The `seq` of every `start` record not preceded by a `stop`: the process before it crashed or was
+    /// killed (informative: its sealed files were shredded and audited at that start).
+    public var uncleanStops: [Int]
 
-    public init(report: AuditReport, inventory: StateInventory) {
+    public init(report: AuditReport, inventory: StateInventory, records: [AuditRecord] = []) {
         self.report = report
+        self.uncleanStops = AuditDocument.uncleanStops(records)
         self.inventory = Inventory(
             objects: inventory.objects.count, temporaryFiles: inventory.temporaryFiles.map(\.path),
             defects: inventory.defective.compactMap { item in
@@ -51,6 +55,12 @@ public struct AuditDocument: Sendable, Encodable {
     /// ```
     public var text: String {
         var out = report.text
+        if !uncleanStops.isEmpty {
+            out += "\nlog notes: \(uncleanStops.count)\n"
+            for seq in uncleanStops {
+                out += "  unclean-stop before seq \(seq): no stop record (the service crashed or was killed)\n"
+            }
+        }
         let count = inventory.temporaryFiles.count + inventory.defects.count
         guard count > 0 else { return out }
         out += "\ninventory notes: \(count)\n"
@@ -59,7 +69,19 @@ public struct AuditDocument: Sendable, Encodable {
         return out
     }
 
-    private enum CodingKeys: String, CodingKey { case clean, chain, recordCount, tiers, violations, inventory }
+    /// Seqs of `start` records whose previous record is not `stop`.
+    public static func uncleanStops(_ records: [AuditRecord]) -> [Int] {
+        var out: [Int] = []
+        for (previous, record) in zip(records, records.dropFirst())
+        where record.entry.event == .start && previous.entry.event != .stop {
+            out.append(record.seq)
+        }
+        return out
+    }
+
+    private enum CodingKeys: String, CodingKey {
+        case clean, chain, recordCount, tiers, violations, inventory, uncleanStops
+    }
 
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
@@ -69,5 +91,6 @@ public struct AuditDocument: Sendable, Encodable {
         try container.encode(report.tiers, forKey: .tiers)
         try container.encode(report.violations, forKey: .violations)
         try container.encode(inventory, forKey: .inventory)
+        try container.encode(uncleanStops, forKey: .uncleanStops)
     }
 }
