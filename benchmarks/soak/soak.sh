@@ -22,7 +22,8 @@
 #   MAX_FD_GROWTH=16        after warm-up, open fds may grow at most this many or the run fails
 #   SKIP_BUILD=0            1: use the existing .build/release/mediactl
 #   SOAK_OUT=.build/soak/<UTC time>   where logs, the CSV, the state and policy dirs go
-# Exit status: 0 every check passed; 1 a check failed (errors, growth, serve exit, audit); 2 setup failed.
+# Exit status: 0 every check passed; 1 a check failed (errors, growth, serve exit, audit); 2 bad variables
+# or setup failed.
 set -euo pipefail
 
 ROOT="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
@@ -34,7 +35,7 @@ CONNECTIONS="${CONNECTIONS:-256}"
 THREADS="${THREADS:-2}"
 WRK_TIMEOUT="${WRK_TIMEOUT:-10s}"
 SAMPLE_INTERVAL="${SAMPLE_INTERVAL:-10}"
-WARMUP="${WARMUP:-$((DURATION / 10))}"
+WARMUP="${WARMUP:-}"  # default DURATION/10, set once DURATION is checked
 TIERS="${TIERS:-catalog,avatars,receipts,one-time}"
 AVATAR_VERSIONS="${AVATAR_VERSIONS:-3}"
 MAX_RSS_GROWTH_PCT="${MAX_RSS_GROWTH_PCT:-10}"
@@ -90,11 +91,21 @@ trap cleanup EXIT
 trap 'log "interrupted"; exit 130' INT TERM
 
 is_uint() { [[ "$1" =~ ^[0-9]+$ ]]; }
+is_uint "$DURATION" || die "DURATION must be a whole number, not '$DURATION'"
+[ -n "$WARMUP" ] || WARMUP=$((DURATION / 10))
 for name in DURATION CONNECTIONS THREADS SAMPLE_INTERVAL WARMUP AVATAR_VERSIONS MAX_RSS_GROWTH_PCT MAX_FD_GROWTH; do
     is_uint "${!name}" || die "$name must be a whole number, not '${!name}'"
 done
 [ "$DURATION" -ge 1 ] || die "DURATION must be at least 1"
 [ "$SAMPLE_INTERVAL" -ge 1 ] || die "SAMPLE_INTERVAL must be at least 1"
+IFS=, read -r -a tier_list <<<"$TIERS"
+[ "${#tier_list[@]}" -gt 0 ] || die "TIERS is empty (allowed: catalog,avatars,receipts,one-time)"
+for tier in "${tier_list[@]}"; do
+    case "$tier" in
+        catalog | avatars | receipts | one-time) ;;
+        *) die "unknown tier '$tier' in TIERS (allowed: catalog,avatars,receipts,one-time)" ;;
+    esac
+done
 [ "$CONNECTIONS" -ge "$THREADS" ] || die "CONNECTIONS ($CONNECTIONS) must be at least THREADS ($THREADS)"
 for tool in wrk curl ss awk; do command -v "$tool" >/dev/null || die "$tool is not installed (apt-get install $tool)"; done
 [ -x "$NGINX" ] || die "nginx is not installed (apt-get install nginx)"
