@@ -84,11 +84,13 @@ public struct FetchCommand: Sendable {
     }
 
     private func fetch(context: CommandContext) async throws(CommandError) -> ExitCode {
+        let token = try options.credentialFile.map { path throws(CommandError) in try CredentialFile.readToken(atPath: path) }
         let policies = try ServiceSetup.loadPolicies(options.policiesDirectory)
         let service = try ServiceSetup.openService(
             policies: policies, stateDirectory: options.stateDirectory, fetcher: fetcher, configure: service)
         var fields = HTTPFields()
         for header in options.headers { fields.append(header.name, header.value) }
+        if let token { fields.set("Authorization", "Bearer " + token) }
         let response = await service.handle(ServiceRequest(target: options.path, fields: fields))
         await service.stop()
         let report = options.outputFile == "-" ? context.stderr : context.stdout

@@ -42,6 +42,21 @@ import Testing
         try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
     }
 
+    @Test func credentialFileSendsTheBearerTokenWithoutPuttingItOnTheCommandLine() async throws {
+        let setup = try Setup()
+        let credential = try setup.directory.file("u1.cred", contents: "Bearer demo-token-u1\n")
+        let allowed = await setup.run(["/receipts/r-7731.png", "--credential-file", credential, "--json"])
+        #expect(allowed.status == 0)
+        let document = try Self.object(allowed.stdout)
+        #expect(document["status"] as? Int == 200)
+        #expect(document["storage"] as? String == "encrypted-disk")
+        #expect(!allowed.stdout.contains("demo-token-u1") && !allowed.stderr.contains("demo-token-u1"))
+        let refused = await setup.run(["/receipts/r-7731.png", "--json"])
+        #expect(refused.status == 1)
+        #expect(try Self.object(refused.stdout)["status"] as? Int == 401)
+        await setup.finish()
+    }
+
     @Test func jsonHasExactlyTheDocumentedKeysAndTheSecondRunHitsDisk() async throws {
         let setup = try Setup()
         let path = "/catalog/coffee-237a7131.jpg"

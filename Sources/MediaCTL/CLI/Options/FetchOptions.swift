@@ -4,6 +4,8 @@ public struct FetchOptions: Sendable, Hashable {
     public var path: String
     /// Every `--header 'Name: value'`, in command-line order. Default: empty.
     public var headers: [RequestHeader]
+    /// `--credential-file FILE`: a file holding the bearer token to send; `nil` (the default) sends none.
+    public var credentialFile: String?
     /// `--output FILE`: where the body goes; `nil` (the default) writes no body.
     public var outputFile: String?
     /// `--json`: one JSON document instead of text. Default: `false`.
@@ -14,12 +16,14 @@ public struct FetchOptions: Sendable, Hashable {
     public var stateDirectory: String
 
     public init(
-        path: String, headers: [RequestHeader] = [], outputFile: String? = nil, json: Bool = false,
+        path: String, headers: [RequestHeader] = [], credentialFile: String? = nil, outputFile: String? = nil,
+        json: Bool = false,
         policiesDirectory: String = CommandDefaults.policiesDirectory,
         stateDirectory: String = CommandDefaults.stateDirectory
     ) {
         self.path = path
         self.headers = headers
+        self.credentialFile = credentialFile
         self.outputFile = outputFile
         self.json = json
         self.policiesDirectory = policiesDirectory
@@ -42,7 +46,8 @@ public struct FetchOptions: Sendable, Hashable {
             }
         }
         self.init(
-            path: path, headers: headers, outputFile: parsed.value("output"), json: parsed.flag("json"),
+            path: path, headers: headers, credentialFile: parsed.value("credential-file"), outputFile: parsed.value("output"),
+            json: parsed.flag("json"),
             policiesDirectory: CommandDefaults.policiesDirectory(parsed),
             stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment))
     }

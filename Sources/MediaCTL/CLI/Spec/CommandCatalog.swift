@@ -40,12 +40,15 @@ public enum CommandCatalog {
         path: ["fetch"],
         summary: "Send one request through the pipeline and show the response and the storage decision.",
         usage: [
-            "mediactl fetch PATH [--header 'Name: value']... [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
+            "mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
         ],
         options: [
             OptionSpec(
                 "header", valueName: "'Name: value'", repeatable: true,
-                help: "Add a request header field, such as 'Authorization: Bearer t1'. Repeatable."),
+                help: "Add a request header field, such as 'Accept: image/webp'. Repeatable."),
+            OptionSpec(
+                "credential-file", valueName: "FILE",
+                help: "Send 'Authorization: Bearer <token>' with the token read from FILE (never from the command line)."),
             OptionSpec("output", valueName: "FILE", help: "Write the response body to FILE."),
             json, policies, stateDir,
         ],
