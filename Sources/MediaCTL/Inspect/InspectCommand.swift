@@ -50,16 +50,20 @@ public struct InspectCommand: Sendable {
         } else {
             policies = try ServiceSetup.loadPolicies(options.policiesDirectory)
         }
+        let token = try options.credentialFile.map { path throws(CommandError) in try CredentialFile.readToken(atPath: path) }
+        var fields = HTTPFields()
+        if let token { fields.append("Authorization", "Bearer " + token) }
         let requestTime = clock()
         let response: OriginResponse
         do {
-            response = try await fetcher.fetch(OriginRequest(url: options.url))
+            response = try await fetcher.fetch(OriginRequest(url: options.url, fields: fields))
         } catch {
             throw CommandError(.inspectFailed, "cannot fetch \(options.url): \(error)", exitCode: .failure)
         }
-        let inspection = Inspection(
+        var inspection = Inspection(
             url: options.url, response: response, requestTime: Int64(requestTime), responseTime: Int64(clock()),
             policies: policies, policyNote: policyNote)
+        inspection.hasCredential = token != nil
         context.stdout.write(inspection.text)
         return .success
     }

@@ -13,6 +13,9 @@ struct Inspection {
     let responseTime: EpochSeconds
     let policies: PolicySet?
     let policyNote: String?
+    /// Whether the request carried `Authorization` (`inspect --credential-file`): RFC 9111 §3.5 and the
+    /// tier's credential rules then apply.
+    var hasCredential = false
 
     /// The route whose origin is a prefix of ``url`` (the longest), and its tier.
     var match: (route: MediaPolicy.Route, tier: Tier)? {
@@ -82,7 +85,8 @@ struct Inspection {
         var fields = response.fields
         if let format { fields.set("Content-Type", format) }
         let verdict = Storability.evaluate(
-            method: "GET", requestFields: HTTPFields(), status: response.status, responseFields: fields, role: role)
+            method: "GET", requestFields: hasCredential ? ["Authorization": "Bearer <redacted>"] : HTTPFields(),
+            status: response.status, responseFields: fields, role: role)
         let storability: StorageProposal.Storability
         if let reason = verdict.reason {
             storability = .notStorable(StorageReason(reason.code))
@@ -95,7 +99,7 @@ struct Inspection {
         let query = url.firstIndex(of: "?").map { String(url[url.index(after: $0)...]) }
         let proposal = StorageProposal(
             tier: tier, route: route,
-            request: .init(hasCredential: false, hasVersionParameter: tier.isVersioned(query: query)),
+            request: .init(hasCredential: hasCredential, hasVersionParameter: tier.isVersioned(query: query)),
             response: .init(status: response.status, fields: fields),
             body: .init(byteCount: response.body.count, format: format, pixelWidth: width, pixelHeight: height),
             storability: storability)

@@ -71,6 +71,24 @@ import Testing
         await origin.stop()
     }
 
+    @Test func credentialFileInspectsAPrivateReceipt() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try origin.writePolicies(in: directory)
+        let credential = try directory.file("u1.cred", contents: "demo-token-u1\n")
+        let url = origin.base + "/receipts/r-7731.png"
+        let run = await CLIRun.run(["inspect", url, "--credential-file", credential, "--policies", policies],
+                                   actions: Self.actions)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("status: 200 OK, 47679 bytes"))
+        #expect(run.stdout.contains("\ndecision:         encrypted-disk, ttl 60 s"))
+        #expect(!run.stdout.contains("demo-token-u1"))
+        let anonymous = await CLIRun.run(["inspect", url, "--policies", policies], actions: Self.actions)
+        #expect(anonymous.stdout.contains("status: 401 Unauthorized"))
+        await origin.stop()
+    }
+
     @Test func urlOutsideEveryRoute() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

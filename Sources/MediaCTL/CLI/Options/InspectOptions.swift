@@ -4,10 +4,13 @@ public struct InspectOptions: Sendable, Hashable {
     public var url: String
     /// `--policies DIR`, for the matching route and tier. Default: `./Policies`.
     public var policiesDirectory: String
+    /// `--credential-file FILE`: a file holding the bearer token sent to the origin; `nil` (the default) sends none.
+    public var credentialFile: String?
 
-    public init(url: String, policiesDirectory: String = CommandDefaults.policiesDirectory) {
+    public init(url: String, policiesDirectory: String = CommandDefaults.policiesDirectory, credentialFile: String? = nil) {
         self.url = url
         self.policiesDirectory = policiesDirectory
+        self.credentialFile = credentialFile
     }
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -15,6 +18,7 @@ public struct InspectOptions: Sendable, Hashable {
         guard OriginURL.isValid(url) else {
             throw parsed.error(.invalidValue, "invalid URL '\(url)': expected http:// or https:// with a host")
         }
-        self.init(url: url, policiesDirectory: CommandDefaults.policiesDirectory(parsed))
+        self.init(url: url, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
+                  credentialFile: parsed.value("credential-file"))
     }
 }

@@ -60,8 +60,13 @@ public enum CommandCatalog {
         path: ["inspect"],
         summary:
             "Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.",
-        usage: ["mediactl inspect URL [--policies DIR]"],
-        options: [policies],
+        usage: ["mediactl inspect URL [--credential-file FILE] [--policies DIR]"],
+        options: [
+            OptionSpec(
+                "credential-file", valueName: "FILE",
+                help: "Send 'Authorization: Bearer <token>' with the token read from FILE (never from the command line)."),
+            policies,
+        ],
         positionals: [PositionalSpec("URL", help: "An http:// or https:// origin URL.")],
         notes: [exitCodes])
 
