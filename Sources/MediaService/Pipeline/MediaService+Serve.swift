@@ -96,9 +96,8 @@ extension MediaService {
                 continue
             }
             if entry.metadata.expiresAt <= now {
-                for store in context.runtime.decidedStores { store.sweep(now: now) }
-                context.runtime.hot?.remove(storeKey)
-                context.runtime.removeVariant(storeKey)
+                // Only this entry: a whole-store sweep does not belong on the request path.
+                expire(storeKey, in: context.runtime)
                 continue
             }
             // Decoded once per stored entry and kept with it: memory hits never re-parse the head.
@@ -110,6 +109,17 @@ extension MediaService {
                                  policyTTL: decoded.head.policyTTL))
         }
         return out
+    }
+
+    /// Removes one entry past its `expiresAt` from every store of `runtime`, audited `expire` (reason
+    /// `expired`, as ``sweep()`` records it).
+    func expire(_ storeKey: String, in runtime: TierRuntime) {
+        guard let metadata = runtime.remove(storeKey) else { return }
+        let subject = ServiceAuditor.Subject(tier: metadata.tier, route: metadata.route, storeKey: storeKey,
+                                             partition: metadata.partition, url: nil)
+        try? auditor.record(.expire, subject, storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
+                            reason: "expired", bytes: metadata.bodyByteCount, ttl: nil)
+        runtime.counters.bump(.expired)
     }
 
     /// `stale-while-revalidate`: validate in the background, coalesced with other refreshes of the group.

@@ -56,11 +56,11 @@ extension MediaService {
                                            storage: "none", reason: decision.reason.rawValue)
             return Exchange(result: .content(content), shareable: false)
         }
-        let keepFor = Double(decision.ttl) + (tier.partition == .credential ? 0 : Double(tier.maxTTL))
+
         let entry = StoredEntry(
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: context.route.name, partition: context.partition,
                                     head: head.encoded(), requestTime: requestTime, responseTime: responseTime,
-                                    expiresAt: responseTime + max(keepFor, 1)),
+                                    expiresAt: Self.expiresAt(responseTime: responseTime, ttl: Int64(decision.ttl), tier: tier)),
             body: response.body)
         var status = CacheStatus(forward: reason, forwardStatus: response.status, ttl: Int64(decision.ttl))
         do {
@@ -119,8 +119,7 @@ extension MediaService {
             entry.metadata.head = head.encoded()
             entry.metadata.requestTime = requestTime
             entry.metadata.responseTime = responseTime
-            let keepFor = Double(ttl) + (context.tier.partition == .credential ? 0 : Double(context.tier.maxTTL))
-            entry.metadata.expiresAt = responseTime + max(keepFor, 1)
+            entry.metadata.expiresAt = Self.expiresAt(responseTime: responseTime, ttl: ttl, tier: context.tier)
             let storage = StorageClass(rawValue: candidate.head.storage) ?? .memory
             if let store = context.runtime.store(for: storage) {
                 do {
@@ -142,5 +141,12 @@ extension MediaService {
         let content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
                                        storage: head.storage, reason: "not-modified")
         return Exchange(result: .content(content), shareable: true)
+    }
+
+    /// When a stored response may be swept: its time to live, plus (on tiers that are not partitioned) the
+    /// tier's `maxTTL` during which it can still be revalidated; partitioned tiers keep nothing stale.
+    static func expiresAt(responseTime: Double, ttl: Int64, tier: Tier) -> Double {
+        let keepFor = Double(ttl) + (tier.partition == .credential ? 0 : Double(tier.maxTTL))
+        return responseTime + max(keepFor, 1)
     }
 }
