@@ -108,8 +108,7 @@ extension MediaService {
     /// `Proxy-*`, `Host` (the origin's is sent) and `Content-Length` (recomputed from the body).
     static func passThroughFields(_ client: HTTPFields, forwardAuthorization: Bool) -> HTTPFields {
         let named = Set(client.listValues(for: "connection").map { $0.lowercased() })
-        let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding",
-                                     "upgrade", "host", "content-length"]
+        let hopByHop = StoredFields.hopByHop.union(["trailer", "host", "content-length"])
         var out = client
         out.removeAll { name in
             hopByHop.contains(name) || named.contains(name) || name.hasPrefix("proxy-")
