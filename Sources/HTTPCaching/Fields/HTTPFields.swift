@@ -88,6 +88,14 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Replaces the value of the line at `index` (an index into ``fields``), keeping its name and
+    /// position: O(1) plus a copy of the list when it is shared, for callers that fill a prepared
+    /// field list (a cache's stored answer) with per-request values.
+    /// - Precondition: `0 <= index < count`.
+    public mutating func setValue(_ value: String, at index: Int) {
+        fields[index].value = HTTPFields.trim(value)
+    }
+
     /// Removes every line named `name`.
     public mutating func remove(_ name: String) {
         fields.removeAll { HTTPFields.namesEqual($0.name, name) }

@@ -6,6 +6,14 @@ extension MediaService {
     /// call ``handle(_:)``).
     public func handleIfCached(_ request: ServiceRequest) -> ServiceResponse? {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
+        if let hit = fastHit(request) { return hit }
+        return cachedAnswerByFullPath(request)
+    }
+
+    /// ``handleIfCached(_:)`` without the memory-hit fast path: admission, the RFC 9111 decision over
+    /// every stored response of the group, and ``Responder``. Tests compare both paths with it.
+    func cachedAnswerByFullPath(_ request: ServiceRequest) -> ServiceResponse? {
+        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         let context: RequestContext
         switch admit(request) {
         case .success(let admitted): context = admitted

@@ -101,7 +101,7 @@ extension MediaService {
                 continue
             }
             // Decoded once per stored entry and kept with it: memory hits never re-parse the head.
-            guard let decoded = entry.decoded(as: DecodedHead.self, { DecodedHead(entry.metadata.head) }) else {
+            guard let decoded = HitEntry.of(entry)?.head else {
                 context.runtime.remove(storeKey)
                 continue
             }

@@ -59,6 +59,8 @@ public final class MediaService: Sendable {
     /// Bumped when a purge starts: exchanges admitted earlier store nothing (C19, logout during a fetch).
     let purgeEpoch = Atomic<Int>(0)
     let background = BackgroundTasks()
+    /// Admissions of raw targets for the memory-hit fast path (``fastHit(_:)``).
+    let hitRoutes = HitRouteCache()
 
     /// Opens the state directory and the audit log, shreds sealed files of an earlier process
     /// (audited `shred`), rebuilds the disk index, and writes a `start` record.
@@ -124,6 +126,7 @@ public final class MediaService: Sendable {
     /// A `HEAD` answer has an empty body; its fields (`Content-Length` included) are those of `GET`.
     public func handle(_ request: ServiceRequest) async -> ServiceResponse {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
+        if let hit = fastHit(request) { return hit }
         let context: RequestContext
         switch admit(request) {
         case .success(let admitted): context = admitted

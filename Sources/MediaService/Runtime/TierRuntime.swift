@@ -17,6 +17,9 @@ final class TierRuntime: Sendable {
     let counters: TierCounters
     /// Variant group key (primary key + partition) → store keys of its stored responses (§4.1).
     private let variants = Mutex<[String: Set<String>]>([:])
+    /// Bumped (under the index lock) by every change of the variants index, so a hit path may reuse
+    /// the store keys it read at an equal generation (``storeKeysWithGeneration(group:)``).
+    private let variantsGeneration = Atomic<Int>(0)
 
     init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool,
          onEvent: @escaping StorageEventHandler) throws {
@@ -100,6 +103,18 @@ final class TierRuntime: Sendable {
         variants.withLock { Array($0[group] ?? []) }.sorted()
     }
 
+    /// ``storeKeys(group:)`` and the index generation they were read at (see ``generation``).
+    func storeKeysWithGeneration(group: String) -> (keys: [String], generation: Int) {
+        let (keys, generation) = variants.withLock { index in
+            (Array(index[group] ?? []), variantsGeneration.load(ordering: .relaxed))
+        }
+        return (keys.sorted(), generation)
+    }
+
+    /// The current generation of the variants index: equal to a value read earlier only when the
+    /// index has not changed since.
+    var generation: Int { variantsGeneration.load(ordering: .acquiring) }
+
     /// Store keys of every group of `primary` (all partitions).
     func storeKeys(primary: String) -> [String] {
         let prefix = primary + String(CacheKey.separator)
@@ -110,7 +125,10 @@ final class TierRuntime: Sendable {
 
     func addVariant(_ storeKey: String) {
         let group = CacheKey.group(ofStoreKey: storeKey)
-        _ = variants.withLock { $0[group, default: []].insert(storeKey) }
+        variants.withLock { index in
+            index[group, default: []].insert(storeKey)
+            variantsGeneration.add(1, ordering: .releasing)
+        }
     }
 
     func removeVariant(_ storeKey: String) {
@@ -118,6 +136,7 @@ final class TierRuntime: Sendable {
         variants.withLock { index in
             index[group]?.remove(storeKey)
             if index[group]?.isEmpty == true { index[group] = nil }
+            variantsGeneration.add(1, ordering: .releasing)
         }
     }
 

@@ -1,0 +1,39 @@
+import HTTPCaching
+import MediaStorage
+import Synchronization
+
+/// What the service keeps with one stored entry (``MediaStorage/StoredEntry/decoded(as:_:)``): the
+/// head decoded once, and the prepared memory-hit answer built on the first fast hit.
+///
+/// A new entry (a new store, a 304 update, a refresh) starts with neither, so a prepared answer never
+/// outlives the head and body it was built from.
+final class HitEntry: Sendable {
+    let decoded: DecodedHead
+    // Holds only `PreparedHit`, an immutable `Sendable` class.
+    private nonisolated(unsafe) let prepared = AtomicLazyReference<PreparedHit>()
+
+    init(_ decoded: DecodedHead) {
+        self.decoded = decoded
+    }
+
+    /// The decoded head of `entry`, kept with it; `nil` when the head bytes do not decode.
+    ///
+    /// When the entry's slot already holds a bare ``DecodedHead`` (kept there by other code), that is
+    /// returned without a ``HitEntry``: callers then serve through the full path.
+    static func of(_ entry: StoredEntry) -> (head: DecodedHead, hit: HitEntry?)? {
+        if let hit = entry.decoded(as: HitEntry.self, { DecodedHead(entry.metadata.head).map(HitEntry.init) }) {
+            return (hit.decoded, hit)
+        }
+        if let head = entry.decoded(as: DecodedHead.self, { nil }) { return (head, nil) }
+        return DecodedHead(entry.metadata.head).map { ($0, nil) }
+    }
+
+    /// The prepared answer for `key` (tier and versioning), built once with `make`. A racing thread
+    /// may build one too; one is kept. A prepared answer for another key is not reused.
+    func prepared(for key: PreparedHit.Key, _ make: () -> PreparedHit) -> PreparedHit {
+        if let existing = prepared.load(), existing.key == key { return existing }
+        let made = make()
+        let kept = prepared.storeIfNil(made)
+        return kept.key == key ? kept : made
+    }
+}

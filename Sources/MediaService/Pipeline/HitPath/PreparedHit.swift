@@ -1,0 +1,62 @@
+import HTTPCaching
+import MediaStorage
+
+/// A stored entry's answer to a plain `GET`/`HEAD`, built once by ``Responder`` and reused by every
+/// memory hit: status, every downstream field in order, body. A hit copies the field list and fills
+/// in the two values that change per request, `Age` (RFC 9111 §5.1) and `Cache-Status` (RFC 9211).
+///
+/// "Plain" means a request without the fields that change the answer (``HitRequest/isPlain(_:)``):
+/// then the RFC 9111 decision, the policy's TTL cap and ``Responder/content(_:head:body:context:now:cacheStatus:storage:reason:)``
+/// reduce to ``isServable`` and `age < ` ``freshLimit``.
+final class PreparedHit: Sendable {
+    /// What the prepared fields depend on besides the entry: the tier (downstream `Cache-Control`,
+    /// kept fields, `Vary: Authorization`) and whether the URL is versioned (the TTL cap).
+    struct Key: Hashable, Sendable {
+        var tier: String
+        var isVersioned: Bool
+    }
+
+    let key: Key
+    /// Whether a plain request selects this entry without looking at its fields and may reuse it
+    /// while fresh: stored for `GET`, no `Vary` (RFC 9111 §4.1), no response `no-cache` (§5.2.2.4).
+    let isServable: Bool
+    /// Seconds of current age (§4.2.3) below which the entry is served fresh: the smaller of its
+    /// freshness lifetime (§4.2.1) and the policy TTL cap. `ttl` in `Cache-Status` is this minus the age.
+    let freshLimit: Int64
+    let status: Int
+    let fields: HTTPFields
+    let ageIndex: Int
+    let cacheStatusIndex: Int
+
+    /// Prepares `response` (with `head` and `body`) as ``Responder`` answers a plain `GET` for `context`.
+    init(_ response: StoredResponse, head: StoredHead, body: [UInt8], context: RequestContext) {
+        key = Key(tier: context.tier.name, isVersioned: context.isVersioned)
+        let lifetime = response.freshnessLifetime(role: context.role)
+        freshLimit = min(lifetime, head.policyTTL)
+        let template = Responder.content(response, head: head, body: body, context: context, now: response.responseTime,
+                                         cacheStatus: CacheStatus(hit: true, ttl: 0), storage: "hit", reason: nil)
+        status = template.status
+        fields = template.fields
+        let names = fields.fields.map(\.name)
+        let age = names.firstIndex { HTTPFields.namesEqual($0, "Age") }
+        let cacheStatus = names.firstIndex { HTTPFields.namesEqual($0, "Cache-Status") }
+        ageIndex = age ?? 0
+        cacheStatusIndex = cacheStatus ?? 0
+        isServable = age != nil && cacheStatus != nil && template.status == response.status
+            && response.requestMethod == "GET" && response.parsed.varyFieldNames?.isEmpty == true
+            && response.secondaryKey.entries.isEmpty && !response.parsed.cacheControl.noCache
+    }
+
+    /// The answer at current age `age` (must be below ``freshLimit``): the prepared fields with `Age`
+    /// and `Cache-Status: mediactl; hit; ttl=N`, the body unless `isHead`, and the outcome of a hit.
+    func response(age: Int64, body: [UInt8], isHead: Bool, outcome: ServiceOutcome) -> ServiceResponse {
+        var fields = self.fields
+        fields.setValue(AgeField.value(for: age), at: ageIndex)
+        let cacheStatus = "mediactl; hit; ttl=" + String(freshLimit - age)
+        fields.setValue(cacheStatus, at: cacheStatusIndex)
+        var outcome = outcome
+        outcome.cacheStatus = cacheStatus
+        outcome.storage = "hit"
+        return ServiceResponse(status: status, fields: fields, body: isHead ? [] : body, outcome: outcome)
+    }
+}
