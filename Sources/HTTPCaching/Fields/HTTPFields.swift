@@ -93,7 +93,12 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// field list (a cache's stored answer) with per-request values.
     /// - Precondition: `0 <= index < count`.
     public mutating func setValue(_ value: String, at index: Int) {
-        fields[index].value = HTTPFields.trim(value)
+        let utf8 = value.utf8
+        if let first = utf8.first, let last = utf8.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
+            fields[index].value = value
+        } else {
+            fields[index].value = HTTPFields.trim(value)
+        }
     }
 
     /// Removes every line named `name`.

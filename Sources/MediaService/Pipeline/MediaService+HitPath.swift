@@ -15,10 +15,11 @@ extension MediaService {
         default: return nil
         }
         guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty, HitRequest.isPlain(request.fields),
-              let route = hitRoute(for: request.target) else { return nil }
+              let slot = hitSlot(for: request.target) else { return nil }
+        let route = slot.route
         let runtime = route.runtime
         let storeKey: String
-        if let known = route.storeKey, route.generation == runtime.generation {
+        if let known = slot.storeKey, slot.generation == runtime.generation {
             storeKey = known
         } else {
             let (keys, generation) = runtime.storeKeysWithGeneration(group: route.groupKey)
@@ -29,8 +30,7 @@ extension MediaService {
         let time = now
         guard let entry = runtime.entry(for: storeKey), entry.metadata.expiresAt > time,
               let hit = HitEntry.of(entry)?.hit else { return nil }
-        let key = PreparedHit.Key(tier: runtime.tier.name, isVersioned: route.isVersioned)
-        let prepared = hit.prepared(for: key) {
+        let prepared = hit.prepared(for: route.preparedKey) {
             PreparedHit(hit.decoded.response, head: hit.decoded.head, body: entry.body, context: route.context)
         }
         guard prepared.isServable else { return nil }
@@ -42,16 +42,14 @@ extension MediaService {
 
     /// The cached admission of `target` for a plain request, resolving and caching it on first use;
     /// `nil` for targets the router refuses and for tiers that require a bearer token.
-    func hitRoute(for target: String) -> HitRoute? {
-        if let known = hitRoutes.route(for: target) { return known }
+    func hitSlot(for target: String) -> HitRouteCache.Slot? {
+        if let known = hitRoutes.slot(for: target) { return known }
         guard let match = try? router.resolve(target, configuration: configuration.targetLimits),
               let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired else { return nil }
         let hitRoute = HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
-                                isVersioned: runtime.tier.isVersioned(query: match.query),
-                                groupKey: CacheKey.group(primary: match.upstreamURL, partition: nil),
-                                outcome: ServiceOutcome(route: route.name, tier: runtime.tier.name))
+                                isVersioned: runtime.tier.isVersioned(query: match.query))
         hitRoutes.insert(hitRoute, for: target)
-        return hitRoute
+        return HitRouteCache.Slot(route: hitRoute, storeKey: nil, generation: -1)
     }
 }

@@ -9,11 +9,15 @@ import Synchronization
 /// outlives the head and body it was built from.
 final class HitEntry: Sendable {
     let decoded: DecodedHead
-    // Holds only `PreparedHit`, an immutable `Sendable` class.
-    private nonisolated(unsafe) let prepared = AtomicLazyReference<PreparedHit>()
+    /// The prepared answer, retained once set (released with the entry).
+    private let preparedSlot = Atomic<Unmanaged<PreparedHit>?>(nil)
 
     init(_ decoded: DecodedHead) {
         self.decoded = decoded
+    }
+
+    deinit {
+        preparedSlot.load(ordering: .acquiring)?.release()
     }
 
     /// The decoded head of `entry`, kept with it; `nil` when the head bytes do not decode.
@@ -29,11 +33,18 @@ final class HitEntry: Sendable {
     }
 
     /// The prepared answer for `key` (tier and versioning), built once with `make`. A racing thread
-    /// may build one too; one is kept. A prepared answer for another key is not reused.
+    /// may build one too; the first kept wins. A prepared answer for another key is built, not kept.
     func prepared(for key: PreparedHit.Key, _ make: () -> PreparedHit) -> PreparedHit {
-        if let existing = prepared.load(), existing.key == key { return existing }
+        if let existing = preparedSlot.load(ordering: .acquiring)?.takeUnretainedValue(), existing.key == key {
+            return existing
+        }
         let made = make()
-        let kept = prepared.storeIfNil(made)
-        return kept.key == key ? kept : made
+        let retained = Unmanaged.passRetained(made)
+        let (exchanged, original) = preparedSlot.compareExchange(expected: nil, desired: retained,
+                                                                 ordering: .acquiringAndReleasing)
+        if exchanged { return made }
+        retained.release()
+        if let kept = original?.takeUnretainedValue(), kept.key == key { return kept }
+        return made
     }
 }

@@ -51,8 +51,8 @@ final class PreparedHit: Sendable {
     /// and `Cache-Status: mediactl; hit; ttl=N`, the body unless `isHead`, and the outcome of a hit.
     func response(age: Int64, body: [UInt8], isHead: Bool, outcome: ServiceOutcome) -> ServiceResponse {
         var fields = self.fields
-        fields.setValue(AgeField.value(for: age), at: ageIndex)
-        let cacheStatus = "mediactl; hit; ttl=" + String(freshLimit - age)
+        fields.setValue(DecimalText.string(min(max(age, 0), maximumDeltaSeconds)), at: ageIndex)
+        let cacheStatus = DecimalText.string(prefix: "mediactl; hit; ttl=", freshLimit - age)
         fields.setValue(cacheStatus, at: cacheStatusIndex)
         var outcome = outcome
         outcome.cacheStatus = cacheStatus
