@@ -15,29 +15,49 @@ extension MediaService {
         default: return nil
         }
         guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty, HitRequest.isPlain(request.fields),
-              let slot = hitSlot(for: request.target) else { return nil }
+              var slot = hitSlot(for: request.target) else { return nil }
         let route = slot.route
         let runtime = route.runtime
-        let storeKey: String
-        if let known = slot.storeKey, slot.generation == runtime.generation {
-            storeKey = known
-        } else {
+        var learned = false
+        defer { if learned { hitRoutes.keep(slot, for: request.target) } }
+        if slot.generation != runtime.generation {
             let (keys, generation) = runtime.storeKeysWithGeneration(group: route.groupKey)
-            hitRoutes.remember(storeKey: keys.count == 1 ? keys[0] : nil, generation: generation, for: request.target)
-            guard keys.count == 1 else { return nil }
-            storeKey = keys[0]
+            slot.storeKey = keys.count == 1 ? keys[0] : nil
+            slot.generation = generation
+            learned = true
         }
+        guard let storeKey = slot.storeKey, let entry = runtime.entry(for: storeKey) else { return nil }
         let time = now
-        guard let entry = runtime.entry(for: storeKey), entry.metadata.expiresAt > time,
-              let hit = HitEntry.of(entry)?.hit else { return nil }
+        let metadata = entry.metadata
+        guard metadata.expiresAt > time else { return nil }
+        let hit: HitEntry
+        if let known = slot.hit, known.isDecoded(from: metadata.head) {
+            hit = known
+        } else {
+            guard let made = HitEntry.of(entry)?.hit else { return nil }
+            hit = made
+            slot.hit = made
+            learned = true
+        }
         let prepared = hit.prepared(for: route.preparedKey) {
             PreparedHit(hit.decoded.response, head: hit.decoded.head, body: entry.body, context: route.context)
         }
-        guard prepared.isServable else { return nil }
+        let body = entry.body
+        guard prepared.isServable, body.count == prepared.bodyCount else { return nil }
         let age = hit.decoded.response.currentAge(now: Int64(time))
         guard age < prepared.freshLimit else { return nil }
+        let texts: (age: String, cacheStatus: String)
+        if let known = slot.texts, slot.textsAge == age, slot.textsLimit == prepared.freshLimit {
+            texts = known
+        } else {
+            texts = prepared.texts(age: age)
+            slot.texts = texts
+            slot.textsAge = age
+            slot.textsLimit = prepared.freshLimit
+            learned = true
+        }
         runtime.counters.bump(.hits)
-        return prepared.response(age: age, body: entry.body, isHead: isHead, outcome: route.outcome)
+        return prepared.response(texts: texts, body: body, isHead: isHead, outcome: route.outcome)
     }
 
     /// The cached admission of `target` for a plain request, resolving and caching it on first use;
@@ -47,9 +67,9 @@ extension MediaService {
         guard let match = try? router.resolve(target, configuration: configuration.targetLimits),
               let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired else { return nil }
-        let hitRoute = HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
-                                isVersioned: runtime.tier.isVersioned(query: match.query))
-        hitRoutes.insert(hitRoute, for: target)
-        return HitRouteCache.Slot(route: hitRoute, storeKey: nil, generation: -1)
+        let slot = HitRouteCache.Slot(route: HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
+                                                      isVersioned: runtime.tier.isVersioned(query: match.query)))
+        hitRoutes.keep(slot, for: target)
+        return slot
     }
 }

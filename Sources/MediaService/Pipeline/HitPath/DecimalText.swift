@@ -5,11 +5,11 @@ enum DecimalText {
         string(prefix: "", value)
     }
 
-    /// `prefix` followed by `value` in decimal, as `prefix + String(value)`, in one allocation (none
-    /// when the result fits a small string).
+    /// `prefix` followed by `value` in decimal, as `prefix + String(value)`: written into a stack
+    /// buffer, then one `String` (no allocation when the result fits a small string).
     static func string(prefix: StaticString, _ value: Int64) -> String {
         let prefixCount = prefix.utf8CodeUnitCount
-        return String(unsafeUninitializedCapacity: prefixCount + 20) { buffer in
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: prefixCount + 20) { buffer in
             prefix.withUTF8Buffer { bytes in
                 for index in 0..<prefixCount { buffer[index] = bytes[index] }
             }
@@ -33,7 +33,7 @@ enum DecimalText {
                 buffer[end] = UInt8(ascii: "0") + UInt8(magnitude % 10)
                 magnitude /= 10
             } while end > count
-            return total
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[0..<total]), as: UTF8.self)
         }
     }
 }

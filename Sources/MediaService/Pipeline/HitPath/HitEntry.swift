@@ -9,11 +9,21 @@ import Synchronization
 /// outlives the head and body it was built from.
 final class HitEntry: Sendable {
     let decoded: DecodedHead
+    /// The stored head bytes it was decoded from (the entry's own buffer, shared).
+    let headBytes: [UInt8]
     /// The prepared answer, retained once set (released with the entry).
     private let preparedSlot = Atomic<Unmanaged<PreparedHit>?>(nil)
 
-    init(_ decoded: DecodedHead) {
+    init(_ decoded: DecodedHead, headBytes: [UInt8]) {
         self.decoded = decoded
+        self.headBytes = headBytes
+    }
+
+    /// Whether `head` is the very buffer this was decoded from (an O(1) identity check: a buffer this
+    /// object keeps alive cannot be reused for other bytes, so equal addresses mean equal bytes).
+    func isDecoded(from head: [UInt8]) -> Bool {
+        head.count == headBytes.count && !head.isEmpty
+            && head.withUnsafeBufferPointer { $0.baseAddress } == headBytes.withUnsafeBufferPointer { $0.baseAddress }
     }
 
     deinit {
@@ -25,7 +35,10 @@ final class HitEntry: Sendable {
     /// When the entry's slot already holds a bare ``DecodedHead`` (kept there by other code), that is
     /// returned without a ``HitEntry``: callers then serve through the full path.
     static func of(_ entry: StoredEntry) -> (head: DecodedHead, hit: HitEntry?)? {
-        if let hit = entry.decoded(as: HitEntry.self, { DecodedHead(entry.metadata.head).map(HitEntry.init) }) {
+        if let hit = entry.decoded(as: HitEntry.self, {
+            let head = entry.metadata.head
+            return DecodedHead(head).map { HitEntry($0, headBytes: head) }
+        }) {
             return (hit.decoded, hit)
         }
         if let head = entry.decoded(as: DecodedHead.self, { nil }) { return (head, nil) }

@@ -25,6 +25,8 @@ final class PreparedHit: Sendable {
     let freshLimit: Int64
     let status: Int
     let fields: HTTPFields
+    /// The body length `Content-Length` was prepared for.
+    let bodyCount: Int
     let ageIndex: Int
     let cacheStatusIndex: Int
 
@@ -36,6 +38,7 @@ final class PreparedHit: Sendable {
         let template = Responder.content(response, head: head, body: body, context: context, now: response.responseTime,
                                          cacheStatus: CacheStatus(hit: true, ttl: 0), storage: "hit", reason: nil)
         status = template.status
+        bodyCount = body.count
         fields = template.fields
         let names = fields.fields.map(\.name)
         let age = names.firstIndex { HTTPFields.namesEqual($0, "Age") }
@@ -47,15 +50,21 @@ final class PreparedHit: Sendable {
             && response.secondaryKey.entries.isEmpty && !response.parsed.cacheControl.noCache
     }
 
-    /// The answer at current age `age` (must be below ``freshLimit``): the prepared fields with `Age`
-    /// and `Cache-Status: mediactl; hit; ttl=N`, the body unless `isHead`, and the outcome of a hit.
-    func response(age: Int64, body: [UInt8], isHead: Bool, outcome: ServiceOutcome) -> ServiceResponse {
+    /// The `Age` and `Cache-Status` values at current age `age`: `Age` clamped to `0 ... 2147483648`
+    /// (RFC 9111 §5.1), `Cache-Status: mediactl; hit; ttl=N` with N = ``freshLimit`` − `age` (RFC 9211).
+    func texts(age: Int64) -> (age: String, cacheStatus: String) {
+        (DecimalText.string(min(max(age, 0), maximumDeltaSeconds)),
+         DecimalText.string(prefix: "mediactl; hit; ttl=", freshLimit - age))
+    }
+
+    /// The answer with `texts` (from ``texts(age:)``), the body unless `isHead`, and the outcome of a hit.
+    func response(texts: (age: String, cacheStatus: String), body: [UInt8], isHead: Bool,
+                  outcome: ServiceOutcome) -> ServiceResponse {
         var fields = self.fields
-        fields.setValue(DecimalText.string(min(max(age, 0), maximumDeltaSeconds)), at: ageIndex)
-        let cacheStatus = DecimalText.string(prefix: "mediactl; hit; ttl=", freshLimit - age)
-        fields.setValue(cacheStatus, at: cacheStatusIndex)
+        fields.setValue(texts.age, at: ageIndex)
+        fields.setValue(texts.cacheStatus, at: cacheStatusIndex)
         var outcome = outcome
-        outcome.cacheStatus = cacheStatus
+        outcome.cacheStatus = texts.cacheStatus
         outcome.storage = "hit"
         return ServiceResponse(status: status, fields: fields, body: isHead ? [] : body, outcome: outcome)
     }
