@@ -195,4 +195,40 @@ import Testing
             #expect(purged.response == nil)
         }
     }
+
+    @Test func rememberedTextsFollowTheFreshnessLimitAtTheSameAge() async throws {
+        let jpeg = try Fixtures.bytes("catalog/horse-d29d871c.jpg")
+        let origin = ScriptedOrigin { _, number in
+            number == 1
+                ? OriginResponse(status: 200, fields: ["Cache-Control": "max-age=60"], body: jpeg)
+                : OriginResponse(status: 200, fields: ["Cache-Control": "max-age=90", "Age": "5"], body: jpeg)
+        }
+        let harness = try PipelineHarness(policyJSON: HitPathSupport.policy, fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/mcat/t.jpg")
+        harness.clock.advance(5)
+        let first = HitPathSupport.compare(harness.service, HitPathSupport.request("/mcat/t.jpg"))
+        #expect(first.fast)
+        #expect(first.response?.fields["Age"] == "5")
+        #expect(first.response?.fields["Cache-Status"] == "mediactl; hit; ttl=55")
+        _ = await harness.get("/mcat/t.jpg", policy: .reloadIgnoringLocalCacheData)
+        let second = HitPathSupport.compare(harness.service, HitPathSupport.request("/mcat/t.jpg"))
+        #expect(second.fast)
+        #expect(second.response?.fields["Age"] == "5")
+        #expect(second.response?.fields["Cache-Status"] == "mediactl; hit; ttl=85")
+    }
+
+    @Test func equivalentTargetsShareOneEntry() async throws {
+        let harness = try PipelineHarness(policyJSON: HitPathSupport.policy)
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=60"], body: try Fixtures.bytes("catalog/horse-d29d871c.jpg")),
+                                for: "http://origin.test/mcat/h.jpg")
+        _ = await harness.get("/mcat/h.jpg")
+        let plain = HitPathSupport.compare(harness.service, HitPathSupport.request("/mcat/h.jpg"))
+        let encoded = HitPathSupport.compare(harness.service, HitPathSupport.request("/mcat/%68.jpg"))
+        #expect(plain.fast && encoded.fast)
+        #expect(plain.response?.fields == encoded.response?.fields)
+        #expect(harness.service.hitRoutes.count == 2)
+        #expect(harness.origin.totalCallCount == 1)
+    }
 }

@@ -27,4 +27,14 @@ import Testing
             #expect(!HitRequest.isPlain(HTTPFields([("Accept", "*/*"), (name, "x")])), "\(name)")
         }
     }
+
+    @Test func setValueReplacesOneLineInPlace() {
+        var fields: HTTPFields = ["Age": "1", "cache-status": "x", "Age": "2"]
+        fields.setValue("mediactl; hit; ttl=5", at: 1)
+        fields.setValue(" 7\t", at: 2)
+        #expect(fields.fields == [.init(name: "Age", value: "1"), .init(name: "cache-status", value: "mediactl; hit; ttl=5"),
+                                  .init(name: "Age", value: "7")])
+        fields.setValue("", at: 0)
+        #expect(fields.fields[0] == .init(name: "Age", value: ""))
+    }
 }
