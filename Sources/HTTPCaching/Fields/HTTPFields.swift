@@ -93,12 +93,11 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// field list (a cache's stored answer) with per-request values.
     /// - Precondition: `0 <= index < count`.
     public mutating func setValue(_ value: String, at index: Int) {
-        let utf8 = value.utf8
-        if let first = utf8.first, let last = utf8.last, first != 0x20, first != 0x09, last != 0x20, last != 0x09 {
-            fields[index].value = value
-        } else {
-            fields[index].value = HTTPFields.trim(value)
+        var value = value
+        let clean = value.withUTF8 { bytes in
+            bytes.isEmpty || (bytes[0] != 0x20 && bytes[0] != 0x09 && bytes[bytes.count - 1] != 0x20 && bytes[bytes.count - 1] != 0x09)
         }
+        fields[index].value = clean ? value : HTTPFields.trim(value)
     }
 
     /// Removes every line named `name`.

@@ -15,28 +15,36 @@ extension MediaService {
         default: return nil
         }
         guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty, HitRequest.isPlain(request.fields),
-              var slot = hitSlot(for: request.target) else { return nil }
+              let slot = hitSlot(for: request.target) else { return nil }
         let route = slot.route
         let runtime = route.runtime
+        var storeKey = slot.storeKey, generation = slot.generation
+        var knownHit = slot.hit
+        var texts = slot.texts, textsAge = slot.textsAge, textsLimit = slot.textsLimit
         var learned = false
-        defer { if learned { hitRoutes.keep(slot, for: request.target) } }
-        if slot.generation != runtime.generation {
-            let (keys, generation) = runtime.storeKeysWithGeneration(group: route.groupKey)
-            slot.storeKey = keys.count == 1 ? keys[0] : nil
-            slot.generation = generation
+        defer {
+            if learned {
+                hitRoutes.keep(HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
+                                       textsAge: textsAge, textsLimit: textsLimit), for: request.target)
+            }
+        }
+        if generation != runtime.generation {
+            let (keys, current) = runtime.storeKeysWithGeneration(group: route.groupKey)
+            storeKey = keys.count == 1 ? keys[0] : nil
+            generation = current
             learned = true
         }
-        guard let storeKey = slot.storeKey, let entry = runtime.entry(for: storeKey) else { return nil }
+        guard let storeKey, let entry = runtime.entry(for: storeKey) else { return nil }
         let time = now
         let metadata = entry.metadata
         guard metadata.expiresAt > time else { return nil }
         let hit: HitEntry
-        if let known = slot.hit, known.isDecoded(from: metadata.head) {
-            hit = known
+        if let knownHit, knownHit.isDecoded(from: metadata.head) {
+            hit = knownHit
         } else {
             guard let made = HitEntry.of(entry)?.hit else { return nil }
             hit = made
-            slot.hit = made
+            knownHit = made
             learned = true
         }
         let prepared = hit.prepared(for: route.preparedKey) {
@@ -46,29 +54,29 @@ extension MediaService {
         guard prepared.isServable, body.count == prepared.bodyCount else { return nil }
         let age = hit.decoded.response.currentAge(now: Int64(time))
         guard age < prepared.freshLimit else { return nil }
-        let texts: (age: String, cacheStatus: String)
-        if let known = slot.texts, slot.textsAge == age, slot.textsLimit == prepared.freshLimit {
-            texts = known
+        let answerTexts: (age: String, cacheStatus: String)
+        if let texts, textsAge == age, textsLimit == prepared.freshLimit {
+            answerTexts = texts
         } else {
-            texts = prepared.texts(age: age)
-            slot.texts = texts
-            slot.textsAge = age
-            slot.textsLimit = prepared.freshLimit
+            answerTexts = prepared.texts(age: age)
+            texts = answerTexts
+            textsAge = age
+            textsLimit = prepared.freshLimit
             learned = true
         }
         runtime.counters.bump(.hits)
-        return prepared.response(texts: texts, body: body, isHead: isHead, outcome: route.outcome)
+        return prepared.response(texts: answerTexts, body: body, isHead: isHead, outcome: route.outcome)
     }
 
     /// The cached admission of `target` for a plain request, resolving and caching it on first use;
     /// `nil` for targets the router refuses and for tiers that require a bearer token.
-    func hitSlot(for target: String) -> HitRouteCache.Slot? {
+    func hitSlot(for target: String) -> HitSlot? {
         if let known = hitRoutes.slot(for: target) { return known }
         guard let match = try? router.resolve(target, configuration: configuration.targetLimits),
               let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired else { return nil }
-        let slot = HitRouteCache.Slot(route: HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
-                                                      isVersioned: runtime.tier.isVersioned(query: match.query)))
+        let slot = HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
+                                           isVersioned: runtime.tier.isVersioned(query: match.query)))
         hitRoutes.keep(slot, for: target)
         return slot
     }

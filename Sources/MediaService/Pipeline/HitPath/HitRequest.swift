@@ -10,6 +10,10 @@ enum HitRequest {
     /// - Complexity: O(total bytes of the names that have the length of one of those names).
     static func isPlain(_ fields: HTTPFields) -> Bool {
         for field in fields.fields {
+            switch field.name.utf8.count {
+            case 5, 6, 8, 13, 14, 17, 19: break
+            default: continue
+            }
             var name = field.name
             let matched = name.withUTF8 { bytes -> Bool in
                 switch bytes.count {

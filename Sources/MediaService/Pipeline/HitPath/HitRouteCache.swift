@@ -1,40 +1,17 @@
 import Synchronization
 
-/// Raw request target → ``HitRoute`` plus what the last fast hit on it learned (store key, entry,
-/// field texts), at most ``capacity`` targets (all are forgotten when a new one would exceed it).
-///
-/// Everything a slot remembers is checked before use, so slots written by racing threads in any
-/// order stay correct: the store key against the variants index generation, the entry against the
-/// stored head's identity, the texts against the age and freshness limit they were made for.
+/// Raw request target → ``HitSlot`` (the target's admission plus what its last fast hit learned), at
+/// most ``capacity`` targets (all are forgotten when a new one would exceed it).
 final class HitRouteCache: Sendable {
-    /// One target's admission and what its last fast hit learned.
-    struct Slot: Sendable {
-        let route: HitRoute
-        /// The group's only store key when the variants index held exactly one at ``generation``.
-        var storeKey: String?
-        /// The variants index generation ``storeKey`` was read at, or -1 before the first read.
-        var generation: Int = -1
-        /// The entry data last served (not kept alive by the slot: it lives with its stored entry).
-        weak var hit: HitEntry?
-        /// `Age` and `Cache-Status` values last sent, for ``textsAge`` and ``textsLimit``.
-        var texts: (age: String, cacheStatus: String)?
-        var textsAge: Int64 = -1
-        var textsLimit: Int64 = -1
-
-        init(route: HitRoute) {
-            self.route = route
-        }
-    }
-
     static let capacity = 4096
-    private let table = Mutex<[String: Slot]>([:])
+    private let table = Mutex<[String: HitSlot]>([:])
 
-    func slot(for target: String) -> Slot? {
+    func slot(for target: String) -> HitSlot? {
         table.withLock { $0[target] }
     }
 
     /// Keeps `slot` for `target` (replacing what is there; forgetting every target first when full).
-    func keep(_ slot: Slot, for target: String) {
+    func keep(_ slot: HitSlot, for target: String) {
         table.withLock { table in
             if table.count >= Self.capacity && table[target] == nil { table.removeAll(keepingCapacity: true) }
             table[target] = slot
@@ -43,4 +20,36 @@ final class HitRouteCache: Sendable {
 
     /// The number of targets kept.
     var count: Int { table.withLock { $0.count } }
+}
+
+/// One target's admission and what the last fast hit on it learned. Immutable once made (a hit
+/// that learns something keeps a new slot), so a lookup costs one retain.
+///
+/// Everything remembered is checked before use, so slots kept by racing threads in any order stay
+/// correct: the store key against the variants index generation, the entry against the stored
+/// head's identity, the texts against the age and freshness limit they were made for.
+final class HitSlot: @unchecked Sendable {
+    let route: HitRoute
+    /// The group's only store key when the variants index held exactly one at ``generation``.
+    let storeKey: String?
+    /// The variants index generation ``storeKey`` was read at, or -1 before the first read.
+    let generation: Int
+    /// The entry data last served. Weak: it lives with its stored entry, the slot never keeps it.
+    /// Written only by `init` (hence `@unchecked Sendable`: weak references load atomically).
+    private(set) weak var hit: HitEntry?
+    /// `Age` and `Cache-Status` values last sent, for ``textsAge`` and ``textsLimit``.
+    let texts: (age: String, cacheStatus: String)?
+    let textsAge: Int64
+    let textsLimit: Int64
+
+    init(route: HitRoute, storeKey: String? = nil, generation: Int = -1, hit: HitEntry? = nil,
+         texts: (age: String, cacheStatus: String)? = nil, textsAge: Int64 = -1, textsLimit: Int64 = -1) {
+        self.route = route
+        self.storeKey = storeKey
+        self.generation = generation
+        self.hit = hit
+        self.texts = texts
+        self.textsAge = textsAge
+        self.textsLimit = textsLimit
+    }
 }
