@@ -25,6 +25,12 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         fields = pairs.map { Field(name: $0.0, value: HTTPFields.trim($0.1)) }
     }
 
+    /// Creates fields from field lines whose values are already trimmed (as ``fields`` of another
+    /// `HTTPFields` are), in order, without re-trimming: for callers that assemble prepared lines.
+    public init(lines: [Field]) {
+        fields = lines
+    }
+
     public init(dictionaryLiteral elements: (String, String)...) {
         self.init(elements)
     }
@@ -86,18 +92,6 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         } else {
             append(name, value)
         }
-    }
-
-    /// Replaces the value of the line at `index` (an index into ``fields``), keeping its name and
-    /// position: O(1) plus a copy of the list when it is shared, for callers that fill a prepared
-    /// field list (a cache's stored answer) with per-request values.
-    /// - Precondition: `0 <= index < count`.
-    public mutating func setValue(_ value: String, at index: Int) {
-        var value = value
-        let clean = value.withUTF8 { bytes in
-            bytes.isEmpty || (bytes[0] != 0x20 && bytes[0] != 0x09 && bytes[bytes.count - 1] != 0x20 && bytes[bytes.count - 1] != 0x09)
-        }
-        fields[index].value = clean ? value : HTTPFields.trim(value)
     }
 
     /// Removes every line named `name`.

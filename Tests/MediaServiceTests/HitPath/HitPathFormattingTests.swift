@@ -28,13 +28,12 @@ import Testing
         }
     }
 
-    @Test func setValueReplacesOneLineInPlace() {
-        var fields: HTTPFields = ["Age": "1", "cache-status": "x", "Age": "2"]
-        fields.setValue("mediactl; hit; ttl=5", at: 1)
-        fields.setValue(" 7\t", at: 2)
-        #expect(fields.fields == [.init(name: "Age", value: "1"), .init(name: "cache-status", value: "mediactl; hit; ttl=5"),
-                                  .init(name: "Age", value: "7")])
-        fields.setValue("", at: 0)
-        #expect(fields.fields[0] == .init(name: "Age", value: ""))
+    @Test func linesAreKeptAsGiven() {
+        let lines: [HTTPFields.Field] = [.init(name: "Age", value: "1"), .init(name: "cache-status", value: "x"),
+                                         .init(name: "Age", value: "2")]
+        let fields = HTTPFields(lines: lines)
+        #expect(fields.fields == lines)
+        #expect(fields.values(for: "age") == ["1", "2"])
+        #expect(HTTPFields(lines: []).isEmpty)
     }
 }

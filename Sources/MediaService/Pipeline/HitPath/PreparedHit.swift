@@ -60,12 +60,19 @@ final class PreparedHit: Sendable {
     /// The answer with `texts` (from ``texts(age:)``), the body unless `isHead`, and the outcome of a hit.
     func response(texts: (age: String, cacheStatus: String), body: [UInt8], isHead: Bool,
                   outcome: ServiceOutcome) -> ServiceResponse {
-        var fields = self.fields
-        fields.setValue(texts.age, at: ageIndex)
-        fields.setValue(texts.cacheStatus, at: cacheStatusIndex)
+        // One pass into a new buffer (the prepared lines are shared by every hit and never change).
+        let prepared = fields.fields
+        let lines = [HTTPFields.Field](unsafeUninitializedCapacity: prepared.count) { buffer, count in
+            for index in prepared.indices {
+                let line = prepared[index]
+                let value = index == ageIndex ? texts.age : index == cacheStatusIndex ? texts.cacheStatus : line.value
+                (buffer.baseAddress! + index).initialize(to: HTTPFields.Field(name: line.name, value: value))
+            }
+            count = prepared.count
+        }
         var outcome = outcome
         outcome.cacheStatus = texts.cacheStatus
         outcome.storage = "hit"
-        return ServiceResponse(status: status, fields: fields, body: isHead ? [] : body, outcome: outcome)
+        return ServiceResponse(status: status, fields: HTTPFields(lines: lines), body: isHead ? [] : body, outcome: outcome)
     }
 }
