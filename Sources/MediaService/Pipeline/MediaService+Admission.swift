@@ -11,13 +11,19 @@ extension MediaService {
 
     /// Steps 1–2 of the request flow: route (path normalised, traversal refused), method, body,
     /// credentials per tier (RFC 6750 bearer tokens), partition.
-    func admit(_ request: ServiceRequest) -> Result<RequestContext, Refusal> {
+    /// - Parameter resolved: the router's match for `request.target` when the caller already has it
+    ///   (``fastHit(_:resolved:)`` resolves a target it sees first); `nil` resolves here.
+    func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Refusal> {
         let match: RouteMatch
-        do {
-            match = try router.resolve(request.target, configuration: configuration.targetLimits)
-        } catch {
-            return .failure(Refusal(response: Responder.problem(error.httpStatus, code: error.code.description,
-                                                                detail: error.context, outcome: ServiceOutcome())))
+        if let resolved {
+            match = resolved
+        } else {
+            do {
+                match = try router.resolve(request.target, configuration: configuration.targetLimits)
+            } catch {
+                return .failure(Refusal(response: Responder.problem(error.httpStatus, code: error.code.description,
+                                                                    detail: error.context, outcome: ServiceOutcome())))
+            }
         }
         guard let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier] else {
             return .failure(Refusal(response: Responder.problem(404, code: "no-route", detail: "no route matches",

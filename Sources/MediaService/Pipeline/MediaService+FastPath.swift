@@ -6,16 +6,18 @@ extension MediaService {
     /// call ``handle(_:)``).
     public func handleIfCached(_ request: ServiceRequest) -> ServiceResponse? {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
-        if let hit = fastHit(request) { return hit }
-        return cachedAnswerByFullPath(request)
+        var resolved: RouteMatch?
+        if let hit = fastHit(request, resolved: &resolved) { return hit }
+        return cachedAnswerByFullPath(request, resolved: resolved)
     }
 
     /// ``handleIfCached(_:)`` without the memory-hit fast path: admission, the RFC 9111 decision over
     /// every stored response of the group, and ``Responder``. Tests compare both paths with it.
-    func cachedAnswerByFullPath(_ request: ServiceRequest) -> ServiceResponse? {
+    /// - Parameter resolved: the router's match for the target, when the caller has it.
+    func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> ServiceResponse? {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         let context: RequestContext
-        switch admit(request) {
+        switch admit(request, resolved: resolved) {
         case .success(let admitted): context = admitted
         case .failure(let refusal): return refusal.response.withoutBody(for: request.method)
         }

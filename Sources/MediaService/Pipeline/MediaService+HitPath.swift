@@ -7,7 +7,9 @@ extension MediaService {
     /// once, whose group holds one stored response that needs no decision input (``PreparedHit``) and
     /// is fresh, is answered from the entry's prepared fields. Returns `nil` whenever any of that does
     /// not hold; the full path then gives the answer (exactly the answer it would give anyway).
-    func fastHit(_ request: ServiceRequest) -> ServiceResponse? {
+    /// - Parameter resolved: set to the router's match when this call resolved the target (a target
+    ///   seen for the first time), so the full path does not resolve it again.
+    func fastHit(_ request: ServiceRequest, resolved: inout RouteMatch?) -> ServiceResponse? {
         let isHead: Bool
         switch request.method {
         case "GET": isHead = false
@@ -15,7 +17,7 @@ extension MediaService {
         default: return nil
         }
         guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty, HitRequest.isPlain(request.fields),
-              let slot = hitSlot(for: request.target) else { return nil }
+              let slot = hitSlot(for: request.target, resolved: &resolved) else { return nil }
         let route = slot.route
         let runtime = route.runtime
         var storeKey = slot.storeKey, generation = slot.generation
@@ -68,12 +70,20 @@ extension MediaService {
         return prepared.response(texts: answerTexts, body: body, isHead: isHead, outcome: route.outcome)
     }
 
-    /// The cached admission of `target` for a plain request, resolving and caching it on first use;
-    /// `nil` for targets the router refuses and for tiers that require a bearer token.
-    func hitSlot(for target: String) -> HitSlot? {
+    /// ``fastHit(_:resolved:)`` for callers without use for the router's match (tests).
+    func fastHit(_ request: ServiceRequest) -> ServiceResponse? {
+        var resolved: RouteMatch?
+        return fastHit(request, resolved: &resolved)
+    }
+
+    /// The cached admission of `target` for a plain request, resolving and caching it on first use
+    /// (then `resolved` is the router's match); `nil` for targets the router refuses and for tiers
+    /// that require a bearer token.
+    func hitSlot(for target: String, resolved: inout RouteMatch?) -> HitSlot? {
         if let known = hitRoutes.slot(for: target) { return known }
-        guard let match = try? router.resolve(target, configuration: configuration.targetLimits),
-              let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier],
+        guard let match = try? router.resolve(target, configuration: configuration.targetLimits) else { return nil }
+        resolved = match
+        guard let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired else { return nil }
         let slot = HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
                                            isVersioned: runtime.tier.isVersioned(query: match.query)))

@@ -126,9 +126,10 @@ public final class MediaService: Sendable {
     /// A `HEAD` answer has an empty body; its fields (`Content-Length` included) are those of `GET`.
     public func handle(_ request: ServiceRequest) async -> ServiceResponse {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
-        if let hit = fastHit(request) { return hit }
+        var resolved: RouteMatch?
+        if let hit = fastHit(request, resolved: &resolved) { return hit }
         let context: RequestContext
-        switch admit(request) {
+        switch admit(request, resolved: resolved) {
         case .success(let admitted): context = admitted
         case .failure(let refusal): return refusal.response.withoutBody(for: request.method)
         }

@@ -151,16 +151,27 @@ import Testing
         #expect(health.response?.status == 200)
     }
 
-    @Test func admissionCacheIsBounded() throws {
+    @Test func admissionCacheIsBoundedAndResolvesEachTargetOnce() throws {
         let harness = try PipelineHarness(policyJSON: HitPathSupport.policy)
         defer { Task { await harness.close() } }
-        for index in 0..<HitRouteCache.capacity { _ = harness.service.hitSlot(for: "/catalog/\(index).jpg") }
-        #expect(harness.service.hitRoutes.count == HitRouteCache.capacity)
-        _ = harness.service.hitSlot(for: "/catalog/0.jpg")
-        #expect(harness.service.hitRoutes.count == HitRouteCache.capacity)
-        let slot = try #require(harness.service.hitSlot(for: "/catalog/new.jpg?a=%41"))
-        #expect(harness.service.hitRoutes.count == 1)
+        let service = harness.service
+        var resolved: RouteMatch?
+        for index in 0..<HitRouteCache.capacity { _ = service.hitSlot(for: "/catalog/\(index).jpg", resolved: &resolved) }
+        #expect(service.hitRoutes.count == HitRouteCache.capacity)
+        resolved = nil
+        _ = service.hitSlot(for: "/catalog/0.jpg", resolved: &resolved)
+        #expect(resolved == nil)
+        #expect(service.hitRoutes.count == HitRouteCache.capacity)
+        let slot = try #require(service.hitSlot(for: "/catalog/new.jpg?a=%41", resolved: &resolved))
+        #expect(service.hitRoutes.count == 1)
+        #expect(resolved == (try service.router.resolve("/catalog/new.jpg?a=%41")))
         #expect(slot.route.upstreamURL == "http://origin.test/catalog/new.jpg?a=%41")
         #expect(slot.route.groupKey == "http://origin.test/catalog/new.jpg?a=%41\u{1F}-")
+        // Bearer tiers are never admitted for the fast path, but the match is still handed to `admit`.
+        resolved = nil
+        #expect(service.hitSlot(for: "/receipts/r.png", resolved: &resolved) == nil)
+        #expect(resolved?.route.name == "receipts")
+        #expect(service.hitSlot(for: "/catalog/../x", resolved: &resolved) == nil)
+        #expect(service.hitRoutes.count == 1)
     }
 }
