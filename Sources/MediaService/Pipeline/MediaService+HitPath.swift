@@ -67,7 +67,7 @@ extension MediaService {
             learned = true
         }
         runtime.counters.bump(.hits)
-        return prepared.response(texts: answerTexts, body: body, isHead: isHead, outcome: route.outcome)
+        return prepared.response(texts: answerTexts, body: body, isHead: isHead, route: route)
     }
 
     /// ``fastHit(_:resolved:)`` for callers without use for the router's match (tests).

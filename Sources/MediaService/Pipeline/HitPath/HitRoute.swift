@@ -11,8 +11,9 @@ final class HitRoute: Sendable {
     let isVersioned: Bool
     /// The RFC 9111 group key without a partition (``CacheKey/group(primary:partition:)``).
     let groupKey: String
-    /// Route and tier names, as ``RequestContext/outcome``.
-    let outcome: ServiceOutcome
+    /// Route and tier names, as ``RequestContext/outcome`` gives them.
+    let routeName: String
+    let tierName: String
     /// What a prepared answer for this target depends on besides its entry.
     let preparedKey: PreparedHit.Key
 
@@ -22,7 +23,8 @@ final class HitRoute: Sendable {
         self.upstreamURL = upstreamURL
         self.isVersioned = isVersioned
         groupKey = CacheKey.group(primary: upstreamURL, partition: nil)
-        outcome = ServiceOutcome(route: route.name, tier: runtime.tier.name)
+        routeName = route.name
+        tierName = runtime.tier.name
         preparedKey = PreparedHit.Key(tier: runtime.tier.name, isVersioned: isVersioned)
     }
 

@@ -57,9 +57,9 @@ final class PreparedHit: Sendable {
          DecimalText.string(prefix: "mediactl; hit; ttl=", freshLimit - age))
     }
 
-    /// The answer with `texts` (from ``texts(age:)``), the body unless `isHead`, and the outcome of a hit.
-    func response(texts: (age: String, cacheStatus: String), body: [UInt8], isHead: Bool,
-                  outcome: ServiceOutcome) -> ServiceResponse {
+    /// The answer with `texts` (from ``texts(age:)``), the body unless `isHead`, and the outcome of a
+    /// hit on `route` (as ``Responder`` gives it: route, tier, `Cache-Status`, storage `hit`, no reason).
+    func response(texts: (age: String, cacheStatus: String), body: [UInt8], isHead: Bool, route: HitRoute) -> ServiceResponse {
         // One pass into a new buffer (the prepared lines are shared by every hit and never change).
         let prepared = fields.fields
         let lines = [HTTPFields.Field](unsafeUninitializedCapacity: prepared.count) { buffer, count in
@@ -70,9 +70,8 @@ final class PreparedHit: Sendable {
             }
             count = prepared.count
         }
-        var outcome = outcome
-        outcome.cacheStatus = texts.cacheStatus
-        outcome.storage = "hit"
-        return ServiceResponse(status: status, fields: HTTPFields(lines: lines), body: isHead ? [] : body, outcome: outcome)
+        return ServiceResponse(status: status, fields: HTTPFields(lines: lines), body: isHead ? [] : body,
+                               outcome: ServiceOutcome(route: route.routeName, tier: route.tierName,
+                                                       cacheStatus: texts.cacheStatus, storage: "hit"))
     }
 }
