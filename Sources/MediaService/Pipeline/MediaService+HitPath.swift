@@ -17,13 +17,14 @@ extension MediaService {
         default: return nil
         }
         guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty, HitRequest.isPlain(request.fields),
-              let slot = hitSlot(for: request.target, resolved: &resolved) else { return nil }
+              let admitted = hitSlot(for: request.target, resolved: &resolved) else { return nil }
+        let slot = admitted.slot
         let route = slot.route
         let runtime = route.runtime
         var storeKey = slot.storeKey, generation = slot.generation
         var knownHit = slot.hit
         var texts = slot.texts, textsAge = slot.textsAge, textsLimit = slot.textsLimit
-        var learned = false
+        var learned = admitted.isNew
         defer {
             if learned {
                 hitRoutes.keep(HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
@@ -76,18 +77,16 @@ extension MediaService {
         return fastHit(request, resolved: &resolved)
     }
 
-    /// The cached admission of `target` for a plain request, resolving and caching it on first use
-    /// (then `resolved` is the router's match); `nil` for targets the router refuses and for tiers
-    /// that require a bearer token.
-    func hitSlot(for target: String, resolved: inout RouteMatch?) -> HitSlot? {
-        if let known = hitRoutes.slot(for: target) { return known }
+    /// The cached admission of `target` for a plain request, or a new one (`isNew`, not kept yet: the
+    /// caller keeps it with what it learns) resolved by the router (then `resolved` is the router's
+    /// match); `nil` for targets the router refuses and for tiers that require a bearer token.
+    func hitSlot(for target: String, resolved: inout RouteMatch?) -> (slot: HitSlot, isNew: Bool)? {
+        if let known = hitRoutes.slot(for: target) { return (known, false) }
         guard let match = try? router.resolve(target, configuration: configuration.targetLimits) else { return nil }
         resolved = match
         guard let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired else { return nil }
-        let slot = HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
-                                           isVersioned: runtime.tier.isVersioned(query: match.query)))
-        hitRoutes.keep(slot, for: target)
-        return slot
+        return (HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
+                                        isVersioned: runtime.tier.isVersioned(query: match.query))), true)
     }
 }

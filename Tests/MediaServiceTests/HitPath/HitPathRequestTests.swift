@@ -156,17 +156,23 @@ import Testing
         defer { Task { await harness.close() } }
         let service = harness.service
         var resolved: RouteMatch?
-        for index in 0..<HitRouteCache.capacity { _ = service.hitSlot(for: "/catalog/\(index).jpg", resolved: &resolved) }
+        for index in 0..<HitRouteCache.capacity {
+            let target = "/catalog/\(index).jpg"
+            #expect(service.fastHit(ServiceRequest(target: target), resolved: &resolved) == nil)
+        }
         #expect(service.hitRoutes.count == HitRouteCache.capacity)
         resolved = nil
-        _ = service.hitSlot(for: "/catalog/0.jpg", resolved: &resolved)
+        let known = try #require(service.hitSlot(for: "/catalog/0.jpg", resolved: &resolved))
+        #expect(!known.isNew)
         #expect(resolved == nil)
         #expect(service.hitRoutes.count == HitRouteCache.capacity)
-        let slot = try #require(service.hitSlot(for: "/catalog/new.jpg?a=%41", resolved: &resolved))
+        #expect(service.fastHit(ServiceRequest(target: "/catalog/new.jpg?a=%41"), resolved: &resolved) == nil)
         #expect(service.hitRoutes.count == 1)
         #expect(resolved == (try service.router.resolve("/catalog/new.jpg?a=%41")))
-        #expect(slot.route.upstreamURL == "http://origin.test/catalog/new.jpg?a=%41")
-        #expect(slot.route.groupKey == "http://origin.test/catalog/new.jpg?a=%41\u{1F}-")
+        let slot = try #require(service.hitSlot(for: "/catalog/new.jpg?a=%41", resolved: &resolved))
+        #expect(!slot.isNew)
+        #expect(slot.slot.route.upstreamURL == "http://origin.test/catalog/new.jpg?a=%41")
+        #expect(slot.slot.route.groupKey == "http://origin.test/catalog/new.jpg?a=%41\u{1F}-")
         // Bearer tiers are never admitted for the fast path, but the match is still handed to `admit`.
         resolved = nil
         #expect(service.hitSlot(for: "/receipts/r.png", resolved: &resolved) == nil)
