@@ -1,3 +1,4 @@
+import Foundation
 import HTTPCaching
 import HTTPServer
 import MediaService
@@ -21,12 +22,29 @@ enum ServiceMissBenchmarks {
         var meanNs: Double { Double(nanoseconds) / Double(max(count, 1)) }
     }
 
+    /// Environment knobs for profiling (callgrind): `MEDIABENCH_MISS_STORAGE=memory|disk` runs only
+    /// the plans of that storage class; `MEDIABENCH_MISS_PER_ROUND=N` overrides misses per round;
+    /// `MEDIABENCH_MISS_BARE=0` skips the bare fetches (so the difference between two runs with
+    /// different `N` is the service's own cost per miss).
+    static let environment = ProcessInfo.processInfo.environment
+    static let storageFilter = environment["MEDIABENCH_MISS_STORAGE"]
+    static let perRoundOverride = environment["MEDIABENCH_MISS_PER_ROUND"].flatMap { Int($0) }
+    static let measuresBare = environment["MEDIABENCH_MISS_BARE"] != "0"
+
+    static func selected(_ plans: [Plan]) -> [Plan] {
+        plans.filter { storageFilter == nil || $0.storage == storageFilter }.map { plan in
+            var plan = plan
+            if let perRoundOverride { plan.perRound = perRoundOverride }
+            return plan
+        }
+    }
+
     /// - Parameters: counting / transport: whether to run the ``CountingOriginFetcher`` and the
     ///   ``URLSessionOriginFetcher`` halves.
     static func run(jpeg: [UInt8], counting: Bool = true, transport: Bool = true) throws {
         let fields = ServiceFixture.originFields()
-        for plan in !counting ? [] : [Plan(label: "CountingOriginFetcher", storage: "memory", rounds: 5, perRound: 1_000),
-                     Plan(label: "CountingOriginFetcher", storage: "disk", rounds: 3, perRound: 100)] {
+        for plan in !counting ? [] : selected([Plan(label: "CountingOriginFetcher", storage: "memory", rounds: 5, perRound: 1_000),
+                     Plan(label: "CountingOriginFetcher", storage: "disk", rounds: 3, perRound: 100)]) {
             let origin = CountingOriginFetcher()
             for round in 0..<plan.rounds {
                 for index in 0..<plan.perRound {
@@ -43,8 +61,8 @@ enum ServiceMissBenchmarks {
         let (server, port) = try ServiceOrigin.start(origin)
         defer { server.stop() }
         let fetcher = URLSessionOriginFetcher()
-        for plan in [Plan(label: "URLSessionOriginFetcher, loopback origin", storage: "memory", rounds: 5, perRound: 300),
-                     Plan(label: "URLSessionOriginFetcher, loopback origin", storage: "disk", rounds: 3, perRound: 100)] {
+        for plan in selected([Plan(label: "URLSessionOriginFetcher, loopback origin", storage: "memory", rounds: 5, perRound: 300),
+                              Plan(label: "URLSessionOriginFetcher, loopback origin", storage: "disk", rounds: 3, perRound: 100)]) {
             try measure(plan, fetcher: fetcher, originBase: "http://127.0.0.1:\(port)/catalog/", bodyCount: jpeg.count)
         }
     }
@@ -62,7 +80,7 @@ enum ServiceMissBenchmarks {
             // Warm-up: one connection / code path each way (not measured).
             _ = try? await fetcher.fetch(OriginRequest(url: originBase + "bare-0-0.jpg", fields: sendable))
             for round in 0..<plan.rounds {
-                for index in 0..<plan.perRound {
+                for index in 0..<(measuresBare ? plan.perRound : 0) {
                     let start = Stopwatch.now()
                     let response = try? await fetcher.fetch(OriginRequest(url: originBase + "bare-\(round)-\(index).jpg",
                                                                           fields: sendable))
