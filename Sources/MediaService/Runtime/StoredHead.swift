@@ -44,14 +44,26 @@ struct StoredHead: Codable, Sendable, Hashable {
                               responseTime: responseTime, requestMethod: method, secondaryKey: key)
     }
 
-    func encoded() -> [UInt8] {
+    /// The head bytes kept in ``MediaStorage/EntryMetadata/head``: the binary format version 1
+    /// (``StoredHead/binaryMagic``, see `StoredHead+Binary.swift` and docs/storage.md).
+    func encoded() -> [UInt8] { binaryEncoded() }
+
+    /// The head as JSON with sorted keys: the format written before the binary one (still read).
+    func jsonEncoded() -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys]
         return Array((try? encoder.encode(self)) ?? Data())
     }
 
+    /// Decodes head bytes of either format: binary (first byte `0x00`, then the version; only
+    /// version 1 is known) or the earlier JSON (first byte `{`). Returns `nil` for anything else,
+    /// including a binary head of an unknown version (the entry is then dropped as unreadable).
     static func decode(_ bytes: [UInt8]) -> StoredHead? {
-        try? JSONDecoder().decode(StoredHead.self, from: Data(bytes))
+        switch bytes.first {
+        case binaryMagic: return decodeBinary(bytes)
+        case UInt8(ascii: "{"): return try? JSONDecoder().decode(StoredHead.self, from: Data(bytes))
+        default: return nil
+        }
     }
 }
 
