@@ -35,6 +35,22 @@ struct StoredHead: Codable, Sendable, Hashable {
         self.policyTTL = policyTTL
     }
 
+    /// Memberwise (tests, decoders).
+    init(status: Int, fields: [[String]], requestTime: Int64, responseTime: Int64, method: String, vary: [[String]],
+         contentType: String?, width: Int?, height: Int?, storage: String, policyTTL: Int64) {
+        self.status = status
+        self.fields = fields
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.method = method
+        self.vary = vary
+        self.contentType = contentType
+        self.width = width
+        self.height = height
+        self.storage = storage
+        self.policyTTL = policyTTL
+    }
+
     var storedResponse: StoredResponse {
         let pairs = fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
         let key = SecondaryKey(entries: vary.compactMap { parts in
@@ -44,26 +60,14 @@ struct StoredHead: Codable, Sendable, Hashable {
                               responseTime: responseTime, requestMethod: method, secondaryKey: key)
     }
 
-    /// The head bytes kept in ``MediaStorage/EntryMetadata/head``: the binary format version 1
-    /// (``StoredHead/binaryMagic``, see `StoredHead+Binary.swift` and docs/storage.md).
-    func encoded() -> [UInt8] { binaryEncoded() }
+    /// The head bytes kept in ``MediaStorage/EntryMetadata/head``: JSON with sorted keys, written by
+    /// hand (`StoredHead+JSON.swift`), byte for byte what `JSONEncoder` with `.sortedKeys` writes.
+    func encoded() -> [UInt8] { jsonBytes() }
 
-    /// The head as JSON with sorted keys: the format written before the binary one (still read).
-    func jsonEncoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Array((try? encoder.encode(self)) ?? Data())
-    }
-
-    /// Decodes head bytes of either format: binary (first byte `0x00`, then the version; only
-    /// version 1 is known) or the earlier JSON (first byte `{`). Returns `nil` for anything else,
-    /// including a binary head of an unknown version (the entry is then dropped as unreadable).
+    /// Decodes head bytes (JSON, as ``encoded()`` and every earlier version wrote them); `nil` when
+    /// they are not a head.
     static func decode(_ bytes: [UInt8]) -> StoredHead? {
-        switch bytes.first {
-        case binaryMagic: return decodeBinary(bytes)
-        case UInt8(ascii: "{"): return try? JSONDecoder().decode(StoredHead.self, from: Data(bytes))
-        default: return nil
-        }
+        try? JSONDecoder().decode(StoredHead.self, from: Data(bytes))
     }
 }
 
