@@ -30,6 +30,8 @@ enum ServiceMissBenchmarks {
     static let storageFilter = environment["MEDIABENCH_MISS_STORAGE"]
     static let perRoundOverride = environment["MEDIABENCH_MISS_PER_ROUND"].flatMap { Int($0) }
     static let measuresBare = environment["MEDIABENCH_MISS_BARE"] != "0"
+    /// `MEDIABENCH_MISS_SPLIT=1`: time each fetch inside the service too, and print the split.
+    static let splits = environment["MEDIABENCH_MISS_SPLIT"] == "1"
 
     static func selected(_ plans: [Plan]) -> [Plan] {
         plans.filter { storageFilter == nil || $0.storage == storageFilter }.map { plan in
@@ -67,16 +69,20 @@ enum ServiceMissBenchmarks {
         }
     }
 
-    private static func measure(_ plan: Plan, fetcher: any OriginFetching, originBase: String, bodyCount: Int) throws {
+    private static func measure(_ plan: Plan, fetcher base: any OriginFetching, originBase: String, bodyCount: Int) throws {
+        let timed = splits ? ServiceMissTimedFetcher(base) : nil
+        let fetcher: any OriginFetching = timed ?? base
         let fixture = try ServiceFixture(fetcher: fetcher, storage: plan.storage, originBase: originBase)
         defer { fixture.close() }
         let service = fixture.service
         var bareFields = ServiceFixture.clientFields
         bareFields.remove("Host")
         let sendable = bareFields
-        let result = ServiceBenchmarks.wait { () -> Result<(Side, Side), BenchError> in
+        let result = ServiceBenchmarks.wait { () -> Result<(Side, Side, Side), BenchError> in
             var bare = Side(latency: ServiceLatency(capacity: plan.rounds * plan.perRound))
             var miss = Side(latency: ServiceLatency(capacity: plan.rounds * plan.perRound))
+            // With MEDIABENCH_MISS_SPLIT=1: the miss's wall time minus its own fetch's.
+            var own = Side(latency: ServiceLatency(capacity: plan.rounds * plan.perRound))
             // Warm-up: one connection / code path each way (not measured).
             _ = try? await fetcher.fetch(OriginRequest(url: originBase + "bare-0-0.jpg", fields: sendable))
             for round in 0..<plan.rounds {
@@ -85,6 +91,7 @@ enum ServiceMissBenchmarks {
                     let response = try? await fetcher.fetch(OriginRequest(url: originBase + "bare-\(round)-\(index).jpg",
                                                                           fields: sendable))
                     let elapsed = Stopwatch.now() - start
+                    _ = timed?.take()
                     guard response?.status == 200, response?.body.count == bodyCount else {
                         return .failure(BenchError("bare fetch \(round)-\(index) failed"))
                     }
@@ -104,11 +111,19 @@ enum ServiceMissBenchmarks {
                     miss.nanoseconds += elapsed
                     miss.count += 1
                     miss.latency.record(elapsed)
+                    if let timed {
+                        let fetched = timed.take().reduce(0, +)
+                        let rest = elapsed > fetched ? elapsed - fetched : 0
+                        own.nanoseconds += rest
+                        own.count += 1
+                        own.latency.record(rest)
+                    }
                 }
+                _ = timed?.take()
             }
-            return .success((bare, miss))
+            return .success((bare, miss, own))
         }
-        let (bare, miss) = try result.get()
+        let (bare, miss, own) = try result.get()
         let meanRatio = miss.meanNs / bare.meanNs
         let p50Ratio = Double(miss.latency.percentile(0.5)) / Double(bare.latency.percentile(0.5))
         let overhead = (miss.meanNs - bare.meanNs) / 1e3
@@ -116,5 +131,9 @@ enum ServiceMissBenchmarks {
                      + "service overhead %.1f us/miss; ratio mean %.2fx, p50 %.2fx (goal <= 1.05x)",
                      plan.storage, plan.label, miss.count, ServiceLatency.format(UInt64(miss.meanNs)), miss.latency.summary,
                      ServiceLatency.format(UInt64(bare.meanNs)), bare.latency.summary, overhead, meanRatio, p50Ratio))
+        if splits {
+            print(String(format: "  split: service time outside its origin fetch %@/miss (%@)",
+                         ServiceLatency.format(UInt64(own.meanNs)), own.latency.summary))
+        }
     }
 }

@@ -62,13 +62,14 @@ extension StoredHead {
 
     private static func appendJSONInteger(_ value: Int64, to out: inout [UInt8]) {
         if value < 0 { out.append(UInt8(ascii: "-")) }
-        var digits: [UInt8] = []
-        var rest = value.magnitude
+        var magnitude = value.magnitude
+        var divisor: UInt64 = 1
+        while magnitude / divisor >= 10 { divisor *= 10 }
         repeat {
-            digits.append(UInt8(ascii: "0") + UInt8(rest % 10))
-            rest /= 10
-        } while rest > 0
-        out.append(contentsOf: digits.reversed())
+            out.append(UInt8(ascii: "0") + UInt8(magnitude / divisor))
+            magnitude %= divisor
+            divisor /= 10
+        } while divisor > 0
     }
 
     private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
