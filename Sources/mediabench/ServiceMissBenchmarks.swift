@@ -32,6 +32,12 @@ enum ServiceMissBenchmarks {
     static let measuresBare = environment["MEDIABENCH_MISS_BARE"] != "0"
     /// `MEDIABENCH_MISS_SPLIT=1`: time each fetch inside the service too, and print the split.
     static let splits = environment["MEDIABENCH_MISS_SPLIT"] == "1"
+    /// `MEDIABENCH_MISS_BARE_SPIN_US=N`: after each bare fetch, spin N µs untimed (as a miss's own work
+    /// would), to see whether the next fetch gets slower when the transport's threads go idle meanwhile.
+    /// `MEDIABENCH_MISS_BARE_KEEP=1`: keep every bare fetch's body alive until the plan ends, as the
+    /// memory store keeps the service's (so both sides allocate fresh memory for each body).
+    static let keepsBareBodies = environment["MEDIABENCH_MISS_BARE_KEEP"] == "1"
+    static let bareSpinNanoseconds = (environment["MEDIABENCH_MISS_BARE_SPIN_US"].flatMap { UInt64($0) } ?? 0) * 1000
 
     static func selected(_ plans: [Plan]) -> [Plan] {
         plans.filter { storageFilter == nil || $0.storage == storageFilter }.map { plan in
@@ -83,6 +89,7 @@ enum ServiceMissBenchmarks {
             var miss = Side(latency: ServiceLatency(capacity: plan.rounds * plan.perRound))
             // With MEDIABENCH_MISS_SPLIT=1: the miss's wall time minus its own fetch's.
             var own = Side(latency: ServiceLatency(capacity: plan.rounds * plan.perRound))
+            var keptBodies: [[UInt8]] = []
             // Warm-up: one connection / code path each way (not measured).
             _ = try? await fetcher.fetch(OriginRequest(url: originBase + "bare-0-0.jpg", fields: sendable))
             for round in 0..<plan.rounds {
@@ -95,9 +102,14 @@ enum ServiceMissBenchmarks {
                     guard response?.status == 200, response?.body.count == bodyCount else {
                         return .failure(BenchError("bare fetch \(round)-\(index) failed"))
                     }
+                    if keepsBareBodies, let body = response?.body { keptBodies.append(body) }
                     bare.nanoseconds += elapsed
                     bare.count += 1
                     bare.latency.record(elapsed)
+                    if bareSpinNanoseconds > 0 {
+                        let spinUntil = Stopwatch.now() + bareSpinNanoseconds
+                        while Stopwatch.now() < spinUntil {}
+                    }
                 }
                 for index in 0..<plan.perRound {
                     let request = ServiceRequest(target: "/catalog/miss-\(round)-\(index).jpg", fields: ServiceFixture.clientFields)
@@ -121,6 +133,7 @@ enum ServiceMissBenchmarks {
                 }
                 _ = timed?.take()
             }
+            blackHole(keptBodies.count)
             return .success((bare, miss, own))
         }
         let (bare, miss, own) = try result.get()
