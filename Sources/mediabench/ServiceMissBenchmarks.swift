@@ -37,6 +37,9 @@ enum ServiceMissBenchmarks {
     /// `MEDIABENCH_MISS_BARE_KEEP=1`: keep every bare fetch's body alive until the plan ends, as the
     /// memory store keeps the service's (so both sides allocate fresh memory for each body).
     static let keepsBareBodies = environment["MEDIABENCH_MISS_BARE_KEEP"] == "1"
+    /// `MEDIABENCH_MISS_BARE_SCAN=1`: the timed bare fetch also reads its whole body once (a byte sum),
+    /// as the service's validation must.
+    static let scansBareBodies = environment["MEDIABENCH_MISS_BARE_SCAN"] == "1"
     static let bareSpinNanoseconds = (environment["MEDIABENCH_MISS_BARE_SPIN_US"].flatMap { UInt64($0) } ?? 0) * 1000
 
     static func selected(_ plans: [Plan]) -> [Plan] {
@@ -97,6 +100,9 @@ enum ServiceMissBenchmarks {
                     let start = Stopwatch.now()
                     let response = try? await fetcher.fetch(OriginRequest(url: originBase + "bare-\(round)-\(index).jpg",
                                                                           fields: sendable))
+                    if scansBareBodies, let body = response?.body {
+                        blackHole(body.withUnsafeBufferPointer { $0.reduce(0 as UInt64) { $0 &+ UInt64($1) } })
+                    }
                     let elapsed = Stopwatch.now() - start
                     _ = timed?.take()
                     guard response?.status == 200, response?.body.count == bodyCount else {
