@@ -42,7 +42,9 @@ import Testing
     @Test func batchesAreSyncedByTheBackgroundThread() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
-        let log = try AuditLog(stateDirectory: dir.path, configuration: .init(syncEveryRecords: 3),
+        // A long idle interval: only the count triggers a sync here.
+        let log = try AuditLog(stateDirectory: dir.path,
+                               configuration: .init(syncEveryRecords: 3, syncIntervalMilliseconds: 3_600_000),
                                clock: TestClock().clock)
         try log.append(storeEntry("a"))
         try log.append(storeEntry("b"))
@@ -58,7 +60,8 @@ import Testing
     @Test func flushAndCloseSyncEverythingBeforeReturning() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
-        let log = try AuditLog(stateDirectory: dir.path, configuration: .init(syncEveryRecords: 1000),
+        let log = try AuditLog(stateDirectory: dir.path,
+                               configuration: .init(syncEveryRecords: 1000, syncIntervalMilliseconds: 3_600_000),
                                clock: TestClock().clock)
         for index in 0..<5 { try log.append(storeEntry("k\(index)")) }
         #expect(log.unsyncedRecords == 5)
@@ -69,6 +72,23 @@ import Testing
         #expect(log.unsyncedRecords == 0)
         #expect(dir.lines().count == 6)
         #expect(throws: AuditError.self) { try log.append(storeEntry("after")) }
+    }
+
+    @Test func aQuietLogIsSyncedAfterTheInterval() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        // Below the count, and the injected clock never advances: only the thread's idle wake-up syncs.
+        let log = try AuditLog(stateDirectory: dir.path,
+                               configuration: .init(syncEveryRecords: 1000, syncIntervalMilliseconds: 20),
+                               clock: TestClock().clock)
+        try log.append(storeEntry("a"))
+        try log.append(storeEntry("b"))
+        #expect(Self.eventually { log.unsyncedRecords == 0 && log.backgroundSyncCount >= 1 })
+        let syncs = log.backgroundSyncCount
+        usleep(100_000)
+        // Nothing unsynced: idle wake-ups do not fsync again.
+        #expect(log.backgroundSyncCount == syncs)
+        try log.close()
     }
 
     @Test func concurrentAppendsKeepTheChainWithBackgroundSyncs() throws {

@@ -9,7 +9,9 @@ import Synchronization
 /// - fsync is batched (``Configuration/syncEveryRecords``, ``Configuration/syncIntervalMilliseconds``) and
 ///   always done by ``flush()`` and ``close()``. With ``Configuration/syncsInBackground`` (the default) a
 ///   batch's fsync runs on the log's own thread (group commit): the appending caller never waits for the
-///   disk, yet its line is in the file (`write(2)` returned) before ``append(_:)`` returns.
+///   disk, yet its line is in the file (`write(2)` returned) before ``append(_:)`` returns. That thread
+///   also syncs records left unsynced for ``Configuration/syncIntervalMilliseconds`` of real time
+///   without a batch, so a quiet log does not keep them in the page cache only.
 /// - Rotation: when an append would grow the file past ``Configuration/maxSegmentBytes``, the file is
 ///   renamed `audit-000001.jsonl`, `audit-000002.jsonl`, … and a new `audit.jsonl` continues the chain.
 /// - Reopening continues from the last valid record; a torn last line is truncated and reported in
@@ -97,7 +99,8 @@ public final class AuditLog: Sendable {
             fd: fd, lockFD: lockFD, activeSize: size, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
             nextSegmentIndex: resumed.nextSegmentIndex, unsynced: 0, lastSyncMilliseconds: clock()))
         if configuration.syncsInBackground {
-            syncer.start { [weak self] in self?.backgroundSync() }
+            let idle = max(0.001, Double(configuration.syncIntervalMilliseconds) / 1000)
+            syncer.start(idleInterval: idle) { [weak self] in self?.backgroundSync() }
         }
     }
 
@@ -237,7 +240,7 @@ public final class AuditLog: Sendable {
     /// every record written before the fsync started.
     func backgroundSync() {
         let started = state.withLock { state -> (fd: Int32, seq: Int, unsynced: Int)? in
-            guard state.fd >= 0 else {
+            guard state.fd >= 0, state.unsynced > 0 else {
                 state.syncRequested = false
                 return nil
             }
