@@ -239,7 +239,7 @@ public final class AuditLog: Sendable {
     /// (appends go on meanwhile; a rotation or close may close the original), then counts as synced
     /// every record written before the fsync started.
     func backgroundSync() {
-        let started = state.withLock { state -> (fd: Int32, seq: Int, unsynced: Int)? in
+        let started = state.withLock { state -> (fd: Int32, seq: Int)? in
             guard state.fd >= 0, state.unsynced > 0 else {
                 state.syncRequested = false
                 return nil
@@ -250,7 +250,7 @@ public final class AuditLog: Sendable {
                 state.syncError = AuditFiles.ioError("dup", activePath)
                 return nil
             }
-            return (copy, state.lastSeq, state.unsynced)
+            return (copy, state.lastSeq)
         }
         guard let started else { return }
         let failure: AuditError?
