@@ -121,7 +121,8 @@ import Testing
         let clock = TestClock()
         let log = try AuditLog(
             stateDirectory: dir.path,
-            configuration: .init(syncEveryRecords: 3, syncIntervalMilliseconds: 1000), clock: clock.clock)
+            configuration: .init(syncEveryRecords: 3, syncIntervalMilliseconds: 1000, syncsInBackground: false),
+            clock: clock.clock)
         try log.append(storeEntry("a"))
         try log.append(storeEntry("b"))
         #expect(log.unsyncedRecords == 2)

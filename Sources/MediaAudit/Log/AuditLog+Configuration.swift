@@ -7,13 +7,21 @@ extension AuditLog {
         /// fsync once this many records are unsynced. `1` syncs every append. Default: 64.
         public var syncEveryRecords: Int
         /// fsync at an append when the last fsync is at least this old, in milliseconds of the injected
-        /// clock (checked on append; there is no background timer). Default: 1,000.
+        /// clock (checked on append). With ``syncsInBackground`` the log's thread also fsyncs unsynced
+        /// records after this many milliseconds of real time without a batch. Default: 1,000.
         public var syncIntervalMilliseconds: Int64
+        /// Whether a batch's fsync runs on the log's own thread (group commit) instead of in the append
+        /// that completes the batch. Either way the line is written before ``AuditLog/append(_:)``
+        /// returns, and ``AuditLog/flush()`` / ``AuditLog/close()`` fsync before they return.
+        /// Default: `true`.
+        public var syncsInBackground: Bool
 
-        public init(maxSegmentBytes: Int = 8 << 20, syncEveryRecords: Int = 64, syncIntervalMilliseconds: Int64 = 1000) {
+        public init(maxSegmentBytes: Int = 8 << 20, syncEveryRecords: Int = 64, syncIntervalMilliseconds: Int64 = 1000,
+                    syncsInBackground: Bool = true) {
             self.maxSegmentBytes = maxSegmentBytes
             self.syncEveryRecords = max(1, syncEveryRecords)
             self.syncIntervalMilliseconds = syncIntervalMilliseconds
+            self.syncsInBackground = syncsInBackground
         }
     }
 

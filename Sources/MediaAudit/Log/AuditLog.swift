@@ -7,7 +7,11 @@ import Synchronization
 /// - Each ``append(_:)`` assigns `seq` (previous + 1), `time` (the injected clock), `prev` (the previous
 ///   `hash`) and `hash`, then writes the line in one `write(2)`; a failed write is truncated away.
 /// - fsync is batched (``Configuration/syncEveryRecords``, ``Configuration/syncIntervalMilliseconds``) and
-///   always done by ``flush()`` and ``close()``.
+///   always done by ``flush()`` and ``close()``. With ``Configuration/syncsInBackground`` (the default) a
+///   batch's fsync runs on the log's own thread (group commit): the appending caller never waits for the
+///   disk, yet its line is in the file (`write(2)` returned) before ``append(_:)`` returns. That thread
+///   also syncs records left unsynced for ``Configuration/syncIntervalMilliseconds`` of real time
+///   without a batch, so a quiet log does not keep them in the page cache only.
 /// - Rotation: when an append would grow the file past ``Configuration/maxSegmentBytes``, the file is
 ///   renamed `audit-000001.jsonl`, `audit-000002.jsonl`, … and a new `audit.jsonl` continues the chain.
 /// - Reopening continues from the last valid record; a torn last line is truncated and reported in
@@ -36,10 +40,17 @@ public final class AuditLog: Sendable {
         var nextSegmentIndex: Int
         var unsynced: Int
         var lastSyncMilliseconds: Int64
+        /// A background fsync was requested and has not finished yet.
+        var syncRequested = false
+        /// The error of a failed background fsync, thrown by the next append.
+        var syncError: AuditError?
+        /// Completed background fsyncs (for tests and metrics).
+        var backgroundSyncs = 0
     }
 
     let clock: Clock
     let state: Mutex<State>
+    let syncer = AuditSyncThread()
     var activePath: String { directory + "/" + AuditFiles.activeName }
 
     /// Opens (or creates) the log of a state directory: `<stateDirectory>/audit/audit.jsonl`.
@@ -87,9 +98,14 @@ public final class AuditLog: Sendable {
         self.state = Mutex(State(
             fd: fd, lockFD: lockFD, activeSize: size, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
             nextSegmentIndex: resumed.nextSegmentIndex, unsynced: 0, lastSyncMilliseconds: clock()))
+        if configuration.syncsInBackground {
+            let idle = max(0.001, Double(configuration.syncIntervalMilliseconds) / 1000)
+            syncer.start(idleInterval: idle) { [weak self] in self?.backgroundSync() }
+        }
     }
 
     deinit {
+        syncer.stop()
         state.withLock { state in
             if state.fd >= 0 {
                 _ = fsync(state.fd)
@@ -111,8 +127,12 @@ public final class AuditLog: Sendable {
     /// `hash` of the last record written (``AuditDigest/zero`` when the log is empty).
     public var lastHash: AuditDigest { state.withLock { $0.lastHash } }
 
-    /// Records appended since the last fsync (0 right after a sync).
+    /// Records appended since the last fsync (0 right after a sync). With background syncing this
+    /// drops to 0 (or to the records appended meanwhile) when the log's thread finishes a batch.
     public var unsyncedRecords: Int { state.withLock { $0.unsynced } }
+
+    /// fsyncs completed by the background thread so far (0 without ``Configuration/syncsInBackground``).
+    public var backgroundSyncCount: Int { state.withLock { $0.backgroundSyncs } }
 
     /// Appends one record and returns it as written.
     /// - Throws: ``AuditError/Code/invalidNumber`` for a negative number (nothing written),
@@ -120,7 +140,8 @@ public final class AuditLog: Sendable {
     ///   syncing fails. A failed write or rotation leaves nothing of the record in the log and does not
     ///   consume `seq` (a partial line is truncated away; if that truncation fails too, the log closes
     ///   itself and later appends throw ``AuditError/Code/closed``). A failed batched fsync is thrown
-    ///   after the record was written: it is in the file and `seq` is consumed.
+    ///   after the record was written: it is in the file and `seq` is consumed (with background
+    ///   syncing, by the first append after the failure).
     @discardableResult
     public func append(_ entry: AuditEntry) throws -> AuditRecord {
         try append(contentsOf: [entry])[0]
@@ -140,10 +161,11 @@ public final class AuditLog: Sendable {
             var records: [AuditRecord] = []
             records.reserveCapacity(entries.count)
             var bytes: [UInt8] = []
+            bytes.reserveCapacity(512 * entries.count)
             var prev = state.lastHash
             for (offset, entry) in entries.enumerated() {
-                let record = AuditRecord(seq: state.lastSeq + 1 + offset, time: time, entry: entry, prev: prev)
-                bytes.append(contentsOf: record.line.utf8)
+                let record = AuditRecord.append(seq: state.lastSeq + 1 + offset, time: time, entry: entry, prev: prev,
+                                                to: &bytes)
                 prev = record.hash
                 records.append(record)
             }
@@ -164,10 +186,19 @@ public final class AuditLog: Sendable {
             state.lastSeq = records[records.count - 1].seq
             state.lastHash = prev
             state.unsynced += records.count
+            if let error = state.syncError {
+                state.syncError = nil
+                throw error
+            }
             if state.unsynced >= configuration.syncEveryRecords
                 || now - state.lastSyncMilliseconds >= configuration.syncIntervalMilliseconds
             {
-                try sync(&state, now: now)
+                if !configuration.syncsInBackground {
+                    try sync(&state, now: now)
+                } else if !state.syncRequested {
+                    state.syncRequested = true
+                    syncer.request()
+                }
             }
             return records
         }
@@ -185,6 +216,7 @@ public final class AuditLog: Sendable {
     /// fsyncs and closes the file. Later appends throw ``AuditError/Code/closed``; closing twice is a no-op.
     /// - Throws: ``AuditError/Code/io`` when the final fsync fails (the file is closed anyway).
     public func close() throws {
+        syncer.stop()
         try state.withLock { state in
             defer {
                 if state.fd >= 0 { Glibc.close(state.fd) }
@@ -199,7 +231,48 @@ public final class AuditLog: Sendable {
     private func sync(_ state: inout State, now: Int64) throws {
         try AuditFiles.sync(state.fd, path: activePath)
         state.unsynced = 0
+        state.syncError = nil
         state.lastSyncMilliseconds = now
+    }
+
+    /// One group commit on the log's thread: fsyncs a duplicate of the descriptor outside the lock
+    /// (appends go on meanwhile; a rotation or close may close the original), then counts as synced
+    /// every record written before the fsync started.
+    func backgroundSync() {
+        let started = state.withLock { state -> (fd: Int32, seq: Int)? in
+            guard state.fd >= 0, state.unsynced > 0 else {
+                state.syncRequested = false
+                return nil
+            }
+            let copy = dup(state.fd)
+            guard copy >= 0 else {
+                state.syncRequested = false
+                state.syncError = AuditFiles.ioError("dup", activePath)
+                return nil
+            }
+            return (copy, state.lastSeq)
+        }
+        guard let started else { return }
+        let failure: AuditError?
+        do {
+            try AuditFiles.sync(started.fd, path: activePath)
+            failure = nil
+        } catch {
+            failure = error as? AuditError ?? AuditError(.io, "fsync \(activePath)")
+        }
+        Glibc.close(started.fd)
+        let now = clock()
+        state.withLock { state in
+            state.syncRequested = false
+            if let failure {
+                state.syncError = failure
+                return
+            }
+            // Records appended after the fsync started stay unsynced (a rotation may have synced more).
+            state.unsynced = min(state.unsynced, state.lastSeq - started.seq)
+            state.lastSyncMilliseconds = now
+            state.backgroundSyncs += 1
+        }
     }
 
     /// Renames the full active file to the next `audit-NNNNNN.jsonl` and opens a new active file.

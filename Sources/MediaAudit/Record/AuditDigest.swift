@@ -38,7 +38,13 @@ public struct AuditDigest: Hashable, Sendable, Comparable, CustomStringConvertib
     static func isValid(_ text: String) -> Bool {
         let utf8 = text.utf8
         guard utf8.count == 64 else { return false }
-        return utf8.allSatisfy { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }
+        for byte in utf8 {
+            switch byte {
+            case 0x30...0x39, 0x61...0x66: continue
+            default: return false
+            }
+        }
+        return true
     }
 
     public var description: String { hex }

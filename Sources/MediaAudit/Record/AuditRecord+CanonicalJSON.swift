@@ -1,3 +1,5 @@
+import MediaCrypto
+
 extension AuditRecord {
     /// The field names in canonical (byte-wise sorted) order, `hash` included.
     public static let fieldNames = [
@@ -13,30 +15,109 @@ extension AuditRecord {
     /// - Parameter includingHash: `false` gives the text that `hash` covers; `true` gives the log line
     ///   (without its trailing `\n`).
     public func canonicalJSON(includingHash: Bool) -> String {
-        var out = "{"
-        func field(_ name: String, _ value: String?, quoted: Bool) {
-            if out.utf8.count > 1 { out += "," }
-            out += "\"\(name)\":"
-            if let value { out += quoted ? "\"\(value)\"" : value } else { out += "null" }
-        }
-        field("bytes", entry.bytes.map(String.init), quoted: false)
-        field("count", entry.count.map(String.init), quoted: false)
-        field("event", entry.event.rawValue, quoted: true)
-        if includingHash { field("hash", hash.hex, quoted: true) }
-        field("key", entry.key?.hex, quoted: true)
-        field("partition", entry.partition?.hex, quoted: true)
-        field("prev", prev.hex, quoted: true)
-        field("reason", entry.reason?.rawValue, quoted: true)
-        field("route", entry.route?.rawValue, quoted: true)
-        field("seq", String(seq), quoted: false)
-        field("storage", entry.storage?.rawValue, quoted: true)
-        field("tier", entry.tier?.rawValue, quoted: true)
-        field("time", time.rfc3339, quoted: true)
-        field("ttl", entry.ttl.map(String.init), quoted: false)
-        field("url", entry.url?.rawValue, quoted: true)
-        return out + "}"
+        String(decoding: canonicalBytes(includingHash: includingHash), as: UTF8.self)
+    }
+
+    /// The UTF-8 bytes of ``canonicalJSON(includingHash:)``, written by hand (no `String` building).
+    public func canonicalBytes(includingHash: Bool) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(includingHash ? 512 : 440)
+        let hashAt = Self.appendCanonical(seq: seq, time: time, entry: entry, prev: prev, to: &out)
+        if includingHash { out.insert(contentsOf: Self.hashField(hash), at: hashAt) }
+        return out
     }
 
     /// The log line: `canonicalJSON(includingHash: true)` followed by `\n`.
     public var line: String { canonicalJSON(includingHash: true) + "\n" }
+
+    /// Builds a record and appends its log line (with `\n`) to `out`, hashing the canonical bytes once:
+    /// the line is the hashed text with `,"hash":"…"` inserted after `event` (its sorted place).
+    static func append(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest, to out: inout [UInt8]) -> AuditRecord {
+        let start = out.count
+        let hashAt = appendCanonical(seq: seq, time: time, entry: entry, prev: prev, to: &out)
+        let hash = out.withUnsafeBytes { AuditDigest(SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[start...]))) }
+        out.insert(contentsOf: hashField(hash), at: hashAt)
+        out.append(0x0a)
+        return AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash)
+    }
+
+    /// `,"hash":"<hex>"`: the field that follows `event` in canonical order.
+    static func hashField(_ hash: AuditDigest) -> [UInt8] {
+        var field = Array(#","hash":""#.utf8)
+        field.reserveCapacity(field.count + 65)
+        field.append(contentsOf: hash.hex.utf8)
+        field.append(UInt8(ascii: "\""))
+        return field
+    }
+
+    /// Appends the canonical JSON without `hash` and returns the offset at which `hash` belongs.
+    static func appendCanonical(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest,
+                                to out: inout [UInt8]) -> Int {
+        out.append(contentsOf: #"{"bytes":"#.utf8)
+        appendNumber(entry.bytes, to: &out)
+        out.append(contentsOf: #","count":"#.utf8)
+        appendNumber(entry.count, to: &out)
+        out.append(contentsOf: #","event":"#.utf8)
+        appendString(entry.event.rawValue, to: &out)
+        let hashAt = out.count
+        out.append(contentsOf: #","key":"#.utf8)
+        appendString(entry.key?.hex, to: &out)
+        out.append(contentsOf: #","partition":"#.utf8)
+        appendString(entry.partition?.hex, to: &out)
+        out.append(contentsOf: #","prev":"#.utf8)
+        appendString(prev.hex, to: &out)
+        out.append(contentsOf: #","reason":"#.utf8)
+        appendString(entry.reason?.rawValue, to: &out)
+        out.append(contentsOf: #","route":"#.utf8)
+        appendString(entry.route?.rawValue, to: &out)
+        out.append(contentsOf: #","seq":"#.utf8)
+        appendNumber(seq, to: &out)
+        out.append(contentsOf: #","storage":"#.utf8)
+        appendString(entry.storage?.rawValue, to: &out)
+        out.append(contentsOf: #","tier":"#.utf8)
+        appendString(entry.tier?.rawValue, to: &out)
+        out.append(contentsOf: #","time":""#.utf8)
+        time.appendRFC3339(to: &out)
+        out.append(contentsOf: #"","ttl":"#.utf8)
+        appendNumber(entry.ttl, to: &out)
+        out.append(contentsOf: #","url":"#.utf8)
+        appendString(entry.url?.rawValue, to: &out)
+        out.append(UInt8(ascii: "}"))
+        return hashAt
+    }
+
+    private static func appendString(_ value: String?, to out: inout [UInt8]) {
+        guard let value else { return out.append(contentsOf: "null".utf8) }
+        out.append(UInt8(ascii: "\""))
+        out.append(contentsOf: value.utf8)
+        out.append(UInt8(ascii: "\""))
+    }
+
+    /// Decimal like `String(value)`: digits without leading zeros, `-` for a negative value.
+    private static func appendNumber(_ value: Int?, to out: inout [UInt8]) {
+        guard let value else { return out.append(contentsOf: "null".utf8) }
+        if value < 0 { return out.append(contentsOf: String(value).utf8) }
+        appendDecimal(UInt64(value), minimumDigits: 1, to: &out)
+    }
+}
+
+/// Appends `value` in decimal, left-padded with zeros to `minimumDigits`.
+func appendDecimal(_ value: UInt64, minimumDigits: Int, to out: inout [UInt8]) {
+    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+    var count = 0
+    var rest = value
+    withUnsafeMutableBytes(of: &digits) { buffer in
+        repeat {
+            buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
+            rest /= 10
+            count += 1
+        } while rest > 0
+        while count < min(minimumDigits, 20) {
+            buffer[19 - count] = UInt8(ascii: "0")
+            count += 1
+        }
+        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
+    }
 }

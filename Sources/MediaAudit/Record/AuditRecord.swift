@@ -34,7 +34,7 @@ public struct AuditRecord: Hashable, Sendable {
 
     /// SHA-256 over `canonicalJSON(includingHash: false)`.
     public var computedHash: AuditDigest {
-        AuditDigest(SHA256.hash(canonicalJSON(includingHash: false)))
+        AuditDigest(SHA256.hash(canonicalBytes(includingHash: false)))
     }
 
     public subscript<Value>(dynamicMember keyPath: KeyPath<AuditEntry, Value>) -> Value {

@@ -17,6 +17,13 @@ public struct AuditURL: Hashable, Sendable, CustomStringConvertible, Codable {
     /// - Throws: ``AuditError/Code/invalidURL`` when `string` is not an absolute `http`/`https` URL with a
     ///   host, when the reduced URL is longer than ``maximumLength`` or contains a character outside RFC 3986.
     public init(_ string: String) throws {
+        // Plain `http(s)://host[:port]/path[?query][#fragment]` URLs are reduced without Foundation
+        // (`AuditURL+Reduce.swift`); anything else takes the `URLComponents` path.
+        try self.init(reduced: try Self.reducedQuickly(string) ?? Self.reducedByURLComponents(string))
+    }
+
+    /// scheme://host[:port]/path of `string` through `URLComponents`.
+    static func reducedByURLComponents(_ string: String) throws -> String {
         guard let components = URLComponents(string: string),
               let scheme = components.scheme?.lowercased(), scheme == "http" || scheme == "https",
               var host = components.percentEncodedHost, !host.isEmpty
@@ -28,7 +35,7 @@ public struct AuditURL: Hashable, Sendable, CustomStringConvertible, Codable {
         if let port = components.port { reduced += ":\(port)" }
         let path = components.percentEncodedPath
         reduced += path.isEmpty ? "/" : path
-        try self.init(reduced: reduced)
+        return reduced
     }
 
     /// Validates an already reduced URL (as read back from a log line).
@@ -49,8 +56,14 @@ public struct AuditURL: Hashable, Sendable, CustomStringConvertible, Codable {
         case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"),
              UInt8(ascii: "0")...UInt8(ascii: "9"):
             return true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: ":"),
+             UInt8(ascii: "/"), UInt8(ascii: "["), UInt8(ascii: "]"), UInt8(ascii: "@"), UInt8(ascii: "!"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+             UInt8(ascii: "%"):
+            return true
         default:
-            return Array("-._~:/[]@!$&'()*+,;=%".utf8).contains(byte)
+            return false
         }
     }
 

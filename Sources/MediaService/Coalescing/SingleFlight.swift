@@ -66,16 +66,28 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         isShareable: (Value) -> Bool = { _ in true },
         operation: () async throws -> Value
     ) async throws -> Outcome {
-        let wake = try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Wake, any Error>) in
-            let isLeader = flights.withLock { flights -> Bool in
-                if flights[key] != nil {
-                    flights[key]!.waiters.append(continuation)
-                    return false
+        // Uncontended (the usual miss): lead at once, without a continuation or a suspension.
+        let leadsAtOnce = flights.withLock { flights -> Bool in
+            guard flights[key] == nil else { return false }
+            flights[key] = Flight()
+            return true
+        }
+        let wake: Wake
+        if leadsAtOnce {
+            wake = .lead
+        } else {
+            wake = try await withCheckedThrowingContinuation(isolation: isolation) { (continuation: CheckedContinuation<Wake, any Error>) in
+                // The flight seen above may have finished meanwhile: then this caller leads.
+                let isLeader = flights.withLock { flights -> Bool in
+                    if flights[key] != nil {
+                        flights[key]!.waiters.append(continuation)
+                        return false
+                    }
+                    flights[key] = Flight()
+                    return true
                 }
-                flights[key] = Flight()
-                return true
+                if isLeader { continuation.resume(returning: .lead) }
             }
-            if isLeader { continuation.resume(returning: .lead) }
         }
         switch wake {
         case .shared(let value):

@@ -52,9 +52,13 @@ final class OriginSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked 
             completionHandler(.cancel)
             return
         }
+        let expected = http.expectedContentLength
         let limit = tasks.withLock { tasks -> Int? in
-            tasks[id]?.response = http
-            return tasks[id]?.maxBodyBytes
+            guard tasks[id] != nil else { return nil }
+            tasks[id]!.response = http
+            // One allocation for a body of announced length (not past the limit): no regrowth copies.
+            if expected > 0, expected <= Int64(tasks[id]!.maxBodyBytes) { tasks[id]!.body.reserveCapacity(Int(expected)) }
+            return tasks[id]!.maxBodyBytes
         }
         if let limit, dataTask.originalRequest?.httpMethod != "HEAD", http.expectedContentLength > Int64(limit) {
             fail(id, OriginError(.tooLarge, "Content-Length \(http.expectedContentLength) exceeds \(limit) bytes"))

@@ -56,11 +56,21 @@ extension MediaService {
     /// Who may share one origin exchange: the group (URL + partition), the validators sent, and the
     /// request fields images are commonly negotiated on.
     func flightKey(_ context: RequestContext, conditional: HTTPFields?) -> String {
+        let fields = context.originFields
+        let accept = fields["accept"] ?? "", encoding = fields["accept-encoding"] ?? ""
+        let language = fields["accept-language"] ?? ""
+        let validators = conditional?.description ?? ""
         var key = context.groupKey
-        for name in ["accept", "accept-encoding", "accept-language"] {
-            key += "\n" + name + ":" + (context.originFields[name] ?? "")
-        }
-        key += "\n" + (conditional?.description ?? "")
+        key.reserveCapacity(key.utf8.count + accept.utf8.count + encoding.utf8.count + language.utf8.count
+                            + validators.utf8.count + 48)
+        key += "\naccept:"
+        key += accept
+        key += "\naccept-encoding:"
+        key += encoding
+        key += "\naccept-language:"
+        key += language
+        key += "\n"
+        key += validators
         return key
     }
 

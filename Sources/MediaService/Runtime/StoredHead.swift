@@ -35,6 +35,22 @@ struct StoredHead: Codable, Sendable, Hashable {
         self.policyTTL = policyTTL
     }
 
+    /// Memberwise (tests, decoders).
+    init(status: Int, fields: [[String]], requestTime: Int64, responseTime: Int64, method: String, vary: [[String]],
+         contentType: String?, width: Int?, height: Int?, storage: String, policyTTL: Int64) {
+        self.status = status
+        self.fields = fields
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.method = method
+        self.vary = vary
+        self.contentType = contentType
+        self.width = width
+        self.height = height
+        self.storage = storage
+        self.policyTTL = policyTTL
+    }
+
     var storedResponse: StoredResponse {
         let pairs = fields.compactMap { $0.count == 2 ? ($0[0], $0[1]) : nil }
         let key = SecondaryKey(entries: vary.compactMap { parts in
@@ -44,12 +60,12 @@ struct StoredHead: Codable, Sendable, Hashable {
                               responseTime: responseTime, requestMethod: method, secondaryKey: key)
     }
 
-    func encoded() -> [UInt8] {
-        let encoder = JSONEncoder()
-        encoder.outputFormatting = [.sortedKeys]
-        return Array((try? encoder.encode(self)) ?? Data())
-    }
+    /// The head bytes kept in ``MediaStorage/EntryMetadata/head``: JSON with sorted keys, written by
+    /// hand (`StoredHead+JSON.swift`), byte for byte what `JSONEncoder` with `.sortedKeys` writes.
+    func encoded() -> [UInt8] { jsonBytes() }
 
+    /// Decodes head bytes (JSON, as ``encoded()`` and every earlier version wrote them); `nil` when
+    /// they are not a head.
     static func decode(_ bytes: [UInt8]) -> StoredHead? {
         try? JSONDecoder().decode(StoredHead.self, from: Data(bytes))
     }

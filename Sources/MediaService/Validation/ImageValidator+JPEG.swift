@@ -1,3 +1,5 @@
+import Glibc
+
 extension ImageValidator {
     /// Walks a JPEG's markers (ITU-T T.81 §B.1): SOI, segments with lengths, the SOFn frame
     /// header for the dimensions, entropy-coded data after SOS, and EOI as the last two bytes.
@@ -56,20 +58,29 @@ extension ImageValidator {
     }
 
     /// The offset of the next marker after entropy-coded data (skipping stuffed `FF 00` and RSTn).
+    ///
+    /// Finds each `0xFF` with `memchr` (entropy-coded data is mostly other bytes), so the scan costs
+    /// about one instruction per byte instead of a bounds-checked loop.
     static func skipEntropyCodedData(_ bytes: [UInt8], from start: Int) throws(ImageValidationError) -> Int {
         let count = bytes.count
-        var offset = start
-        while offset + 1 < count {
-            if bytes[offset] == 0xFF {
-                let next = bytes[offset + 1]
+        let found: Int? = bytes.withUnsafeBufferPointer { buffer -> Int? in
+            guard let base = buffer.baseAddress else { return nil }
+            var offset = start
+            while offset + 1 < count {
+                // Only the bytes up to count - 1 can start a marker (a marker needs a second byte).
+                guard let hit = memchr(base + offset, 0xFF, count - 1 - offset) else { return nil }
+                offset = base.distance(to: hit.assumingMemoryBound(to: UInt8.self))
+                let next = base[offset + 1]
                 if next == 0x00 || (0xD0...0xD7).contains(next) {
                     offset += 2
                     continue
                 }
                 if next != 0xFF { return offset }
+                offset += 1
             }
-            offset += 1
+            return nil
         }
+        if let found { return found }
         throw truncated("JPEG", "ends at byte \(count) inside entropy-coded data, before EOI")
     }
 }
