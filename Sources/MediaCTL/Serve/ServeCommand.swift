@@ -39,12 +39,18 @@ public struct ServeCommand: Sendable {
         /// Adjusts the service's configuration (state directory already set), such as its clock.
         /// Default: no change.
         public var service: @Sendable (inout MediaService.Configuration) -> Void
+        /// The glibc malloc arena cap set at start (``HTTPServer/MallocTuning/limitArenas(to:)``), so
+        /// memory freed by one thread (bodies of answered requests) is reused by the others instead
+        /// of staying resident in per-thread arenas; `nil` leaves glibc's default (8 per core).
+        /// Default: 2 (measured in docs/benchmarks.md, "Memory goal").
+        public var mallocArenaLimit: Int?
 
         public init(
             sweepInterval: Duration = .seconds(60), server: HTTPServer.Configuration = HTTPServer.Configuration(),
             fetcher: (any OriginFetching)? = nil, admin: AdminFactory? = nil,
             until: (@Sendable () async -> String)? = nil,
-            service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in }
+            service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in },
+            mallocArenaLimit: Int? = 2
         ) {
             self.sweepInterval = sweepInterval
             self.server = server
@@ -52,6 +58,7 @@ public struct ServeCommand: Sendable {
             self.admin = admin
             self.until = until
             self.service = service
+            self.mallocArenaLimit = mallocArenaLimit
         }
     }
 
@@ -77,6 +84,7 @@ public struct ServeCommand: Sendable {
     }
 
     private func serve(context: CommandContext) async throws(CommandError) -> ExitCode {
+        if let limit = configuration.mallocArenaLimit { MallocTuning.limitArenas(to: limit) }
         let policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
         let host = try ListenResolver.numericHost(options.listen.host)
         let adminToken: String
