@@ -87,21 +87,28 @@ public enum HTTPResponseSerializer {
         out.append(ASCII.colon)
         out.append(ASCII.space)
         // Never let a handler's value split the head: CR and LF become spaces (RFC 9110 §5.5).
-        for byte in value.utf8 { out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte) }
+        // Common case: no such byte, so the value is appended in one copy.
+        if value.utf8.contains(where: { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }) {
+            for byte in value.utf8 { out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte) }
+        } else {
+            out.append(contentsOf: value.utf8)
+        }
         out.append(contentsOf: crlf)
     }
 
+    /// Appends the decimal digits of a non-negative `value`, without an intermediate array.
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         if value < 10 {
             out.append(UInt8(0x30 + value))
             return
         }
-        var digits: [UInt8] = []
+        var divisor = 10
+        while divisor <= value / 10 { divisor *= 10 }
         var rest = value
-        while rest > 0 {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
+        while divisor > 0 {
+            out.append(UInt8(0x30 + rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
-        out.append(contentsOf: digits.reversed())
     }
 }

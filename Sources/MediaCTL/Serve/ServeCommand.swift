@@ -41,7 +41,8 @@ public struct ServeCommand: Sendable {
         public var service: @Sendable (inout MediaService.Configuration) -> Void
         /// The glibc malloc arena cap set at start (``HTTPServer/MallocTuning/limitArenas(to:)``), so
         /// memory freed by one thread (bodies of answered requests) is reused by the others instead
-        /// of staying resident in per-thread arenas; `nil` leaves glibc's default (8 per core).
+        /// of staying resident in per-thread arenas; `nil` leaves glibc's default (8 per core). Not
+        /// applied when the environment sets `MALLOC_ARENA_MAX` (glibc's own setting wins).
         /// Default: 2 (measured in docs/benchmarks.md, "Memory goal").
         public var mallocArenaLimit: Int?
 
@@ -84,7 +85,9 @@ public struct ServeCommand: Sendable {
     }
 
     private func serve(context: CommandContext) async throws(CommandError) -> ExitCode {
-        if let limit = configuration.mallocArenaLimit { MallocTuning.limitArenas(to: limit) }
+        if let limit = configuration.mallocArenaLimit, getenv("MALLOC_ARENA_MAX") == nil {
+            MallocTuning.limitArenas(to: limit)  // an operator's MALLOC_ARENA_MAX wins
+        }
         let policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
         let host = try ListenResolver.numericHost(options.listen.host)
         let adminToken: String
