@@ -43,7 +43,8 @@ public struct ServeCommand: Sendable {
         /// memory freed by one thread (bodies of answered requests) is reused by the others instead
         /// of staying resident in per-thread arenas; `nil` leaves glibc's default (8 per core). Not
         /// applied when the environment sets `MALLOC_ARENA_MAX` (glibc's own setting wins).
-        /// Default: 2 (measured in docs/benchmarks.md, "Memory goal").
+        /// Default: 1 (measured in docs/benchmarks.md, "Memory goal": glibc's per-thread caches keep
+        /// small allocations lock-free, and the hit path allocates little).
         public var mallocArenaLimit: Int?
 
         public init(
@@ -51,7 +52,7 @@ public struct ServeCommand: Sendable {
             fetcher: (any OriginFetching)? = nil, admin: AdminFactory? = nil,
             until: (@Sendable () async -> String)? = nil,
             service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in },
-            mallocArenaLimit: Int? = 2
+            mallocArenaLimit: Int? = 1
         ) {
             self.sweepInterval = sweepInterval
             self.server = server
