@@ -31,6 +31,11 @@ final class EventLoop: @unchecked Sendable {
     static let receiveBufferBytes = 65_536
 
     let server: HTTPServer
+    /// ``HTTPServer/Configuration`` timeouts in ms and flags, read once (not per request).
+    let readHeaderMilliseconds: Int
+    let idleMilliseconds: Int
+    let writeMilliseconds: Int
+    let addsDateField: Bool
     let epollFD: Int32
     let wakeFD: Int32
     private let mailbox = Mutex<[Message]>([])
@@ -66,6 +71,11 @@ final class EventLoop: @unchecked Sendable {
             throw error
         }
         self.server = server
+        let configuration = server.configuration
+        readHeaderMilliseconds = configuration.readHeaderTimeout.pollMilliseconds
+        idleMilliseconds = configuration.idleTimeout.pollMilliseconds
+        writeMilliseconds = configuration.writeTimeout.pollMilliseconds
+        addsDateField = configuration.addsDateField
         self.epollFD = epollFD
         self.wakeFD = wakeFD
         headBuffer.reserveCapacity(1_024)
@@ -188,7 +198,7 @@ final class EventLoop: @unchecked Sendable {
 
     /// The `Date` value, formatted at most once per second per loop; `nil` when disabled.
     func currentDate() -> String? {
-        guard server.configuration.addsDateField else { return nil }
+        guard addsDateField else { return nil }
         let now = HTTPDate.nowSeconds()
         if now != dateSecond {
             dateSecond = now

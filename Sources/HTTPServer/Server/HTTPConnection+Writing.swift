@@ -80,7 +80,7 @@ extension HTTPConnection {
         }
         if phase != .writing {
             phase = .writing
-            setDeadline(MonotonicClock.nowMilliseconds() + configuration.writeTimeout.pollMilliseconds)
+            setDeadline(MonotonicClock.nowMilliseconds() + loop.writeMilliseconds)
         }
         setInterest(Epoll.writable)
     }

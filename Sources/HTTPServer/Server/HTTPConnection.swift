@@ -58,8 +58,6 @@ final class HTTPConnection {
     /// The epoll token: serial in the high half, descriptor in the low half.
     var token: UInt64 { UInt64(serial) << 32 | UInt64(UInt32(bitPattern: fd)) }
 
-    var configuration: HTTPServer.Configuration { loop.server.configuration }
-
     // MARK: - Events
 
     /// Dispatches epoll readiness by phase.
@@ -140,11 +138,11 @@ final class HTTPConnection {
         let now = MonotonicClock.nowMilliseconds()
         if partial || servedRequests == 0 {
             if requestDeadline == nil || parser.isReadingBody {
-                requestDeadline = now + configuration.readHeaderTimeout.pollMilliseconds
+                requestDeadline = now + loop.readHeaderMilliseconds
             }
             setDeadline(requestDeadline ?? now)
         } else {
-            setDeadline(now + configuration.idleTimeout.pollMilliseconds)
+            setDeadline(now + loop.idleMilliseconds)
         }
         setInterest(Epoll.readable)
     }

@@ -46,13 +46,18 @@ public struct ServeCommand: Sendable {
         /// Default: 1 (measured in docs/benchmarks.md, "Memory goal": glibc's per-thread caches keep
         /// small allocations lock-free, and the hit path allocates little).
         public var mallocArenaLimit: Int?
+        /// How often freed heap memory is returned to the kernel (``HTTPServer/MallocTuning/trim()``)
+        /// while serving, so cache churn (evicted bodies, origin-fetch buffers) does not stay resident
+        /// in arenas that threads started before the cap keep using; `nil` never trims. Default: 1 s
+        /// (docs/benchmarks.md, "Memory goal").
+        public var mallocTrimInterval: Duration?
 
         public init(
             sweepInterval: Duration = .seconds(60), server: HTTPServer.Configuration = HTTPServer.Configuration(),
             fetcher: (any OriginFetching)? = nil, admin: AdminFactory? = nil,
             until: (@Sendable () async -> String)? = nil,
             service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in },
-            mallocArenaLimit: Int? = 1
+            mallocArenaLimit: Int? = 1, mallocTrimInterval: Duration? = .seconds(1)
         ) {
             self.sweepInterval = sweepInterval
             self.server = server
@@ -61,6 +66,7 @@ public struct ServeCommand: Sendable {
             self.until = until
             self.service = service
             self.mallocArenaLimit = mallocArenaLimit
+            self.mallocTrimInterval = mallocTrimInterval
         }
     }
 
@@ -141,6 +147,14 @@ public struct ServeCommand: Sendable {
                 service.sweep()
             }
         }
+        let trimmer = configuration.mallocTrimInterval.map { every in
+            Task.detached {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: every) } catch { return }
+                    MallocTuning.trim()
+                }
+            }
+        }
         let reason: String
         if let until = configuration.until {
             reason = await until()
@@ -149,6 +163,7 @@ public struct ServeCommand: Sendable {
         }
         await OffPool.run { server.stop() }
         sweeper.cancel()
+        trimmer?.cancel()
         await sweeper.value  // a sweep in progress finishes before the stores stop
         await service.stop()
         ServeStateFile.remove(stateDirectory: options.stateDirectory)
