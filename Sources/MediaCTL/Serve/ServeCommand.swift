@@ -43,13 +43,13 @@ public struct ServeCommand: Sendable {
         /// memory freed by one thread (bodies of answered requests) is reused by the others instead
         /// of staying resident in per-thread arenas; `nil` leaves glibc's default (8 per core). Not
         /// applied when the environment sets `MALLOC_ARENA_MAX` (glibc's own setting wins).
-        /// Default: 1 (measured in docs/benchmarks.md, "Memory goal": glibc's per-thread caches keep
+        /// Default: 1 (docs/benchmarks.md, "Memory goal, event-loop server"; glibc's per-thread caches keep
         /// small allocations lock-free, and the hit path allocates little).
         public var mallocArenaLimit: Int?
         /// How often freed heap memory is returned to the kernel (``HTTPServer/MallocTuning/trim()``)
         /// while serving, so cache churn (evicted bodies, origin-fetch buffers) does not stay resident
         /// in arenas that threads started before the cap keep using; `nil` never trims. Default: 1 s
-        /// (docs/benchmarks.md, "Memory goal").
+        /// (docs/benchmarks.md, "Memory goal, event-loop server").
         public var mallocTrimInterval: Duration?
 
         public init(
