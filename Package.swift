@@ -30,7 +30,9 @@ let package = Package(
         .target(name: "MediaStorage", dependencies: ["MediaCrypto"], swiftSettings: strict),
         .target(name: "MediaPolicy", dependencies: ["HTTPCaching"], swiftSettings: strict),
         .target(name: "MediaAudit", dependencies: ["MediaCrypto"], swiftSettings: strict),
-        .target(name: "HTTPServer", swiftSettings: strict),
+        // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
+        .systemLibrary(name: "CHTTPServerLinux"),
+        .target(name: "HTTPServer", dependencies: ["CHTTPServerLinux"], swiftSettings: strict),
         .target(
             name: "MediaService",
             dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit"],

@@ -1,14 +1,15 @@
 /// The application behind an ``HTTPServer``: turns each request into a response.
 ///
-/// The server calls ``handleSync(_:)`` first on the connection's own thread; when it returns
-/// `nil`, the server runs ``handle(_:)`` in a detached task and blocks only that connection's
-/// thread (never the cooperative pool) until it answers.
+/// The server calls ``handleSync(_:)`` first, inline on the event-loop thread that owns the
+/// connection; when it returns `nil`, the server runs ``handle(_:)`` in a detached task whose answer
+/// is posted back to that loop. Neither the loop nor the cooperative pool waits for the task.
 public protocol HTTPHandling: Sendable {
     /// Answers a request. Called for every request ``handleSync(_:)`` declined.
     func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse
 
     /// A synchronous fast path (e.g. a memory-cache hit). Return `nil` to fall back to
-    /// ``handle(_:)``. Must not block for long: it runs on the connection's thread.
+    /// ``handle(_:)``. Must not block for long: it runs on an event-loop thread, and every other
+    /// connection of that loop waits while it runs.
     /// Default: returns `nil`.
     func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse?
 }

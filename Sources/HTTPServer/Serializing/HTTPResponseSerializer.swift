@@ -1,5 +1,6 @@
 /// Turns an ``HTTPServerResponse`` into the exact bytes of an HTTP/1.1 response (RFC 9112 §4, §6),
-/// head and body in one buffer so the server sends them with one write.
+/// either head and body in one buffer, or the head alone (``serializeHead(_:headRequest:connection:date:into:)``)
+/// for a gathered write of head and body.
 public enum HTTPResponseSerializer {
     /// What the `Connection` field says.
     public enum ConnectionField: Sendable, Hashable {
@@ -22,11 +23,25 @@ public enum HTTPResponseSerializer {
     public static func serialize(
         _ response: HTTPServerResponse, headRequest: Bool, connection: ConnectionField, date: String? = nil
     ) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(256 + response.headerFields.count * 48 + response.body.count)
+        if serializeHead(response, headRequest: headRequest, connection: connection, date: date, into: &out) {
+            out.append(contentsOf: response.body)
+        }
+        return out
+    }
+
+    /// Appends the status line and header section of `response` (through the empty line) to `out`,
+    /// exactly as ``serialize(_:headRequest:connection:date:)`` writes them, without the body, so a
+    /// server can send the head and the body's own storage with one `sendmsg` (no body copy).
+    /// - Returns: whether the body follows the head on the wire (not for `HEAD`, 1xx, 204, 304).
+    public static func serializeHead(
+        _ response: HTTPServerResponse, headRequest: Bool, connection: ConnectionField, date: String? = nil,
+        into out: inout [UInt8]
+    ) -> Bool {
         let status = response.status
         let statusForbidsBody = status < 200 || status == 204 || status == 304
         let sendsBody = !headRequest && !statusForbidsBody
-        var out: [UInt8] = []
-        out.reserveCapacity(256 + response.headerFields.count * 48 + (sendsBody ? response.body.count : 0))
         out.append(contentsOf: "HTTP/1.1 ".utf8)
         appendDecimal(status, to: &out)
         out.append(ASCII.space)
@@ -62,8 +77,7 @@ public enum HTTPResponseSerializer {
         case .close: appendField("Connection", "close", to: &out)
         }
         out.append(contentsOf: crlf)
-        if sendsBody { out.append(contentsOf: response.body) }
-        return out
+        return sendsBody
     }
 
     static let crlf: [UInt8] = [ASCII.cr, ASCII.lf]
@@ -73,21 +87,28 @@ public enum HTTPResponseSerializer {
         out.append(ASCII.colon)
         out.append(ASCII.space)
         // Never let a handler's value split the head: CR and LF become spaces (RFC 9110 §5.5).
-        for byte in value.utf8 { out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte) }
+        // Common case: no such byte, so the value is appended in one copy.
+        if value.utf8.contains(where: { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }) {
+            for byte in value.utf8 { out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte) }
+        } else {
+            out.append(contentsOf: value.utf8)
+        }
         out.append(contentsOf: crlf)
     }
 
+    /// Appends the decimal digits of a non-negative `value`, without an intermediate array.
     static func appendDecimal(_ value: Int, to out: inout [UInt8]) {
         if value < 10 {
             out.append(UInt8(0x30 + value))
             return
         }
-        var digits: [UInt8] = []
+        var divisor = 10
+        while divisor <= value / 10 { divisor *= 10 }
         var rest = value
-        while rest > 0 {
-            digits.append(UInt8(0x30 + rest % 10))
-            rest /= 10
+        while divisor > 0 {
+            out.append(UInt8(0x30 + rest / divisor))
+            rest %= divisor
+            divisor /= 10
         }
-        out.append(contentsOf: digits.reversed())
     }
 }

@@ -1,140 +1,236 @@
 import Glibc
 
-/// One client connection, run on its own thread: the I/O shell around ``HTTPRequestParser``.
+/// One client connection: a state machine around ``HTTPRequestParser``, owned and driven by one
+/// ``EventLoop`` thread (never touched by another thread).
 ///
-/// Loop: ask the parser for the next event; on `needMoreData` wait for bytes with the right
-/// deadline (header timeout while a request is partly received or on a fresh connection, idle
-/// timeout between keep-alive requests); on a request, answer it and keep going (pipelined
-/// requests are already buffered and come out in order); on a parse error answer it and close.
-struct HTTPConnection {
-    let fd: Int32
-    let remoteAddress: String
-    let server: HTTPServer
-    let wakeFD: Int32
-    var parser: HTTPRequestParser
-    /// Receive buffer; allocated (not zero-filled) so idle connections keep little resident memory.
-    let scratch = UnsafeMutableRawBufferPointer.allocate(byteCount: 65_536, alignment: 16)
-    var servedRequests = 0
-    /// Monotonic ms by which the current request head (or the next body bytes) must arrive.
-    var requestDeadline: Int?
-    var dateSecond = -1
-    var dateText = ""
+/// Phases: `reading` (a request head or body, or waiting for the next request) → either the
+/// handler's sync answer is written at once, or `awaitingHandler` (an async task runs `handle`;
+/// no input is read) → `writing` (only when the socket buffer was full: resumed on `EPOLLOUT`)
+/// → `reading` again, or `lingering` (after a `Connection: close` answer: write side shut,
+/// input discarded for ≤ 500 ms / 1 MiB) → `closed`. One request is in flight per connection;
+/// pipelined requests stay buffered in the parser and are answered in order.
+final class HTTPConnection {
+    enum Phase { case reading, awaitingHandler, writing, lingering, closed }
 
-    init(fd: Int32, remoteAddress: String, server: HTTPServer, wakeFD: Int32) {
-        self.fd = fd
-        self.remoteAddress = remoteAddress
-        self.server = server
-        self.wakeFD = wakeFD
-        self.parser = HTTPRequestParser(configuration: server.configuration.parser)
+    /// How the in-flight request shapes its response.
+    struct Exchange {
+        var headRequest = false
+        var version = HTTPVersion.http1_1
+        var keepAlive = true
     }
 
-    mutating func run() {
-        defer {
-            scratch.deallocate()
-            server.closeConnection(fd)
+    let fd: Int32
+    let serial: UInt32
+    let remoteAddress: String
+    unowned(unsafe) let loop: EventLoop
+    var parser: HTTPRequestParser
+    var phase = Phase.reading
+    var servedRequests = 0
+    var exchange = Exchange()
+    /// Monotonic ms by which the current request head (or the next body bytes) must arrive.
+    var requestDeadline: Int?
+    /// Monotonic ms of this connection's current deadline (header, idle, write or linger); `Int.max` when none.
+    var deadline = Int.max
+    /// The epoll events currently registered.
+    var interest = Epoll.readable
+
+    // The unsent rest of a response (only after a partial write).
+    var pendingHead: [UInt8] = []
+    var pendingHeadOffset = 0
+    var pendingBody: [UInt8] = []
+    var pendingBodyOffset = 0
+    var closeAfterWrite = false
+    /// Whether a failed write of the pending response counts as a timeout (handler answers do).
+    var writeFailureCounts = false
+    var lingerDiscarded = 0
+
+    static let lingerMilliseconds = 500
+    static let lingerMaxBytes = 1 << 20
+
+    init(fd: Int32, serial: UInt32, remoteAddress: String, loop: EventLoop) {
+        self.fd = fd
+        self.serial = serial
+        self.remoteAddress = remoteAddress
+        self.loop = loop
+        self.parser = HTTPRequestParser(configuration: loop.server.configuration.parser)
+    }
+
+    /// The epoll token: serial in the high half, descriptor in the low half.
+    var token: UInt64 { UInt64(serial) << 32 | UInt64(UInt32(bitPattern: fd)) }
+
+    // MARK: - Events
+
+    /// Dispatches epoll readiness by phase.
+    func handle(events: UInt32) {
+        switch phase {
+        case .reading:
+            receive()
+        case .writing:
+            resumeWrite()
+        case .lingering:
+            discardInput()
+        case .awaitingHandler:
+            // Interest is empty here; only a hang-up or error is reported: the peer is gone.
+            if events & (Epoll.hangUp | Epoll.error) != 0 { close() }
+        case .closed:
+            break
         }
-        let configuration = server.configuration
-        while true {
+    }
+
+    /// Reads once (level-triggered: more data is reported again) and parses.
+    func receive() {
+        let buffer = loop.receiveBuffer
+        let received = recv(fd, buffer.baseAddress, buffer.count, 0)
+        if received < 0 {
+            if errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR { return }
+            close()
+            return
+        }
+        if received == 0 {
+            close()
+            return
+        }
+        parser.append(UnsafeRawBufferPointer(rebasing: buffer[0..<received]))
+        process()
+    }
+
+    /// Runs the parser until it needs more bytes or a request leaves the `reading` phase.
+    func process() {
+        while phase == .reading {
             switch parser.next() {
             case .request(var request):
                 requestDeadline = nil
                 request.remoteAddress = remoteAddress
-                let response = server.respond(to: request)
-                let closing = !request.keepAlive || response.closeConnection || server.isStopping
-                let connection: HTTPResponseSerializer.ConnectionField =
-                    closing ? .close : (request.version == .http1_0 ? .keepAlive : .omitted)
-                let bytes = HTTPResponseSerializer.serialize(
-                    response, headRequest: request.method == "HEAD", connection: connection, date: currentDate())
-                servedRequests += 1
-                server.counters.requests.add(1, ordering: .relaxed)
-                guard Socket.sendAll(fd, bytes, timeoutMilliseconds: configuration.writeTimeout.pollMilliseconds) else {
-                    server.counters.timeouts.add(1, ordering: .relaxed)
-                    return
-                }
-                if closing {
-                    Socket.lingeringClose(fd)
-                    return
+                exchange = Exchange(
+                    headRequest: request.method == "HEAD", version: request.version, keepAlive: request.keepAlive)
+                let server = loop.server
+                if let response = server.handler.handleSync(request) {
+                    answer(response)
+                } else {
+                    startAsync(request)
                 }
             case .failure(let error):
-                server.counters.parseErrors.add(1, ordering: .relaxed)
-                respondAndClose(HTTPServerResponse.problem(status: error.status, detail: error.message))
-                return
+                loop.server.counters.parseErrors.add(1, ordering: .relaxed)
+                startWrite(
+                    HTTPServerResponse.problem(status: error.status, detail: error.message), headRequest: false,
+                    connection: .close, closing: true, counts: false)
             case .needMoreData:
-                let partial = parser.hasPartialRequest
                 if parser.takeContinueRequest() {
-                    let interim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
-                    guard Socket.sendAll(fd, interim, timeoutMilliseconds: configuration.writeTimeout.pollMilliseconds)
-                    else { return }
+                    startWrite(head: Self.continueInterim, closing: false)
+                    if phase != .reading { return }
                 }
-                let timeout: Int
-                if partial || servedRequests == 0 {
-                    let now = MonotonicClock.nowMilliseconds()
-                    if requestDeadline == nil || parser.isReadingBody {
-                        requestDeadline = now + configuration.readHeaderTimeout.pollMilliseconds
-                    }
-                    timeout = max(0, (requestDeadline ?? now) - now)
-                } else {
-                    timeout = configuration.idleTimeout.pollMilliseconds
-                }
-                switch waitForInput(timeoutMilliseconds: timeout, watchStop: !partial) {
-                case .readable:
-                    break
-                case .stopRequested:
-                    return
-                case .timedOut:
-                    server.counters.timeouts.add(1, ordering: .relaxed)
-                    if partial {
-                        respondAndClose(HTTPServerResponse.problem(status: 408, detail: "request not received in time"))
-                    }
-                    return
-                }
-                let received = recv(fd, scratch.baseAddress, scratch.count, 0)
-                if received < 0 && errno == EINTR { continue }
-                guard received > 0 else { return }
-                parser.append(UnsafeRawBufferPointer(rebasing: scratch[0..<received]))
+                awaitInput()
+                return
             }
         }
     }
 
-    enum WaitResult { case readable, timedOut, stopRequested }
+    static let continueInterim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
-    /// Polls the socket (and, when `watchStop`, the server's wake pipe) for up to the timeout.
-    /// Input wins over a stop request so a request already sent is still answered.
-    func waitForInput(timeoutMilliseconds: Int, watchStop: Bool) -> WaitResult {
-        var entries = (
-            pollfd(fd: fd, events: Int16(POLLIN), revents: 0),
-            pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0)
-        )
-        var ready: Int32
-        repeat {
-            ready = withUnsafeMutablePointer(to: &entries) {
-                $0.withMemoryRebound(to: pollfd.self, capacity: 2) {
-                    poll($0, watchStop ? 2 : 1, Int32(clamping: timeoutMilliseconds))
-                }
+    /// Sets the read deadline (header or idle) and the read interest; closes an idle connection
+    /// of a stopping server.
+    func awaitInput() {
+        let partial = parser.hasPartialRequest
+        if loop.stopping && !partial {
+            close()
+            return
+        }
+        let now = MonotonicClock.nowMilliseconds()
+        if partial || servedRequests == 0 {
+            if requestDeadline == nil || parser.isReadingBody {
+                requestDeadline = now + loop.readHeaderMilliseconds
             }
-        } while ready < 0 && errno == EINTR
-        if ready < 0 { return .timedOut }
-        if ready == 0 { return .timedOut }
-        if entries.0.revents != 0 { return .readable }
-        return .stopRequested
+            setDeadline(requestDeadline ?? now)
+        } else {
+            setDeadline(now + loop.idleMilliseconds)
+        }
+        setInterest(Epoll.readable)
     }
 
-    mutating func respondAndClose(_ response: HTTPServerResponse) {
-        let bytes = HTTPResponseSerializer.serialize(
-            response, headRequest: false, connection: .close, date: currentDate())
-        if Socket.sendAll(fd, bytes, timeoutMilliseconds: server.configuration.writeTimeout.pollMilliseconds) {
-            Socket.lingeringClose(fd)
+    /// Called for every connection when the server stops: one waiting for a request closes now.
+    func closeIfIdle() {
+        if phase == .reading && !parser.hasPartialRequest { close() }
+    }
+
+    // MARK: - Handler
+
+    /// Runs the handler's async path on a task; the answer comes back through the loop's mailbox.
+    func startAsync(_ request: HTTPServerRequest) {
+        phase = .awaitingHandler
+        setDeadline(Int.max)
+        setInterest(0)
+        let loop = self.loop
+        let handler = loop.server.handler
+        let reference = EventLoop.ConnectionReference(connection: self)
+        Task.detached {
+            let response = await handler.handle(request)
+            loop.post(.response(reference, response))
         }
     }
 
-    /// The `Date` value, formatted at most once per second per connection.
-    mutating func currentDate() -> String? {
-        guard server.configuration.addsDateField else { return nil }
-        let now = HTTPDate.nowSeconds()
-        if now != dateSecond {
-            dateSecond = now
-            dateText = HTTPDate.format(secondsSince1970: now)
+    /// The async handler answered (on the loop thread, from the mailbox).
+    func completeAsync(_ response: HTTPServerResponse) {
+        guard phase == .awaitingHandler else { return }  // closed meanwhile (peer gone or forced stop)
+        phase = .reading
+        answer(response)
+        if phase == .reading { process() }
+    }
+
+    /// Writes the handler's response for the current exchange.
+    func answer(_ response: HTTPServerResponse) {
+        let server = loop.server
+        let closing = !exchange.keepAlive || response.closeConnection || server.isStopping
+        let field: HTTPResponseSerializer.ConnectionField =
+            closing ? .close : (exchange.version == .http1_0 ? .keepAlive : .omitted)
+        servedRequests += 1
+        server.counters.requests.add(1, ordering: .relaxed)
+        startWrite(response, headRequest: exchange.headRequest, connection: field, closing: closing, counts: true)
+    }
+
+    // MARK: - Deadlines
+
+    func setDeadline(_ value: Int) {
+        deadline = value
+        if value != Int.max { loop.noteDeadline(value) }
+    }
+
+    func setInterest(_ events: UInt32) {
+        guard events != interest, phase != .closed else { return }
+        interest = events
+        Epoll.modify(loop.epollFD, fd, events: events, token: token)
+    }
+
+    /// The deadline passed: header timeout (`408` when bytes arrived, else silent close), idle
+    /// timeout, write timeout, or the end of a lingering close.
+    func expire() {
+        deadline = Int.max
+        switch phase {
+        case .reading:
+            loop.server.counters.timeouts.add(1, ordering: .relaxed)
+            if parser.hasPartialRequest {
+                startWrite(
+                    HTTPServerResponse.problem(status: 408, detail: "request not received in time"),
+                    headRequest: false, connection: .close, closing: true, counts: false)
+            } else {
+                close()
+            }
+        case .writing:
+            loop.server.counters.timeouts.add(1, ordering: .relaxed)
+            close()
+        case .lingering:
+            close()
+        case .awaitingHandler, .closed:
+            break
         }
-        return dateText
+    }
+
+    /// Closes the socket and leaves the loop. Idempotent.
+    func close() {
+        guard phase != .closed else { return }
+        phase = .closed
+        deadline = Int.max
+        pendingHead = []
+        pendingBody = []
+        loop.remove(self)
     }
 }

@@ -2,13 +2,15 @@ import Glibc
 
 extension HTTPServer {
     /// The acceptor thread: waits on the listening socket and the wake pipe, enforces the
-    /// connection cap and starts one detached thread per connection.
-    func acceptLoop(listenFD: Int32, wakeFD: Int32) {
+    /// connection cap and hands each admitted socket (non-blocking, `TCP_NODELAY`) to the next
+    /// event loop, round-robin.
+    func acceptLoop(listenFD: Int32, wakeFD: Int32, loops: [EventLoop]) {
         defer { close(listenFD) }
         var entries = [
             pollfd(fd: listenFD, events: Int16(POLLIN), revents: 0),
             pollfd(fd: wakeFD, events: Int16(POLLIN), revents: 0),
         ]
+        var nextLoop = 0
         while !isStopping {
             let ready = poll(&entries, 2, -1)
             if ready < 0 && errno != EINTR { break }
@@ -38,17 +40,11 @@ extension HTTPServer {
                 refuse(fd, detail: "too many connections")
                 continue
             }
+            _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             counters.accepted.add(1, ordering: .relaxed)
             let peerText = Socket.describe(peer)
-            let remote = peerText.address + ":" + String(peerText.port)
-            let spawned = PosixThread.spawn(stackBytes: configuration.threadStackBytes, detached: true) { [self] in
-                var connection = HTTPConnection(fd: fd, remoteAddress: remote, server: self, wakeFD: wakeFD)
-                connection.run()
-            }
-            if spawned == nil {
-                state.withLock { _ = $0.connections.remove(fd) }
-                refuse(fd, detail: "cannot start a connection thread")
-            }
+            loops[nextLoop].post(.accepted(fd: fd, remoteAddress: peerText.address + ":" + String(peerText.port)))
+            nextLoop = (nextLoop + 1) % loops.count
         }
     }
 

@@ -1,3 +1,5 @@
+import Glibc
+
 extension HTTPServer {
     /// Where the server listens and how it bounds connections, time and memory.
     public struct Configuration: Sendable, Hashable {
@@ -25,15 +27,21 @@ extension HTTPServer {
         public var parser: HTTPRequestParser.Configuration
         /// Whether responses without a `Date` field get one (RFC 9110 §6.6.1). Default: `true`.
         public var addsDateField: Bool
-        /// Stack size of each connection thread, in bytes. Default: 1,048,576 (1 MiB).
+        /// Stack size of each event-loop thread (which runs ``HTTPHandling/handleSync(_:)``), in bytes.
+        /// Default: 1,048,576 (1 MiB).
         public var threadStackBytes: Int
+        /// How many event-loop threads (each with its own epoll instance) serve the connections;
+        /// accepted connections are handed to them round-robin. Values below 1 mean 1.
+        /// Default: the number of online CPUs (``defaultEventLoopCount``).
+        public var eventLoopCount: Int
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, backlog: Int = 1_024, maxConnections: Int = 1_024,
             readHeaderTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
             writeTimeout: Duration = .seconds(30), drainTimeout: Duration = .seconds(10),
             parser: HTTPRequestParser.Configuration = HTTPRequestParser.Configuration(),
-            addsDateField: Bool = true, threadStackBytes: Int = 1_048_576
+            addsDateField: Bool = true, threadStackBytes: Int = 1_048_576,
+            eventLoopCount: Int = Configuration.defaultEventLoopCount
         ) {
             self.host = host
             self.port = port
@@ -46,6 +54,12 @@ extension HTTPServer {
             self.parser = parser
             self.addsDateField = addsDateField
             self.threadStackBytes = threadStackBytes
+            self.eventLoopCount = eventLoopCount
+        }
+
+        /// The number of online CPUs (`sysconf(_SC_NPROCESSORS_ONLN)`), at least 1.
+        public static var defaultEventLoopCount: Int {
+            max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
         }
     }
 }

@@ -1,13 +1,18 @@
 import Glibc
 import Synchronization
 
-/// An HTTP/1.1 server on POSIX sockets: one acceptor thread plus one thread per connection.
+/// An HTTP/1.1 server on Linux epoll: one acceptor thread and ``Configuration/eventLoopCount``
+/// event-loop threads, each connection a small state machine owned by one loop.
 ///
-/// Each connection thread reads with `poll(2)` deadlines (header, idle and write timeouts),
-/// parses with ``HTTPRequestParser``, calls the ``HTTPHandling`` handler (sync fast path first,
-/// else an async task it waits for) and writes each response with one `send`. Pipelined requests
-/// are answered in order. Over ``Configuration/maxConnections`` a new connection gets `503` and
-/// is closed. `SIGPIPE` is avoided with `MSG_NOSIGNAL`.
+/// The acceptor hands admitted sockets to the loops round-robin. A loop reads non-blocking
+/// sockets when epoll reports them readable, parses with ``HTTPRequestParser``, answers
+/// ``HTTPHandling/handleSync(_:)`` inline, or runs ``HTTPHandling/handle(_:)`` in a task whose
+/// answer is posted back to the loop (mailbox + eventfd), and writes head and body with one
+/// gathered `sendmsg`, resuming partial writes on `EPOLLOUT`. Header, idle and write timeouts are
+/// per-connection deadlines swept by the loop (the earliest one is the `epoll_wait` timeout).
+/// Pipelined requests are answered in order, one in flight per connection. Over
+/// ``Configuration/maxConnections`` a new connection gets `503` and is closed. `SIGPIPE` is
+/// avoided with `MSG_NOSIGNAL`.
 ///
 /// ```swift
 /// let server = HTTPServer(configuration: .init(port: 0), handler: MyHandler())
@@ -22,6 +27,7 @@ public final class HTTPServer: Sendable {
         var phase = Phase.created
         var listenFD: Int32 = -1
         var acceptor: pthread_t?
+        var loops: [EventLoop] = []
         var port = 0
         var connections: Set<Int32> = []
         var wake: (read: Int32, write: Int32) = (-1, -1)
@@ -82,24 +88,45 @@ public final class HTTPServer: Sendable {
             state.withLock { $0.phase = .created }  // a failed start may be retried
             throw error
         }
+        var loops: [EventLoop] = []
+        do {
+            for _ in 0..<max(1, configuration.eventLoopCount) { loops.append(try EventLoop(server: self)) }
+        } catch {
+            for fd in opened + [listening.fd] { close(fd) }
+            state.withLock { $0.phase = .created }
+            throw error
+        }
         state.withLock {
             $0.listenFD = listening.fd
             $0.port = listening.port
             $0.wake = wake
             $0.drained = drained
+            $0.loops = loops
         }
-        guard let thread = PosixThread.spawn(stackBytes: 262_144, detached: false, { [self] in
-            acceptLoop(listenFD: listening.fd, wakeFD: wake.read)
-        }) else {
+        let loopsToStart = loops
+        var started = 0
+        for loop in loopsToStart {
+            guard PosixThread.spawn(stackBytes: configuration.threadStackBytes, detached: true, { loop.run() }) != nil
+            else { break }
+            started += 1
+        }
+        let acceptor = started == loopsToStart.count
+            ? PosixThread.spawn(stackBytes: 262_144, detached: false, { [self] in
+                acceptLoop(listenFD: listening.fd, wakeFD: wake.read, loops: loopsToStart)
+            }) : nil
+        guard let acceptor else {
+            for loop in loopsToStart.prefix(started) { loop.post(.stop) }  // no connections yet: they exit at once
             for fd in opened + [listening.fd] { close(fd) }
             state.withLock {
                 $0 = State()
             }
-            throw HTTPServerError(code: .threadFailed, message: "could not create the acceptor thread")
+            throw HTTPServerError(
+                code: .threadFailed,
+                message: started == loopsToStart.count ? "could not create the acceptor thread" : "could not create an event-loop thread")
         }
         state.withLock {
             $0.phase = .running
-            $0.acceptor = thread
+            $0.acceptor = acceptor
         }
         return listening.port
     }
@@ -109,15 +136,19 @@ public final class HTTPServer: Sendable {
     /// ``Configuration/drainTimeout``, then shuts down the sockets still open.
     /// Safe to call more than once and from any thread (not from a handler).
     public func stop() {
-        let started = state.withLock { current -> (acceptor: pthread_t?, wake: Int32, drained: Int32)? in
+        let started = state.withLock {
+            current -> (acceptor: pthread_t?, wake: Int32, drained: Int32, loops: [EventLoop])? in
             guard current.phase == .running else { return nil }
             current.phase = .stopping
-            return (current.acceptor, current.wake.write, current.drained.read)
+            return (current.acceptor, current.wake.write, current.drained.read, current.loops)
         }
         guard let started else { return }
         stopping.store(true, ordering: .sequentiallyConsistent)
         Socket.signal(started.wake)
         if let acceptor = started.acceptor { pthread_join(acceptor, nil) }
+        // Every accepted socket was posted before this: each loop closes its idle connections,
+        // lets the others finish, and exits when it has none left.
+        for loop in started.loops { loop.post(.stop) }
 
         let deadline = MonotonicClock.nowMilliseconds() + configuration.drainTimeout.pollMilliseconds
         while !state.withLock({ $0.connections.isEmpty }) {
@@ -127,8 +158,10 @@ public final class HTTPServer: Sendable {
             _ = poll(&entry, 1, Int32(clamping: remaining))
         }
         state.withLock {
+            // The loops see the hang-up of each socket still open and close it.
             for fd in $0.connections { shutdown(fd, Int32(SHUT_RDWR)) }
             $0.phase = .stopped
+            $0.loops = []  // running loops keep themselves (and the server) alive until they exit
         }
     }
 
@@ -142,15 +175,5 @@ public final class HTTPServer: Sendable {
             return current.connections.isEmpty && current.phase == .stopping ? current.drained.write : nil
         }
         if let signalFD { Socket.signal(signalFD) }
-    }
-
-    /// Answers one request: the handler's sync fast path, else its async path on a task while this
-    /// (connection) thread waits.
-    func respond(to request: HTTPServerRequest) -> HTTPServerResponse {
-        if let response = handler.handleSync(request) { return response }
-        let waiter = ResponseWaiter()
-        let handler = self.handler
-        Task.detached { waiter.resume(await handler.handle(request)) }
-        return waiter.wait()
     }
 }

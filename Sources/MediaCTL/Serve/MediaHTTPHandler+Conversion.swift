@@ -7,9 +7,10 @@ extension MediaHTTPHandler {
     /// The service's view of a wire request: method, raw target, header fields in order, body.
     /// Trailer fields are dropped (RFC 9110 §6.5.1: they must not be merged into the header
     /// section unless understood; none is).
+    /// The field list is built in one pass of exact size (no append-by-append regrowth); the
+    /// strings are shared, not copied.
     public static func serviceRequest(_ request: HTTPServerRequest) -> ServiceRequest {
-        var fields = HTTPFields()
-        for line in request.headerFields { fields.append(line.name, line.value) }
+        let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
         return ServiceRequest(method: request.method, target: request.target, fields: fields, body: request.body)
     }
 

@@ -8,7 +8,7 @@ import MediaService
 /// bodies pass through as the service made them).
 ///
 /// - ``handleSync(_:)`` answers through ``MediaService/MediaService/handleIfCached(_:)`` (fresh
-///   hits, refusals, health and metrics) on the connection's thread, without suspending.
+///   hits, refusals, health and metrics) on the connection's event-loop thread, without suspending.
 /// - ``handle(_:)`` answers through ``MediaService/MediaService/handle(_:)`` (origin fetches,
 ///   revalidations).
 /// - `POST /_mediactl/purge` goes to ``admin`` (the admin endpoint of `mediactl purge`); without
@@ -18,7 +18,7 @@ import MediaService
 /// - `GET /_mediactl/metrics` gets the attached server's counters appended (``server``).
 public struct MediaHTTPHandler: HTTPHandling {
     /// Answers an admin request (`POST /_mediactl/purge`). It runs on a task, never on the
-    /// connection's thread.
+    /// connection's event-loop thread.
     public typealias AdminHandler = @Sendable (HTTPServerRequest) async -> HTTPServerResponse
     /// Sees every answered request with the service's response, including ``ServiceResponse/outcome``
     /// (for `mediactl demo` and tests). Called on the answering thread; keep it short.

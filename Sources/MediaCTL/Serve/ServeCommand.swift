@@ -39,12 +39,25 @@ public struct ServeCommand: Sendable {
         /// Adjusts the service's configuration (state directory already set), such as its clock.
         /// Default: no change.
         public var service: @Sendable (inout MediaService.Configuration) -> Void
+        /// The glibc malloc arena cap set at start (``HTTPServer/MallocTuning/limitArenas(to:)``), so
+        /// memory freed by one thread (bodies of answered requests) is reused by the others instead
+        /// of staying resident in per-thread arenas; `nil` leaves glibc's default (8 per core). Not
+        /// applied when the environment sets `MALLOC_ARENA_MAX` (glibc's own setting wins).
+        /// Default: 1 (docs/benchmarks.md, "Memory goal, event-loop server"; glibc's per-thread caches keep
+        /// small allocations lock-free, and the hit path allocates little).
+        public var mallocArenaLimit: Int?
+        /// How often freed heap memory is returned to the kernel (``HTTPServer/MallocTuning/trim()``)
+        /// while serving, so cache churn (evicted bodies, origin-fetch buffers) does not stay resident
+        /// in arenas that threads started before the cap keep using; `nil` never trims. Default: 1 s
+        /// (docs/benchmarks.md, "Memory goal, event-loop server").
+        public var mallocTrimInterval: Duration?
 
         public init(
             sweepInterval: Duration = .seconds(60), server: HTTPServer.Configuration = HTTPServer.Configuration(),
             fetcher: (any OriginFetching)? = nil, admin: AdminFactory? = nil,
             until: (@Sendable () async -> String)? = nil,
-            service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in }
+            service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in },
+            mallocArenaLimit: Int? = 1, mallocTrimInterval: Duration? = .seconds(1)
         ) {
             self.sweepInterval = sweepInterval
             self.server = server
@@ -52,6 +65,8 @@ public struct ServeCommand: Sendable {
             self.admin = admin
             self.until = until
             self.service = service
+            self.mallocArenaLimit = mallocArenaLimit
+            self.mallocTrimInterval = mallocTrimInterval
         }
     }
 
@@ -77,6 +92,9 @@ public struct ServeCommand: Sendable {
     }
 
     private func serve(context: CommandContext) async throws(CommandError) -> ExitCode {
+        if let limit = configuration.mallocArenaLimit, getenv("MALLOC_ARENA_MAX") == nil {
+            MallocTuning.limitArenas(to: limit)  // an operator's MALLOC_ARENA_MAX wins
+        }
         let policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
         let host = try ListenResolver.numericHost(options.listen.host)
         let adminToken: String
@@ -129,6 +147,14 @@ public struct ServeCommand: Sendable {
                 service.sweep()
             }
         }
+        let trimmer = configuration.mallocTrimInterval.map { every in
+            Task.detached {
+                while !Task.isCancelled {
+                    do { try await Task.sleep(for: every) } catch { return }
+                    MallocTuning.trim()
+                }
+            }
+        }
         let reason: String
         if let until = configuration.until {
             reason = await until()
@@ -137,6 +163,7 @@ public struct ServeCommand: Sendable {
         }
         await OffPool.run { server.stop() }
         sweeper.cancel()
+        trimmer?.cancel()
         await sweeper.value  // a sweep in progress finishes before the stores stop
         await service.stop()
         ServeStateFile.remove(stateDirectory: options.stateDirectory)

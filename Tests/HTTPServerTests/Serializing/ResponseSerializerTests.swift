@@ -63,4 +63,28 @@ import Testing
         #expect(HTTPDate.format(secondsSince1970: 784_111_777) == "Sun, 06 Nov 1994 08:49:37 GMT")
         #expect(HTTPDate.format(secondsSince1970: 0) == "Thu, 01 Jan 1970 00:00:00 GMT")
     }
+
+    @Test(arguments: [0, 7, 9, 10, 11, 99, 100, 101, 16_092, 100_000, 1_048_576])
+    func contentLengthDigits(_ length: Int) {
+        let response = HTTPServerResponse(status: 200, body: [UInt8](repeating: 0x7A, count: length))
+        #expect(text(response) == "HTTP/1.1 200 OK\r\nContent-Length: \(length)\r\n\r\n" + String(repeating: "z", count: length))
+    }
+
+    @Test func headAloneIsTheSerializationWithoutTheBody() {
+        let response = HTTPServerResponse(
+            status: 200, headerFields: [("Content-Type", "image/jpeg"), ("X-Bad", "a\rb\nc\u{0}d")], body: Array("jpeg".utf8))
+        var head: [UInt8] = Array("stale".utf8)
+        head.removeAll(keepingCapacity: true)
+        let sendsBody = HTTPResponseSerializer.serializeHead(
+            response, headRequest: false, connection: .keepAlive, date: "D", into: &head)
+        #expect(sendsBody)
+        #expect(String(decoding: head, as: UTF8.self)
+            == "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nX-Bad: a b c d\r\nDate: D\r\nContent-Length: 4\r\nConnection: keep-alive\r\n\r\n")
+        #expect(head + response.body == HTTPResponseSerializer.serialize(
+            response, headRequest: false, connection: .keepAlive, date: "D"))
+        var headOnly: [UInt8] = []
+        #expect(!HTTPResponseSerializer.serializeHead(response, headRequest: true, connection: .omitted, into: &headOnly))
+        #expect(!HTTPResponseSerializer.serializeHead(
+            HTTPServerResponse(status: 304, body: []), headRequest: false, connection: .omitted, into: &headOnly))
+    }
 }

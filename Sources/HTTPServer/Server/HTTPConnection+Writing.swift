@@ -1,0 +1,147 @@
+import Glibc
+
+extension HTTPConnection {
+    /// Serializes `response`'s head into the loop's reusable buffer and sends head and body with one
+    /// gathered `sendmsg` (the body is never copied). What the socket does not take is kept and
+    /// resumed on `EPOLLOUT` within ``HTTPServer/Configuration/writeTimeout``.
+    /// - Parameter counts: whether a failed write counts in ``HTTPServer/Statistics/timeouts``.
+    func startWrite(
+        _ response: HTTPServerResponse, headRequest: Bool, connection: HTTPResponseSerializer.ConnectionField,
+        closing: Bool, counts: Bool
+    ) {
+        loop.headBuffer.removeAll(keepingCapacity: true)
+        let sendsBody = HTTPResponseSerializer.serializeHead(
+            response, headRequest: headRequest, connection: connection, date: loop.currentDate(),
+            into: &loop.headBuffer)
+        writeFailureCounts = counts
+        closeAfterWrite = closing
+        let body = sendsBody ? response.body : []
+        let sent = Self.send(fd, loop.headBuffer, from: 0, body, from: 0)
+        afterSend(sent, head: loop.headBuffer, headOffset: 0, body: body, bodyOffset: 0, copyHead: true)
+    }
+
+    /// Sends raw bytes (the `100 Continue` interim response).
+    func startWrite(head: [UInt8], closing: Bool) {
+        writeFailureCounts = false
+        closeAfterWrite = closing
+        let sent = Self.send(fd, head, from: 0, [], from: 0)
+        afterSend(sent, head: head, headOffset: 0, body: [], bodyOffset: 0, copyHead: false)
+    }
+
+    /// Continues a partial write on `EPOLLOUT`.
+    func resumeWrite() {
+        let head = pendingHead, body = pendingBody
+        let sent = Self.send(fd, head, from: pendingHeadOffset, body, from: pendingBodyOffset)
+        afterSend(sent, head: head, headOffset: pendingHeadOffset, body: body, bodyOffset: pendingBodyOffset,
+                  copyHead: false)
+        if phase == .reading { process() }
+    }
+
+    /// Books `sent` bytes: done (back to reading, or lingering close), partial (wait for
+    /// `EPOLLOUT`), or failed (close).
+    private func afterSend(
+        _ sent: Int, head: [UInt8], headOffset: Int, body: [UInt8], bodyOffset: Int, copyHead: Bool
+    ) {
+        if sent < 0 {
+            if writeFailureCounts { loop.server.counters.timeouts.add(1, ordering: .relaxed) }
+            close()
+            return
+        }
+        let headLeft = head.count - headOffset
+        let total = headLeft + body.count - bodyOffset
+        if sent == total {
+            let wasWriting = phase == .writing
+            pendingHead = []
+            pendingBody = []
+            if closeAfterWrite {
+                startLingering()
+                return
+            }
+            phase = .reading
+            if wasWriting { setDeadline(Int.max) }
+            return
+        }
+        // Partial: keep the rest (the head is copied out of the loop's shared buffer only now).
+        if sent < headLeft {
+            if copyHead {
+                pendingHead = Array(head[(headOffset + sent)...])
+                pendingHeadOffset = 0
+            } else {
+                pendingHead = head
+                pendingHeadOffset = headOffset + sent
+            }
+            pendingBody = body
+            pendingBodyOffset = bodyOffset
+        } else {
+            pendingHead = []
+            pendingHeadOffset = 0
+            pendingBody = body
+            pendingBodyOffset = bodyOffset + (sent - headLeft)
+        }
+        if phase != .writing {
+            phase = .writing
+            setDeadline(MonotonicClock.nowMilliseconds() + loop.writeMilliseconds)
+        }
+        setInterest(Epoll.writable)
+    }
+
+    /// One non-blocking gathered send of `head[headOffset...]` and `body[bodyOffset...]`.
+    /// - Returns: bytes sent (0 when the socket buffer is full), or -1 on a hard error.
+    static func send(_ fd: Int32, _ head: [UInt8], from headOffset: Int, _ body: [UInt8], from bodyOffset: Int) -> Int {
+        head.withUnsafeBytes { headBytes in
+            body.withUnsafeBytes { bodyBytes in
+                var vectors = (
+                    iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: headBytes.baseAddress.map { $0 + headOffset }),
+                        iov_len: headBytes.count - headOffset),
+                    iovec(
+                        iov_base: UnsafeMutableRawPointer(mutating: bodyBytes.baseAddress.map { $0 + bodyOffset }),
+                        iov_len: bodyBytes.count - bodyOffset)
+                )
+                let vectorCount = bodyBytes.count - bodyOffset > 0 ? 2 : 1
+                return withUnsafeMutablePointer(to: &vectors) { pointer in
+                    pointer.withMemoryRebound(to: iovec.self, capacity: 2) { iov -> Int in
+                        var message = msghdr()
+                        // Skip an empty head vector (fully sent earlier).
+                        if headBytes.count - headOffset == 0 {
+                            message.msg_iov = iov + 1
+                            message.msg_iovlen = 1
+                        } else {
+                            message.msg_iov = iov
+                            message.msg_iovlen = vectorCount
+                        }
+                        while true {
+                            let sent = sendmsg(fd, &message, Int32(MSG_NOSIGNAL | MSG_DONTWAIT))
+                            if sent >= 0 { return sent }
+                            if errno == EINTR { continue }
+                            return errno == EAGAIN || errno == EWOULDBLOCK ? 0 : -1
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// After a `Connection: close` answer: shut the write side and discard input until the peer
+    /// closes, 1 MiB or 500 ms, so the close does not reset the connection and destroy the
+    /// response in the client's receive buffer (RFC 9112 §9.6).
+    func startLingering() {
+        shutdown(fd, Int32(SHUT_WR))
+        phase = .lingering
+        lingerDiscarded = 0
+        setDeadline(MonotonicClock.nowMilliseconds() + Self.lingerMilliseconds)
+        setInterest(Epoll.readable)
+    }
+
+    func discardInput() {
+        let buffer = loop.receiveBuffer
+        let count = recv(fd, buffer.baseAddress, buffer.count, 0)
+        if count < 0 && (errno == EAGAIN || errno == EWOULDBLOCK || errno == EINTR) { return }
+        if count <= 0 {
+            close()
+            return
+        }
+        lingerDiscarded += count
+        if lingerDiscarded >= Self.lingerMaxBytes { close() }
+    }
+}

@@ -1,0 +1,197 @@
+import Glibc
+import Synchronization
+import Testing
+@testable import HTTPServer
+
+/// The event-loop paths: many connections on few loops, partial writes, async answers posted back
+/// to the owning loop, deadlines swept by the loop.
+@Suite struct EventLoopTests {
+    @Test func manyConnectionsOnOneLoopAreServedInterleaved() throws {
+        let server = try startServer(EchoHandler()) { $0.eventLoopCount = 1 }
+        defer { server.stop() }
+        let clients = try (0..<40).map { _ in try TestClient(port: server.port) }
+        for round in 1...3 {
+            for (index, client) in clients.enumerated() {
+                client.send("GET /c\(index)r\(round) HTTP/1.1\r\nHost: t\r\n\r\n")
+            }
+            for (index, client) in clients.enumerated().reversed() {
+                #expect(client.readResponse()?.text == "GET /c\(index)r\(round) 0")
+            }
+        }
+        #expect(server.statistics == HTTPServer.Statistics(
+            acceptedConnections: 40, refusedConnections: 0, openConnections: 40, requests: 120, parseErrors: 0,
+            timeouts: 0))
+    }
+
+    @Test func connectionsAreSpreadOverSeveralLoops() throws {
+        let server = try startServer(EchoHandler()) { $0.eventLoopCount = 3 }
+        defer { server.stop() }
+        let clients = try (0..<7).map { _ in try TestClient(port: server.port) }
+        for (index, client) in clients.enumerated() {
+            client.send("GET /\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.readResponse()?.text == "GET /\(index) 0")
+        }
+        let loops = server.state.withLock { $0.loops }
+        #expect(loops.count == 3)
+        #expect(server.statistics.openConnections == 7)
+    }
+
+    @Test func defaultLoopCountIsTheOnlineCPUs() {
+        let cpus = max(1, sysconf(Int32(_SC_NPROCESSORS_ONLN)))
+        #expect(HTTPServer.Configuration().eventLoopCount == cpus)
+        #expect(HTTPServer.Configuration.defaultEventLoopCount == cpus)
+    }
+
+    @Test func largeBodyToASlowReaderIsWrittenInPartsWithoutBlockingTheLoop() throws {
+        let body = (0..<(6 << 20)).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ $0 >> 11) }
+        struct LargeHandler: HTTPHandling {
+            let body: [UInt8]
+            func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse { HTTPServerResponse(status: 500) }
+            func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+                request.target == "/large"
+                    ? HTTPServerResponse(status: 200, body: body)
+                    : HTTPServerResponse(status: 200, body: Array(request.target.utf8))
+            }
+        }
+        let server = try startServer(LargeHandler(body: body)) { $0.eventLoopCount = 1 }
+        defer { server.stop() }
+        let slow = try TestClient(port: server.port)
+        slow.send("GET /large HTTP/1.1\r\nHost: t\r\n\r\nGET /after HTTP/1.1\r\nHost: t\r\n\r\n")
+        _ = poll(nil, 0, 100)  // the socket buffers fill; the loop now waits for EPOLLOUT
+        // The single loop still serves another connection while the large write is pending.
+        let other = try TestClient(port: server.port)
+        other.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(other.readResponse()?.text == "/other")
+        let large = try #require(slow.readResponse())
+        #expect(large.status == 200)
+        #expect(large.body.count == body.count)
+        #expect(large.body == body)
+        // The pipelined request behind the large response is answered after it, on the same connection.
+        #expect(slow.readResponse()?.text == "/after")
+        #expect(server.statistics.requests == 3)
+        #expect(server.statistics.timeouts == 0)
+    }
+
+    @Test func asyncAnswersArePostedBackWhileTheLoopServesOthers() async throws {
+        let handler = SplitHandler()
+        let server = try startServer(handler) { $0.eventLoopCount = 1 }
+        defer { server.stop() }
+        let port = server.port
+        let texts = try await offPool { () throws -> [String?] in
+            let slow = try TestClient(port: port)
+            let fast = try TestClient(port: port)
+            // Two pipelined async requests: answered in order, one in flight at a time.
+            slow.send("GET /slow/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /slow/2 HTTP/1.1\r\nHost: t\r\n\r\n")
+            fast.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+            let fastText = fast.readResponse()?.text  // sync answer while /slow/1 sleeps in its task
+            let order = handler.started.withLock { $0 }  // /slow/2 waits for /slow/1's answer
+            return [fastText, slow.readResponse()?.text, slow.readResponse()?.text, order.joined(separator: ",")]
+        }
+        #expect(texts == ["sync /fast", "async /slow/1", "async /slow/2", "start /slow/1"])
+        #expect(server.statistics.requests == 3)
+    }
+
+    @Test func stopLetsAnAwaitedAsyncAnswerFinishWithConnectionClose() async throws {
+        let server = try startServer(SplitHandler()) { $0.drainTimeout = .seconds(10) }
+        let port = server.port
+        let response = try await offPool { () throws -> WireResponse? in
+            let client = try TestClient(port: port)
+            client.send("GET /slow/stop HTTP/1.1\r\nHost: t\r\n\r\n")
+            _ = poll(nil, 0, 50)  // the request is in its task now
+            let stopped = Gate()
+            _ = PosixThread.spawn(stackBytes: 262_144, detached: true) {
+                server.stop()
+                stopped.open()
+            }
+            let response = client.readResponse()
+            _ = client.isClosedByPeer()
+            _ = stopped.wait()
+            return response
+        }
+        #expect(response?.text == "async /slow/stop")
+        #expect(response?.field("connection") == "close")
+        #expect(server.connectionCount == 0)
+    }
+
+    @Test func peerGoneWhileAwaitingTheHandlerClosesTheConnection() async throws {
+        let server = try startServer(SplitHandler())
+        defer { server.stop() }
+        let port = server.port
+        try await offPool { () throws -> Void in
+            let client = try TestClient(port: port)
+            client.send("GET /slow/gone HTTP/1.1\r\nHost: t\r\n\r\n")
+            var option = linger(l_onoff: 1, l_linger: 0)  // close with a reset
+            setsockopt(client.fd, SOL_SOCKET, SO_LINGER, &option, socklen_t(MemoryLayout<linger>.size))
+        }
+        let deadline = MonotonicClock.nowMilliseconds() + 5_000
+        while server.connectionCount > 0 && MonotonicClock.nowMilliseconds() < deadline {
+            try await Task.sleep(for: .milliseconds(20))
+        }
+        #expect(server.connectionCount == 0)
+    }
+
+    @Test func idleDeadlinesOfManyConnectionsOnOneLoopExpireWhileAnActiveOneIsServed() throws {
+        let server = try startServer(EchoHandler()) {
+            $0.eventLoopCount = 1
+            $0.idleTimeout = .milliseconds(300)
+        }
+        defer { server.stop() }
+        let idle = try (0..<10).map { _ in try TestClient(port: server.port) }
+        for client in idle {
+            client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        let active = try TestClient(port: server.port)
+        let started = MonotonicClock.nowMilliseconds()
+        for index in 0..<8 {  // one request every 100 ms keeps it alive past the others' deadline
+            active.send("GET /a\(index) HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(active.readResponse()?.text == "GET /a\(index) 0")
+            _ = poll(nil, 0, 100)
+        }
+        for client in idle { #expect(client.isClosedByPeer()) }
+        #expect(MonotonicClock.nowMilliseconds() - started >= 250)
+        #expect(server.statistics.timeouts == 10)
+        #expect(server.connectionCount == 1)
+    }
+
+    @Test func bodyDeadlineRestartsOnEachReadAndHeaderDeadlineDoesNot() throws {
+        let server = try startServer(EchoHandler()) {
+            $0.eventLoopCount = 1
+            $0.readHeaderTimeout = .milliseconds(300)
+        }
+        defer { server.stop() }
+        let body = try TestClient(port: server.port)
+        body.send("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\n")
+        for byte in "hello" {  // 5 × 150 ms > 300 ms in total, but no pause exceeds it
+            _ = poll(nil, 0, 150)
+            body.send(String(byte))
+        }
+        #expect(body.readResponse()?.text == "POST /up 5")
+        let head = try TestClient(port: server.port)
+        let started = MonotonicClock.nowMilliseconds()
+        for part in ["GET / HT", "TP/1.1\r\n", "Host: t\r\n", "X: 1\r\n"] {  // trickled: the head deadline holds
+            head.send(part)
+            _ = poll(nil, 0, 120)
+        }
+        let response = try #require(head.readResponse())
+        #expect(response.status == 408)
+        #expect(MonotonicClock.nowMilliseconds() - started < 4_000)
+        #expect(server.statistics.timeouts == 1)
+    }
+}
+
+/// `/slow/…` goes to the async path (which sleeps 200 ms); anything else is answered synchronously.
+final class SplitHandler: HTTPHandling {
+    /// `start <target>` for each async request, in the order the handler began them.
+    let started = Mutex<[String]>([])
+
+    func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+        started.withLock { $0.append("start \(request.target)") }
+        try? await Task.sleep(for: .milliseconds(200))
+        return HTTPServerResponse(status: 200, body: Array("async \(request.target)".utf8))
+    }
+
+    func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+        request.target.hasPrefix("/slow/") ? nil : HTTPServerResponse(status: 200, body: Array("sync \(request.target)".utf8))
+    }
+}
