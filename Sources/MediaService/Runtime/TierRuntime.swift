@@ -15,11 +15,9 @@ final class TierRuntime: Sendable {
     let disk: DiskStore?
     let sealed: EncryptedDiskStore?
     let counters: TierCounters
-    /// Variant group key (primary key + partition) → store keys of its stored responses (§4.1).
-    private let variants = Mutex<[String: Set<String>]>([:])
-    /// Bumped (under the index lock) by every change of the variants index, so a hit path may reuse
-    /// the store keys it read at an equal generation (``storeKeysWithGeneration(group:)``).
-    private let variantsGeneration = Atomic<Int>(0)
+    /// Variant group key → store keys; an entry that leaves a decided store (evicted, expired, corrupt,
+    /// shredded) leaves the index at once, so unique URLs never grow it past what is stored.
+    let variantIndex = VariantIndex()
 
     init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool,
          onEvent: @escaping StorageEventHandler) throws {
@@ -32,6 +30,11 @@ final class TierRuntime: Sendable {
         let memoryBudget = limits(persistent ? tier.memoryBytes / 4 : tier.memoryBytes)
         let hotBudget = limits(tier.memoryBytes - (persistent ? tier.memoryBytes / 4 : tier.memoryBytes))
         let diskBudget = limits(tier.diskBytes)
+        let index = variantIndex
+        let onEvent: StorageEventHandler = { event in
+            if let key = event.storeKey { index.remove(key) }
+            onEvent(event)
+        }
         memory = try MemoryStore(configuration: .init(byteLimit: memoryBudget.bytes, entryByteLimit: memoryBudget.entry),
                                  onEvent: onEvent)
         hot = persistent ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: hotBudget.entry)) : nil
@@ -100,45 +103,32 @@ final class TierRuntime: Sendable {
     }
 
     func storeKeys(group: String) -> [String] {
-        variants.withLock { Array($0[group] ?? []) }.sorted()
+        variantIndex.groups.withLock { Array($0[group] ?? []) }.sorted()
     }
 
     /// ``storeKeys(group:)`` and the index generation they were read at (see ``generation``).
     func storeKeysWithGeneration(group: String) -> (keys: [String], generation: Int) {
-        let (keys, generation) = variants.withLock { index in
-            (Array(index[group] ?? []), variantsGeneration.load(ordering: .relaxed))
+        let (keys, generation) = variantIndex.groups.withLock { index in
+            (Array(index[group] ?? []), variantIndex.generation.load(ordering: .relaxed))
         }
         return (keys.sorted(), generation)
     }
 
     /// The current generation of the variants index: equal to a value read earlier only when the
     /// index has not changed since.
-    var generation: Int { variantsGeneration.load(ordering: .acquiring) }
+    var generation: Int { variantIndex.generation.load(ordering: .acquiring) }
 
     /// Store keys of every group of `primary` (all partitions).
     func storeKeys(primary: String) -> [String] {
         let prefix = primary + String(CacheKey.separator)
-        return variants.withLock { index in
+        return variantIndex.groups.withLock { index in
             index.filter { $0.key.hasPrefix(prefix) }.flatMap(\.value)
         }.sorted()
     }
 
-    func addVariant(_ storeKey: String) {
-        let group = CacheKey.group(ofStoreKey: storeKey)
-        variants.withLock { index in
-            index[group, default: []].insert(storeKey)
-            variantsGeneration.add(1, ordering: .releasing)
-        }
-    }
+    func addVariant(_ storeKey: String) { variantIndex.add(storeKey) }
 
-    func removeVariant(_ storeKey: String) {
-        let group = CacheKey.group(ofStoreKey: storeKey)
-        variants.withLock { index in
-            index[group]?.remove(storeKey)
-            if index[group]?.isEmpty == true { index[group] = nil }
-            variantsGeneration.add(1, ordering: .releasing)
-        }
-    }
+    func removeVariant(_ storeKey: String) { variantIndex.remove(storeKey) }
 
     /// Bytes held per store, for metrics.
     var byteGauges: [(store: String, bytes: Int)] {

@@ -58,10 +58,13 @@ public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
     /// The entry's partition, when known and partitioned.
     public let partition: String?
     public let reason: Reason
+    /// The entry's cache key, when known, so the owner can drop it from its own indexes. Never part of
+    /// ``description``, equality or hashing, and never audited: it can hold the URL of a private tier.
+    public let storeKey: String?
 
     public init(
         kind: Kind, storageClass: StorageClassName, keyDigest: String, bytes: Int,
-        tier: String?, route: String?, partition: String?, reason: Reason
+        tier: String?, route: String?, partition: String?, reason: Reason, storeKey: String? = nil
     ) {
         self.kind = kind
         self.storageClass = storageClass
@@ -71,11 +74,30 @@ public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
         self.route = route
         self.partition = partition
         self.reason = reason
+        self.storeKey = storeKey
     }
 
     init(_ kind: Kind, _ storageClass: StorageClassName, digest: String, bytes: Int, metadata: EntryMetadata?, reason: Reason) {
         self.init(kind: kind, storageClass: storageClass, keyDigest: digest, bytes: bytes, tier: metadata?.tier,
-                  route: metadata?.route, partition: metadata?.partition, reason: reason)
+                  route: metadata?.route, partition: metadata?.partition, reason: reason,
+                  storeKey: metadata?.key)
+    }
+
+    public static func == (lhs: StorageEvent, rhs: StorageEvent) -> Bool {
+        lhs.kind == rhs.kind && lhs.storageClass == rhs.storageClass && lhs.keyDigest == rhs.keyDigest
+            && lhs.bytes == rhs.bytes && lhs.tier == rhs.tier && lhs.route == rhs.route
+            && lhs.partition == rhs.partition && lhs.reason == rhs.reason
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(kind)
+        hasher.combine(storageClass)
+        hasher.combine(keyDigest)
+        hasher.combine(bytes)
+        hasher.combine(tier)
+        hasher.combine(route)
+        hasher.combine(partition)
+        hasher.combine(reason)
     }
 
     public var description: String {
