@@ -108,9 +108,14 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
 
-    /// ASCII case-insensitive comparison of field names, without allocating.
+    /// ASCII case-insensitive comparison of field names, without allocating: compares the two names' UTF-8
+    /// buffers directly (native and small strings are contiguous), else walks their UTF-8 views.
     public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
         guard lhs.utf8.count == rhs.utf8.count else { return false }
+        let direct: Bool?? = lhs.utf8.withContiguousStorageIfAvailable { l in
+            rhs.utf8.withContiguousStorageIfAvailable { r in bytesEqualIgnoringASCIICase(l, r) }
+        }
+        if let direct, let direct { return direct }
         var l = lhs.utf8.makeIterator(), r = rhs.utf8.makeIterator()
         while true {
             switch (l.next(), r.next()) {
@@ -121,6 +126,18 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
             default: return false
             }
         }
+    }
+
+    /// Whether two equally long byte buffers are equal ignoring ASCII case.
+    @inline(__always)
+    static func bytesEqualIgnoringASCIICase(_ l: UnsafeBufferPointer<UInt8>, _ r: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < l.count {
+            let a = l[index], b = r[index]
+            if a != b && lowerASCII(a) != lowerASCII(b) { return false }
+            index &+= 1
+        }
+        return true
     }
 
     @inline(__always) static func lowerASCII(_ byte: UInt8) -> UInt8 {

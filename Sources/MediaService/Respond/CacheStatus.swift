@@ -45,14 +45,16 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        var parts = [cacheName]
-        if hit { parts.append("hit") }
-        if let forward { parts.append("fwd=" + forward.rawValue) }
-        if let forwardStatus { parts.append("fwd-status=\(forwardStatus)") }
-        if let ttl { parts.append("ttl=\(ttl)") }
-        if stored { parts.append("stored") }
-        if collapsed { parts.append("collapsed") }
-        if let detail { parts.append("detail=" + detail) }
-        return parts.joined(separator: "; ")
+        // Appended in place (no parts array, no `joined`): built on every forwarded response.
+        var out = cacheName
+        out.reserveCapacity(96)
+        if hit { out += "; hit" }
+        if let forward { out += "; fwd="; out += forward.rawValue }
+        if let forwardStatus { out += "; fwd-status="; out += String(forwardStatus) }
+        if let ttl { out += "; ttl="; out += String(ttl) }
+        if stored { out += "; stored" }
+        if collapsed { out += "; collapsed" }
+        if let detail { out += "; detail="; out += detail }
+        return out
     }
 }

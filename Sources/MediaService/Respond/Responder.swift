@@ -97,9 +97,10 @@ enum Responder {
             fields.append("Vary", "Authorization")
         }
         fields.set("X-Content-Type-Options", "nosniff")
-        fields.set("Cache-Status", cacheStatus.description)
+        let cacheStatusValue = cacheStatus.description
+        fields.set("Cache-Status", cacheStatusValue)
         var outcome = context.outcome
-        outcome.cacheStatus = cacheStatus.description
+        outcome.cacheStatus = cacheStatusValue
         outcome.storage = storage
         outcome.reason = reason
         let notModified = (200...299).contains(response.status)
