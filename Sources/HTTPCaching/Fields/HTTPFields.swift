@@ -145,6 +145,10 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     static func trim(_ value: String) -> String {
+        // Most values have no surrounding whitespace: two byte checks, no substring.
+        let utf8 = value.utf8
+        guard let first = utf8.first, let last = utf8.last else { return value }
+        if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return value }
         let trimmed = HTTPFieldList.trimOWS(value[...])
         return trimmed.utf8.count == value.utf8.count ? value : String(trimmed)
     }

@@ -45,16 +45,41 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        // Appended in place (no parts array, no `joined`): built on every forwarded response.
-        var out = cacheName
-        out.reserveCapacity(96)
-        if hit { out += "; hit" }
-        if let forward { out += "; fwd="; out += forward.rawValue }
-        if let forwardStatus { out += "; fwd-status="; out += String(forwardStatus) }
-        if let ttl { out += "; ttl="; out += String(ttl) }
-        if stored { out += "; stored" }
-        if collapsed { out += "; collapsed" }
-        if let detail { out += "; detail="; out += detail }
-        return out
+        // Written as bytes into one buffer (no parts array, no `joined`, no interpolation): this is built on
+        // every forwarded response.
+        var out: [UInt8] = []
+        out.reserveCapacity(cacheName.utf8.count + 80)
+        out.append(contentsOf: cacheName.utf8)
+        if hit { Self.append("; hit", to: &out) }
+        if let forward { Self.append("; fwd=", to: &out); out.append(contentsOf: forward.rawValue.utf8) }
+        if let forwardStatus { Self.append("; fwd-status=", to: &out); Self.appendDecimal(Int64(forwardStatus), to: &out) }
+        if let ttl { Self.append("; ttl=", to: &out); Self.appendDecimal(ttl, to: &out) }
+        if stored { Self.append("; stored", to: &out) }
+        if collapsed { Self.append("; collapsed", to: &out) }
+        if let detail { Self.append("; detail=", to: &out); out.append(contentsOf: detail.utf8) }
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    @inline(__always)
+    private static func append(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
+    /// Appends `value` in decimal, as `String(value)` writes it.
+    private static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
+        if value < 0 { out.append(UInt8(ascii: "-")) }
+        var magnitude = value.magnitude
+        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
+                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
+            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
+        var count = 0
+        withUnsafeMutableBytes(of: &digits) { buffer in
+            repeat {
+                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                magnitude /= 10
+                count += 1
+            } while magnitude > 0
+            out.append(contentsOf: buffer[(20 - count)...])
+        }
     }
 }
