@@ -55,6 +55,12 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         fields.lazy.filter { HTTPFields.namesEqual($0.name, name) }.map(\.value)
     }
 
+    /// The value of the first line named `name` (not combined), or `nil` when absent; no array is built.
+    func firstValue(for name: String) -> String? {
+        for field in fields where HTTPFields.namesEqual(field.name, name) { return field.value }
+        return nil
+    }
+
     /// The members of the comma-separated list in every line named `name` (RFC 9110 §5.6.1):
     /// commas inside quoted strings do not split, elements are trimmed and empty ones dropped.
     public func listValues(for name: String) -> [Substring] {

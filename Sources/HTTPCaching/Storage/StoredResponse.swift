@@ -75,10 +75,10 @@ public struct StoredResponse: Sendable, Hashable {
         /// Parses `fields`, reusing `cacheControl` when the caller already parsed it from these fields.
         init(_ fields: HTTPFields, cacheControl parsedCacheControl: CacheControl?) {
             cacheControl = parsedCacheControl ?? CacheControl(fields: fields)
-            date = fields.values(for: "date").first.flatMap { HTTPDate.parse($0) }
+            date = fields.firstValue(for: "date").flatMap { HTTPDate.parse($0) }
             age = AgeField.parse(fields)
-            entityTag = fields.values(for: "etag").first.flatMap { EntityTag($0) }
-            lastModifiedText = fields.values(for: "last-modified").first
+            entityTag = fields.firstValue(for: "etag").flatMap { EntityTag($0) }
+            lastModifiedText = fields.firstValue(for: "last-modified")
             lastModified = lastModifiedText.flatMap { HTTPDate.parse($0) }
             expires = Freshness.ExpiresValue(fields)
             varyFieldNames = Vary.fieldNames(of: fields)
