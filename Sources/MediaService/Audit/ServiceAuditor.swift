@@ -47,7 +47,7 @@ final class ServiceAuditor: Sendable {
                 bytes: Int?, ttl: Int?) throws {
         _ = try log.append(AuditEntry(
             event: event, tier: name(subject.tier), route: name(subject.route), storage: AuditStorage(rawValue: storage.rawValue),
-            key: digest(CacheKey.digest(subject.storeKey)), scope: scope(partition: subject.partition, url: subject.url),
+            key: CacheKey.auditDigest(subject.storeKey), scope: scope(partition: subject.partition, url: subject.url),
             reason: code(reason), bytes: bytes, ttl: ttl))
     }
 
@@ -79,7 +79,7 @@ final class ServiceAuditor: Sendable {
         let entries = removed.map { metadata in
             AuditEntry(event: .purge, tier: name(metadata.tier), route: name(metadata.route),
                        storage: AuditStorage(rawValue: metadata.storageClass.rawValue),
-                       key: digest(CacheKey.digest(metadata.key)), scope: scope(partition: metadata.partition, url: nil),
+                       key: CacheKey.auditDigest(metadata.key), scope: scope(partition: metadata.partition, url: nil),
                        bytes: metadata.bodyByteCount)
         }
         _ = try log.append(contentsOf: AuditEntry.removalBatch(

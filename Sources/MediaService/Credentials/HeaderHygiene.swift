@@ -22,8 +22,12 @@ public enum HeaderHygiene {
     /// Whether a field named `name` is dropped regardless of `Connection` and tier.
     public static func isDropped(_ name: String) -> Bool {
         guard isASCII(name) else { return isDroppedLowercased(name.lowercased()) }
-        return droppedPrefixes.contains { hasPrefixIgnoringASCIICase(name, $0) }
-            || droppedNameList.contains { HTTPFields.namesEqual(name, $0) }
+        let count = name.utf8.count
+        if count < droppedNamesByLength.count {
+            for candidate in droppedNamesByLength[count] where HTTPFields.namesEqual(name, candidate) { return true }
+        }
+        for prefix in droppedPrefixes where hasPrefixIgnoringASCIICase(name, prefix) { return true }
+        return false
     }
 
     /// ``isDropped(_:)`` for a name already lower-cased (Unicode rules, as `String.lowercased()`).
@@ -31,23 +35,32 @@ public enum HeaderHygiene {
         droppedNames.contains(lower) || droppedPrefixes.contains { lower.hasPrefix($0) }
     }
 
-    /// ``droppedNames`` as an array: compared case-insensitively without lower-casing the candidate.
-    static let droppedNameList = Array(droppedNames)
+    /// ``droppedNames`` grouped by UTF-8 length (index = length): an ASCII name is compared, ignoring ASCII
+    /// case, only with the few names of its length, without building a lower-cased copy.
+    static let droppedNamesByLength: [[String]] = {
+        var table = [[String]](repeating: [], count: (droppedNames.map(\.utf8.count).max() ?? 0) + 1)
+        for name in droppedNames.sorted() { table[name.utf8.count].append(name) }
+        return table
+    }()
 
-    static func isASCII(_ text: String) -> Bool { text.utf8.allSatisfy { $0 < 0x80 } }
+    static func isASCII(_ text: String) -> Bool {
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes where byte >= 0x80 { return false }
+            return true
+        }
+    }
 
     /// Whether ASCII `name` starts with the lower-case ASCII `prefix`, ignoring ASCII case.
     static func hasPrefixIgnoringASCIICase(_ name: String, _ prefix: String) -> Bool {
-        let utf8 = name.utf8
-        guard utf8.count >= prefix.utf8.count else { return false }
-        return zip(utf8, prefix.utf8).allSatisfy { ($0 >= 0x41 && $0 <= 0x5A ? $0 | 0x20 : $0) == $1 }
+        var names = name.utf8.makeIterator()
+        for expected in prefix.utf8 {
+            guard let byte = names.next() else { return false }
+            if byte != expected && (byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte) != expected { return false }
+        }
+        return true
     }
 
-    /// The client's fields minus every dropped one, in order.
-    /// - Parameters:
-    ///   - client: the fields of the client request.
-    ///   - forwardAuthorization: keep `Authorization` (tiers `bearer-required` and `forward`).
-    /// - Complexity: O(n) in the number of field lines.
     public static func originRequestFields(from client: HTTPFields, forwardAuthorization: Bool) -> HTTPFields {
         let connectionOptions = Set(client.listValues(for: "Connection").map { $0.lowercased() })
         // Each name is judged lower-cased (as `HTTPFields.removeAll(where:)` passes it); ASCII names are
