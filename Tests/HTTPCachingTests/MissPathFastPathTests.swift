@@ -27,11 +27,13 @@ import Testing
             ("Content-Type", "image/jpeg"), ("CONNECTION", "X-Trace, close"), ("Keep-Alive", "timeout=5"),
             ("TE", "trailers"), ("Upgrade", "h2c"), ("Transfer-Encoding", "chunked"), ("Proxy-Connection", "x"),
             ("PROXY-Authenticate", "Basic"), ("x-trace", "1"), ("Cache-Control", "no-cache=\"Set-Cookie\""),
-            ("Set-Cookie", "a=b"), ("ETag", "\"e\""), ("proxyish", "kept"),
+            ("Set-Cookie", "a=b"), ("ETag", "\"e\""), ("proxyish", "kept"), ("Trailer", "t"), ("Tex", "3"),
+            ("Upgrades", "u"), ("Content-Length", "1"),
         ])
         let kept = StoredFields.filter(fields, role: .shared)
         #expect(kept == HTTPFields([("Content-Type", "image/jpeg"), ("Cache-Control", "no-cache=\"Set-Cookie\""),
-                                    ("ETag", "\"e\""), ("proxyish", "kept")]))
+                                    ("ETag", "\"e\""), ("proxyish", "kept"), ("Trailer", "t"), ("Tex", "3"),
+                                    ("Upgrades", "u"), ("Content-Length", "1")]))
         let (same, removedAny) = StoredFields.filtered(HTTPFields([("ETag", "\"e\""), ("Age", "3")]),
                                                       cacheControl: CacheControl(), role: .shared)
         #expect(same == HTTPFields([("ETag", "\"e\""), ("Age", "3")]))
@@ -60,5 +62,11 @@ import Testing
         #expect(filtered.fields.isEmpty)
         #expect(filtered.parsed == StoredResponse(status: 200, fields: HTTPFields(), requestTime: 100, responseTime: 100).parsed)
         #expect(filtered.parsed.cacheControl.maxAge == nil)
+    }
+
+    @Test func varyFieldNamesWithoutVaryIsEmpty() {
+        #expect(Vary.fieldNames(of: HTTPFields([("ETag", "\"e\"")])) == [])
+        #expect(Vary.fieldNames(of: HTTPFields([("VARY", "Accept, accept-encoding, Accept")])) == ["accept", "accept-encoding"])
+        #expect(Vary.fieldNames(of: HTTPFields([("Vary", "Accept"), ("vary", "*")])) == nil)
     }
 }

@@ -46,6 +46,22 @@ public enum StoredFields {
     /// Whether `name` is one of ``hopByHop`` or starts with `proxy-` (ASCII case-insensitive).
     static func isHopByHopOrProxy(_ name: String) -> Bool {
         let utf8 = name.utf8
+        // Quick reject, exact: an ASCII first byte lower-cases to itself or its ASCII lower case, so only names
+        // starting with c, k, p, t or u (any case) can match; of those, only `p…` can be `proxy-…`, and the
+        // others must have a hop-by-hop name's length (a non-ASCII letter that lower-cases to ASCII, U+212A
+        // `K`, could only stand at the start of `keep-alive`, where the first byte is not ASCII).
+        guard let first = utf8.first else { return false }
+        if first < 0x80 {
+            switch first | 0x20 {
+            case UInt8(ascii: "p"): break
+            case UInt8(ascii: "c"), UInt8(ascii: "k"), UInt8(ascii: "t"), UInt8(ascii: "u"):
+                switch utf8.count {
+                case 2, 7, 10, 17: break
+                default: return false
+                }
+            default: return false
+            }
+        }
         guard utf8.allSatisfy({ $0 < 0x80 }) else {
             // Unicode lower-casing may map non-ASCII to ASCII (`K`, U+212A → `k`): keep the exact original rule.
             let lower = name.lowercased()
