@@ -102,6 +102,8 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Removes every line named `name`.
     public mutating func remove(_ name: String) {
+        // No write (and no copy of shared storage) when there is nothing to remove.
+        guard contains(name) else { return }
         fields.removeAll { HTTPFields.namesEqual($0.name, name) }
     }
 
