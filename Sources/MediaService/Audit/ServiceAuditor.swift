@@ -46,7 +46,7 @@ final class ServiceAuditor: Sendable {
     func record(_ event: AuditEvent, _ subject: Subject, storage: StorageClass, reason: String,
                 bytes: Int?, ttl: Int?) throws {
         _ = try log.append(AuditEntry(
-            event: event, tier: name(subject.tier), route: name(subject.route), storage: AuditStorage(rawValue: storage.rawValue),
+            event: event, tier: name(subject.tier), route: name(subject.route), storage: Self.auditStorage(storage),
             key: CacheKey.auditDigest(subject.storeKey), scope: scope(partition: subject.partition, url: subject.url),
             reason: code(reason), bytes: bytes, ttl: ttl))
     }
@@ -88,6 +88,16 @@ final class ServiceAuditor: Sendable {
     }
 
     func flush() { try? log.flush() }
+
+    /// The audit record's storage class for `storage` (same names; a switch, not a raw-value lookup).
+    static func auditStorage(_ storage: StorageClass) -> AuditStorage {
+        switch storage {
+        case .none: .none
+        case .memory: .memory
+        case .encryptedDisk: .encryptedDisk
+        case .disk: .disk
+        }
+    }
 
     private func name(_ text: String) -> AuditName? { try? AuditName(text) }
     private func digest(_ hex: String) -> AuditDigest? { try? AuditDigest(hex: hex) }
