@@ -45,7 +45,8 @@ extension AuditRecord {
     static func hashField(_ hash: AuditDigest) -> [UInt8] {
         var field = Array(#","hash":""#.utf8)
         field.reserveCapacity(field.count + 65)
-        field.append(contentsOf: hash.hex.utf8)
+        var hex = hash.hex
+        hex.withUTF8 { field.append(contentsOf: $0) }
         field.append(UInt8(ascii: "\""))
         return field
     }
@@ -89,7 +90,8 @@ extension AuditRecord {
     private static func appendString(_ value: String?, to out: inout [UInt8]) {
         guard let value else { return out.append(contentsOf: "null".utf8) }
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: value.utf8)
+        var text = value
+        text.withUTF8 { out.append(contentsOf: $0) }  // one copy of the contiguous bytes
         out.append(UInt8(ascii: "\""))
     }
 

@@ -64,15 +64,15 @@ extension MediaService {
         var key: [UInt8] = []
         key.reserveCapacity(context.groupKey.utf8.count + accept.utf8.count + encoding.utf8.count
                             + language.utf8.count + validators.utf8.count + 48)
-        key.append(contentsOf: context.groupKey.utf8)
+        key.appendUTF8(context.groupKey)
         key.append(contentsOf: "\naccept:".utf8)
-        key.append(contentsOf: accept.utf8)
+        key.appendUTF8(accept)
         key.append(contentsOf: "\naccept-encoding:".utf8)
-        key.append(contentsOf: encoding.utf8)
+        key.appendUTF8(encoding)
         key.append(contentsOf: "\naccept-language:".utf8)
-        key.append(contentsOf: language.utf8)
+        key.appendUTF8(language)
         key.append(0x0A)
-        key.append(contentsOf: validators.utf8)
+        key.appendUTF8(validators)
         return String(decoding: key, as: UTF8.self)
     }
 

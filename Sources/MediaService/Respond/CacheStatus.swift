@@ -49,14 +49,14 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
         // every forwarded response.
         var out: [UInt8] = []
         out.reserveCapacity(cacheName.utf8.count + 80)
-        out.append(contentsOf: cacheName.utf8)
+        out.appendUTF8(cacheName)
         if hit { Self.append("; hit", to: &out) }
-        if let forward { Self.append("; fwd=", to: &out); out.append(contentsOf: forward.rawValue.utf8) }
+        if let forward { Self.append("; fwd=", to: &out); out.appendUTF8(forward.rawValue) }
         if let forwardStatus { Self.append("; fwd-status=", to: &out); Self.appendDecimal(Int64(forwardStatus), to: &out) }
         if let ttl { Self.append("; ttl=", to: &out); Self.appendDecimal(ttl, to: &out) }
         if stored { Self.append("; stored", to: &out) }
         if collapsed { Self.append("; collapsed", to: &out) }
-        if let detail { Self.append("; detail=", to: &out); out.append(contentsOf: detail.utf8) }
+        if let detail { Self.append("; detail=", to: &out); out.appendUTF8(detail) }
         return String(decoding: out, as: UTF8.self)
     }
 

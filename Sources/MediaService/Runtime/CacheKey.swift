@@ -24,9 +24,9 @@ enum CacheKey {
     static func joined(_ head: String, _ tail: String) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(head.utf8.count + 1 + tail.utf8.count)
-        bytes.append(contentsOf: head.utf8)
+        bytes.appendUTF8(head)
         bytes.append(0x1F)
-        bytes.append(contentsOf: tail.utf8)
+        bytes.appendUTF8(tail)
         return String(decoding: bytes, as: UTF8.self)
     }
 

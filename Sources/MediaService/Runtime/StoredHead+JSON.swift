@@ -11,7 +11,8 @@ extension StoredHead {
         for item in fields { for part in item { capacity += 4 + part.utf8.count } }
         for item in vary { for part in item { capacity += 4 + part.utf8.count } }
         var out: [UInt8] = []
-        out.reserveCapacity(capacity)
+        // Escapes (`\/` in media types, `\"` in entity tags) and the integers need room too: one allocation.
+        out.reserveCapacity(capacity + capacity / 4 + 64)
         out.append(UInt8(ascii: "{"))
         if let contentType {
             Self.appendLiteral(#""contentType":"#, to: &out)
