@@ -13,6 +13,18 @@ extension RequestTarget {
         }
     }
 
+    /// Whether ``checkRaw(_:at:in:)`` accepts `byte` (the same sets, without throwing).
+    @inline(__always)
+    static func isAcceptedRaw(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x00...0x1F, 0x7F, UInt8(ascii: "\\"), 0x80...0xFF, UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "<"),
+             UInt8(ascii: ">"), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"),
+             UInt8(ascii: "}"):
+            false
+        default: true
+        }
+    }
+
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
@@ -54,6 +66,8 @@ extension RequestTarget {
     static func decode(segment raw: ArraySlice<UInt8>) throws(RoutingError) -> String {
         // Without `%` the segment is its own decoding: every byte checkRaw accepts is printable ASCII.
         if raw.firstIndex(of: UInt8(ascii: "%")) == nil {
+            // One pass with a plain predicate; only a refused segment runs the throwing checks (for the error).
+            if raw.allSatisfy(isAcceptedRaw) { return String(decoding: raw, as: UTF8.self) }
             var index = raw.startIndex
             while index < raw.endIndex {
                 try checkRaw(raw[index], at: index, in: "path")
@@ -93,7 +107,11 @@ extension RequestTarget {
     /// `:` and `@` stay (RFC 3986 §3.3 `pchar`); every other byte becomes `%XX` (upper case).
     public static func encode(segment: String) -> String {
         // Most segments need no escaping: return them as they are, without a copy.
-        if segment.utf8.allSatisfy(isUnreservedOrSubDelimiter) { return segment }
+        var text = segment
+        if text.withUTF8({ bytes in
+            for byte in bytes where !isUnreservedOrSubDelimiter(byte) { return false }
+            return true
+        }) { return segment }
         var out: [UInt8] = []
         out.reserveCapacity(segment.utf8.count * 3)
         for byte in segment.utf8 {
