@@ -21,6 +21,27 @@ enum Responder {
     ]
 
     /// A problem+json response (RFC 9457) with `Cache-Control: no-store`.
+    /// ``imageTierFieldsKept``'s canonical spelling for `name`, or `nil`: ASCII names are compared ignoring ASCII
+    /// case with the few kept names of their length (no lower-cased copy, no hashing); other names take the
+    /// dictionary with `lowercased()`, as before.
+    static func keptImageTierName(_ name: String) -> String? {
+        guard HeaderHygiene.isASCII(name) else { return imageTierFieldsKept[name.lowercased()] }
+        let count = name.utf8.count
+        guard count < imageTierKeptByLength.count else { return nil }
+        for (lower, canonical) in imageTierKeptByLength[count] where HTTPFields.namesEqual(name, lower) { return canonical }
+        return nil
+    }
+
+    /// ``imageTierFieldsKept`` grouped by the length of the lower-case name (index = length).
+    static let imageTierKeptByLength: [[(lower: String, canonical: String)]] = {
+        var table = [[(lower: String, canonical: String)]](
+            repeating: [], count: (imageTierFieldsKept.keys.map(\.utf8.count).max() ?? 0) + 1)
+        for (lower, canonical) in imageTierFieldsKept.sorted(by: { $0.key < $1.key }) {
+            table[lower.utf8.count].append((lower, canonical))
+        }
+        return table
+    }()
+
     static func problem(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
         let body = ProblemDetails(status: status, code: code, detail: detail).json
         var fields = HTTPFields()
@@ -77,7 +98,7 @@ enum Responder {
         var fields = HTTPFields()
         if tier.validatesImages {
             for field in response.fields {
-                if let name = imageTierFieldsKept[field.name.lowercased()] { fields.append(name, field.value) }
+                if let name = keptImageTierName(field.name) { fields.append(name, field.value) }
             }
             if let contentType = head.contentType { fields.set("Content-Type", contentType) }
         } else {
