@@ -118,8 +118,15 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// ASCII case-insensitive comparison of field names, without allocating: compares the two names' UTF-8
     /// buffers directly (native and small strings are contiguous), else walks their UTF-8 views.
+    @inlinable @inline(__always)
     public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // The length check is inlined at each call site: most comparisons end here.
+        lhs.utf8.count == rhs.utf8.count && namesEqualSameLength(lhs, rhs)
+    }
+
+    /// ``namesEqual(_:_:)`` for two names of the same UTF-8 length.
+    @usableFromInline
+    static func namesEqualSameLength(_ lhs: String, _ rhs: String) -> Bool {
         let direct: Bool?? = lhs.utf8.withContiguousStorageIfAvailable { l in
             rhs.utf8.withContiguousStorageIfAvailable { r in bytesEqualIgnoringASCIICase(l, r) }
         }
