@@ -69,4 +69,12 @@ import Testing
         #expect(Vary.fieldNames(of: HTTPFields([("VARY", "Accept, accept-encoding, Accept")])) == ["accept", "accept-encoding"])
         #expect(Vary.fieldNames(of: HTTPFields([("Vary", "Accept"), ("vary", "*")])) == nil)
     }
+
+    @Test func reserveCapacityChangesNoLine() {
+        var fields = HTTPFields([("A", "1")])
+        fields.reserveCapacity(16)
+        fields.append("B", " 2 ")
+        #expect(fields == HTTPFields([("A", "1"), ("B", "2")]))
+        #expect(fields.count == 2)
+    }
 }

@@ -35,6 +35,11 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         self.init(elements)
     }
 
+    /// Reserves room for `count` field lines (no effect on the lines; avoids regrowth while appending).
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// The number of field lines.
     public var count: Int { fields.count }
     public var isEmpty: Bool { fields.isEmpty }

@@ -25,11 +25,12 @@ enum Responder {
     /// case with the few kept names of their length (no lower-cased copy, no hashing); other names take the
     /// dictionary with `lowercased()`, as before.
     static func keptImageTierName(_ name: String) -> String? {
-        guard HeaderHygiene.isASCII(name) else { return imageTierFieldsKept[name.lowercased()] }
+        // A match ignoring ASCII case means an ASCII name, whose `lowercased()` is that kept name: the same answer.
         let count = name.utf8.count
-        guard count < imageTierKeptByLength.count else { return nil }
-        for (lower, canonical) in imageTierKeptByLength[count] where HTTPFields.namesEqual(name, lower) { return canonical }
-        return nil
+        if count < imageTierKeptByLength.count {
+            for (lower, canonical) in imageTierKeptByLength[count] where HTTPFields.namesEqual(name, lower) { return canonical }
+        }
+        return HeaderHygiene.isASCII(name) ? nil : imageTierFieldsKept[name.lowercased()]
     }
 
     /// ``imageTierFieldsKept`` grouped by the length of the lower-case name (index = length).
@@ -96,6 +97,7 @@ enum Responder {
                         now: Int64, cacheStatus: CacheStatus, storage: String, reason: String?) -> ServiceResponse {
         let tier = context.tier
         var fields = HTTPFields()
+        fields.reserveCapacity(response.fields.count + 8)  // the kept lines plus the ≤ 7 this function sets
         if tier.validatesImages {
             for field in response.fields {
                 if let name = keptImageTierName(field.name) { fields.append(name, field.value) }
