@@ -45,41 +45,53 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        // Written as bytes into one buffer (no parts array, no `joined`, no interpolation): this is built on
-        // every forwarded response.
-        var out: [UInt8] = []
-        out.reserveCapacity(cacheName.utf8.count + 80)
-        out.appendUTF8(cacheName)
-        if hit { Self.append("; hit", to: &out) }
-        if let forward { Self.append("; fwd=", to: &out); out.appendUTF8(forward.rawValue) }
-        if let forwardStatus { Self.append("; fwd-status=", to: &out); Self.appendDecimal(Int64(forwardStatus), to: &out) }
-        if let ttl { Self.append("; ttl=", to: &out); Self.appendDecimal(ttl, to: &out) }
-        if stored { Self.append("; stored", to: &out) }
-        if collapsed { Self.append("; collapsed", to: &out) }
-        if let detail { Self.append("; detail=", to: &out); out.appendUTF8(detail) }
-        return String(decoding: out, as: UTF8.self)
-    }
-
-    @inline(__always)
-    private static func append(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    /// Appends `value` in decimal, as `String(value)` writes it.
-    private static func appendDecimal(_ value: Int64, to out: inout [UInt8]) {
-        if value < 0 { out.append(UInt8(ascii: "-")) }
-        var magnitude = value.magnitude
-        var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                     UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-            (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-        var count = 0
-        withUnsafeMutableBytes(of: &digits) { buffer in
-            repeat {
-                buffer[19 - count] = UInt8(ascii: "0") + UInt8(magnitude % 10)
-                magnitude /= 10
-                count += 1
-            } while magnitude > 0
-            out.append(contentsOf: buffer[(20 - count)...])
+        // Written into a stack buffer, then one `String` (no parts array, no `joined`, no interpolation, no
+        // intermediate array): this is built on every forwarded response. Fixed parts need ≤ 107 bytes.
+        let capacity = cacheName.utf8.count + (detail?.utf8.count ?? 0) + 128
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> String in
+            var count = 0
+            func write(_ text: String) {
+                var text = text
+                text.withUTF8 { bytes in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + bytes.count)]).initialize(from: bytes)
+                    count += bytes.count
+                }
+            }
+            func write(_ text: StaticString) {
+                let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + bytes.count)]).initialize(from: bytes)
+                count += bytes.count
+            }
+            func writeDecimal(_ value: Int64) {
+                if value < 0 {
+                    buffer[count] = UInt8(ascii: "-")
+                    count += 1
+                }
+                var magnitude = value.magnitude
+                var digits = 1
+                var scale: UInt64 = 10
+                while digits < 20 && magnitude >= scale {
+                    digits += 1
+                    if scale > UInt64.max / 10 { break }
+                    scale *= 10
+                }
+                var index = count + digits - 1
+                repeat {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    index -= 1
+                } while index >= count
+                count += digits
+            }
+            write(cacheName)
+            if hit { write("; hit" as StaticString) }
+            if let forward { write("; fwd=" as StaticString); write(forward.rawValue) }
+            if let forwardStatus { write("; fwd-status=" as StaticString); writeDecimal(Int64(forwardStatus)) }
+            if let ttl { write("; ttl=" as StaticString); writeDecimal(ttl) }
+            if stored { write("; stored" as StaticString) }
+            if collapsed { write("; collapsed" as StaticString) }
+            if let detail { write("; detail=" as StaticString); write(detail) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
         }
     }
 }
