@@ -4,6 +4,18 @@ public enum Hex {
 
     /// Encodes bytes as lower-case hex, two characters per byte.
     public static func encode(_ bytes: some Sequence<UInt8>) -> String {
+        // Contiguous input (arrays, digests): written straight into the string's storage.
+        if let text = bytes.withContiguousStorageIfAvailable({ input in
+            String(unsafeUninitializedCapacity: input.count * 2) { out in
+                for index in 0..<input.count {
+                    out[2 &* index] = lowerHexDigit(input[index] >> 4)
+                    out[2 &* index &+ 1] = lowerHexDigit(input[index] & 0x0F)
+                }
+                return input.count * 2
+            }
+        }) {
+            return text
+        }
         var out: [UInt8] = []
         out.reserveCapacity(bytes.underestimatedCount * 2)
         for byte in bytes {
@@ -14,6 +26,9 @@ public enum Hex {
     }
 
     /// Decodes hex (either case). Returns `nil` for an odd length or a non-hex character.
+    @inline(__always)
+    static func lowerHexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble }
+
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { return nil }

@@ -16,7 +16,8 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
     public var description: String { hex }
 }
 
-/// Incremental SHA-256 (FIPS 180-4) through OpenSSL's EVP interface.
+/// Incremental SHA-256 (FIPS 180-4) through OpenSSL's `SHA256_*` block functions (the same assembly as EVP,
+/// without EVP's per-context provider fetch).
 ///
 /// ```swift
 /// var hasher = SHA256()
@@ -24,27 +25,29 @@ public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {
 /// hasher.update(body)
 /// let digest = hasher.finalize()
 /// ```
-/// A value is single-use: ``finalize()`` consumes it.
+/// A value is single-use: ``finalize()`` consumes it. The one-shot ``hash(_:)-(UnsafeRawBufferPointer)`` forms
+/// hash on the stack without allocating a context.
 public struct SHA256: ~Copyable {
     /// Digest length in bytes: 32.
     public static let byteCount = 32
 
-    private let context: OpaquePointer
+    private let context: UnsafeMutablePointer<mediactl_sha256_ctx>
 
-    /// Starts a new hash. Traps only if OpenSSL cannot allocate a context.
+    /// Starts a new hash. Traps only if OpenSSL refuses to initialise the context (it never does).
     public init() {
-        guard let context = EVP_MD_CTX_new(), EVP_DigestInit_ex(context, EVP_sha256(), nil) == 1 else {
-            fatalError("OpenSSL could not start a SHA-256 context")
-        }
-        self.context = context
+        context = .allocate(capacity: 1)
+        guard mediactl_sha256_init(context) == 1 else { fatalError("OpenSSL could not start a SHA-256 context") }
     }
 
-    deinit { EVP_MD_CTX_free(context) }
+    deinit {
+        mediactl_openssl_cleanse(context, MemoryLayout<mediactl_sha256_ctx>.size)
+        context.deallocate()
+    }
 
     /// Feeds raw bytes.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
         guard buffer.count > 0 else { return }
-        _ = EVP_DigestUpdate(context, buffer.baseAddress, buffer.count)
+        _ = mediactl_sha256_update(context, buffer.baseAddress, buffer.count)
     }
 
     /// Feeds bytes from an array or any contiguous collection.
@@ -61,30 +64,31 @@ public struct SHA256: ~Copyable {
 
     /// Returns the digest and ends the hash.
     public consuming func finalize() -> SHA256Digest {
-        var out = [UInt8](repeating: 0, count: SHA256.byteCount)
-        var length: UInt32 = 0
-        _ = out.withUnsafeMutableBufferPointer { EVP_DigestFinal_ex(context, $0.baseAddress, &length) }
+        let out = [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { buffer, count in
+            _ = mediactl_sha256_final(context, buffer.baseAddress)
+            count = SHA256.byteCount
+        }
         return SHA256Digest(bytes: out)
     }
 
     /// The SHA-256 digest of `bytes` in one call.
     public static func hash(_ bytes: some Sequence<UInt8>) -> SHA256Digest {
-        var hasher = SHA256()
-        hasher.update(bytes)
-        return hasher.finalize()
+        if let digest = bytes.withContiguousStorageIfAvailable({ hash(UnsafeRawBufferPointer($0)) }) { return digest }
+        return Array(bytes).withUnsafeBytes { hash($0) }
     }
 
-    /// The SHA-256 digest of raw bytes in one call.
+    /// The SHA-256 digest of raw bytes in one call (no heap context).
     public static func hash(_ buffer: UnsafeRawBufferPointer) -> SHA256Digest {
-        var hasher = SHA256()
-        hasher.update(buffer)
-        return hasher.finalize()
+        let out = [UInt8](unsafeUninitializedCapacity: byteCount) { digest, count in
+            mediactl_sha256_oneshot(buffer.baseAddress, buffer.count, digest.baseAddress)
+            count = byteCount
+        }
+        return SHA256Digest(bytes: out)
     }
 
     /// The SHA-256 digest of a string's UTF-8 bytes.
     public static func hash(_ text: String) -> SHA256Digest {
-        var hasher = SHA256()
-        hasher.update(text)
-        return hasher.finalize()
+        var text = text
+        return text.withUTF8 { hash(UnsafeRawBufferPointer($0)) }
     }
 }

@@ -28,3 +28,28 @@ import Testing
         #expect(hasher.finalize().hex == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
     }
 }
+
+/// The one-shot raw-buffer form (no heap context) and the incremental form agree across block boundaries.
+@Suite struct SHA256OneShotTests {
+    @Test func rawBufferOneShotMatchesKnownAnswers() {
+        let message = Array("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq".utf8)
+        #expect(message.withUnsafeBytes { SHA256.hash($0) }.hex
+                == "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1")
+        #expect(SHA256.hash(UnsafeRawBufferPointer(start: nil, count: 0)).hex
+                == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+    }
+
+    @Test func incrementalInOddChunksEqualsOneShot() {
+        let message = (0..<1000).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ 7) }
+        var hasher = SHA256()
+        var start = 0
+        for size in [1, 63, 64, 65, 200, 607] {
+            hasher.update(message[start..<(start + size)])
+            start += size
+        }
+        #expect(start == message.count)
+        #expect(hasher.finalize() == SHA256.hash(message))
+        #expect(SHA256.hash(message[...]) == message.withUnsafeBytes { SHA256.hash($0) })
+        #expect(SHA256.hash(String(decoding: [0x61, 0x62, 0x63], as: UTF8.self)) == SHA256.hash([0x61, 0x62, 0x63]))
+    }
+}

@@ -35,6 +35,11 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         self.init(elements)
     }
 
+    /// Reserves room for `count` field lines (no effect on the lines; avoids regrowth while appending).
+    public mutating func reserveCapacity(_ count: Int) {
+        fields.reserveCapacity(count)
+    }
+
     /// The number of field lines.
     public var count: Int { fields.count }
     public var isEmpty: Bool { fields.isEmpty }
@@ -53,6 +58,12 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The value of each line named `name`, in order. Empty when absent.
     public func values(for name: String) -> [String] {
         fields.lazy.filter { HTTPFields.namesEqual($0.name, name) }.map(\.value)
+    }
+
+    /// The value of the first line named `name` (not combined), or `nil` when absent; no array is built.
+    func firstValue(for name: String) -> String? {
+        for field in fields where HTTPFields.namesEqual(field.name, name) { return field.value }
+        return nil
     }
 
     /// The members of the comma-separated list in every line named `name` (RFC 9110 §5.6.1):
@@ -96,6 +107,8 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
 
     /// Removes every line named `name`.
     public mutating func remove(_ name: String) {
+        // No write (and no copy of shared storage) when there is nothing to remove.
+        guard contains(name) else { return }
         fields.removeAll { HTTPFields.namesEqual($0.name, name) }
     }
 
@@ -108,9 +121,21 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         fields.map { "\($0.name): \($0.value)" }.joined(separator: "\n")
     }
 
-    /// ASCII case-insensitive comparison of field names, without allocating.
+    /// ASCII case-insensitive comparison of field names, without allocating: compares the two names' UTF-8
+    /// buffers directly (native and small strings are contiguous), else walks their UTF-8 views.
+    @inlinable @inline(__always)
     public static func namesEqual(_ lhs: String, _ rhs: String) -> Bool {
-        guard lhs.utf8.count == rhs.utf8.count else { return false }
+        // The length check is inlined at each call site: most comparisons end here.
+        lhs.utf8.count == rhs.utf8.count && namesEqualSameLength(lhs, rhs)
+    }
+
+    /// ``namesEqual(_:_:)`` for two names of the same UTF-8 length.
+    @usableFromInline
+    static func namesEqualSameLength(_ lhs: String, _ rhs: String) -> Bool {
+        let direct: Bool?? = lhs.utf8.withContiguousStorageIfAvailable { l in
+            rhs.utf8.withContiguousStorageIfAvailable { r in bytesEqualIgnoringASCIICase(l, r) }
+        }
+        if let direct, let direct { return direct }
         var l = lhs.utf8.makeIterator(), r = rhs.utf8.makeIterator()
         while true {
             switch (l.next(), r.next()) {
@@ -123,11 +148,27 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         }
     }
 
+    /// Whether two equally long byte buffers are equal ignoring ASCII case.
+    @inline(__always)
+    static func bytesEqualIgnoringASCIICase(_ l: UnsafeBufferPointer<UInt8>, _ r: UnsafeBufferPointer<UInt8>) -> Bool {
+        var index = 0
+        while index < l.count {
+            let a = l[index], b = r[index]
+            if a != b && lowerASCII(a) != lowerASCII(b) { return false }
+            index &+= 1
+        }
+        return true
+    }
+
     @inline(__always) static func lowerASCII(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
     static func trim(_ value: String) -> String {
+        // Most values have no surrounding whitespace: two byte checks, no substring.
+        let utf8 = value.utf8
+        guard let first = utf8.first, let last = utf8.last else { return value }
+        if first != 0x20, first != 0x09, last != 0x20, last != 0x09 { return value }
         let trimmed = HTTPFieldList.trimOWS(value[...])
         return trimmed.utf8.count == value.utf8.count ? value : String(trimmed)
     }

@@ -4,7 +4,7 @@ public enum AgeField {
     /// value, §5.1). Only the first field line is read; a list (`5, 6`), a sign, a fraction or an
     /// empty value is invalid. Values above 2,147,483,648 are 2,147,483,648 (§1.2.2).
     public static func parse(_ fields: HTTPFields) -> Int64? {
-        guard let first = fields.values(for: "age").first else { return nil }
+        guard let first = fields.firstValue(for: "age") else { return nil }
         return parse(first)
     }
 

@@ -23,9 +23,60 @@ public enum StoredFields {
     /// `fields` without the names of ``excludedNames(_:cacheControl:role:)`` and without `proxy-*`.
     /// Case C08: `private="Set-Cookie"` in a shared cache drops `Set-Cookie`.
     public static func filter(_ fields: HTTPFields, role: CacheRole) -> HTTPFields {
-        let excluded = excludedNames(fields, cacheControl: CacheControl(fields: fields), role: role)
-        var out = fields
-        out.removeAll { excluded.contains($0) || $0.hasPrefix("proxy-") }
-        return out
+        filtered(fields, cacheControl: CacheControl(fields: fields), role: role).fields
+    }
+
+    /// ``filter(_:role:)`` with `fields`' already parsed `Cache-Control`; also says whether any line was removed
+    /// (when none was, `fields` is returned as it is). Names are compared without lower-casing each one; only
+    /// the names of `Connection`, `no-cache="…"` and `private="…"` go through a lower-cased set.
+    static func filtered(_ fields: HTTPFields, cacheControl: CacheControl, role: CacheRole)
+        -> (fields: HTTPFields, removedAny: Bool)
+    {
+        var listed: Set<String> = []
+        for member in fields.listValues(for: "connection") { listed.insert(member.lowercased()) }
+        listed.formUnion(cacheControl.noCacheFieldNames)
+        if role == .shared { listed.formUnion(cacheControl.privateFieldNames) }
+        func isExcluded(_ name: String) -> Bool {
+            isHopByHopOrProxy(name) || (!listed.isEmpty && listed.contains(name.lowercased()))
+        }
+        guard fields.fields.contains(where: { isExcluded($0.name) }) else { return (fields, false) }
+        return (HTTPFields(lines: fields.fields.filter { !isExcluded($0.name) }), true)
+    }
+
+    /// Whether `name` is one of ``hopByHop`` or starts with `proxy-` (ASCII case-insensitive).
+    static func isHopByHopOrProxy(_ name: String) -> Bool {
+        let utf8 = name.utf8
+        // Quick reject, exact: an ASCII first byte lower-cases to itself or its ASCII lower case, so only names
+        // starting with c, k, p, t or u (any case) can match; of those, only `p…` can be `proxy-…`, and the
+        // others must have a hop-by-hop name's length (a non-ASCII letter that lower-cases to ASCII, U+212A
+        // `K`, could only stand at the start of `keep-alive`, where the first byte is not ASCII).
+        guard let first = utf8.first else { return false }
+        if first < 0x80 {
+            switch first | 0x20 {
+            case UInt8(ascii: "p"): break
+            case UInt8(ascii: "c"), UInt8(ascii: "k"), UInt8(ascii: "t"), UInt8(ascii: "u"):
+                switch utf8.count {
+                case 2, 7, 10, 17: break
+                default: return false
+                }
+            default: return false
+            }
+        }
+        guard utf8.allSatisfy({ $0 < 0x80 }) else {
+            // Unicode lower-casing may map non-ASCII to ASCII (`K`, U+212A → `k`): keep the exact original rule.
+            let lower = name.lowercased()
+            return hopByHop.contains(lower) || lower.hasPrefix("proxy-")
+        }
+        if utf8.count >= 6, utf8.prefix(6).elementsEqual("proxy-".utf8, by: { HTTPFields.lowerASCII($0) == $1 }) {
+            return true
+        }
+        switch utf8.count {
+        case 2: return HTTPFields.namesEqual(name, "te")
+        case 7: return HTTPFields.namesEqual(name, "upgrade")
+        case 10: return HTTPFields.namesEqual(name, "connection") || HTTPFields.namesEqual(name, "keep-alive")
+        case 16: return HTTPFields.namesEqual(name, "proxy-connection")
+        case 17: return HTTPFields.namesEqual(name, "transfer-encoding")
+        default: return false
+        }
     }
 }

@@ -25,15 +25,19 @@ extension StoredResponse {
         method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
         requestTime: EpochSeconds, responseTime: EpochSeconds, digest: (String) -> String
     ) -> StoringOutcome {
+        // `Cache-Control` is parsed once here and reused by storability, the filter and (when the filter
+        // removed nothing) the stored response's parsed fields.
+        let cacheControl = CacheControl(fields: responseFields)
         let verdict = Storability.evaluate(method: method, requestFields: requestFields, status: status,
-                                           responseFields: responseFields, role: role)
+                                           responseFields: responseFields, responseCacheControl: cacheControl, role: role)
         if let reason = verdict.reason { return .skip(reason) }
         guard let key = Vary.secondaryKey(request: requestFields, responseFields: responseFields, digest: digest) else {
             return .skip(.varyStar)
         }
-        return .store(StoredResponse(status: status, fields: StoredFields.filter(responseFields, role: role),
-                                     requestTime: requestTime, responseTime: responseTime, requestMethod: method,
-                                     secondaryKey: key))
+        let (kept, removedAny) = StoredFields.filtered(responseFields, cacheControl: cacheControl, role: role)
+        return .store(StoredResponse(status: status, fields: kept, requestTime: requestTime, responseTime: responseTime,
+                                     requestMethod: method, secondaryKey: key,
+                                     parsed: StoredResponse.Parsed(kept, cacheControl: removedAny ? nil : cacheControl)))
     }
 
     /// Seconds of freshness left at `now` for `role`: `lifetime − current age`, at least 0

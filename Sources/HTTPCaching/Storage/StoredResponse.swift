@@ -39,6 +39,18 @@ public struct StoredResponse: Sendable, Hashable {
         self.parsed = Parsed(fields)
     }
 
+    /// Creates a stored response whose `parsed` fields the caller already computed from `fields`.
+    init(status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
+         requestMethod: String, secondaryKey: SecondaryKey, parsed: Parsed) {
+        self.status = status
+        self.fields = fields
+        self.requestTime = requestTime
+        self.responseTime = responseTime
+        self.requestMethod = requestMethod
+        self.secondaryKey = secondaryKey
+        self.parsed = parsed
+    }
+
     /// Values parsed once from the stored fields.
     public struct Parsed: Sendable, Hashable {
         /// `Cache-Control` of the response.
@@ -58,12 +70,15 @@ public struct StoredResponse: Sendable, Hashable {
         /// The request fields nominated by `Vary` (lower-cased, sorted), or `nil` for `Vary: *`.
         public var varyFieldNames: [String]?
 
-        init(_ fields: HTTPFields) {
-            cacheControl = CacheControl(fields: fields)
-            date = fields.values(for: "date").first.flatMap { HTTPDate.parse($0) }
+        init(_ fields: HTTPFields) { self.init(fields, cacheControl: nil) }
+
+        /// Parses `fields`, reusing `cacheControl` when the caller already parsed it from these fields.
+        init(_ fields: HTTPFields, cacheControl parsedCacheControl: CacheControl?) {
+            cacheControl = parsedCacheControl ?? CacheControl(fields: fields)
+            date = fields.firstValue(for: "date").flatMap { HTTPDate.parse($0) }
             age = AgeField.parse(fields)
-            entityTag = fields.values(for: "etag").first.flatMap { EntityTag($0) }
-            lastModifiedText = fields.values(for: "last-modified").first
+            entityTag = fields.firstValue(for: "etag").flatMap { EntityTag($0) }
+            lastModifiedText = fields.firstValue(for: "last-modified")
             lastModified = lastModifiedText.flatMap { HTTPDate.parse($0) }
             expires = Freshness.ExpiresValue(fields)
             varyFieldNames = Vary.fieldNames(of: fields)

@@ -8,6 +8,7 @@ public enum Vary {
     /// sorted), or `nil` when a member is `*` — also inside a list such as `Accept-Encoding, *` —
     /// in which case the response never matches (§4.1).
     public static func fieldNames(of responseFields: HTTPFields) -> [String]? {
+        guard responseFields.contains("vary") else { return [] }
         var names: [String] = []
         for member in responseFields.listValues(for: "vary") {
             if member == "*" { return nil }

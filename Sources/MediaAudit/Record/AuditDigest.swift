@@ -36,15 +36,17 @@ public struct AuditDigest: Hashable, Sendable, Comparable, CustomStringConvertib
     init(uncheckedHex: String) { self.hex = uncheckedHex }
 
     static func isValid(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard utf8.count == 64 else { return false }
-        for byte in utf8 {
-            switch byte {
-            case 0x30...0x39, 0x61...0x66: continue
-            default: return false
+        guard text.utf8.count == 64 else { return false }
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case 0x30...0x39, 0x61...0x66: continue
+                default: return false
+                }
             }
+            return true
         }
-        return true
     }
 
     public var description: String { hex }

@@ -13,11 +13,16 @@ public struct AuditName: Hashable, Sendable, Comparable, CustomStringConvertible
     }
 
     static func isValid(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard (1...64).contains(utf8.count) else { return false }
-        return utf8.allSatisfy {
-            (0x61...0x7a).contains($0) || (0x41...0x5a).contains($0) || (0x30...0x39).contains($0)
-                || $0 == 0x2e || $0 == 0x5f || $0 == 0x2d
+        guard (1...64).contains(text.utf8.count) else { return false }
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case 0x61...0x7a, 0x41...0x5a, 0x30...0x39, 0x2e, 0x5f, 0x2d: continue
+                default: return false
+                }
+            }
+            return true
         }
     }
 

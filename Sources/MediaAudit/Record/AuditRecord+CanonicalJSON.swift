@@ -45,7 +45,8 @@ extension AuditRecord {
     static func hashField(_ hash: AuditDigest) -> [UInt8] {
         var field = Array(#","hash":""#.utf8)
         field.reserveCapacity(field.count + 65)
-        field.append(contentsOf: hash.hex.utf8)
+        var hex = hash.hex
+        hex.withUTF8 { field.append(contentsOf: $0) }
         field.append(UInt8(ascii: "\""))
         return field
     }
@@ -53,49 +54,56 @@ extension AuditRecord {
     /// Appends the canonical JSON without `hash` and returns the offset at which `hash` belongs.
     static func appendCanonical(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest,
                                 to out: inout [UInt8]) -> Int {
-        out.append(contentsOf: #"{"bytes":"#.utf8)
+        appendLiteral(#"{"bytes":"#, to: &out)
         appendNumber(entry.bytes, to: &out)
-        out.append(contentsOf: #","count":"#.utf8)
+        appendLiteral(#","count":"#, to: &out)
         appendNumber(entry.count, to: &out)
-        out.append(contentsOf: #","event":"#.utf8)
+        appendLiteral(#","event":"#, to: &out)
         appendString(entry.event.rawValue, to: &out)
         let hashAt = out.count
-        out.append(contentsOf: #","key":"#.utf8)
+        appendLiteral(#","key":"#, to: &out)
         appendString(entry.key?.hex, to: &out)
-        out.append(contentsOf: #","partition":"#.utf8)
+        appendLiteral(#","partition":"#, to: &out)
         appendString(entry.partition?.hex, to: &out)
-        out.append(contentsOf: #","prev":"#.utf8)
+        appendLiteral(#","prev":"#, to: &out)
         appendString(prev.hex, to: &out)
-        out.append(contentsOf: #","reason":"#.utf8)
+        appendLiteral(#","reason":"#, to: &out)
         appendString(entry.reason?.rawValue, to: &out)
-        out.append(contentsOf: #","route":"#.utf8)
+        appendLiteral(#","route":"#, to: &out)
         appendString(entry.route?.rawValue, to: &out)
-        out.append(contentsOf: #","seq":"#.utf8)
+        appendLiteral(#","seq":"#, to: &out)
         appendNumber(seq, to: &out)
-        out.append(contentsOf: #","storage":"#.utf8)
+        appendLiteral(#","storage":"#, to: &out)
         appendString(entry.storage?.rawValue, to: &out)
-        out.append(contentsOf: #","tier":"#.utf8)
+        appendLiteral(#","tier":"#, to: &out)
         appendString(entry.tier?.rawValue, to: &out)
-        out.append(contentsOf: #","time":""#.utf8)
+        appendLiteral(#","time":""#, to: &out)
         time.appendRFC3339(to: &out)
-        out.append(contentsOf: #"","ttl":"#.utf8)
+        appendLiteral(#"","ttl":"#, to: &out)
         appendNumber(entry.ttl, to: &out)
-        out.append(contentsOf: #","url":"#.utf8)
+        appendLiteral(#","url":"#, to: &out)
         appendString(entry.url?.rawValue, to: &out)
         out.append(UInt8(ascii: "}"))
         return hashAt
     }
 
+    /// Appends a literal's UTF-8 bytes with one copy.
+    @inline(__always)
+    private static func appendLiteral(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
+    }
+
     private static func appendString(_ value: String?, to out: inout [UInt8]) {
-        guard let value else { return out.append(contentsOf: "null".utf8) }
+        guard let value else { return appendLiteral("null", to: &out) }
         out.append(UInt8(ascii: "\""))
-        out.append(contentsOf: value.utf8)
+        var text = value
+        text.withUTF8 { out.append(contentsOf: $0) }  // one copy of the contiguous bytes
         out.append(UInt8(ascii: "\""))
     }
 
     /// Decimal like `String(value)`: digits without leading zeros, `-` for a negative value.
     private static func appendNumber(_ value: Int?, to out: inout [UInt8]) {
-        guard let value else { return out.append(contentsOf: "null".utf8) }
+        guard let value else { return appendLiteral("null", to: &out) }
         if value < 0 { return out.append(contentsOf: String(value).utf8) }
         appendDecimal(UInt64(value), minimumDigits: 1, to: &out)
     }

@@ -43,9 +43,14 @@ public struct AuditURL: Hashable, Sendable, CustomStringConvertible, Codable {
         guard reduced.utf8.count <= Self.maximumLength else {
             throw AuditError(.invalidURL, "the URL without query is longer than \(Self.maximumLength) bytes")
         }
-        guard reduced.hasPrefix("http://") || reduced.hasPrefix("https://"),
-              reduced.utf8.allSatisfy(Self.isAllowed)
-        else {
+        // Byte checks (the same verdict as `hasPrefix` on characters: any non-ASCII byte is refused anyway).
+        var text = reduced
+        let acceptable = text.withUTF8 { bytes -> Bool in
+            guard bytes.starts(with: "http://".utf8) || bytes.starts(with: "https://".utf8) else { return false }
+            for byte in bytes where !Self.isAllowed(byte) { return false }
+            return true
+        }
+        guard acceptable else {
             throw AuditError(.invalidURL, "the URL contains characters outside RFC 3986 or has no http(s) scheme")
         }
         self.rawValue = reduced

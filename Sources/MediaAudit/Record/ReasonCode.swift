@@ -19,10 +19,16 @@ public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertibl
     init(unchecked rawValue: String) { self.rawValue = rawValue }
 
     static func isValid(_ text: String) -> Bool {
-        let utf8 = text.utf8
-        guard (1...64).contains(utf8.count) else { return false }
-        return utf8.allSatisfy {
-            (0x61...0x7a).contains($0) || (0x30...0x39).contains($0) || $0 == 0x3a || $0 == 0x2d
+        guard (1...64).contains(text.utf8.count) else { return false }
+        var text = text
+        return text.withUTF8 { bytes in
+            for byte in bytes {
+                switch byte {
+                case 0x61...0x7a, 0x30...0x39, 0x3a, 0x2d: continue
+                default: return false
+                }
+            }
+            return true
         }
     }
 

@@ -46,8 +46,8 @@ final class ServiceAuditor: Sendable {
     func record(_ event: AuditEvent, _ subject: Subject, storage: StorageClass, reason: String,
                 bytes: Int?, ttl: Int?) throws {
         _ = try log.append(AuditEntry(
-            event: event, tier: name(subject.tier), route: name(subject.route), storage: AuditStorage(rawValue: storage.rawValue),
-            key: digest(CacheKey.digest(subject.storeKey)), scope: scope(partition: subject.partition, url: subject.url),
+            event: event, tier: name(subject.tier), route: name(subject.route), storage: Self.auditStorage(storage),
+            key: CacheKey.auditDigest(subject.storeKey), scope: scope(partition: subject.partition, url: subject.url),
             reason: code(reason), bytes: bytes, ttl: ttl))
     }
 
@@ -79,7 +79,7 @@ final class ServiceAuditor: Sendable {
         let entries = removed.map { metadata in
             AuditEntry(event: .purge, tier: name(metadata.tier), route: name(metadata.route),
                        storage: AuditStorage(rawValue: metadata.storageClass.rawValue),
-                       key: digest(CacheKey.digest(metadata.key)), scope: scope(partition: metadata.partition, url: nil),
+                       key: CacheKey.auditDigest(metadata.key), scope: scope(partition: metadata.partition, url: nil),
                        bytes: metadata.bodyByteCount)
         }
         _ = try log.append(contentsOf: AuditEntry.removalBatch(
@@ -88,6 +88,16 @@ final class ServiceAuditor: Sendable {
     }
 
     func flush() { try? log.flush() }
+
+    /// The audit record's storage class for `storage` (same names; a switch, not a raw-value lookup).
+    static func auditStorage(_ storage: StorageClass) -> AuditStorage {
+        switch storage {
+        case .none: .none
+        case .memory: .memory
+        case .encryptedDisk: .encryptedDisk
+        case .disk: .disk
+        }
+    }
 
     private func name(_ text: String) -> AuditName? { try? AuditName(text) }
     private func digest(_ hex: String) -> AuditDigest? { try? AuditDigest(hex: hex) }

@@ -60,18 +60,20 @@ extension MediaService {
         let accept = fields["accept"] ?? "", encoding = fields["accept-encoding"] ?? ""
         let language = fields["accept-language"] ?? ""
         let validators = conditional?.description ?? ""
-        var key = context.groupKey
-        key.reserveCapacity(key.utf8.count + accept.utf8.count + encoding.utf8.count + language.utf8.count
-                            + validators.utf8.count + 48)
-        key += "\naccept:"
-        key += accept
-        key += "\naccept-encoding:"
-        key += encoding
-        key += "\naccept-language:"
-        key += language
-        key += "\n"
-        key += validators
-        return key
+        // One byte buffer, one String at the end (String `+=` re-checks capacity and ASCII-ness per append).
+        var key: [UInt8] = []
+        key.reserveCapacity(context.groupKey.utf8.count + accept.utf8.count + encoding.utf8.count
+                            + language.utf8.count + validators.utf8.count + 48)
+        key.appendUTF8(context.groupKey)
+        key.append(contentsOf: "\naccept:".utf8)
+        key.appendUTF8(accept)
+        key.append(contentsOf: "\naccept-encoding:".utf8)
+        key.appendUTF8(encoding)
+        key.append(contentsOf: "\naccept-language:".utf8)
+        key.appendUTF8(language)
+        key.append(0x0A)
+        key.appendUTF8(validators)
+        return String(decoding: key, as: UTF8.self)
     }
 
     /// One exchange with the origin: fetch, then 304 handling, validation, decision, storage, audit.

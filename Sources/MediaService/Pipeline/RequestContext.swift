@@ -9,7 +9,7 @@ struct RequestContext: Sendable {
     var runtime: TierRuntime
     var tier: Tier { runtime.tier }
     /// The origin URL: the route's origin base + the normalised path remainder + query.
-    var upstreamURL: String
+    var upstreamURL: String { didSet { groupKey = CacheKey.group(primary: upstreamURL, partition: partition) } }
     /// Whether the query carries the tier's version parameter.
     var isVersioned: Bool
     /// The client's request fields, as received (for conditionals and `Cache-Control`).
@@ -19,10 +19,27 @@ struct RequestContext: Sendable {
     /// Whether a credential reaches the origin.
     var hasCredential: Bool
     /// Hex keyed digest of the credential on partitioned tiers, else `nil`.
-    var partition: String?
+    var partition: String? { didSet { groupKey = CacheKey.group(primary: upstreamURL, partition: partition) } }
     var cachePolicy: RequestCachePolicy
     /// ``MediaService/purgeEpoch`` when the request was admitted.
     var purgeEpoch: Int
+
+    init(method: String, route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
+         clientFields: HTTPFields, originFields: HTTPFields, hasCredential: Bool, partition: String?,
+         cachePolicy: RequestCachePolicy, purgeEpoch: Int) {
+        self.method = method
+        self.route = route
+        self.runtime = runtime
+        self.upstreamURL = upstreamURL
+        self.isVersioned = isVersioned
+        self.clientFields = clientFields
+        self.originFields = originFields
+        self.hasCredential = hasCredential
+        self.partition = partition
+        self.cachePolicy = cachePolicy
+        self.purgeEpoch = purgeEpoch
+        groupKey = CacheKey.group(primary: upstreamURL, partition: partition)
+    }
 
     /// Conformance mode (a generic tier, `contentTypes: ["*/*"]`): request fields pass through unchanged
     /// except hop-by-hop ones, client conditionals reach the origin when nothing is stored, nothing is retried.
@@ -37,7 +54,9 @@ struct RequestContext: Sendable {
     }
 
     /// The RFC 9111 group key (primary key + partition).
-    var groupKey: String { CacheKey.group(primary: upstreamURL, partition: partition) }
+    /// `CacheKey.group(primary: upstreamURL, partition: partition)`, built once (kept current when either changes):
+    /// the miss path reads it for the flight key, the candidates, the store key and the audit subject.
+    private(set) var groupKey: String
 
     /// The URL recorded in audit records: only for tiers that are not partitioned (query dropped by the record type).
     var auditURL: String? { partition == nil && tier.partition == .none ? upstreamURL : nil }

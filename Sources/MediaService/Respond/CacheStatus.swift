@@ -45,14 +45,53 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     }
 
     public var description: String {
-        var parts = [cacheName]
-        if hit { parts.append("hit") }
-        if let forward { parts.append("fwd=" + forward.rawValue) }
-        if let forwardStatus { parts.append("fwd-status=\(forwardStatus)") }
-        if let ttl { parts.append("ttl=\(ttl)") }
-        if stored { parts.append("stored") }
-        if collapsed { parts.append("collapsed") }
-        if let detail { parts.append("detail=" + detail) }
-        return parts.joined(separator: "; ")
+        // Written into a stack buffer, then one `String` (no parts array, no `joined`, no interpolation, no
+        // intermediate array): this is built on every forwarded response. Fixed parts need ≤ 107 bytes.
+        let capacity = cacheName.utf8.count + (detail?.utf8.count ?? 0) + 128
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: capacity) { buffer -> String in
+            var count = 0
+            func write(_ text: String) {
+                var text = text
+                text.withUTF8 { bytes in
+                    _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + bytes.count)]).initialize(from: bytes)
+                    count += bytes.count
+                }
+            }
+            func write(_ text: StaticString) {
+                let bytes = UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount)
+                _ = UnsafeMutableBufferPointer(rebasing: buffer[count..<(count + bytes.count)]).initialize(from: bytes)
+                count += bytes.count
+            }
+            func writeDecimal(_ value: Int64) {
+                if value < 0 {
+                    buffer[count] = UInt8(ascii: "-")
+                    count += 1
+                }
+                var magnitude = value.magnitude
+                var digits = 1
+                var scale: UInt64 = 10
+                while digits < 20 && magnitude >= scale {
+                    digits += 1
+                    if scale > UInt64.max / 10 { break }
+                    scale *= 10
+                }
+                var index = count + digits - 1
+                repeat {
+                    buffer[index] = UInt8(ascii: "0") + UInt8(magnitude % 10)
+                    magnitude /= 10
+                    index -= 1
+                } while index >= count
+                count += digits
+            }
+            write(cacheName)
+            if hit { write("; hit" as StaticString) }
+            if let forward { write("; fwd=" as StaticString); write(forward.rawValue) }
+            if let forwardStatus { write("; fwd-status=" as StaticString); writeDecimal(Int64(forwardStatus)) }
+            if let ttl { write("; ttl=" as StaticString); writeDecimal(ttl) }
+            if stored { write("; stored" as StaticString) }
+            if collapsed { write("; collapsed" as StaticString) }
+            if let detail { write("; detail=" as StaticString); write(detail) }
+            return String(decoding: UnsafeBufferPointer(rebasing: buffer[..<count]), as: UTF8.self)
+        }
     }
 }

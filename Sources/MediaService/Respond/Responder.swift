@@ -21,6 +21,28 @@ enum Responder {
     ]
 
     /// A problem+json response (RFC 9457) with `Cache-Control: no-store`.
+    /// ``imageTierFieldsKept``'s canonical spelling for `name`, or `nil`: ASCII names are compared ignoring ASCII
+    /// case with the few kept names of their length (no lower-cased copy, no hashing); other names take the
+    /// dictionary with `lowercased()`, as before.
+    static func keptImageTierName(_ name: String) -> String? {
+        // A match ignoring ASCII case means an ASCII name, whose `lowercased()` is that kept name: the same answer.
+        let count = name.utf8.count
+        if count < imageTierKeptByLength.count {
+            for (lower, canonical) in imageTierKeptByLength[count] where HTTPFields.namesEqual(name, lower) { return canonical }
+        }
+        return HeaderHygiene.isASCII(name) ? nil : imageTierFieldsKept[name.lowercased()]
+    }
+
+    /// ``imageTierFieldsKept`` grouped by the length of the lower-case name (index = length).
+    static let imageTierKeptByLength: [[(lower: String, canonical: String)]] = {
+        var table = [[(lower: String, canonical: String)]](
+            repeating: [], count: (imageTierFieldsKept.keys.map(\.utf8.count).max() ?? 0) + 1)
+        for (lower, canonical) in imageTierFieldsKept.sorted(by: { $0.key < $1.key }) {
+            table[lower.utf8.count].append((lower, canonical))
+        }
+        return table
+    }()
+
     static func problem(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
         let body = ProblemDetails(status: status, code: code, detail: detail).json
         var fields = HTTPFields()
@@ -75,9 +97,10 @@ enum Responder {
                         now: Int64, cacheStatus: CacheStatus, storage: String, reason: String?) -> ServiceResponse {
         let tier = context.tier
         var fields = HTTPFields()
+        fields.reserveCapacity(response.fields.count + 8)  // the kept lines plus the ≤ 7 this function sets
         if tier.validatesImages {
             for field in response.fields {
-                if let name = imageTierFieldsKept[field.name.lowercased()] { fields.append(name, field.value) }
+                if let name = keptImageTierName(field.name) { fields.append(name, field.value) }
             }
             if let contentType = head.contentType { fields.set("Content-Type", contentType) }
         } else {
@@ -97,9 +120,10 @@ enum Responder {
             fields.append("Vary", "Authorization")
         }
         fields.set("X-Content-Type-Options", "nosniff")
-        fields.set("Cache-Status", cacheStatus.description)
+        let cacheStatusValue = cacheStatus.description
+        fields.set("Cache-Status", cacheStatusValue)
         var outcome = context.outcome
-        outcome.cacheStatus = cacheStatus.description
+        outcome.cacheStatus = cacheStatusValue
         outcome.storage = storage
         outcome.reason = reason
         let notModified = (200...299).contains(response.status)

@@ -13,6 +13,18 @@ extension RequestTarget {
         }
     }
 
+    /// Whether ``checkRaw(_:at:in:)`` accepts `byte` (the same sets, without throwing).
+    @inline(__always)
+    static func isAcceptedRaw(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x00...0x1F, 0x7F, UInt8(ascii: "\\"), 0x80...0xFF, UInt8(ascii: " "), UInt8(ascii: "\""), UInt8(ascii: "<"),
+             UInt8(ascii: ">"), UInt8(ascii: "#"), UInt8(ascii: "^"), UInt8(ascii: "`"), UInt8(ascii: "{"), UInt8(ascii: "|"),
+             UInt8(ascii: "}"):
+            false
+        default: true
+        }
+    }
+
     static func hexValue(_ byte: UInt8) -> UInt8? {
         switch byte {
         case 0x30...0x39: byte - 0x30
@@ -52,6 +64,17 @@ extension RequestTarget {
 
     /// Decodes one raw path segment, refusing encoded `/`, `\`, NUL and controls, and non-UTF-8.
     static func decode(segment raw: ArraySlice<UInt8>) throws(RoutingError) -> String {
+        // Without `%` the segment is its own decoding: every byte checkRaw accepts is printable ASCII.
+        if raw.firstIndex(of: UInt8(ascii: "%")) == nil {
+            // One pass with a plain predicate; only a refused segment runs the throwing checks (for the error).
+            if raw.allSatisfy(isAcceptedRaw) { return String(decoding: raw, as: UTF8.self) }
+            var index = raw.startIndex
+            while index < raw.endIndex {
+                try checkRaw(raw[index], at: index, in: "path")
+                index += 1
+            }
+            return String(decoding: raw, as: UTF8.self)
+        }
         var out: [UInt8] = []
         out.reserveCapacity(raw.count)
         var index = raw.startIndex
@@ -83,15 +106,40 @@ extension RequestTarget {
     /// Percent-encodes a decoded segment for an upstream URL: unreserved characters, sub-delims,
     /// `:` and `@` stay (RFC 3986 §3.3 `pchar`); every other byte becomes `%XX` (upper case).
     public static func encode(segment: String) -> String {
-        var out = ""
-        out.reserveCapacity(segment.utf8.count)
+        // Most segments need no escaping: return them as they are, without a copy.
+        var text = segment
+        if text.withUTF8({ bytes in
+            for byte in bytes where !isUnreservedOrSubDelimiter(byte) { return false }
+            return true
+        }) { return segment }
+        var out: [UInt8] = []
+        out.reserveCapacity(segment.utf8.count * 3)
         for byte in segment.utf8 {
-            if isAlpha(byte) || isDigit(byte) || Array("-._~!$&'()*+,;=:@".utf8).contains(byte) {
-                out.unicodeScalars.append(Unicode.Scalar(byte))
+            if isUnreservedOrSubDelimiter(byte) {
+                out.append(byte)
             } else {
-                out += "%" + hex(byte)
+                out.append(UInt8(ascii: "%"))
+                out.append(upperHexDigit(byte >> 4))
+                out.append(upperHexDigit(byte & 0x0F))
             }
         }
-        return out
+        return String(decoding: out, as: UTF8.self)
+    }
+
+    /// The upper-case hex digit of a nibble (RFC 3986 §2.1 recommends upper case).
+    @inline(__always)
+    static func upperHexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x41 + nibble - 10 }
+
+    /// RFC 3986 `pchar` bytes that stay literal in a segment: ALPHA, DIGIT, `-._~!$&'()*+,;=:@`.
+    @inline(__always)
+    static func isUnreservedOrSubDelimiter(_ byte: UInt8) -> Bool {
+        switch byte {
+        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: true
+        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
+             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
+             UInt8(ascii: ":"), UInt8(ascii: "@"): true
+        default: false
+        }
     }
 }

@@ -67,9 +67,11 @@ public struct RequestTarget: Sendable, Hashable {
                 throw RoutingError(.emptySegment, "empty path segment at index \(index)")
             }
             // `..;x` counts too: servlet containers strip path parameters before resolving dots.
-            let name = segment.prefix { $0 != ";" }
-            if name == "." || name == ".." {
-                throw RoutingError(.dotSegment, "'\(name)' segment at index \(index)")
+            if segment.utf8.first == UInt8(ascii: ".") {  // only then can the name be `.` or `..`
+                let name = segment.prefix { $0 != ";" }
+                if name == "." || name == ".." {
+                    throw RoutingError(.dotSegment, "'\(name)' segment at index \(index)")
+                }
             }
             decoded.append(segment)
         }

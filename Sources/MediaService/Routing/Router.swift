@@ -57,8 +57,20 @@ public struct Router: Sendable {
         }
         guard let best else { return nil }
         let remainder = Array(target.segments.dropFirst(best.mountSegments.count))
-        let url = best.route.originBase + remainder.map(RequestTarget.encode(segment:)).joined(separator: "/")
-            + (target.query.map { "?" + $0 } ?? "")
+        // origin base + encoded segments joined with "/" + "?query", written into one buffer.
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(best.route.originBase.utf8.count + remainder.reduce(0) { $0 + $1.utf8.count * 3 + 1 }
+                              + (target.query?.utf8.count ?? -1) + 1)
+        bytes.appendUTF8(best.route.originBase)
+        for (index, segment) in remainder.enumerated() {
+            if index > 0 { bytes.append(UInt8(ascii: "/")) }
+            bytes.appendUTF8(RequestTarget.encode(segment: segment))
+        }
+        if let query = target.query {
+            bytes.append(UInt8(ascii: "?"))
+            bytes.appendUTF8(query)
+        }
+        let url = String(decoding: bytes, as: UTF8.self)
         return RouteMatch(route: best.route, remainder: remainder, query: target.query, upstreamURL: url)
     }
 

@@ -1,4 +1,6 @@
 import HTTPCaching
+import MediaAudit
+import MediaCrypto
 import MediaStorage
 
 /// The cache keys of a request: primary key (the upstream URL, RFC 9111 §4), the partition (keyed
@@ -11,11 +13,21 @@ enum CacheKey {
     static let separator: Character = "\u{1F}"
 
     static func group(primary: String, partition: String?) -> String {
-        primary + String(separator) + (partition ?? "-")
+        joined(primary, partition ?? "-")
     }
 
     static func store(group: String, secondary: SecondaryKey) -> String {
-        group + String(separator) + secondary.canonicalForm
+        joined(group, secondary.canonicalForm)
+    }
+
+    /// `head + separator + tail` written into one buffer (one allocation instead of two concatenations).
+    static func joined(_ head: String, _ tail: String) -> String {
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(head.utf8.count + 1 + tail.utf8.count)
+        bytes.appendUTF8(head)
+        bytes.append(0x1F)
+        bytes.appendUTF8(tail)
+        return String(decoding: bytes, as: UTF8.self)
     }
 
     static func group(ofStoreKey key: String) -> String {
@@ -24,4 +36,8 @@ enum CacheKey {
     }
 
     static func digest(_ storeKey: String) -> String { KeyDigest.hex(of: storeKey) }
+
+    /// ``digest(_:)`` as an audit record's `key`: the same 64 hex characters, built from the digest's bytes
+    /// without re-validating its text.
+    static func auditDigest(_ storeKey: String) -> AuditDigest { AuditDigest(SHA256.hash(storeKey)) }
 }

@@ -11,35 +11,36 @@ extension StoredHead {
         for item in fields { for part in item { capacity += 4 + part.utf8.count } }
         for item in vary { for part in item { capacity += 4 + part.utf8.count } }
         var out: [UInt8] = []
-        out.reserveCapacity(capacity)
+        // Escapes (`\/` in media types, `\"` in entity tags) and the integers need room too: one allocation.
+        out.reserveCapacity(capacity + capacity / 4 + 64)
         out.append(UInt8(ascii: "{"))
         if let contentType {
-            out.append(contentsOf: #""contentType":"#.utf8)
+            Self.appendLiteral(#""contentType":"#, to: &out)
             Self.appendJSONString(contentType, to: &out)
             out.append(UInt8(ascii: ","))
         }
-        out.append(contentsOf: #""fields":"#.utf8)
+        Self.appendLiteral(#""fields":"#, to: &out)
         Self.appendJSONLists(fields, to: &out)
         if let height {
-            out.append(contentsOf: #","height":"#.utf8)
+            Self.appendLiteral(#","height":"#, to: &out)
             Self.appendJSONInteger(Int64(height), to: &out)
         }
-        out.append(contentsOf: #","method":"#.utf8)
+        Self.appendLiteral(#","method":"#, to: &out)
         Self.appendJSONString(method, to: &out)
-        out.append(contentsOf: #","policyTTL":"#.utf8)
+        Self.appendLiteral(#","policyTTL":"#, to: &out)
         Self.appendJSONInteger(policyTTL, to: &out)
-        out.append(contentsOf: #","requestTime":"#.utf8)
+        Self.appendLiteral(#","requestTime":"#, to: &out)
         Self.appendJSONInteger(requestTime, to: &out)
-        out.append(contentsOf: #","responseTime":"#.utf8)
+        Self.appendLiteral(#","responseTime":"#, to: &out)
         Self.appendJSONInteger(responseTime, to: &out)
-        out.append(contentsOf: #","status":"#.utf8)
+        Self.appendLiteral(#","status":"#, to: &out)
         Self.appendJSONInteger(Int64(status), to: &out)
-        out.append(contentsOf: #","storage":"#.utf8)
+        Self.appendLiteral(#","storage":"#, to: &out)
         Self.appendJSONString(storage, to: &out)
-        out.append(contentsOf: #","vary":"#.utf8)
+        Self.appendLiteral(#","vary":"#, to: &out)
         Self.appendJSONLists(vary, to: &out)
         if let width {
-            out.append(contentsOf: #","width":"#.utf8)
+            Self.appendLiteral(#","width":"#, to: &out)
             Self.appendJSONInteger(Int64(width), to: &out)
         }
         out.append(UInt8(ascii: "}"))
@@ -48,16 +49,25 @@ extension StoredHead {
 
     private static func appendJSONLists(_ lists: [[String]], to out: inout [UInt8]) {
         out.append(UInt8(ascii: "["))
-        for (index, item) in lists.enumerated() {
-            if index > 0 { out.append(UInt8(ascii: ",")) }
+        var firstItem = true
+        for item in lists {
+            if !firstItem { out.append(UInt8(ascii: ",")) }
+            firstItem = false
             out.append(UInt8(ascii: "["))
-            for (partIndex, part) in item.enumerated() {
-                if partIndex > 0 { out.append(UInt8(ascii: ",")) }
+            var firstPart = true
+            for part in item {
+                if !firstPart { out.append(UInt8(ascii: ",")) }
+                firstPart = false
                 appendJSONString(part, to: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
         out.append(UInt8(ascii: "]"))
+    }
+
+    @inline(__always)
+    private static func appendLiteral(_ text: StaticString, to out: inout [UInt8]) {
+        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
     }
 
     private static func appendJSONInteger(_ value: Int64, to out: inout [UInt8]) {
@@ -79,6 +89,17 @@ extension StoredHead {
         out.append(UInt8(ascii: "\""))
         var text = text
         text.withUTF8 { bytes in
+            // Common case: nothing to escape, one copy.
+            var clean = true
+            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                || byte == UInt8(ascii: "/") {
+                clean = false
+                break
+            }
+            if clean {
+                out.append(contentsOf: bytes)
+                return
+            }
             var runStart = 0
             for index in 0..<bytes.count {
                 let byte = bytes[index]

@@ -47,4 +47,36 @@ import Testing
         #expect(!HeaderHygiene.isDropped("X-Forwarded"))
         #expect(!HeaderHygiene.isDropped("If-None-Match"))
     }
+
+    @Test func everyDroppedNameInAnyASCIICaseAndOnlyThose() {
+        for name in HeaderHygiene.droppedNames {
+            #expect(HeaderHygiene.isDropped(name.uppercased()))
+            #expect(HeaderHygiene.isDropped(name))
+            #expect(!HeaderHygiene.isDropped(name + "s") || name.hasPrefix("proxy-"))
+        }
+        #expect(HeaderHygiene.isDropped("Proxy-"))
+        #expect(!HeaderHygiene.isDropped("Proxy"))
+        #expect(!HeaderHygiene.isDropped(""))
+    }
+
+    @Test func nonASCIINamesFollowUnicodeLowerCasing() {
+        // U+212A KELVIN SIGN lower-cases to `k`: the rule (lower-case, then compare) drops it, as before.
+        #expect(HeaderHygiene.isDropped("\u{212A}eep-Alive"))
+        #expect(HeaderHygiene.isDropped("Proxy-\u{E9}"))
+        #expect(!HeaderHygiene.isDropped("H\u{F6}st"))
+        let out = HeaderHygiene.originRequestFields(
+            from: HTTPFields([("\u{212A}eep-Alive", "1"), ("\u{C4}-Option", "2"), ("Connection", "\u{C4}-OPTION")]),
+            forwardAuthorization: false)
+        #expect(out == HTTPFields())
+    }
+
+    @Test func connectionListedNamesAndAuthorizationInMixedCase() {
+        let client = HTTPFields([("Accept", "image/*"), ("Connection", "X-Hop"), ("x-HOP", "1"), ("AUTHORIZATION", "Bearer t")])
+        #expect(HeaderHygiene.originRequestFields(from: client, forwardAuthorization: false) == HTTPFields([("Accept", "image/*")]))
+        #expect(HeaderHygiene.originRequestFields(from: client, forwardAuthorization: true)
+                == HTTPFields([("Accept", "image/*"), ("AUTHORIZATION", "Bearer t")]))
+        let clean = HTTPFields([("Accept", "image/*"), ("User-Agent", "app/1")])
+        #expect(HeaderHygiene.originRequestFields(from: clean, forwardAuthorization: false) == clean)
+    }
 }
+

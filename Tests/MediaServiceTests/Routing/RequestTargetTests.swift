@@ -95,4 +95,24 @@ import Testing
         #expect(RequestTarget.encode(segment: "a b/c?d#e%f:g@h+i~j") == "a%20b%2Fc%3Fd%23e%25f:g@h+i~j")
         #expect(RequestTarget.encode(segment: "café") == "caf%C3%A9")
     }
+
+    @Test func segmentEncodingReturnsCleanSegmentsAsTheyAreAndEscapesEveryOtherByte() {
+        let clean = "AZaz09-._~!$&'()*+,;=:@"
+        #expect(RequestTarget.encode(segment: clean) == clean)
+        #expect(RequestTarget.encode(segment: "") == "")
+        #expect(RequestTarget.encode(segment: "\u{7F}[]\\^") == "%7F%5B%5D%5C%5E")
+        #expect(RequestTarget.encode(segment: "x\u{0}") == "x%00")
+    }
+
+    @Test func unescapedAndEscapedSegmentsDecodeAlike() throws {
+        let plain = try RequestTarget(parsing: "/catalog/miss-1-2.jpg?w=1")
+        #expect(plain.segments == ["catalog", "miss-1-2.jpg"])
+        #expect(plain.query == "w=1")
+        #expect(try RequestTarget(parsing: "/c%61talog/miss-1-2%2Ejpg").segments == ["catalog", "miss-1-2.jpg"])
+        #expect(refusal("/a/.hidden/..x/.;/") == RoutingError(.dotSegment, "'.' segment at index 3"))
+        #expect(refusal("/a/..;x/b")?.code == .dotSegment)
+        #expect(refusal("/a/.")?.code == .dotSegment)
+        #expect(try RequestTarget(parsing: "/a/.well-known/x").segments == ["a", ".well-known", "x"])
+    }
 }
+
