@@ -34,7 +34,8 @@ public struct HTTPServerResponse: Sendable {
         headerFields.fieldValue(name)
     }
 
-    /// An RFC 9457 `application/problem+json` response with the same members as the service's problems:
+    /// An RFC 9457 `application/problem+json` response with the same members and fields as the service's
+    /// problems (`Cache-Control: no-store`, `X-Content-Type-Options: nosniff`):
     /// `{"code":…,"detail":…,"status":…,"title":…,"type":"https://mediactl.dev/problems/<code>"}`.
     /// `code` defaults to a stable code per status (`request-line-too-long` for 414, …).
     /// - Parameters:
@@ -49,7 +50,11 @@ public struct HTTPServerResponse: Sendable {
             "{\"code\":\(jsonString(code)),\"detail\":\(jsonString(detail)),\"status\":\(status),\"title\":\(jsonString(title)),"
             + "\"type\":\(jsonString("https://mediactl.dev/problems/" + code))}"
         return HTTPServerResponse(
-            status: status, headerFields: [("Content-Type", "application/problem+json")],
+            status: status,
+            headerFields: [
+                ("Content-Type", "application/problem+json"), ("Cache-Control", "no-store"),
+                ("X-Content-Type-Options", "nosniff"),
+            ],
             body: Array(json.utf8), closeConnection: closeConnection)
     }
 

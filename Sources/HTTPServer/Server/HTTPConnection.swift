@@ -112,7 +112,7 @@ final class HTTPConnection {
             case .failure(let error):
                 loop.server.counters.parseErrors.add(1, ordering: .relaxed)
                 startWrite(
-                    HTTPServerResponse.problem(status: error.status, detail: error.message), headRequest: false,
+                    HTTPServerResponse.problem(status: error.status, detail: error.message, code: error.code.rawValue), headRequest: false,
                     connection: .close, closing: true, counts: false)
             case .needMoreData:
                 if parser.takeContinueRequest() {
@@ -148,8 +148,11 @@ final class HTTPConnection {
     }
 
     /// Called for every connection when the server stops: one waiting for a request closes now.
+    /// At stop: closes a connection that has no request in flight — idle between requests, or still
+    /// receiving a request head (a half-sent head is not in flight; waiting for it would let one slow
+    /// client hold the stop for the whole read-header timeout). A body being received is let finish.
     func closeIfIdle() {
-        if phase == .reading && !parser.hasPartialRequest { close() }
+        if phase == .reading && !parser.isReadingBody { close() }
     }
 
     // MARK: - Handler

@@ -51,7 +51,8 @@ extension HTTPServer {
     /// Answers `503` with `Connection: close` without blocking and closes `fd`.
     func refuse(_ fd: Int32, detail: String) {
         let response = HTTPServerResponse.problem(status: 503, detail: detail)
-        let bytes = HTTPResponseSerializer.serialize(response, headRequest: false, connection: .close)
+        let date = configuration.addsDateField ? HTTPDate.format(secondsSince1970: HTTPDate.nowSeconds()) : nil
+        let bytes = HTTPResponseSerializer.serialize(response, headRequest: false, connection: .close, date: date)
         bytes.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         shutdown(fd, Int32(SHUT_WR))
         // Drain what the client already sent so close() does not turn into a reset that discards the 503.

@@ -146,8 +146,11 @@ import Testing
             #expect(response.field("connection") == "close")
             #expect(response.field("content-type") == "application/problem+json")
             let title = HTTPServerResponse.reasonPhrase(for: status)
-            let code = ["400": "malformed-request", "413": "body-too-large", "414": "request-line-too-long",
-                        "431": "header-fields-too-large"]["\(status)"]!
+            let code = ["400": "conflicting-framing", "413": "body-too-large", "414": "request-line-too-long",
+                        "431": "header-section-too-large"]["\(status)"]!
+            // The same fields as the service's problems (docs/bff-integration.md).
+            #expect(response.field("cache-control") == "no-store")
+            #expect(response.field("x-content-type-options") == "nosniff")
             #expect(response.text == #"{"code":"\#(code)","detail":"\#(detail)","status":\#(status),"title":"\#(title)","type":"https://mediactl.dev/problems/\#(code)"}"#)
             #expect(client.isClosedByPeer())
         }

@@ -16,6 +16,8 @@ import Testing
         let third = try TestClient(port: server.port)
         let refused = try #require(third.readResponse())
         #expect(refused.status == 503)
+        #expect(refused.field("date") != nil)
+        #expect(refused.field("x-content-type-options") == "nosniff")
         #expect(refused.field("connection") == "close")
         #expect(refused.text
             == #"{"code":"too-many-connections","detail":"too many connections","status":503,"title":"Service Unavailable","type":"https://mediactl.dev/problems/too-many-connections"}"#)

@@ -43,6 +43,21 @@ import Testing
         #expect(throws: TestClientError.self) { _ = try TestClient(port: port) }
     }
 
+    /// A half-sent request head is not in flight: stop closes it at once instead of waiting for the
+    /// read-header timeout (one slow client would otherwise hold every stop for 10 s).
+    @Test func stopClosesAHalfSentRequestHeadAtOnce() throws {
+        let server = try startServer(BlockingHandler()) {
+            $0.drainTimeout = .seconds(30)
+            $0.readHeaderTimeout = .seconds(30)
+        }
+        let partial = try TestClient(port: server.port)
+        partial.send("GET /catalog/x HTTP/1.1\r\nHost: t\r\n")
+        let stopped = stopInBackground(server)
+        #expect(partial.isClosedByPeer())
+        #expect(stopped.wait())
+        #expect(server.connectionCount == 0)
+    }
+
     @Test func drainTimeoutBoundsStop() throws {
         let handler = BlockingHandler()
         let server = try startServer(handler) { $0.drainTimeout = .milliseconds(200) }
