@@ -183,6 +183,7 @@ public struct ServeCommand: Sendable {
         case nil: return "cancelled"
         case SIGINT: return "SIGINT"
         case SIGTERM: return "SIGTERM"
+        case SIGHUP: return "SIGHUP"
         case let other?: return "signal \(other)"
         }
     }

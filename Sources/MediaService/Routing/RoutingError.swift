@@ -1,6 +1,7 @@
 /// Why a request target or a route table was refused: a stable ``code`` plus a context.
 ///
-/// Request-target codes answer `400` (``httpStatus``); ``Code/noRoute`` answers `404`;
+/// Request-target codes answer `400` (``httpStatus``), `path-too-long` and `query-too-long` `414` (RFC 9110
+/// §15.5.15); ``Code/noRoute`` answers `404`;
 /// ``Code/invalidRoute`` is a configuration error raised by ``Router/init(routes:)``.
 /// New codes may be added; switch over ``code`` with a `default` branch.
 public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
@@ -56,10 +57,12 @@ public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
         self.context = context
     }
 
-    /// The HTTP status to answer: 404 for `no-route`, 500 for `invalid-route`, otherwise 400.
+    /// The HTTP status to answer: 404 for `no-route`, 414 (URI Too Long, RFC 9110 §15.5.15) for
+    /// `path-too-long` and `query-too-long`, 500 for `invalid-route`, otherwise 400.
     public var httpStatus: Int {
         switch code {
         case .noRoute: 404
+        case .pathTooLong, .queryTooLong: 414
         case .invalidRoute: 500
         default: 400
         }
