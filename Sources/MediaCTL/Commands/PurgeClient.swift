@@ -32,10 +32,22 @@ public struct PurgeClient: Sendable {
         self.configuration = configuration
     }
 
+    /// Where to connect for a service listening on `listen` (`host:port` as in serve.json): the
+    /// wildcard and IPv6 loopback addresses are reached through `localhost` (Linux URLSession refuses
+    /// IPv6-literal URLs with `NSURLErrorDomain -1000`; libcurl tries `::1` and `127.0.0.1`), `0.0.0.0`
+    /// through `127.0.0.1`; any other address as it is.
+    static func reachableAddress(_ listen: String) -> String {
+        for (prefix, replacement) in [("[::1]:", "localhost:"), ("[::]:", "localhost:"), ("0.0.0.0:", "127.0.0.1:")]
+        where listen.hasPrefix(prefix) {
+            return replacement + listen.dropFirst(prefix.count)
+        }
+        return listen
+    }
+
     /// Sends `body` (JSON) to `http://<listen>/_mediactl/purge` with `Authorization: Bearer <adminToken>`.
     /// - Throws: the transport error (`URLError`) when the service cannot be reached.
     public func post(body: [UInt8], listen: String, adminToken: String) async throws -> Answer {
-        guard let url = URL(string: "http://\(listen)\(AdminEndpoint.purgePath)") else {
+        guard let url = URL(string: "http://\(Self.reachableAddress(listen))\(AdminEndpoint.purgePath)") else {
             throw URLError(.badURL)
         }
         var request = URLRequest(

@@ -15,11 +15,11 @@ import Testing
         let server: AdminTestServer
         let token: String
 
-        init() async throws {
+        init(host: String = "127.0.0.1") async throws {
             harness = try ServiceStateHarness()
             try await harness.populate()
             token = try ServeStateFile.makeAdminToken()
-            server = try AdminTestServer(service: harness.service, adminToken: token)
+            server = try AdminTestServer(service: harness.service, adminToken: token, host: host)
             try ServeStateFile(pid: getpid(), listen: server.listen, adminToken: token)
                 .write(stateDirectory: harness.stateDirectory)
         }
@@ -58,6 +58,24 @@ import Testing
                 "purge-route", "purge-credential", "purge-credential", "purge-all",
             ])
         await running.close()
+    }
+
+    /// Linux URLSession refuses IPv6-literal URLs (`NSURLErrorDomain -1000`): a service listening on
+    /// `[::1]` is reached through `localhost`.
+    @Test func purgesAServiceListeningOnIPv6Loopback() async throws {
+        let running = try await Running(host: "::1")
+        #expect(running.server.listen.hasPrefix("[::1]:"))
+        let all = await running.purge(["--all"])
+        #expect(all == CLIRun(status: 0, stdout: "purged 2 entries\n", stderr: ""))
+        await running.close()
+    }
+
+    @Test func reachableAddressesOfListenAddresses() {
+        #expect(PurgeClient.reachableAddress("[::1]:8080") == "localhost:8080")
+        #expect(PurgeClient.reachableAddress("[::]:8080") == "localhost:8080")
+        #expect(PurgeClient.reachableAddress("0.0.0.0:8080") == "127.0.0.1:8080")
+        #expect(PurgeClient.reachableAddress("127.0.0.1:8080") == "127.0.0.1:8080")
+        #expect(PurgeClient.reachableAddress("[fd00::5]:8080") == "[fd00::5]:8080")
     }
 
     @Test func serviceRefusalsAreReported() async throws {

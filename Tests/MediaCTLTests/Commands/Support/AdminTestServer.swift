@@ -21,15 +21,18 @@ final class AdminTestServer: Sendable {
 
     let server: HTTPServer
     let port: Int
+    let host: String
 
-    init(service: MediaService, adminToken: String) throws {
+    init(service: MediaService, adminToken: String, host: String = "127.0.0.1") throws {
+        self.host = host
         server = HTTPServer(
-            configuration: .init(host: "127.0.0.1", port: 0),
+            configuration: .init(host: host, port: 0),
             handler: Handler(endpoint: AdminEndpoint(service: service, adminToken: adminToken)))
         port = try server.start()
     }
 
-    var listen: String { "127.0.0.1:\(port)" }
+    /// `host:port` as `mediactl serve` writes it to serve.json (`[::1]:port` for IPv6).
+    var listen: String { (host.contains(":") ? "[\(host)]" : host) + ":\(port)" }
 
     func stop() { server.stop() }
 }
