@@ -7,15 +7,20 @@ extension MediaHTTPHandler {
     /// `mediactl_http_connections_open` (gauge), `mediactl_http_requests_total`,
     /// `mediactl_http_parse_errors_total`, `mediactl_http_timeouts_total`.
     static func metricsLines(_ statistics: HTTPServer.Statistics) -> String {
-        let metrics: [(name: String, type: String, value: Int)] = [
-            ("mediactl_http_connections_accepted_total", "counter", statistics.acceptedConnections),
-            ("mediactl_http_connections_refused_total", "counter", statistics.refusedConnections),
-            ("mediactl_http_connections_open", "gauge", statistics.openConnections),
-            ("mediactl_http_requests_total", "counter", statistics.requests),
-            ("mediactl_http_parse_errors_total", "counter", statistics.parseErrors),
-            ("mediactl_http_timeouts_total", "counter", statistics.timeouts),
+        let metrics: [(name: String, type: String, help: String, value: Int)] = [
+            ("mediactl_http_connections_accepted_total", "counter", "Client connections accepted.",
+             statistics.acceptedConnections),
+            ("mediactl_http_connections_refused_total", "counter", "Client connections answered 503 over the connection cap.",
+             statistics.refusedConnections),
+            ("mediactl_http_connections_open", "gauge", "Client connections open now.", statistics.openConnections),
+            ("mediactl_http_requests_total", "counter", "Requests answered.", statistics.requests),
+            ("mediactl_http_parse_errors_total", "counter", "Requests refused by the HTTP parser (400, 413, 414, 431, 501, 505).",
+             statistics.parseErrors),
+            ("mediactl_http_timeouts_total", "counter", "Connections closed by a read-header, idle or write timeout.",
+             statistics.timeouts),
         ]
-        return metrics.map { "# TYPE \($0.name) \($0.type)\n\($0.name) \($0.value)\n" }.joined()
+        return metrics.map { "# HELP \($0.name) \($0.help)\n# TYPE \($0.name) \($0.type)\n\($0.name) \($0.value)\n" }
+            .joined()
     }
 
     /// `response` with the server's counters appended when it is the 200 answer to

@@ -6,6 +6,22 @@ final class TierCounters: Sendable {
     /// The counter names, as exported (`mediactl_<name>_total{tier="…"}`).
     enum Counter: String, CaseIterable, Sendable {
         case hits, misses, revalidations, stored, skipped, evicted, expired, purged, shredded, refused
+
+        /// The `# HELP` text of `mediactl_<name>_total`.
+        var help: String {
+            switch self {
+            case .hits: "Requests answered from a stored response (fresh, or stale where allowed)."
+            case .misses: "Requests with no usable stored response, each counted, including those that joined another request's origin fetch."
+            case .revalidations: "Requests that sent a conditional request to the origin for a stored response."
+            case .stored: "Origin responses stored (audit event store)."
+            case .skipped: "Origin responses not stored: no-store, not storable, or refused (audit event skip)."
+            case .evicted: "Stored responses evicted to stay within a budget, or removed as corrupt."
+            case .expired: "Stored responses removed past their expiry."
+            case .purged: "Stored responses removed by a purge (route, credential or all)."
+            case .shredded: "Sealed (encrypted-disk) files overwritten and removed."
+            case .refused: "Origin answers refused before storage (not an image, corrupt, over a limit, a redirect, an error); requests refused at admission (400, 401, 404) are not counted."
+            }
+        }
     }
 
     private let hits = Atomic<Int>(0), misses = Atomic<Int>(0), revalidations = Atomic<Int>(0)

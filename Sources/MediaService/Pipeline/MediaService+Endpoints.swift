@@ -49,11 +49,13 @@ extension MediaService {
         var lines: [String] = []
         let names = runtimes.keys.sorted()
         for counter in TierCounters.Counter.allCases {
+            lines.append("# HELP mediactl_\(counter.rawValue)_total \(counter.help)")
             lines.append("# TYPE mediactl_\(counter.rawValue)_total counter")
             for name in names {
                 lines.append("mediactl_\(counter.rawValue)_total{tier=\"\(name)\"} \(runtimes[name]!.counters.value(counter))")
             }
         }
+        lines.append("# HELP mediactl_stored_bytes Bytes held per tier and store (key + stored head + body; files: file size); hot = memory copies of a persistent tier's files.")
         lines.append("# TYPE mediactl_stored_bytes gauge")
         for name in names {
             for gauge in runtimes[name]!.byteGauges {

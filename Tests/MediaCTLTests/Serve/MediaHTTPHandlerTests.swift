@@ -44,16 +44,22 @@ import Testing
             acceptedConnections: 3, refusedConnections: 1, openConnections: 2, requests: 9, parseErrors: 4, timeouts: 5)
         #expect(
             MediaHTTPHandler.metricsLines(statistics) == """
+                # HELP mediactl_http_connections_accepted_total Client connections accepted.
                 # TYPE mediactl_http_connections_accepted_total counter
                 mediactl_http_connections_accepted_total 3
+                # HELP mediactl_http_connections_refused_total Client connections answered 503 over the connection cap.
                 # TYPE mediactl_http_connections_refused_total counter
                 mediactl_http_connections_refused_total 1
+                # HELP mediactl_http_connections_open Client connections open now.
                 # TYPE mediactl_http_connections_open gauge
                 mediactl_http_connections_open 2
+                # HELP mediactl_http_requests_total Requests answered.
                 # TYPE mediactl_http_requests_total counter
                 mediactl_http_requests_total 9
+                # HELP mediactl_http_parse_errors_total Requests refused by the HTTP parser (400, 413, 414, 431, 501, 505).
                 # TYPE mediactl_http_parse_errors_total counter
                 mediactl_http_parse_errors_total 4
+                # HELP mediactl_http_timeouts_total Connections closed by a read-header, idle or write timeout.
                 # TYPE mediactl_http_timeouts_total counter
                 mediactl_http_timeouts_total 5
 
