@@ -1,4 +1,5 @@
 import Foundation
+import HTTPCaching
 import HTTPServer
 import MediaAudit
 import MediaService
@@ -43,9 +44,23 @@ extension DemoCommand {
           curl -s -D - -o /dev/null \(base)/one-time/ticket-5510.jpg
           curl -s \(base)/_mediactl/health
           curl -s \(base)/_mediactl/metrics
+          mediactl purge --route catalog --state-dir \(state)
+          printf 'demo-token-u2' > u2.token && mediactl purge --credential-file u2.token --state-dir \(state)
+        (from the package: swift run mediactl purge …)
         State directory (kept): \(state)
 
         """
+    }
+
+    /// `POST /_mediactl/purge` of the kept demo, as `serve` answers it.
+    static func adminHandler(service: MediaService, adminToken: String) -> MediaHTTPHandler.AdminHandler {
+        let endpoint = AdminEndpoint(service: service, adminToken: adminToken)
+        return { request in
+            let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
+            let answer = endpoint.respond(method: request.method, target: request.target, fields: fields,
+                                          body: request.body)
+            return MediaHTTPHandler.serverResponse(answer)
+        }
     }
 
     static func start(_ server: HTTPServer) throws(CommandError) -> Int {

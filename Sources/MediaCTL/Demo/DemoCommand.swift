@@ -76,11 +76,21 @@ public struct DemoCommand: Sendable {
             policies: policies, stateDirectory: state, fetcher: URLSessionOriginFetcher())
         running.service = service
         let recorder = OutcomeRecorder()
-        let handler = MediaHTTPHandler(service: service, observer: recorder.observer)
+        // With --keep-serving the demo is a running service like `serve`: an admin token in
+        // <state>/serve.json, so `mediactl purge --state-dir <state>` works against it.
+        let adminToken = options.keepServing ? try? ServeStateFile.makeAdminToken() : nil
+        let handler = MediaHTTPHandler(
+            service: service, admin: adminToken.map { Self.adminHandler(service: service, adminToken: $0) },
+            observer: recorder.observer)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: handler)
         handler.server.attach(server)
-        let base = "http://127.0.0.1:\(try Self.start(server))"
+        let port = try Self.start(server)
+        let base = "http://127.0.0.1:\(port)"
         running.server = server
+        if let adminToken {
+            try? ServeStateFile(pid: getpid(), listen: "127.0.0.1:\(port)", adminToken: adminToken)
+                .write(stateDirectory: state)
+        }
         configuration.onServing?(base, originBase, state)
 
         context.stdout.writeLine("mediactl demo: the media service at \(base) in front of an embedded origin at \(originBase)")

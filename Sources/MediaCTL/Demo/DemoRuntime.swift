@@ -17,6 +17,7 @@ final class DemoRuntime {
             await OffPool.run { server.stop() }
         }
         await service?.stop()
+        if let stateDirectory { ServeStateFile.remove(stateDirectory: stateDirectory) }
     }
 
     /// Stops everything; removes the state directory when `removingState`.

@@ -135,12 +135,16 @@ import Testing
         let configuration = DemoCommand.Configuration(
             temporaryDirectory: temporary.path,
             until: {
-                guard let (service, origin, _) = urls.withLock({ $0 }) else { return "no urls" }
+                guard let (service, origin, state) = urls.withLock({ $0 }) else { return "no urls" }
+                // A kept demo is purgeable like `serve`: serve.json names it.
+                let purge = await CLIRun.run(["purge", "--route", "catalog", "--state-dir", state],
+                                             actions: ProductionCommandActions())
                 let health = try? await HTTPGet.fetch(service + "/_mediactl/health")
                 let hit = try? await HTTPGet.fetch(service + "/catalog/coffee-237a7131.jpg")
                 let direct = try? await HTTPGet.fetch(origin + "/catalog/coffee-237a7131.jpg")
                 seen.withLock {
                     $0 = [
+                        "purge \(purge.status) \(purge.stdout)",
                         "health \(health?.status ?? 0)", "catalog \(hit?.header("Cache-Status")?.prefix(13) ?? "")",
                         "origin \(direct?.header("Cache-Control") ?? "")",
                     ]
@@ -155,8 +159,9 @@ import Testing
         #expect(status == .success)
         #expect(
             seen.withLock { $0 } == [
-                "health 200", "catalog mediactl; hit", "origin public, max-age=31536000, immutable",
+                "purge 0 purged 3 entries\n", "health 200", "catalog mediactl; fwd", "origin public, max-age=31536000, immutable",
             ])
+        #expect(!FileManager.default.fileExists(atPath: (urls.withLock { $0 }?.state ?? "") + "/serve.json"))
         let (service, _, state) = try #require(urls.withLock { $0 })
         #expect(err.text == "mediactl: SIGINT: stopping the demo; state kept in \(state)\n")
         #expect(out.text.contains("Both servers keep running; try (Ctrl-C stops them):\n"))
