@@ -1,7 +1,11 @@
 /// An origin-form request target (RFC 9112 §3.2.1), validated and decoded once.
 ///
-/// Parsing refuses, with a ``RoutingError`` (status 400): an empty target, absolute-form and
-/// other non-origin forms, `.`/`..` segments (literal or encoded, also with a `;param` suffix
+/// An `http`/`https` absolute-form target (RFC 9112 §3.2.2, which a server MUST accept) is read as its
+/// path and query; its authority is ignored, as `Host` is: a route's origin is fixed, clients never
+/// choose the host.
+///
+/// Parsing refuses, with a ``RoutingError`` (status 400): an empty target, absolute-form targets of
+/// other schemes or without a host, other non-origin forms, `.`/`..` segments (literal or encoded, also with a `;param` suffix
 /// such as `..;`), empty segments (`//`) other
 /// than a trailing slash, `%2F`, backslashes (literal or `%5C`), NUL and control characters
 /// (literal or encoded), malformed percent-encoding, non-UTF-8 segments, characters that must be
@@ -37,11 +41,13 @@ public struct RequestTarget: Sendable, Hashable {
     /// Parses and validates a raw request target as received on the request line.
     /// - Throws: ``RoutingError`` with a request-target code (see ``RoutingError/Code``).
     public init(parsing raw: String, configuration: Configuration = Configuration()) throws(RoutingError) {
-        let bytes = Array(raw.utf8)
+        var bytes = Array(raw.utf8)
         guard !bytes.isEmpty else { throw RoutingError(.emptyTarget, "the request target is empty") }
-        guard bytes[0] == UInt8(ascii: "/") else {
-            if Self.hasScheme(bytes) { throw RoutingError(.absoluteForm, "absolute-form targets are refused") }
-            throw RoutingError(.notOriginForm, "the request target does not start with /")
+        if bytes[0] != UInt8(ascii: "/") {
+            guard Self.hasScheme(bytes) else {
+                throw RoutingError(.notOriginForm, "the request target does not start with /")
+            }
+            bytes = try Self.originForm(ofAbsolute: bytes)
         }
         let split = bytes.firstIndex(of: UInt8(ascii: "?")) ?? bytes.count
         let rawPath = bytes[..<split]
@@ -85,6 +91,25 @@ public struct RequestTarget: Sendable, Hashable {
     }
 
     /// Whether `bytes` start with `scheme:` (RFC 3986 §3.1).
+    /// The path and query of an absolute-form target (RFC 9112 §3.2.2): `http://host/a?b` → `/a?b`,
+    /// `http://host` → `/`, `http://host?b` → `/?b`.
+    /// - Throws: ``RoutingError`` `absolute-form` for a scheme other than http/https or an empty host.
+    static func originForm(ofAbsolute bytes: [UInt8]) throws(RoutingError) -> [UInt8] {
+        let text = String(decoding: bytes.prefix(8), as: UTF8.self).lowercased()
+        let schemeLength = text.hasPrefix("http://") ? 7 : text.hasPrefix("https://") ? 8 : 0
+        guard schemeLength > 0 else {
+            throw RoutingError(.absoluteForm, "only http and https absolute-form targets are accepted")
+        }
+        let rest = bytes[schemeLength...]
+        let authorityEnd = rest.firstIndex { $0 == UInt8(ascii: "/") || $0 == UInt8(ascii: "?") } ?? rest.endIndex
+        guard authorityEnd > rest.startIndex else {
+            throw RoutingError(.absoluteForm, "the absolute-form target has no host")
+        }
+        let remainder = bytes[authorityEnd...]
+        if remainder.first == UInt8(ascii: "/") { return Array(remainder) }
+        return [UInt8(ascii: "/")] + remainder
+    }
+
     static func hasScheme(_ bytes: [UInt8]) -> Bool {
         guard let colon = bytes.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return false }
         return bytes[..<colon].allSatisfy { isAlpha($0) || isDigit($0) || $0 == 0x2B || $0 == 0x2D || $0 == 0x2E }

@@ -3,6 +3,23 @@ import MediaService
 import Testing
 
 @Suite struct PipelineSmokeTests {
+    /// RFC 9112 §3.2.2: an absolute-form target is served like its path; the host in it is ignored
+    /// (the route's origin is fetched) and it shares the stored response of the origin-form target.
+    @Test func absoluteFormTargetIsServedFromTheRoutesOrigin() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let jpeg = try Fixtures.bytes("catalog/horse-d29d871c.jpg")
+        harness.origin.setReply(.init(status: 200, fields: ["Cache-Control": "public, max-age=600"], body: jpeg),
+                                for: "http://origin.test/catalog/horse-d29d871c.jpg")
+        let absolute = await harness.get("http://evil.example/catalog/horse-d29d871c.jpg")
+        #expect(absolute.status == 200)
+        #expect(absolute.body == jpeg)
+        #expect(harness.origin.requests.map(\.url) == ["http://origin.test/catalog/horse-d29d871c.jpg"])
+        let originForm = await harness.get("/catalog/horse-d29d871c.jpg")
+        #expect(originForm.fields["Cache-Status"] == "mediactl; hit; ttl=600")
+        #expect(harness.origin.totalCallCount == 1)
+    }
+
     @Test func publicImageMissThenHit() async throws {
         let harness = try PipelineHarness()
         defer { Task { await harness.close() } }

@@ -26,6 +26,16 @@ import Testing
         #expect(try RequestTarget(parsing: "/").segments == [""])
     }
 
+    /// RFC 9112 §3.2.2: a server MUST accept absolute-form; the authority is ignored like `Host`.
+    @Test func absoluteFormIsReadAsItsPathAndQuery() throws {
+        let target = try RequestTarget(parsing: "http://evil.example/catalog/a.jpg?v=2")
+        #expect(target.segments == ["catalog", "a.jpg"])
+        #expect(target.query == "v=2")
+        #expect(target.encoded == "/catalog/a.jpg?v=2")
+        #expect(try RequestTarget(parsing: "HTTPS://Host:8443").segments == [""])
+        #expect(try RequestTarget(parsing: "http://host?q=1").query == "q=1")
+    }
+
     @Test func utf8Segments() throws {
         #expect(try RequestTarget(parsing: "/caf%C3%A9.jpg").segments == ["café.jpg"])
         #expect(try RequestTarget(parsing: "/a/...;v=1/..b").segments == ["a", "...;v=1", "..b"])
@@ -33,8 +43,9 @@ import Testing
 
     static let refusals: [(String, String, String)] = [
         ("", "empty-target", "the request target is empty"),
-        ("http://evil.example/catalog/a.jpg", "absolute-form", "absolute-form targets are refused"),
-        ("HTTPS://evil.example/", "absolute-form", "absolute-form targets are refused"),
+        ("ftp://evil.example/catalog/a.jpg", "absolute-form", "only http and https absolute-form targets are accepted"),
+        ("http:///catalog/a.jpg", "absolute-form", "the absolute-form target has no host"),
+        ("http://evil.example/catalog/../receipts/r.png", "dot-segment", "'..' segment at index 1"),
         ("*", "not-origin-form", "the request target does not start with /"),
         ("catalog/a.jpg", "not-origin-form", "the request target does not start with /"),
         ("/catalog/../etc/passwd", "dot-segment", "'..' segment at index 1"),
