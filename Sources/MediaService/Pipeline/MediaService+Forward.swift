@@ -100,8 +100,12 @@ extension MediaService {
             if error.code == .redirectRefused {
                 return refuse(context, status: 502, code: "redirect-refused", detail: "the origin redirected; redirects are never followed")
             }
+            let detail = error.code == .timeout
+                ? "the origin did not answer within the tier's originTimeout of \(Self.seconds(tier.originTimeout)) s "
+                    + "(time queued for one of the origin host's connections counts)"
+                : "the origin could not be reached (\(error.code))"
             let problem = Responder.problem(error.httpStatus, code: "origin-" + error.code.description,
-                                            detail: "the origin could not be reached (\(error.code))", outcome: context.outcome)
+                                            detail: detail, outcome: context.outcome)
             return Exchange(result: .originFailed(status: nil, response: problem), shareable: true)
         } catch {
             let problem = Responder.problem(502, code: "origin-error", detail: "the origin could not be reached",
@@ -174,5 +178,10 @@ extension MediaService {
         }
         // An answer to one credential is never handed to another caller (C03, C04).
         return Exchange(result: .refused(response), shareable: false)
+    }
+
+    /// `15` for 15.0, `0.5` for 0.5: seconds as a policy file writes them.
+    static func seconds(_ value: Double) -> String {
+        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

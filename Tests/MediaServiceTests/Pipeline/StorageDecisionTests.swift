@@ -1,6 +1,6 @@
 import HTTPCaching
 import MediaPolicy
-import MediaService
+@testable import MediaService
 import Testing
 
 /// Steps 6–8 through the pipeline: RFC 9111 storability (`no-store`, `Vary: *`, upstream `Age`),
@@ -142,7 +142,9 @@ import Testing
         let response = await harness.get("/catalog/coins.jpg")
         #expect(response.status == 504)
         #expect(PipelineSupport.problemCode(response) == "origin-timeout")
-        #expect(PipelineSupport.problemMembers(response)?["detail"] as? String == "the origin could not be reached (timeout)")
+        #expect(PipelineSupport.problemMembers(response)?["detail"] as? String
+                == "the origin did not answer within the tier's originTimeout of 15 s (time queued for one of the origin host's connections counts)")
+        #expect(MediaService.seconds(0.5) == "0.5")
     }
 
     @Test func headIsAnsweredWithoutABodyButWithItsLength() async throws {
