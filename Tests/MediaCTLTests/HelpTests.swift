@@ -20,7 +20,7 @@ import Testing
             ["fetch", "--help"],
             "Usage: mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
         ),
-        (["inspect", "--help"], "Usage: mediactl inspect URL [--credential-file FILE] [--policies DIR]"),
+        (["inspect", "--help"], "Usage: mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]..."),
         (["audit", "--help"], "Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json]"),
         (["audit", "verify", "--help"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["audit", "verify", "-h"], "Usage: mediactl audit verify [--state-dir DIR]"),

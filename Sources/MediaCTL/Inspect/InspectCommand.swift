@@ -48,7 +48,7 @@ public struct InspectCommand: Sendable {
         if isDefault && !FileManager.default.fileExists(atPath: options.policiesDirectory) {
             policyNote = "no \(options.policiesDirectory) directory; use --policies DIR"
         } else {
-            policies = try ServiceSetup.loadPolicies(options.policiesDirectory)
+            policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
         }
         let token = try options.credentialFile.map { path throws(CommandError) in try CredentialFile.readToken(atPath: path) }
         var fields = HTTPFields()

@@ -103,6 +103,28 @@ import Testing
         await origin.stop()
     }
 
+    /// `--origin ROUTE=URL` replaces a route's origin as `serve --origin` does, so the URL of the
+    /// real origin of this environment matches its route.
+    @Test func originOverrideMatchesTheRoute() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try origin.writePolicies(in: directory)
+        let base = "http://localhost:\(origin.port)"
+        let run = await CLIRun.run(
+            ["inspect", base + "/catalog/coffee-237a7131.jpg", "--policies", policies,
+             "--origin", "catalog=\(base)/catalog/"], actions: Self.actions)
+        #expect(run.status == 0)
+        #expect(run.stdout.contains("\nroute:            catalog (mount /catalog/, origin \(base)/catalog/)\n"))
+        let unknown = await CLIRun.run(
+            ["inspect", base + "/catalog/coffee-237a7131.jpg", "--policies", policies, "--origin", "catalgo=\(base)/"],
+            actions: Self.actions)
+        #expect(unknown.status == 2)
+        #expect(unknown.stderr.hasPrefix("mediactl: "))
+        #expect(unknown.stderr.contains("catalgo"))
+        await origin.stop()
+    }
+
     @Test func unreachableOriginExits1() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }

@@ -6,11 +6,15 @@ public struct InspectOptions: Sendable, Hashable {
     public var policiesDirectory: String
     /// `--credential-file FILE`: a file holding the bearer token sent to the origin; `nil` (the default) sends none.
     public var credentialFile: String?
+    /// Every `--origin ROUTE=URL`, in command-line order, at most one per route. Default: empty.
+    public var origins: [OriginOverride]
 
-    public init(url: String, policiesDirectory: String = CommandDefaults.policiesDirectory, credentialFile: String? = nil) {
+    public init(url: String, policiesDirectory: String = CommandDefaults.policiesDirectory, credentialFile: String? = nil,
+                origins: [OriginOverride] = []) {
         self.url = url
         self.policiesDirectory = policiesDirectory
         self.credentialFile = credentialFile
+        self.origins = origins
     }
 
     init(_ parsed: ParsedArguments) throws(UsageError) {
@@ -19,6 +23,6 @@ public struct InspectOptions: Sendable, Hashable {
             throw parsed.error(.invalidValue, "invalid URL '\(url)': expected http:// or https:// with a host")
         }
         self.init(url: url, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
-                  credentialFile: parsed.value("credential-file"))
+                  credentialFile: parsed.value("credential-file"), origins: try OriginOverride.all(parsed))
     }
 }

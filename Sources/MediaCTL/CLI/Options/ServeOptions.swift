@@ -27,18 +27,7 @@ public struct ServeOptions: Sendable, Hashable {
             case .failure(let error): throw parsed.error(.invalidValue, "invalid --listen '\(text)': \(error.reason)")
             }
         }
-        var origins: [OriginOverride] = []
-        for text in parsed.allValues("origin") {
-            switch OriginOverride.parse(text) {
-            case .success(let origin):
-                if origins.contains(where: { $0.route == origin.route }) {
-                    throw parsed.error(.duplicateOption, "route '\(origin.route)' given more than one --origin")
-                }
-                origins.append(origin)
-            case .failure(let error):
-                throw parsed.error(.invalidValue, "invalid --origin '\(text)': \(error.reason)")
-            }
-        }
+        let origins = try OriginOverride.all(parsed)
         self.init(
             listen: listen, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
             stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment), origins: origins)

@@ -60,12 +60,15 @@ public enum CommandCatalog {
         path: ["inspect"],
         summary:
             "Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.",
-        usage: ["mediactl inspect URL [--credential-file FILE] [--policies DIR]"],
+        usage: ["mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]..."],
         options: [
             OptionSpec(
                 "credential-file", valueName: "FILE",
                 help: "Send 'Authorization: Bearer <token>' with the token read from FILE (never from the command line)."),
             policies,
+            OptionSpec(
+                "origin", valueName: "ROUTE=URL", repeatable: true,
+                help: "Replace the origin base URL of route ROUTE, as 'serve --origin' does. Repeatable, once per route."),
         ],
         positionals: [PositionalSpec("URL", help: "An http:// or https:// origin URL.")],
         notes: [exitCodes])
