@@ -2,21 +2,8 @@ import HTTPCaching
 @testable import MediaService
 import Testing
 
-/// The hit path's helpers: decimal text and the one-pass plain-request check.
+/// The hit path's helpers: the one-pass plain-request check and the field lines.
 @Suite struct HitPathFormattingTests {
-    @Test func decimalTextMatchesStringDescription() {
-        var values: [Int64] = [0, 1, 9, 10, 11, 99, 100, 101, 2_147_483_648, 31_536_000, Int64.max, Int64.min, Int64.min + 1]
-        var power: Int64 = 1
-        for _ in 0..<18 {
-            power *= 10
-            values += [power - 1, power, power + 1, -power, -(power - 1)]
-        }
-        for value in values {
-            #expect(DecimalText.string(value) == String(value))
-            #expect(DecimalText.string(prefix: "mediactl; hit; ttl=", value) == "mediactl; hit; ttl=" + String(value))
-        }
-    }
-
     @Test func plainRequestsHaveNoFieldThatChangesTheAnswer() {
         #expect(HitRequest.isPlain([:]))
         #expect(HitRequest.isPlain(["Host": "a", "Accept": "*/*", "User-Agent": "x", "Accept-Encoding": "gzip",

@@ -50,11 +50,11 @@ final class PreparedHit: Sendable {
             && response.secondaryKey.entries.isEmpty && !response.parsed.cacheControl.noCache
     }
 
-    /// The `Age` and `Cache-Status` values at current age `age`: `Age` clamped to `0 ... 2147483648`
-    /// (RFC 9111 §5.1), `Cache-Status: mediactl; hit; ttl=N` with N = ``freshLimit`` − `age` (RFC 9211).
+    /// The `Age` and `Cache-Status` values at current age `age`, as the full path writes them: `Age`
+    /// clamped to `0 ... 2147483648` (RFC 9111 §5.1), `Cache-Status: mediactl; hit; ttl=N` with
+    /// N = ``freshLimit`` − `age` (RFC 9211). The hit path keeps them per second, so this runs rarely.
     func texts(age: Int64) -> (age: String, cacheStatus: String) {
-        (DecimalText.string(min(max(age, 0), maximumDeltaSeconds)),
-         DecimalText.string(prefix: "mediactl; hit; ttl=", freshLimit - age))
+        (AgeField.value(for: age), CacheStatus(hit: true, ttl: freshLimit - age).description)
     }
 
     /// The answer with `texts` (from ``texts(age:)``), the body unless `isHead`, and the outcome of a
