@@ -1,4 +1,5 @@
 import HTTPCaching
+import HTTPServer
 import MediaCrypto
 import MediaService
 
@@ -118,5 +119,19 @@ public struct AdminEndpoint: Sendable {
         fields.append("Cache-Control", "no-store")
         fields.append("X-Content-Type-Options", "nosniff")
         return ServiceResponse(status: status, fields: fields, body: body, outcome: ServiceOutcome())
+    }
+}
+
+extension AdminEndpoint {
+    /// `POST /_mediactl/purge` as a ``MediaHTTPHandler/AdminHandler``: what `serve` and a kept demo
+    /// answer with the admin token they write to `<state>/serve.json`.
+    static func handler(service: MediaService, adminToken: String) -> MediaHTTPHandler.AdminHandler {
+        let endpoint = AdminEndpoint(service: service, adminToken: adminToken)
+        return { request in
+            let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
+            let answer = endpoint.respond(method: request.method, target: request.target, fields: fields,
+                                          body: request.body)
+            return MediaHTTPHandler.serverResponse(answer)
+        }
     }
 }

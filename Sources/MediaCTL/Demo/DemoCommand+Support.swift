@@ -1,5 +1,4 @@
 import Foundation
-import HTTPCaching
 import HTTPServer
 import MediaAudit
 import MediaService
@@ -50,17 +49,6 @@ extension DemoCommand {
         State directory (kept): \(state)
 
         """
-    }
-
-    /// `POST /_mediactl/purge` of the kept demo, as `serve` answers it.
-    static func adminHandler(service: MediaService, adminToken: String) -> MediaHTTPHandler.AdminHandler {
-        let endpoint = AdminEndpoint(service: service, adminToken: adminToken)
-        return { request in
-            let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
-            let answer = endpoint.respond(method: request.method, target: request.target, fields: fields,
-                                          body: request.body)
-            return MediaHTTPHandler.serverResponse(answer)
-        }
     }
 
     static func start(_ server: HTTPServer) throws(CommandError) -> Int {

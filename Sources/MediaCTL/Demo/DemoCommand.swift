@@ -80,7 +80,7 @@ public struct DemoCommand: Sendable {
         // <state>/serve.json, so `mediactl purge --state-dir <state>` works against it.
         let adminToken = options.keepServing ? try? ServeStateFile.makeAdminToken() : nil
         let handler = MediaHTTPHandler(
-            service: service, admin: adminToken.map { Self.adminHandler(service: service, adminToken: $0) },
+            service: service, admin: adminToken.map { AdminEndpoint.handler(service: service, adminToken: $0) },
             observer: recorder.observer)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: handler)
         handler.server.attach(server)

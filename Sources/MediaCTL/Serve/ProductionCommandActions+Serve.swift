@@ -1,4 +1,3 @@
-import HTTPCaching
 import HTTPServer
 import MediaService
 
@@ -8,13 +7,7 @@ import MediaService
 extension ProductionCommandActions {
     public func serve(_ options: ServeOptions, context: CommandContext) async -> ExitCode {
         await ServeActions.serve(options, context: context) { service, adminToken in
-            let endpoint = AdminEndpoint(service: service, adminToken: adminToken)
-            return { request in
-                let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
-                let answer = endpoint.respond(method: request.method, target: request.target, fields: fields,
-                                              body: request.body)
-                return MediaHTTPHandler.serverResponse(answer)
-            }
+            AdminEndpoint.handler(service: service, adminToken: adminToken)
         }
     }
 

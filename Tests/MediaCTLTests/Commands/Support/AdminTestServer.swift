@@ -8,15 +8,9 @@ import MediaService
 /// ``AdminEndpoint`` (what `mediactl serve` does for `/_mediactl/purge`).
 final class AdminTestServer: Sendable {
     struct Handler: HTTPHandling {
-        let endpoint: AdminEndpoint
+        let admin: MediaHTTPHandler.AdminHandler
 
-        func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
-            let answer = endpoint.respond(
-                method: request.method, target: request.target,
-                fields: HTTPFields(request.headerFields.map { ($0.name, $0.value) }), body: request.body)
-            return HTTPServerResponse(
-                status: answer.status, headerFields: answer.fields.map { ($0.name, $0.value) }, body: answer.body)
-        }
+        func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse { await admin(request) }
     }
 
     let server: HTTPServer
@@ -27,7 +21,7 @@ final class AdminTestServer: Sendable {
         self.host = host
         server = HTTPServer(
             configuration: .init(host: host, port: 0),
-            handler: Handler(endpoint: AdminEndpoint(service: service, adminToken: adminToken)))
+            handler: Handler(admin: AdminEndpoint.handler(service: service, adminToken: adminToken)))
         port = try server.start()
     }
 
