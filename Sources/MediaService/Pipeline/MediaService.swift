@@ -142,9 +142,8 @@ public final class MediaService: Sendable {
         let time = now
         for runtime in runtimes.values {
             runtime.hot?.sweep(now: time)
-            for store in runtime.decidedStores {
-                for metadata in store.sweep(now: time) { runtime.removeVariant(metadata.key) }
-            }
+            // Each expired entry leaves the variants index through the store's `expire` event.
+            for store in runtime.decidedStores { _ = store.sweep(now: time) }
         }
         auditor.flush()
     }

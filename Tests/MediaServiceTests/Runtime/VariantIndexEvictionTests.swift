@@ -27,6 +27,26 @@ import Testing
         #expect(indexed == stored)
     }
 
+    @Test func sweptKeysLeaveTheIndex() async throws {
+        let harness = try PipelineHarness(policyJSON: AuditInvariantTests.tightPolicy)
+        defer { Task { await harness.close() } }
+        for mount in ["catalog", "mem"] {
+            let body = PipelineSupport.markedPNG("\(mount)-swept")
+            harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=60"], body: body),
+                                    for: "http://origin.test/\(mount)/swept.png")
+            _ = await harness.get("/\(mount)/swept.png")
+        }
+        let disk = try #require(harness.service.runtimes["public"])
+        let memory = try #require(harness.service.runtimes["mem"])
+        #expect(disk.variantIndex.count == 1)
+        #expect(memory.variantIndex.count == 1)
+        harness.clock.advance(60 + 3_600)  // kept for ttl + maxTTL (the revalidation window)
+        harness.service.sweep()
+        #expect(disk.variantIndex.count == 0)
+        #expect(memory.variantIndex.count == 0)
+        #expect(PipelineSupport.events(try harness.auditRecords()).filter { $0.hasPrefix("expire") }.count == 2)
+    }
+
     @Test func storeEventsCarryTheKeyButNeverPrintOrCompareIt() {
         let withKey = StorageEvent(kind: .evict, storageClass: .memory, keyDigest: "ab", bytes: 1, tier: "t",
                                    route: "r", partition: nil, reason: .byteLimit,
