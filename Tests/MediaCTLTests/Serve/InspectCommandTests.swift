@@ -120,8 +120,11 @@ import Testing
             ["inspect", base + "/catalog/coffee-237a7131.jpg", "--policies", policies, "--origin", "catalgo=\(base)/"],
             actions: Self.actions)
         #expect(unknown.status == 2)
-        #expect(unknown.stderr.hasPrefix("mediactl: "))
-        #expect(unknown.stderr.contains("catalgo"))
+        #expect(unknown.stderr == "mediactl: --origin: catalgo: unknown route (did you mean `catalog`?); "
+                + "allowed: avatars, catalog, one-time, receipts\n")
+        let malformed = await CLIRun.run(["inspect", base + "/catalog/a.jpg", "--origin", "bad"], actions: Self.actions)
+        #expect(malformed.status == 64)
+        #expect(malformed.stderr == CLIRun.usageError("invalid --origin 'bad': expected ROUTE=URL", command: ["inspect"]))
         await origin.stop()
     }
 
