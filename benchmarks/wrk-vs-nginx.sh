@@ -23,6 +23,10 @@
 #   PUBLIC_MEMORY_BYTES=67108864 PRIVATE_MEMORY_BYTES=16777216   mediactl tier budgets (memoryBytes)
 #   KEEP_WORK=0                                              1: keep the work directory (logs, configs)
 #   RESULTS=                                                 also write the Markdown table to this file
+#   SCENARIOS="catalog-hit receipt-hit miss"                 which scenarios to run
+#   PIN=0                                                    1: servers on CPU 0 only (nginx proxy
+#        worker_processes 1, mediactl --event-loops 1), wrk and the origin on the other CPUs, so the load
+#        generator never preempts a server (the default shares every CPU; see docs/benchmarks.md)
 # Exit: 0 when every measurement ran; 1 when a server failed a check; 2 on unusable setup.
 set -euo pipefail
 
@@ -41,6 +45,7 @@ PUBLIC_MEMORY_BYTES=${PUBLIC_MEMORY_BYTES:-67108864}
 PRIVATE_MEMORY_BYTES=${PRIVATE_MEMORY_BYTES:-16777216}
 PROXY_CACHE_BYTES=${PROXY_CACHE_BYTES:-256m}
 KEEP_WORK=${KEEP_WORK:-0}
+PIN=${PIN:-0}
 RESULTS=${RESULTS:-}
 TOKEN="bench-token-1"
 CATALOG_PATH="/catalog/chelsea-5d40df37.jpg"   # 16,092 bytes
@@ -51,6 +56,13 @@ log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 2; }
 
 for tool in nginx wrk curl awk; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
+SERVER_CPUS=""; CLIENT_CPUS=""; PROXY_WORKERS=2; LOOP_ARGS=(); ON_SERVER=(); ON_CLIENT=()
+if [ "$PIN" = 1 ]; then
+    command -v taskset >/dev/null || die "PIN=1 needs taskset (util-linux)"
+    [ "$(nproc)" -ge 2 ] || die "PIN=1 needs at least 2 CPUs"
+    SERVER_CPUS=0; CLIENT_CPUS="1-$(($(nproc) - 1))"; PROXY_WORKERS=1; LOOP_ARGS=(--event-loops 1)
+    ON_SERVER=(taskset -c "$SERVER_CPUS"); ON_CLIENT=(taskset -c "$CLIENT_CPUS")   # taskset execs: $! stays the server's PID
+fi
 [ -d "$CORPUS/catalog" ] || die "no corpus at $CORPUS"
 
 WORK=$(mktemp -d /tmp/wrk-vs-nginx.XXXXXX)
@@ -91,6 +103,7 @@ render() {  # TEMPLATE OUTPUT
     sed -e "s#@WORK@#$WORK#g" -e "s#@CORPUS@#$CORPUS#g" -e "s#@ORIGIN_PORT@#$ORIGIN_PORT#g" \
         -e "s#@PROXY_PORT@#$PROXY_PORT#g" -e "s#@PROXY_CACHE_BYTES@#$PROXY_CACHE_BYTES#g" \
         -e "s#@PUBLIC_MEMORY_BYTES@#$PUBLIC_MEMORY_BYTES#g" -e "s#@PRIVATE_MEMORY_BYTES@#$PRIVATE_MEMORY_BYTES#g" \
+        -e "s#@PROXY_WORKERS@#$PROXY_WORKERS#g" \
         "$1" > "$2"
 }
 
@@ -120,9 +133,9 @@ rss_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null |
 render "$HERE/nginx-origin.conf.in" "$WORK/origin.conf"
 render "$HERE/nginx-proxy.conf.in" "$WORK/proxy.conf"
 nginx -t -q -p "$WORK" -c "$WORK/origin.conf" 2>/dev/null || die "origin nginx config invalid (nginx -t -p $WORK -c $WORK/origin.conf)"
-nginx -p "$WORK" -c "$WORK/origin.conf" -g 'daemon off;' 2>>"$WORK/origin-error.log" &
+${ON_CLIENT[@]+"${ON_CLIENT[@]}"} nginx -p "$WORK" -c "$WORK/origin.conf" -g 'daemon off;' 2>>"$WORK/origin-error.log" &
 STARTED+=($!)
-nginx -p "$WORK" -c "$WORK/proxy.conf" -g 'daemon off;' 2>>"$WORK/proxy-error.log" &
+${ON_SERVER[@]+"${ON_SERVER[@]}"} nginx -p "$WORK" -c "$WORK/proxy.conf" -g 'daemon off;' 2>>"$WORK/proxy-error.log" &
 STARTED+=($!)
 wait_for_status "http://127.0.0.1:$ORIGIN_PORT$CATALOG_PATH" 200 || die "origin nginx did not answer (see $WORK/origin-error.log)"
 wait_for_status "http://127.0.0.1:$PROXY_PORT$CATALOG_PATH" 200 || die "nginx proxy did not answer (see $WORK/proxy-error.log)"
@@ -145,7 +158,8 @@ if [ -z "$MEDIACTL_REASON" ] && ! "$MEDIACTL" serve --help >/dev/null 2>&1; then
 fi
 if [ -z "$MEDIACTL_REASON" ]; then
     render "$HERE/mediactl-policy.json.in" "$WORK/policies/bench.json"
-    "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --policies "$WORK/policies" --state-dir "$WORK/state" \
+    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --policies "$WORK/policies" --state-dir "$WORK/state" \
+        ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} \
         >"$WORK/mediactl.log" 2>&1 &
     MEDIACTL_PID=$!
     STARTED+=("$MEDIACTL_PID")
@@ -182,7 +196,7 @@ check "nginx miss" "$(header_of "$P$CATALOG_PATH?miss=warm" X-Cache-Status)" "MI
 
 # Warm-up load (discarded): connection threads, page cache, JIT of the Lua script.
 for base in "$P" ${MEDIACTL_PID:+"$M"}; do
-    timeout 30 wrk -t"$THREADS" -c16 -d2s -s "$LUA" "$base$CATALOG_PATH" -- plain >/dev/null 2>&1 || true
+    ${ON_CLIENT[@]+"${ON_CLIENT[@]}"} timeout 30 wrk -t"$THREADS" -c16 -d2s -s "$LUA" "$base$CATALOG_PATH" -- plain >/dev/null 2>&1 || true
 done
 
 # --- measure ----------------------------------------------------------------------------------
@@ -193,7 +207,7 @@ declare -A R   # R[server,scenario,c] = "rps p50 p99 status_errors socket_errors
 
 run_wrk() {  # SERVER SCENARIO CONNECTIONS URL MODE
     local server=$1 scenario=$2 c=$3 url=$4 mode=$5 out line
-    out=$(timeout 120 wrk -t"$THREADS" -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "$url" -- "$mode" "$TOKEN" \
+    out=$(${ON_CLIENT[@]+"${ON_CLIENT[@]}"} timeout 120 wrk -t"$THREADS" -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "$url" -- "$mode" "$TOKEN" \
         "$server-$c-$RANDOM" 2>&1) || true
     line=$(printf '%s\n' "$out" | awk '/^RESULT /')
     if [ -z "$line" ]; then
@@ -211,7 +225,7 @@ run_wrk() {  # SERVER SCENARIO CONNECTIONS URL MODE
     [ "$es" = 0 ] || { log "  $server answered $es non-2xx/3xx responses in $scenario"; FAILED=1; }
 }
 
-SCENARIOS="catalog-hit receipt-hit miss"
+SCENARIOS=${SCENARIOS:-"catalog-hit receipt-hit miss"}
 for scenario in $SCENARIOS; do
     case $scenario in
         catalog-hit) path=$CATALOG_PATH; mode=plain ;;
@@ -248,7 +262,12 @@ describe() {
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) print "-"; else printf "%.2f", a / b }'; }
 ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1000 }'; }
 {
-    echo "### wrk -t$THREADS -d$DURATION, $(nproc) cores shared; load average before $LOAD_BEFORE, after $LOAD_AFTER"
+    if [ "$PIN" = 1 ]; then
+        layout="servers pinned to CPU $SERVER_CPUS (nginx worker_processes 1, mediactl --event-loops 1), wrk and origin on CPUs $CLIENT_CPUS"
+    else
+        layout="$(nproc) cores shared by wrk and the servers (nginx worker_processes 2, mediactl one event loop per CPU)"
+    fi
+    echo "### wrk -t$THREADS -d$DURATION, $layout; load average before $LOAD_BEFORE, after $LOAD_AFTER"
     echo
     echo "| scenario | conns | mediactl req/s | p50 ms | p99 ms | nginx req/s | p50 ms | p99 ms | req/s ratio m/n | p50 ratio | p99 ratio |"
     echo "|---|---|---|---|---|---|---|---|---|---|---|"

@@ -9,11 +9,11 @@ import Testing
         (["-h"], "Usage: mediactl <command> [options]"),
         (
             ["serve", "--help"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"
         ),
         (
             ["serve", "-h"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"
         ),
         (["demo", "--help"], "Usage: mediactl demo [--keep-serving]"),
         (
@@ -33,14 +33,14 @@ import Testing
         (["help", "--help"], "Usage: mediactl help [COMMAND [SUBCOMMAND]]"),
         (
             ["help", "serve"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"
         ),
         (["help", "audit", "verify"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["help", "policy"], "Usage: mediactl policy check [--policies DIR]"),
         // --help wins over other mistakes on the same command line, and over missing arguments.
         (
             ["serve", "--bogus", "--help"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
+            "Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"
         ),
         (
             ["fetch", "-h"],
@@ -109,7 +109,7 @@ import Testing
         let result = await CLIRun.run(["serve", "--help"])
         #expect(
             result.stdout == """
-                Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]...
+                Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]
 
                 Run the media service over HTTP until interrupted.
 
@@ -118,6 +118,7 @@ import Testing
                   --policies DIR       Policy directory (*.json). Default: ./Policies.
                   --state-dir DIR      State directory. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.
                   --origin ROUTE=URL   Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route.
+                  --event-loops N      Event-loop threads serving connections, 1 to 256. Default: one per online CPU.
                   -h, --help           Show this help and exit.
 
                 Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error.

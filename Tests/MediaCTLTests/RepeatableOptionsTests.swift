@@ -22,6 +22,12 @@ import Testing
                         ])))
     }
 
+    @Test func eventLoopsParsesInBothForms() throws {
+        #expect(try MediaCTLMain.parse(["serve", "--event-loops", "1"], environment: [:]) == .serve(ServeOptions(eventLoops: 1)))
+        #expect(try MediaCTLMain.parse(["serve", "--event-loops=256"], environment: [:]) == .serve(ServeOptions(eventLoops: 256)))
+        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .serve(ServeOptions(eventLoops: nil)))
+    }
+
     @Test func originSplitsAtTheFirstEquals() throws {
         let command = try MediaCTLMain.parse(
             ["serve", "--origin", "one-time=http://o.example/?a=b=c"], environment: [:])

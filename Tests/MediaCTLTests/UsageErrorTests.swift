@@ -73,6 +73,14 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
         UsageCase(
             ["serve", "--origin", "catalog=http://a/", "--origin", "catalog=http://b/"],
             "route 'catalog' given more than one --origin", ["serve"]),
+        UsageCase(
+            ["serve", "--event-loops", "0"], "invalid --event-loops '0': expected a whole number from 1 to 256", ["serve"]),
+        UsageCase(
+            ["serve", "--event-loops", "257"], "invalid --event-loops '257': expected a whole number from 1 to 256", ["serve"]),
+        UsageCase(
+            ["serve", "--event-loops", "+2"], "invalid --event-loops '+2': expected a whole number from 1 to 256", ["serve"]),
+        UsageCase(
+            ["serve", "--event-loops", "two"], "invalid --event-loops 'two': expected a whole number from 1 to 256", ["serve"]),
         UsageCase(["serve", "--listen", "localhost"], "invalid --listen 'localhost': expected HOST:PORT", ["serve"]),
         UsageCase(["serve", "--listen", ":8080"], "invalid --listen ':8080': host is empty", ["serve"]),
         UsageCase(["serve", "--listen", "[]:8080"], "invalid --listen '[]:8080': host is empty", ["serve"]),
@@ -187,7 +195,7 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
         #expect(
             result.stderr == """
                 mediactl: unknown option '--state-dri'; did you mean --state-dir?
-                Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]...
+                Usage: mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]
                 Run 'mediactl serve --help' for more information.
 
                 """)

@@ -91,6 +91,16 @@ public struct ServeCommand: Sendable {
         }
     }
 
+    /// The HTTP server's configuration for this run: ``Configuration/server`` with `--listen`'s
+    /// port, `host` (the numeric address `--listen` resolved to) and `--event-loops` when given.
+    func serverConfiguration(host: String) -> HTTPServer.Configuration {
+        var server = configuration.server
+        server.host = host
+        server.port = Int(options.listen.port)
+        if let loops = options.eventLoops { server.eventLoopCount = loops }
+        return server
+    }
+
     private func serve(context: CommandContext) async throws(CommandError) -> ExitCode {
         if let limit = configuration.mallocArenaLimit, getenv("MALLOC_ARENA_MAX") == nil {
             MallocTuning.limitArenas(to: limit)  // an operator's MALLOC_ARENA_MAX wins
@@ -114,9 +124,7 @@ public struct ServeCommand: Sendable {
             signals?.cancel()
             throw error
         }
-        var serverConfiguration = configuration.server
-        serverConfiguration.host = host
-        serverConfiguration.port = Int(options.listen.port)
+        let serverConfiguration = serverConfiguration(host: host)
         let handler = MediaHTTPHandler(service: service, admin: configuration.admin?(service, adminToken))
         let server = HTTPServer(configuration: serverConfiguration, handler: handler)
         handler.server.attach(server)

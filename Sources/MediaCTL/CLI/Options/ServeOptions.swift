@@ -8,15 +8,24 @@ public struct ServeOptions: Sendable, Hashable {
     public var stateDirectory: String
     /// Every `--origin ROUTE=URL`, in command-line order, at most one per route. Default: empty.
     public var origins: [OriginOverride]
+    /// `--event-loops N`: how many event-loop threads serve the connections, 1 to
+    /// ``maxEventLoops``. Default: `nil`, one per online CPU
+    /// (``HTTPServer/HTTPServer/Configuration/defaultEventLoopCount``).
+    public var eventLoops: Int?
+
+    /// The largest accepted `--event-loops` value.
+    public static let maxEventLoops = 256
 
     public init(
         listen: ListenAddress = .default, policiesDirectory: String = CommandDefaults.policiesDirectory,
-        stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = []
+        stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = [],
+        eventLoops: Int? = nil
     ) {
         self.listen = listen
         self.policiesDirectory = policiesDirectory
         self.stateDirectory = stateDirectory
         self.origins = origins
+        self.eventLoops = eventLoops
     }
 
     init(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
@@ -28,8 +37,19 @@ public struct ServeOptions: Sendable, Hashable {
             }
         }
         let origins = try OriginOverride.all(parsed)
+        var eventLoops: Int?
+        if let text = parsed.value("event-loops") {
+            guard text.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }), let count = Int(text),
+                  (1...Self.maxEventLoops).contains(count)
+            else {
+                throw parsed.error(
+                    .invalidValue, "invalid --event-loops '\(text)': expected a whole number from 1 to \(Self.maxEventLoops)")
+            }
+            eventLoops = count
+        }
         self.init(
             listen: listen, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
-            stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment), origins: origins)
+            stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment), origins: origins,
+            eventLoops: eventLoops)
     }
 }

@@ -15,7 +15,7 @@ public enum CommandCatalog {
     public static let serve = CommandSpec(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."],
+        usage: ["mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"],
         options: [
             OptionSpec(
                 "listen", valueName: "HOST:PORT",
@@ -24,6 +24,9 @@ public enum CommandCatalog {
             OptionSpec(
                 "origin", valueName: "ROUTE=URL", repeatable: true,
                 help: "Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route."),
+            OptionSpec(
+                "event-loops", valueName: "N",
+                help: "Event-loop threads serving connections, 1 to 256. Default: one per online CPU."),
         ],
         notes: [exitCodes])
 
