@@ -24,6 +24,7 @@
 #   KEEP_WORK=0                                              1: keep the work directory (logs, configs)
 #   RESULTS=                                                 also write the Markdown table to this file
 #   SCENARIOS="catalog-hit receipt-hit miss"                 which scenarios to run
+#   EVENT_LOOPS=                                             mediactl --event-loops (default: one per CPU; PIN=1: 1)
 #   PIN=0                                                    1: servers on CPU 0 only (nginx proxy
 #        worker_processes 1, mediactl --event-loops 1), wrk and the origin on the other CPUs, so the load
 #        generator never preempts a server (the default shares every CPU; see docs/benchmarks.md)
@@ -63,6 +64,7 @@ if [ "$PIN" = 1 ]; then
     SERVER_CPUS=0; CLIENT_CPUS="1-$(($(nproc) - 1))"; PROXY_WORKERS=1; LOOP_ARGS=(--event-loops 1)
     ON_SERVER=(taskset -c "$SERVER_CPUS"); ON_CLIENT=(taskset -c "$CLIENT_CPUS")   # taskset execs: $! stays the server's PID
 fi
+if [ -n "${EVENT_LOOPS:-}" ]; then LOOP_ARGS=(--event-loops "$EVENT_LOOPS"); fi
 [ -d "$CORPUS/catalog" ] || die "no corpus at $CORPUS"
 
 WORK=$(mktemp -d /tmp/wrk-vs-nginx.XXXXXX)
@@ -263,9 +265,9 @@ ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "-" || b == "-" || b == 0) p
 ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1000 }'; }
 {
     if [ "$PIN" = 1 ]; then
-        layout="servers pinned to CPU $SERVER_CPUS (nginx worker_processes 1, mediactl --event-loops 1), wrk and origin on CPUs $CLIENT_CPUS"
+        layout="servers pinned to CPU $SERVER_CPUS (nginx worker_processes 1, mediactl --event-loops ${EVENT_LOOPS:-1}), wrk and origin on CPUs $CLIENT_CPUS"
     else
-        layout="$(nproc) cores shared by wrk and the servers (nginx worker_processes 2, mediactl one event loop per CPU)"
+        layout="$(nproc) cores shared by wrk and the servers (nginx worker_processes 2, mediactl ${EVENT_LOOPS:-one per CPU} event loops)"
     fi
     echo "### wrk -t$THREADS -d$DURATION, $layout; load average before $LOAD_BEFORE, after $LOAD_AFTER"
     echo

@@ -5,14 +5,15 @@ import Synchronization
 final class TierCounters: Sendable {
     /// The counter names, as exported (`mediactl_<name>_total{tier="…"}`).
     enum Counter: String, CaseIterable, Sendable {
-        case hits, misses, revalidations, stored, skipped, evicted, expired, purged, shredded, refused
+        case hits, misses, revalidations, coalesced, stored, skipped, evicted, expired, purged, shredded, refused
 
         /// The `# HELP` text of `mediactl_<name>_total`.
         var help: String {
             switch self {
             case .hits: "Requests answered from a stored response (fresh, or stale where allowed)."
-            case .misses: "Requests with no usable stored response, each counted, including those that joined another request's origin fetch."
+            case .misses: "Requests with no usable stored response, each counted, including those that joined another request's origin fetch (see coalesced)."
             case .revalidations: "Requests that sent a conditional request to the origin for a stored response."
+            case .coalesced: "Misses and revalidations answered by another request's origin exchange (single-flight) instead of their own; origin exchanges = misses + revalidations - coalesced."
             case .stored: "Origin responses stored (audit event store)."
             case .skipped: "Origin responses not stored: no-store, not storable, or refused (audit event skip)."
             case .evicted: "Stored responses evicted to stay within a budget, or removed as corrupt."
@@ -24,7 +25,7 @@ final class TierCounters: Sendable {
         }
     }
 
-    private let hits = Atomic<Int>(0), misses = Atomic<Int>(0), revalidations = Atomic<Int>(0)
+    private let hits = Atomic<Int>(0), misses = Atomic<Int>(0), revalidations = Atomic<Int>(0), coalesced = Atomic<Int>(0)
     private let stored = Atomic<Int>(0), skipped = Atomic<Int>(0), evicted = Atomic<Int>(0)
     private let expired = Atomic<Int>(0), purged = Atomic<Int>(0), shredded = Atomic<Int>(0)
     private let refused = Atomic<Int>(0)
@@ -34,6 +35,7 @@ final class TierCounters: Sendable {
         case .hits: body(hits)
         case .misses: body(misses)
         case .revalidations: body(revalidations)
+        case .coalesced: body(coalesced)
         case .stored: body(stored)
         case .skipped: body(skipped)
         case .evicted: body(evicted)

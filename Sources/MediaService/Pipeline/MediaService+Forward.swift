@@ -31,6 +31,7 @@ extension MediaService {
                 return Responder.problem(502, code: "origin-error", detail: "the origin exchange failed", outcome: context.outcome)
             }
         }
+        if joined { context.runtime.counters.bump(.coalesced) }
         let time = Int64(now)
         switch result.result {
         case .content(let content):

@@ -30,6 +30,9 @@ import Testing
         #expect(statuses.filter { $0 == "mediactl; fwd=uri-miss; fwd-status=200; ttl=31536000; stored; detail=disk" }.count == 1)
         #expect(statuses.filter { $0 == "mediactl; fwd=uri-miss; fwd-status=200; ttl=31536000; stored; collapsed; detail=disk" }.count == 99)
         #expect(all.filter { $0.outcome.storage == "collapsed" }.count == 99)
+        let metrics = Set((await harness.get("/_mediactl/metrics")).text.split(separator: "\n").map(String.init))
+        #expect(metrics.contains("mediactl_misses_total{tier=\"public\"} 100"))
+        #expect(metrics.contains("mediactl_coalesced_total{tier=\"public\"} 99"))
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage"])
         #expect(Self.flightState(harness) == (0, 0))
     }
@@ -102,6 +105,9 @@ import Testing
         let statuses = all.map { $0.fields["Cache-Status"] ?? "" }
         #expect(statuses.filter { $0 == "mediactl; fwd=stale; fwd-status=304; ttl=60" }.count == 1)
         #expect(statuses.filter { $0 == "mediactl; fwd=stale; fwd-status=304; ttl=60; collapsed" }.count == 9)
+        let metrics = Set((await harness.get("/_mediactl/metrics")).text.split(separator: "\n").map(String.init))
+        #expect(metrics.contains("mediactl_revalidations_total{tier=\"avatar\"} 10"))
+        #expect(metrics.contains("mediactl_coalesced_total{tier=\"avatar\"} 9"))
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["store:tier-storage", "update:not-modified"])
     }
 
@@ -148,5 +154,9 @@ import Testing
             "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; collapsed; detail=disk",
         ])
         #expect(origin.requests.map { $0.fields["X-Device"] } == ["phone", "tablet"])
+        // Only the second phone request was answered by another's exchange; the tablet one sent its own.
+        let metrics = Set((await harness.get("/_mediactl/metrics")).text.split(separator: "\n").map(String.init))
+        #expect(metrics.contains("mediactl_misses_total{tier=\"public\"} 3"))
+        #expect(metrics.contains("mediactl_coalesced_total{tier=\"public\"} 1"))
     }
 }
