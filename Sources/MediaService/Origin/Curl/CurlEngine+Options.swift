@@ -32,6 +32,9 @@ extension CurlEngine {
             && ccurl_easy_setopt_callback(api, easy, Int32(CCURLOPT_HEADERFUNCTION), CurlTransfer.headerCallback) == CCURLE_OK
             && pointer(Int32(CCURLOPT_HEADERDATA), context)
             && pointer(Int32(CCURLOPT_PRIVATE), context)
+            && long(Int32(CCURLOPT_NOPROGRESS), 0)
+            && ccurl_easy_setopt_xferinfo(api, easy, Int32(CCURLOPT_XFERINFOFUNCTION), CurlTransfer.progressCallback) == CCURLE_OK
+            && pointer(Int32(CCURLOPT_XFERINFODATA), context)
         var sendsBody = false
         switch request.method {
         case "GET":

@@ -94,7 +94,8 @@ final class CurlEngine: @unchecked Sendable {
     func perform(_ request: OriginRequest, remaining: Duration) async throws -> OriginResponse {
         let (seconds, attoseconds) = remaining.components
         let milliseconds = max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
-        let transfer = CurlTransfer(request: request, timeoutMilliseconds: milliseconds)
+        let transfer = CurlTransfer(request: request, timeoutMilliseconds: milliseconds,
+                                    idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OriginResponse, any Error>) in
                 transfer.continuation = continuation
@@ -161,6 +162,7 @@ final class CurlEngine: @unchecked Sendable {
             return
         }
         transfer.started = .now
+        transfer.lastProgress = transfer.started
         guard api.pointee.multi_add_handle(multi, easy) == CCURLM_OK else {
             transfer.easy = nil
             api.pointee.easy_cleanup(easy)

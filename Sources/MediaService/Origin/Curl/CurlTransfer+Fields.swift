@@ -18,6 +18,7 @@ extension CurlTransfer {
         if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             status = Self.statusCode(line) ?? 0
+            lastProgress = .now
             fields.removeAll(keepingCapacity: true)
             announcedLength = nil
             headEnded = false

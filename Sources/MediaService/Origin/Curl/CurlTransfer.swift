@@ -20,6 +20,8 @@ final class CurlTransfer: @unchecked Sendable {
     /// `CURLOPT_TIMEOUT_MS` of this attempt: the fetch's remaining time.
     let timeoutMilliseconds: Int
     let isHead: Bool
+    /// ``CurlOriginFetcher/Configuration/idleTimeout``.
+    let idleTimeout: Duration
     var continuation: CheckedContinuation<OriginResponse, any Error>?
     /// Set by the task's cancellation handler (any thread).
     let cancelled = Atomic<Bool>(false)
@@ -29,6 +31,9 @@ final class CurlTransfer: @unchecked Sendable {
     var headerList: OpaquePointer?
     var postFields: UnsafeMutableRawPointer?
     var started = ContinuousClock.now
+    /// When bytes last moved (either way), and how many had moved then.
+    var lastProgress = ContinuousClock.now
+    var progressBytes: Int64 = 0
     var finished = false
     /// The status of the last status line (1xx interim responses included), 0 before one.
     var status = 0
@@ -40,9 +45,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// Why a callback aborted the transfer (``OriginError/Code/tooLarge``).
     var abort: OriginError?
 
-    init(request: OriginRequest, timeoutMilliseconds: Int) {
+    init(request: OriginRequest, timeoutMilliseconds: Int, idleTimeout: Duration) {
         self.request = request
         self.timeoutMilliseconds = timeoutMilliseconds
+        self.idleTimeout = idleTimeout
         isHead = request.method == "HEAD"
     }
 
@@ -76,6 +82,24 @@ extension CurlTransfer {
             transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
         }
         return length
+    }
+
+    /// `CURLOPT_XFERINFOFUNCTION` (called at least once a second while the transfer runs):
+    /// aborts a transfer on which no byte moved for ``idleTimeout`` (libcurl's own low-speed
+    /// check averages over a window of several seconds, so a stall after some bytes would take
+    /// up to 5 s longer to notice).
+    static let progressCallback: ccurl_xferinfo_callback = { user, _, received, _, sent in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+        let moved = received + sent
+        let now = ContinuousClock.now
+        if moved != transfer.progressBytes {
+            transfer.progressBytes = moved
+            transfer.lastProgress = now
+            return 0
+        }
+        guard transfer.lastProgress.duration(to: now) >= transfer.idleTimeout else { return 0 }
+        transfer.abort = OriginError(.timeout, "the connection was idle too long")
+        return 1
     }
 
     /// `CURLOPT_HEADERFUNCTION`: one header line per call (status lines and the blank line included).
