@@ -16,12 +16,15 @@ final class CurlLibrary: @unchecked Sendable {
     let versionNumber: UInt32
     /// Whether libcurl was built with IPv6.
     let supportsIPv6: Bool
+    /// Whether `curl_global_init` is thread-safe (`CURL_VERSION_THREADSAFE`, libcurl ≥ 7.84).
+    let isThreadSafe: Bool
 
-    private init(api: UnsafePointer<ccurl_api>, version: String, versionNumber: UInt32, supportsIPv6: Bool) {
+    private init(api: UnsafePointer<ccurl_api>, version: String, versionNumber: UInt32, features: Int32) {
         self.api = api
         self.version = version
         self.versionNumber = versionNumber
-        self.supportsIPv6 = supportsIPv6
+        supportsIPv6 = features & Int32(CCURL_VERSION_IPV6) != 0
+        isThreadSafe = features & Int32(CCURL_VERSION_THREADSAFE) != 0
     }
 
     /// The oldest libcurl accepted: 7.85.0 (`CURLOPT_PROTOCOLS_STR`).
@@ -55,7 +58,7 @@ final class CurlLibrary: @unchecked Sendable {
             return .failure(.init("\(name): curl_global_init failed (curl error \(code))"))
         }
         return .success(CurlLibrary(api: UnsafePointer(api), version: version, versionNumber: number,
-                                    supportsIPv6: info.pointee.features & Int32(CCURL_VERSION_IPV6) != 0))
+                                    features: info.pointee.features))
     }
 
     /// libcurl's text for `code` (e.g. "Couldn't connect to server").
