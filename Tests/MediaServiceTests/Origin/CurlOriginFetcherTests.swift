@@ -239,15 +239,53 @@ import Testing
         #expect(response.body == [])
     }
 
-    @Test func unresolvableHostIsAConnectionFailureRetried() async throws {
-        let retries = Locked<[Int]>([])
-        let fetcher = try CurlOriginFetcher(configuration: .init(retryBaseDelay: 0.001)) { attempt, _ in
-            retries.update { $0.append(attempt) }
+    @Test func notModifiedAndNoContentWithALargeContentLengthAreNotTooLarge() async throws {
+        let origin = try KeepAliveOrigin { request, connection in
+            let status = request.target == "/304" ? "304 Not Modified" : "204 No Content"
+            connection.write("HTTP/1.1 \(status)\r\nETag: \"e1\"\r\nContent-Length: 50000000\r\n\r\n")
+            return true
         }
-        await #expect(throws: OriginError(.connectionFailed, "cannot connect (curl error 6)", attempts: 3)) {
-            try await fetcher.fetch(OriginRequest(url: "http://no-such-host.invalid/a.jpg", timeout: 10))
+        defer { origin.stop() }
+        let fetcher = try CurlOriginFetcher()
+        let notModified = try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/304", maxBodyBytes: 10))
+        #expect(notModified.status == 304)
+        #expect(notModified.fields == ["ETag": "\"e1\""])
+        let noContent = try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/204", maxBodyBytes: 10))
+        #expect(noContent.status == 204)
+        #expect(noContent.body == [])
+        #expect(origin.connectionCount == 1)
+    }
+
+    /// The CURLcode mapping, code by code (unresolvable hosts are not fetched: DNS timing is the machine's).
+    @Test func curlCodesMapToOriginErrors() {
+        func describe(_ error: any Error) -> String {
+            switch error {
+            case let failure as CurlTransfer.Failure: return "\(failure.error.code) \(failure.retryable ? "retry" : "final"): \(failure.error.context)"
+            case let origin as OriginError: return "\(origin.code) final: \(origin.context)"
+            default: return "\(type(of: error))"
+            }
         }
-        #expect(retries.value == [1, 2])
+        let cases: [(Int32, Bool, String)] = [
+            (6, false, "connection-failed retry: cannot connect (curl error 6)"),
+            (7, false, "connection-failed retry: cannot connect (curl error 7)"),
+            (52, false, "connection-failed retry: the connection closed before a response (curl error 52)"),
+            (56, false, "connection-failed retry: the connection closed before a response (curl error 56)"),
+            (56, true, "invalid-response final: unusable response (curl error 56)"),
+            (55, true, "invalid-response final: unusable response (curl error 55)"),
+            (35, false, "connection-failed final: TLS failure (curl error 35)"),
+            (60, false, "connection-failed final: TLS failure (curl error 60)"),
+            (3, false, "invalid-request final: not an absolute http(s) URL"),
+            (1, false, "invalid-response final: unusable response (curl error 1)"),
+            (8, true, "invalid-response final: unusable response (curl error 8)"),
+            (18, true, "invalid-response final: unusable response (curl error 18)"),
+        ]
+        for (code, responded, expected) in cases {
+            #expect(describe(CurlTransfer.error(for: code, responded: responded, timedOutInFull: false, timeout: 15)) == expected)
+        }
+        #expect(describe(CurlTransfer.error(for: 28, responded: false, timedOutInFull: true, timeout: 2.5))
+            == "timeout final: no complete answer within 2.5 s")
+        #expect(describe(CurlTransfer.error(for: 28, responded: true, timedOutInFull: false, timeout: 2.5))
+            == "timeout final: the connection was idle too long")
     }
 
     @Test func urlChecks() {

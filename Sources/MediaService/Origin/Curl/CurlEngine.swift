@@ -137,7 +137,9 @@ final class CurlEngine: @unchecked Sendable {
             if stopping { break }
             _ = api.pointee.multi_perform(multi, &running)
             collectFinished()
-            _ = api.pointee.multi_poll(multi, nil, 0, 1000, nil)
+            if api.pointee.multi_poll(multi, nil, 0, 1000, nil) != CCURLM_OK {
+                usleep(1000)   // a failing poll must not turn the loop into a spin
+            }
         }
         for transfer in Array(active.values) { cancel(transfer) }
         for handle in idleHandles { api.pointee.easy_cleanup(handle) }

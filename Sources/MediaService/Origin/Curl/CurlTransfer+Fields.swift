@@ -7,7 +7,7 @@ extension CurlTransfer {
     /// Takes one header line as libcurl delivers it (with its CRLF).
     /// - A status line (`HTTP/…`) starts a new response: 1xx interim responses are discarded this way.
     /// - The blank line ends the head; for a final response with `Content-Length` over
-    ///   ``OriginRequest/maxBodyBytes`` (not `HEAD`) the transfer is refused at once.
+    ///   ``OriginRequest/maxBodyBytes`` (not `HEAD`, 204 or 304) the transfer is refused at once.
     /// - Lines after the final head (trailers) are ignored; obs-fold continuation lines are
     ///   joined to the previous value with a space (RFC 9112 §5.2).
     /// - Returns: false to abort the transfer.
@@ -28,7 +28,8 @@ extension CurlTransfer {
         if line.isEmpty {
             guard status >= 200 else { return true }
             headEnded = true
-            if !isHead, let announced = announcedLength {
+            // HEAD, 204 and 304 carry no body whatever Content-Length says (RFC 9110 §8.6).
+            if !isHead, status != 204, status != 304, let announced = announcedLength {
                 if announced > request.maxBodyBytes {
                     abort = OriginError(.tooLarge, "Content-Length \(announced) exceeds \(request.maxBodyBytes) bytes")
                     return false
