@@ -124,16 +124,19 @@ final class CurlEngine: @unchecked Sendable {
         sigaddset(&signals, SIGPIPE)
         pthread_sigmask(SIG_BLOCK, &signals, nil)   // TLS writes to a closed peer must not kill the process
         var running: Int32 = 0
+        // Swapped with the mailbox's arrays: two buffers alternate, no allocation per drain.
+        var submitted: [CurlTransfer] = []
+        var cancelled: [CurlTransfer] = []
         while true {
-            let (submitted, cancelled, stopping) = mailbox.withLock { mailbox in
-                defer {
-                    mailbox.submitted.removeAll(keepingCapacity: true)
-                    mailbox.cancelled.removeAll(keepingCapacity: true)
-                }
-                return (mailbox.submitted, mailbox.cancelled, mailbox.stopping)
+            let stopping = mailbox.withLock { mailbox in
+                swap(&submitted, &mailbox.submitted)
+                swap(&cancelled, &mailbox.cancelled)
+                return mailbox.stopping
             }
             for transfer in submitted { start(transfer) }
             for transfer in cancelled { cancel(transfer) }
+            submitted.removeAll(keepingCapacity: true)
+            cancelled.removeAll(keepingCapacity: true)
             if stopping { break }
             _ = api.pointee.multi_perform(multi, &running)
             collectFinished()
