@@ -30,8 +30,10 @@ import HTTPCaching
 /// - IPv6-literal origins (`http://[::1]:8081/`) work.
 /// - No per-host connection limit by default (``Configuration/maxConnectionsPerHost``).
 ///
-/// libcurl's own defaults apply otherwise: TLS peer and host verification with the system CA bundle, and
-/// the proxy environment variables (`http_proxy`, `https_proxy`, `no_proxy`) when set.
+/// libcurl's own defaults apply otherwise: TLS peer and host verification with the system CA bundle,
+/// HTTP/2 over TLS when the origin offers it in ALPN (fetches to one origin then share a connection;
+/// field names arrive in lower case, compared case-insensitively as always), and the proxy environment
+/// variables (`http_proxy`, `https_proxy`, `no_proxy`) when set.
 ///
 /// Idle connections stay in the multi handle's pool (keep-alive) for the next fetch to the same
 /// origin. The fetcher owns its engine thread; releasing the fetcher stops the thread and closes
