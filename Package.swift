@@ -33,9 +33,12 @@ let package = Package(
         // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
         .systemLibrary(name: "CHTTPServerLinux"),
         .target(name: "HTTPServer", dependencies: ["CHTTPServerLinux"], swiftSettings: strict),
+        // libcurl's multi interface, loaded with dlopen at run time (no curl headers or -lcurl at
+        // build time); only MediaService imports it.
+        .systemLibrary(name: "CCurl"),
         .target(
             name: "MediaService",
-            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit"],
+            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit", "CCurl"],
             swiftSettings: strict),
         .target(
             name: "MediaCTL",

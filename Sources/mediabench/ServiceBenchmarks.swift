@@ -12,7 +12,9 @@ import Synchronization
 ///   hook chain, store, audit record) against the bare transport fetch of the same bytes, as a
 ///   time ratio (goal ≤ 1.05), with storage class `memory` and with `disk` (fsync, as served);
 ///   once with ``CountingOriginFetcher`` (no transport cost: the ratio is pure service cost) and
-///   once with ``URLSessionOriginFetcher`` against a loopback `HTTPServer` origin.
+///   once per real transport against a loopback `HTTPServer` origin: ``CurlOriginFetcher`` (the
+///   service's transport) and ``URLSessionOriginFetcher`` (for comparison), each its own rows'
+///   bare-fetch reference (`MEDIABENCH_MISS_TRANSPORT=curl|urlsession` runs one).
 /// - 1,000 concurrent cold requests for one URL (origin answers after 50 ms): origin fetches (goal 1).
 ///
 /// `MEDIABENCH_SERVICE=hits,misses,coalescing` (default: all three) runs only the parts named,

@@ -73,7 +73,7 @@ public struct DemoCommand: Sendable {
         running.stateDirectory = state
         let policies = try DemoPolicy.policies(originBase: originBase)
         let service = try ServiceSetup.openService(
-            policies: policies, stateDirectory: state, fetcher: URLSessionOriginFetcher())
+            policies: policies, stateDirectory: state, fetcher: DefaultOriginFetcher.make())
         running.service = service
         let recorder = OutcomeRecorder()
         // With --keep-serving the demo is a running service like `serve`: an admin token in

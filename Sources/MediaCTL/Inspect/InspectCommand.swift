@@ -15,13 +15,14 @@ import MediaService
 public struct InspectCommand: Sendable {
     /// The parsed command line.
     public let options: InspectOptions
-    /// The origin transport. Default: a ``MediaService/URLSessionOriginFetcher`` with defaults.
+    /// The origin transport. Default: ``MediaService/DefaultOriginFetcher/make(note:)`` (a
+    /// ``MediaService/CurlOriginFetcher``, or URLSession when libcurl cannot be loaded).
     public let fetcher: any OriginFetching
     /// "Now" in seconds since the epoch. Default: the system clock.
     public let clock: @Sendable () -> Double
 
     public init(
-        options: InspectOptions, fetcher: any OriginFetching = URLSessionOriginFetcher(),
+        options: InspectOptions, fetcher: any OriginFetching = DefaultOriginFetcher.make(),
         clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 }
     ) {
         self.options = options

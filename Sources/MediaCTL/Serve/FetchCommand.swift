@@ -2,7 +2,7 @@ import HTTPCaching
 import MediaService
 
 /// `mediactl fetch PATH`: one request through the pipeline, in-process, against the policies'
-/// real origins (``MediaService/URLSessionOriginFetcher``), on the state directory of `serve`.
+/// real origins (``MediaService/DefaultOriginFetcher``: libcurl), on the state directory of `serve`.
 ///
 /// Text output: the status line, the response fields, then `route:`, `storage:` and `body:`
 /// lines. `--json`: one document `{"bytes","cacheStatus","headers","reason","status","storage"}`.
@@ -57,14 +57,15 @@ public struct FetchCommand: Sendable {
 
     /// The parsed command line.
     public let options: FetchOptions
-    /// The origin transport. Default: a ``MediaService/URLSessionOriginFetcher`` with defaults.
+    /// The origin transport. Default: ``MediaService/DefaultOriginFetcher/make(note:)`` (a
+    /// ``MediaService/CurlOriginFetcher``, or URLSession when libcurl cannot be loaded).
     public let fetcher: any OriginFetching
     /// Adjusts the service's configuration (state directory already set), such as its clock.
     /// Default: no change.
     public let service: @Sendable (inout MediaService.Configuration) -> Void
 
     public init(
-        options: FetchOptions, fetcher: any OriginFetching = URLSessionOriginFetcher(),
+        options: FetchOptions, fetcher: any OriginFetching = DefaultOriginFetcher.make(),
         service: @escaping @Sendable (inout MediaService.Configuration) -> Void = { _ in }
     ) {
         self.options = options

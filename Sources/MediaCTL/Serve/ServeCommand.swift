@@ -29,7 +29,8 @@ public struct ServeCommand: Sendable {
         /// Server limits and timeouts; `host` and `port` come from `--listen`. Default: the
         /// ``HTTPServer/HTTPServer/Configuration`` defaults (10 s header, 60 s idle, 10 s drain timeouts).
         public var server: HTTPServer.Configuration
-        /// The origin transport. Default: `nil`, a ``MediaService/URLSessionOriginFetcher`` with defaults.
+        /// The origin transport. Default: `nil`, ``MediaService/DefaultOriginFetcher/make(note:)`` (a
+        /// ``MediaService/CurlOriginFetcher``, or URLSession when libcurl cannot be loaded).
         public var fetcher: (any OriginFetching)?
         /// The admin endpoint. Default: `nil` (`POST /_mediactl/purge` answers 404).
         public var admin: AdminFactory?
@@ -119,7 +120,7 @@ public struct ServeCommand: Sendable {
         do {
             service = try ServiceSetup.openService(
                 policies: policies, stateDirectory: options.stateDirectory,
-                fetcher: configuration.fetcher ?? URLSessionOriginFetcher(), configure: configuration.service)
+                fetcher: configuration.fetcher ?? DefaultOriginFetcher.make(), configure: configuration.service)
         } catch {
             signals?.cancel()
             throw error

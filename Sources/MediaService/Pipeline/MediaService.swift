@@ -66,7 +66,8 @@ public final class MediaService: Sendable {
     /// (audited `shred`), rebuilds the disk index, and writes a `start` record.
     /// - Parameters:
     ///   - policies: the loaded policies (`PolicyLoader`).
-    ///   - fetcher: the origin transport (``URLSessionOriginFetcher`` in production).
+    ///   - fetcher: the origin transport (``CurlOriginFetcher`` in production, through
+    ///     ``DefaultOriginFetcher``; ``URLSessionOriginFetcher`` when libcurl cannot be loaded).
     ///   - configuration: see ``Configuration``.
     ///   - auditLog: a recorder to use instead of `<state>/audit` (tests). Default: `nil`.
     /// - Throws: `ServiceError` `state-directory` when the directory cannot be created,

@@ -1,0 +1,91 @@
+import HTTPCaching
+
+extension CurlTransfer {
+    /// Hop-by-hop response fields (RFC 9110 §7.6.1), never passed on; `Proxy-*` names too.
+    static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]
+
+    /// Takes one header line as libcurl delivers it (with its CRLF).
+    /// - A status line (`HTTP/…`) starts a new response: 1xx interim responses are discarded this way.
+    /// - The blank line ends the head; for a final response with `Content-Length` over
+    ///   ``OriginRequest/maxBodyBytes`` (not `HEAD`, 204 or 304) the transfer is refused at once.
+    /// - Lines after the final head (trailers) are ignored; obs-fold continuation lines are
+    ///   joined to the previous value with a space (RFC 9112 §5.2).
+    /// - Returns: false to abort the transfer.
+    func receiveHeaderLine(_ raw: UnsafeRawBufferPointer) -> Bool {
+        var end = raw.count
+        while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
+        let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+        if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
+           line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
+            status = Self.statusCode(line) ?? 0
+            lastProgress = .now
+            fields.removeAll(keepingCapacity: true)
+            announcedLength = nil
+            headEnded = false
+            return true
+        }
+        if headEnded { return true }
+        if line.isEmpty {
+            guard status >= 200 else { return true }
+            headEnded = true
+            // HEAD, 204 and 304 carry no body whatever Content-Length says (RFC 9110 §8.6).
+            if !isHead, status != 204, status != 304, let announced = announcedLength {
+                if announced > request.maxBodyBytes {
+                    abort = OriginError(.tooLarge, "Content-Length \(announced) exceeds \(request.maxBodyBytes) bytes")
+                    return false
+                }
+                // One allocation for a body of announced length: no regrowth copies.
+                body.reserveCapacity(announced)
+            }
+            return true
+        }
+        if line[0] == 0x20 || line[0] == 0x09 {
+            if !fields.isEmpty {
+                let more = Self.trimmed(line)
+                fields[fields.count - 1].value += fields[fields.count - 1].value.isEmpty ? more : " " + more
+            }
+            return true
+        }
+        guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return true }
+        let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
+        let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
+        if HTTPFields.namesEqual(name, "Content-Length") { announcedLength = Int(value) }
+        fields.append(HTTPFields.Field(name: name, value: value))
+        return true
+    }
+
+    /// The response fields as the caller should see them: hop-by-hop fields, `Proxy-*` and the
+    /// names listed in `Connection` removed, and `Content-Length` except for `HEAD`.
+    func visibleFields() -> HTTPFields {
+        var result = HTTPFields(lines: fields)
+        let listed = Set(result.listValues(for: "Connection").map { $0.lowercased() })
+        let keepLength = isHead
+        result.removeAll { name in
+            let lower = name.lowercased()
+            return Self.hopByHop.contains(lower) || listed.contains(lower) || lower.hasPrefix("proxy-")
+                || (!keepLength && lower == "content-length")
+        }
+        return result
+    }
+
+    /// The three-digit code of a status line (`HTTP/1.1 200 OK`, `HTTP/2 204`).
+    static func statusCode(_ line: UnsafeRawBufferPointer) -> Int? {
+        guard let space = line.firstIndex(of: 0x20), space + 3 <= line.count else { return nil }
+        var code = 0
+        for index in space + 1..<space + 4 {
+            let digit = line[index]
+            guard digit >= UInt8(ascii: "0"), digit <= UInt8(ascii: "9") else { return nil }
+            code = code * 10 + Int(digit - UInt8(ascii: "0"))
+        }
+        return code
+    }
+
+    /// The bytes without leading and trailing spaces and tabs, as a string.
+    static func trimmed(_ bytes: UnsafeRawBufferPointer) -> String {
+        var start = 0
+        var end = bytes.count
+        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
+        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
+        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+    }
+}

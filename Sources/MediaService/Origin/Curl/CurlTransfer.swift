@@ -1,0 +1,112 @@
+import CCurl
+import HTTPCaching
+import Synchronization
+
+/// One attempt of a fetch inside ``CurlEngine``: the request, the response as it arrives, and
+/// the continuation to resume exactly once.
+///
+/// Threading: the fetching task creates it and sets ``continuation`` before handing it to the
+/// engine's mailbox (the mailbox lock orders the two); from then on only the engine thread reads
+/// or writes its state (the curl callbacks run inside `curl_multi_perform` on that thread),
+/// except ``cancelled``, which the task's cancellation handler sets.
+final class CurlTransfer: @unchecked Sendable {
+    /// A transport failure and whether retrying an idempotent request may help.
+    struct Failure: Error {
+        let error: OriginError
+        let retryable: Bool
+    }
+
+    let request: OriginRequest
+    /// `CURLOPT_TIMEOUT_MS` of this attempt: the fetch's remaining time.
+    let timeoutMilliseconds: Int
+    let isHead: Bool
+    /// ``CurlOriginFetcher/Configuration/idleTimeout``.
+    let idleTimeout: Duration
+    var continuation: CheckedContinuation<OriginResponse, any Error>?
+    /// Set by the task's cancellation handler (any thread).
+    let cancelled = Atomic<Bool>(false)
+
+    // Engine-thread state.
+    var easy: UnsafeMutableRawPointer?
+    var headerList: OpaquePointer?
+    var postFields: UnsafeMutableRawPointer?
+    var started = ContinuousClock.now
+    /// When bytes last moved (either way), and how many had moved then.
+    var lastProgress = ContinuousClock.now
+    var progressBytes: Int64 = 0
+    var finished = false
+    /// The status of the last status line (1xx interim responses included), 0 before one.
+    var status = 0
+    /// Whether the final response's head ended (later header lines are trailers).
+    var headEnded = false
+    var fields: [HTTPFields.Field] = []
+    var announcedLength: Int?
+    var body: [UInt8] = []
+    /// Why a callback aborted the transfer (``OriginError/Code/tooLarge``).
+    var abort: OriginError?
+
+    init(request: OriginRequest, timeoutMilliseconds: Int, idleTimeout: Duration) {
+        self.request = request
+        self.timeoutMilliseconds = timeoutMilliseconds
+        self.idleTimeout = idleTimeout
+        isHead = request.method == "HEAD"
+    }
+
+    /// Resumes the fetching task (exactly once; engine thread, never under a lock).
+    func finish(_ result: Result<OriginResponse, any Error>) {
+        guard !finished else { return }
+        finished = true
+        let continuation = self.continuation
+        self.continuation = nil
+        continuation?.resume(with: result)
+    }
+
+    /// The received response, its fields as the caller should see them (``CurlTransfer/visibleFields()``).
+    func response(status code: Int) -> OriginResponse {
+        OriginResponse(status: code, fields: visibleFields(), body: body)
+    }
+}
+
+extension CurlTransfer {
+    /// `CURLOPT_WRITEFUNCTION`: appends body bytes under ``OriginRequest/maxBodyBytes``; returning
+    /// less than given aborts the transfer (`CURLE_WRITE_ERROR`) and closes its connection.
+    static let writeCallback: ccurl_write_callback = { buffer, size, count, user in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+        let length = size * count
+        guard transfer.abort == nil else { return 0 }
+        if transfer.body.count + length > transfer.request.maxBodyBytes {
+            transfer.abort = OriginError(.tooLarge, "the body exceeds \(transfer.request.maxBodyBytes) bytes")
+            return 0
+        }
+        if length > 0, let buffer {
+            transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
+        }
+        return length
+    }
+
+    /// `CURLOPT_XFERINFOFUNCTION` (called at least once a second while the transfer runs):
+    /// aborts a transfer on which no byte moved for ``idleTimeout`` (libcurl's own low-speed
+    /// check averages over a window of several seconds, so a stall after some bytes would take
+    /// up to 5 s longer to notice).
+    static let progressCallback: ccurl_xferinfo_callback = { user, _, received, _, sent in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+        let moved = received + sent
+        let now = ContinuousClock.now
+        if moved != transfer.progressBytes {
+            transfer.progressBytes = moved
+            transfer.lastProgress = now
+            return 0
+        }
+        guard transfer.lastProgress.duration(to: now) >= transfer.idleTimeout else { return 0 }
+        transfer.abort = OriginError(.timeout, "the connection was idle too long")
+        return 1
+    }
+
+    /// `CURLOPT_HEADERFUNCTION`: one header line per call (status lines and the blank line included).
+    static let headerCallback: ccurl_write_callback = { buffer, size, count, user in
+        let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+        let length = size * count
+        guard let buffer else { return length }
+        return transfer.receiveHeaderLine(UnsafeRawBufferPointer(start: buffer, count: length)) ? length : 0
+    }
+}
