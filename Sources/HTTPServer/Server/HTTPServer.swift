@@ -105,13 +105,14 @@ public final class HTTPServer: Sendable {
         }
         let loopsToStart = loops
         var started = 0
-        for loop in loopsToStart {
-            guard PosixThread.spawn(stackBytes: configuration.threadStackBytes, detached: true, { loop.run() }) != nil
+        for (index, loop) in loopsToStart.enumerated() {
+            guard PosixThread.spawn(name: "http-loop-\(index)", stackBytes: configuration.threadStackBytes, detached: true,
+                                    { loop.run() }) != nil
             else { break }
             started += 1
         }
         let acceptor = started == loopsToStart.count
-            ? PosixThread.spawn(stackBytes: 262_144, detached: false, { [self] in
+            ? PosixThread.spawn(name: "http-accept", stackBytes: 262_144, detached: false, { [self] in
                 acceptLoop(listenFD: listening.fd, wakeFD: wake.read, loops: loopsToStart)
             }) : nil
         guard let acceptor else {

@@ -1,3 +1,4 @@
+import CHTTPServerLinux
 import Glibc
 
 /// Starts pthreads running Swift closures (no Foundation).
@@ -7,15 +8,18 @@ enum PosixThread {
         init(_ run: @escaping @Sendable () -> Void) { self.run = run }
     }
 
-    /// Starts a thread running `body`.
+    /// Starts a thread named `name` running `body`.
+    /// - Parameter name: the thread's name as `top -H`, `ps -L` and `/proc/PID/task/TID/comm` show it;
+    ///   the kernel keeps its first 15 bytes. (A new thread would otherwise inherit its creator's name,
+    ///   such as the Swift concurrency pool's.)
     /// - Returns: the thread id, or `nil` when `pthread_create` failed.
-    static func spawn(stackBytes: Int, detached: Bool, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
+    static func spawn(name: String, stackBytes: Int, detached: Bool, _ body: @escaping @Sendable () -> Void) -> pthread_t? {
         var attributes = pthread_attr_t()
         pthread_attr_init(&attributes)
         defer { pthread_attr_destroy(&attributes) }
         pthread_attr_setstacksize(&attributes, max(stackBytes, 65_536))
         if detached { pthread_attr_setdetachstate(&attributes, Int32(PTHREAD_CREATE_DETACHED)) }
-        let context = Unmanaged.passRetained(Body(body)).toOpaque()
+        let context = Unmanaged.passRetained(Body { setCurrentName(name); body() }).toOpaque()
         var thread = pthread_t()
         let result = pthread_create(&thread, &attributes, { context in
             Unmanaged<Body>.fromOpaque(context!).takeRetainedValue().run()
@@ -26,6 +30,11 @@ enum PosixThread {
             return nil
         }
         return thread
+    }
+
+    /// Names the calling thread (`prctl(PR_SET_NAME)`; the kernel keeps the first 15 bytes).
+    static func setCurrentName(_ name: String) {
+        _ = chttp_set_current_thread_name(name)
     }
 }
 

@@ -35,7 +35,7 @@ public final class HTTPSignalTrap: Sendable {
             throw HTTPServerError(code: .threadFailed, message: "a signal trap is already installed")
         }
         let readFD = made.read
-        guard PosixThread.spawn(stackBytes: 262_144, detached: true, {
+        guard PosixThread.spawn(name: "http-signals", stackBytes: 262_144, detached: true, {
             defer { close(readFD) }
             var byte: UInt8 = 0
             while true {

@@ -99,7 +99,7 @@ import Testing
             client.send("GET /slow/stop HTTP/1.1\r\nHost: t\r\n\r\n")
             _ = poll(nil, 0, 50)  // the request is in its task now
             let stopped = Gate()
-            _ = PosixThread.spawn(stackBytes: 262_144, detached: true) {
+            _ = PosixThread.spawn(name: "test", stackBytes: 262_144, detached: true) {
                 server.stop()
                 stopped.open()
             }

@@ -7,7 +7,7 @@ import Testing
     /// Runs `server.stop()` on its own thread and opens the returned gate when it returns.
     func stopInBackground(_ server: HTTPServer) -> Gate {
         let stopped = Gate()
-        _ = PosixThread.spawn(stackBytes: 262_144, detached: true) {
+        _ = PosixThread.spawn(name: "test", stackBytes: 262_144, detached: true) {
             server.stop()
             stopped.open()
         }

@@ -89,7 +89,7 @@ func startServer(
 /// thread the server's async handler path needs (the pool has one thread per core).
 func offPool<T: Sendable>(_ body: @escaping @Sendable () throws -> T) async throws -> T {
     try await withCheckedThrowingContinuation { continuation in
-        let spawned = PosixThread.spawn(stackBytes: 1 << 20, detached: true) {
+        let spawned = PosixThread.spawn(name: "test", stackBytes: 1 << 20, detached: true) {
             do { continuation.resume(returning: try body()) } catch { continuation.resume(throwing: error) }
         }
         if spawned == nil { continuation.resume(throwing: TestClientError(message: "thread")) }

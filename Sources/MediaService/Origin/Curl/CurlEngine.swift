@@ -63,6 +63,7 @@ final class CurlEngine: @unchecked Sendable {
         let retained = Unmanaged.passRetained(self).toOpaque()
         let created = pthread_create(&thread, nil, { context in
             let engine = Unmanaged<CurlEngine>.fromOpaque(context!).takeRetainedValue()
+            _ = ccurl_set_current_thread_name("curl-engine")  // else it inherits its creator's name
             engine.run()
             return nil
         }, retained)
