@@ -5,7 +5,7 @@
 #   origin   nginx serving Tests/Fixtures/corpus (catalog/: public 1 year; receipts/: bearer required)
 #   proxy    nginx proxy_cache in front of the origin (catalog cached; receipts proxied uncached)
 #   mediactl `mediactl serve` (release build) with a policy whose routes point at the origin
-# warms both caches, then runs wrk (-t2, -c64 and -c16, 10 s) against each for:
+# warms both caches, then runs wrk (-c64 and -c16, 10 s) against each for:
 #   catalog-hit  memory hits of a 16 KB catalog JPEG (nginx: proxy_cache hit from its cache files)
 #   receipt-hit  encrypted-disk hits of a 20 KB receipt with Authorization: Bearer (nginx: proxied
 #                uncached — proxy_cache has no per-credential partition, so it cannot cache it safely)
@@ -17,7 +17,9 @@
 # Usage: benchmarks/wrk-vs-nginx.sh
 # Environment (defaults):
 #   ORIGIN_PORT=18081 PROXY_PORT=18082 MEDIACTL_PORT=18083   loopback ports (must be free)
-#   DURATION=10s THREADS=2 CONNECTIONS="64 16"               wrk settings
+#   DURATION=10s CONNECTIONS="64 16"                         wrk settings
+#   THREADS=                                                 wrk threads; default one per CPU wrk runs on
+#                                                            (PIN=1: the CPUs besides 0; PIN=0: all)
 #   MEDIACTL=<repo>/.build/release/mediactl                  binary; built when missing (BUILD=1)
 #   BUILD=1                                                  0: never build
 #   PUBLIC_MEMORY_BYTES=67108864 PRIVATE_MEMORY_BYTES=16777216   mediactl tier budgets (memoryBytes)
@@ -25,9 +27,10 @@
 #   RESULTS=                                                 also write the Markdown table to this file
 #   SCENARIOS="catalog-hit receipt-hit miss"                 which scenarios to run
 #   EVENT_LOOPS=                                             mediactl --event-loops (default: one per CPU; PIN=1: 1)
-#   PIN=0                                                    1: servers on CPU 0 only (nginx proxy
+#   PIN=1                                                    servers on CPU 0 only (nginx proxy
 #        worker_processes 1, mediactl --event-loops 1), wrk and the origin on the other CPUs, so the load
-#        generator never preempts a server (the default shares every CPU; see docs/benchmarks.md)
+#        generator never preempts a server nor, with one thread per CPU, itself (docs/benchmarks.md,
+#        "Tail latency"); PIN=0 shares every CPU (nginx worker_processes 2, one event loop per CPU)
 # Exit: 0 when every measurement ran; 1 when a server failed a check; 2 on unusable setup.
 set -euo pipefail
 
@@ -38,7 +41,7 @@ ORIGIN_PORT=${ORIGIN_PORT:-18081}
 PROXY_PORT=${PROXY_PORT:-18082}
 MEDIACTL_PORT=${MEDIACTL_PORT:-18083}
 DURATION=${DURATION:-10s}
-THREADS=${THREADS:-2}
+THREADS=${THREADS:-}
 CONNECTIONS=${CONNECTIONS:-"64 16"}
 MEDIACTL=${MEDIACTL:-$ROOT/.build/release/mediactl}
 BUILD=${BUILD:-1}
@@ -46,7 +49,7 @@ PUBLIC_MEMORY_BYTES=${PUBLIC_MEMORY_BYTES:-67108864}
 PRIVATE_MEMORY_BYTES=${PRIVATE_MEMORY_BYTES:-16777216}
 PROXY_CACHE_BYTES=${PROXY_CACHE_BYTES:-256m}
 KEEP_WORK=${KEEP_WORK:-0}
-PIN=${PIN:-0}
+PIN=${PIN:-1}
 RESULTS=${RESULTS:-}
 TOKEN="bench-token-1"
 CATALOG_PATH="/catalog/chelsea-5d40df37.jpg"   # 16,092 bytes
@@ -57,7 +60,7 @@ log() { printf '%s %s\n' "$(date +%H:%M:%S)" "$*" >&2; }
 die() { log "error: $*"; exit 2; }
 
 for tool in nginx wrk curl awk; do command -v "$tool" >/dev/null || die "$tool is not installed"; done
-SERVER_CPUS=""; CLIENT_CPUS=""; PROXY_WORKERS=2; LOOP_ARGS=(); ON_SERVER=(); ON_CLIENT=()
+SERVER_CPUS=""; CLIENT_CPUS=""; PROXY_WORKERS=$(nproc); LOOP_ARGS=(); ON_SERVER=(); ON_CLIENT=()
 if [ "$PIN" = 1 ]; then
     command -v taskset >/dev/null || die "PIN=1 needs taskset (util-linux)"
     [ "$(nproc)" -ge 2 ] || die "PIN=1 needs at least 2 CPUs"
@@ -65,6 +68,7 @@ if [ "$PIN" = 1 ]; then
     ON_SERVER=(taskset -c "$SERVER_CPUS"); ON_CLIENT=(taskset -c "$CLIENT_CPUS")   # taskset execs: $! stays the server's PID
 fi
 if [ -n "${EVENT_LOOPS:-}" ]; then LOOP_ARGS=(--event-loops "$EVENT_LOOPS"); fi
+if [ -z "$THREADS" ]; then THREADS=$([ "$PIN" = 1 ] && echo $(($(nproc) - 1)) || nproc); fi
 [ -d "$CORPUS/catalog" ] || die "no corpus at $CORPUS"
 
 WORK=$(mktemp -d /tmp/wrk-vs-nginx.XXXXXX)
@@ -267,7 +271,7 @@ ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1
     if [ "$PIN" = 1 ]; then
         layout="servers pinned to CPU $SERVER_CPUS (nginx worker_processes 1, mediactl --event-loops ${EVENT_LOOPS:-1}), wrk and origin on CPUs $CLIENT_CPUS"
     else
-        layout="$(nproc) cores shared by wrk and the servers (nginx worker_processes 2, mediactl ${EVENT_LOOPS:-one per CPU} event loops)"
+        layout="$(nproc) cores shared by wrk and the servers (nginx worker_processes $PROXY_WORKERS, mediactl ${EVENT_LOOPS:-one per CPU} event loops)"
     fi
     echo "### wrk -t$THREADS -d$DURATION, $layout; load average before $LOAD_BEFORE, after $LOAD_AFTER"
     echo
