@@ -1,22 +1,35 @@
+import Foundation
 import HTTPServer
 import Synchronization
 
 /// A loopback origin for the real-transport miss figures: an `HTTPServer` on an ephemeral
 /// 127.0.0.1 port answering every `GET /catalog/…` with the catalog JPEG (200, one year,
 /// immutable, ETag) from its synchronous fast path, counting requests.
+///
+/// `MEDIABENCH_ORIGIN_DELAY_US=N` (default 0) makes it answer each request N µs later (from its async path,
+/// a `Task.sleep`), standing in for an origin that is not on the same machine: the bare fetch and the
+/// service's fetch wait alike, so the miss-overhead ratio is measured against a slower reference.
 final class ServiceOrigin: HTTPHandling {
     let body: [UInt8]
     let requests = Atomic<Int>(0)
     private let fields: [(name: String, value: String)]
+    /// The answer delay in µs (`MEDIABENCH_ORIGIN_DELAY_US`); 0 answers at once.
+    let delayMicroseconds: Int
 
     init(body: [UInt8]) {
         self.body = body
         fields = ServiceFixture.originFields().map { ($0.name, $0.value) }
+        delayMicroseconds = max(0, Int(ProcessInfo.processInfo.environment["MEDIABENCH_ORIGIN_DELAY_US"] ?? "") ?? 0)
     }
 
-    func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse { answer(request) }
+    func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+        if delayMicroseconds > 0 { try? await Task.sleep(for: .microseconds(delayMicroseconds)) }
+        return answer(request)
+    }
 
-    func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? { answer(request) }
+    func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+        delayMicroseconds > 0 ? nil : answer(request)
+    }
 
     private func answer(_ request: HTTPServerRequest) -> HTTPServerResponse {
         requests.add(1, ordering: .relaxed)
