@@ -101,12 +101,7 @@ extension MediaService {
             if error.code == .redirectRefused {
                 return refuse(context, status: 502, code: "redirect-refused", detail: "the origin redirected; redirects are never followed")
             }
-            let detail = error.code == .timeout
-                ? "the origin did not answer within the tier's originTimeout of \(Self.seconds(tier.originTimeout)) s "
-                    + "(time queued for one of the origin host's connections counts)"
-                : "the origin could not be reached (\(error.code))"
-            let problem = Responder.problem(error.httpStatus, code: "origin-" + error.code.description,
-                                            detail: detail, outcome: context.outcome)
+            let problem = Self.originFailureProblem(error, tier: tier, outcome: context.outcome)
             return Exchange(result: .originFailed(status: nil, response: problem), shareable: true)
         } catch {
             let problem = Responder.problem(502, code: "origin-error", detail: "the origin could not be reached",
