@@ -99,7 +99,8 @@ extension MediaService {
                 // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
                 for name in MediaService.clientConditionals { originFields.remove(name) }
                 // Validation and storage need the image's own bytes (RFC 9110 §12.5.3): the client's
-                // Accept-Encoding is not the cache's, and the transport decodes nothing.
+                // Accept-Encoding is not the cache's; a coding applied anyway is decoded by the transport
+                // (OriginRequest.decodesContentCoding), bounded by maxObjectBytes.
                 originFields.set("Accept-Encoding", "identity")
             }
         } else {

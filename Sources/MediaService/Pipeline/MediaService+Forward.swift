@@ -92,7 +92,8 @@ extension MediaService {
         do {
             response = try await fetcher.fetch(OriginRequest(
                 method: "GET", url: context.upstreamURL, fields: fields, timeout: tier.originTimeout,
-                maxBodyBytes: tier.maxObjectBytes, allowsRetry: !context.isGeneric))
+                maxBodyBytes: tier.maxObjectBytes, allowsRetry: !context.isGeneric,
+                decodesContentCoding: tier.validatesImages))
         } catch let error as OriginError {
             if error.code == .tooLarge {
                 return refuse(context, status: 502, code: "over-size-limit",

@@ -14,6 +14,8 @@ extension CurlTransfer {
     /// - TLS failures (35, 58–60, 77, 80, 82, 83, 90, 91, 98) → `connection-failed`, not retryable;
     /// - closed mid-body (18), or 55/56 after the status line → `invalid-response`, not retryable,
     ///   saying so;
+    /// - a content coding libcurl cannot decode (61, ``OriginRequest/decodesContentCoding``) →
+    ///   `invalid-response`, saying so;
     /// - a malformed URL (3) → `invalid-request`;
     /// - anything else (a non-HTTP answer, a broken body) → `invalid-response`, not retryable.
     func outcome(_ code: CCURLcode, responseCode: Int, elapsedMilliseconds: Int) -> Result<OriginResponse, any Error> {
@@ -51,6 +53,9 @@ extension CurlTransfer {
                            retryable: false)
         case Int(CCURLE_SEND_ERROR), Int(CCURLE_RECV_ERROR):
             return Failure(error: OriginError(.invalidResponse, "the connection broke during the response (curl error \(code))"),
+                           retryable: false)
+        case Int(CCURLE_BAD_CONTENT_ENCODING):
+            return Failure(error: OriginError(.invalidResponse, "the origin's content coding cannot be decoded (curl error \(code))"),
                            retryable: false)
         case Int(CCURLE_URL_MALFORMAT):
             return OriginError(.invalidRequest, "not an absolute http(s) URL")
