@@ -47,7 +47,7 @@ extension MediaService {
             let candidate = candidates[index]
             context.runtime.counters.bump(.hits)
             return Responder.stored(candidate, context: context, now: time,
-                                    status: CacheStatus(forward: .stale, forwardStatus: status ?? 502,
+                                    status: CacheStatus(forward: .stale, forwardStatus: status ?? response.status,
                                                         ttl: remaining(candidate, context: context, now: Double(time)),
                                                         detail: "stale-if-error"),
                                     storage: "hit")
