@@ -36,3 +36,19 @@ import Testing
         #expect(origin.requests.count == 1)
     }
 }
+
+extension CurlBrokenAnswerTests {
+    /// 1 MB of head: over libcurl's limit in every version (100 KiB per line before 8.6, 300 KiB in all since).
+    @Test func aHeadOverLibcurlsLimitIsAnInvalidResponseSayingSo() async throws {
+        let code = try CurlLibrary.shared.get().versionNumber >= 0x080600 ? 100 : 27
+        let origin = try KeepAliveOrigin { _, connection in
+            _ = connection.write("HTTP/1.1 200 OK\r\nX-Big: " + String(repeating: "a", count: 1_000_000) + "\r\nContent-Length: 2\r\n\r\nok")
+            return true
+        }
+        defer { origin.stop() }
+        await #expect(throws: OriginError(.invalidResponse,
+                                          "the response head is over libcurl's limit, or memory ran out (curl error \(code))", attempts: 1)) {
+            try await CurlOriginFetcher().fetch(OriginRequest(url: origin.baseURL + "/big-head.jpg"))
+        }
+    }
+}

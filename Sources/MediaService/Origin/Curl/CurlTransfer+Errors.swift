@@ -14,6 +14,8 @@ extension CurlTransfer {
     /// - TLS failures (35, 58–60, 77, 80, 82, 83, 90, 91, 98) → `connection-failed`, not retryable;
     /// - closed mid-body (18), or 55/56 after the status line → `invalid-response`, not retryable,
     ///   saying so;
+    /// - a malformed status line or head (8), a head over libcurl's limit (27 before 8.6, 100 since) →
+    ///   `invalid-response`, saying so;
     /// - a content coding libcurl cannot decode (61, ``OriginRequest/decodesContentCoding``) →
     ///   `invalid-response`, saying so;
     /// - a malformed URL (3) → `invalid-request`;
@@ -53,6 +55,11 @@ extension CurlTransfer {
                            retryable: false)
         case Int(CCURLE_SEND_ERROR), Int(CCURLE_RECV_ERROR):
             return Failure(error: OriginError(.invalidResponse, "the connection broke during the response (curl error \(code))"),
+                           retryable: false)
+        case Int(CCURLE_WEIRD_SERVER_REPLY):
+            return Failure(error: OriginError(.invalidResponse, "not a valid HTTP response (curl error \(code))"), retryable: false)
+        case Int(CCURLE_OUT_OF_MEMORY), Int(CCURLE_TOO_LARGE):
+            return Failure(error: OriginError(.invalidResponse, "the response head is over libcurl's limit, or memory ran out (curl error \(code))"),
                            retryable: false)
         case Int(CCURLE_BAD_CONTENT_ENCODING):
             return Failure(error: OriginError(.invalidResponse, "the origin's content coding cannot be decoded (curl error \(code))"),
