@@ -20,7 +20,7 @@ extension MediaService {
             method: "GET", requestFields: fields, status: response.status, responseFields: responseFields,
             role: context.role, requestTime: Int64(requestTime), responseTime: Int64(responseTime), digest: digest)
         let stored: StoredResponse
-        let storability: StorageProposal.Storability
+        var storability: StorageProposal.Storability
         switch outcome {
         case .store(let candidate):
             stored = candidate
@@ -29,6 +29,10 @@ extension MediaService {
             stored = StoredResponse(status: response.status, fields: StoredFields.filter(responseFields, role: context.role),
                                     requestTime: Int64(requestTime), responseTime: Int64(responseTime))
             storability = .notStorable(StorageReason(why.code))
+        }
+        if context.role == .shared, responseFields["Set-Cookie"] != nil {
+            // C08: one client's cookie is never replayed to another (generic tiers; image tiers dropped it above).
+            storability = .notStorable(.setCookieInSharedCache)
         }
         let proposal = StorageProposal(
             tier: tier, route: context.route,

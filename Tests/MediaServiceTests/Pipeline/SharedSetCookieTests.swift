@@ -1,0 +1,41 @@
+import HTTPCaching
+@testable import MediaService
+import Testing
+
+/// C08 on generic (conformance-mode) tiers: a shared cache never replays one client's origin
+/// `Set-Cookie` to another. The answer carrying it goes to its own client only and is not stored
+/// (audit `skip`, reason `set-cookie-in-shared-cache`), as nginx's `proxy_cache` does by default.
+@Suite struct SharedSetCookieTests {
+    static func policy(cache: String) -> String {
+        """
+        { "tiers": { "http": { "storage": "memory", "cache": "\(cache)", "credentials": "forward", "contentTypes": ["*/*"] } },
+          "routes": [ { "name": "all", "mount": "/", "origin": "http://origin.test/", "tier": "http", "methods": "all" } ] }
+        """
+    }
+
+    @Test func aSharedGenericTierDoesNotStoreSetCookie() async throws {
+        let harness = try PipelineHarness(policyJSON: Self.policy(cache: "shared"))
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=60", "Set-Cookie": "sid=S1"], body: Array("MARK".utf8)),
+                                for: "http://origin.test/login")
+        let first = await harness.get("/login")
+        #expect(first.status == 200)
+        #expect(first.fields["Set-Cookie"] == "sid=S1")
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=set-cookie-in-shared-cache")
+        let second = await harness.get("/login")
+        #expect(second.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=set-cookie-in-shared-cache")
+        #expect(harness.origin.totalCallCount == 2)
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:set-cookie-in-shared-cache", "skip:set-cookie-in-shared-cache"])
+    }
+
+    @Test func withoutSetCookieTheAnswerIsStoredAsBefore() async throws {
+        let harness = try PipelineHarness(policyJSON: Self.policy(cache: "shared"))
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=60"], body: Array("MARK".utf8)),
+                                for: "http://origin.test/page")
+        _ = await harness.get("/page")
+        let second = await harness.get("/page")
+        #expect(second.fields["Cache-Status"] == "mediactl; hit; ttl=60")
+        #expect(harness.origin.totalCallCount == 1)
+    }
+}
