@@ -30,8 +30,9 @@ extension MediaService {
                                     requestTime: Int64(requestTime), responseTime: Int64(responseTime))
             storability = .notStorable(StorageReason(why.code))
         }
-        if context.role == .shared, responseFields["Set-Cookie"] != nil {
-            // C08: one client's cookie is never replayed to another (generic tiers; image tiers dropped it above).
+        if context.role == .shared, stored.fields["Set-Cookie"] != nil {
+            // C08: one client's cookie is never replayed to another (generic tiers; image tiers dropped it above;
+            // a qualified `private="Set-Cookie"` or `no-cache="Set-Cookie"` already kept it out of `stored`).
             storability = .notStorable(.setCookieInSharedCache)
         }
         let proposal = StorageProposal(

@@ -39,3 +39,18 @@ import Testing
         #expect(harness.origin.totalCallCount == 1)
     }
 }
+
+extension SharedSetCookieTests {
+    /// RFC 9111 §5.2.2.7 / §5.2.2.4: a qualified directive lets the cache store the answer without the field.
+    @Test(arguments: ["private=\"Set-Cookie\"", "no-cache=\"Set-Cookie\""])
+    func aQualifiedDirectiveStoresItWithoutTheCookie(directive: String) async throws {
+        let harness = try PipelineHarness(policyJSON: Self.policy(cache: "shared"))
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=60, " + directive, "Set-Cookie": "sid=S1"],
+                                      body: Array("MARK".utf8)), for: "http://origin.test/login")
+        _ = await harness.get("/login")
+        let second = await harness.get("/login")
+        #expect(second.fields["Cache-Status"]?.hasPrefix("mediactl; hit") == true)
+        #expect(second.fields["Set-Cookie"] == nil)
+    }
+}
