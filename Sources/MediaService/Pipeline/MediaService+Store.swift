@@ -110,9 +110,12 @@ extension MediaService {
         let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
         let request = context.cacheRequest
         var served: (Candidate, StoredResponse, StoredHead, ttl: Int64)?
+        var updateFields = response.fields
+        // C08: a shared cache never merges an origin cookie into what every later client is served.
+        if context.role == .shared { updateFields.remove("Set-Cookie") }
         for index in selected {
             let candidate = candidates[index]
-            let updated = NotModified.update(candidate.response, with: response.fields, requestTime: Int64(requestTime),
+            let updated = NotModified.update(candidate.response, with: updateFields, requestTime: Int64(requestTime),
                                              responseTime: Int64(responseTime), role: context.role)
             let ttl = max(0, min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
             // The cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).

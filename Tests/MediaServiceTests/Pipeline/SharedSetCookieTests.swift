@@ -54,3 +54,26 @@ extension SharedSetCookieTests {
         #expect(second.fields["Set-Cookie"] == nil)
     }
 }
+
+extension SharedSetCookieTests {
+    /// A 304's `Set-Cookie` is not merged into a shared stored response (RFC 9111 §3.2 updates only
+    /// fields the cache stores): later hits never replay it.
+    @Test func aNotModifiedSetCookieIsNotMergedIntoTheStoredResponse() async throws {
+        let origin = ScriptedOrigin { request, _ in
+            if request.fields["If-None-Match"] == "\"v1\"" {
+                return OriginResponse(status: 304, fields: ["ETag": "\"v1\"", "Cache-Control": "max-age=60", "Set-Cookie": "sid=S304"])
+            }
+            return OriginResponse(status: 200, fields: ["ETag": "\"v1\"", "Cache-Control": "max-age=1"], body: Array("MARK".utf8))
+        }
+        let harness = try PipelineHarness(policyJSON: Self.policy(cache: "shared"), fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/page")
+        harness.clock.advance(5)
+        let revalidated = await harness.get("/page")
+        #expect(revalidated.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=304; ttl=60")
+        let hit = await harness.get("/page")
+        #expect(hit.fields["Cache-Status"] == "mediactl; hit; ttl=60")
+        #expect(hit.fields["Set-Cookie"] == nil)
+        #expect(revalidated.fields["Set-Cookie"] == nil)
+    }
+}
