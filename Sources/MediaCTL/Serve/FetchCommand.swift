@@ -86,7 +86,7 @@ public struct FetchCommand: Sendable {
 
     private func fetch(context: CommandContext) async throws(CommandError) -> ExitCode {
         let token = try options.credentialFile.map { path throws(CommandError) in try CredentialFile.readToken(atPath: path) }
-        let policies = try ServiceSetup.loadPolicies(options.policiesDirectory)
+        let policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
         let service = try ServiceSetup.openService(
             policies: policies, stateDirectory: options.stateDirectory, fetcher: fetcher, configure: service)
         var fields = HTTPFields()
