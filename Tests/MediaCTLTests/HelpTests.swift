@@ -18,7 +18,7 @@ import Testing
         (["demo", "--help"], "Usage: mediactl demo [--keep-serving]"),
         (
             ["fetch", "--help"],
-            "Usage: mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
+            "Usage: mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
         ),
         (["inspect", "--help"], "Usage: mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]..."),
         (["audit", "--help"], "Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json]"),
@@ -44,7 +44,7 @@ import Testing
         ),
         (
             ["fetch", "-h"],
-            "Usage: mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
+            "Usage: mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
         ),
         (
             ["purge", "--all", "--route", "x", "--help"],

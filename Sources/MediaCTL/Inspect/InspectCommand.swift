@@ -54,10 +54,11 @@ public struct InspectCommand: Sendable {
         let token = try options.credentialFile.map { path throws(CommandError) in try CredentialFile.readToken(atPath: path) }
         var fields = HTTPFields()
         if let token { fields.append("Authorization", "Bearer " + token) }
+        fields.append("Accept-Encoding", "identity")   // as the service asks image origins
         let requestTime = clock()
         let response: OriginResponse
         do {
-            response = try await fetcher.fetch(OriginRequest(url: options.url, fields: fields))
+            response = try await fetcher.fetch(OriginRequest(url: options.url, fields: fields, decodesContentCoding: true))
         } catch {
             throw CommandError(.inspectFailed, "cannot fetch \(options.url): \(error)", exitCode: .failure)
         }

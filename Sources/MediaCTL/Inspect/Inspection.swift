@@ -66,7 +66,12 @@ struct Inspection {
         var format: String?
         var width: Int?
         var height: Int?
-        if tier.validatesImages && response.status == 200 {
+        if tier.validatesImages && response.status != 200 {
+            lines.append(pad("body:", 18) + "not validated (status \(response.status))")
+            lines.append(pad("decision:", 18) + "none (the service answers \(Self.serviceAnswer(forOriginStatus: response.status)))")
+            return lines
+        }
+        if tier.validatesImages {
             do throws(ImageValidationError) {
                 let info = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels)).validate(response.body)
                 format = info.format.mimeType
@@ -108,6 +113,17 @@ struct Inspection {
             pad("decision:", 18) + "\(decision.storage.rawValue), ttl \(decision.ttl) s (reason \(decision.reason.rawValue))")
         for step in decision.trail { lines.append("  " + step.description) }
         return lines
+    }
+
+    /// What the service answers an image-tier request whose origin answered `status` (not 200),
+    /// as `MediaService` decides it (`exchange`, `refuseOriginStatus`): `"<status>, <problem code>"`.
+    static func serviceAnswer(forOriginStatus status: Int) -> String {
+        switch status {
+        case 300...399: return "502, redirect-refused"
+        case 400...499: return "\(status), origin-status-\(status)"
+        case 500...599: return "502, origin-error"
+        default: return "502, origin-status-\(status)"
+        }
     }
 
     /// `label` padded with spaces to `width` columns (at least one space).

@@ -86,7 +86,7 @@ public struct FetchCommand: Sendable {
 
     private func fetch(context: CommandContext) async throws(CommandError) -> ExitCode {
         let token = try options.credentialFile.map { path throws(CommandError) in try CredentialFile.readToken(atPath: path) }
-        let policies = try ServiceSetup.loadPolicies(options.policiesDirectory)
+        let policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
         let service = try ServiceSetup.openService(
             policies: policies, stateDirectory: options.stateDirectory, fetcher: fetcher, configure: service)
         var fields = HTTPFields()
@@ -107,7 +107,8 @@ public struct FetchCommand: Sendable {
         return (200...299).contains(response.status) || response.status == 304 ? .success : .failure
     }
 
-    /// The text report: `200 OK`, the fields, a blank line, `route:`, `storage:`, `body:`.
+    /// The text report: `200 OK`, the fields, a blank line, `route:`, `storage:`, `body:`, and for
+    /// an `application/problem+json` answer not written to `--output`, `problem:` with the document.
     static func text(_ response: ServiceResponse, outputFile: String?) -> String {
         var lines = ["\(response.status) \(HTTPStatusText.reason(response.status))"]
         for field in response.fields { lines.append("\(field.name): \(field.value)") }
@@ -122,6 +123,11 @@ public struct FetchCommand: Sendable {
         var body = "body: \(response.body.count) bytes"
         if let outputFile { body += outputFile == "-" ? " (written to stdout)" : " (written to \(outputFile))" }
         lines.append(body)
+        // An error's problem document (one line of JSON) says why, when the body is not written elsewhere.
+        if outputFile == nil, response.fields["Content-Type"] == "application/problem+json",
+           let text = String(validating: response.body, as: UTF8.self), !text.contains(where: \.isNewline) {
+            lines.append("problem: \(text)")
+        }
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -24,6 +24,9 @@ public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let authorizationInSharedCache = StorageReason("authorization-in-shared-cache")
     /// `Vary: *` (RFC 9111 §4.1).
     public static let varyStar = StorageReason("vary-star")
+    /// An origin `Set-Cookie` on a shared generic tier: one client's cookie is never replayed to
+    /// another (case C08; image tiers drop `Set-Cookie` instead).
+    public static let setCookieInSharedCache = StorageReason("set-cookie-in-shared-cache")
     /// A status code that is neither final nor understood, or not cacheable here (RFC 9111 §3).
     public static let statusNotStorable = StorageReason("status-not-storable")
 

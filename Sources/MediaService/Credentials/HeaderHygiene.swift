@@ -7,13 +7,14 @@ import HTTPCaching
 /// `True-Client-IP`, `X-Client-IP`, `Client-IP`, `X-Original-URL`, `X-Rewrite-URL`, `X-Host`,
 /// `X-HTTP-Method-Override`); hop-by-hop fields (RFC 9110 §7.6.1: `Connection`, `Keep-Alive`,
 /// `Proxy-Connection`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`, and every name listed in
-/// `Connection`); every `Proxy-*`; and `Authorization` unless the tier forwards it.
+/// `Connection`); `Expect` (the service meets a `100-continue` itself: it reads the whole body
+/// before forwarding); every `Proxy-*`; and `Authorization` unless the tier forwards it.
 public enum HeaderHygiene {
     /// Exact names dropped before an origin fetch, lower case.
     public static let droppedNames: Set<String> = [
         "host", "cookie", "forwarded", "connection", "keep-alive", "proxy-connection", "te", "trailer",
         "transfer-encoding", "upgrade", "x-real-ip", "true-client-ip", "x-client-ip", "client-ip",
-        "x-original-url", "x-rewrite-url", "x-host", "x-http-method-override",
+        "x-original-url", "x-rewrite-url", "x-host", "x-http-method-override", "expect",
     ]
 
     /// Name prefixes dropped before an origin fetch, lower case.

@@ -17,10 +17,19 @@ public struct OriginRequest: Sendable, Hashable {
     /// Whether connection failures may be retried (only `GET`/`HEAD` ever are). Default: `true`;
     /// conformance-mode routes pass `false` ("nothing is retried").
     public var allowsRetry: Bool
+    /// Whether a content coding the origin applies anyway (`Content-Encoding: gzip` although
+    /// asked for `identity`: pre-coded objects in a store, some CDNs) is decoded, so the body is
+    /// the representation's own bytes and `Content-Encoding` is removed from the fields.
+    /// ``maxBodyBytes`` then bounds the decoded bytes (a decompression bomb stops there); a
+    /// coding the transport cannot decode fails with `invalid-response`. Nothing is added to the
+    /// request's `Accept-Encoding`. Default: `false` (the body arrives as the origin sent it);
+    /// the pipeline sets it for image tiers. (``URLSessionOriginFetcher`` always decodes.)
+    public var decodesContentCoding: Bool
 
     public init(
         method: String = "GET", url: String, fields: HTTPFields = HTTPFields(), timeout: Double = 15,
-        maxBodyBytes: Int = 10_485_760, body: [UInt8] = [], allowsRetry: Bool = true
+        maxBodyBytes: Int = 10_485_760, body: [UInt8] = [], allowsRetry: Bool = true,
+        decodesContentCoding: Bool = false
     ) {
         self.method = method
         self.url = url
@@ -29,6 +38,7 @@ public struct OriginRequest: Sendable, Hashable {
         self.maxBodyBytes = maxBodyBytes
         self.body = body
         self.allowsRetry = allowsRetry
+        self.decodesContentCoding = decodesContentCoding
     }
 
     /// Whether the request may be retried after a connection failure (RFC 9110 §9.2.2):

@@ -99,7 +99,8 @@ extension MediaService {
                 // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
                 for name in MediaService.clientConditionals { originFields.remove(name) }
                 // Validation and storage need the image's own bytes (RFC 9110 §12.5.3): the client's
-                // Accept-Encoding is not the cache's, and the transport decodes nothing.
+                // Accept-Encoding is not the cache's; a coding applied anyway is decoded by the transport
+                // (OriginRequest.decodesContentCoding), bounded by maxObjectBytes.
                 originFields.set("Accept-Encoding", "identity")
             }
         } else {
@@ -114,10 +115,12 @@ extension MediaService {
 
     /// Conformance mode: the client's fields minus hop-by-hop ones (RFC 9110 §7.6.1: `Connection`, the
     /// fields it names, `Keep-Alive`, `Proxy-Connection`, `TE`, `Trailer`, `Transfer-Encoding`, `Upgrade`),
-    /// `Proxy-*`, `Host` (the origin's is sent) and `Content-Length` (recomputed from the body).
+    /// `Proxy-*`, `Host` (the origin's is sent), `Content-Length` (recomputed from the body) and `Expect`
+    /// (met by the service, which reads the whole body first).
     static func passThroughFields(_ client: HTTPFields, forwardAuthorization: Bool) -> HTTPFields {
         let named = Set(client.listValues(for: "connection").map { $0.lowercased() })
-        let hopByHop = StoredFields.hopByHop.union(["trailer", "host", "content-length"])
+        // `Expect`: the service met the expectation itself (it reads the whole body before forwarding).
+        let hopByHop = StoredFields.hopByHop.union(["trailer", "host", "content-length", "expect"])
         var out = client
         out.removeAll { name in
             hopByHop.contains(name) || named.contains(name) || name.hasPrefix("proxy-")

@@ -47,7 +47,7 @@ extension MediaService {
             let candidate = candidates[index]
             context.runtime.counters.bump(.hits)
             return Responder.stored(candidate, context: context, now: time,
-                                    status: CacheStatus(forward: .stale, forwardStatus: status ?? 502,
+                                    status: CacheStatus(forward: .stale, forwardStatus: status ?? response.status,
                                                         ttl: remaining(candidate, context: context, now: Double(time)),
                                                         detail: "stale-if-error"),
                                     storage: "hit")
@@ -92,7 +92,8 @@ extension MediaService {
         do {
             response = try await fetcher.fetch(OriginRequest(
                 method: "GET", url: context.upstreamURL, fields: fields, timeout: tier.originTimeout,
-                maxBodyBytes: tier.maxObjectBytes, allowsRetry: !context.isGeneric))
+                maxBodyBytes: tier.maxObjectBytes, allowsRetry: !context.isGeneric,
+                decodesContentCoding: tier.validatesImages))
         } catch let error as OriginError {
             if error.code == .tooLarge {
                 return refuse(context, status: 502, code: "over-size-limit",
@@ -101,12 +102,7 @@ extension MediaService {
             if error.code == .redirectRefused {
                 return refuse(context, status: 502, code: "redirect-refused", detail: "the origin redirected; redirects are never followed")
             }
-            let detail = error.code == .timeout
-                ? "the origin did not answer within the tier's originTimeout of \(Self.seconds(tier.originTimeout)) s "
-                    + "(time queued for one of the origin host's connections counts)"
-                : "the origin could not be reached (\(error.code))"
-            let problem = Responder.problem(error.httpStatus, code: "origin-" + error.code.description,
-                                            detail: detail, outcome: context.outcome)
+            let problem = Self.originFailureProblem(error, tier: tier, outcome: context.outcome)
             return Exchange(result: .originFailed(status: nil, response: problem), shareable: true)
         } catch {
             let problem = Responder.problem(502, code: "origin-error", detail: "the origin could not be reached",

@@ -15,8 +15,7 @@ extension MediaService {
                 method: context.method, url: context.upstreamURL, fields: context.originFields,
                 timeout: tier.originTimeout, maxBodyBytes: tier.maxObjectBytes, body: body, allowsRetry: false))
         } catch let error as OriginError {
-            return Responder.problem(error.httpStatus, code: "origin-" + error.code.description,
-                                     detail: "the origin could not be reached (\(error.code))", outcome: context.outcome)
+            return Self.originFailureProblem(error, tier: tier, outcome: context.outcome)
         } catch {
             return Responder.problem(502, code: "origin-error", detail: "the origin could not be reached",
                                      outcome: context.outcome)

@@ -20,7 +20,7 @@ extension MediaService {
             method: "GET", requestFields: fields, status: response.status, responseFields: responseFields,
             role: context.role, requestTime: Int64(requestTime), responseTime: Int64(responseTime), digest: digest)
         let stored: StoredResponse
-        let storability: StorageProposal.Storability
+        var storability: StorageProposal.Storability
         switch outcome {
         case .store(let candidate):
             stored = candidate
@@ -29,6 +29,11 @@ extension MediaService {
             stored = StoredResponse(status: response.status, fields: StoredFields.filter(responseFields, role: context.role),
                                     requestTime: Int64(requestTime), responseTime: Int64(responseTime))
             storability = .notStorable(StorageReason(why.code))
+        }
+        if context.role == .shared, stored.fields["Set-Cookie"] != nil {
+            // C08: one client's cookie is never replayed to another (generic tiers; image tiers dropped it above;
+            // a qualified `private="Set-Cookie"` or `no-cache="Set-Cookie"` already kept it out of `stored`).
+            storability = .notStorable(.setCookieInSharedCache)
         }
         let proposal = StorageProposal(
             tier: tier, route: context.route,
@@ -105,9 +110,12 @@ extension MediaService {
         let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
         let request = context.cacheRequest
         var served: (Candidate, StoredResponse, StoredHead, ttl: Int64)?
+        var updateFields = response.fields
+        // C08: a shared cache never merges an origin cookie into what every later client is served.
+        if context.role == .shared { updateFields.remove("Set-Cookie") }
         for index in selected {
             let candidate = candidates[index]
-            let updated = NotModified.update(candidate.response, with: response.fields, requestTime: Int64(requestTime),
+            let updated = NotModified.update(candidate.response, with: updateFields, requestTime: Int64(requestTime),
                                              responseTime: Int64(responseTime), role: context.role)
             let ttl = max(0, min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
             // The cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).

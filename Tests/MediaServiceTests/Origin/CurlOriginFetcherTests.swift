@@ -270,14 +270,17 @@ import Testing
             (7, false, "connection-failed retry: cannot connect (curl error 7)"),
             (52, false, "connection-failed retry: the connection closed before a response (curl error 52)"),
             (56, false, "connection-failed retry: the connection closed before a response (curl error 56)"),
-            (56, true, "invalid-response final: unusable response (curl error 56)"),
-            (55, true, "invalid-response final: unusable response (curl error 55)"),
+            (56, true, "invalid-response final: the connection broke during the response (curl error 56)"),
+            (55, true, "invalid-response final: the connection broke during the response (curl error 55)"),
             (35, false, "connection-failed final: TLS failure (curl error 35)"),
             (60, false, "connection-failed final: TLS failure (curl error 60)"),
             (3, false, "invalid-request final: not an absolute http(s) URL"),
             (1, false, "invalid-response final: unusable response (curl error 1)"),
-            (8, true, "invalid-response final: unusable response (curl error 8)"),
-            (18, true, "invalid-response final: unusable response (curl error 18)"),
+            (8, true, "invalid-response final: not a valid HTTP response (curl error 8)"),
+            (27, true, "invalid-response final: the response head is over libcurl's limit, or memory ran out (curl error 27)"),
+            (100, true, "invalid-response final: the response head is over libcurl's limit, or memory ran out (curl error 100)"),
+            (61, true, "invalid-response final: the origin's content coding cannot be decoded (curl error 61)"),
+            (18, true, "invalid-response final: the connection closed before the whole body arrived (curl error 18)"),
         ]
         for (code, responded, expected) in cases {
             #expect(describe(CurlTransfer.error(for: code, responded: responded, timedOutInFull: false, timeout: 15)) == expected)

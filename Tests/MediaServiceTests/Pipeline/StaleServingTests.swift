@@ -41,7 +41,7 @@ import Testing
         let failed = await harness.get("/catalog/camera.jpg")
         #expect(failed.status == 502)
         #expect(PipelineSupport.problemCode(failed) == "origin-connection-failed")
-        #expect(PipelineSupport.problemMembers(failed)?["detail"] as? String == "the origin could not be reached (connection-failed)")
+        #expect(PipelineSupport.problemMembers(failed)?["detail"] as? String == "the origin exchange failed: refused")
     }
 
     @Test func withoutStaleIfErrorAnOriginFailureIsA502Problem() async throws {

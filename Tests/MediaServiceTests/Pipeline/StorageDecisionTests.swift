@@ -143,7 +143,7 @@ import Testing
         #expect(response.status == 504)
         #expect(PipelineSupport.problemCode(response) == "origin-timeout")
         #expect(PipelineSupport.problemMembers(response)?["detail"] as? String
-                == "the origin did not answer within the tier's originTimeout of 15 s (time queued for one of the origin host's connections counts)")
+                == "the origin timed out: no answer in 15 s (the tier's originTimeout is 15 s)")
         #expect(MediaService.seconds(0.5) == "0.5")
     }
 

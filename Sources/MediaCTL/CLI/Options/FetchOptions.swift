@@ -14,12 +14,14 @@ public struct FetchOptions: Sendable, Hashable {
     public var policiesDirectory: String
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
     public var stateDirectory: String
+    /// Every `--origin ROUTE=URL`, as `serve --origin`: replaces route ROUTE's origin base URL. Default: empty.
+    public var origins: [OriginOverride]
 
     public init(
         path: String, headers: [RequestHeader] = [], credentialFile: String? = nil, outputFile: String? = nil,
         json: Bool = false,
         policiesDirectory: String = CommandDefaults.policiesDirectory,
-        stateDirectory: String = CommandDefaults.stateDirectory
+        stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = []
     ) {
         self.path = path
         self.headers = headers
@@ -28,6 +30,7 @@ public struct FetchOptions: Sendable, Hashable {
         self.json = json
         self.policiesDirectory = policiesDirectory
         self.stateDirectory = stateDirectory
+        self.origins = origins
     }
 
     init(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
@@ -49,6 +52,7 @@ public struct FetchOptions: Sendable, Hashable {
             path: path, headers: headers, credentialFile: parsed.value("credential-file"), outputFile: parsed.value("output"),
             json: parsed.flag("json"),
             policiesDirectory: CommandDefaults.policiesDirectory(parsed),
-            stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment))
+            stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment),
+            origins: try OriginOverride.all(parsed))
     }
 }

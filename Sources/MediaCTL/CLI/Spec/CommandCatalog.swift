@@ -43,7 +43,7 @@ public enum CommandCatalog {
         path: ["fetch"],
         summary: "Send one request through the pipeline and show the response and the storage decision.",
         usage: [
-            "mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR]"
+            "mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
         ],
         options: [
             OptionSpec(
@@ -54,6 +54,9 @@ public enum CommandCatalog {
                 help: "Send 'Authorization: Bearer <token>' with the token read from FILE (never from the command line)."),
             OptionSpec("output", valueName: "FILE", help: "Write the response body to FILE."),
             json, policies, stateDir,
+            OptionSpec(
+                "origin", valueName: "ROUTE=URL", repeatable: true,
+                help: "Replace the origin base URL of route ROUTE, as 'serve --origin' does. Repeatable, once per route."),
         ],
         positionals: [PositionalSpec("PATH", help: "Request target starting with '/', such as /catalog/coffee.jpg.")],
         notes: [exitCodes])

@@ -35,6 +35,10 @@ extension CurlEngine {
             && long(Int32(CCURLOPT_NOPROGRESS), 0)
             && ccurl_easy_setopt_xferinfo(api, easy, Int32(CCURLOPT_XFERINFOFUNCTION), CurlTransfer.progressCallback) == CCURLE_OK
             && pointer(Int32(CCURLOPT_XFERINFODATA), context)
+        if request.decodesContentCoding {
+            // Enables libcurl's decoders; its own Accept-Encoding line is suppressed in headerList.
+            configured = configured && string(Int32(CCURLOPT_ACCEPT_ENCODING), "")
+        }
         var sendsBody = false
         switch request.method {
         case "GET":
@@ -63,7 +67,8 @@ extension CurlEngine {
 
     /// The request's header lines, plus: `User-Agent` when absent; an empty `Accept:` and
     /// `Expect:` (no curl defaults); an empty `Content-Type:` for a body without one (no
-    /// `application/x-www-form-urlencoded`). Fields whose name or value contains CR, LF or NUL
+    /// `application/x-www-form-urlencoded`); an empty `Accept-Encoding:` when decoding is on and
+    /// the request has none (libcurl's decoders are enabled, its advertised codings are not sent). Fields whose name or value contains CR, LF or NUL
     /// are dropped; an empty value is sent as `Name;` (curl's syntax for an empty field).
     func headerList(for request: OriginRequest, sendsBody: Bool) -> OpaquePointer? {
         let api = library.api
@@ -71,7 +76,7 @@ extension CurlEngine {
         func append(_ line: String) {
             if let longer = line.withCString({ api.pointee.slist_append(list, $0) }) { list = longer }
         }
-        var hasAccept = false, hasUserAgent = false, hasExpect = false, hasContentType = false
+        var hasAccept = false, hasUserAgent = false, hasExpect = false, hasContentType = false, hasAcceptEncoding = false
         for field in request.fields {
             guard !field.name.isEmpty, field.name.utf8.allSatisfy({ Self.isTokenByte($0) }),
                   !field.value.utf8.contains(where: { $0 == 0x0D || $0 == 0x0A || $0 == 0 })
@@ -80,12 +85,14 @@ extension CurlEngine {
             if HTTPFields.namesEqual(field.name, "User-Agent") { hasUserAgent = true }
             if HTTPFields.namesEqual(field.name, "Expect") { hasExpect = true }
             if HTTPFields.namesEqual(field.name, "Content-Type") { hasContentType = true }
+            if HTTPFields.namesEqual(field.name, "Accept-Encoding") { hasAcceptEncoding = true }
             append(field.value.isEmpty ? field.name + ";" : field.name + ": " + field.value)
         }
         if !hasUserAgent { append(userAgentHeaderLine) }
         if !hasAccept { append("Accept:") }
         if !hasExpect { append("Expect:") }
         if sendsBody, !hasContentType { append("Content-Type:") }
+        if request.decodesContentCoding, !hasAcceptEncoding { append("Accept-Encoding:") }
         return list
     }
 

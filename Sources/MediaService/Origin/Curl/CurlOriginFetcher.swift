@@ -17,9 +17,11 @@ import HTTPCaching
 /// - Cancelling the calling task removes the transfer and throws `CancellationError`.
 ///
 /// Differences from ``URLSessionOriginFetcher``:
-/// - **No content decoding**: no `Accept-Encoding` is added and the body arrives exactly as the
-///   origin sent it, with its `Content-Encoding` (URLSession's libcurl advertised
-///   `deflate, gzip, br, zstd` and decoded behind the caller's back).
+/// - **Content decoding only when asked**: no `Accept-Encoding` is ever added, and the body arrives
+///   exactly as the origin sent it, with its `Content-Encoding`, unless
+///   ``OriginRequest/decodesContentCoding`` is set (then libcurl's decoders run, the limit applies
+///   to decoded bytes and `Content-Encoding` is removed). URLSession's libcurl advertised
+///   `deflate, gzip, br, zstd` and always decoded behind the caller's back.
 /// - No default `Accept: */*` and no `Expect: 100-continue` are sent; only the request's fields,
 ///   plus `User-Agent` (``Configuration/userAgent``) when it has none.
 /// - Response fields keep the origin's order and name case, repeated lines stay separate lines.

@@ -12,6 +12,12 @@ extension CurlTransfer {
     /// - closed before any response byte (52, or 55/56 before a status line) → `connection-failed`,
     ///   retryable;
     /// - TLS failures (35, 58–60, 77, 80, 82, 83, 90, 91, 98) → `connection-failed`, not retryable;
+    /// - closed mid-body (18), or 55/56 after the status line → `invalid-response`, not retryable,
+    ///   saying so;
+    /// - a malformed status line or head (8), a head over libcurl's limit (27 before 8.6, 100 since) →
+    ///   `invalid-response`, saying so;
+    /// - a content coding libcurl cannot decode (61, ``OriginRequest/decodesContentCoding``) →
+    ///   `invalid-response`, saying so;
     /// - a malformed URL (3) → `invalid-request`;
     /// - anything else (a non-HTTP answer, a broken body) → `invalid-response`, not retryable.
     func outcome(_ code: CCURLcode, responseCode: Int, elapsedMilliseconds: Int) -> Result<OriginResponse, any Error> {
@@ -44,6 +50,20 @@ extension CurlTransfer {
              Int(CCURLE_SSL_CRL_BADFILE), Int(CCURLE_SSL_ISSUER_ERROR), Int(CCURLE_SSL_PINNEDPUBKEYNOTMATCH),
              Int(CCURLE_SSL_INVALIDCERTSTATUS), Int(CCURLE_SSL_CLIENTCERT):
             return Failure(error: OriginError(.connectionFailed, "TLS failure (curl error \(code))"), retryable: false)
+        case Int(CCURLE_PARTIAL_FILE):
+            return Failure(error: OriginError(.invalidResponse, "the connection closed before the whole body arrived (curl error \(code))"),
+                           retryable: false)
+        case Int(CCURLE_SEND_ERROR), Int(CCURLE_RECV_ERROR):
+            return Failure(error: OriginError(.invalidResponse, "the connection broke during the response (curl error \(code))"),
+                           retryable: false)
+        case Int(CCURLE_WEIRD_SERVER_REPLY):
+            return Failure(error: OriginError(.invalidResponse, "not a valid HTTP response (curl error \(code))"), retryable: false)
+        case Int(CCURLE_OUT_OF_MEMORY), Int(CCURLE_TOO_LARGE):
+            return Failure(error: OriginError(.invalidResponse, "the response head is over libcurl's limit, or memory ran out (curl error \(code))"),
+                           retryable: false)
+        case Int(CCURLE_BAD_CONTENT_ENCODING):
+            return Failure(error: OriginError(.invalidResponse, "the origin's content coding cannot be decoded (curl error \(code))"),
+                           retryable: false)
         case Int(CCURLE_URL_MALFORMAT):
             return OriginError(.invalidRequest, "not an absolute http(s) URL")
         default:

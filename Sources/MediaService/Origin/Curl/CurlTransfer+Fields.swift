@@ -55,7 +55,9 @@ extension CurlTransfer {
     }
 
     /// The response fields as the caller should see them: hop-by-hop fields, `Proxy-*` and the
-    /// names listed in `Connection` removed, and `Content-Length` except for `HEAD`.
+    /// names listed in `Connection` removed, `Content-Length` except for `HEAD`, and
+    /// `Content-Encoding` when libcurl decoded the body (``OriginRequest/decodesContentCoding``:
+    /// a transfer that ends well decoded every listed coding).
     func visibleFields() -> HTTPFields {
         var result = HTTPFields(lines: fields)
         let listed = Set(result.listValues(for: "Connection").map { $0.lowercased() })
@@ -63,7 +65,7 @@ extension CurlTransfer {
         result.removeAll { name in
             let lower = name.lowercased()
             return Self.hopByHop.contains(lower) || listed.contains(lower) || lower.hasPrefix("proxy-")
-                || (!keepLength && lower == "content-length")
+                || (!keepLength && lower == "content-length") || (request.decodesContentCoding && lower == "content-encoding")
         }
         return result
     }
