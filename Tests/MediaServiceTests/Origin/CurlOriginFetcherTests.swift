@@ -197,6 +197,21 @@ import Testing
         #expect(start.duration(to: .now) < .milliseconds(2500))
     }
 
+    /// The idle timeout starts with the status line: an origin that thinks longer than it before
+    /// answering is bounded by the request's timeout (the tier's originTimeout) alone.
+    @Test func waitingForTheHeadIsBoundedByTheRequestTimeoutNotTheIdleTimeout() async throws {
+        let origin = try KeepAliveOrigin { _, connection in
+            usleep(1_200_000)
+            connection.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            return false
+        }
+        defer { origin.stop() }
+        let fetcher = try CurlOriginFetcher(configuration: .init(idleTimeout: 0.3))
+        let response = try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/thinking", timeout: 30))
+        #expect(response.status == 200)
+        #expect(response.body == Array("ok".utf8))
+    }
+
     @Test func totalTimeoutIsNotRetried() async throws {
         let retries = Counter()
         let origin = try KeepAliveOrigin { _, connection in

@@ -85,11 +85,14 @@ extension CurlTransfer {
     }
 
     /// `CURLOPT_XFERINFOFUNCTION` (called at least once a second while the transfer runs):
-    /// aborts a transfer on which no byte moved for ``idleTimeout`` (libcurl's own low-speed
-    /// check averages over a window of several seconds, so a stall after some bytes would take
-    /// up to 5 s longer to notice).
+    /// aborts a transfer on which no byte moved for ``idleTimeout`` once the response's status line
+    /// has arrived (libcurl's own low-speed check averages over a window of several seconds, so a
+    /// stall after some bytes would take up to 5 s longer to notice). Before the status line, the
+    /// origin is working on its answer: only the connect timeout and the request's total timeout
+    /// (the tier's `originTimeout`) bound that wait.
     static let progressCallback: ccurl_xferinfo_callback = { user, _, received, _, sent in
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
+        guard transfer.status != 0 else { return 0 }
         let moved = received + sent
         let now = ContinuousClock.now
         if moved != transfer.progressBytes {
