@@ -8,9 +8,10 @@ import MediaService
 /// bodies pass through as the service made them).
 ///
 /// - ``handleSync(_:)`` answers through ``MediaService/MediaService/handleIfCached(_:)`` (fresh
-///   hits, refusals, health and metrics) on the connection's event-loop thread, without suspending.
+///   hits held in memory, refusals, health and metrics) on the connection's event-loop thread,
+///   without suspending and without reading a stored file.
 /// - ``handle(_:)`` answers through ``MediaService/MediaService/handle(_:)`` (origin fetches,
-///   revalidations).
+///   revalidations, hits on disk or sealed entries whose hot copy was evicted).
 /// - `POST /_mediactl/purge` goes to ``admin`` (the admin endpoint of `mediactl purge`); without
 ///   one it is answered `404` problem+json (`no-route`).
 /// - `HEAD` is answered like `GET` without a body; the service's `Content-Length` announces the

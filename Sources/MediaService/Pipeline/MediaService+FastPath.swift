@@ -1,20 +1,24 @@
 import HTTPCaching
 
 extension MediaService {
-    /// The synchronous fast path for `HTTPServer`'s `handleSync`: answers fresh hits, refusals and
-    /// internal endpoints without suspending; returns `nil` when the request needs the origin (then
-    /// call ``handle(_:)``).
+    /// The synchronous fast path for `HTTPServer`'s `handleSync`: answers fresh hits held in memory,
+    /// refusals and internal endpoints without suspending and without reading a file; returns `nil`
+    /// when the request needs the origin, or a stored response that is only in a file (a disk or
+    /// sealed entry without its hot copy): then call ``handle(_:)``, which reads it off the caller's
+    /// thread and keeps a hot copy, so the next request is answered here.
     public func handleIfCached(_ request: ServiceRequest) -> ServiceResponse? {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         var resolved: RouteMatch?
-        if let hit = fastHit(request, resolved: &resolved) { return hit }
-        return cachedAnswerByFullPath(request, resolved: resolved)
+        if let hit = fastHit(request, resolved: &resolved, readsFiles: false) { return hit }
+        return cachedAnswerByFullPath(request, resolved: resolved, readsFiles: false)
     }
 
     /// ``handleIfCached(_:)`` without the memory-hit fast path: admission, the RFC 9111 decision over
     /// every stored response of the group, and ``Responder``. Tests compare both paths with it.
-    /// - Parameter resolved: the router's match for the target, when the caller has it.
-    func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> ServiceResponse? {
+    /// - Parameters:
+    ///   - resolved: the router's match for the target, when the caller has it.
+    ///   - readsFiles: whether entries only in files may be read (`false`: `nil` instead).
+    func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch? = nil, readsFiles: Bool = true) -> ServiceResponse? {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         let context: RequestContext
         switch admit(request, resolved: resolved) {
@@ -24,8 +28,7 @@ extension MediaService {
         guard context.method == "GET" || context.method == "HEAD",
               context.cachePolicy != .reloadIgnoringLocalCacheData else { return nil }
         let time = now
-        let candidates = loadCandidates(context, now: time)
-        guard !candidates.isEmpty else { return nil }
+        guard let candidates = loadCandidates(context, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
         var decision = makeDecision(context, candidates: candidates, now: time)
         guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return nil }
         context.runtime.counters.bump(.hits)

@@ -7,9 +7,12 @@ extension MediaService {
     /// once, whose group holds one stored response that needs no decision input (``PreparedHit``) and
     /// is fresh, is answered from the entry's prepared fields. Returns `nil` whenever any of that does
     /// not hold; the full path then gives the answer (exactly the answer it would give anyway).
-    /// - Parameter resolved: set to the router's match when this call resolved the target (a target
-    ///   seen for the first time), so the full path does not resolve it again.
-    func fastHit(_ request: ServiceRequest, resolved: inout RouteMatch?) -> ServiceResponse? {
+    /// - Parameters:
+    ///   - resolved: set to the router's match when this call resolved the target (a target seen for
+    ///     the first time), so the full path does not resolve it again.
+    ///   - readsFiles: whether an entry that is only in a file (disk or sealed, no hot copy) may be
+    ///     read; `false` on an event loop, where a file read would stall every connection of the loop.
+    func fastHit(_ request: ServiceRequest, resolved: inout RouteMatch?, readsFiles: Bool = true) -> ServiceResponse? {
         let isHead: Bool
         switch request.method {
         case "GET": isHead = false
@@ -37,7 +40,8 @@ extension MediaService {
             generation = current
             learned = true
         }
-        guard let storeKey, let entry = runtime.entry(for: storeKey) else { return nil }
+        guard let storeKey,
+              let entry = readsFiles ? runtime.entry(for: storeKey) : runtime.entryInMemory(for: storeKey) else { return nil }
         let time = now
         let metadata = entry.metadata
         guard metadata.expiresAt > time else { return nil }

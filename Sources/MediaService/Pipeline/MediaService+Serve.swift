@@ -89,9 +89,17 @@ extension MediaService {
 
     /// The stored responses of the request's group, dropping (and auditing) ones past their `expiresAt`.
     func loadCandidates(_ context: RequestContext, now: Double) -> [Candidate] {
+        loadCandidates(context, now: now, readsFiles: true) ?? []
+    }
+
+    /// The group's stored responses; with `readsFiles` false, `nil` as soon as one of them could only
+    /// be read from a file (the caller must not block on I/O), and nothing is removed for it.
+    func loadCandidates(_ context: RequestContext, now: Double, readsFiles: Bool) -> [Candidate]? {
         var out: [Candidate] = []
         for storeKey in context.runtime.storeKeys(group: context.groupKey) {
-            guard let entry = context.runtime.entry(for: storeKey) else {
+            let found = readsFiles ? context.runtime.entry(for: storeKey) : context.runtime.entryInMemory(for: storeKey)
+            guard let entry = found else {
+                if !readsFiles && context.runtime.hasFileStores { return nil }
                 context.runtime.removeVariant(storeKey)
                 continue
             }

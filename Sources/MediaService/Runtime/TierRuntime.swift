@@ -84,6 +84,15 @@ final class TierRuntime: Sendable {
         return nil
     }
 
+    /// The entry for `key` if it is in memory (its hot copy or the memory store); never reads a file.
+    func entryInMemory(for key: String) -> StoredEntry? {
+        if let hot, let entry = hot.entry(for: key) { return entry }
+        return memory.entry(for: key)
+    }
+
+    /// Whether the tier keeps entries in files (disk or sealed), which ``entryInMemory(for:)`` does not read.
+    var hasFileStores: Bool { disk != nil || sealed != nil }
+
     /// Removes `key` from every store; returns the metadata of the decided entry removed, if any.
     @discardableResult func remove(_ key: String) -> EntryMetadata? {
         hot?.remove(key)
