@@ -25,8 +25,6 @@ extension CurlEngine {
             && long(Int32(CCURLOPT_TCP_NODELAY), 1)
             && long(Int32(CCURLOPT_TIMEOUT_MS), transfer.timeoutMilliseconds)
             && long(Int32(CCURLOPT_CONNECTTIMEOUT_MS), min(connectTimeoutMilliseconds, transfer.timeoutMilliseconds))
-            && long(Int32(CCURLOPT_LOW_SPEED_LIMIT), 1)
-            && long(Int32(CCURLOPT_LOW_SPEED_TIME), lowSpeedTimeSeconds)
             && ccurl_easy_setopt_callback(api, easy, Int32(CCURLOPT_WRITEFUNCTION), CurlTransfer.writeCallback) == CCURLE_OK
             && pointer(Int32(CCURLOPT_WRITEDATA), context)
             && ccurl_easy_setopt_callback(api, easy, Int32(CCURLOPT_HEADERFUNCTION), CurlTransfer.headerCallback) == CCURLE_OK

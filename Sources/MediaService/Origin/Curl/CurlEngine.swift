@@ -35,8 +35,6 @@ final class CurlEngine: @unchecked Sendable {
     private var thread = pthread_t()
     /// `User-Agent: …` from the configuration.
     let userAgentHeaderLine: String
-    /// `CURLOPT_LOW_SPEED_TIME`: the idle timeout in whole seconds, at least 1.
-    let lowSpeedTimeSeconds: Int
     /// `CURLOPT_CONNECTTIMEOUT_MS` (capped by the attempt's remaining time).
     let connectTimeoutMilliseconds: Int
 
@@ -55,7 +53,6 @@ final class CurlEngine: @unchecked Sendable {
         }
         self.multi = multi
         userAgentHeaderLine = "User-Agent: " + configuration.userAgent.filter { $0 != "\r" && $0 != "\n" }
-        lowSpeedTimeSeconds = max(1, Int(configuration.idleTimeout.rounded(.up)))
         connectTimeoutMilliseconds = max(1, Int((configuration.connectTimeout ?? configuration.idleTimeout) * 1000))
         _ = ccurl_multi_setopt_long(api, multi, Int32(CCURLMOPT_MAX_HOST_CONNECTIONS), max(0, configuration.maxConnectionsPerHost))
         _ = ccurl_multi_setopt_long(api, multi, Int32(CCURLMOPT_MAX_TOTAL_CONNECTIONS), max(0, configuration.maxTotalConnections))
