@@ -86,15 +86,15 @@ extension CurlTransfer {
 
     /// `CURLOPT_XFERINFOFUNCTION` (called at least once a second while the transfer runs: the
     /// engine's `curl_multi_poll` waits at most 1 s and `curl_multi_perform` then runs every
-    /// transfer): aborts a transfer on which no byte moved for ``idleTimeout`` once the response's
-    /// status line has arrived. Before the status line, the origin is working on its answer: only
+    /// transfer): aborts a transfer on which no byte moved for ``idleTimeout`` once the final
+    /// response's status line has arrived (an interim 1xx does not count). Before the status line, the origin is working on its answer: only
     /// the connect timeout and the request's total timeout (the tier's `originTimeout`) bound that
     /// wait. This is the only stall check: libcurl's own (`CURLOPT_LOW_SPEED_*`) is not set, as it
     /// runs from the moment the request is sent and would fail an origin that thinks for longer
     /// than the idle timeout before answering (it also averages over a window of several seconds).
     static let progressCallback: ccurl_xferinfo_callback = { user, _, received, _, sent in
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-        guard transfer.status != 0 else { return 0 }
+        guard transfer.status >= 200 else { return 0 }   // no final status line yet (1xx is interim)
         let moved = received + sent
         let now = ContinuousClock.now
         if moved != transfer.progressBytes {
