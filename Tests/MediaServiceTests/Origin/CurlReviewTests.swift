@@ -37,4 +37,33 @@ import Testing
         #expect(response.status == 200)
         #expect(response.body == Array("ok".utf8))
     }
+
+    /// Cancellation racing submission, the answer and completion: every fetch ends exactly once
+    /// (an answer or `CancellationError`; a double resume would trap), and the fetcher goes on.
+    @Test func cancellationsRacingAnswersEndEveryFetchOnce() async throws {
+        let origin = try KeepAliveOrigin { request, connection in
+            let index = Int(request.target.dropFirst(2)) ?? 0
+            usleep(UInt32(index % 5) * 1000)
+            connection.write("HTTP/1.1 200 OK\r\nContent-Length: 2\r\n\r\nok")
+            return true
+        }
+        defer { origin.stop() }
+        let fetcher = try CurlOriginFetcher()
+        for round in 0..<3 {
+            let outcomes = await withTaskGroup(of: String.self) { group in
+                for index in 0..<60 {
+                    let task = Task { try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/r\(index)")) }
+                    group.addTask {
+                        try? await Task.sleep(for: .microseconds((index * 317 + round * 101) % 6000))
+                        task.cancel()
+                        do { return "\(try await task.value.status)" } catch is CancellationError { return "cancelled" } catch { return "\(error)" }
+                    }
+                }
+                return await group.reduce(into: Set<String>()) { $0.insert($1) }
+            }
+            #expect(outcomes.isSubset(of: ["200", "cancelled"]), "\(outcomes)")
+        }
+        let after = try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/r0"))
+        #expect(after.body == Array("ok".utf8))
+    }
 }
