@@ -66,4 +66,18 @@ import Testing
         let after = try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/r0"))
         #expect(after.body == Array("ok".utf8))
     }
+
+    /// A retry whose backoff would end past the fetch's deadline is not made: the connection
+    /// failure is thrown at once, not a `timeout` after sleeping beyond `OriginRequest.timeout`.
+    @Test func backoffPastTheDeadlineThrowsTheConnectionFailureAtOnce() async throws {
+        let port = try TestHTTPServer.closedPort()
+        let retries = Counter()
+        let fetcher = try CurlOriginFetcher(configuration: .init(retryBaseDelay: 5)) { _, _ in retries.increment() }
+        let start = ContinuousClock.now
+        await #expect(throws: OriginError(.connectionFailed, "cannot connect (curl error 7)", attempts: 1)) {
+            try await fetcher.fetch(OriginRequest(url: "http://127.0.0.1:\(port)/a.jpg", timeout: 1))
+        }
+        #expect(start.duration(to: .now) < .milliseconds(900))
+        #expect(retries.value == 0)
+    }
 }

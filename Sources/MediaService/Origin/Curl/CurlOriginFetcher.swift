@@ -8,7 +8,8 @@ import HTTPCaching
 /// - `GET`/`HEAD` (``OriginRequest/isRetryable``) are retried on connection failures only (cannot
 ///   resolve or connect, or the connection closed before any response byte; never timeouts, TLS
 ///   failures or bad answers), at most ``Configuration/maxRetries`` times, with jittered
-///   exponential backoff.
+///   exponential backoff; a retry whose backoff would end past the fetch's deadline is not made
+///   (the connection failure is thrown at once).
 /// - The body is received under ``OriginRequest/maxBodyBytes``: the transfer is aborted (and its
 ///   connection closed) as soon as it exceeds the limit, or at the head when `Content-Length`
 ///   announces more (except for `HEAD`) → ``OriginError/Code/tooLarge``.
@@ -86,9 +87,12 @@ public final class CurlOriginFetcher: OriginFetching {
             } catch let failure as CurlTransfer.Failure {
                 let failed = OriginError(failure.error.code, failure.error.context, attempts: attempt)
                 guard failure.retryable, request.isRetryable, attempt <= configuration.maxRetries else { throw failed }
-                retryObserver?(attempt, failed)
                 let backoff = configuration.retryBaseDelay * Double(1 << (attempt - 1)) * Double.random(in: 0.5..<1.5)
-                if backoff > 0 { try await Task.sleep(for: .milliseconds(Int64(backoff * 1000))) }
+                let pause = Duration.milliseconds(Int64(backoff * 1000))
+                // A retry that could only start after the deadline is not made: the failure, now.
+                guard pause < ContinuousClock.now.duration(to: deadline) else { throw failed }
+                retryObserver?(attempt, failed)
+                if backoff > 0 { try await Task.sleep(for: pause) }
             }
         }
     }
