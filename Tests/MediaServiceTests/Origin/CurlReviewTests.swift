@@ -80,4 +80,27 @@ import Testing
         #expect(start.duration(to: .now) < .milliseconds(900))
         #expect(retries.value == 0)
     }
+
+    /// With ``OriginRequest/decodesContentCoding``, `maxBodyBytes` bounds the decoded bytes: a coded
+    /// body whose `Content-Length` (coded bytes) is over the limit but which decodes to no more
+    /// than it is accepted. Here a gzip "stored" block: 123 coded bytes for 100 decoded.
+    @Test func decodedLimitIsNotAppliedToTheCodedContentLength() async throws {
+        let decoded = Array(String(repeating: "MARK", count: 25).utf8)
+        let gzip: [UInt8] = [31, 139, 8, 0, 0, 0, 0, 0, 0, 3, 1, 100, 0, 155, 255] + decoded + [55, 163, 139, 247, 100, 0, 0, 0]
+        let origin = try CurlContentDecodingTests.origin(gzip, coding: "gzip")
+        defer { origin.stop() }
+        let fetcher = try CurlOriginFetcher()
+        let response = try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/stored.jpg", maxBodyBytes: 100,
+                                                             decodesContentCoding: true))
+        #expect(response.status == 200)
+        #expect(response.body == decoded)
+        #expect(response.fields == ["Content-Type": "image/jpeg", "ETag": "\"e\""])
+        // One byte less decoded is too large; undecoded, the coded length is what counts.
+        await #expect(throws: OriginError(.tooLarge, "the body exceeds 99 bytes", attempts: 1)) {
+            try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/stored.jpg", maxBodyBytes: 99, decodesContentCoding: true))
+        }
+        await #expect(throws: OriginError(.tooLarge, "Content-Length 123 exceeds 122 bytes", attempts: 1)) {
+            try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/stored.jpg", maxBodyBytes: 122))
+        }
+    }
 }

@@ -7,7 +7,8 @@ extension CurlTransfer {
     /// Takes one header line as libcurl delivers it (with its CRLF).
     /// - A status line (`HTTP/…`) starts a new response: 1xx interim responses are discarded this way.
     /// - The blank line ends the head; for a final response with `Content-Length` over
-    ///   ``OriginRequest/maxBodyBytes`` (not `HEAD`, 204 or 304) the transfer is refused at once.
+    ///   ``OriginRequest/maxBodyBytes`` (not `HEAD`, 204 or 304, nor a coded body libcurl decodes)
+    ///   the transfer is refused at once.
     /// - Lines after the final head (trailers) are ignored; obs-fold continuation lines are
     ///   joined to the previous value with a space (RFC 9112 §5.2).
     /// - Returns: false to abort the transfer.
@@ -28,8 +29,10 @@ extension CurlTransfer {
         if line.isEmpty {
             guard status >= 200 else { return true }
             headEnded = true
-            // HEAD, 204 and 304 carry no body whatever Content-Length says (RFC 9110 §8.6).
-            if !isHead, status != 204, status != 304, let announced = announcedLength {
+            // HEAD, 204 and 304 carry no body whatever Content-Length says (RFC 9110 §8.6). When
+            // libcurl decodes a content coding, Content-Length counts coded bytes while the limit
+            // bounds decoded ones: the write callback alone enforces it then.
+            if !isHead, status != 204, status != 304, !isDecodedCoding, let announced = announcedLength {
                 if announced > request.maxBodyBytes {
                     abort = OriginError(.tooLarge, "Content-Length \(announced) exceeds \(request.maxBodyBytes) bytes")
                     return false
@@ -52,6 +55,15 @@ extension CurlTransfer {
         if HTTPFields.namesEqual(name, "Content-Length") { announcedLength = Int(value) }
         fields.append(HTTPFields.Field(name: name, value: value))
         return true
+    }
+
+    /// Whether libcurl decodes this response's body: ``OriginRequest/decodesContentCoding`` is set
+    /// and the head names a content coding other than `identity`.
+    var isDecodedCoding: Bool {
+        request.decodesContentCoding && fields.contains { field in
+            HTTPFields.namesEqual(field.name, "Content-Encoding")
+                && !field.value.isEmpty && field.value.lowercased() != "identity"
+        }
     }
 
     /// The response fields as the caller should see them: hop-by-hop fields, `Proxy-*` and the
