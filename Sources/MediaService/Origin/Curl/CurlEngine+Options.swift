@@ -22,6 +22,9 @@ extension CurlEngine {
             && string(Int32(CCURLOPT_PROTOCOLS_STR), "http,https")
             && long(Int32(CCURLOPT_PATH_AS_IS), 1)
             && long(Int32(CCURLOPT_FOLLOWLOCATION), 0)
+            // An https_proxy's `CONNECT` answer is not the origin's head: kept from the header
+            // callback, it would start the idle timeout before the origin answers.
+            && long(Int32(CCURLOPT_SUPPRESS_CONNECT_HEADERS), 1)
             && long(Int32(CCURLOPT_TCP_NODELAY), 1)
             && long(Int32(CCURLOPT_TIMEOUT_MS), transfer.timeoutMilliseconds)
             && long(Int32(CCURLOPT_CONNECTTIMEOUT_MS), min(connectTimeoutMilliseconds, transfer.timeoutMilliseconds))
