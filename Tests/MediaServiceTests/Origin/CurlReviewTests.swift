@@ -103,4 +103,24 @@ import Testing
             try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/stored.jpg", maxBodyBytes: 122))
         }
     }
+
+    /// Header lines are bytes moving: a head that arrives line by line, each within the idle
+    /// timeout, is not a stall although the whole head takes longer than it.
+    @Test func aHeadArrivingLineByLineIsNotAStall() async throws {
+        let origin = try KeepAliveOrigin { _, connection in
+            connection.write("HTTP/1.1 200 OK\r\n")
+            for index in 0..<6 {
+                usleep(200_000)
+                connection.write("X-Line-\(index): \(index)\r\n")
+            }
+            connection.write("Content-Length: 2\r\n\r\nok")
+            return false
+        }
+        defer { origin.stop() }
+        let fetcher = try CurlOriginFetcher(configuration: .init(idleTimeout: 0.5))
+        let response = try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/slow-head", timeout: 30))
+        #expect(response.status == 200)
+        #expect(response.fields.values(for: "X-Line-5") == ["5"])
+        #expect(response.body == Array("ok".utf8))
+    }
 }

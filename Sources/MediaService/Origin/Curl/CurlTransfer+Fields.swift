@@ -16,10 +16,10 @@ extension CurlTransfer {
         var end = raw.count
         while end > 0, raw[end - 1] == 0x0A || raw[end - 1] == 0x0D { end -= 1 }
         let line = UnsafeRawBufferPointer(rebasing: raw[0..<end])
+        lastProgress = .now   // head bytes moved (the progress callback's counts are body bytes only)
         if line.count >= 5, line[0] == UInt8(ascii: "H"), line[1] == UInt8(ascii: "T"), line[2] == UInt8(ascii: "T"),
            line[3] == UInt8(ascii: "P"), line[4] == UInt8(ascii: "/") {
             status = Self.statusCode(line) ?? 0
-            lastProgress = .now
             fields.removeAll(keepingCapacity: true)
             announcedLength = nil
             headEnded = false

@@ -31,7 +31,7 @@ final class CurlTransfer: @unchecked Sendable {
     var headerList: OpaquePointer?
     var postFields: UnsafeMutableRawPointer?
     var started = ContinuousClock.now
-    /// When bytes last moved (either way), and how many had moved then.
+    /// When bytes last moved (either way; a header line counts), and how many body bytes had moved then.
     var lastProgress = ContinuousClock.now
     var progressBytes: Int64 = 0
     var finished = false
