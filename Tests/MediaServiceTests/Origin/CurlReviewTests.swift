@@ -123,4 +123,25 @@ import Testing
         #expect(response.fields.values(for: "X-Line-5") == ["5"])
         #expect(response.body == Array("ok".utf8))
     }
+
+    /// Stopping the engine ends every transfer exactly once: one in flight (its connection closed)
+    /// and one handed over after the stop (never left waiting: no thread would ever resume it).
+    @Test func stoppingTheEngineEndsTransfersInFlightAndLaterOnes() async throws {
+        let closed = Counter()
+        let origin = try KeepAliveOrigin { _, connection in
+            if connection.waitForPeerClose() { _ = closed.increment() }
+            return false
+        }
+        defer { origin.stop() }
+        let engine = try CurlEngine(library: CurlLibrary.shared.get(), configuration: .init())
+        let inFlight = Task { try await engine.perform(OriginRequest(url: origin.baseURL + "/hang"), remaining: .seconds(30)) }
+        #expect(await eventually { origin.requests.count == 1 })
+        engine.stop()
+        await #expect(throws: CancellationError.self) { try await inFlight.value }
+        #expect(await eventually { closed.value == 1 })
+        await #expect(throws: CancellationError.self) {
+            try await engine.perform(OriginRequest(url: origin.baseURL + "/late"), remaining: .seconds(30))
+        }
+        #expect(origin.requests.map(\.target) == ["/hang"])
+    }
 }

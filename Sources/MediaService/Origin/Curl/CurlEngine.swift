@@ -97,7 +97,10 @@ final class CurlEngine: @unchecked Sendable {
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OriginResponse, any Error>) in
                 transfer.continuation = continuation
-                post { $0.submitted.append(transfer) }
+                if !post({ $0.submitted.append(transfer) }) {
+                    // The engine has stopped: no thread would ever resume it.
+                    transfer.finish(.failure(CancellationError()))
+                }
             }
         } onCancel: {
             transfer.cancelled.store(true, ordering: .releasing)
@@ -106,11 +109,15 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Puts a message in the mailbox, waking the thread when it was empty.
-    private func post(_ change: (inout Mailbox) -> Void) {
+    /// - Returns: false, leaving the mailbox as it is, once ``stop()`` has begun.
+    @discardableResult
+    private func post(_ change: (inout Mailbox) -> Void) -> Bool {
         mailbox.withLock { mailbox in
+            guard !mailbox.stopping else { return false }
             let wasEmpty = mailbox.submitted.isEmpty && mailbox.cancelled.isEmpty
             change(&mailbox)
-            if wasEmpty, !mailbox.stopping { _ = api.pointee.multi_wakeup(multi) }
+            if wasEmpty { _ = api.pointee.multi_wakeup(multi) }
+            return true
         }
     }
 
