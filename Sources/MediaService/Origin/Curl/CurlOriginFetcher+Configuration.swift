@@ -2,9 +2,9 @@ extension CurlOriginFetcher {
     /// Transport tunables.
     public struct Configuration: Sendable, Hashable {
         /// Seconds without progress before the fetch fails with `timeout`: the connect timeout
-        /// (`CURLOPT_CONNECTTIMEOUT_MS`, unless ``connectTimeout`` is set) and, once the response's
-        /// status line has arrived, the stall timeout (no byte moved for that long; checked about
-        /// once a second). Waiting for the status line is bounded by the request's own timeout
+        /// (`CURLOPT_CONNECTTIMEOUT_MS`, unless ``connectTimeout`` is set) and, once the final
+        /// response's status line has arrived (not a 1xx, not a proxy's `CONNECT` answer), the stall
+        /// timeout (no byte moved for that long, header lines included; checked about once a second). Waiting for the status line is bounded by the request's own timeout
         /// (``OriginRequest/timeout``, the tier's `originTimeout`) only. Default: 10.
         public var idleTimeout: Double
         /// Seconds allowed to establish a connection (TCP and TLS), or `nil` for ``idleTimeout``.

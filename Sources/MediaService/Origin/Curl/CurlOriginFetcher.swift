@@ -12,7 +12,8 @@ import HTTPCaching
 ///   (the connection failure is thrown at once).
 /// - The body is received under ``OriginRequest/maxBodyBytes``: the transfer is aborted (and its
 ///   connection closed) as soon as it exceeds the limit, or at the head when `Content-Length`
-///   announces more (except for `HEAD`) → ``OriginError/Code/tooLarge``.
+///   announces more (except for `HEAD`, and a coded body that ``OriginRequest/decodesContentCoding``
+///   has libcurl decode: the limit counts decoded bytes) → ``OriginError/Code/tooLarge``.
 /// - ``OriginRequest/timeout`` bounds the whole fetch, retries included (`CURLOPT_TIMEOUT_MS` is
 ///   the time remaining); ``Configuration/idleTimeout`` bounds connecting and any stall.
 /// - Cancelling the calling task removes the transfer and throws `CancellationError`.
