@@ -110,14 +110,14 @@ import Testing
         let origin = try KeepAliveOrigin { _, connection in
             connection.write("HTTP/1.1 200 OK\r\n")
             for index in 0..<6 {
-                usleep(200_000)
+                usleep(250_000)
                 connection.write("X-Line-\(index): \(index)\r\n")
             }
             connection.write("Content-Length: 2\r\n\r\nok")
             return false
         }
         defer { origin.stop() }
-        let fetcher = try CurlOriginFetcher(configuration: .init(idleTimeout: 0.5))
+        let fetcher = try CurlOriginFetcher(configuration: .init(idleTimeout: 1))
         let response = try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/slow-head", timeout: 30))
         #expect(response.status == 200)
         #expect(response.fields.values(for: "X-Line-5") == ["5"])
