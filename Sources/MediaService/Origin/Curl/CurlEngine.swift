@@ -41,6 +41,8 @@ final class CurlEngine: @unchecked Sendable {
     // Engine-thread state.
     private var active: [UnsafeMutableRawPointer: CurlTransfer] = [:]
     private var idleHandles: [UnsafeMutableRawPointer] = []
+    /// When ``abortStalled()`` looks at the transfers next (engine thread only).
+    private var nextStallCheck = ContinuousClock.now
 
     /// Creates the multi handle and starts the thread.
     /// - Throws: ``CurlOriginFetcher/Unavailable`` when the multi handle or the thread cannot be created.
@@ -145,6 +147,7 @@ final class CurlEngine: @unchecked Sendable {
             if stopping { break }
             _ = api.pointee.multi_perform(multi, &running)
             collectFinished()
+            abortStalled()
             if api.pointee.multi_poll(multi, nil, 0, 1000, nil) != CCURLM_OK {
                 usleep(1000)   // a failing poll must not turn the loop into a spin
             }
@@ -190,6 +193,25 @@ final class CurlEngine: @unchecked Sendable {
         _ = api.pointee.multi_remove_handle(multi, easy)
         release(transfer)
         transfer.finish(.failure(CancellationError()))
+    }
+
+    /// Fails transfers whose answer has begun but on which no byte moved for their idle timeout, at
+    /// most every 250 ms (the poll wakes at least once a second). ``CurlTransfer/progressCallback``
+    /// makes the same check from inside libcurl; this one does not depend on libcurl calling it for a
+    /// transfer without activity, which newer libcurl versions may not do.
+    private func abortStalled() {
+        let now = ContinuousClock.now
+        guard now >= nextStallCheck, !active.isEmpty else { return }
+        nextStallCheck = now + .milliseconds(250)
+        let stalled = active.filter { _, transfer in
+            transfer.status >= 200 && transfer.lastProgress.duration(to: now) >= transfer.idleTimeout
+        }
+        for (easy, transfer) in stalled {
+            active[easy] = nil
+            _ = api.pointee.multi_remove_handle(multi, easy)
+            release(transfer)
+            transfer.finish(.failure(OriginError(.timeout, "the connection was idle too long")))
+        }
     }
 
     private func collectFinished() {

@@ -80,6 +80,7 @@ extension CurlTransfer {
         }
         if length > 0, let buffer {
             transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
+            transfer.lastProgress = .now   // body bytes moved (also seen by the engine's own stall check)
         }
         return length
     }
@@ -89,7 +90,8 @@ extension CurlTransfer {
     /// transfer): aborts a transfer on which no byte moved for ``idleTimeout`` once the final
     /// response's status line has arrived (an interim 1xx does not count). Before the status line, the origin is working on its answer: only
     /// the connect timeout and the request's total timeout (the tier's `originTimeout`) bound that
-    /// wait. This is the only stall check: libcurl's own (`CURLOPT_LOW_SPEED_*`) is not set, as it
+    /// wait. The engine makes the same check between polls (`CurlEngine.abortStalled()`), whichever
+    /// comes first. libcurl's own (`CURLOPT_LOW_SPEED_*`) is not set, as it
     /// runs from the moment the request is sent and would fail an origin that thinks for longer
     /// than the idle timeout before answering (it also averages over a window of several seconds).
     static let progressCallback: ccurl_xferinfo_callback = { user, _, received, _, sent in
