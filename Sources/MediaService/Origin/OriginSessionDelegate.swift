@@ -105,17 +105,11 @@ final class OriginSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked 
             body: state.body))
     }
 
-    /// A transport failure and whether retrying an idempotent request may help.
-    struct TransportFailure: Error {
-        let error: OriginError
-        let retryable: Bool
-    }
-
     /// Maps a URLSession error. Retryable: refused or unreachable hosts, and connections that
     /// closed before any response byte (libcurl's "empty reply", a stale keep-alive connection).
     static func map(_ error: any Error, responded: Bool) -> any Error {
         guard let urlError = error as? URLError else {
-            return TransportFailure(error: OriginError(.connectionFailed, "transport error"), retryable: false)
+            return OriginAttemptFailure(error: OriginError(.connectionFailed, "transport error"), retryable: false)
         }
         let code = urlError.code.rawValue
         switch urlError.code {
@@ -124,16 +118,16 @@ final class OriginSessionDelegate: NSObject, URLSessionDataDelegate, @unchecked 
         case .timedOut:
             return OriginError(.timeout, "the connection was idle too long")
         case .cannotConnectToHost, .cannotFindHost, .dnsLookupFailed, .notConnectedToInternet:
-            return TransportFailure(error: OriginError(.connectionFailed, "cannot connect (URLError \(code))"), retryable: true)
+            return OriginAttemptFailure(error: OriginError(.connectionFailed, "cannot connect (URLError \(code))"), retryable: true)
         case .networkConnectionLost where !responded, .badServerResponse where !responded:
-            return TransportFailure(error: OriginError(.connectionFailed, "the connection closed before a response (URLError \(code))"),
+            return OriginAttemptFailure(error: OriginError(.connectionFailed, "the connection closed before a response (URLError \(code))"),
                                     retryable: true)
         case .secureConnectionFailed, .serverCertificateUntrusted, .serverCertificateHasBadDate,
              .serverCertificateHasUnknownRoot, .serverCertificateNotYetValid, .clientCertificateRejected,
              .clientCertificateRequired:
-            return TransportFailure(error: OriginError(.connectionFailed, "TLS failure (URLError \(code))"), retryable: false)
+            return OriginAttemptFailure(error: OriginError(.connectionFailed, "TLS failure (URLError \(code))"), retryable: false)
         default:
-            return TransportFailure(error: OriginError(.invalidResponse, "unusable response (URLError \(code))"), retryable: false)
+            return OriginAttemptFailure(error: OriginError(.invalidResponse, "unusable response (URLError \(code))"), retryable: false)
         }
     }
 }

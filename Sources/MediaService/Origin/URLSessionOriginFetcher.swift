@@ -11,7 +11,9 @@ import HTTPCaching
 /// - Redirects are never followed: the 3xx response is returned as-is.
 /// - `GET`/`HEAD` are retried on connection failures only (refused, unreachable, closed before
 ///   any response byte; never timeouts, TLS failures or bad answers),
-///   at most ``Configuration/maxRetries`` times, with jittered exponential backoff.
+///   at most ``Configuration/maxRetries`` times, with jittered exponential backoff; a retry whose
+///   backoff would end past the fetch's deadline is not made (``OriginRetry``, shared with
+///   ``CurlOriginFetcher``).
 /// - The body is received through a delegate and the task is cancelled as soon as it exceeds
 ///   ``OriginRequest/maxBodyBytes`` (or at once when `Content-Length` announces more).
 /// - ``OriginRequest/timeout`` bounds the whole fetch, retries included; ``Configuration/idleTimeout``
@@ -83,25 +85,9 @@ public final class URLSessionOriginFetcher: OriginFetching {
         guard let url = URL(string: request.url), let scheme = url.scheme?.lowercased(),
               scheme == "http" || scheme == "https", url.host != nil
         else { throw OriginError(.invalidRequest, "not an absolute http(s) URL") }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(request.timeout * 1000))
-        var attempt = 0
-        while true {
-            attempt += 1
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else {
-                throw OriginError(.timeout, "no answer within \(request.timeout) s", attempts: attempt - 1)
-            }
-            do {
-                return try await once(request, url: url, remaining: remaining, timeout: request.timeout)
-            } catch let error as OriginError {
-                throw OriginError(error.code, error.context, attempts: attempt)
-            } catch let failure as OriginSessionDelegate.TransportFailure {
-                let failed = OriginError(failure.error.code, failure.error.context, attempts: attempt)
-                guard failure.retryable, request.isRetryable, attempt <= configuration.maxRetries else { throw failed }
-                retryObserver?(attempt, failed)
-                let backoff = configuration.retryBaseDelay * Double(1 << (attempt - 1)) * Double.random(in: 0.5..<1.5)
-                if backoff > 0 { try await Task.sleep(for: .milliseconds(Int64(backoff * 1000))) }
-            }
+        return try await OriginRetry.fetch(request, maxRetries: configuration.maxRetries,
+                                           retryBaseDelay: configuration.retryBaseDelay, observer: retryObserver) { remaining in
+            try await once(request, url: url, remaining: remaining, timeout: request.timeout)
         }
     }
 

@@ -275,7 +275,7 @@ import Testing
     @Test func curlCodesMapToOriginErrors() {
         func describe(_ error: any Error) -> String {
             switch error {
-            case let failure as CurlTransfer.Failure: return "\(failure.error.code) \(failure.retryable ? "retry" : "final"): \(failure.error.context)"
+            case let failure as OriginAttemptFailure: return "\(failure.error.code) \(failure.retryable ? "retry" : "final"): \(failure.error.context)"
             case let origin as OriginError: return "\(origin.code) final: \(origin.context)"
             default: return "\(type(of: error))"
             }

@@ -90,7 +90,7 @@ final class CurlEngine: @unchecked Sendable {
     }
 
     /// Runs one attempt of `request` within `remaining` (`CURLOPT_TIMEOUT_MS`).
-    /// - Throws: ``OriginError``, ``CurlTransfer/Failure`` (retry decision) or `CancellationError`.
+    /// - Throws: ``OriginError``, ``OriginAttemptFailure`` (retry decision) or `CancellationError`.
     func perform(_ request: OriginRequest, remaining: Duration) async throws -> OriginResponse {
         let (seconds, attoseconds) = remaining.components
         let milliseconds = max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
@@ -164,7 +164,7 @@ final class CurlEngine: @unchecked Sendable {
             return
         }
         guard let easy = idleHandles.popLast() ?? api.pointee.easy_init() else {
-            transfer.finish(.failure(CurlTransfer.Failure(
+            transfer.finish(.failure(OriginAttemptFailure(
                 error: OriginError(.connectionFailed, "curl_easy_init failed"), retryable: false)))
             return
         }
@@ -180,7 +180,7 @@ final class CurlEngine: @unchecked Sendable {
             transfer.easy = nil
             api.pointee.easy_cleanup(easy)
             freeRequestMemory(of: transfer)
-            transfer.finish(.failure(CurlTransfer.Failure(
+            transfer.finish(.failure(OriginAttemptFailure(
                 error: OriginError(.connectionFailed, "curl_multi_add_handle failed"), retryable: false)))
             return
         }

@@ -73,28 +73,9 @@ public final class CurlOriginFetcher: OriginFetching {
         guard Self.isAbsoluteHTTPURL(request.url) else {
             throw OriginError(.invalidRequest, "not an absolute http(s) URL")
         }
-        let deadline = ContinuousClock.now + .milliseconds(Int64(request.timeout * 1000))
-        var attempt = 0
-        while true {
-            attempt += 1
-            let remaining = ContinuousClock.now.duration(to: deadline)
-            guard remaining > .zero else {
-                throw OriginError(.timeout, "no answer within \(request.timeout) s", attempts: attempt - 1)
-            }
-            do {
-                return try await engine.perform(request, remaining: remaining)
-            } catch let error as OriginError {
-                throw OriginError(error.code, error.context, attempts: attempt)
-            } catch let failure as CurlTransfer.Failure {
-                let failed = OriginError(failure.error.code, failure.error.context, attempts: attempt)
-                guard failure.retryable, request.isRetryable, attempt <= configuration.maxRetries else { throw failed }
-                let backoff = configuration.retryBaseDelay * Double(1 << (attempt - 1)) * Double.random(in: 0.5..<1.5)
-                let pause = Duration.milliseconds(Int64(backoff * 1000))
-                // A retry that could only start after the deadline is not made: the failure, now.
-                guard pause < ContinuousClock.now.duration(to: deadline) else { throw failed }
-                retryObserver?(attempt, failed)
-                if backoff > 0 { try await Task.sleep(for: pause) }
-            }
+        return try await OriginRetry.fetch(request, maxRetries: configuration.maxRetries,
+                                           retryBaseDelay: configuration.retryBaseDelay, observer: retryObserver) { remaining in
+            try await engine.perform(request, remaining: remaining)
         }
     }
 

@@ -38,36 +38,36 @@ extension CurlTransfer {
             return timedOutInFull ? OriginError(.timeout, "no complete answer within \(timeout) s")
                                   : OriginError(.timeout, "the connection was idle too long")
         case Int(CCURLE_COULDNT_RESOLVE_PROXY), Int(CCURLE_COULDNT_RESOLVE_HOST), Int(CCURLE_COULDNT_CONNECT):
-            return Failure(error: OriginError(.connectionFailed, "cannot connect (curl error \(code))"), retryable: true)
+            return OriginAttemptFailure(error: OriginError(.connectionFailed, "cannot connect (curl error \(code))"), retryable: true)
         case Int(CCURLE_GOT_NOTHING):
-            return Failure(error: OriginError(.connectionFailed, "the connection closed before a response (curl error \(code))"),
+            return OriginAttemptFailure(error: OriginError(.connectionFailed, "the connection closed before a response (curl error \(code))"),
                            retryable: true)
         case Int(CCURLE_SEND_ERROR) where !responded, Int(CCURLE_RECV_ERROR) where !responded:
-            return Failure(error: OriginError(.connectionFailed, "the connection closed before a response (curl error \(code))"),
+            return OriginAttemptFailure(error: OriginError(.connectionFailed, "the connection closed before a response (curl error \(code))"),
                            retryable: true)
         case Int(CCURLE_SSL_CONNECT_ERROR), Int(CCURLE_SSL_CERTPROBLEM), Int(CCURLE_SSL_CIPHER),
              Int(CCURLE_PEER_FAILED_VERIFICATION), Int(CCURLE_SSL_CACERT_BADFILE), Int(CCURLE_SSL_SHUTDOWN_FAILED),
              Int(CCURLE_SSL_CRL_BADFILE), Int(CCURLE_SSL_ISSUER_ERROR), Int(CCURLE_SSL_PINNEDPUBKEYNOTMATCH),
              Int(CCURLE_SSL_INVALIDCERTSTATUS), Int(CCURLE_SSL_CLIENTCERT):
-            return Failure(error: OriginError(.connectionFailed, "TLS failure (curl error \(code))"), retryable: false)
+            return OriginAttemptFailure(error: OriginError(.connectionFailed, "TLS failure (curl error \(code))"), retryable: false)
         case Int(CCURLE_PARTIAL_FILE):
-            return Failure(error: OriginError(.invalidResponse, "the connection closed before the whole body arrived (curl error \(code))"),
+            return OriginAttemptFailure(error: OriginError(.invalidResponse, "the connection closed before the whole body arrived (curl error \(code))"),
                            retryable: false)
         case Int(CCURLE_SEND_ERROR), Int(CCURLE_RECV_ERROR):
-            return Failure(error: OriginError(.invalidResponse, "the connection broke during the response (curl error \(code))"),
+            return OriginAttemptFailure(error: OriginError(.invalidResponse, "the connection broke during the response (curl error \(code))"),
                            retryable: false)
         case Int(CCURLE_WEIRD_SERVER_REPLY):
-            return Failure(error: OriginError(.invalidResponse, "not a valid HTTP response (curl error \(code))"), retryable: false)
+            return OriginAttemptFailure(error: OriginError(.invalidResponse, "not a valid HTTP response (curl error \(code))"), retryable: false)
         case Int(CCURLE_OUT_OF_MEMORY), Int(CCURLE_TOO_LARGE):
-            return Failure(error: OriginError(.invalidResponse, "the response head is over libcurl's limit, or memory ran out (curl error \(code))"),
+            return OriginAttemptFailure(error: OriginError(.invalidResponse, "the response head is over libcurl's limit, or memory ran out (curl error \(code))"),
                            retryable: false)
         case Int(CCURLE_BAD_CONTENT_ENCODING):
-            return Failure(error: OriginError(.invalidResponse, "the origin's content coding cannot be decoded (curl error \(code))"),
+            return OriginAttemptFailure(error: OriginError(.invalidResponse, "the origin's content coding cannot be decoded (curl error \(code))"),
                            retryable: false)
         case Int(CCURLE_URL_MALFORMAT):
             return OriginError(.invalidRequest, "not an absolute http(s) URL")
         default:
-            return Failure(error: OriginError(.invalidResponse, "unusable response (curl error \(code))"), retryable: false)
+            return OriginAttemptFailure(error: OriginError(.invalidResponse, "unusable response (curl error \(code))"), retryable: false)
         }
     }
 }

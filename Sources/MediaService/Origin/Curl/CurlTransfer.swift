@@ -10,12 +10,6 @@ import Synchronization
 /// or writes its state (the curl callbacks run inside `curl_multi_perform` on that thread),
 /// except ``cancelled``, which the task's cancellation handler sets.
 final class CurlTransfer: @unchecked Sendable {
-    /// A transport failure and whether retrying an idempotent request may help.
-    struct Failure: Error {
-        let error: OriginError
-        let retryable: Bool
-    }
-
     let request: OriginRequest
     /// `CURLOPT_TIMEOUT_MS` of this attempt: the fetch's remaining time.
     let timeoutMilliseconds: Int
