@@ -30,13 +30,8 @@ public struct StoredResponse: Sendable, Hashable {
         status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
         requestMethod: String = "GET", secondaryKey: SecondaryKey = .empty
     ) {
-        self.status = status
-        self.fields = fields
-        self.requestTime = requestTime
-        self.responseTime = responseTime
-        self.requestMethod = requestMethod
-        self.secondaryKey = secondaryKey
-        self.parsed = Parsed(fields)
+        self.init(status: status, fields: fields, requestTime: requestTime, responseTime: responseTime,
+                  requestMethod: requestMethod, secondaryKey: secondaryKey, parsed: Parsed(fields))
     }
 
     /// Creates a stored response whose `parsed` fields the caller already computed from `fields`.
