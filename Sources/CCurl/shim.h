@@ -40,7 +40,6 @@ enum {
     CCURLOPT_HTTPHEADER = 10000 + 23,
     CCURLOPT_HEADERDATA = 10000 + 29,
     CCURLOPT_CUSTOMREQUEST = 10000 + 36,
-    CCURLOPT_NOPROGRESS = 0 + 43,
     CCURLOPT_NOBODY = 0 + 44,
     CCURLOPT_FOLLOWLOCATION = 0 + 52,
     CCURLOPT_HEADERFUNCTION = 20000 + 79,
@@ -54,8 +53,6 @@ enum {
     CCURLOPT_CONNECTTIMEOUT_MS = 0 + 156,
     CCURLOPT_PATH_AS_IS = 0 + 234,
     CCURLOPT_SUPPRESS_CONNECT_HEADERS = 0 + 265,
-    CCURLOPT_XFERINFODATA = 10000 + 57,
-    CCURLOPT_XFERINFOFUNCTION = 20000 + 219,
     CCURLOPT_PROTOCOLS_STR = 10000 + 318,
 };
 
@@ -140,8 +137,6 @@ struct ccurl_version_info_prefix {
 
 // curl.h: curl_write_callback (also the header callback's type).
 typedef size_t (*ccurl_write_callback)(char *buffer, size_t size, size_t nitems, void *userdata);
-// curl.h: curl_xferinfo_callback (non-zero aborts the transfer with CURLE_ABORTED_BY_CALLBACK).
-typedef int (*ccurl_xferinfo_callback)(void *clientp, ccurl_off_t dltotal, ccurl_off_t dlnow, ccurl_off_t ultotal, ccurl_off_t ulnow);
 
 /// The libcurl functions, resolved by ccurl_load.
 struct ccurl_api {
@@ -210,9 +205,6 @@ static inline CCURLcode ccurl_easy_setopt_pointer(const struct ccurl_api *api, C
     return api->easy_setopt(h, option, value);
 }
 static inline CCURLcode ccurl_easy_setopt_callback(const struct ccurl_api *api, CCURL *h, int option, ccurl_write_callback value) {
-    return api->easy_setopt(h, option, value);
-}
-static inline CCURLcode ccurl_easy_setopt_xferinfo(const struct ccurl_api *api, CCURL *h, int option, ccurl_xferinfo_callback value) {
     return api->easy_setopt(h, option, value);
 }
 static inline CCURLcode ccurl_easy_setopt_off_t(const struct ccurl_api *api, CCURL *h, int option, ccurl_off_t value) {

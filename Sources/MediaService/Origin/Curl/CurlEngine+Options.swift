@@ -33,9 +33,6 @@ extension CurlEngine {
             && ccurl_easy_setopt_callback(api, easy, Int32(CCURLOPT_HEADERFUNCTION), CurlTransfer.headerCallback) == CCURLE_OK
             && pointer(Int32(CCURLOPT_HEADERDATA), context)
             && pointer(Int32(CCURLOPT_PRIVATE), context)
-            && long(Int32(CCURLOPT_NOPROGRESS), 0)
-            && ccurl_easy_setopt_xferinfo(api, easy, Int32(CCURLOPT_XFERINFOFUNCTION), CurlTransfer.progressCallback) == CCURLE_OK
-            && pointer(Int32(CCURLOPT_XFERINFODATA), context)
         if request.decodesContentCoding {
             // Enables libcurl's decoders; its own Accept-Encoding line is suppressed in headerList.
             configured = configured && string(Int32(CCURLOPT_ACCEPT_ENCODING), "")

@@ -195,10 +195,14 @@ final class CurlEngine: @unchecked Sendable {
         transfer.finish(.failure(CancellationError()))
     }
 
-    /// Fails transfers whose answer has begun but on which no byte moved for their idle timeout, at
-    /// most every 250 ms (the poll wakes at least once a second). ``CurlTransfer/progressCallback``
-    /// makes the same check from inside libcurl; this one does not depend on libcurl calling it for a
-    /// transfer without activity, which newer libcurl versions may not do.
+    /// The stall check: fails transfers whose final response has begun (status line 200 or above; an
+    /// interim 1xx does not count) but on which no byte arrived for their idle timeout, looking at
+    /// most every 250 ms (the poll wakes at least once a second). Before the status line the origin is
+    /// working on its answer: only the connect timeout and the request's total timeout (the tier's
+    /// `originTimeout`) bound that wait. Made here rather than in a progress callback, so it does not
+    /// depend on libcurl running transfers without activity; libcurl's own check
+    /// (`CURLOPT_LOW_SPEED_*`) is not set, as it runs from the moment the request is sent and would
+    /// fail an origin that thinks for longer than the idle timeout before answering.
     private func abortStalled() {
         let now = ContinuousClock.now
         guard now >= nextStallCheck, !active.isEmpty else { return }

@@ -25,9 +25,8 @@ final class CurlTransfer: @unchecked Sendable {
     var headerList: OpaquePointer?
     var postFields: UnsafeMutableRawPointer?
     var started = ContinuousClock.now
-    /// When bytes last moved (either way; a header line counts), and how many body bytes had moved then.
+    /// When bytes of the answer last arrived (a header line or a body chunk): the engine's stall check.
     var lastProgress = ContinuousClock.now
-    var progressBytes: Int64 = 0
     var finished = false
     /// The status of the last status line (1xx interim responses included), 0 before one.
     var status = 0
@@ -74,33 +73,9 @@ extension CurlTransfer {
         }
         if length > 0, let buffer {
             transfer.body.append(contentsOf: UnsafeRawBufferPointer(start: buffer, count: length))
-            transfer.lastProgress = .now   // body bytes moved (also seen by the engine's own stall check)
+            transfer.lastProgress = .now   // body bytes arrived (the engine's stall check)
         }
         return length
-    }
-
-    /// `CURLOPT_XFERINFOFUNCTION` (called at least once a second while the transfer runs: the
-    /// engine's `curl_multi_poll` waits at most 1 s and `curl_multi_perform` then runs every
-    /// transfer): aborts a transfer on which no byte moved for ``idleTimeout`` once the final
-    /// response's status line has arrived (an interim 1xx does not count). Before the status line, the origin is working on its answer: only
-    /// the connect timeout and the request's total timeout (the tier's `originTimeout`) bound that
-    /// wait. The engine makes the same check between polls (`CurlEngine.abortStalled()`), whichever
-    /// comes first. libcurl's own (`CURLOPT_LOW_SPEED_*`) is not set, as it
-    /// runs from the moment the request is sent and would fail an origin that thinks for longer
-    /// than the idle timeout before answering (it also averages over a window of several seconds).
-    static let progressCallback: ccurl_xferinfo_callback = { user, _, received, _, sent in
-        let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()
-        guard transfer.status >= 200 else { return 0 }   // no final status line yet (1xx is interim)
-        let moved = received + sent
-        let now = ContinuousClock.now
-        if moved != transfer.progressBytes {
-            transfer.progressBytes = moved
-            transfer.lastProgress = now
-            return 0
-        }
-        guard transfer.lastProgress.duration(to: now) >= transfer.idleTimeout else { return 0 }
-        transfer.abort = OriginError(.timeout, "the connection was idle too long")
-        return 1
     }
 
     /// `CURLOPT_HEADERFUNCTION`: one header line per call (status lines and the blank line included).
