@@ -73,8 +73,7 @@ final class TierRuntime: Sendable {
 
     /// The entry for `key`: hot copy, then memory, disk, sealed (a file hit is copied to `hot`).
     func entry(for key: String) -> StoredEntry? {
-        if let hot, let entry = hot.entry(for: key) { return entry }
-        if let entry = memory.entry(for: key) { return entry }
+        if let entry = entryInMemory(for: key) { return entry }
         for store in [disk as (any MediaStoring)?, sealed] {
             if let store, let entry = store.entry(for: key) {
                 try? hot?.store(entry, for: key)
