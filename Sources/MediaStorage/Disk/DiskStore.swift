@@ -18,12 +18,21 @@ public final class DiskStore: MediaStoring {
         public var synchronizesWrites: Bool
         /// Threads the startup scan uses (top-level folders are split between them). Default: 2.
         public var scanThreads: Int
+        /// Write-behind: ``DiskStore/store(_:for:)`` indexes the entry and returns at once, serving it from
+        /// memory until one background writer has written (and fsynced) its file. Default: `false`.
+        public var writesBehind: Bool
+        /// With ``writesBehind``: the file bytes that may wait for the writer; a store past it writes in
+        /// the caller (back-pressure). Default: 67,108,864 (64 MiB).
+        public var pendingByteLimit: Int
 
-        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true, scanThreads: Int = 2) {
+        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true, scanThreads: Int = 2,
+                    writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20) {
             self.byteLimit = byteLimit
             self.entryByteLimit = entryByteLimit
             self.synchronizesWrites = synchronizesWrites
             self.scanThreads = scanThreads
+            self.writesBehind = writesBehind
+            self.pendingByteLimit = pendingByteLimit
         }
 
         /// ``entryByteLimit`` or its default.
@@ -51,7 +60,8 @@ public final class DiskStore: MediaStoring {
         files = try FileStore(
             storageClass: .disk, rootPath: directory, format: DiskFileFormat(), byteLimit: configuration.byteLimit,
             entryByteLimit: configuration.effectiveEntryByteLimit, synchronizes: configuration.synchronizesWrites,
-            scanThreads: configuration.scanThreads, onEvent: onEvent)
+            scanThreads: configuration.scanThreads, writesBehind: configuration.writesBehind,
+            pendingByteLimit: configuration.pendingByteLimit, onEvent: onEvent)
         files.emit(files.scan(.index))
     }
 
@@ -70,4 +80,8 @@ public final class DiskStore: MediaStoring {
     public func inventory() -> [EntryMetadata] { files.inventory() }
     public var totals: StorageTotals { files.totals }
     @discardableResult public func sweep(now: Double) -> [EntryMetadata] { files.sweep(now: now) }
+    /// Waits until every write-behind write queued so far has finished. No-op without write-behind.
+    public func flush() { files.flush() }
+    /// File bytes of the entries still waiting for the write-behind writer (0 without write-behind).
+    public var pendingWriteBytes: Int { files.state.withLock { $0.pendingBytes } }
 }

@@ -18,11 +18,19 @@ public final class EncryptedDiskStore: MediaStoring {
         public var entryByteLimit: Int?
         /// Whether writes `fsync` the file and its folder. Default: `true`.
         public var synchronizesWrites: Bool
+        /// Write-behind, as ``DiskStore/Configuration/writesBehind``: the entry is held (in plaintext, in
+        /// process memory only) until the background writer has sealed and written its file. Default: `false`.
+        public var writesBehind: Bool
+        /// As ``DiskStore/Configuration/pendingByteLimit``. Default: 67,108,864 (64 MiB).
+        public var pendingByteLimit: Int
 
-        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true) {
+        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true,
+                    writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20) {
             self.byteLimit = byteLimit
             self.entryByteLimit = entryByteLimit
             self.synchronizesWrites = synchronizesWrites
+            self.writesBehind = writesBehind
+            self.pendingByteLimit = pendingByteLimit
         }
 
         /// ``entryByteLimit`` or its default.
@@ -58,7 +66,8 @@ public final class EncryptedDiskStore: MediaStoring {
         files = try FileStore(
             storageClass: .encryptedDisk, rootPath: directory, format: SealedFileFormat(key: self.key, nonces: nonces),
             byteLimit: configuration.byteLimit, entryByteLimit: configuration.effectiveEntryByteLimit,
-            synchronizes: configuration.synchronizesWrites, onEvent: onEvent)
+            synchronizes: configuration.synchronizesWrites, writesBehind: configuration.writesBehind,
+            pendingByteLimit: configuration.pendingByteLimit, onEvent: onEvent)
         files.emit(files.scan(.shred(.previousProcess)))
     }
 
@@ -70,7 +79,10 @@ public final class EncryptedDiskStore: MediaStoring {
 
     /// Graceful stop: zeroes the key, then removes every file, reporting each as a shred (reason `stop`).
     /// Afterwards ``entry(for:)`` returns `nil` and ``store(_:for:)`` throws `stopped`. Idempotent.
+    /// Write-behind writes not started are dropped (their entries are reported as shreds too); one in
+    /// progress finishes first, so the key is never zeroed under it.
     public func stop() {
+        files.quiesce()
         key.destroy()
         files.emit(files.stopAndRemoveAll())
     }
@@ -84,4 +96,8 @@ public final class EncryptedDiskStore: MediaStoring {
     public func inventory() -> [EntryMetadata] { files.inventory() }
     public var totals: StorageTotals { files.totals }
     @discardableResult public func sweep(now: Double) -> [EntryMetadata] { files.sweep(now: now) }
+    /// Waits until every write-behind write queued so far has finished. No-op without write-behind.
+    public func flush() { files.flush() }
+    /// File bytes of the entries still waiting for the write-behind writer (0 without write-behind).
+    public var pendingWriteBytes: Int { files.state.withLock { $0.pendingBytes } }
 }

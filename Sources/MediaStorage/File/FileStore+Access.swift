@@ -4,6 +4,7 @@ import MediaCrypto
 extension FileStore {
     func entry(for key: String) -> StoredEntry? {
         guard let item = state.withLock({ $0.stopped ? nil : $0.list.touch(key) }) else { return nil }
+        if let pending = item.pending { return pending.entry }
         let result: Result<StoredEntry, FileDefect>
         do {
             result = try withFolder(of: item.digest, create: false) { folder in
@@ -55,25 +56,41 @@ extension FileStore {
         }
         if state.withLock({ $0.stopped }) { throw StorageError(.stopped, "the \(storageClass) store was stopped") }
         let digest = KeyDigest.hex(of: key)
-        let finalPath = path(of: digest)
-        let events: [StorageEvent] = try withFolder(of: digest, create: true) { folder in
-            let temporary = "\(digest).tmp-\(Hex.encode(try SecureRandom.bytes(count: 8)))"
-            let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
-            guard fd >= 0 else { throw POSIX.failure("open", finalPath + ".tmp") }
-            do {
-                try format.write(metadata: encoded, body: entry.body, name: digest, to: fd, path: finalPath)
-                if synchronizes, fsync(fd) != 0 { throw POSIX.failure("fsync", finalPath) }
-                close(fd)
-            } catch {
-                close(fd)
-                unlinkat(folder, temporary, 0)
-                throw error
+        if writer != nil {
+            var pendingEntry = entry
+            pendingEntry.metadata = metadata
+            if let events = try storeBehind(Pending(entry: pendingEntry, encodedMetadata: encoded, size: size),
+                                            key: key, digest: digest) {
+                emit(events)
+                return
             }
+        }
+        let events: [StorageEvent] = try withFolder(of: digest, create: true) { folder in
+            let temporary = try writeTemporary(metadata: encoded, body: entry.body, digest: digest, in: folder)
             let events = try commit(temporary, in: folder, digest: digest, key: key, metadata: metadata, size: size)
             if synchronizes { fsync(folder) }
             return events
         }!
         emit(events)
+    }
+
+    /// Writes (and with `synchronizes`, fsyncs) a new temporary file in `folder`; returns its name.
+    /// - Throws: ``StorageError`` `io`; nothing is left behind then.
+    func writeTemporary(metadata: [UInt8], body: [UInt8], digest: String, in folder: Int32) throws -> String {
+        let finalPath = path(of: digest)
+        let temporary = "\(digest).tmp-\(Hex.encode(try SecureRandom.bytes(count: 8)))"
+        let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw POSIX.failure("open", finalPath + ".tmp") }
+        do {
+            try format.write(metadata: metadata, body: body, name: digest, to: fd, path: finalPath)
+            if synchronizes, fsync(fd) != 0 { throw POSIX.failure("fsync", finalPath) }
+            close(fd)
+        } catch {
+            close(fd)
+            unlinkat(folder, temporary, 0)
+            throw error
+        }
+        return temporary
     }
 
     /// Renames the temp file into place and updates the index, evicting to fit the byte limit.
@@ -90,7 +107,10 @@ extension FileStore {
                 throw error
             }
             state.generation += 1
-            state.list.insert(key, Item(digest: digest, metadata: metadata, generation: state.generation), cost: size)
+            if let replaced = state.list.insert(key, Item(digest: digest, metadata: metadata, generation: state.generation),
+                                                cost: size) {
+                state.forget(replaced.value)
+            }
             return evictToFit(&state)
         }
     }
@@ -99,6 +119,7 @@ extension FileStore {
     func evictToFit(_ state: inout State) -> [StorageEvent] {
         var events: [StorageEvent] = []
         while state.list.totalCost > byteLimit, let victim = state.list.popLeastRecent() {
+            state.forget(victim.value)
             unlinkFile(victim.value.digest)
             events.append(StorageEvent(.evict, storageClass, digest: victim.value.digest, bytes: victim.cost,
                                        metadata: victim.value.metadata, reason: .byteLimit))
@@ -109,6 +130,7 @@ extension FileStore {
     func remove(_ key: String) -> EntryMetadata? {
         state.withLock { state in
             guard let (item, _) = state.list.remove(key) else { return nil }
+            state.forget(item)
             unlinkFile(item.digest)
             return item.metadata
         }
@@ -120,6 +142,7 @@ extension FileStore {
             var removed: [(item: Item, cost: Int)] = []
             for candidate in state.list.leastRecentFirst() where predicate(candidate.value.metadata) {
                 state.list.remove(candidate.key)
+                state.forget(candidate.value)
                 unlinkFile(candidate.value.digest)
                 removed.append((candidate.value, candidate.cost))
             }

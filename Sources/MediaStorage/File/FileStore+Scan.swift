@@ -135,6 +135,7 @@ extension FileStore {
             state.stopped = true
             var events: [StorageEvent] = []
             while let victim = state.list.popLeastRecent() {
+                state.forget(victim.value)
                 unlinkFile(victim.value.digest)
                 events.append(StorageEvent(.shred, storageClass, digest: victim.value.digest, bytes: victim.cost,
                                            metadata: victim.value.metadata, reason: .stop))

@@ -1,3 +1,4 @@
+import Dispatch
 import Glibc
 import MediaCrypto
 import Synchronization
@@ -8,17 +9,40 @@ import Synchronization
 ///
 /// File I/O happens outside the lock except rename and unlink, which happen under it so the
 /// index and the folder always agree.
+///
+/// With write-behind (`writesBehind`), ``store(_:for:)`` indexes the entry at once and holds it in
+/// memory (``Item/pending``) while one serial writer writes its file; the entry is served from memory
+/// meanwhile. Every removal (remove, purge, sweep, eviction, stop) drops the pending entry under the
+/// lock, and the writer renames its file into place only when the index still holds that very
+/// version, so a removed entry's file never appears afterwards.
 final class FileStore: Sendable {
     struct Item {
         var digest: String
         var metadata: EntryMetadata
         var generation: UInt64
+        /// The entry while its file is not written yet (write-behind); `nil` once the file is in place.
+        var pending: Pending? = nil
+    }
+
+    /// An entry waiting for its file: what the writer writes and what reads return meanwhile.
+    struct Pending {
+        var entry: StoredEntry
+        var encodedMetadata: [UInt8]
+        /// The file size, as counted in the index.
+        var size: Int
     }
 
     struct State {
         var list = LRUList<Item>()
         var generation: UInt64 = 0
         var stopped = false
+        /// File bytes of the entries whose write is pending.
+        var pendingBytes = 0
+
+        /// Accounts for `item` leaving the index (its pending write, if any, is then skipped).
+        mutating func forget(_ item: Item) {
+            if let pending = item.pending { pendingBytes -= pending.size }
+        }
     }
 
     let storageClass: StorageClassName
@@ -31,11 +55,16 @@ final class FileStore: Sendable {
     let scanThreads: Int
     let onEvent: StorageEventHandler
     let state = Mutex(State())
+    /// The serial writer of pending entries; `nil` without write-behind.
+    let writer: DispatchQueue?
+    /// Pending file bytes beyond which ``store(_:for:)`` writes in the caller instead (back-pressure).
+    let pendingByteLimit: Int
 
     /// Opens (creating with mode 0700) `rootPath`. Its parent is created if missing.
     /// - Throws: `unsafe-path` when `rootPath` is a symlink or not a folder; `io`.
     init(storageClass: StorageClassName, rootPath: String, format: any EntryFileFormat, byteLimit: Int, entryByteLimit: Int,
-         synchronizes: Bool, scanThreads: Int = 2, onEvent: @escaping StorageEventHandler) throws {
+         synchronizes: Bool, scanThreads: Int = 2, writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20,
+         onEvent: @escaping StorageEventHandler) throws {
         var rootPath = rootPath
         while rootPath.count > 1, rootPath.hasSuffix("/") { rootPath.removeLast() }
         self.storageClass = storageClass
@@ -46,6 +75,8 @@ final class FileStore: Sendable {
         self.synchronizes = synchronizes
         self.scanThreads = scanThreads
         self.onEvent = onEvent
+        self.pendingByteLimit = pendingByteLimit
+        writer = writesBehind ? DispatchQueue(label: "mediactl.\(storageClass).writer") : nil
         let parent = rootPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let leaf = String(rootPath.split(separator: "/").last ?? "")
         try Self.makeParents(parent)

@@ -38,4 +38,12 @@ public protocol MediaStoring: AnyObject, Sendable {
     /// ``StorageEvent/Kind/expire``. Returns the removed entries' metadata.
     /// - Complexity: O(n).
     @discardableResult func sweep(now: Double) -> [EntryMetadata]
+
+    /// Waits until every write the store accepted has reached its file (write-behind stores);
+    /// returns at once for stores that write before ``store(_:for:)`` returns. Default: no-op.
+    func flush()
+}
+
+extension MediaStoring {
+    public func flush() {}
 }

@@ -3,7 +3,8 @@
 public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
     /// What happened.
     public enum Kind: String, Hashable, Sendable {
-        /// Removed to make room (``Reason/byteLimit``, ``Reason/countLimit``). Audit event `evict`.
+        /// Removed to make room (``Reason/byteLimit``, ``Reason/countLimit``), or because its write-behind
+        /// write failed (``Reason/writeFailed``). Audit event `evict`.
         case evict
         /// Removed by ``MediaStoring/sweep(now:)`` past `expiresAt`. Audit event `expire`.
         case expire
@@ -42,6 +43,8 @@ public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
         public static let previousProcess = Reason("previous-process")
         /// Graceful stop: the key was zeroed and the files removed.
         public static let stop = Reason("stop")
+        /// A write-behind write failed (disk full, I/O error): the entry left the store.
+        public static let writeFailed = Reason("write-failed")
     }
 
     public let kind: Kind

@@ -40,6 +40,14 @@ struct LRUList<Value> {
         return nodes[index].value
     }
 
+    /// Replaces the value of `key` without changing the order or the cost; false when `key` is absent.
+    @discardableResult
+    mutating func update(_ key: String, _ value: Value) -> Bool {
+        guard let index = slots[key] else { return false }
+        nodes[index].value = value
+        return true
+    }
+
     /// Inserts or replaces; the entry becomes most recently used. Returns the replaced value and its cost.
     @discardableResult
     mutating func insert(_ key: String, _ value: Value, cost: Int) -> (value: Value, cost: Int)? {
