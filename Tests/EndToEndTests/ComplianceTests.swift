@@ -38,6 +38,7 @@ struct ComplianceTests {
             #expect(response.status == 200)
             #expect(response.body == Fixtures.bytes(Self.oneTime))
         }
+        try world.settle()   // every stored response has its file before the state is examined
     }
 
     /// The report's rows against the files found: objects per storage class, nothing forbidden anywhere.

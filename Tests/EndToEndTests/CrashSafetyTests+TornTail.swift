@@ -10,6 +10,7 @@ extension CrashSafetyTests {
         try world.start()
         #expect(try world.get("/catalog/coffee-237a7131.jpg").cacheStatus.stored)
         #expect(try world.get("/receipts/r-7731.png", token: "t1").cacheStatus.stored)
+        try world.settle()   // the crash comes after both files landed
         world.crash()
         let intactRecords = world.auditRecords
 

@@ -57,6 +57,7 @@ struct FieldCaseTests {
             "/c02/r-7731.png auth=Bearer \(u1) inm=- xfh=- fwd=- status=200",
             "/c02/r-7731.png auth=Bearer \(u2) inm=- xfh=- fwd=- status=200",
         ])
+        try world.settle()
         #expect(StateScan.filesContaining([Array(u1.utf8), Array(u2.utf8)], under: world.stateDirectory) == [])
     }
 

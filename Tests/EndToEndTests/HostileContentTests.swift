@@ -34,6 +34,7 @@ struct HostileContentTests {
         #expect(seen == Dictionary(uniqueKeysWithValues: Self.expectedCodes.map { ($0.file, $0.code) }))
 
         // Nothing stored: no disk object, and each refusal is an audited skip with its code.
+        try world.settle()
         #expect(StateScan.files(under: world.stateDirectory.appendingPathComponent("disk")).isEmpty)
         let skips = world.auditRecords.filter { $0.route == "hostile" }
         #expect(skips.map(\.event) == Array(repeating: "skip", count: Self.expectedCodes.count))

@@ -48,6 +48,7 @@ struct TierTests {
         // Unversioned avatars: at most the origin's 60 s (under the tier's 300 s cap).
         let ttl = Int(second.cacheStatus.parameters["ttl"] ?? "") ?? -1
         #expect((0...60).contains(ttl))
+        try world.settle()
         #expect(StateScan.objectFiles(under: world.stateDirectory.appendingPathComponent("disk")).count == 1)
     }
 
@@ -86,6 +87,7 @@ struct TierTests {
         ])
 
         let sealed = world.stateDirectory.appendingPathComponent("sealed")
+        try world.settle()
         #expect(StateScan.objectFiles(under: sealed).count == 2)
 
         // Audited per partition: one store per user, different partitions, never a URL.
@@ -112,6 +114,7 @@ struct TierTests {
         let records = world.auditRecords.filter { $0.route == "one-time" }
         #expect(records.map(\.event) == ["skip", "skip"])
         #expect(records.allSatisfy { $0.storage == "none" })
+        try world.settle()
         #expect(StateScan.files(under: world.stateDirectory.appendingPathComponent("disk")).isEmpty)
     }
 

@@ -44,7 +44,7 @@ extension MediaService {
     }
 
     /// Per-tier counters (`mediactl_<counter>_total{tier="…"}`) and byte gauges
-    /// (`mediactl_stored_bytes{tier="…",store="…"}`).
+    /// (`mediactl_stored_bytes{tier="…",store="…"}`, `mediactl_pending_write_bytes{tier="…",store="…"}`).
     var metricsText: String {
         var lines: [String] = []
         let names = runtimes.keys.sorted()
@@ -60,6 +60,13 @@ extension MediaService {
         for name in names {
             for gauge in runtimes[name]!.byteGauges {
                 lines.append("mediactl_stored_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
+            }
+        }
+        lines.append("# HELP mediactl_pending_write_bytes File bytes of stored responses whose file the write-behind writer has not written yet (served from memory meanwhile).")
+        lines.append("# TYPE mediactl_pending_write_bytes gauge")
+        for name in names {
+            for gauge in runtimes[name]!.pendingWriteGauges {
+                lines.append("mediactl_pending_write_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
             }
         }
         return lines.joined(separator: "\n") + "\n"

@@ -74,8 +74,14 @@ extension MediaService {
             // One stored response per store key: drop copies another class may hold.
             for other in context.runtime.decidedStores where other !== store { other.remove(storeKey) }
             context.runtime.hot?.remove(storeKey)
-            try store.store(entry, for: storeKey)
+            // The hot copy first: a write-behind store that fails later removes it again (TierRuntime).
             if decision.storage.isPersistent { try? context.runtime.hot?.store(entry, for: storeKey) }
+            do {
+                try store.store(entry, for: storeKey)
+            } catch {
+                context.runtime.hot?.remove(storeKey)
+                throw error
+            }
             context.runtime.addVariant(storeKey)
             counters.bump(.stored)
             status.stored = true

@@ -27,12 +27,18 @@ public final class MediaService: Sendable {
         public var audit: AuditLog.Configuration
         /// Whether store writes `fsync` files and folders. Default: `true`. Benchmarks may turn it off.
         public var synchronizesWrites: Bool
+        /// Write-behind for the `disk` and `encrypted-disk` classes: a miss is answered once its `store`
+        /// record is written and the entry is in memory; its file is written (and fsynced) by the store's
+        /// background writer afterwards (``MediaStorage/DiskStore/Configuration/writesBehind``). Purges,
+        /// sweeps and evictions drop an entry whose file is not written yet, so its file never appears.
+        /// ``flushWrites()`` and ``stop()`` wait for the writers. Default: `true`.
+        public var writesBehind: Bool
 
         public init(
             stateDirectory: String = ".mediactl",
             clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
             hooks: [any StorageHook] = [], targetLimits: RequestTarget.Configuration = .init(),
-            audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true
+            audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true, writesBehind: Bool = true
         ) {
             self.stateDirectory = stateDirectory
             self.clock = clock
@@ -40,6 +46,7 @@ public final class MediaService: Sendable {
             self.targetLimits = targetLimits
             self.audit = audit
             self.synchronizesWrites = synchronizesWrites
+            self.writesBehind = writesBehind
         }
     }
 
@@ -103,7 +110,7 @@ public final class MediaService: Sendable {
             let shredsBefore = counters.value(.shredded)
             runtimes[name] = try TierRuntime(
                 tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
-                synchronizesWrites: configuration.synchronizesWrites
+                synchronizesWrites: configuration.synchronizesWrites, writesBehind: configuration.writesBehind
             ) { event in
                 auditor.record(event, tier: name)
                 switch event.kind {
@@ -149,16 +156,23 @@ public final class MediaService: Sendable {
         auditor.flush()
     }
 
+    /// Waits until every stored response accepted so far has reached its file (``Configuration/writesBehind``);
+    /// returns at once without write-behind.
+    public func flushWrites() {
+        for runtime in runtimes.values { for store in runtime.decidedStores { store.flush() } }
+    }
+
     /// Waits until every background refresh (`stale-while-revalidate`) started so far has finished.
     public func waitForBackgroundRefreshes() async {
         await background.waitForAll()
     }
 
-    /// Graceful stop: waits for background refreshes, shreds every sealed file (audited `shred`),
+    /// Graceful stop: waits for background refreshes and write-behind writes, shreds every sealed file (audited `shred`),
     /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent.
     public func stop() async {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         await background.waitForAll()
+        flushWrites()
         for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) {
             let before = runtime.counters.value(.shredded)
             runtime.sealed?.stop()

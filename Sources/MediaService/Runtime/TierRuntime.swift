@@ -19,7 +19,7 @@ final class TierRuntime: Sendable {
     /// shredded) leaves the index at once, so unique URLs never grow it past what is stored.
     let variantIndex = VariantIndex()
 
-    init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool,
+    init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool, writesBehind: Bool = false,
          onEvent: @escaping StorageEventHandler) throws {
         self.tier = tier
         self.counters = counters
@@ -31,23 +31,28 @@ final class TierRuntime: Sendable {
         let hotBudget = limits(tier.memoryBytes - (persistent ? tier.memoryBytes / 4 : tier.memoryBytes))
         let diskBudget = limits(tier.diskBytes)
         let index = variantIndex
+        let hot = persistent ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: hotBudget.entry)) : nil
         let onEvent: StorageEventHandler = { event in
-            if let key = event.storeKey { index.remove(key) }
+            if let key = event.storeKey {
+                index.remove(key)
+                // A file entry that left its store (evicted, failed write, shred) takes its hot copy along.
+                if event.storageClass != .memory { hot?.remove(key) }
+            }
             onEvent(event)
         }
         memory = try MemoryStore(configuration: .init(byteLimit: memoryBudget.bytes, entryByteLimit: memoryBudget.entry),
                                  onEvent: onEvent)
-        hot = persistent ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: hotBudget.entry)) : nil
+        self.hot = hot
         disk = tier.storage == .disk
             ? try DiskStore(directory: stateDirectory + "/disk/" + tier.name,
                             configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
-                                                 synchronizesWrites: synchronizesWrites),
+                                                 synchronizesWrites: synchronizesWrites, writesBehind: writesBehind),
                             onEvent: onEvent)
             : nil
         sealed = persistent
             ? try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + tier.name,
                                      configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
-                                                          synchronizesWrites: synchronizesWrites),
+                                                          synchronizesWrites: synchronizesWrites, writesBehind: writesBehind),
                                      onEvent: onEvent)
             : nil
         for metadata in disk?.inventory() ?? [] { addVariant(metadata.key) }
@@ -137,6 +142,14 @@ final class TierRuntime: Sendable {
     func addVariant(_ storeKey: String) { variantIndex.add(storeKey) }
 
     func removeVariant(_ storeKey: String) { variantIndex.remove(storeKey) }
+
+    /// File bytes waiting for the write-behind writers, per file store, for metrics.
+    var pendingWriteGauges: [(store: String, bytes: Int)] {
+        var out: [(String, Int)] = []
+        if let disk { out.append(("disk", disk.pendingWriteBytes)) }
+        if let sealed { out.append(("encrypted-disk", sealed.pendingWriteBytes)) }
+        return out
+    }
 
     /// Bytes held per store, for metrics.
     var byteGauges: [(store: String, bytes: Int)] {

@@ -99,6 +99,22 @@ final class ServeEnvironment: @unchecked Sendable {
         try RawHTTP.get(port: port, target, token: token, headers: headers)
     }
 
+    /// Waits until serve's write-behind writers have written every stored response accepted so far:
+    /// `mediactl_pending_write_bytes` is 0 for every tier and store (polled, at most 10 s). Call it
+    /// before looking at the files of `disk/` and `sealed/`, so a scan never passes for lack of files.
+    func settle() throws {
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            let metrics = try get("/_mediactl/metrics").text
+            let pending = metrics.split(separator: "\n").filter { $0.hasPrefix("mediactl_pending_write_bytes{") }
+            if !pending.isEmpty, pending.allSatisfy({ $0.hasSuffix(" 0") }) { return }
+            guard Date() < deadline else { throw SettleTimeout(metrics: metrics) }
+            usleep(2_000)
+        }
+    }
+
+    struct SettleTimeout: Error { let metrics: String }
+
     /// `mediactl audit --json --state-dir <state> --policies <policies>` and its decoded report.
     func audit() throws -> (result: MediactlProcess.CommandResult, report: AuditReportDocument?) {
         let result = try MediactlProcess.run(

@@ -94,6 +94,7 @@ import Testing
         let response = await crashed.handle(ServiceRequest(target: "/" + Self.receipts[0],
                                                            fields: ["Authorization": "Bearer " + Self.token]))
         #expect(response.outcome.storage == "encrypted-disk")
+        crashed.flushWrites()   // the crash comes after the sealed file landed
 
         let restarted = try PipelineHarness(stateDirectory: directory)
         #expect(sealedFiles(restarted).isEmpty)

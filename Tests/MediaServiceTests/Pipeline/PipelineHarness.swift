@@ -40,8 +40,10 @@ final class PipelineHarness: Sendable {
         try AuditReader.records(directory: stateDirectory + "/audit")
     }
 
-    /// Every byte of every file under the state directory, concatenated per file.
+    /// Every byte of every file under the state directory, concatenated per file, once every write-behind
+    /// write has landed (so a scan for plaintext is never vacuous).
     func filesUnderState() -> [(path: String, bytes: [UInt8])] {
+        service.flushWrites()
         var out: [(String, [UInt8])] = []
         let enumerator = FileManager.default.enumerator(atPath: stateDirectory)
         while let relative = enumerator?.nextObject() as? String {

@@ -62,6 +62,7 @@ final class ServiceStateHarness: Sendable {
         guard catalog.outcome.storage == "disk", receipt.outcome.storage == "encrypted-disk" else {
             throw HarnessError(message: "not stored: \(catalog.outcome) \(receipt.outcome)")
         }
+        service.flushWrites()   // the files exist before the tests look at the state directory
     }
 
     /// `mediactl <arguments>` in-process with the production actions.
