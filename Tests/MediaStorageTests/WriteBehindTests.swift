@@ -3,6 +3,7 @@ import Foundation
 import Glibc
 import MediaCrypto
 @testable import MediaStorage
+import Synchronization
 import Testing
 
 /// Write-behind (`writesBehind`): the entry is indexed and readable at once, its file appears once
@@ -186,4 +187,52 @@ final class WriterGate: Sendable {
     }
 
     func open() { semaphore.signal() }
+}
+
+/// `store(_:for:recordingFirst:)`: the record comes first, the evictions it causes after it, and a
+/// failing record stores nothing — with and without write-behind.
+@Suite struct RecordingFirstTests {
+    final class Log: Sendable {
+        let lines = Mutex<[String]>([])
+        func add(_ line: String) { lines.withLock { $0.append(line) } }
+        var all: [String] { lines.withLock { $0 } }
+    }
+
+    struct Refused: Error {}
+
+    @Test(arguments: [false, true])
+    func theRecordPrecedesTheEvictionsItCauses(writesBehind: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let log = Log()
+        let first = Sample.entry("first", body: Sample.bytes(600))
+        var probe = first.metadata
+        probe.key = "first"
+        probe.storageClass = .disk
+        let size = 84 + MetadataCoding.encode(probe).count + 600
+        let store = try DiskStore(directory: folder.path + "/disk",
+                                  configuration: .init(byteLimit: size + 700, entryByteLimit: size + 700,
+                                                       synchronizesWrites: false, writesBehind: writesBehind),
+                                  onEvent: { log.add("\($0.kind.rawValue) \($0.reason)") })
+        try store.store(first, for: "first") { log.add("record first") }
+        try store.store(Sample.entry("second", body: Sample.bytes(600, seed: 2)), for: "second") { log.add("record second") }
+        store.flush()
+        #expect(log.all == ["record first", "record second", "evict byte-limit"])
+        #expect(folder.files(under: "disk") == [WriteBehindTests.relativePath("second")])
+    }
+
+    @Test(arguments: [false, true])
+    func aFailingRecordStoresNothing(writesBehind: Bool) throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let store = try DiskStore(directory: folder.path + "/disk",
+                                  configuration: .init(synchronizesWrites: false, writesBehind: writesBehind))
+        #expect(throws: Refused.self) {
+            try store.store(Sample.entry("k", body: [1, 2, 3]), for: "k") { throw Refused() }
+        }
+        store.flush()
+        #expect(store.entry(for: "k") == nil)
+        #expect(store.totals == StorageTotals(bytes: 0, count: 0))
+        #expect(folder.files(under: "disk") == [])
+    }
 }

@@ -89,6 +89,9 @@ public final class EncryptedDiskStore: MediaStoring {
 
     public func entry(for key: String) -> StoredEntry? { files.entry(for: key) }
     public func store(_ entry: StoredEntry, for key: String) throws { try files.store(entry, for: key) }
+    public func store(_ entry: StoredEntry, for key: String, recordingFirst record: () throws -> Void) throws {
+        try files.store(entry, for: key, recordingFirst: record)
+    }
     @discardableResult public func remove(_ key: String) -> EntryMetadata? { files.remove(key) }
     @discardableResult public func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata] {
         files.removeAll(where: predicate).map(\.item.metadata)

@@ -32,18 +32,19 @@ extension FileStore {
 
     /// Removes a defective file if the index still points at the version that was read, and reports it.
     private func discard(_ key: String, _ item: Item, reason: StorageEvent.Reason) {
-        let removed: Int? = state.withLock { state in
+        state.withLock { state in
             guard let current = state.list.peek(key), current.generation == item.generation,
-                  let (_, cost) = state.list.remove(key) else { return nil }
+                  let (_, cost) = state.list.remove(key) else { return }
             unlinkFile(item.digest)
-            return cost
-        }
-        if let cost = removed {
             onEvent(StorageEvent(.corrupt, storageClass, digest: item.digest, bytes: cost, metadata: item.metadata, reason: reason))
         }
     }
 
-    func store(_ entry: StoredEntry, for key: String) throws {
+    /// Stores `entry`; `record` runs under the lock right before the entry is indexed (and, writing
+    /// synchronously, before its file is renamed into place). The evictions the insert causes are
+    /// reported under the same lock, after `record`: whoever writes an audit log from both sees each
+    /// key's changes in the order the index made them.
+    func store(_ entry: StoredEntry, for key: String, recordingFirst record: () throws -> Void = {}) throws {
         var metadata = entry.metadata
         metadata.key = key
         metadata.storageClass = storageClass
@@ -59,19 +60,16 @@ extension FileStore {
         if writer != nil {
             var pendingEntry = entry
             pendingEntry.metadata = metadata
-            if let events = try storeBehind(Pending(entry: pendingEntry, encodedMetadata: encoded, size: size),
-                                            key: key, digest: digest) {
-                emit(events)
+            if try storeBehind(Pending(entry: pendingEntry, encodedMetadata: encoded, size: size), key: key, digest: digest,
+                               recordingFirst: record) {
                 return
             }
         }
-        let events: [StorageEvent] = try withFolder(of: digest, create: true) { folder in
+        try withFolder(of: digest, create: true) { folder in
             let temporary = try writeTemporary(metadata: encoded, body: entry.body, digest: digest, in: folder)
-            let events = try commit(temporary, in: folder, digest: digest, key: key, metadata: metadata, size: size)
+            try commit(temporary, in: folder, digest: digest, key: key, metadata: metadata, size: size, recordingFirst: record)
             if synchronizes { fsync(folder) }
-            return events
-        }!
-        emit(events)
+        }
     }
 
     /// Writes (and with `synchronizes`, fsyncs) a new temporary file in `folder`; returns its name.
@@ -93,13 +91,18 @@ extension FileStore {
         return temporary
     }
 
-    /// Renames the temp file into place and updates the index, evicting to fit the byte limit.
+    /// Runs `record`, renames the temp file into place and updates the index, evicting to fit the byte
+    /// limit (events reported under the lock). A throwing `record` leaves nothing behind.
     private func commit(_ temporary: String, in folder: Int32, digest: String, key: String, metadata: EntryMetadata,
-                        size: Int) throws -> [StorageEvent] {
+                        size: Int, recordingFirst record: () throws -> Void) throws {
         try state.withLock { state in
             guard !state.stopped else {
                 unlinkat(folder, temporary, 0)
                 throw StorageError(.stopped, "the \(storageClass) store was stopped")
+            }
+            do { try record() } catch {
+                unlinkat(folder, temporary, 0)
+                throw error
             }
             guard renameat(folder, temporary, folder, digest) == 0 else {
                 let error = POSIX.failure("rename", path(of: digest))
@@ -111,7 +114,7 @@ extension FileStore {
                                                 cost: size) {
                 state.forget(replaced.value)
             }
-            return evictToFit(&state)
+            emit(evictToFit(&state))
         }
     }
 
@@ -141,13 +144,18 @@ extension FileStore {
         state.withLock { state in
             var removed: [(item: Item, cost: Int)] = []
             for candidate in state.list.leastRecentFirst() where predicate(candidate.value.metadata) {
-                state.list.remove(candidate.key)
-                state.forget(candidate.value)
-                unlinkFile(candidate.value.digest)
+                remove(candidate, from: &state)
                 removed.append((candidate.value, candidate.cost))
             }
             return removed
         }
+    }
+
+    /// Drops one indexed entry and its file, under the lock the caller holds.
+    private func remove(_ candidate: (key: String, value: Item, cost: Int), from state: inout State) {
+        state.list.remove(candidate.key)
+        state.forget(candidate.value)
+        unlinkFile(candidate.value.digest)
     }
 
     func inventory() -> [EntryMetadata] {
@@ -158,11 +166,18 @@ extension FileStore {
         state.withLock { StorageTotals(bytes: $0.list.totalCost, count: $0.list.count) }
     }
 
+    /// Removes the entries past `expiresAt`, reporting each (under the lock, like every event that
+    /// follows an index change).
     func sweep(now: Double) -> [EntryMetadata] {
-        let removed = removeAll { $0.expiresAt <= now }
-        emit(removed.map {
-            StorageEvent(.expire, storageClass, digest: $0.item.digest, bytes: $0.cost, metadata: $0.item.metadata, reason: .expired)
-        })
-        return removed.map(\.item.metadata)
+        state.withLock { state in
+            var removed: [EntryMetadata] = []
+            for candidate in state.list.leastRecentFirst() where candidate.value.metadata.expiresAt <= now {
+                remove(candidate, from: &state)
+                emit([StorageEvent(.expire, storageClass, digest: candidate.value.digest, bytes: candidate.cost,
+                                   metadata: candidate.value.metadata, reason: .expired)])
+                removed.append(candidate.value.metadata)
+            }
+            return removed
+        }
     }
 }

@@ -1,23 +1,28 @@
+import Dispatch
 import Glibc
 
 extension FileStore {
-    /// Indexes `pending` for `key` at once and queues its file write on ``writer``.
-    /// - Returns: the evictions the insert caused, or `nil` (nothing changed) when the pending bytes
-    ///   would pass ``pendingByteLimit``: the caller then writes the file itself.
-    /// - Throws: ``StorageError`` `stopped`.
-    func storeBehind(_ pending: Pending, key: String, digest: String) throws -> [StorageEvent]? {
-        let queued: (generation: UInt64, events: [StorageEvent])? = try state.withLock { state in
+    /// Runs `record`, indexes `pending` for `key` and queues its file write on ``writer``, all under the
+    /// lock (the evictions the insert causes are reported there too, after `record`).
+    /// - Returns: false (nothing done, `record` not run) when the pending bytes would pass
+    ///   ``pendingByteLimit``: the caller then writes the file itself.
+    /// - Throws: ``StorageError`` `stopped`, or what `record` throws (then nothing is stored).
+    func storeBehind(_ pending: Pending, key: String, digest: String, recordingFirst record: () throws -> Void) throws -> Bool {
+        guard let writer else { preconditionFailure("storeBehind without a writer") }
+        return try state.withLock { state in
             guard !state.stopped else { throw StorageError(.stopped, "the \(storageClass) store was stopped") }
-            guard state.pendingBytes + pending.size <= pendingByteLimit else { return nil }
+            guard state.pendingBytes + pending.size <= pendingByteLimit else { return false }
+            try record()
             state.generation += 1
-            let item = Item(digest: digest, metadata: pending.entry.metadata, generation: state.generation, pending: pending)
+            let generation = state.generation
+            let item = Item(digest: digest, metadata: pending.entry.metadata, generation: generation, pending: pending)
             if let replaced = state.list.insert(key, item, cost: pending.size) { state.forget(replaced.value) }
             state.pendingBytes += pending.size
-            return (state.generation, evictToFit(&state))
+            // Queued under the lock: jobs reach the writer in generation order.
+            writer.async { [self] in writePending(key, generation: generation) }
+            emit(evictToFit(&state))
+            return true
         }
-        guard let queued, let writer else { return nil }
-        writer.async { [self] in writePending(key, generation: queued.generation) }
-        return queued.events
     }
 
     /// The writer's job: writes the file of `key`'s pending version `generation` and renames it into
@@ -51,24 +56,24 @@ extension FileStore {
                 if synchronizes { fsync(folder) }
             }
         } catch {
-            let dropped = state.withLock { state -> (item: Item, cost: Int)? in
+            state.withLock { state in
                 guard let latest = state.list.peek(key), latest.generation == generation,
-                      let removed = state.list.remove(key) else { return nil }
+                      let removed = state.list.remove(key) else { return }
                 state.forget(removed.value)
                 unlinkFile(removed.value.digest)   // an earlier version's file must not outlive the index entry
-                return (removed.value, removed.cost)
-            }
-            if let dropped {
-                emit([StorageEvent(.evict, storageClass, digest: dropped.item.digest, bytes: dropped.cost,
-                                   metadata: dropped.item.metadata, reason: .writeFailed)])
+                // Reported under the lock: a newer version's audit record cannot slip in before this one.
+                emit([StorageEvent(.evict, storageClass, digest: removed.value.digest, bytes: removed.cost,
+                                   metadata: removed.value.metadata, reason: .writeFailed)])
             }
         }
     }
 
     /// Waits until every write queued so far has finished (written, skipped or failed). No-op
-    /// without write-behind.
+    /// without write-behind. Must not be called from the writer (an event handler): it would wait for itself.
     func flush() {
-        writer?.sync {}
+        guard let writer else { return }
+        dispatchPrecondition(condition: .notOnQueue(writer))
+        writer.sync {}
     }
 
     /// Stops taking and writing entries, then waits for a write in progress: afterwards no file is

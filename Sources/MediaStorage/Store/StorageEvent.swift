@@ -108,5 +108,8 @@ public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Receives a store's events, after the store's lock is released, on the thread that caused them.
+/// Receives a store's events on the thread that caused them. ``MemoryStore`` reports after releasing
+/// its lock; ``DiskStore`` and ``EncryptedDiskStore`` report under theirs, so the events are ordered
+/// with the `record` closures of ``MediaStoring/store(_:for:recordingFirst:)`` (a handler must not call
+/// back into the store that reports).
 public typealias StorageEventHandler = @Sendable (StorageEvent) -> Void
