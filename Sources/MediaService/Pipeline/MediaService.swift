@@ -172,7 +172,8 @@ public final class MediaService: Sendable {
     public func stop() async {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         await background.waitForAll()
-        flushWrites()
+        // Disk files are kept for the next start; sealed ones would only be written to be shredded below.
+        for runtime in runtimes.values { runtime.disk?.flush() }
         for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) {
             let before = runtime.counters.value(.shredded)
             runtime.sealed?.stop()

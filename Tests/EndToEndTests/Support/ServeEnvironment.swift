@@ -107,7 +107,7 @@ final class ServeEnvironment: @unchecked Sendable {
         while true {
             let metrics = try get("/_mediactl/metrics").text
             let pending = metrics.split(separator: "\n").filter { $0.hasPrefix("mediactl_pending_write_bytes{") }
-            if !pending.isEmpty, pending.allSatisfy({ $0.hasSuffix(" 0") }) { return }
+            if pending.allSatisfy({ $0.hasSuffix(" 0") }) { return }   // none listed: no tier keeps files
             guard Date() < deadline else { throw SettleTimeout(metrics: metrics) }
             usleep(2_000)
         }

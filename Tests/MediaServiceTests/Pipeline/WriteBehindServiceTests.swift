@@ -2,8 +2,10 @@ import Dispatch
 import Foundation
 import HTTPCaching
 import MediaAudit
+import MediaPolicy
 @testable import MediaService
 @testable import MediaStorage
+import Synchronization
 import Testing
 
 /// Write-behind through the pipeline: a miss on a `disk`/`encrypted-disk` tier is answered before its
@@ -80,4 +82,60 @@ import Testing
             }
         }
     }
+
+    /// A logout (C19) that begins after the exchange's purge check but before its entry is indexed: the
+    /// `store` record is where it lands here (an audit recorder that purges when it sees it). The purge
+    /// finds nothing yet, so the entry is removed right after its insert, recorded `evict`
+    /// `purged-during-fetch`, and the next request of that credential misses.
+    @Test func aPurgeInsideTheStoreWindowStillRemovesTheEntry() async throws {
+        let log = PurgingRecorder()
+        let policy = PipelineHarness.defaultPolicy.replacingOccurrences(of: #""storage": "encrypted-disk""#,
+                                                                          with: #""storage": "memory""#)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: directory) }
+        let origin = CountingOriginFetcher()
+        let policies = try PolicyLoader().load(sources: [.init(name: "Policies/test.json", bytes: Array(policy.utf8))])
+        let service = try MediaService(policies: policies, fetcher: origin,
+                                       configuration: .init(stateDirectory: directory, clock: { 1_800_000_000 }),
+                                       auditLog: log)
+        log.service.withLock { $0 = service }
+        let png = try Fixtures.bytes("receipts/r-7731.png")
+        origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: png), for: "http://origin.test/receipts/a.png")
+        let u1 = ServiceRequest(target: "/receipts/a.png", fields: ["Authorization": "Bearer t1"])
+
+        let first = await service.handle(u1)
+        #expect(first.status == 200)
+        #expect(first.body == png)
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; detail=purged-during-fetch")
+        #expect(log.inner.records.map { "\($0.entry.event.rawValue):\($0.entry.reason?.rawValue ?? "-")" }
+                == ["start:service-start", "store:tier-storage", "purge:purge-credential", "evict:purged-during-fetch"])
+        let again = await service.handle(u1)
+        #expect(again.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=memory")
+        #expect(origin.totalCallCount == 2)
+        await service.stop()
+    }
+}
+
+/// Records into an ``InMemoryAuditLog``; on the first `store` record it purges the credential `t1`
+/// through ``service``, inside the store's window.
+final class PurgingRecorder: AuditRecording {
+    let inner = InMemoryAuditLog()
+    let service = Mutex<MediaService?>(nil)
+    let purged = Mutex(false)
+
+    func append(_ entry: AuditEntry) throws -> AuditRecord {
+        let record = try inner.append(entry)
+        let first = entry.event == .store && purged.withLock { done -> Bool in
+            defer { done = true }
+            return !done
+        }
+        if first, let service = service.withLock({ $0 }) {
+            _ = try service.purge(.credential(try BearerToken(token: "t1")))
+        }
+        return record
+    }
+
+    func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] { try inner.append(contentsOf: entries) }
+
+    func flush() throws {}
 }
