@@ -9,7 +9,10 @@
 #   catalog-hit  memory hits of a 16 KB catalog JPEG (nginx: proxy_cache hit from its cache files)
 #   receipt-hit  encrypted-disk hits of a 20 KB receipt with Authorization: Bearer (nginx: proxied
 #                uncached — proxy_cache has no per-credential partition, so it cannot cache it safely)
-#   miss         unique URLs (?miss=RUN-THREAD-N): every request is a cache miss and an origin fetch
+#   miss         unique URLs (?miss=RUN-THREAD-N, RUN new for every wrk run): every request is a cache miss
+#                and an origin fetch; wrk also fetches the same unique URLs from the origin directly, and a
+#                second table sets each proxy's miss latency against that direct fetch (issue 5: miss
+#                overhead; CONNECTIONS=1 gives sequential latency)
 # and prints req/s, p50, p99, the ratios mediactl/nginx, and mediactl's resident memory (VmRSS,
 # VmHWM) before and after against its configured memory budget (goal: RSS < budget + 40 MB).
 # Everything it started is stopped on exit (by PID); every wait loop is bounded.
@@ -183,6 +186,7 @@ check() {  # DESCRIPTION ACTUAL EXPECTED-PATTERN
     if [[ "$2" == $3 ]]; then log "ok: $1 ($2)"; else log "CHECK FAILED: $1: got '$2', expected $3"; FAILED=1; fi
 }
 P="http://127.0.0.1:$PROXY_PORT"
+O="http://127.0.0.1:$ORIGIN_PORT"
 M="http://127.0.0.1:$MEDIACTL_PORT"
 status_of "$P$CATALOG_PATH" >/dev/null
 check "nginx catalog second request" "$(header_of "$P$CATALOG_PATH" X-Cache-Status)" "HIT"
@@ -194,6 +198,11 @@ if [ -n "$MEDIACTL_PID" ]; then
     check "mediactl receipt without bearer" "$(status_of "$M$RECEIPT_PATH")" "401"
     status_of "$M$RECEIPT_PATH" -H "Authorization: Bearer $TOKEN" >/dev/null
     check "mediactl receipt second request" "$(header_of "$M$RECEIPT_PATH" Cache-Status -H "Authorization: Bearer $TOKEN")" "mediactl; hit*"
+    # Write-behind: the sealed file lands after the answer; wait (bounded) until nothing is pending.
+    for ((i = 0; i < 100; i++)); do
+        curl -s --max-time 5 "$M/_mediactl/metrics" | awk '/^mediactl_pending_write_bytes/ && $2 != 0 { p = 1 } END { exit p }' && break
+        sleep 0.1
+    done
     sealed_files=$(find "$WORK/state/sealed" -type f 2>/dev/null | wc -l)
     check "mediactl sealed files after warming" "$sealed_files" "[1-9]*"
     check "mediactl miss" "$(header_of "$M$CATALOG_PATH?miss=warm" Cache-Status)" "mediactl; fwd=uri-miss*"
@@ -210,10 +219,14 @@ RSS_BEFORE=0; HWM_BEFORE=0
 if [ -n "$MEDIACTL_PID" ]; then RSS_BEFORE=$(rss_kb "$MEDIACTL_PID" VmRSS); HWM_BEFORE=$(rss_kb "$MEDIACTL_PID" VmHWM); fi
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
 declare -A R   # R[server,scenario,c] = "rps p50 p99 status_errors socket_errors requests"
+RUN_ID=0       # a new ?miss= prefix for every wrk run, so no run requests a URL an earlier run stored
 
 run_wrk() {  # SERVER SCENARIO CONNECTIONS URL MODE
     local server=$1 scenario=$2 c=$3 url=$4 mode=$5 out line
-    out=$(${ON_CLIENT[@]+"${ON_CLIENT[@]}"} timeout 120 wrk -t"$THREADS" -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "$url" -- "$mode" "$TOKEN" \
+    local threads=$THREADS
+    [ "$c" -lt "$threads" ] && threads=$c   # wrk needs at least one connection per thread
+    RUN_ID=$((RUN_ID + 1))
+    out=$(${ON_CLIENT[@]+"${ON_CLIENT[@]}"} timeout 120 wrk -t"$threads" -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "$url" -- "$mode" "$TOKEN" "$$-$RUN_ID" \
         "$server-$c-$RANDOM" 2>&1) || true
     line=$(printf '%s\n' "$out" | awk '/^RESULT /')
     if [ -z "$line" ]; then
@@ -241,6 +254,7 @@ for scenario in $SCENARIOS; do
     for c in $CONNECTIONS; do
         [ -n "$MEDIACTL_PID" ] && run_wrk mediactl "$scenario" "$c" "$M$path" "$mode"
         run_wrk nginx "$scenario" "$c" "$P$path" "$mode"
+        [ "$scenario" = miss ] && run_wrk origin "$scenario" "$c" "$O$path" "$mode"
     done
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -289,6 +303,20 @@ ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1
         done
     done
     echo
+    if [[ " $SCENARIOS " == *" miss "* ]]; then
+        echo "Miss latency against a direct fetch of the same unique URLs from the origin (wrk → origin nginx):"
+        echo
+        echo "| conns | origin direct p50 ms | p99 ms | mediactl miss p50 ms | p50 ratio to direct | p99 ratio | nginx proxy_cache miss p50 ms | p50 ratio to direct | p99 ratio |"
+        echo "|---|---|---|---|---|---|---|---|---|"
+        for c in $CONNECTIONS; do
+            read -r _ o50 o99 _ _ _ <<<"${R[origin,miss,$c]}"
+            read -r _ n50 n99 _ _ _ <<<"${R[nginx,miss,$c]}"
+            m50="-"; m99="-"
+            [ -n "$MEDIACTL_PID" ] && read -r _ m50 m99 _ _ _ <<<"${R[mediactl,miss,$c]}"
+            echo "| $c | $(ms "$o50") | $(ms "$o99") | $(ms "$m50") | $(ratio "$m50" "$o50") | $(ratio "$m99" "$o99") | $(ms "$n50") | $(ratio "$n50" "$o50") | $(ratio "$n99" "$o99") |"
+        done
+        echo
+    fi
     if [ -n "$MEDIACTL_PID" ]; then
         budget=$((PUBLIC_MEMORY_BYTES + PRIVATE_MEMORY_BYTES))
         goal_kb=$(((budget + 40000000) / 1024))
