@@ -46,6 +46,12 @@ public final class MemoryStore: MediaStoring {
     }
 
     public func store(_ entry: StoredEntry, for key: String) throws {
+        try store(entry, for: key, recordingFirst: {})
+    }
+
+    /// ``store(_:for:)``; `record` runs once the per-entry cap is checked, before the insert (outside the
+    /// lock: memory entries are not files, and the audit report does not reconcile them).
+    public func store(_ entry: StoredEntry, for key: String, recordingFirst record: () throws -> Void) throws {
         var entry = entry
         entry.metadata.key = key
         entry.metadata.storageClass = .memory
@@ -55,6 +61,7 @@ public final class MemoryStore: MediaStoring {
         guard cost <= cap else {
             throw StorageError(.entryTooLarge, "memory entry of \(cost) bytes exceeds the per-entry cap of \(cap) bytes")
         }
+        try record()
         var evicted: [(StoredEntry, Int, StorageEvent.Reason)] = []
         state.withLock { list in
             list.insert(key, entry, cost: cost)
