@@ -204,12 +204,27 @@ public final class AuditLog: Sendable {
         }
     }
 
-    /// fsyncs every record appended so far.
+    /// fsyncs every record appended so far. The fsync runs on a duplicate of the descriptor outside
+    /// the lock, as the background sync does, so appends (which callers may make under their own locks)
+    /// never wait for the disk behind it.
     /// - Throws: ``AuditError/Code/io``; ``AuditError/Code/closed`` after ``close()``.
     public func flush() throws {
-        try state.withLock { state in
+        let started = try state.withLock { state -> (fd: Int32, seq: Int)? in
             guard state.fd >= 0 else { throw AuditError(.closed, "flush after close of \(activePath)") }
-            try sync(&state, now: clock())
+            guard state.unsynced > 0 else { return nil }
+            let copy = dup(state.fd)
+            guard copy >= 0 else { throw AuditFiles.ioError("dup", activePath) }
+            return (copy, state.lastSeq)
+        }
+        guard let started else { return }
+        defer { Glibc.close(started.fd) }
+        try AuditFiles.sync(started.fd, path: activePath)
+        let now = clock()
+        state.withLock { state in
+            // Records appended after the fsync started stay unsynced (a rotation may have synced more).
+            state.unsynced = min(state.unsynced, state.lastSeq - started.seq)
+            state.syncError = nil
+            state.lastSyncMilliseconds = now
         }
     }
 
