@@ -38,6 +38,12 @@ extension MediaService {
     /// Removes every stored response of `primary` (any partition, any variant) from every tier,
     /// audited `invalidate` with reason `unsafe-method`.
     func invalidate(primary: String) {
+        gate.exclusive { invalidateUnderGate(primary: primary) }
+        auditor.flush()
+    }
+
+    /// Each removal and its record, with no store of the same key between them (``StoreGate``).
+    private func invalidateUnderGate(primary: String) {
         for runtime in runtimes.values {
             for storeKey in runtime.storeKeys(primary: primary) {
                 guard let metadata = runtime.remove(storeKey) else { continue }
@@ -48,6 +54,5 @@ extension MediaService {
                                     reason: "unsafe-method", bytes: metadata.bodyByteCount, ttl: nil)
             }
         }
-        auditor.flush()
     }
 }

@@ -42,20 +42,24 @@ extension MediaService {
             predicate = { _ in true }
             reason = .purgeAll
         }
-        purgeEpoch.add(1, ordering: .acquiringAndReleasing)
-        var removed: [EntryMetadata] = []
-        for name in runtimes.keys.sorted() {
-            let runtime = runtimes[name]!
-            let gone = runtime.removeAll(where: predicate)
-            runtime.counters.bump(.purged, by: gone.count)
-            removed.append(contentsOf: gone)
+        // Exclusive: no exchange stores between the epoch bump and the batch's record (StoreGate).
+        let removed = try gate.exclusive { () throws -> [EntryMetadata] in
+            purgeEpoch.add(1, ordering: .acquiringAndReleasing)
+            var removed: [EntryMetadata] = []
+            for name in runtimes.keys.sorted() {
+                let runtime = runtimes[name]!
+                let gone = runtime.removeAll(where: predicate)
+                runtime.counters.bump(.purged, by: gone.count)
+                removed.append(contentsOf: gone)
+            }
+            do {
+                try auditor.purge(removed, reason: reason, tier: nil, route: routeName, partition: partition)
+            } catch {
+                throw ServiceError(.audit, "the purge of \(removed.count) entries could not be recorded: \(error)")
+            }
+            return removed
         }
-        do {
-            try auditor.purge(removed, reason: reason, tier: nil, route: routeName, partition: partition)
-            auditor.flush()
-        } catch {
-            throw ServiceError(.audit, "the purge of \(removed.count) entries could not be recorded: \(error)")
-        }
+        auditor.flush()
         return removed.count
     }
 }

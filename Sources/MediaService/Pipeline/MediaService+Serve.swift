@@ -122,6 +122,11 @@ extension MediaService {
     /// Removes one entry past its `expiresAt` from every store of `runtime`, audited `expire` (reason
     /// `expired`, as ``sweep()`` records it).
     func expire(_ storeKey: String, in runtime: TierRuntime) {
+        gate.exclusive { expireUnderGate(storeKey, in: runtime) }
+    }
+
+    /// The removal and its record, with no store of the same key between them (``StoreGate``).
+    private func expireUnderGate(_ storeKey: String, in runtime: TierRuntime) {
         guard let metadata = runtime.remove(storeKey) else { return }
         let subject = ServiceAuditor.Subject(tier: metadata.tier, route: metadata.route, storeKey: storeKey,
                                              partition: metadata.partition, url: nil)

@@ -68,44 +68,11 @@ extension MediaService {
                                     expiresAt: Self.expiresAt(responseTime: responseTime, ttl: Int64(decision.ttl), tier: tier)),
             body: response.body)
         var status = CacheStatus(forward: reason, forwardStatus: response.status, ttl: Int64(decision.ttl))
-        var recorded = false
-        do {
-            // One stored response per store key: drop copies another class may hold.
-            for other in context.runtime.decidedStores where other !== store { other.remove(storeKey) }
-            context.runtime.hot?.remove(storeKey)
-            // The hot copy first: a write-behind store that fails later removes it again (TierRuntime).
-            if decision.storage.isPersistent { try? context.runtime.hot?.store(entry, for: storeKey) }
-            do {
-                // The record is written under the store's lock as the entry becomes visible, so the store's
-                // own events (an eviction of this key, a failed write) are never recorded out of order.
-                try store.store(entry, for: storeKey) {
-                    try auditor.record(.store, subject, storage: decision.storage, reason: decision.reason.rawValue,
-                                       bytes: response.body.count, ttl: decision.ttl)
-                    recorded = true
-                }
-            } catch {
-                context.runtime.hot?.remove(storeKey)
-                throw error
-            }
-            context.runtime.addVariant(storeKey)
-            counters.bump(.stored)
+        if let failure = commit(entry, into: store, storeKey: storeKey, subject: subject, decision: decision, context: context) {
+            status.detail = failure
+        } else {
             status.stored = true
             status.detail = decision.storage.rawValue
-        } catch {
-            // Refused before its record (too large, stopped): a skip; after it (the write failed): an evict.
-            try? auditor.record(recorded ? .evict : .skip, subject, storage: recorded ? decision.storage : .none,
-                                reason: "store-failed", bytes: recorded ? nil : response.body.count, ttl: nil)
-            counters.bump(.skipped)
-            status.detail = "store-failed"
-        }
-        if status.stored, wasPurgedDuringExchange(context), let removed = context.runtime.remove(storeKey) {
-            // A purge (logout, C19) began between the check above and the insert: it may have missed this
-            // entry, so it goes now, recorded after its `store`.
-            try? auditor.record(.evict, subject, storage: decision.storage, reason: "purged-during-fetch",
-                                bytes: removed.bodyByteCount, ttl: nil)
-            counters.bump(.purged)
-            status.stored = false
-            status.detail = "purged-during-fetch"
         }
         let content = Exchange.Content(response: stored, head: head, body: response.body, cacheStatus: status,
                                        storage: status.stored ? decision.storage.rawValue : "none",
@@ -151,20 +118,7 @@ extension MediaService {
             entry.metadata.responseTime = responseTime
             entry.metadata.expiresAt = Self.expiresAt(responseTime: responseTime, ttl: ttl, tier: context.tier)
             let storage = StorageClass(rawValue: candidate.head.storage) ?? .memory
-            if let store = context.runtime.store(for: storage) {
-                do {
-                    // As for a new entry: the hot copy first (a failed write-behind removes it), the record
-                    // under the store's lock.
-                    context.runtime.hot?.remove(candidate.storeKey)
-                    if storage.isPersistent { try? context.runtime.hot?.store(entry, for: candidate.storeKey) }
-                    try store.store(entry, for: candidate.storeKey) {
-                        try auditor.record(.update, context.subject(storeKey: candidate.storeKey), storage: storage,
-                                           reason: "not-modified", bytes: entry.body.count, ttl: Int(ttl))
-                    }
-                } catch {
-                    context.runtime.remove(candidate.storeKey)
-                }
-            }
+            commitUpdate(entry, storeKey: candidate.storeKey, storage: storage, ttl: Int(ttl), context: context)
             let matches = updated.matches(request: request.fields, digest: digest)
             if served == nil || matches { served = (Candidate(storeKey: candidate.storeKey, response: updated, head: head,
                                                               entry: entry, policyTTL: policyTTL), updated, head, ttl) }

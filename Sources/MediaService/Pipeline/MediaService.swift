@@ -65,6 +65,8 @@ public final class MediaService: Sendable {
     let isStopped = Atomic<Bool>(false)
     /// Bumped when a purge starts: exchanges admitted earlier store nothing (C19, logout during a fetch).
     let purgeEpoch = Atomic<Int>(0)
+    /// Stores take it shared, purges, invalidations and expiries exclusive (``StoreGate``).
+    let gate = StoreGate()
     let background = BackgroundTasks()
     /// Admissions of raw targets for the memory-hit fast path (``fastHit(_:)``).
     let hitRoutes = HitRouteCache()

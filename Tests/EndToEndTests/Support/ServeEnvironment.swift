@@ -107,7 +107,8 @@ final class ServeEnvironment: @unchecked Sendable {
         while true {
             let metrics = try get("/_mediactl/metrics").text
             let pending = metrics.split(separator: "\n").filter { $0.hasPrefix("mediactl_pending_write_bytes{") }
-            if pending.allSatisfy({ $0.hasSuffix(" 0") }) { return }   // none listed: no tier keeps files
+            // The gauge must be there (a renamed gauge must not pass silently); no line: no tier keeps files.
+            if metrics.contains("# TYPE mediactl_pending_write_bytes gauge"), pending.allSatisfy({ $0.hasSuffix(" 0") }) { return }
             guard Date() < deadline else { throw SettleTimeout(metrics: metrics) }
             usleep(2_000)
         }

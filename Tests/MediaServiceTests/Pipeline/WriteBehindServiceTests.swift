@@ -83,54 +83,82 @@ import Testing
         }
     }
 
-    /// A logout (C19) that begins after the exchange's purge check but before its entry is indexed: the
-    /// `store` record is where it lands here (an audit recorder that purges when it sees it). The purge
-    /// finds nothing yet, so the entry is removed right after its insert, recorded `evict`
-    /// `purged-during-fetch`, and the next request of that credential misses.
-    @Test func aPurgeInsideTheStoreWindowStillRemovesTheEntry() async throws {
-        let log = PurgingRecorder()
-        let policy = PipelineHarness.defaultPolicy.replacingOccurrences(of: #""storage": "encrypted-disk""#,
-                                                                          with: #""storage": "memory""#)
+    /// A logout (C19) that begins while an exchange is committing its entry (held here inside its audit
+    /// record, under the store gate): the purge waits for the commit, then removes the entry, and records it
+    /// after the `store`. Without the gate the purge would finish first, find nothing, and the entry would
+    /// outlive the logout. For a 304's `update` the same holds.
+    /// For a file tier the store's own lock already keeps the purge's removal after the insert; for a memory
+    /// tier only the gate does.
+    @Test(arguments: ["store", "update"], ["memory", "encrypted-disk"])
+    func aLogoutDuringACommitWaitsForItAndRemovesTheEntry(held: String, storage: String) async throws {
+        let recorder = HoldingRecorder(event: held == "store" ? .store : .update)
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: directory) }
         let origin = CountingOriginFetcher()
+        let policy = PipelineHarness.defaultPolicy.replacingOccurrences(of: #""storage": "encrypted-disk""#,
+                                                                          with: "\"storage\": \"\(storage)\"")
         let policies = try PolicyLoader().load(sources: [.init(name: "Policies/test.json", bytes: Array(policy.utf8))])
         let service = try MediaService(policies: policies, fetcher: origin,
                                        configuration: .init(stateDirectory: directory, clock: { 1_800_000_000 }),
-                                       auditLog: log)
-        log.service.withLock { $0 = service }
+                                       auditLog: recorder)
         let png = try Fixtures.bytes("receipts/r-7731.png")
-        origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: png), for: "http://origin.test/receipts/a.png")
+        let url = "http://origin.test/receipts/a.png"
+        origin.setReply(.init(fields: ["Cache-Control": "max-age=60", "ETag": "\"a1\""], body: png), for: url)
         let u1 = ServiceRequest(target: "/receipts/a.png", fields: ["Authorization": "Bearer t1"])
-
-        let first = await service.handle(u1)
-        #expect(first.status == 200)
-        #expect(first.body == png)
-        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; detail=purged-during-fetch")
-        #expect(log.inner.records.map { "\($0.entry.event.rawValue):\($0.entry.reason?.rawValue ?? "-")" }
-                == ["start:service-start", "store:tier-storage", "purge:purge-credential", "evict:purged-during-fetch"])
+        var request = u1
+        if held == "update" {
+            // Stored first, then revalidated (the client's no-cache) and answered 304.
+            recorder.armed.withLock { $0 = false }
+            _ = await service.handle(u1)
+            origin.setReply(.init(status: 304, fields: ["Cache-Control": "max-age=60", "ETag": "\"a1\""]), for: url)
+            recorder.armed.withLock { $0 = true }
+            request = ServiceRequest(target: "/receipts/a.png", fields: ["Authorization": "Bearer t1", "Cache-Control": "no-cache"])
+        }
+        let exchange = Task { [request] in await service.handle(request) }
+        #expect(await recorder.entered.waitOff(seconds: 10))
+        let purged = DispatchSemaphore(value: 0)
+        let count = Mutex<Int?>(nil)
+        Thread {
+            count.withLock { $0 = try? service.purge(.credential(try BearerToken(token: "t1"))) }
+            purged.signal()
+        }.start()
+        // The purge cannot finish while the commit holds the gate (a bounded look, not a timing assumption).
+        #expect(await purged.waitOff(seconds: 0.2) == false)
+        recorder.release.signal()
+        let response = await exchange.value
+        #expect(response.status == 200)
+        #expect(await purged.waitOff(seconds: 10))
+        #expect(count.withLock { $0 } == 1)
+        let events = recorder.inner.records.map { "\($0.entry.event.rawValue):\($0.entry.count.map(String.init) ?? "-")" }
+        #expect(Array(events.suffix(3)) == ["\(held):-", "purge:-", "purge:1"])
+        #expect(service.runtimes["private"]?.decidedStores.allSatisfy { $0.inventory().isEmpty } == true)
+        origin.setReply(.init(fields: ["Cache-Control": "max-age=60", "ETag": "\"a1\""], body: png), for: url)
         let again = await service.handle(u1)
-        #expect(again.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=memory")
-        #expect(origin.totalCallCount == 2)
+        #expect(again.fields["Cache-Status"]?.hasPrefix("mediactl; fwd=uri-miss;") == true)
         await service.stop()
     }
 }
 
-/// Records into an ``InMemoryAuditLog``; on the first `store` record it purges the credential `t1`
-/// through ``service``, inside the store's window.
-final class PurgingRecorder: AuditRecording {
+/// Records into an ``InMemoryAuditLog``; while ``armed``, the first record of ``event`` signals
+/// ``entered`` and waits for ``release`` before it returns (the committing exchange is held there).
+final class HoldingRecorder: AuditRecording {
     let inner = InMemoryAuditLog()
-    let service = Mutex<MediaService?>(nil)
-    let purged = Mutex(false)
+    let event: AuditEvent
+    let armed = Mutex(true)
+    let entered = DispatchSemaphore(value: 0)
+    let release = DispatchSemaphore(value: 0)
+
+    init(event: AuditEvent) { self.event = event }
 
     func append(_ entry: AuditEntry) throws -> AuditRecord {
         let record = try inner.append(entry)
-        let first = entry.event == .store && purged.withLock { done -> Bool in
-            defer { done = true }
-            return !done
+        let holds = entry.event == event && armed.withLock { armed -> Bool in
+            defer { armed = false }
+            return armed
         }
-        if first, let service = service.withLock({ $0 }) {
-            _ = try service.purge(.credential(try BearerToken(token: "t1")))
+        if holds {
+            entered.signal()
+            release.wait()
         }
         return record
     }
@@ -138,4 +166,15 @@ final class PurgingRecorder: AuditRecording {
     func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] { try inner.append(contentsOf: entries) }
 
     func flush() throws {}
+}
+
+extension DispatchSemaphore {
+    /// Waits up to `seconds` on a Dispatch thread, not on the cooperative pool; true when signalled.
+    func waitOff(seconds: Double) async -> Bool {
+        await withCheckedContinuation { continuation in
+            DispatchQueue.global().async {
+                continuation.resume(returning: self.wait(timeout: .now() + seconds) == .success)
+            }
+        }
+    }
 }

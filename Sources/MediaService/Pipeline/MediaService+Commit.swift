@@ -1,0 +1,69 @@
+import MediaPolicy
+import MediaStorage
+
+extension MediaService {
+    /// Step 8: stores a decided entry and writes its `store` record, under the ``StoreGate`` (shared) and,
+    /// for file stores, the store's lock (the record is written as the entry becomes visible, so the
+    /// store's own events for the key are never recorded out of order).
+    ///
+    /// - A purge that began since admission (C19) is seen here at the latest: nothing is stored, audited
+    ///   `skip` `purged-during-fetch`. A purge that begins later waits for this section, then removes the entry.
+    /// - A store that refuses the entry before its record (larger than its per-entry cap, stopped, a temp
+    ///   file that cannot be written) gives `skip` `store-failed`; one that fails after it, `evict` `store-failed`.
+    /// - Returns: `nil` when stored, else the reason it was not (for `Cache-Status: detail`).
+    func commit(_ entry: StoredEntry, into store: any MediaStoring, storeKey: String, subject: ServiceAuditor.Subject,
+                decision: StorageDecision, context: RequestContext) -> String? {
+        let counters = context.runtime.counters
+        let bytes = entry.body.count
+        return gate.shared { () -> String? in
+            guard !wasPurgedDuringExchange(context) else {
+                try? auditor.record(.skip, subject, storage: .none, reason: "purged-during-fetch", bytes: bytes, ttl: nil)
+                counters.bump(.skipped)
+                return "purged-during-fetch"
+            }
+            var recorded = false
+            do {
+                // One stored response per store key: drop copies another class may hold.
+                for other in context.runtime.decidedStores where other !== store { other.remove(storeKey) }
+                context.runtime.hot?.remove(storeKey)
+                // The hot copy first: a write-behind store that fails later removes it again (TierRuntime).
+                if decision.storage.isPersistent { try? context.runtime.hot?.store(entry, for: storeKey) }
+                try store.store(entry, for: storeKey) {
+                    try auditor.record(.store, subject, storage: decision.storage, reason: decision.reason.rawValue,
+                                       bytes: bytes, ttl: decision.ttl)
+                    recorded = true
+                }
+            } catch {
+                context.runtime.hot?.remove(storeKey)
+                try? auditor.record(recorded ? .evict : .skip, subject, storage: recorded ? decision.storage : .none,
+                                    reason: "store-failed", bytes: recorded ? nil : bytes, ttl: nil)
+                counters.bump(.skipped)
+                return "store-failed"
+            }
+            context.runtime.addVariant(storeKey)
+            counters.bump(.stored)
+            return nil
+        }
+    }
+
+    /// A 304's update of one stored response (RFC 9111 §4.3.4), audited `update`, under the gate and the
+    /// store's lock like ``commit(_:into:storeKey:subject:decision:context:)``. A purge that began since
+    /// admission removes (or removed) the entry: nothing is updated. A failed update drops the entry.
+    func commitUpdate(_ entry: StoredEntry, storeKey: String, storage: StorageClass, ttl: Int, context: RequestContext) {
+        guard let store = context.runtime.store(for: storage) else { return }
+        gate.shared {
+            guard !wasPurgedDuringExchange(context) else { return }
+            do {
+                // The hot copy first: a write-behind store that fails later removes it again (TierRuntime).
+                context.runtime.hot?.remove(storeKey)
+                if storage.isPersistent { try? context.runtime.hot?.store(entry, for: storeKey) }
+                try store.store(entry, for: storeKey) {
+                    try auditor.record(.update, context.subject(storeKey: storeKey), storage: storage,
+                                       reason: "not-modified", bytes: entry.body.count, ttl: ttl)
+                }
+            } catch {
+                context.runtime.remove(storeKey)
+            }
+        }
+    }
+}
