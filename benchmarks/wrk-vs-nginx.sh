@@ -26,6 +26,8 @@
 #   MEDIACTL=<repo>/.build/release/mediactl                  binary; built when missing (BUILD=1)
 #   BUILD=1                                                  0: never build
 #   PUBLIC_MEMORY_BYTES=67108864 PRIVATE_MEMORY_BYTES=16777216   mediactl tier budgets (memoryBytes)
+#   PUBLIC_STORAGE=memory                                    the catalog tier's storage class (disk: files with
+#                                                            write-behind, like nginx's cache files)
 #   KEEP_WORK=0                                              1: keep the work directory (logs, configs)
 #   RESULTS=                                                 also write the Markdown table to this file
 #   SCENARIOS="catalog-hit receipt-hit miss"                 which scenarios to run
@@ -50,6 +52,8 @@ MEDIACTL=${MEDIACTL:-$ROOT/.build/release/mediactl}
 BUILD=${BUILD:-1}
 PUBLIC_MEMORY_BYTES=${PUBLIC_MEMORY_BYTES:-67108864}
 PRIVATE_MEMORY_BYTES=${PRIVATE_MEMORY_BYTES:-16777216}
+PUBLIC_STORAGE=${PUBLIC_STORAGE:-memory}
+case $PUBLIC_STORAGE in memory|disk) ;; *) echo "PUBLIC_STORAGE must be memory or disk, not '$PUBLIC_STORAGE'" >&2; exit 2 ;; esac
 PROXY_CACHE_BYTES=${PROXY_CACHE_BYTES:-256m}
 KEEP_WORK=${KEEP_WORK:-0}
 PIN=${PIN:-1}
@@ -112,7 +116,7 @@ render() {  # TEMPLATE OUTPUT
     sed -e "s#@WORK@#$WORK#g" -e "s#@CORPUS@#$CORPUS#g" -e "s#@ORIGIN_PORT@#$ORIGIN_PORT#g" \
         -e "s#@PROXY_PORT@#$PROXY_PORT#g" -e "s#@PROXY_CACHE_BYTES@#$PROXY_CACHE_BYTES#g" \
         -e "s#@PUBLIC_MEMORY_BYTES@#$PUBLIC_MEMORY_BYTES#g" -e "s#@PRIVATE_MEMORY_BYTES@#$PRIVATE_MEMORY_BYTES#g" \
-        -e "s#@PROXY_WORKERS@#$PROXY_WORKERS#g" \
+        -e "s#@PROXY_WORKERS@#$PROXY_WORKERS#g" -e "s#@PUBLIC_STORAGE@#$PUBLIC_STORAGE#g" \
         "$1" > "$2"
 }
 
@@ -264,7 +268,7 @@ if [ -n "$MEDIACTL_PID" ]; then
     RSS_AFTER=$(rss_kb "$MEDIACTL_PID" VmRSS); HWM_AFTER=$(rss_kb "$MEDIACTL_PID" VmHWM)
     THREADS_AFTER=$(awk '$1 == "Threads:" { print $2 }' "/proc/$MEDIACTL_PID/status")
     # What the stores hold (bytes of bodies + metadata per store), to set RSS against.
-    STORED=$(curl -s --max-time 5 "$M/_mediactl/metrics" | awk '/^mediactl_stored_bytes/ { printf "%s=%.2f MiB; ", $1, $2 / 1048576 }')
+    STORED=$(curl -s --max-time 5 "$M/_mediactl/metrics" | awk '/^mediactl_(stored|pending_write)_bytes/ { printf "%s=%.2f MiB; ", $1, $2 / 1048576 }')
 fi
 NGINX_RSS_KB=0
 for pid in $(cat "$WORK/proxy.pid" 2>/dev/null) $(pgrep -P "$(cat "$WORK/proxy.pid" 2>/dev/null || echo 0)" 2>/dev/null); do
@@ -274,7 +278,7 @@ done
 # --- report -----------------------------------------------------------------------------------
 describe() {
     case $1 in
-        catalog-hit) echo "catalog JPEG 16 KB, hit (mediactl: memory tier; nginx: proxy_cache)" ;;
+        catalog-hit) echo "catalog JPEG 16 KB, hit (mediactl: $PUBLIC_STORAGE tier; nginx: proxy_cache)" ;;
         receipt-hit) echo "receipt JPEG 20 KB + Bearer (mediactl: encrypted-disk hit; nginx: proxied UNCACHED)" ;;
         miss)        echo "catalog JPEG, unique URL per request (miss + origin fetch + store)" ;;
     esac

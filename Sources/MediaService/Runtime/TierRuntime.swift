@@ -7,7 +7,7 @@ import Synchronization
 /// Stores: `memory` holds entries whose decided class is `memory` (its evictions are audited);
 /// `hot` holds copies of persistent entries for fast hits (a cache of the files, not audited);
 /// `disk` and `sealed` hold the persistent classes the tier allows. Budgets come from the tier's
-/// `memoryBytes` (split ¾ hot, ¼ memory on persistent tiers) and `diskBytes`.
+/// `memoryBytes` (on persistent tiers: ¼ memory, 1/16 the write-behind backlog, the rest hot) and `diskBytes`.
 final class TierRuntime: Sendable {
     let tier: Tier
     let memory: MemoryStore
@@ -27,8 +27,12 @@ final class TierRuntime: Sendable {
         // Budgets of 0 are valid policy (keep nothing there); stores need positive limits, so a
         // budget below 10 bytes gets 1-byte limits, which no entry fits.
         func limits(_ budget: Int) -> (bytes: Int, entry: Int) { (max(budget, 1), max(budget / 10, 1)) }
+        // Write-behind backlog of the tier's file store: a sixteenth of its memory budget (at most 16 MiB), taken
+        // out of the hot copies' share, so memory + hot + pending stay within `memoryBytes`. It only has to cover
+        // bursts: a miss flood that outruns the disk fills it, and past it requests write their files themselves.
+        let pendingBytes = persistent && writesBehind ? min(16 << 20, tier.memoryBytes / 16) : 0
         let memoryBudget = limits(persistent ? tier.memoryBytes / 4 : tier.memoryBytes)
-        let hotBudget = limits(tier.memoryBytes - (persistent ? tier.memoryBytes / 4 : tier.memoryBytes))
+        let hotBudget = limits(tier.memoryBytes - (persistent ? tier.memoryBytes / 4 : tier.memoryBytes) - pendingBytes)
         let diskBudget = limits(tier.diskBytes)
         let index = variantIndex
         let hot = persistent ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: hotBudget.entry)) : nil
@@ -46,13 +50,15 @@ final class TierRuntime: Sendable {
         disk = tier.storage == .disk
             ? try DiskStore(directory: stateDirectory + "/disk/" + tier.name,
                             configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
-                                                 synchronizesWrites: synchronizesWrites, writesBehind: writesBehind),
+                                                 synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
+                                                 pendingByteLimit: pendingBytes),
                             onEvent: onEvent)
             : nil
         sealed = persistent
             ? try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + tier.name,
                                      configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
-                                                          synchronizesWrites: synchronizesWrites, writesBehind: writesBehind),
+                                                          synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
+                                                          pendingByteLimit: pendingBytes),
                                      onEvent: onEvent)
             : nil
         for metadata in disk?.inventory() ?? [] { addVariant(metadata.key) }
