@@ -110,7 +110,7 @@ extension FileStore {
                 throw error
             }
             state.generation += 1
-            if let replaced = state.list.insert(key, Item(digest: digest, metadata: metadata, generation: state.generation),
+            if let replaced = state.list.insert(key, Item(digest: digest, metadata: metadata.indexed, generation: state.generation),
                                                 cost: size) {
                 state.forget(replaced.value)
             }

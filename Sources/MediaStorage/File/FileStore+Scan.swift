@@ -122,7 +122,7 @@ extension FileStore {
         close(fd)
         switch result {
         case .success(let metadata):
-            found.append((info.modified, metadata.key, Item(digest: digest, metadata: metadata, generation: 0), info.size))
+            found.append((info.modified, metadata.key, Item(digest: digest, metadata: metadata.indexed, generation: 0), info.size))
         case .failure(let defect):
             unlinkat(folder, name, 0)
             events.append(StorageEvent(.corrupt, storageClass, digest: digest, bytes: info.size, metadata: nil, reason: defect.reason))

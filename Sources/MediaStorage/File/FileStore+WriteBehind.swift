@@ -15,7 +15,7 @@ extension FileStore {
             try record()
             state.generation += 1
             let generation = state.generation
-            let item = Item(digest: digest, metadata: pending.entry.metadata, generation: generation, pending: pending)
+            let item = Item(digest: digest, metadata: pending.entry.metadata.indexed, generation: generation, pending: pending)
             if let replaced = state.list.insert(key, item, cost: pending.size) { state.forget(replaced.value) }
             state.pendingBytes += pending.size
             // Queued under the lock: jobs reach the writer in generation order.

@@ -18,6 +18,7 @@ import Synchronization
 final class FileStore: Sendable {
     struct Item {
         var digest: String
+        /// The entry's metadata without its encoded head (``EntryMetadata/indexed``): the file has it.
         var metadata: EntryMetadata
         var generation: UInt64
         /// The entry while its file is not written yet (write-behind); `nil` once the file is in place.
@@ -132,5 +133,16 @@ final class FileStore: Sendable {
 
     func emit(_ events: [StorageEvent]) {
         for event in events { onEvent(event) }
+    }
+}
+
+extension EntryMetadata {
+    /// What a file store's in-memory index keeps of an entry: everything but the encoded stored head
+    /// (a few hundred bytes per entry, read back from the file with the body). Its inventory, events
+    /// and removals carry this form.
+    var indexed: EntryMetadata {
+        var copy = self
+        copy.head = []
+        return copy
     }
 }

@@ -36,7 +36,8 @@ public protocol MediaStoring: AnyObject, Sendable {
     /// the store's lock: it must not call the store.
     @discardableResult func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata]
 
-    /// Metadata of every entry, least recently used first (for audit reconciliation).
+    /// Metadata of every entry, least recently used first (for audit reconciliation). File stores leave
+    /// `head` empty (their index does not keep it; ``entry(for:)`` reads it from the file).
     /// - Complexity: O(n).
     func inventory() -> [EntryMetadata]
 

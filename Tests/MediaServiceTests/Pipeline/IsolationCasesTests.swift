@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaStorage
 import Testing
 
 /// CASES.md "Isolation between users", C01–C06, through ``MediaService/handle(_:)``.
@@ -121,8 +122,11 @@ import Testing
         #expect(harness.origin.callCount(for: url) == 2)
         // No store key, stored head, file or audit line holds a raw token.
         let runtime = try #require(harness.service.runtimes[mount == "/mem/" ? "private-mem" : "private"])
-        var metadata = runtime.memory.inventory() + (runtime.hot?.inventory() ?? []) + (runtime.sealed?.inventory() ?? [])
-        metadata += runtime.disk?.inventory() ?? []
+        var metadata = runtime.memory.inventory() + (runtime.hot?.inventory() ?? [])
+        // File stores' indexes keep no head: read each entry (head included) from its file.
+        for store in [runtime.sealed as (any MediaStoring)?, runtime.disk].compactMap({ $0 }) {
+            metadata += store.inventory().compactMap { store.entry(for: $0.key)?.metadata }
+        }
         #expect(metadata.count == (mount == "/mem/" ? 2 : 4))
         for item in metadata {
             let head = String(decoding: item.head, as: UTF8.self)

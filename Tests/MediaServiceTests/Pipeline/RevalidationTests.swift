@@ -112,7 +112,9 @@ import Testing
         #expect(origin.callCount == 2)
         // The stored head keeps the stored representation's fields.
         let runtime = try #require(harness.service.runtimes[mount == "/catalog/" ? "public" : "avatar"])
-        let stored = try #require(runtime.disk?.inventory().first)
+        let key = try #require(runtime.disk?.inventory().first?.key)
+        #expect(runtime.disk?.inventory().first?.head == [])   // the index does not keep the head; the file does
+        let stored = try #require(runtime.disk?.entry(for: key)?.metadata)
         let head = try #require(StoredHead.decode(stored.head))
         let fields = HTTPFields(head.fields.map { ($0[0], $0[1]) })
         #expect(fields["Content-Type"] == "image/jpeg")
