@@ -1,3 +1,4 @@
+import Glibc
 import MediaAudit
 import MediaPolicy
 import MediaStorage
@@ -35,6 +36,16 @@ public enum AuditCommand {
         try StateDirectoryCheck.requireExisting(state)
         let policies = try PolicyCheckCommand.load(
             options.policiesDirectory, context: context, failure: "cannot audit")
+        // A running service may store and remove while this reads. Its record always precedes the file,
+        // so the files are scanned first and the log read after: every file found has its record. A file
+        // removed after the scan (its removal record then read) is dropped before judging.
+        let scanned: StateInventory
+        do {
+            scanned = try StateInventory.scan(stateDirectory: state)
+        } catch {
+            throw CommandError(
+                .unreadableFile, "cannot scan state directory '\(state)': \(error.context)", exitCode: .unusableInput)
+        }
         let verification = try AuditVerifyCommand.verify(stateDirectory: state)
         let records: [AuditRecord]
         do {
@@ -42,17 +53,20 @@ public enum AuditCommand {
         } catch {
             throw AuditVerifyCommand.unreadableLog(state + "/audit", error)
         }
-        let inventory: StateInventory
-        do {
-            inventory = try StateInventory.scan(stateDirectory: state)
-        } catch {
-            throw CommandError(
-                .unreadableFile, "cannot scan state directory '\(state)': \(error.context)", exitCode: .unusableInput)
-        }
+        let inventory = stillPresent(scanned, in: state)
         let report = AuditReconciler.report(
             records: records, verification: verification, inventory: inventory.objects.map(persistedObject),
             allowedStorage: allowedStorage(policies))
         return AuditDocument(report: report, inventory: inventory, records: records)
+    }
+
+    /// `inventory` without the entries that are gone by now: objects a running service removed after the
+    /// scan, temp files its writes renamed into place meanwhile (`lstat`: nothing is followed).
+    static func stillPresent(_ inventory: StateInventory, in state: String) -> StateInventory {
+        StateInventory(items: inventory.items.filter { item in
+            var info = stat()
+            return lstat(state + "/" + item.path, &info) == 0
+        })
     }
 
     /// Tier name → the widest storage class its policy allows (`none` for a no-store tier).

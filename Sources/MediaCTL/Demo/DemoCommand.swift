@@ -108,6 +108,8 @@ public struct DemoCommand: Sendable {
         let allowed = policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
         var report: AuditReport
         if options.keepServing {
+            // Write-behind: the last misses' files land after their answers; the report shows them.
+            running.service?.flushWrites()
             report = try Self.audit(state, allowed)
             context.stdout.write("\n" + report.text)
             context.stdout.write(Self.tryItText(base: base, state: state))

@@ -230,6 +230,24 @@ import Testing
             result.stdout.hasSuffix("\nclean: no violations\n\ninventory notes: 1\n  temporary-file \(temporary)\n"))
     }
 
+    /// Auditing a running service: an object removed between the scan and the log read (its removal
+    /// record then read) is not judged, and a temp file renamed into place meanwhile is no note.
+    @Test func entriesGoneAfterTheScanAreDropped() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let disk = try harness.objects(in: .disk)[0]
+        let temporary = (disk.path as NSString).deletingLastPathComponent + "/\(disk.name).tmp-00000000000000aa"
+        try Data([1, 2, 3]).write(to: URL(fileURLWithPath: harness.stateDirectory + "/" + temporary))
+        let scanned = try StateInventory.scan(stateDirectory: harness.stateDirectory)
+        #expect(scanned.items.map(\.path).contains(temporary))
+        try FileManager.default.removeItem(atPath: harness.stateDirectory + "/" + disk.path)
+        try FileManager.default.removeItem(atPath: harness.stateDirectory + "/" + temporary)
+        let kept = AuditCommand.stillPresent(scanned, in: harness.stateDirectory)
+        #expect(kept.items.map(\.path) == scanned.items.map(\.path).filter { $0 != disk.path && $0 != temporary })
+        #expect(kept.items.count == scanned.items.count - 2)
+    }
+
     @Test func missingStateDirectoryIsExitTwo() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
