@@ -86,5 +86,5 @@ public final class DiskStore: MediaStoring {
     /// Waits until every write-behind write queued so far has finished. No-op without write-behind.
     public func flush() { files.flush() }
     /// File bytes of the entries still waiting for the write-behind writer (0 without write-behind).
-    public var pendingWriteBytes: Int { files.state.withLock { $0.pendingBytes } }
+    public var pendingWriteBytes: Int { files.pendingBytes }
 }

@@ -34,8 +34,7 @@ extension FileStore {
     private func discard(_ key: String, _ item: Item, reason: StorageEvent.Reason) {
         state.withLock { state in
             guard let current = state.list.peek(key), current.generation == item.generation,
-                  let (_, cost) = state.list.remove(key) else { return }
-            unlinkFile(item.digest)
+                  let (_, cost) = remove(key, from: &state) else { return }
             onEvent(StorageEvent(.corrupt, storageClass, digest: item.digest, bytes: cost, metadata: item.metadata, reason: reason))
         }
     }
@@ -122,8 +121,7 @@ extension FileStore {
     func evictToFit(_ state: inout State) -> [StorageEvent] {
         var events: [StorageEvent] = []
         while state.list.totalCost > byteLimit, let victim = state.list.popLeastRecent() {
-            state.forget(victim.value)
-            unlinkFile(victim.value.digest)
+            dropped(victim.value, from: &state)
             events.append(StorageEvent(.evict, storageClass, digest: victim.value.digest, bytes: victim.cost,
                                        metadata: victim.value.metadata, reason: .byteLimit))
         }
@@ -131,12 +129,7 @@ extension FileStore {
     }
 
     func remove(_ key: String) -> EntryMetadata? {
-        state.withLock { state in
-            guard let (item, _) = state.list.remove(key) else { return nil }
-            state.forget(item)
-            unlinkFile(item.digest)
-            return item.metadata
-        }
+        state.withLock { remove(key, from: &$0)?.value.metadata }
     }
 
     /// Removes matching entries; returns each with its cost, least recently used first.
@@ -144,18 +137,26 @@ extension FileStore {
         state.withLock { state in
             var removed: [(item: Item, cost: Int)] = []
             for candidate in state.list.leastRecentFirst() where predicate(candidate.value.metadata) {
-                remove(candidate, from: &state)
+                remove(candidate.key, from: &state)
                 removed.append((candidate.value, candidate.cost))
             }
             return removed
         }
     }
 
-    /// Drops one indexed entry and its file, under the lock the caller holds.
-    private func remove(_ candidate: (key: String, value: Item, cost: Int), from state: inout State) {
-        state.list.remove(candidate.key)
-        state.forget(candidate.value)
-        unlinkFile(candidate.value.digest)
+    /// Drops `key` from the index with its pending write and its file, under the lock the caller holds.
+    @discardableResult
+    func remove(_ key: String, from state: inout State) -> (value: Item, cost: Int)? {
+        guard let removed = state.list.remove(key) else { return nil }
+        dropped(removed.value, from: &state)
+        return removed
+    }
+
+    /// Forgets the pending write of an item that left the index and unlinks its file (never following a
+    /// symlink), under the lock the caller holds.
+    func dropped(_ item: Item, from state: inout State) {
+        state.forget(item)
+        unlinkFile(item.digest)
     }
 
     func inventory() -> [EntryMetadata] {
@@ -172,7 +173,7 @@ extension FileStore {
         state.withLock { state in
             var removed: [EntryMetadata] = []
             for candidate in state.list.leastRecentFirst() where candidate.value.metadata.expiresAt <= now {
-                remove(candidate, from: &state)
+                remove(candidate.key, from: &state)
                 emit([StorageEvent(.expire, storageClass, digest: candidate.value.digest, bytes: candidate.cost,
                                    metadata: candidate.value.metadata, reason: .expired)])
                 removed.append(candidate.value.metadata)

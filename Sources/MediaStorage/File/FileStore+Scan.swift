@@ -135,8 +135,7 @@ extension FileStore {
             state.stopped = true
             var events: [StorageEvent] = []
             while let victim = state.list.popLeastRecent() {
-                state.forget(victim.value)
-                unlinkFile(victim.value.digest)
+                dropped(victim.value, from: &state)
                 events.append(StorageEvent(.shred, storageClass, digest: victim.value.digest, bytes: victim.cost,
                                            metadata: victim.value.metadata, reason: .stop))
             }

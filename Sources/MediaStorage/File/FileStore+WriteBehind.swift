@@ -57,16 +57,18 @@ extension FileStore {
             }
         } catch {
             state.withLock { state in
+                // An earlier version's file goes too: it must not outlive the index entry.
                 guard let latest = state.list.peek(key), latest.generation == generation,
-                      let removed = state.list.remove(key) else { return }
-                state.forget(removed.value)
-                unlinkFile(removed.value.digest)   // an earlier version's file must not outlive the index entry
+                      let removed = remove(key, from: &state) else { return }
                 // Reported under the lock: a newer version's audit record cannot slip in before this one.
                 emit([StorageEvent(.evict, storageClass, digest: removed.value.digest, bytes: removed.cost,
                                    metadata: removed.value.metadata, reason: .writeFailed)])
             }
         }
     }
+
+    /// File bytes of the entries whose write is pending.
+    var pendingBytes: Int { state.withLock { $0.pendingBytes } }
 
     /// Waits until every write queued so far has finished (written, skipped or failed). No-op
     /// without write-behind. Must not be called from the writer (an event handler): it would wait for itself.
