@@ -25,16 +25,12 @@ extension MediaService {
             do {
                 // One stored response per store key: drop copies another class may hold.
                 for other in context.runtime.decidedStores where other !== store { other.remove(storeKey) }
-                context.runtime.hot?.remove(storeKey)
-                // The hot copy first: a write-behind store that fails later removes it again (TierRuntime).
-                if decision.storage.isPersistent { try? context.runtime.hot?.store(entry, for: storeKey) }
-                try store.store(entry, for: storeKey) {
+                try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.store, subject, storage: decision.storage, reason: decision.reason.rawValue,
                                        bytes: bytes, ttl: decision.ttl)
                     recorded = true
                 }
             } catch {
-                context.runtime.hot?.remove(storeKey)
                 try? auditor.record(recorded ? .evict : .skip, subject, storage: recorded ? decision.storage : .none,
                                     reason: "store-failed", bytes: recorded ? nil : bytes, ttl: nil)
                 counters.bump(.skipped)
@@ -54,10 +50,7 @@ extension MediaService {
         gate.shared {
             guard !wasPurgedDuringExchange(context) else { return }
             do {
-                // The hot copy first: a write-behind store that fails later removes it again (TierRuntime).
-                context.runtime.hot?.remove(storeKey)
-                if storage.isPersistent { try? context.runtime.hot?.store(entry, for: storeKey) }
-                try store.store(entry, for: storeKey) {
+                try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.update, context.subject(storeKey: storeKey), storage: storage,
                                        reason: "not-modified", bytes: entry.body.count, ttl: ttl)
                 }

@@ -103,6 +103,22 @@ final class TierRuntime: Sendable {
     /// Whether the tier keeps entries in files (disk or sealed), which ``entryInMemory(for:)`` does not read.
     var hasFileStores: Bool { disk != nil || sealed != nil }
 
+    /// Stores `entry` in `store` (one of ``decidedStores``) under `key`, with `record` as in
+    /// `MediaStoring.store(_:for:recordingFirst:)`, and keeps the hot copy in step: the old one goes, the
+    /// new one (persistent classes) comes first, so a write-behind store that fails later removes it
+    /// again (the event handler), and it goes again when `store` throws.
+    func store(_ entry: StoredEntry, in store: any MediaStoring, for key: String,
+               recordingFirst record: () throws -> Void) throws {
+        hot?.remove(key)
+        if store !== memory { try? hot?.store(entry, for: key) }
+        do {
+            try store.store(entry, for: key, recordingFirst: record)
+        } catch {
+            hot?.remove(key)
+            throw error
+        }
+    }
+
     /// Removes `key` from every store; returns the metadata of the decided entry removed, if any.
     @discardableResult func remove(_ key: String) -> EntryMetadata? {
         hot?.remove(key)
