@@ -6,10 +6,7 @@ import Testing
 
 @Suite struct DiskStoreTests {
     private func fileSize(_ entry: StoredEntry, key: String, storageClass: StorageClassName = .disk) -> Int {
-        var metadata = entry.metadata
-        metadata.key = key
-        metadata.storageClass = storageClass
-        return 84 + MetadataCoding.encode(metadata).count + entry.body.count
+        Sample.diskFileSize(entry, key: key, storageClass: storageClass)
     }
 
     private func open(_ folder: TemporaryFolder, _ recorder: EventRecorder, byteLimit: Int = 1 << 20) throws -> DiskStore {

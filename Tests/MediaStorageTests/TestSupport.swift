@@ -44,6 +44,15 @@ enum Sample {
                     body: body)
     }
 
+    /// The size of `entry`'s file in a `disk` store under `key` (``DiskFileFormat``: 84 bytes of header and
+    /// checksums, the encoded metadata, the body).
+    static func diskFileSize(_ entry: StoredEntry, key: String, storageClass: StorageClassName = .disk) -> Int {
+        var metadata = entry.metadata
+        metadata.key = key
+        metadata.storageClass = storageClass
+        return 84 + MetadataCoding.encode(metadata).count + entry.body.count
+    }
+
     static func bytes(_ count: Int, seed: UInt8 = 7) -> [UInt8] {
         (0..<count).map { UInt8(truncatingIfNeeded: $0 &* 31 &+ Int(seed)) }
     }

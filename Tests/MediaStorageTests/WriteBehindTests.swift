@@ -10,12 +10,7 @@ import Testing
 /// the writer ran, and nothing removed meanwhile ever reaches the disk. The writer is held with a
 /// job of the test's own (``WriterGate``), so each interleaving is exact, not timed.
 @Suite struct WriteBehindTests {
-    private func fileSize(_ entry: StoredEntry, key: String) -> Int {
-        var metadata = entry.metadata
-        metadata.key = key
-        metadata.storageClass = .disk
-        return 84 + MetadataCoding.encode(metadata).count + entry.body.count
-    }
+    private func fileSize(_ entry: StoredEntry, key: String) -> Int { Sample.diskFileSize(entry, key: key) }
 
     private func open(_ folder: TemporaryFolder, _ recorder: EventRecorder, byteLimit: Int = 1 << 20,
                       pendingByteLimit: Int = 64 << 20) throws -> DiskStore {
@@ -38,14 +33,14 @@ import Testing
             #expect(store.entry(for: key)?.body == entry.body)
             #expect(store.entry(for: key)?.metadata.storageClass == .disk)
             #expect(store.totals == StorageTotals(bytes: fileSize(entry, key: key), count: 1))
-            #expect(store.files.state.withLock { $0.pendingBytes } == fileSize(entry, key: key))
+            #expect(store.pendingWriteBytes == fileSize(entry, key: key))
             #expect(folder.files(under: "disk").isEmpty)
             gate.open()
             store.flush()
             #expect(folder.files(under: "disk") == [String(KeyDigest.hex(of: key).prefix(2)) + "/"
                                                       + String(KeyDigest.hex(of: key).dropFirst(2).prefix(2)) + "/"
                                                       + KeyDigest.hex(of: key)])
-            #expect(store.files.state.withLock { $0.pendingBytes } == 0)
+            #expect(store.pendingWriteBytes == 0)
             #expect(store.entry(for: key)?.body == entry.body)
         }
         let reopened = try open(folder, recorder)
@@ -65,7 +60,7 @@ import Testing
         store.flush()
         #expect(folder.files(under: "disk") == [])
         #expect(store.entry(for: "a") == nil)
-        #expect(store.files.state.withLock { $0.pendingBytes } == 0)
+        #expect(store.pendingWriteBytes == 0)
         #expect(recorder.events.isEmpty)
     }
 
@@ -98,7 +93,7 @@ import Testing
         store.flush()
         #expect(folder.files(under: "disk") == [Self.relativePath("second")])
         #expect(recorder.events.map { "\($0.kind.rawValue) \($0.reason)" } == ["expire expired", "evict byte-limit"])
-        #expect(store.files.state.withLock { $0.pendingBytes } == 0)
+        #expect(store.pendingWriteBytes == 0)
     }
 
     @Test func aNewerVersionReplacesThePendingOne() throws {
@@ -109,7 +104,7 @@ import Testing
         let gate = WriterGate(store.files)
         try store.store(Sample.entry("k", body: [1, 1, 1]), for: "k")
         try store.store(Sample.entry("k", body: [2, 2]), for: "k")
-        #expect(store.files.state.withLock { $0.pendingBytes } == fileSize(Sample.entry("k", body: [2, 2]), key: "k"))
+        #expect(store.pendingWriteBytes == fileSize(Sample.entry("k", body: [2, 2]), key: "k"))
         gate.open()
         store.flush()
         let reopened = try open(folder, recorder)
@@ -206,10 +201,7 @@ final class WriterGate: Sendable {
         defer { folder.remove() }
         let log = Log()
         let first = Sample.entry("first", body: Sample.bytes(600))
-        var probe = first.metadata
-        probe.key = "first"
-        probe.storageClass = .disk
-        let size = 84 + MetadataCoding.encode(probe).count + 600
+        let size = Sample.diskFileSize(first, key: "first")
         let store = try DiskStore(directory: folder.path + "/disk",
                                   configuration: .init(byteLimit: size + 700, entryByteLimit: size + 700,
                                                        synchronizesWrites: false, writesBehind: writesBehind),

@@ -27,13 +27,19 @@ import Testing
             .filter { $0.split(separator: "/").last?.count == 64 } ?? []
     }
 
-    @Test func logoutBeforeTheSealedWriteLeavesNoFile() async throws {
+    /// A harness whose origin serves `/receipts/a.png` (a 300 s private receipt), with the sealed store's
+    /// writer held by the returned gate.
+    func heldReceipt() throws -> (harness: PipelineHarness, png: [UInt8], sealed: EncryptedDiskStore, gate: Gate) {
         let harness = try PipelineHarness()
-        defer { Task { await harness.close() } }
         let png = try Fixtures.bytes("receipts/r-7731.png")
         harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: png), for: "http://origin.test/receipts/a.png")
         let sealed = try #require(harness.service.runtimes["private"]?.sealed)
-        let gate = Gate(sealed)
+        return (harness, png, sealed, Gate(sealed))
+    }
+
+    @Test func logoutBeforeTheSealedWriteLeavesNoFile() async throws {
+        let (harness, png, sealed, gate) = try heldReceipt()
+        defer { Task { await harness.close() } }
         let u1 = [("Authorization", "Bearer t1")]
 
         let miss = await harness.get("/receipts/a.png", u1)
@@ -62,24 +68,16 @@ import Testing
     }
 
     @Test func theFileLandsAfterTheResponseAndHoldsNoPlaintext() async throws {
-        let harness = try PipelineHarness()
+        let (harness, png, _, gate) = try heldReceipt()
         defer { Task { await harness.close() } }
-        let png = try Fixtures.bytes("receipts/r-7731.png")
-        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: png), for: "http://origin.test/receipts/a.png")
-        let sealed = try #require(harness.service.runtimes["private"]?.sealed)
-        let gate = Gate(sealed)
         let miss = await harness.get("/receipts/a.png", [("Authorization", "Bearer t1")])
         #expect(miss.outcome.storage == "encrypted-disk")
         #expect(sealedObjects(harness) == [])
         gate.open()
         let files = harness.filesUnderState().filter { $0.path.hasPrefix("sealed/") && $0.path.split(separator: "/").last?.count == 64 }
         #expect(files.count == 1)
-        for start in [0, png.count / 2, png.count - 64] {
-            let slice = Array(png[start..<(start + 64)])
-            for file in files {
-                let bytes = file.bytes
-                #expect(!(0...(bytes.count - 64)).contains { bytes[$0..<$0 + 64].elementsEqual(slice) }, "plaintext at \(start)")
-            }
+        for file in files {
+            for slice in PersistenceCasesTests.slices(png) { #expect(!file.bytes.contains(slice), "receipt bytes in \(file.path)") }
         }
     }
 
