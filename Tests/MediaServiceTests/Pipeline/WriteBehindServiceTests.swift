@@ -15,9 +15,10 @@ import Testing
     /// Holds the writer of `store` until ``open()``.
     final class Gate: Sendable {
         let semaphore = DispatchSemaphore(value: 0)
-        init(_ store: EncryptedDiskStore) {
-            let semaphore = self.semaphore
-            store.files.writer?.async { semaphore.wait() }
+        init(_ store: EncryptedDiskStore) { Self.hold(store.files.writer, semaphore) }
+        init(_ store: DiskStore) { Self.hold(store.files.writer, semaphore) }
+        private static func hold(_ writer: DispatchQueue?, _ semaphore: DispatchSemaphore) {
+            writer?.async { semaphore.wait() }
         }
         func open() { semaphore.signal() }
     }
@@ -64,6 +65,33 @@ import Testing
         #expect(events == ["start:-", "store:encrypted-disk", "purge:encrypted-disk", "purge:-"])
         let again = await harness.get("/receipts/a.png", u1)
         #expect(again.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=encrypted-disk")
+        #expect(harness.origin.totalCallCount == 2)
+    }
+
+    /// A write-behind write that fails (here: a regular file where the entry's folder belongs) is audited
+    /// `evict write-failed` after its `store`, takes its hot copy along, and leaves no file: the next request
+    /// is a miss.
+    @Test func aFailedWriteIsAuditedAndForgotten() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let jpeg = try Fixtures.bytes("catalog/horse-d29d871c.jpg")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: jpeg), for: "http://origin.test/catalog/h.jpg")
+        let disk = try #require(harness.service.runtimes["public"]?.disk)
+        let gate = Gate(disk)
+        let miss = await harness.get("/catalog/h.jpg")
+        #expect(miss.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=600; stored; detail=disk")
+        let key = try #require(disk.inventory().first?.key)
+        let folder = harness.stateDirectory + "/disk/public/" + String(KeyDigest.hex(of: key).prefix(2))
+        #expect(FileManager.default.createFile(atPath: folder, contents: Data([0])))
+        gate.open()
+        harness.service.flushWrites()
+        let events = try harness.auditRecords().map { "\($0.entry.event.rawValue):\($0.entry.reason?.rawValue ?? "-")" }
+        #expect(Array(events.suffix(2)) == ["store:tier-storage", "evict:write-failed"])
+        #expect(disk.inventory().isEmpty)
+        #expect(harness.service.runtimes["public"]?.hot?.inventory().isEmpty == true)
+        try FileManager.default.removeItem(atPath: folder)
+        let again = await harness.get("/catalog/h.jpg")
+        #expect(again.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=600; stored; detail=disk")
         #expect(harness.origin.totalCallCount == 2)
     }
 
