@@ -73,7 +73,8 @@ import Testing
     }
 
     @Test func asyncAnswersArePostedBackWhileTheLoopServesOthers() async throws {
-        let handler = SplitHandler()
+        let permits = AsyncPermits()
+        let handler = SplitHandler(holdingOn: permits)
         let server = try startServer(handler) { $0.eventLoopCount = 1 }
         defer { server.stop() }
         let port = server.port
@@ -83,11 +84,19 @@ import Testing
             // Two pipelined async requests: answered in order, one in flight at a time.
             slow.send("GET /slow/1 HTTP/1.1\r\nHost: t\r\n\r\nGET /slow/2 HTTP/1.1\r\nHost: t\r\n\r\n")
             fast.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
-            let fastText = fast.readResponse()?.text  // sync answer while /slow/1 sleeps in its task
-            let order = handler.started.withLock { $0 }  // /slow/2 waits for /slow/1's answer
-            return [fastText, slow.readResponse()?.text, slow.readResponse()?.text, order.joined(separator: ",")]
+            let fastText = fast.readResponse()?.text  // sync answer while /slow/1 is held in its task
+            let first = handler.waitForStarts(1)
+            _ = poll(nil, 0, 50)  // a loop that did not hold /slow/2 back would start it now
+            let beforeRelease = handler.started.withLock { $0 }
+            permits.release()
+            let slowOne = slow.readResponse()?.text
+            _ = handler.waitForStarts(2)
+            permits.release()
+            let slowTwo = slow.readResponse()?.text
+            return [fastText, slowOne, slowTwo, first.joined(separator: ","), beforeRelease.joined(separator: ",")]
         }
-        #expect(texts == ["sync /fast", "async /slow/1", "async /slow/2", "start /slow/1"])
+        #expect(texts == ["sync /fast", "async /slow/1", "async /slow/2", "start /slow/1", "start /slow/1"])
+        #expect(handler.started.withLock { $0 } == ["start /slow/1", "start /slow/2"])
         #expect(server.statistics.requests == 3)
     }
 
@@ -180,18 +189,39 @@ import Testing
     }
 }
 
-/// `/slow/…` goes to the async path (which sleeps 200 ms); anything else is answered synchronously.
+/// `/slow/…` goes to the async path, which sleeps 200 ms or, given permits, waits for one; anything
+/// else is answered synchronously.
 final class SplitHandler: HTTPHandling {
     /// `start <target>` for each async request, in the order the handler began them.
     let started = Mutex<[String]>([])
+    private let permits: AsyncPermits?
+
+    init(holdingOn permits: AsyncPermits? = nil) {
+        self.permits = permits
+    }
 
     func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         started.withLock { $0.append("start \(request.target)") }
-        try? await Task.sleep(for: .milliseconds(200))
+        if let permits {
+            await permits.acquire()
+        } else {
+            try? await Task.sleep(for: .milliseconds(200))
+        }
         return HTTPServerResponse(status: 200, body: Array("async \(request.target)".utf8))
     }
 
     func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
         request.target.hasPrefix("/slow/") ? nil : HTTPServerResponse(status: 200, body: Array("sync \(request.target)".utf8))
+    }
+
+    /// Blocks a test thread (never the pool) until `count` async requests have started, up to 5 s;
+    /// returns the starts seen.
+    func waitForStarts(_ count: Int) -> [String] {
+        let deadline = MonotonicClock.nowMilliseconds() + 5_000
+        while true {
+            let seen = started.withLock { $0 }
+            if seen.count >= count || MonotonicClock.nowMilliseconds() >= deadline { return seen }
+            _ = poll(nil, 0, 2)
+        }
     }
 }

@@ -58,6 +58,41 @@ final class Gate: Sendable {
     }
 }
 
+/// A counting semaphore for async handlers: `acquire` suspends (without holding a pool thread)
+/// until a `release` gives it a permit.
+final class AsyncPermits: Sendable {
+    private struct State {
+        var permits = 0
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
+    private let state = Mutex(State())
+
+    func acquire() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let granted = state.withLock { state -> Bool in
+                guard state.permits > 0 else {
+                    state.waiters.append(continuation)
+                    return false
+                }
+                state.permits -= 1
+                return true
+            }
+            if granted { continuation.resume() }
+        }
+    }
+
+    func release() {
+        let waiter = state.withLock { state -> CheckedContinuation<Void, Never>? in
+            guard !state.waiters.isEmpty else {
+                state.permits += 1
+                return nil
+            }
+            return state.waiters.removeFirst()
+        }
+        waiter?.resume()
+    }
+}
+
 /// Signals `entered` when a request arrives, then holds it until `release` opens.
 struct BlockingHandler: HTTPHandling {
     let entered = Gate()
