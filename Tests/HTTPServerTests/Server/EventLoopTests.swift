@@ -101,24 +101,35 @@ import Testing
     }
 
     @Test func stopLetsAnAwaitedAsyncAnswerFinishWithConnectionClose() async throws {
-        let server = try startServer(SplitHandler()) { $0.drainTimeout = .seconds(10) }
+        let permits = AsyncPermits()
+        let handler = SplitHandler(holdingOn: permits)
+        let server = try startServer(handler) {
+            $0.eventLoopCount = 1
+            $0.drainTimeout = .seconds(10)
+        }
         let port = server.port
-        let response = try await offPool { () throws -> WireResponse? in
+        let results = try await offPool { () throws -> (WireResponse?, Bool) in
+            let idle = try TestClient(port: port)  // on the same loop: its close shows the loop saw the stop
+            idle.send("GET /fast HTTP/1.1\r\nHost: t\r\n\r\n")
+            _ = idle.readResponse()
             let client = try TestClient(port: port)
             client.send("GET /slow/stop HTTP/1.1\r\nHost: t\r\n\r\n")
-            _ = poll(nil, 0, 50)  // the request is in its task now
+            _ = handler.waitForStarts(1)  // the request is in its task now
             let stopped = Gate()
             _ = PosixThread.spawn(name: "test", stackBytes: 262_144, detached: true) {
                 server.stop()
                 stopped.open()
             }
+            let idleClosed = idle.isClosedByPeer()
+            permits.release()
             let response = client.readResponse()
             _ = client.isClosedByPeer()
             _ = stopped.wait()
-            return response
+            return (response, idleClosed)
         }
-        #expect(response?.text == "async /slow/stop")
-        #expect(response?.field("connection") == "close")
+        #expect(results.1)
+        #expect(results.0?.text == "async /slow/stop")
+        #expect(results.0?.field("connection") == "close")
         #expect(server.connectionCount == 0)
     }
 
