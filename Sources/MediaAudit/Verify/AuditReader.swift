@@ -1,5 +1,11 @@
+import Glibc
+
 /// Reads every file of an audit folder in chain order: `audit-000001.jsonl`, `audit-000002.jsonl`, …,
 /// then `audit.jsonl`.
+///
+/// ``forEachLine(directory:_:)`` streams: it holds one read buffer and one line at a time, so a log of
+/// any size is read in bounded memory. ``lines(directory:)`` and ``records(directory:)`` collect
+/// everything and are meant for small logs (tests, tools).
 public enum AuditReader {
     /// One raw line of a log file.
     public struct Line: Hashable, Sendable {
@@ -11,33 +17,76 @@ public enum AuditReader {
         public let text: String
         /// `false` for a last line with no trailing newline (torn).
         public let terminated: Bool
+
+        public init(file: String, number: Int, text: String, terminated: Bool) {
+            self.file = file
+            self.number = number
+            self.text = text
+            self.terminated = terminated
+        }
     }
+
+    /// Bytes read per `read(2)`: 1 MiB.
+    static let defaultChunkBytes = 1 << 20
 
     /// The log files of `directory` in chain order (full paths). A missing folder gives `[]`.
     public static func files(directory: String) -> [String] { AuditFiles.allFiles(in: directory) }
 
-    /// All lines of all files in chain order.
+    /// Calls `body` with each line of each file in chain order, reading each file up to the end it has
+    /// when reached; a file listed but gone when reached is skipped.
+    /// Memory: one chunk of `chunkBytes` (default 1 MiB) plus the longest line.
+    /// - Throws: ``AuditError/Code/io`` when a file cannot be read; whatever `body` throws.
+    public static func forEachLine(directory: String, _ body: (Line) throws -> Void) throws {
+        try forEachLine(directory: directory, chunkBytes: defaultChunkBytes, body)
+    }
+
+    static func forEachLine(directory: String, chunkBytes: Int, _ body: (Line) throws -> Void) throws {
+        for path in files(directory: directory) {
+            let fd = open(path, O_RDONLY | O_CLOEXEC)
+            if fd < 0 {
+                if errno == ENOENT { continue }
+                throw AuditFiles.ioError("open", path)
+            }
+            defer { close(fd) }
+            let name = String(path.split(separator: "/").last ?? "")
+            var chunk = [UInt8](repeating: 0, count: max(1, chunkBytes))
+            var pending: [UInt8] = []  // the start of a line continued in the next chunk
+            var number = 0
+            while true {
+                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw AuditFiles.ioError("read", path)
+                }
+                if count == 0 { break }
+                var start = 0
+                for index in 0..<count where chunk[index] == 0x0a {
+                    number += 1
+                    let text: String
+                    if pending.isEmpty {
+                        text = String(decoding: chunk[start..<index], as: UTF8.self)
+                    } else {
+                        pending += chunk[start..<index]
+                        text = String(decoding: pending, as: UTF8.self)
+                        pending.removeAll(keepingCapacity: true)
+                    }
+                    try body(Line(file: name, number: number, text: text, terminated: true))
+                    start = index + 1
+                }
+                pending += chunk[start..<count]
+            }
+            if !pending.isEmpty {
+                try body(Line(
+                    file: name, number: number + 1, text: String(decoding: pending, as: UTF8.self), terminated: false))
+            }
+        }
+    }
+
+    /// All lines of all files in chain order, collected (see ``forEachLine(directory:_:)`` for large logs).
     /// - Throws: ``AuditError/Code/io`` when a file cannot be read.
     public static func lines(directory: String) throws -> [Line] {
         var lines: [Line] = []
-        for path in files(directory: directory) {
-            guard let bytes = try AuditFiles.read(path) else { continue }
-            let name = String(path.split(separator: "/").last ?? "")
-            var start = 0
-            var number = 0
-            for index in bytes.indices where bytes[index] == 0x0a {
-                number += 1
-                lines.append(Line(
-                    file: name, number: number, text: String(decoding: bytes[start..<index], as: UTF8.self),
-                    terminated: true))
-                start = index + 1
-            }
-            if start < bytes.count {
-                lines.append(Line(
-                    file: name, number: number + 1, text: String(decoding: bytes[start...], as: UTF8.self),
-                    terminated: false))
-            }
-        }
+        try forEachLine(directory: directory) { lines.append($0) }
         return lines
     }
 
@@ -45,8 +94,10 @@ public enum AuditReader {
     /// use ``AuditVerifier`` to learn whether the chain is intact).
     /// - Throws: ``AuditError/Code/io`` when a file cannot be read.
     public static func records(directory: String) throws -> [AuditRecord] {
-        try lines(directory: directory).compactMap { line in
-            line.terminated ? try? AuditRecord.parse(line: line.text) : nil
+        var records: [AuditRecord] = []
+        try forEachLine(directory: directory) { line in
+            if line.terminated, let record = try? AuditRecord.parse(line: line.text) { records.append(record) }
         }
+        return records
     }
 }

@@ -13,53 +13,20 @@ public enum AuditVerifier {
     /// a correct record whose line differs from its canonical JSON (extra spaces, escapes, key order)
     /// `invalid-record`.
     /// An empty or missing folder is intact with 0 records.
+    ///
+    /// Streams the folder (``AuditReader/forEachLine(directory:_:)``, ``AuditChainCheck``): memory does
+    /// not grow with the log's size, and reading stops once the outcome is settled.
     /// - Throws: ``AuditError/Code/io`` only when a file cannot be read.
     public static func verify(directory: String) throws -> AuditVerification {
-        let lines = try AuditReader.lines(directory: directory)
-        let parsed = lines.map { line in
-            Result { () throws(AuditRecord.ParseFailure) -> AuditRecord in try AuditRecord.parse(line: line.text) }
-        }
-        var expected = 1
-        var prev = AuditDigest.zero
-        func fail(_ kind: AuditVerification.Kind, _ seq: Int, _ line: AuditReader.Line, _ detail: String)
-            -> AuditVerification
-        {
-            AuditVerification(
-                recordCount: expected - 1, lastHash: prev,
-                failure: .init(kind: kind, seq: seq, file: line.file, line: line.number, detail: detail))
-        }
-        for (index, line) in lines.enumerated() {
-            guard line.terminated else {
-                return fail(.tornLine, expected, line, "the last line has no trailing newline")
+        struct Settled: Error {}
+        var check = AuditChainCheck()
+        do {
+            try AuditReader.forEachLine(directory: directory) { line in
+                _ = check.check(line)
+                if check.isSettled { throw Settled() }
             }
-            let record: AuditRecord
-            switch parsed[index] {
-            case .success(let parsedRecord): record = parsedRecord
-            case .failure(let error):
-                switch error {
-                case .invalidJSON: return fail(.invalidJSON, expected, line, "not a JSON object")
-                case .invalidRecord(let why): return fail(.invalidRecord, expected, line, why)
-                }
-            }
-            if record.seq != expected {
-                let later = parsed[(index + 1)...].contains { (try? $0.get())?.seq == expected }
-                let kind: AuditVerification.Kind = record.seq < expected || later ? .seqOrder : .seqGap
-                return fail(kind, expected, line, "expected seq \(expected), found \(record.seq)")
-            }
-            if record.prev != prev {
-                return fail(.prevMismatch, record.seq, line, "prev \(record.prev.hex) is not the previous hash \(prev.hex)")
-            }
-            let computed = record.computedHash
-            if computed != record.hash {
-                return fail(.hashMismatch, record.seq, line, "hash \(record.hash.hex), computed \(computed.hex)")
-            }
-            if line.text != record.canonicalJSON(includingHash: true) {
-                return fail(.invalidRecord, record.seq, line, "the line is not in canonical form")
-            }
-            prev = record.hash
-            expected += 1
-        }
-        return AuditVerification(recordCount: expected - 1, lastHash: prev, failure: nil)
+        } catch is Settled {}
+        return check.verification
     }
 
     /// Verifies records already in memory (e.g. ``InMemoryAuditLog/records``): `seq` continuity, `prev` and

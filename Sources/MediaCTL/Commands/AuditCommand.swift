@@ -6,9 +6,9 @@ import MediaStorage
 /// `mediactl audit [--state-dir DIR] [--policies DIR] [--json]`: what was persisted, per tier and
 /// storage class, and every violation of the policies (docs/audit-report.md).
 ///
-/// Steps: verify the hash chain (``AuditVerifier``), read the records (``AuditReader``), scan
-/// `disk/` and `sealed/` read-only (``MediaStorage/StateInventory``), take each tier's widest
-/// allowed storage from the policies, and reconcile (``AuditReconciler``).
+/// Steps: scan `disk/` and `sealed/` read-only (``MediaStorage/StateInventory``), take each tier's
+/// widest allowed storage from the policies, then stream the log once (``AuditReader``), verifying
+/// the hash chain (``AuditChainCheck``) and reconciling (``AuditReconciliation``) as it goes.
 ///
 /// Output: ``MediaAudit/AuditReport/text`` followed, when the scan found temp files or defective
 /// entries, by an `inventory notes: N` section; with `--json`, one ``AuditDocument``.
@@ -46,18 +46,25 @@ public enum AuditCommand {
             throw CommandError(
                 .unreadableFile, "cannot scan state directory '\(state)': \(error.context)", exitCode: .unusableInput)
         }
-        let verification = try AuditVerifyCommand.verify(stateDirectory: state)
-        let records: [AuditRecord]
+        let directory = try AuditVerifyCommand.requireLog(stateDirectory: state)
+        // One streamed pass verifies the chain and reconciles: memory follows the inventory, not the log.
+        var check = AuditChainCheck()
+        var reconciliation = AuditReconciliation(
+            objectKeys: Set(scanned.objects.map(\.name)), allowedStorage: allowedStorage(policies))
+        var stops = AuditDocument.UncleanStops()
         do {
-            records = try AuditReader.records(directory: state + "/audit")
+            try AuditReader.forEachLine(directory: directory) { line in
+                guard let record = check.check(line), line.terminated else { return }
+                reconciliation.add(record)
+                stops.add(record)
+            }
         } catch {
-            throw AuditVerifyCommand.unreadableLog(state + "/audit", error)
+            throw AuditVerifyCommand.unreadableLog(directory, error)
         }
         let inventory = stillPresent(scanned, in: state)
-        let report = AuditReconciler.report(
-            records: records, verification: verification, inventory: inventory.objects.map(persistedObject),
-            allowedStorage: allowedStorage(policies))
-        return AuditDocument(report: report, inventory: inventory, records: records)
+        let report = reconciliation.report(
+            verification: check.verification, inventory: inventory.objects.map(persistedObject))
+        return AuditDocument(report: report, inventory: inventory, uncleanStops: stops.seqs)
     }
 
     /// `inventory` without the entries that are gone by now: objects a running service removed after the

@@ -36,9 +36,24 @@ public struct AuditDocument: Sendable, Encodable {
     /// killed (informative: its sealed files were shredded and audited at that start).
     public var uncleanStops: [Int]
 
-    public init(report: AuditReport, inventory: StateInventory, records: [AuditRecord] = []) {
+    /// Finds the `start` records not preceded by a `stop`, one record at a time in chain order.
+    public struct UncleanStops: Sendable {
+        private var previous: AuditEvent?
+        /// The seqs found so far.
+        public private(set) var seqs: [Int] = []
+
+        public init() {}
+
+        public mutating func add(_ record: AuditRecord) {
+            if record.entry.event == .start, let previous, previous != .stop { seqs.append(record.seq) }
+            previous = record.entry.event
+        }
+    }
+
+    /// - Parameter uncleanStops: see ``uncleanStops``; ``UncleanStops`` finds them while the log streams.
+    public init(report: AuditReport, inventory: StateInventory, uncleanStops: [Int] = []) {
         self.report = report
-        self.uncleanStops = AuditDocument.uncleanStops(records)
+        self.uncleanStops = uncleanStops
         self.inventory = Inventory(
             objects: inventory.objects.count, temporaryFiles: inventory.temporaryFiles.map(\.path),
             defects: inventory.defective.compactMap { item in
@@ -71,12 +86,9 @@ public struct AuditDocument: Sendable, Encodable {
 
     /// Seqs of `start` records whose previous record is not `stop`.
     public static func uncleanStops(_ records: [AuditRecord]) -> [Int] {
-        var out: [Int] = []
-        for (previous, record) in zip(records, records.dropFirst())
-        where record.entry.event == .start && previous.entry.event != .stop {
-            out.append(record.seq)
-        }
-        return out
+        var found = UncleanStops()
+        for record in records { found.add(record) }
+        return found.seqs
     }
 
     private enum CodingKeys: String, CodingKey {

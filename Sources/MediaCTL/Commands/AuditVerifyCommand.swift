@@ -21,16 +21,23 @@ public enum AuditVerifyCommand {
     /// - Throws: ``CommandError`` (exit 2): `no-state-directory`; `no-audit-log`
     ///   (`no audit log in 'X/audit'`); `unreadable-file` (`cannot read the audit log in 'X/audit': …`).
     static func verify(stateDirectory: String) throws(CommandError) -> AuditVerification {
-        try StateDirectoryCheck.requireExisting(stateDirectory)
-        let directory = stateDirectory + "/audit"
-        guard !AuditReader.files(directory: directory).isEmpty else {
-            throw CommandError(.noAuditLog, "no audit log in '\(directory)'", exitCode: .unusableInput)
-        }
+        let directory = try requireLog(stateDirectory: stateDirectory)
         do {
             return try AuditVerifier.verify(directory: directory)
         } catch {
             throw unreadableLog(directory, error)
         }
+    }
+
+    /// Checks the state directory and that `<state>/audit` holds log files; returns the audit folder.
+    /// - Throws: ``CommandError`` (exit 2): `no-state-directory`; `no-audit-log`.
+    static func requireLog(stateDirectory: String) throws(CommandError) -> String {
+        try StateDirectoryCheck.requireExisting(stateDirectory)
+        let directory = stateDirectory + "/audit"
+        guard !AuditReader.files(directory: directory).isEmpty else {
+            throw CommandError(.noAuditLog, "no audit log in '\(directory)'", exitCode: .unusableInput)
+        }
+        return directory
     }
 
     static func unreadableLog(_ directory: String, _ error: any Error) -> CommandError {

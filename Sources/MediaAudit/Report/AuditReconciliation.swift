@@ -1,0 +1,153 @@
+/// The running state of a reconciliation: feed the log's records in order with ``add(_:)``, then build
+/// the report with ``report(verification:inventory:)``.
+///
+/// Memory: per-tier counters, the store violations found, and the last `store` and last change of each
+/// key in `objectKeys` (the objects found on disk, whose records the report judges); records of other
+/// keys are counted and dropped. So a log of any length is reconciled in memory proportional to the
+/// inventory.
+public struct AuditReconciliation: Sendable {
+    private let objectKeys: Set<String>
+    private let allowedStorage: [String: AuditStorage]
+    private var rows: [String: [AuditStorage: AuditReport.Row]] = [:]
+    private var storeViolations: [AuditViolation] = []
+    private var lastStore: [String: AuditRecord] = [:]
+    private var lastChange: [String: AuditRecord] = [:]
+    /// Records added.
+    public private(set) var recordCount = 0
+
+    /// - Parameters:
+    ///   - objectKeys: the hex keys of the objects the report will be built for (file names in `disk/`
+    ///     and `sealed/`).
+    ///   - allowedStorage: tier name → widest storage its policy allows (`none` for a no-store tier).
+    public init(objectKeys: Set<String>, allowedStorage: [String: AuditStorage]) {
+        self.objectKeys = objectKeys
+        self.allowedStorage = allowedStorage
+        for tier in allowedStorage.keys { rows[tier] = [:] }
+    }
+
+    /// Counts one record (the next in chain order) and checks a `store` against its tier's policy.
+    public mutating func add(_ record: AuditRecord) {
+        recordCount += 1
+        if let key = record.key?.hex, objectKeys.contains(key) {
+            if record.event == .store { lastStore[key] = record }
+            if record.event == .store || record.event == .update || record.event.removesObject {
+                lastChange[key] = record
+            }
+        }
+        // Batch summaries (purge/shred with a null key) are not counted: their per-key records are.
+        if record.event == .purge || record.event == .shred, record.key == nil { return }
+        guard let tier = record.tier?.rawValue else { return }
+        let storage = record.storage ?? AuditStorage.none
+        var row = rows[tier, default: [:]][storage] ?? AuditReport.Row(storage: storage)
+        Self.count(record, into: &row)
+        rows[tier, default: [:]][storage] = row
+        if record.event == .store {
+            storeViolations += Self.storeViolations(record, tier: tier, storage: storage, allowedStorage: allowedStorage)
+        }
+    }
+
+    /// The report: the chain failure (if any) first, then the store violations in log order, then the
+    /// object violations by folder and key.
+    /// - Parameters:
+    ///   - verification: the chain check of the same records.
+    ///   - inventory: every file found in `disk/` and `sealed/` (keys outside `objectKeys` are judged
+    ///     as having no record).
+    public func report(verification: AuditVerification, inventory: [PersistedObject]) -> AuditReport {
+        var rows = self.rows
+        var violations: [AuditViolation] = []
+        if let failure = verification.failure {
+            violations.append(AuditViolation(
+                kind: .brokenChain, seq: failure.seq,
+                evidence: "\(failure.kind) at seq \(failure.seq) (\(failure.file) line \(failure.line)): \(failure.detail)"))
+        }
+        violations += storeViolations
+        for object in inventory.sorted(by: { ($0.folder.rawValue, $0.key) < ($1.folder.rawValue, $1.key) }) {
+            let store = lastStore[object.key]
+            let tier = object.tier ?? store?.tier?.rawValue
+            let storage = object.folder.storage
+            var row = rows[tier ?? "unknown", default: [:]][storage] ?? AuditReport.Row(storage: storage)
+            row.objects += 1
+            row.bytes += object.bytes
+            rows[tier ?? "unknown", default: [:]][storage] = row
+            violations += Self.objectViolations(
+                object, tier: tier, store: store, lastChange: lastChange[object.key], allowedStorage: allowedStorage)
+        }
+        let tiers = rows.keys.sorted().map { tier in
+            AuditReport.Tier(
+                tier: tier, allowedStorage: allowedStorage[tier],
+                rows: rows[tier, default: [:]].values.sorted { $0.storage > $1.storage })
+        }
+        return AuditReport(chain: verification, recordCount: recordCount, tiers: tiers, violations: violations)
+    }
+
+    private static func count(_ record: AuditRecord, into row: inout AuditReport.Row) {
+        switch record.event {
+        case .store: row.stored += 1
+        case .update: row.updated += 1
+        case .skip: row.skipped[record.reason?.rawValue ?? "none", default: 0] += 1
+        case .evict: row.evicted += 1
+        case .expire: row.expired += 1
+        case .purge: row.purged += 1
+        case .invalidate: row.invalidated += 1
+        case .shred: row.shredded += 1
+        case .start, .stop: break
+        }
+    }
+
+    private static func storeViolations(
+        _ record: AuditRecord, tier: String, storage: AuditStorage, allowedStorage: [String: AuditStorage]
+    ) -> [AuditViolation] {
+        let key = record.key?.hex
+        guard let allowed = allowedStorage[tier] else {
+            return [AuditViolation(
+                kind: .unknownTier, tier: tier, key: key, seq: record.seq,
+                evidence: "store record \(record.seq) names tier \(tier), which the policies do not define")]
+        }
+        if allowed == .none {
+            return [AuditViolation(
+                kind: .storeInNoStoreTier, tier: tier, key: key, seq: record.seq,
+                evidence: "store record \(record.seq) stored in \(storage.rawValue) for no-store tier \(tier)")]
+        }
+        if storage > allowed {
+            return [AuditViolation(
+                kind: .storeWiderThanTier, tier: tier, key: key, seq: record.seq,
+                evidence: "store record \(record.seq) stored in \(storage.rawValue); tier \(tier) allows at most \(allowed.rawValue)")]
+        }
+        return []
+    }
+
+    private static func objectViolations(
+        _ object: PersistedObject, tier: String?, store: AuditRecord?, lastChange: AuditRecord?,
+        allowedStorage: [String: AuditStorage]
+    ) -> [AuditViolation] {
+        var found: [AuditViolation] = []
+        let path = "\(object.folder.rawValue)/\(object.key) (\(object.bytes) bytes)"
+        func add(_ kind: AuditViolation.Kind, seq: Int? = nil, _ evidence: String) {
+            found.append(AuditViolation(
+                kind: kind, tier: tier, key: object.key, folder: object.folder, seq: seq, evidence: evidence))
+        }
+        if object.folder == .sealed && !object.isSealed {
+            add(.notSealed, "\(path) is not a sealed object")
+        }
+        if object.folder == .disk, let tier {
+            if let allowed = allowedStorage[tier] {
+                if allowed < .disk { add(.diskNotAllowed, "\(path) has tier \(tier), which allows at most \(allowed.rawValue)") }
+            } else {
+                add(.unknownTier, "\(path) has tier \(tier), which the policies do not define")
+            }
+        }
+        guard let store else {
+            add(.unrecordedObject, "\(path) has no store record")
+            return found
+        }
+        if let lastChange, lastChange.event.removesObject {
+            add(.removedObjectPresent, seq: lastChange.seq,
+                "\(path) is still present after \(lastChange.event.rawValue) record \(lastChange.seq)")
+        }
+        if let stored = store.storage, stored != object.folder.storage {
+            add(.storageMismatch, seq: store.seq,
+                "\(path) is in \(object.folder.rawValue)/ but store record \(store.seq) says \(stored.rawValue)")
+        }
+        return found
+    }
+}
