@@ -87,6 +87,15 @@ final class ServiceAuditor: Sendable {
             scope: scope(partition: partition, url: nil), removed: entries))
     }
 
+    /// Appends the `evict` of a disk entry left by an earlier process in the folder of `tier`, which the
+    /// current policies no longer keep on disk (reason `tier-storage-changed`; ``UnownedTierFolders``).
+    func evictUnowned(_ metadata: EntryMetadata, tier: String) {
+        _ = try? log.append(AuditEntry(
+            event: .evict, tier: name(tier), route: name(metadata.route), storage: .disk,
+            key: CacheKey.auditDigest(metadata.key), scope: scope(partition: metadata.partition, url: nil),
+            reason: code("tier-storage-changed"), bytes: metadata.bodyByteCount))
+    }
+
     func flush() { try? log.flush() }
 
     /// The audit record's storage class for `storage` (same names; a switch, not a raw-value lookup).

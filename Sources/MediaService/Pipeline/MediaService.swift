@@ -72,7 +72,8 @@ public final class MediaService: Sendable {
     let hitRoutes = HitRouteCache()
 
     /// Opens the state directory and the audit log, shreds sealed files of an earlier process
-    /// (audited `shred`), rebuilds the disk index, and writes a `start` record.
+    /// (audited `shred`), rebuilds the disk index, empties the tier folders the policies no longer keep
+    /// in files (``UnownedTierFolders``, audited), and writes a `start` record.
     /// - Parameters:
     ///   - policies: the loaded policies (`PolicyLoader`).
     ///   - fetcher: the origin transport (``CurlOriginFetcher`` in production, through
@@ -125,6 +126,8 @@ public final class MediaService: Sendable {
             auditor.shredSummary(tier: name, count: counters.value(.shredded) - shredsBefore,
                                  reason: ReasonCode.unreadableAfterRestart.rawValue)
         }
+        // Files of tiers the policies no longer keep in files (removed, renamed or narrowed) go now, audited.
+        try UnownedTierFolders.clear(stateDirectory: configuration.stateDirectory, runtimes: runtimes, auditor: auditor)
         self.runtimes = runtimes
         auditor.flush()
     }

@@ -1,0 +1,49 @@
+import Foundation
+import MediaAudit
+import MediaStorage
+import Synchronization
+
+/// Files an earlier process left in `disk/<tier>/` or `sealed/<tier>/` that the current policies no longer
+/// keep there: the tier was removed or renamed, or narrowed (for example `avatar` from `disk` to `memory`).
+///
+/// At start, each such folder is emptied through a store opened on it, so every removal is audited like any
+/// other: a disk entry as `evict` with reason `tier-storage-changed`; a file that is not a readable entry as
+/// `evict` `corrupt:<defect>`; a sealed file (unreadable without the earlier process's key) as `shred`
+/// `unreadable-after-restart`, closed by a `shred` summary with the count. Without this, narrowing a tier
+/// to memory would leave its plaintext files on disk for good, reported by `mediactl audit` at every run.
+enum UnownedTierFolders {
+    /// Empties every tier folder of `disk/` without a disk store in `runtimes`, and of `sealed/` without an
+    /// encrypted-disk store.
+    /// - Throws: ``MediaStorage/StorageError`` when a folder cannot be opened or read (the service does not
+    ///   start: it would otherwise serve next to files it cannot account for).
+    static func clear(stateDirectory: String, runtimes: [String: TierRuntime], auditor: ServiceAuditor) throws {
+        for name in tierFolders(stateDirectory + "/disk") where runtimes[name]?.disk == nil {
+            // Opening indexes the entries and removes (and reports) the files that are not entries.
+            let store = try DiskStore(
+                directory: stateDirectory + "/disk/" + name,
+                configuration: .init(byteLimit: Int.max / 4, entryByteLimit: Int.max / 4, synchronizesWrites: false),
+                onEvent: { auditor.record($0, tier: name) })
+            for metadata in store.removeAll(where: { _ in true }) { auditor.evictUnowned(metadata, tier: name) }
+        }
+        for name in tierFolders(stateDirectory + "/sealed") where runtimes[name]?.sealed == nil {
+            // Opening shreds the files of an earlier process, each reported.
+            let shredded = Atomic<Int>(0)
+            let store = try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + name) { event in
+                auditor.record(event, tier: name)
+                if event.kind == .shred { shredded.add(1, ordering: .relaxed) }
+            }
+            store.stop()
+            auditor.shredSummary(tier: name, count: shredded.load(ordering: .relaxed),
+                                 reason: ReasonCode.unreadableAfterRestart.rawValue)
+        }
+    }
+
+    /// The names of the real folders (not symbolic links) directly inside `path`; none when it does not exist.
+    static func tierFolders(_ path: String) -> [String] {
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []
+        return names.sorted().filter { name in
+            var info = stat()
+            return lstat(path + "/" + name, &info) == 0 && (info.st_mode & S_IFMT) == S_IFDIR
+        }
+    }
+}
