@@ -37,6 +37,10 @@ struct NginxInFrontTests {
         #expect(anonymous.status == 401)
         #expect(anonymous.header("WWW-Authenticate") == "Bearer")
 
+        // The admin endpoints are not exposed through the front; they answer on mediactl's own port.
+        #expect(try RawHTTP.get(port: front.port, "/_mediactl/health").status == 404)
+        #expect(try RawHTTP.get(port: world.port, "/_mediactl/health").status == 200)
+
         // nginx's cache folder holds the catalog image and no receipt byte.
         #expect(StateScan.filesContaining(Fixtures.slices(of: horse), under: front.cacheDirectory).count == 1)
         #expect(StateScan.filesContaining(Fixtures.slices(of: receipt), under: front.cacheDirectory) == [])

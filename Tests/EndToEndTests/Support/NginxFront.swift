@@ -62,6 +62,7 @@ final class NginxFront: @unchecked Sendable {
             upstream mediactl { server 127.0.0.1:\(upstreamPort); keepalive 16; }
             server {
                 listen 127.0.0.1:\(port);
+                location /_mediactl/ { return 404; }
                 location / {
                     proxy_pass http://mediactl;
                     proxy_http_version 1.1;
