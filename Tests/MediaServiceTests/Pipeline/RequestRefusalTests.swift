@@ -95,6 +95,7 @@ import Testing
         let titles = [
             (await harness.get("/catalog/../x"), "Bad Request"), (await harness.get("/receipts/x.png"), "Unauthorized"),
             (await harness.get("/nowhere/x"), "Not Found"), (await harness.get("/catalog/x", method: "PUT"), "Method Not Allowed"),
+            (await harness.get(Self.longTarget), "URI Too Long"),
         ]
         for (response, title) in titles {
             #expect(PipelineSupport.problemMembers(response)?["title"] as? String == title)
