@@ -121,7 +121,7 @@ public struct AuditReconciliation: Sendable {
         allowedStorage: [String: AuditStorage]
     ) -> [AuditViolation] {
         var found: [AuditViolation] = []
-        let path = "\(object.folder.rawValue)/\(object.key) (\(object.bytes) bytes)"
+        let path = "\(object.path ?? "\(object.folder.rawValue)/\(object.key)") (\(object.bytes) bytes)"
         func add(_ kind: AuditViolation.Kind, seq: Int? = nil, _ evidence: String) {
             found.append(AuditViolation(
                 kind: kind, tier: tier, key: object.key, folder: object.folder, seq: seq, evidence: evidence))

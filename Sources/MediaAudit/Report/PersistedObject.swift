@@ -22,12 +22,17 @@ public struct PersistedObject: Hashable, Sendable, Codable {
     public let tier: String?
     /// `true` when the file has the sealed-object format (meaningful for `sealed/`).
     public let isSealed: Bool
+    /// The file's path relative to the state directory (`disk/public/ab/cd/<key>`), named in violation
+    /// evidence; `nil` gives `<folder>/<key>`.
+    public let path: String?
 
-    public init(folder: Folder, key: String, bytes: Int, tier: String? = nil, isSealed: Bool = false) {
+    public init(folder: Folder, key: String, bytes: Int, tier: String? = nil, isSealed: Bool = false,
+                path: String? = nil) {
         self.folder = folder
         self.key = key
         self.bytes = bytes
         self.tier = tier
         self.isSealed = isSealed
+        self.path = path
     }
 }

@@ -88,6 +88,6 @@ public enum AuditCommand {
     static func persistedObject(_ item: InventoryItem) -> PersistedObject {
         PersistedObject(
             folder: item.folder == .disk ? .disk : .sealed, key: item.name, bytes: item.bytes,
-            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed)
+            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed, path: item.path)
     }
 }

@@ -91,7 +91,7 @@ import Testing
         try Data(receipt).write(to: URL(fileURLWithPath: folder + "/" + hex))
         let result = await harness.audit()
         #expect(result.status == 1)
-        let path = "sealed/\(hex) (\(receipt.count) bytes)"
+        let path = "sealed/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex) (\(receipt.count) bytes)"
         #expect(
             result.stdout.contains(
                 """
@@ -129,7 +129,7 @@ import Testing
         try Data(receipt).write(to: URL(fileURLWithPath: folder + "/" + hex))
         let result = await harness.audit()
         #expect(result.status == 1)
-        let path = "disk/\(hex) (\(receipt.count) bytes)"
+        let path = "disk/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex) (\(receipt.count) bytes)"
         #expect(
             result.stdout.contains(
                 """
@@ -172,7 +172,7 @@ import Testing
                 """
 
                 violations: 1
-                  unrecorded-object tier=public folder=disk key=\(hex): disk/\(hex) (\(bytes) bytes) has no store record
+                  unrecorded-object tier=public folder=disk key=\(hex): disk/public/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex) (\(bytes) bytes) has no store record
 
                 """))
         let json = await harness.audit(["--json"])
