@@ -51,12 +51,12 @@ public enum AuditCommand {
         var check = AuditChainCheck()
         var reconciliation = AuditReconciliation(
             objectKeys: Set(scanned.objects.map(\.name)), allowedStorage: allowedStorage(policies))
-        var stops = AuditDocument.UncleanStops()
+        var notes = AuditDocument.LogNotes()
         do {
             try AuditReader.forEachLine(directory: directory) { line in
                 guard let record = check.check(line), line.terminated else { return }
                 reconciliation.add(record)
-                stops.add(record)
+                notes.add(record)
             }
         } catch {
             throw AuditVerifyCommand.unreadableLog(directory, error)
@@ -64,7 +64,16 @@ public enum AuditCommand {
         let inventory = stillPresent(scanned, in: state)
         let report = reconciliation.report(
             verification: check.verification, inventory: inventory.objects.map(persistedObject))
-        return AuditDocument(report: report, inventory: inventory, uncleanStops: stops.seqs)
+        return AuditDocument(report: report, inventory: inventory, notes: notes, deadServicePid: deadServicePid(state))
+    }
+
+    /// The pid of `<state>/serve.json` when that process is not running; `nil` without the file (or when
+    /// it cannot be read: `mediactl purge` reports that).
+    static func deadServicePid(_ state: String) -> Int32? {
+        guard let file = try? ServeStateFile.read(stateDirectory: state), !PurgeCommand.isRunning(file.pid) else {
+            return nil
+        }
+        return file.pid
     }
 
     /// `inventory` without the entries that are gone by now: objects a running service removed after the

@@ -6,7 +6,8 @@ import MediaStorage
 ///
 /// JSON (`--json`, one document, keys sorted): the keys of ``MediaAudit/AuditReport``
 /// (`clean`, `chain`, `recordCount`, `tiers`, `violations`) plus
-/// `inventory: {"objects": N, "temporaryFiles": [path…], "defects": [{"path","code","detail"}…]}`.
+/// `inventory: {"objects": N, "temporaryFiles": [path…], "defects": [{"path","code","detail"}…]}`, and the
+/// log notes `uncleanStops: [seq…]`, `repairedTornTails: [{"seq","bytes"}…]`, `deadServicePid: pid or null`.
 public struct AuditDocument: Sendable, Encodable {
     /// One inventory entry with a defect.
     public struct Defect: Hashable, Sendable, Encodable {
@@ -35,25 +36,50 @@ public struct AuditDocument: Sendable, Encodable {
     /// The `seq` of every `start` record not preceded by a `stop`: the process before it crashed or was
     /// killed (informative: its sealed files were shredded and audited at that start).
     public var uncleanStops: [Int]
+    /// Every `start` record with reason `repaired-torn-tail`: at that start the log's last line was
+    /// incomplete or did not parse and was cut away (a write cut short by a crash, or an edit of the end).
+    public var repairedTornTails: [RepairedTornTail]
+    /// The pid in `serve.json` when that process is not running: the service was killed and its sealed
+    /// files stay until the next start shreds them. `nil` when no `serve.json` or its process runs.
+    public var deadServicePid: Int32?
 
-    /// Finds the `start` records not preceded by a `stop`, one record at a time in chain order.
-    public struct UncleanStops: Sendable {
+    /// A `repaired-torn-tail` start: its `seq` and the bytes removed.
+    public struct RepairedTornTail: Hashable, Sendable, Encodable {
+        public var seq: Int
+        public var bytes: Int
+    }
+
+    /// Finds, one record at a time in chain order, the `start` records not preceded by a `stop` and those
+    /// that repaired a torn tail.
+    public struct LogNotes: Sendable {
         private var previous: AuditEvent?
-        /// The seqs found so far.
-        public private(set) var seqs: [Int] = []
+        /// The unclean stops found so far (``AuditDocument/uncleanStops``).
+        public private(set) var uncleanStops: [Int] = []
+        /// The repaired tails found so far (``AuditDocument/repairedTornTails``).
+        public private(set) var repairedTornTails: [RepairedTornTail] = []
 
         public init() {}
 
         public mutating func add(_ record: AuditRecord) {
-            if record.entry.event == .start, let previous, previous != .stop { seqs.append(record.seq) }
+            if record.entry.event == .start {
+                if let previous, previous != .stop { uncleanStops.append(record.seq) }
+                if record.entry.reason == .repairedTornTail {
+                    repairedTornTails.append(RepairedTornTail(seq: record.seq, bytes: record.entry.bytes ?? 0))
+                }
+            }
             previous = record.entry.event
         }
     }
 
-    /// - Parameter uncleanStops: see ``uncleanStops``; ``UncleanStops`` finds them while the log streams.
-    public init(report: AuditReport, inventory: StateInventory, uncleanStops: [Int] = []) {
+    /// - Parameters:
+    ///   - notes: what ``LogNotes`` found while the log streamed.
+    ///   - deadServicePid: see ``deadServicePid``.
+    public init(report: AuditReport, inventory: StateInventory, notes: LogNotes = LogNotes(),
+                deadServicePid: Int32? = nil) {
         self.report = report
-        self.uncleanStops = uncleanStops
+        self.uncleanStops = notes.uncleanStops
+        self.repairedTornTails = notes.repairedTornTails
+        self.deadServicePid = deadServicePid
         self.inventory = Inventory(
             objects: inventory.objects.count, temporaryFiles: inventory.temporaryFiles.map(\.path),
             defects: inventory.defective.compactMap { item in
@@ -70,10 +96,19 @@ public struct AuditDocument: Sendable, Encodable {
     /// ```
     public var text: String {
         var out = report.text
-        if !uncleanStops.isEmpty {
-            out += "\nlog notes: \(uncleanStops.count)\n"
+        let noteCount = uncleanStops.count + repairedTornTails.count + (deadServicePid == nil ? 0 : 1)
+        if noteCount > 0 {
+            out += "\nlog notes: \(noteCount)\n"
             for seq in uncleanStops {
                 out += "  unclean-stop before seq \(seq): no stop record (the service crashed or was killed)\n"
+            }
+            for tail in repairedTornTails {
+                out += "  repaired-torn-tail at seq \(tail.seq): \(tail.bytes) bytes of an incomplete or unparsable last line "
+                    + "were cut from the log at that start (a write cut short by a crash, or an edit of the log's end)\n"
+            }
+            if let deadServicePid {
+                out += "  dead-service: serve.json names pid \(deadServicePid), which is not running (the service was killed); "
+                    + "its sealed files stay until the next start shreds them\n"
             }
         }
         let count = inventory.temporaryFiles.count + inventory.defects.count
@@ -86,13 +121,13 @@ public struct AuditDocument: Sendable, Encodable {
 
     /// Seqs of `start` records whose previous record is not `stop`.
     public static func uncleanStops(_ records: [AuditRecord]) -> [Int] {
-        var found = UncleanStops()
+        var found = LogNotes()
         for record in records { found.add(record) }
-        return found.seqs
+        return found.uncleanStops
     }
 
     private enum CodingKeys: String, CodingKey {
-        case clean, chain, recordCount, tiers, violations, inventory, uncleanStops
+        case clean, chain, recordCount, tiers, violations, inventory, uncleanStops, repairedTornTails, deadServicePid
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -104,5 +139,7 @@ public struct AuditDocument: Sendable, Encodable {
         try container.encode(report.violations, forKey: .violations)
         try container.encode(inventory, forKey: .inventory)
         try container.encode(uncleanStops, forKey: .uncleanStops)
+        try container.encode(repairedTornTails, forKey: .repairedTornTails)
+        try container.encode(deadServicePid, forKey: .deadServicePid)
     }
 }

@@ -27,6 +27,26 @@ import Testing
         #expect(!result.stdout.contains("inventory notes"))
     }
 
+    @Test func aServeFileOfAProcessThatIsGoneIsALogNote() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        try ServeStateFile(pid: Int32.max, listen: "127.0.0.1:1", adminToken: try ServeStateFile.makeAdminToken())
+            .write(stateDirectory: harness.stateDirectory)
+        let result = await harness.audit()
+        #expect(result.status == 0)
+        #expect(result.stdout.hasSuffix("""
+            clean: no violations
+
+            log notes: 1
+              dead-service: serve.json names pid \(Int32.max), which is not running (the service was killed); its sealed files stay until the next start shreds them
+
+            """))
+        try ServeStateFile(pid: getpid(), listen: "127.0.0.1:1", adminToken: try ServeStateFile.makeAdminToken())
+            .write(stateDirectory: harness.stateDirectory)
+        #expect(!(await harness.audit()).stdout.contains("log notes"))  // its process runs: no note
+    }
+
     @Test func cleanJSONCountsObjectsPerTier() async throws {
         let harness = try ServiceStateHarness()
         defer { Task { await harness.close() } }
