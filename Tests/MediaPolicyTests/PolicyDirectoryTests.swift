@@ -66,10 +66,10 @@ import Testing
     @Test func missingDirectoryOrAFileInstead() throws {
         try withDirectory { directory in
             try PolicyFixture.write("{}", to: directory + "/file.json")
-            for path in [directory + "/missing", directory + "/file.json"] {
+            for (path, problem) in [(directory + "/missing", "does not exist"), (directory + "/file.json", "is not a directory")] {
                 let errors = directoryErrors(path)
                 #expect(errors.map(\.description) == [
-                    "\(path): cannot read the directory; allowed: a readable directory of *.json policy files",
+                    "\(path): \(problem); allowed: a readable directory of *.json policy files",
                 ])
                 #expect(errors.first?.code == .unreadable)
             }

@@ -12,6 +12,7 @@ import MediaService
 /// `POST /_mediactl/purge` (``AdminEndpoint``) with `{"route":…}`, `{"credential":…}` or `{"all":true}`.
 ///
 /// Output: `purged N entries` (exit 0). Errors (stderr, `mediactl: ` prefix):
+/// - `state directory 'X' does not exist` (exit 2);
 /// - `no running service for state directory X (no serve.json)` (exit 2); the same with
 ///   `(serve.json names pid N, which is not running)` or `(cannot connect to HOST:PORT: …)`;
 /// - credential file problems from ``CredentialFile`` (exit 2);
@@ -21,6 +22,7 @@ public enum PurgeCommand {
     public static func run(_ options: PurgeOptions, context: CommandContext, client: PurgeClient) async -> ExitCode {
         let state = options.stateDirectory
         do throws(CommandError) {
+            try StateDirectoryCheck.requireExisting(state)
             guard let serve = try ServeStateFile.read(stateDirectory: state) else {
                 throw noService(state, "no serve.json")
             }

@@ -53,10 +53,11 @@ public struct PolicyLoader: Sendable {
         while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
         let manager = FileManager.default
         var isDirectory: ObjCBool = false
-        guard manager.fileExists(atPath: trimmed, isDirectory: &isDirectory), isDirectory.boolValue,
-              let names = try? manager.contentsOfDirectory(atPath: trimmed) else {
+        let exists = manager.fileExists(atPath: trimmed, isDirectory: &isDirectory)
+        guard exists, isDirectory.boolValue, let names = try? manager.contentsOfDirectory(atPath: trimmed) else {
+            let problem = !exists ? "does not exist" : !isDirectory.boolValue ? "is not a directory" : "cannot read the directory"
             throw PolicyErrorList([PolicyError(
-                .unreadable, file: trimmed, keyPath: "", value: nil, problem: "cannot read the directory",
+                .unreadable, file: trimmed, keyPath: "", value: nil, problem: problem,
                 allowed: "a readable directory of *.json policy files")])
         }
         let prefix = trimmed == "/" ? "/" : trimmed + "/"

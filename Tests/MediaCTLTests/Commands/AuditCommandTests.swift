@@ -305,7 +305,7 @@ import Testing
         #expect(result.status == 2)
         #expect(
             result.stderr == """
-                mediactl: \(folder.path)/none: cannot read the directory; allowed: a readable directory of *.json policy files
+                mediactl: \(folder.path)/none: does not exist; allowed: a readable directory of *.json policy files
                 mediactl: cannot audit: 1 problem in \(folder.path)/none
 
                 """)

@@ -71,7 +71,7 @@ import Testing
         #expect(result.status == 2)
         #expect(
             result.stderr == """
-                mediactl: /nonexistent/policies: cannot read the directory; allowed: a readable directory of *.json policy files
+                mediactl: /nonexistent/policies: does not exist; allowed: a readable directory of *.json policy files
                 mediactl: policy check failed: 1 problem in /nonexistent/policies
 
                 """)

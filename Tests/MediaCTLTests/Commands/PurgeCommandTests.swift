@@ -120,7 +120,7 @@ import Testing
         let missing = await CLIRun.run(
             ["purge", "--route", "catalog", "--state-dir", folder.path + "/none"], actions: ProductionCommandActions())
         #expect(
-            missing.stderr == "mediactl: no running service for state directory \(folder.path)/none (no serve.json)\n")
+            missing.stderr == "mediactl: state directory '\(folder.path)/none' does not exist\n")
         #expect(missing.status == 2)
     }
 

@@ -151,7 +151,7 @@ import Testing
                 == CLIRun(
                     status: 2, stdout: "",
                     stderr:
-                        "mediactl: \(directory.path)/none: cannot read the directory; allowed: a readable directory of *.json policy files\n"
+                        "mediactl: \(directory.path)/none: does not exist; allowed: a readable directory of *.json policy files\n"
                 ))
     }
 }

@@ -202,7 +202,7 @@ import Testing
                 == CLIRun(
                     status: 2, stdout: "",
                     stderr:
-                        "mediactl: \(missing): cannot read the directory; allowed: a readable directory of *.json policy files\n"
+                        "mediactl: \(missing): does not exist; allowed: a readable directory of *.json policy files\n"
                 ))
     }
 
