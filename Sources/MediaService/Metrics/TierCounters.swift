@@ -15,12 +15,12 @@ final class TierCounters: Sendable {
             case .revalidations: "Requests that sent a conditional request to the origin for a stored response."
             case .coalesced: "Misses and revalidations answered by another request's origin exchange (single-flight) instead of their own; origin exchanges = misses + revalidations - coalesced."
             case .stored: "Origin responses stored (audit event store)."
-            case .skipped: "Origin responses not stored: no-store, not storable, or refused (audit event skip)."
+            case .skipped: "Origin responses not stored by decision: no-store, not storable, an error or redirect status (audit event skip); refusals are counted in refused, also audited skip."
             case .evicted: "Stored responses evicted to stay within a budget, or removed as corrupt."
             case .expired: "Stored responses removed past their expiry."
             case .purged: "Stored responses removed by a purge (route, credential or all)."
             case .shredded: "Sealed (encrypted-disk) files overwritten and removed."
-            case .refused: "Origin answers refused before storage (not an image, corrupt, over a limit, a redirect, an error); requests refused at admission (400, 401, 404) are not counted."
+            case .refused: "Origin answers refused before storage (not an image, corrupt, over a limit, a redirect, an error), audited skip; requests refused at admission (400, 401, 404) are not counted."
             }
         }
     }

@@ -130,7 +130,7 @@ import Testing
             "mediactl_stored_bytes{tier=\"private\",store=\"memory\"} 0",
             "# TYPE mediactl_hits_total counter",
             "# HELP mediactl_hits_total Requests answered from a stored response (fresh, or stale where allowed).",
-            "# HELP mediactl_refused_total Origin answers refused before storage (not an image, corrupt, over a limit, a redirect, an error); requests refused at admission (400, 401, 404) are not counted.",
+            "# HELP mediactl_refused_total Origin answers refused before storage (not an image, corrupt, over a limit, a redirect, an error), audited skip; requests refused at admission (400, 401, 404) are not counted.",
         ] {
             #expect(lines.contains(expected), "missing \(expected)")
         }
