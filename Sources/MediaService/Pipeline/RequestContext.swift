@@ -58,8 +58,13 @@ struct RequestContext: Sendable {
     /// the miss path reads it for the flight key, the candidates, the store key and the audit subject.
     private(set) var groupKey: String
 
-    /// The URL recorded in audit records: only for tiers that are not partitioned (query dropped by the record type).
-    var auditURL: String? { partition == nil && tier.partition == .none ? upstreamURL : nil }
+    /// The URL recorded in audit records (query dropped by the record type): only for the tiers whose URLs
+    /// name shared objects, those with `cache` `shared`, `partition` `none` and a storage class other than
+    /// `none`. Never for a partitioned or private-cache tier, nor for a `no-store` tier, whose URLs may name
+    /// one person's one-time content.
+    var auditURL: String? {
+        partition == nil && tier.partition == .none && tier.cache == .shared && tier.storage != .none ? upstreamURL : nil
+    }
 
     /// The request as the RFC 9111 decision sees it: origin-bound fields (so `Vary` on
     /// `Authorization` sees the forwarded credential) with the cache policy's directives added.

@@ -110,6 +110,10 @@ import Testing
             #expect(record.entry.url == nil)
             #expect(record.entry.partition != nil)
         }
+        // The no-store tier's one-time content: audited `skip`, without its URL.
+        let oneTime = records.filter { $0.entry.route?.rawValue == "one-time" }
+        #expect(oneTime.map(\.entry.event.rawValue) == ["skip"])
+        #expect(oneTime.allSatisfy { $0.entry.url == nil && $0.entry.partition == nil })
         let urls = records.filter { $0.entry.event.rawValue == "store" }.map { $0.entry.url?.rawValue }
         #expect(urls == [
             "http://origin.test/catalog/coffee.jpg", "http://origin.test/catalog/coffee.webp",
