@@ -121,7 +121,7 @@ import Testing
                   --event-loops N      Event-loop threads serving connections, 1 to 256. Default: one per online CPU.
                   -h, --help           Show this help and exit.
 
-                Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error.
+                Exit status: 0 stopped by SIGINT or SIGTERM, 1 an internal failure (admin token, signal handling), 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error.
 
                 """)
     }
@@ -186,5 +186,23 @@ import Testing
         let result = await CLIRun.run(["fetch", "--", "--help"])
         #expect(result.status == 64)
         #expect(result.stderr.hasPrefix("mediactl: invalid PATH '--help': must start with '/'\n"))
+    }
+
+    @Test func eachCommandSaysWhatItsExitStatusesMean() async {
+        let expected: [([String], String)] = [
+            (["fetch"], "Exit status: 0 a 2xx or 304 answer, 1 any other answer, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
+            (["audit"], "Exit status: 0 clean, 1 violations (a broken chain included), 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
+            (["audit", "verify"], "Exit status: 0 chain intact, 1 chain broken, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
+            (["policy", "check"], "Exit status: 0 valid, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
+            (["purge"], "Exit status: 0 purged, 1 the service failed the purge (5xx), 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
+        ]
+        for (command, line) in expected {
+            let result = await CLIRun.run(command + ["--help"])
+            #expect(result.status == 0)
+            #expect(result.stdout.hasSuffix("\n" + line + "\n"), "\(command)")
+        }
+        let purge = await CLIRun.run(["purge", "--help"])
+        #expect(purge.stdout.contains(
+            "\nAsks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.\n"))
     }
 }

@@ -4,6 +4,12 @@ public enum CommandCatalog {
     static let exitCodes =
         "Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error."
 
+    /// The exit-status line of one command: what 0 and 1 mean for it (`nil`: 1 is not used).
+    static func exitCodes(ok: String, failure: String?) -> String {
+        "Exit status: 0 \(ok)" + (failure.map { ", 1 \($0)" } ?? "")
+            + ", 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."
+    }
+
     static let policies = OptionSpec(
         "policies", valueName: "DIR", help: "Policy directory (*.json). Default: ./Policies.")
     static let stateDir = OptionSpec(
@@ -28,7 +34,7 @@ public enum CommandCatalog {
                 "event-loops", valueName: "N",
                 help: "Event-loop threads serving connections, 1 to 256. Default: one per online CPU."),
         ],
-        notes: [exitCodes])
+        notes: [exitCodes(ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)")])
 
     /// `mediactl demo`.
     public static let demo = CommandSpec(
@@ -36,7 +42,7 @@ public enum CommandCatalog {
         summary: "Run an embedded origin with the bundled sample images and the default policies, and show every tier.",
         usage: ["mediactl demo [--keep-serving]"],
         options: [OptionSpec("keep-serving", help: "Keep the service running after the walkthrough.")],
-        notes: [exitCodes])
+        notes: [exitCodes(ok: "every step as expected and the audit clean", failure: "a step or the audit failed")])
 
     /// `mediactl fetch`.
     public static let fetch = CommandSpec(
@@ -59,7 +65,7 @@ public enum CommandCatalog {
                 help: "Replace the origin base URL of route ROUTE, as 'serve --origin' does. Repeatable, once per route."),
         ],
         positionals: [PositionalSpec("PATH", help: "Request target starting with '/', such as /catalog/coffee.jpg.")],
-        notes: [exitCodes])
+        notes: [exitCodes(ok: "a 2xx or 304 answer", failure: "any other answer")])
 
     /// `mediactl inspect`.
     public static let inspect = CommandSpec(
@@ -77,7 +83,7 @@ public enum CommandCatalog {
                 help: "Replace the origin base URL of route ROUTE, as 'serve --origin' does. Repeatable, once per route."),
         ],
         positionals: [PositionalSpec("URL", help: "An http:// or https:// origin URL.")],
-        notes: [exitCodes])
+        notes: [exitCodes(ok: "inspected", failure: "the origin could not be reached")])
 
     /// `mediactl audit verify`.
     public static let auditVerify = CommandSpec(
@@ -85,7 +91,7 @@ public enum CommandCatalog {
         summary: "Check the audit log's hash chain.",
         usage: ["mediactl audit verify [--state-dir DIR]"],
         options: [stateDir],
-        notes: [exitCodes])
+        notes: [exitCodes(ok: "chain intact", failure: "chain broken")])
 
     /// `mediactl audit`.
     public static let audit = CommandSpec(
@@ -96,7 +102,7 @@ public enum CommandCatalog {
         ],
         options: [stateDir, policies, json],
         subcommands: [auditVerify],
-        notes: [exitCodes])
+        notes: [exitCodes(ok: "clean", failure: "violations (a broken chain included)")])
 
     /// `mediactl policy check`.
     public static let policyCheck = CommandSpec(
@@ -104,7 +110,7 @@ public enum CommandCatalog {
         summary: "Validate the policy files.",
         usage: ["mediactl policy check [--policies DIR]"],
         options: [policies],
-        notes: [exitCodes])
+        notes: [exitCodes(ok: "valid", failure: nil)])
 
     /// `mediactl policy` (a group: requires `check`).
     public static let policy = CommandSpec(
@@ -128,7 +134,11 @@ public enum CommandCatalog {
             OptionSpec("all", help: "Purge every stored object."),
             stateDir,
         ],
-        notes: ["Exactly one of --route, --credential-file and --all is required.", exitCodes])
+        notes: [
+            "Exactly one of --route, --credential-file and --all is required.",
+            "Asks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.",
+            exitCodes(ok: "purged", failure: "the service failed the purge (5xx)"),
+        ])
 
     /// `mediactl help`.
     public static let help = CommandSpec(
