@@ -36,14 +36,20 @@ struct CrashSafetyTests {
                 }
             }.start()
         }
-        // Kill once the load is well under way (poll with a deadline, no fixed sleep).
+        // Kill once the load is well under way and files of both stores have landed (write-behind writes
+        // them after the answers): poll with a deadline, no fixed sleep.
+        let sealedFolder = world.stateDirectory.appendingPathComponent("sealed")
+        let diskFolder = world.stateDirectory.appendingPathComponent("disk")
+        func underWay() -> Bool {
+            completed.load(ordering: .relaxed) >= 60 && !StateScan.objectFiles(under: sealedFolder).isEmpty
+                && !StateScan.objectFiles(under: diskFolder).isEmpty
+        }
         let deadline = Date().addingTimeInterval(20)
-        while completed.load(ordering: .relaxed) < 60 && Date() < deadline { usleep(2_000) }
-        #expect(completed.load(ordering: .relaxed) >= 60)
+        while !underWay() && Date() < deadline { usleep(2_000) }
+        #expect(underWay())
         world.crash()
         done.wait()
 
-        let sealedFolder = world.stateDirectory.appendingPathComponent("sealed")
         let sealedBeforeRestart = StateScan.objectFiles(under: sealedFolder).count
         #expect(sealedBeforeRestart > 0)
         let logURL = world.stateDirectory.appendingPathComponent("audit/audit.jsonl")

@@ -94,6 +94,13 @@ final class TestClient {
         return response
     }
 
+    /// The first `count` bytes received (read as needed, kept in the buffer); fewer when the connection
+    /// closed or timed out first.
+    func readHeadBytes(_ count: Int) -> [UInt8] {
+        while buffer.count < count, fill() {}
+        return Array(buffer.prefix(count))
+    }
+
     /// Whether the server closed the connection (EOF) with nothing more to read, within the timeout.
     func isClosedByPeer() -> Bool {
         guard buffer.isEmpty else { return false }

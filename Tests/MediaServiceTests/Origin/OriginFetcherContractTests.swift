@@ -122,7 +122,7 @@ import Testing
             try await fetcher.fetch(OriginRequest(url: server.baseURL + "/slow", timeout: 0.3))
         }
         #expect(start.duration(to: .now) < .seconds(5))
-        #expect(server.requests.count == 1)
+        #expect(server.requests.count <= 1)  // not retried (0 when the timeout came before the request arrived)
     }
 
     @Test(arguments: OriginTransport.allCases) func tooLargeStopsReceivingEarly(transport: OriginTransport) async throws {
