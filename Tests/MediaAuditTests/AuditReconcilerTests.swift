@@ -207,7 +207,8 @@ import Testing
         #expect(object.keys.sorted() == ["chain", "clean", "recordCount", "tiers", "violations"])
         #expect(object["clean"] as? Bool == false)
         let chain = object["chain"] as! [String: Any]
-        #expect(chain.keys.sorted() == ["failure", "intact", "lastHash", "recordCount"])
+        #expect(chain.keys.sorted() == ["checkpointSeq", "failure", "intact", "lastHash", "recordCount"])
+        #expect(chain["checkpointSeq"] as? Int == 0)
         #expect(chain["failure"] is NSNull)
         let violations = object["violations"] as! [[String: Any]]
         #expect(violations.count == 11)

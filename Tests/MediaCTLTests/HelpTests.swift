@@ -88,6 +88,7 @@ import Testing
                   inspect        Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.
                   audit          Report what was persisted, per tier, and any storage that policy forbids.
                   audit verify   Check the audit log's hash chain.
+                  audit prune    Remove the oldest rotated audit segments, keeping a verifiable checkpoint.
                   policy check   Validate the policy files.
                   purge          Remove stored objects of one route, of one credential's partition, or all of them.
                   help           Show the overview, or the help of a command.
@@ -167,7 +168,7 @@ import Testing
                 #expect(spec.usage[0].contains(positional.name), "\(spec.displayName) \(positional.name)")
             }
         }
-        #expect(visited == 11)
+        #expect(visited == 12)
     }
 
     @Test func versionPrintsNameAndVersion() async {

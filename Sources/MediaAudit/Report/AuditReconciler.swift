@@ -20,17 +20,15 @@ public enum AuditReconciler {
         return reconciliation.report(verification: verification, inventory: inventory)
     }
 
-    /// Reads and verifies `<stateDirectory>/audit` in one streamed pass, then builds the report for
-    /// `inventory`. Memory grows with the inventory, not with the log.
+    /// Reads and verifies `<stateDirectory>/audit` in one streamed pass (from its checkpoint, whose
+    /// objects' records count as earlier changes), then builds the report for `inventory`. Memory grows
+    /// with the inventory, not with the log.
     /// - Throws: ``AuditError/Code/io`` when the log cannot be read.
     public static func report(
         stateDirectory: String, inventory: [PersistedObject], allowedStorage: [String: AuditStorage]
     ) throws -> AuditReport {
-        var check = AuditChainCheck()
         var reconciliation = AuditReconciliation(objectKeys: Set(inventory.map(\.key)), allowedStorage: allowedStorage)
-        try AuditReader.forEachLine(directory: stateDirectory + "/audit") { line in
-            if let record = check.check(line), line.terminated { reconciliation.add(record) }
-        }
-        return reconciliation.report(verification: check.verification, inventory: inventory)
+        let pass = try AuditVerifier.stream(directory: stateDirectory + "/audit") { reconciliation.add($0) }
+        return reconciliation.report(verification: pass.verification, inventory: inventory, checkpoint: pass.checkpoint)
     }
 }

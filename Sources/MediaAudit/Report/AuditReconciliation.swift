@@ -52,7 +52,22 @@ public struct AuditReconciliation: Sendable {
     ///   - verification: the chain check of the same records.
     ///   - inventory: every file found in `disk/` and `sealed/` (keys outside `objectKeys` are judged
     ///     as having no record).
-    public func report(verification: AuditVerification, inventory: [PersistedObject]) -> AuditReport {
+    ///   - checkpoint: the ``AuditCheckpoint`` the records continue from: its objects' `store`/`update`
+    ///     records count as changes before every record added (not in the counts).
+    public func report(
+        verification: AuditVerification, inventory: [PersistedObject], checkpoint: AuditCheckpoint? = nil
+    ) -> AuditReport {
+        // The checkpoint's records (in seq order, all before the added ones) fill in keys the log kept no
+        // record of since.
+        var seededStore: [String: AuditRecord] = [:]
+        var seededChange: [String: AuditRecord] = [:]
+        for record in checkpoint?.objects ?? [] {
+            guard let key = record.key?.hex, objectKeys.contains(key) else { continue }
+            if record.event == .store { seededStore[key] = record }
+            seededChange[key] = record
+        }
+        let lastStore = self.lastStore.merging(seededStore) { added, _ in added }
+        let lastChange = self.lastChange.merging(seededChange) { added, _ in added }
         var rows = self.rows
         var violations: [AuditViolation] = []
         if let failure = verification.failure {

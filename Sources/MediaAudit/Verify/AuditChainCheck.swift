@@ -7,21 +7,37 @@
 public struct AuditChainCheck: Sendable {
     private var expected = 1
     private var prev = AuditDigest.zero
+    private let checkpointSeq: Int
+    /// Still before the first record after the checkpoint: records up to it are skipped (a prune that
+    /// ran while the files were listed leaves them in files about to be removed).
+    private var skippingPruned: Bool
     private var failure: AuditVerification.Failure?
     /// A `seq` larger than the expected one was found: a gap unless the expected one turns up later.
     private var gapCandidate: AuditVerification.Failure?
 
-    public init() {}
+    /// Starts at `seq` 1, or after `checkpoint` (`seq` + 1, `prev` = its `hash`).
+    public init(after checkpoint: AuditCheckpoint? = nil) {
+        checkpointSeq = checkpoint?.seq ?? 0
+        skippingPruned = checkpoint != nil
+        if let checkpoint {
+            expected = checkpoint.seq + 1
+            prev = checkpoint.hash
+        }
+    }
 
     /// The verification of the lines checked so far: intact with the count and last hash, or the first
     /// failure (see ``AuditVerifier/verify(directory:)`` for the kinds).
     public var verification: AuditVerification {
-        AuditVerification(recordCount: expected - 1, lastHash: prev, failure: failure ?? gapCandidate)
+        AuditVerification(recordCount: expected - 1 - checkpointSeq, lastHash: prev, failure: failure ?? gapCandidate,
+                          checkpointSeq: checkpointSeq)
     }
 
     /// Whether ``verification`` can no longer change: a failure was found and its kind is final (a
     /// pending `seq-gap` still turns to `seq-order` if the missing `seq` appears later).
     public var isSettled: Bool { failure != nil }
+
+    /// Whether any failure was found, final or not.
+    public var hasFailure: Bool { failure != nil || gapCandidate != nil }
 
     /// Checks the next line and returns its record when the line parses as one (torn or not, chain intact
     /// or not); `nil` otherwise.
@@ -30,6 +46,10 @@ public struct AuditChainCheck: Sendable {
             try AuditRecord.parse(line: line.text)
         }
         let parsed = try? result.get()
+        if skippingPruned {
+            if line.terminated, let parsed, parsed.seq <= checkpointSeq { return nil }
+            skippingPruned = false
+        }
         if failure != nil { return parsed }
         if let candidate = gapCandidate {
             if parsed?.seq == candidate.seq {

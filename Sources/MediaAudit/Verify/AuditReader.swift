@@ -41,7 +41,12 @@ public enum AuditReader {
     }
 
     static func forEachLine(directory: String, chunkBytes: Int, _ body: (Line) throws -> Void) throws {
-        for path in files(directory: directory) {
+        try forEachLine(files: files(directory: directory), chunkBytes: chunkBytes, body)
+    }
+
+    /// ``forEachLine(directory:_:)`` over files listed earlier (``files(directory:)``).
+    static func forEachLine(files: [String], chunkBytes: Int = defaultChunkBytes, _ body: (Line) throws -> Void) throws {
+        for path in files {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             if fd < 0 {
                 if errno == ENOENT { continue }

@@ -59,11 +59,15 @@ public struct AuditVerification: Hashable, Sendable, Codable {
     public let lastHash: AuditDigest
     /// The first failure, or `nil` when the chain is intact.
     public let failure: Failure?
+    /// `seq` of the ``AuditCheckpoint`` the chain continues from (records up to it were pruned), 0 when
+    /// the log starts at `seq` 1.
+    public let checkpointSeq: Int
 
-    public init(recordCount: Int, lastHash: AuditDigest, failure: Failure?) {
+    public init(recordCount: Int, lastHash: AuditDigest, failure: Failure?, checkpointSeq: Int = 0) {
         self.recordCount = recordCount
         self.lastHash = lastHash
         self.failure = failure
+        self.checkpointSeq = checkpointSeq
     }
 
     /// `true` when there is no failure.
@@ -71,15 +75,16 @@ public struct AuditVerification: Hashable, Sendable, Codable {
 }
 
 extension AuditVerification {
-    private enum CodingKeys: String, CodingKey { case intact, recordCount, lastHash, failure }
+    private enum CodingKeys: String, CodingKey { case intact, recordCount, lastHash, failure, checkpointSeq }
 
-    /// JSON: `{"intact":Bool,"recordCount":Int,"lastHash":hex,"failure":{…}|null}`.
+    /// JSON: `{"intact":Bool,"recordCount":Int,"lastHash":hex,"failure":{…}|null,"checkpointSeq":Int}`.
     public func encode(to encoder: any Encoder) throws {
         var container = encoder.container(keyedBy: CodingKeys.self)
         try container.encode(isIntact, forKey: .intact)
         try container.encode(recordCount, forKey: .recordCount)
         try container.encode(lastHash, forKey: .lastHash)
         if let failure { try container.encode(failure, forKey: .failure) } else { try container.encodeNil(forKey: .failure) }
+        try container.encode(checkpointSeq, forKey: .checkpointSeq)
     }
 
     public init(from decoder: any Decoder) throws {
@@ -87,5 +92,6 @@ extension AuditVerification {
         recordCount = try container.decode(Int.self, forKey: .recordCount)
         lastHash = try container.decode(AuditDigest.self, forKey: .lastHash)
         failure = try container.decodeIfPresent(Failure.self, forKey: .failure)
+        checkpointSeq = try container.decodeIfPresent(Int.self, forKey: .checkpointSeq) ?? 0
     }
 }

@@ -18,15 +18,31 @@ public enum AuditVerifier {
     /// not grow with the log's size, and reading stops once the outcome is settled.
     /// - Throws: ``AuditError/Code/io`` only when a file cannot be read.
     public static func verify(directory: String) throws -> AuditVerification {
+        try stream(directory: directory, stopWhenSettled: true) { _ in }.verification
+    }
+
+    /// One streamed pass over the audit folder `directory`: verifies the chain (from the
+    /// ``AuditCheckpoint`` when there is one) and hands `body` every complete record after it, in chain
+    /// order, intact or not. The files are listed before the checkpoint is read, so a prune running
+    /// meanwhile is seen consistently.
+    /// - Parameter stopWhenSettled: stop reading at the first failure whose kind is final.
+    /// - Returns: the verification, and the checkpoint the pass started from.
+    /// - Throws: ``AuditError/Code/io`` when a file cannot be read, ``AuditError/Code/corruptLog`` for an
+    ///   invalid checkpoint.
+    public static func stream(
+        directory: String, stopWhenSettled: Bool = false, _ body: (AuditRecord) -> Void
+    ) throws -> (verification: AuditVerification, checkpoint: AuditCheckpoint?) {
         struct Settled: Error {}
-        var check = AuditChainCheck()
+        let files = AuditReader.files(directory: directory)
+        let checkpoint = try AuditCheckpoint.read(directory: directory)
+        var check = AuditChainCheck(after: checkpoint)
         do {
-            try AuditReader.forEachLine(directory: directory) { line in
-                _ = check.check(line)
-                if check.isSettled { throw Settled() }
+            try AuditReader.forEachLine(files: files) { line in
+                if let record = check.check(line), line.terminated { body(record) }
+                if stopWhenSettled && check.isSettled { throw Settled() }
             }
         } catch is Settled {}
-        return check.verification
+        return (check.verification, checkpoint)
     }
 
     /// Verifies records already in memory (e.g. ``InMemoryAuditLog/records``): `seq` continuity, `prev` and

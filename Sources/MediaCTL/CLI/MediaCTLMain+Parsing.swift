@@ -37,6 +37,7 @@ extension MediaCTLMain {
         case ["inspect"]: return .inspect(try InspectOptions(parsed))
         case ["audit"]: return .audit(AuditOptions(parsed, environment: environment))
         case ["audit", "verify"]: return .auditVerify(AuditVerifyOptions(parsed, environment: environment))
+        case ["audit", "prune"]: return .auditPrune(try AuditPruneOptions(parsed, environment: environment))
         case ["policy", "check"]: return .policyCheck(PolicyCheckOptions(parsed))
         case ["purge"]: return .purge(try PurgeOptions(parsed, environment: environment))
         default:

@@ -49,6 +49,7 @@ public enum MediaCTLMain {
         case .inspect(let options): return await actions.inspect(options, context: context)
         case .audit(let options): return await actions.audit(options, context: context)
         case .auditVerify(let options): return await actions.auditVerify(options, context: context)
+        case .auditPrune(let options): return await actions.auditPrune(options, context: context)
         case .policyCheck(let options): return await actions.policyCheck(options, context: context)
         case .purge(let options): return await actions.purge(options, context: context)
         }

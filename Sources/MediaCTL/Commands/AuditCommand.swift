@@ -48,13 +48,12 @@ public enum AuditCommand {
         }
         let directory = try AuditVerifyCommand.requireLog(stateDirectory: state)
         // One streamed pass verifies the chain and reconciles: memory follows the inventory, not the log.
-        var check = AuditChainCheck()
         var reconciliation = AuditReconciliation(
             objectKeys: Set(scanned.objects.map(\.name)), allowedStorage: allowedStorage(policies))
         var notes = AuditDocument.LogNotes()
+        let pass: (verification: AuditVerification, checkpoint: AuditCheckpoint?)
         do {
-            try AuditReader.forEachLine(directory: directory) { line in
-                guard let record = check.check(line), line.terminated else { return }
+            pass = try AuditVerifier.stream(directory: directory) { record in
                 reconciliation.add(record)
                 notes.add(record)
             }
@@ -63,7 +62,7 @@ public enum AuditCommand {
         }
         let inventory = stillPresent(scanned, in: state)
         let report = reconciliation.report(
-            verification: check.verification, inventory: inventory.objects.map(persistedObject))
+            verification: pass.verification, inventory: inventory.objects.map(persistedObject), checkpoint: pass.checkpoint)
         return AuditDocument(report: report, inventory: inventory, notes: notes, deadServicePid: deadServicePid(state))
     }
 

@@ -9,4 +9,6 @@ extension CommandError.Code {
     public static let noRunningService = CommandError.Code("no-running-service")
     /// The running service refused or failed a request (exit 1 or 2, see ``PurgeCommand``).
     public static let serviceRefused = CommandError.Code("service-refused")
+    /// `audit prune` refused: the segments to remove do not verify (exit 1).
+    public static let auditPruneRefused = CommandError.Code("audit-prune-refused")
 }

@@ -24,6 +24,10 @@ public struct ProductionCommandActions: CommandActions {
         AuditVerifyCommand.run(options, context: context)
     }
 
+    public func auditPrune(_ options: AuditPruneOptions, context: CommandContext) async -> ExitCode {
+        AuditPruneCommand.run(options, context: context)
+    }
+
     public func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         await PurgeCommand.run(options, context: context, client: PurgeClient(configuration: purgeClient))
     }

@@ -10,6 +10,7 @@ public struct ClosureCommandActions: CommandActions {
     public var inspect: Action<InspectOptions>?
     public var audit: Action<AuditOptions>?
     public var auditVerify: Action<AuditVerifyOptions>?
+    public var auditPrune: Action<AuditPruneOptions>?
     public var policyCheck: Action<PolicyCheckOptions>?
     public var purge: Action<PurgeOptions>?
 
@@ -18,7 +19,7 @@ public struct ClosureCommandActions: CommandActions {
         serve: Action<ServeOptions>? = nil, demo: Action<DemoOptions>? = nil, fetch: Action<FetchOptions>? = nil,
         inspect: Action<InspectOptions>? = nil, audit: Action<AuditOptions>? = nil,
         auditVerify: Action<AuditVerifyOptions>? = nil, policyCheck: Action<PolicyCheckOptions>? = nil,
-        purge: Action<PurgeOptions>? = nil
+        purge: Action<PurgeOptions>? = nil, auditPrune: Action<AuditPruneOptions>? = nil
     ) {
         self.serve = serve
         self.demo = demo
@@ -28,6 +29,7 @@ public struct ClosureCommandActions: CommandActions {
         self.auditVerify = auditVerify
         self.policyCheck = policyCheck
         self.purge = purge
+        self.auditPrune = auditPrune
     }
 
     private static let fallback = UnavailableCommandActions()
@@ -55,6 +57,10 @@ public struct ClosureCommandActions: CommandActions {
     public func auditVerify(_ options: AuditVerifyOptions, context: CommandContext) async -> ExitCode {
         guard let auditVerify else { return await Self.fallback.auditVerify(options, context: context) }
         return await auditVerify(options, context)
+    }
+    public func auditPrune(_ options: AuditPruneOptions, context: CommandContext) async -> ExitCode {
+        guard let auditPrune else { return await Self.fallback.auditPrune(options, context: context) }
+        return await auditPrune(options, context)
     }
     public func policyCheck(_ options: PolicyCheckOptions, context: CommandContext) async -> ExitCode {
         guard let policyCheck else { return await Self.fallback.policyCheck(options, context: context) }

@@ -17,6 +17,8 @@ public protocol CommandActions: Sendable {
     func audit(_ options: AuditOptions, context: CommandContext) async -> ExitCode
     /// `mediactl audit verify`: 1 when the hash chain is broken.
     func auditVerify(_ options: AuditVerifyOptions, context: CommandContext) async -> ExitCode
+    /// `mediactl audit prune`: 1 when the segments to remove do not verify.
+    func auditPrune(_ options: AuditPruneOptions, context: CommandContext) async -> ExitCode
     /// `mediactl policy check`: 2 when a policy file is invalid or unreadable.
     func policyCheck(_ options: PolicyCheckOptions, context: CommandContext) async -> ExitCode
     /// `mediactl purge`.
@@ -41,6 +43,9 @@ extension CommandActions {
     }
     public func auditVerify(_ options: AuditVerifyOptions, context: CommandContext) async -> ExitCode {
         Self.unavailable("audit verify", context)
+    }
+    public func auditPrune(_ options: AuditPruneOptions, context: CommandContext) async -> ExitCode {
+        Self.unavailable("audit prune", context)
     }
     public func policyCheck(_ options: PolicyCheckOptions, context: CommandContext) async -> ExitCode {
         Self.unavailable("policy check", context)

@@ -16,6 +16,8 @@ public enum ParsedCommand: Sendable, Hashable {
     case audit(AuditOptions)
     /// `mediactl audit verify`, dispatched to ``CommandActions``.
     case auditVerify(AuditVerifyOptions)
+    /// `mediactl audit prune`.
+    case auditPrune(AuditPruneOptions)
     /// `mediactl policy check`, dispatched to ``CommandActions``.
     case policyCheck(PolicyCheckOptions)
     /// `mediactl purge`, dispatched to ``CommandActions``.

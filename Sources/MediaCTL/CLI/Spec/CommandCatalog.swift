@@ -93,15 +93,34 @@ public enum CommandCatalog {
         options: [stateDir],
         notes: [exitCodes(ok: "chain intact", failure: "chain broken")])
 
+    /// `mediactl audit prune`.
+    public static let auditPrune = CommandSpec(
+        path: ["audit", "prune"],
+        summary: "Remove the oldest rotated audit segments, keeping a verifiable checkpoint.",
+        usage: ["mediactl audit prune --keep-segments N [--state-dir DIR]"],
+        options: [
+            OptionSpec(
+                "keep-segments", valueName: "N",
+                help: "Rotated segments to keep (the newest), 1 to 1000000. Required."),
+            stateDir,
+        ],
+        notes: [
+            "Verifies the segments first and writes audit/checkpoint.json (where the chain continues, and the records "
+                + "of the objects still stored); audit and audit verify continue from it. Safe while serve runs. "
+                + "Copy the segments elsewhere first to keep their records.",
+            exitCodes(ok: "pruned (or nothing to prune)", failure: "refused: the segments to remove do not verify"),
+        ])
+
     /// `mediactl audit`.
     public static let audit = CommandSpec(
         path: ["audit"],
         summary: "Report what was persisted, per tier, and any storage that policy forbids.",
         usage: [
             "mediactl audit [--state-dir DIR] [--policies DIR] [--json]", "mediactl audit verify [--state-dir DIR]",
+            "mediactl audit prune --keep-segments N [--state-dir DIR]",
         ],
         options: [stateDir, policies, json],
-        subcommands: [auditVerify],
+        subcommands: [auditVerify, auditPrune],
         notes: [exitCodes(ok: "clean", failure: "violations (a broken chain included)")])
 
     /// `mediactl policy check`.

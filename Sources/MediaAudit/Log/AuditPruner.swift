@@ -1,0 +1,116 @@
+import Glibc
+
+/// Audit log retention: removes the oldest rotated segments and leaves an ``AuditCheckpoint`` so that
+/// the rest still verifies and reconciles (docs/audit-format.md, "Retention"; `mediactl audit prune`).
+///
+/// Safe next to a running writer: only rotated segments, which the writer never touches again, are
+/// removed, and never the newest ones. Copy the segments somewhere else first if the records must be
+/// kept (they stay verifiable there with `prev`/`hash`).
+public enum AuditPruner {
+    /// What a prune did.
+    public struct Result: Hashable, Sendable {
+        /// Segments removed (0 when there were no more than the segments to keep).
+        public var segments: Int
+        /// `seq` of the first and last removed record (`nil` when nothing was removed).
+        public var seqs: ClosedRange<Int>?
+        /// Bytes of the removed segment files.
+        public var bytes: Int
+        /// The checkpoint now in place (`nil` when nothing was ever pruned).
+        public var checkpoint: AuditCheckpoint?
+
+        public init(segments: Int, seqs: ClosedRange<Int>?, bytes: Int, checkpoint: AuditCheckpoint?) {
+            self.segments = segments
+            self.seqs = seqs
+            self.bytes = bytes
+            self.checkpoint = checkpoint
+        }
+    }
+
+    /// Removes all rotated segments but the newest `keepSegments`, after writing the checkpoint at the
+    /// last record they hold.
+    ///
+    /// The removed segments are verified first, from the current checkpoint (or `seq` 1): a prune never
+    /// removes evidence of a broken chain. Only `store`, `update` and removal records of `disk` and
+    /// `encrypted-disk` objects are carried into the checkpoint (memory objects do not outlive a process).
+    /// - Parameter keepSegments: rotated segments to keep, ≥ 1 (the writer continues the chain from the
+    ///   newest file, so it is never removed).
+    /// - Throws: ``AuditError/Code/invalidNumber`` when `keepSegments` < 1; ``AuditError/Code/corruptLog``
+    ///   when the segments to remove do not verify (the context names the failure) or the checkpoint is
+    ///   invalid; ``AuditError/Code/locked`` when another prune runs; ``AuditError/Code/io``.
+    public static func prune(directory: String, keepSegments: Int) throws -> Result {
+        guard keepSegments >= 1 else {
+            throw AuditError(.invalidNumber, "keepSegments must be >= 1, got \(keepSegments)")
+        }
+        let lock = try lockPrune(directory)
+        defer { close(lock) }
+        let segments = AuditFiles.rotatedSegments(in: directory)
+        let existing = try AuditCheckpoint.read(directory: directory)
+        let removable = Array(segments.dropLast(keepSegments))
+        guard !removable.isEmpty else { return Result(segments: 0, seqs: nil, bytes: 0, checkpoint: existing) }
+
+        var check = AuditChainCheck(after: existing)
+        var present: [String: [AuditRecord]] = [:]  // key → its last store, then any later update
+        for record in existing?.objects ?? [] {
+            guard let key = record.key?.hex else { continue }
+            present[key, default: []].append(record)
+        }
+        try AuditReader.forEachLine(files: removable.map(\.path)) { line in
+            guard let record = check.check(line), !check.hasFailure else { return }
+            carry(record, into: &present)
+        }
+        let verification = check.verification
+        if let failure = verification.failure {
+            throw AuditError(.corruptLog, "refusing to prune: \(failure.kind) at seq \(failure.seq) "
+                + "(\(failure.file) line \(failure.line)): \(failure.detail)")
+        }
+        guard verification.recordCount > 0 else {
+            throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold no record")
+        }
+        let first = (existing?.seq ?? 0) + 1
+        let last = first + verification.recordCount - 1
+        let checkpoint = AuditCheckpoint(
+            seq: last, hash: verification.lastHash, segment: removable.last!.index,
+            objects: present.values.flatMap { $0 }.sorted { $0.seq < $1.seq })
+        try checkpoint.write(directory: directory)
+        var bytes = 0
+        for segment in removable {
+            var info = stat()
+            if stat(segment.path, &info) == 0 { bytes += Int(info.st_size) }
+            guard unlink(segment.path) == 0 || errno == ENOENT else { throw AuditFiles.ioError("unlink", segment.path) }
+        }
+        try AuditFiles.syncDirectory(directory)
+        return Result(segments: removable.count, seqs: first...last, bytes: bytes, checkpoint: checkpoint)
+    }
+
+    /// Folds one record into the stored objects: a `store` starts a key's list, an `update` of a stored
+    /// key is appended, a removal drops the key; only `disk` and `encrypted-disk` objects are kept.
+    static func carry(_ record: AuditRecord, into present: inout [String: [AuditRecord]]) {
+        guard let key = record.key?.hex else { return }
+        switch record.event {
+        case .store:
+            if record.storage == .disk || record.storage == .encryptedDisk {
+                present[key] = [record]
+            } else {
+                present[key] = nil
+            }
+        case .update:
+            if let stored = present[key] { present[key] = [stored[0], record] }
+        default:
+            if record.event.removesObject { present[key] = nil }
+        }
+    }
+
+    /// An exclusive, non-blocking `flock(2)` on `<directory>/prune.lock` (created 0600), held until closed.
+    private static func lockPrune(_ directory: String) throws -> Int32 {
+        let path = directory + "/prune.lock"
+        let fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AuditFiles.ioError("open", path) }
+        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+            let code = errno
+            close(fd)
+            if code == EWOULDBLOCK { throw AuditError(.locked, "\(path): another prune is running") }
+            throw AuditFiles.ioError("flock", path, code)
+        }
+        return fd
+    }
+}

@@ -1,0 +1,44 @@
+import MediaAudit
+
+/// `mediactl audit prune --keep-segments N [--state-dir DIR]`: audit log retention (``AuditPruner``).
+///
+/// Removes all rotated segments of `<state>/audit` but the newest N, after verifying them and writing
+/// `checkpoint.json` (where the chain continues, and the records of the objects still stored). Safe
+/// while `mediactl serve` runs. Copy the segments elsewhere first to keep their records.
+///
+/// Output: `pruned 3 segments (seq 1-52431, 25165824 bytes); checkpoint at seq 52431, hash <hex>; 17 stored
+/// objects carried` (exit 0), or `nothing to prune: 2 rotated segments, keeping 4` (exit 0).
+/// Errors (stderr, `mediactl: `): `refusing to prune: <kind> at seq N (<file> line L): <detail>` (exit 1: the
+/// segments to remove do not verify, and nothing is removed); no state directory, no audit log, an invalid
+/// checkpoint, another prune running, an I/O failure (exit 2).
+public enum AuditPruneCommand {
+    public static func run(_ options: AuditPruneOptions, context: CommandContext) -> ExitCode {
+        do throws(CommandError) {
+            let directory = try AuditVerifyCommand.requireLog(stateDirectory: options.stateDirectory)
+            let result: AuditPruner.Result
+            do {
+                result = try AuditPruner.prune(directory: directory, keepSegments: options.keepSegments)
+            } catch let error as AuditError where error.code == .corruptLog && error.context.hasPrefix("refusing") {
+                throw CommandError(.auditPruneRefused, error.context, exitCode: .failure)
+            } catch {
+                throw CommandError(
+                    .unreadableFile, "cannot prune the audit log in '\(directory)': \(error)", exitCode: .unusableInput)
+            }
+            context.stdout.writeLine(text(result, keeping: options.keepSegments, directory: directory))
+            return .success
+        } catch {
+            return context.fail(error)
+        }
+    }
+
+    static func text(_ result: AuditPruner.Result, keeping: Int, directory: String) -> String {
+        guard let seqs = result.seqs, let checkpoint = result.checkpoint else {
+            let rotated = AuditReader.files(directory: directory).filter { !$0.hasSuffix("/audit.jsonl") }.count
+            return "nothing to prune: \(rotated) rotated segment\(rotated == 1 ? "" : "s"), keeping \(keeping)"
+        }
+        return "pruned \(result.segments) segment\(result.segments == 1 ? "" : "s") "
+            + "(seq \(seqs.lowerBound)-\(seqs.upperBound), \(result.bytes) bytes); "
+            + "checkpoint at seq \(checkpoint.seq), hash \(checkpoint.hash.hex); "
+            + "\(checkpoint.objects.filter { $0.event == .store }.count) stored objects carried"
+    }
+}

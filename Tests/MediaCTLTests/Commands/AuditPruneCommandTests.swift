@@ -1,0 +1,91 @@
+import Foundation
+import MediaAudit
+import MediaCrypto
+import Testing
+
+@testable import MediaCTL
+
+/// `mediactl audit prune`: exact output, refusals and usage errors.
+@Suite struct AuditPruneCommandTests {
+    /// A state directory whose log holds `count` disk stores over several 2,000-byte segments.
+    func stateWithLog(count: Int = 30) throws -> (TemporaryDirectory, [AuditRecord]) {
+        let state = try TemporaryDirectory()
+        let log = try AuditLog(stateDirectory: state.path, configuration: .init(maxSegmentBytes: 2_000))
+        var records: [AuditRecord] = []
+        for index in 1...count {
+            records.append(try log.append(AuditEntry(
+                event: .store, tier: try AuditName("public"), route: try AuditName("catalog"), storage: .disk,
+                key: AuditDigest(SHA256.hash("k\(index)")), reason: .tierStorage, bytes: 100, ttl: 60)))
+        }
+        try log.close()
+        return (state, records)
+    }
+
+    func run(_ arguments: [String]) async -> CLIRun {
+        await CLIRun.run(arguments, actions: ProductionCommandActions())
+    }
+
+    @Test func prunesAndSaysWhatWasRemovedThenVerifyContinuesFromTheCheckpoint() async throws {
+        let (state, records) = try stateWithLog()
+        defer { state.remove() }
+        let files = AuditReader.files(directory: state.path + "/audit")
+        #expect(files.count >= 4)
+        let removed = files.dropLast(2)  // keeping one rotated segment, and the active file
+        let bytes = try removed.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as! Int) }
+        let result = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path])
+        let checkpoint = try #require(try AuditCheckpoint.read(directory: state.path + "/audit"))
+        #expect(result == CLIRun(status: 0, stdout: """
+            pruned \(removed.count) segments (seq 1-\(checkpoint.seq), \(bytes) bytes); checkpoint at seq \(checkpoint.seq), \
+            hash \(records[checkpoint.seq - 1].hash.hex); \(checkpoint.seq) stored objects carried
+
+            """, stderr: ""))
+        let verify = await run(["audit", "verify", "--state-dir", state.path])
+        #expect(verify == CLIRun(status: 0, stdout: """
+            ok: \(records.count - checkpoint.seq) records after the checkpoint at seq \(checkpoint.seq), last hash \(records.last!.hash.hex)
+
+            """, stderr: ""))
+        let again = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path])
+        #expect(again == CLIRun(status: 0, stdout: "nothing to prune: 1 rotated segment, keeping 1\n", stderr: ""))
+    }
+
+    @Test func aBrokenChainIsRefusedWithExitOne() async throws {
+        let (state, _) = try stateWithLog()
+        defer { state.remove() }
+        let first = AuditReader.files(directory: state.path + "/audit")[0]
+        var text = try String(contentsOfFile: first, encoding: .utf8)
+        text = text.replacingOccurrences(of: "\"seq\":2,", with: "\"seq\":9,")
+        try text.write(toFile: first, atomically: false, encoding: .utf8)
+        let result = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path])
+        #expect(result.status == 1)
+        #expect(result.stdout == "")
+        #expect(result.stderr.hasPrefix("mediactl: refusing to prune: "))
+        #expect(try AuditCheckpoint.read(directory: state.path + "/audit") == nil)
+    }
+
+    @Test func missingStateDirectoryAndAuditLogAreExitTwo() async throws {
+        let state = try TemporaryDirectory()
+        defer { state.remove() }
+        let missing = await run(["audit", "prune", "--keep-segments", "3", "--state-dir", state.path + "/none"])
+        #expect(missing == CLIRun(status: 2, stdout: "", stderr: "mediactl: state directory '\(state.path)/none' does not exist\n"))
+        let empty = await run(["audit", "prune", "--keep-segments", "3", "--state-dir", state.path])
+        #expect(empty == CLIRun(status: 2, stdout: "", stderr: "mediactl: no audit log in '\(state.path)/audit'\n"))
+    }
+
+    @Test(arguments: [
+        ([] as [String], "mediactl: audit prune requires --keep-segments N"),
+        (["--keep-segments", "0"], "mediactl: invalid --keep-segments '0': expected a whole number from 1 to 1000000"),
+        (["--keep-segments", "-2"], "mediactl: invalid --keep-segments '-2': expected a whole number from 1 to 1000000"),
+        (["--keep-segments", "two"], "mediactl: invalid --keep-segments 'two': expected a whole number from 1 to 1000000"),
+    ])
+    func usageErrorsAreExit64(_ arguments: [String], _ message: String) async {
+        let result = await run(["audit", "prune"] + arguments)
+        #expect(result.status == 64)
+        #expect(result.stdout == "")
+        #expect(result.stderr == """
+            \(message)
+            Usage: mediactl audit prune --keep-segments N [--state-dir DIR]
+            Run 'mediactl audit prune --help' for more information.
+
+            """)
+    }
+}
