@@ -1,5 +1,6 @@
 import Foundation
 import MediaAudit
+import MediaCrypto
 import Testing
 
 /// Retention: `AuditPruner` removes the oldest rotated segments after writing a checkpoint; the rest
@@ -29,6 +30,12 @@ import Testing
         return records
     }
 
+    func objects(_ checkpoint: AuditCheckpoint, _ dir: TempDirectory) throws -> [AuditRecord] {
+        var out: [AuditRecord] = []
+        try checkpoint.forEachObject(directory: dir.audit) { out.append($0) }
+        return out
+    }
+
     func segments(_ dir: TempDirectory) -> [String] {
         AuditReader.files(directory: dir.audit).map { String($0.split(separator: "/").last!) }
     }
@@ -56,8 +63,12 @@ import Testing
         let carried = records.prefix(lastRemovedSeq).filter {
             $0.entry.storage == .disk && $0.entry.key != digest("k2") && ($0.entry.event == .store || $0.entry.event == .update)
         }
-        #expect(checkpoint.objects == carried)
-        #expect(checkpoint.objects.contains { $0.entry.event == .update && $0.entry.key == digest("k3") })
+        #expect(try objects(checkpoint, dir) == carried)
+        #expect(carried.contains { $0.entry.event == .update && $0.entry.key == digest("k3") })
+        #expect(result.objects == Set(carried.map(\.entry.key)).count)
+        #expect(checkpoint.objectCount == carried.count)
+        #expect(dir.read(checkpoint.objectsFileName) == carried.map { $0.canonicalJSON(includingHash: true) + "\n" }.joined())
+        #expect(checkpoint.objectsFileName == "checkpoint-" + String(format: "%06d", checkpoint.segment) + ".jsonl")
 
         let verification = try AuditVerifier.verify(directory: dir.audit)
         #expect(verification == AuditVerification(
@@ -65,9 +76,8 @@ import Testing
             checkpointSeq: lastRemovedSeq))
         #expect(verification.text
             == "ok: \(records.count - lastRemovedSeq) records after the checkpoint at seq \(lastRemovedSeq), last hash \(records.last!.hash.hex)\n")
-        let text = String(decoding: try #require(try rawFile(dir.audit + "/checkpoint.json")), as: UTF8.self)
-        #expect(text.hasPrefix("{\"hash\":\"\(checkpoint.hash.hex)\",\"objects\":[\"{"))
-        #expect(text.hasSuffix("],\"segment\":\(checkpoint.segment),\"seq\":\(checkpoint.seq)}\n"))
+        #expect(dir.read("checkpoint.json") == "{\"hash\":\"\(checkpoint.hash.hex)\",\"objects\":\(carried.count),"
+            + "\"objectsDigest\":\"\(checkpoint.objectsDigest.hex)\",\"segment\":\(checkpoint.segment),\"seq\":\(checkpoint.seq)}\n")
     }
 
     @Test func theReportJudgesObjectsStoredBeforeTheCheckpointByItsRecords() throws {
@@ -85,6 +95,7 @@ import Testing
         #expect(report.violations.first?.key == digest("k2").hex)
         #expect(report.chain.isIntact)
         #expect(report.chain.checkpointSeq > 0)
+        #expect(report.text.hasPrefix("audit: \(report.recordCount) records after the checkpoint at seq \(report.chain.checkpointSeq), chain intact, last hash "))
     }
 
     @Test func aSecondPruneCarriesTheFirstCheckpointsObjectsAndTheWriterGoesOn() throws {
@@ -103,10 +114,14 @@ import Testing
         let second = try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
         let checkpoint = try #require(second.checkpoint)
         #expect(second.seqs?.lowerBound == (first.checkpoint?.seq ?? 0) + 1)
-        #expect(checkpoint.objects.contains { $0.entry.key == digest("k4") })  // carried from the first
-        #expect(!checkpoint.objects.contains { $0.entry.key == digest("k2") })
+        let carried = try objects(checkpoint, dir)
+        #expect(carried.contains { $0.entry.key == digest("k4") })  // carried from the first
+        #expect(!carried.contains { $0.entry.key == digest("k2") })
         let purgedInRemoved = (second.seqs?.contains(more.last!.seq) ?? false)
-        #expect(checkpoint.objects.contains { $0.entry.key == digest("k1") } == !purgedInRemoved)
+        #expect(carried.contains { $0.entry.key == digest("k1") } == !purgedInRemoved)
+        // The first checkpoint's objects file is gone; the second's is in place.
+        if let old = first.checkpoint { #expect(dir.read(old.objectsFileName) == "") }
+        #expect(dir.read(checkpoint.objectsFileName) != "")
         #expect(try AuditVerifier.verify(directory: dir.audit).isIntact)
     }
 
@@ -160,13 +175,29 @@ import Testing
         defer { dir.cleanup() }
         _ = try writeMixedLog(dir)
         dir.write("checkpoint.json", "{\"seq\":3}\n")
-        #expect(throws: AuditError(.corruptLog, "\(dir.audit)/checkpoint.json: keys must be exactly hash, objects, segment, seq")) {
+        #expect(throws: AuditError(.corruptLog, "\(dir.audit)/checkpoint.json: keys must be exactly hash, objects, objectsDigest, segment, seq")) {
+            try AuditVerifier.verify(directory: dir.audit)
+        }
+    }
+
+    @Test func anEditedObjectsFileIsCorruptLog() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        _ = try writeMixedLog(dir)
+        let checkpoint = try #require(try AuditPruner.prune(directory: dir.audit, keepSegments: 1).checkpoint)
+        var lines = dir.lines(checkpoint.objectsFileName)
+        lines.removeFirst()
+        dir.writeLines(lines, checkpoint.objectsFileName)
+        let rewritten = AuditDigest(SHA256.hash(lines.map { $0 + "\n" }.joined()))
+        let path = dir.audit + "/" + checkpoint.objectsFileName
+        #expect(throws: AuditError(.corruptLog, "\(path): \(lines.count) lines with SHA-256 \(rewritten.hex); "
+            + "checkpoint.json says \(checkpoint.objectCount) and \(checkpoint.objectsDigest.hex)")) {
+            try AuditVerifier.verify(directory: dir.audit)
+        }
+        try FileManager.default.removeItem(atPath: path)
+        #expect(throws: AuditError(.corruptLog, "\(path): missing (named by checkpoint.json)")) {
             try AuditVerifier.verify(directory: dir.audit)
         }
     }
 }
 
-/// The raw bytes of a file, `nil` when missing.
-func rawFile(_ path: String) throws -> [UInt8]? {
-    FileManager.default.contents(atPath: path).map { [UInt8]($0) }
-}

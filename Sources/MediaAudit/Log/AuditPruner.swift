@@ -17,12 +17,15 @@ public enum AuditPruner {
         public var bytes: Int
         /// The checkpoint now in place (`nil` when nothing was ever pruned).
         public var checkpoint: AuditCheckpoint?
+        /// Stored objects (keys) the checkpoint carries (0 when nothing was removed).
+        public var objects: Int
 
-        public init(segments: Int, seqs: ClosedRange<Int>?, bytes: Int, checkpoint: AuditCheckpoint?) {
+        public init(segments: Int, seqs: ClosedRange<Int>?, bytes: Int, checkpoint: AuditCheckpoint?, objects: Int = 0) {
             self.segments = segments
             self.seqs = seqs
             self.bytes = bytes
             self.checkpoint = checkpoint
+            self.objects = objects
         }
     }
 
@@ -49,14 +52,14 @@ public enum AuditPruner {
         guard !removable.isEmpty else { return Result(segments: 0, seqs: nil, bytes: 0, checkpoint: existing) }
 
         var check = AuditChainCheck(after: existing)
-        var present: [String: [AuditRecord]] = [:]  // key → its last store, then any later update
-        for record in existing?.objects ?? [] {
-            guard let key = record.key?.hex else { continue }
-            present[key, default: []].append(record)
+        var present: [String: [Carried]] = [:]  // key → its last store, then any later update
+        try existing?.forEachObject(directory: directory) { record in
+            guard let key = record.key?.hex else { return }
+            present[key, default: []].append(Carried(seq: record.seq, line: record.canonicalJSON(includingHash: true)))
         }
         try AuditReader.forEachLine(files: removable.map(\.path)) { line in
             guard let record = check.check(line), !check.hasFailure else { return }
-            carry(record, into: &present)
+            carry(record, line: line.text, into: &present)
         }
         let verification = check.verification
         if let failure = verification.failure {
@@ -68,10 +71,15 @@ public enum AuditPruner {
         }
         let first = (existing?.seq ?? 0) + 1
         let last = first + verification.recordCount - 1
-        let checkpoint = AuditCheckpoint(
-            seq: last, hash: verification.lastHash, segment: removable.last!.index,
-            objects: present.values.flatMap { $0 }.sorted { $0.seq < $1.seq })
-        try checkpoint.write(directory: directory)
+        let lines = present.values.flatMap { $0 }.sorted { $0.seq < $1.seq }.map(\.line)
+        let objects = present.count
+        present = [:]
+        let checkpoint = try AuditCheckpoint.write(
+            directory: directory, seq: last, hash: verification.lastHash, segment: removable.last!.index,
+            objectLines: lines)
+        if let existing, existing.segment != checkpoint.segment {
+            unlink(directory + "/" + existing.objectsFileName)
+        }
         var bytes = 0
         for segment in removable {
             var info = stat()
@@ -79,22 +87,29 @@ public enum AuditPruner {
             guard unlink(segment.path) == 0 || errno == ENOENT else { throw AuditFiles.ioError("unlink", segment.path) }
         }
         try AuditFiles.syncDirectory(directory)
-        return Result(segments: removable.count, seqs: first...last, bytes: bytes, checkpoint: checkpoint)
+        return Result(segments: removable.count, seqs: first...last, bytes: bytes, checkpoint: checkpoint, objects: objects)
     }
 
-    /// Folds one record into the stored objects: a `store` starts a key's list, an `update` of a stored
-    /// key is appended, a removal drops the key; only `disk` and `encrypted-disk` objects are kept.
-    static func carry(_ record: AuditRecord, into present: inout [String: [AuditRecord]]) {
+    /// One carried record: its `seq` and canonical line.
+    struct Carried: Hashable, Sendable {
+        var seq: Int
+        var line: String
+    }
+
+    /// Folds one record (and its canonical `line`) into the stored objects: a `store` starts a key's list,
+    /// an `update` of a stored key is appended, a removal drops the key; only `disk` and `encrypted-disk`
+    /// objects are kept.
+    static func carry(_ record: AuditRecord, line: String, into present: inout [String: [Carried]]) {
         guard let key = record.key?.hex else { return }
         switch record.event {
         case .store:
             if record.storage == .disk || record.storage == .encryptedDisk {
-                present[key] = [record]
+                present[key] = [Carried(seq: record.seq, line: line)]
             } else {
                 present[key] = nil
             }
         case .update:
-            if let stored = present[key] { present[key] = [stored[0], record] }
+            if let stored = present[key] { present[key] = [stored[0], Carried(seq: record.seq, line: line)] }
         default:
             if record.event.removesObject { present[key] = nil }
         }

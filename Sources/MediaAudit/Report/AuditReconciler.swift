@@ -28,7 +28,9 @@ public enum AuditReconciler {
         stateDirectory: String, inventory: [PersistedObject], allowedStorage: [String: AuditStorage]
     ) throws -> AuditReport {
         var reconciliation = AuditReconciliation(objectKeys: Set(inventory.map(\.key)), allowedStorage: allowedStorage)
-        let pass = try AuditVerifier.stream(directory: stateDirectory + "/audit") { reconciliation.add($0) }
-        return reconciliation.report(verification: pass.verification, inventory: inventory, checkpoint: pass.checkpoint)
+        let pass = try AuditVerifier.stream(
+            directory: stateDirectory + "/audit", checkpointObjects: { reconciliation.seed($0) }
+        ) { reconciliation.add($0) }
+        return reconciliation.report(verification: pass.verification, inventory: inventory)
     }
 }

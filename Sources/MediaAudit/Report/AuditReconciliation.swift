@@ -12,6 +12,8 @@ public struct AuditReconciliation: Sendable {
     private var storeViolations: [AuditViolation] = []
     private var lastStore: [String: AuditRecord] = [:]
     private var lastChange: [String: AuditRecord] = [:]
+    private var seededStore: [String: AuditRecord] = [:]
+    private var seededChange: [String: AuditRecord] = [:]
     /// Records added.
     public private(set) var recordCount = 0
 
@@ -23,6 +25,14 @@ public struct AuditReconciliation: Sendable {
         self.objectKeys = objectKeys
         self.allowedStorage = allowedStorage
         for tier in allowedStorage.keys { rows[tier] = [:] }
+    }
+
+    /// Takes one record of the ``AuditCheckpoint`` the log continues from (in the objects file's order):
+    /// a change before every added record, not counted.
+    public mutating func seed(_ record: AuditRecord) {
+        guard let key = record.key?.hex, objectKeys.contains(key) else { return }
+        if record.event == .store { seededStore[key] = record }
+        seededChange[key] = record
     }
 
     /// Counts one record (the next in chain order) and checks a `store` against its tier's policy.
@@ -52,20 +62,8 @@ public struct AuditReconciliation: Sendable {
     ///   - verification: the chain check of the same records.
     ///   - inventory: every file found in `disk/` and `sealed/` (keys outside `objectKeys` are judged
     ///     as having no record).
-    ///   - checkpoint: the ``AuditCheckpoint`` the records continue from: its objects' `store`/`update`
-    ///     records count as changes before every record added (not in the counts).
-    public func report(
-        verification: AuditVerification, inventory: [PersistedObject], checkpoint: AuditCheckpoint? = nil
-    ) -> AuditReport {
-        // The checkpoint's records (in seq order, all before the added ones) fill in keys the log kept no
-        // record of since.
-        var seededStore: [String: AuditRecord] = [:]
-        var seededChange: [String: AuditRecord] = [:]
-        for record in checkpoint?.objects ?? [] {
-            guard let key = record.key?.hex, objectKeys.contains(key) else { continue }
-            if record.event == .store { seededStore[key] = record }
-            seededChange[key] = record
-        }
+    public func report(verification: AuditVerification, inventory: [PersistedObject]) -> AuditReport {
+        // The checkpoint's records (all before the added ones) fill in keys the log kept no record of since.
         let lastStore = self.lastStore.merging(seededStore) { added, _ in added }
         let lastChange = self.lastChange.merging(seededChange) { added, _ in added }
         var rows = self.rows

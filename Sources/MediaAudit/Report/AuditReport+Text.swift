@@ -7,7 +7,8 @@ extension AuditReport {
     /// The report as text: a chain line, one table per tier (a row per storage class, skip reasons below),
     /// then the violations or `clean: no violations`. Every line ends with `\n`.
     public var text: String {
-        var out = "audit: \(recordCount) records, "
+        var out = "audit: \(recordCount) records"
+            + (chain.checkpointSeq > 0 ? " after the checkpoint at seq \(chain.checkpointSeq), " : ", ")
         if let failure = chain.failure {
             out += "chain broken: \(failure.kind) at seq \(failure.seq) (\(failure.file) line \(failure.line))\n"
         } else {

@@ -1,3 +1,5 @@
+import Glibc
+
 /// Re-verifies an audit log: seq continuity, `prev` links and every `hash`, across rotated segments.
 public enum AuditVerifier {
     /// Verifies `<stateDirectory>/audit`. Same as ``verify(directory:)``.
@@ -21,20 +23,33 @@ public enum AuditVerifier {
         try stream(directory: directory, stopWhenSettled: true) { _ in }.verification
     }
 
-    /// One streamed pass over the audit folder `directory`: verifies the chain (from the
-    /// ``AuditCheckpoint`` when there is one) and hands `body` every complete record after it, in chain
-    /// order, intact or not. The files are listed before the checkpoint is read, so a prune running
+    /// One streamed pass over the audit folder `directory`: checks the ``AuditCheckpoint`` when there is
+    /// one (its objects file's count and digest, and with `checkpointObjects` every object record, handed
+    /// over first), then verifies the chain from it and hands `body` every complete record after it, in
+    /// chain order, intact or not. The files are listed before the checkpoint is read, so a prune running
     /// meanwhile is seen consistently.
     /// - Parameter stopWhenSettled: stop reading at the first failure whose kind is final.
     /// - Returns: the verification, and the checkpoint the pass started from.
     /// - Throws: ``AuditError/Code/io`` when a file cannot be read, ``AuditError/Code/corruptLog`` for an
-    ///   invalid checkpoint.
+    ///   invalid checkpoint or objects file.
     public static func stream(
-        directory: String, stopWhenSettled: Bool = false, _ body: (AuditRecord) -> Void
+        directory: String, stopWhenSettled: Bool = false, checkpointObjects: ((AuditRecord) -> Void)? = nil,
+        _ body: (AuditRecord) -> Void
     ) throws -> (verification: AuditVerification, checkpoint: AuditCheckpoint?) {
         struct Settled: Error {}
         let files = AuditReader.files(directory: directory)
-        let checkpoint = try AuditCheckpoint.read(directory: directory)
+        var checkpoint = try AuditCheckpoint.read(directory: directory)
+        if let current = checkpoint {
+            do {
+                try current.forEachObject(directory: directory, checkpointObjects.map { seed in { seed($0) } })
+            } catch let error as AuditError where error.code == .corruptLog
+                && access(directory + "/" + current.objectsFileName, F_OK) != 0
+            {
+                // A prune replaced the checkpoint (and removed this objects file) since it was read: once more.
+                checkpoint = try AuditCheckpoint.read(directory: directory)
+                try checkpoint?.forEachObject(directory: directory, checkpointObjects.map { seed in { seed($0) } })
+            }
+        }
         var check = AuditChainCheck(after: checkpoint)
         do {
             try AuditReader.forEachLine(files: files) { line in

@@ -53,7 +53,7 @@ public enum AuditCommand {
         var notes = AuditDocument.LogNotes()
         let pass: (verification: AuditVerification, checkpoint: AuditCheckpoint?)
         do {
-            pass = try AuditVerifier.stream(directory: directory) { record in
+            pass = try AuditVerifier.stream(directory: directory, checkpointObjects: { reconciliation.seed($0) }) { record in
                 reconciliation.add(record)
                 notes.add(record)
             }
@@ -62,7 +62,7 @@ public enum AuditCommand {
         }
         let inventory = stillPresent(scanned, in: state)
         let report = reconciliation.report(
-            verification: pass.verification, inventory: inventory.objects.map(persistedObject), checkpoint: pass.checkpoint)
+            verification: pass.verification, inventory: inventory.objects.map(persistedObject))
         return AuditDocument(report: report, inventory: inventory, notes: notes, deadServicePid: deadServicePid(state))
     }
 

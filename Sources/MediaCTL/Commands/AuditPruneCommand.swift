@@ -2,8 +2,8 @@ import MediaAudit
 
 /// `mediactl audit prune --keep-segments N [--state-dir DIR]`: audit log retention (``AuditPruner``).
 ///
-/// Removes all rotated segments of `<state>/audit` but the newest N, after verifying them and writing
-/// `checkpoint.json` (where the chain continues, and the records of the objects still stored). Safe
+/// Removes all rotated segments of `<state>/audit` but the newest N, after verifying them and writing the
+/// ``MediaAudit/AuditCheckpoint`` (where the chain continues, and the records of the objects still stored). Safe
 /// while `mediactl serve` runs. Copy the segments elsewhere first to keep their records.
 ///
 /// Output: `pruned 3 segments (seq 1-52431, 25165824 bytes); checkpoint at seq 52431, hash <hex>; 17 stored
@@ -36,9 +36,9 @@ public enum AuditPruneCommand {
             let rotated = AuditReader.files(directory: directory).filter { !$0.hasSuffix("/audit.jsonl") }.count
             return "nothing to prune: \(rotated) rotated segment\(rotated == 1 ? "" : "s"), keeping \(keeping)"
         }
-        return "pruned \(result.segments) segment\(result.segments == 1 ? "" : "s") "
-            + "(seq \(seqs.lowerBound)-\(seqs.upperBound), \(result.bytes) bytes); "
-            + "checkpoint at seq \(checkpoint.seq), hash \(checkpoint.hash.hex); "
-            + "\(checkpoint.objects.filter { $0.event == .store }.count) stored objects carried"
+        let plural = result.segments == 1 ? "" : "s"
+        let removed = "pruned \(result.segments) segment\(plural) (seq \(seqs.lowerBound)-\(seqs.upperBound), \(result.bytes) bytes)"
+        let kept = "checkpoint at seq \(checkpoint.seq), hash \(checkpoint.hash.hex)"
+        return removed + "; " + kept + "; \(result.objects) stored objects carried"
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import MediaAudit
 import MediaCrypto
+import MediaService
 import Testing
 
 @testable import MediaCTL
@@ -36,7 +37,7 @@ import Testing
         let checkpoint = try #require(try AuditCheckpoint.read(directory: state.path + "/audit"))
         #expect(result == CLIRun(status: 0, stdout: """
             pruned \(removed.count) segments (seq 1-\(checkpoint.seq), \(bytes) bytes); checkpoint at seq \(checkpoint.seq), \
-            hash \(records[checkpoint.seq - 1].hash.hex); \(checkpoint.seq) stored objects carried
+            hash \(records[checkpoint.seq - 1].hash.hex); \(checkpoint.objectCount) stored objects carried
 
             """, stderr: ""))
         let verify = await run(["audit", "verify", "--state-dir", state.path])
@@ -87,5 +88,34 @@ import Testing
             Run 'mediactl audit prune --help' for more information.
 
             """)
+    }
+
+    /// A real service keeps storing (and rotating) while its log is pruned three times; the audit of the
+    /// state directory then accounts for every file, the ones stored before the checkpoint included.
+    @Test func aServiceKeepsWritingWhileItsLogIsPrunedAndTheAuditStaysClean() async throws {
+        let harness = try ServiceStateHarness(audit: .init(maxSegmentBytes: 3_000))
+        defer { Task { await harness.close() } }
+        let horse = try ServiceStateHarness.fixture("catalog/horse-d29d871c.jpg")
+        var prunes: [Int32] = []
+        for index in 0..<30 {
+            harness.origin.setReply(
+                .init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"], body: horse),
+                for: "http://origin.test/catalog/h\(index).jpg")
+            let response = await harness.service.handle(ServiceRequest(target: "/catalog/h\(index).jpg"))
+            #expect(response.outcome.storage == "disk")
+            if index % 10 == 9 {
+                prunes.append(await harness.run(["audit", "prune", "--keep-segments", "1", "--state-dir", harness.stateDirectory]).status)
+            }
+        }
+        harness.service.flushWrites()
+        #expect(prunes == [0, 0, 0])
+        let checkpoint = try #require(try AuditCheckpoint.read(directory: harness.stateDirectory + "/audit"))
+        #expect(checkpoint.objectCount >= 20)
+        #expect(try harness.objects(in: .disk).count == 30)
+        let audit = await harness.audit()
+        #expect(audit.status == 0)
+        #expect(audit.stdout.hasPrefix("audit: "))
+        #expect(audit.stdout.contains(" records after the checkpoint at seq \(checkpoint.seq), chain intact, last hash "))
+        #expect(audit.stdout.hasSuffix("\nclean: no violations\n"))
     }
 }

@@ -105,8 +105,8 @@ public enum CommandCatalog {
             stateDir,
         ],
         notes: [
-            "Verifies the segments first and writes audit/checkpoint.json (where the chain continues, and the records "
-                + "of the objects still stored); audit and audit verify continue from it. Safe while serve runs. "
+            "Verifies the segments first and writes the checkpoint (audit/checkpoint.json: where the chain continues; "
+                + "audit/checkpoint-NNNNNN.jsonl: the records of the objects still stored); audit and audit verify continue from it. Safe while serve runs. "
                 + "Copy the segments elsewhere first to keep their records.",
             exitCodes(ok: "pruned (or nothing to prune)", failure: "refused: the segments to remove do not verify"),
         ])

@@ -22,7 +22,7 @@ final class ServiceStateHarness: Sendable {
     let origin = CountingOriginFetcher()
     let service: MediaService
 
-    init() throws {
+    init(audit: AuditLog.Configuration = .init()) throws {
         folder = try TemporaryDirectory()
         stateDirectory = folder.path + "/state"
         policiesDirectory = folder.path + "/policies"
@@ -36,7 +36,7 @@ final class ServiceStateHarness: Sendable {
         service = try MediaService(
             policies: policies, fetcher: origin,
             configuration: .init(
-                stateDirectory: stateDirectory, clock: { 1_800_000_000 }, synchronizesWrites: false))
+                stateDirectory: stateDirectory, clock: { 1_800_000_000 }, audit: audit, synchronizesWrites: false))
     }
 
     static func fixture(_ relativePath: String) throws -> [UInt8] {
