@@ -1,4 +1,6 @@
 import Foundation
+import Glibc
+import Synchronization
 import MediaAudit
 import MediaCrypto
 import Testing
@@ -155,19 +157,24 @@ import Testing
         #expect(segments(dir) == before)
     }
 
-    /// A reader that listed the files before a prune removed them still reads them: the records up to
-    /// the checkpoint are skipped, and the chain verifies.
-    @Test func aSegmentListedBeforeThePruneIsSkippedUpToTheCheckpoint() throws {
+    /// A prune interrupted after its checkpoint, before it removed every segment: the records up to the
+    /// checkpoint are skipped, the chain verifies, and the next prune removes the leftover.
+    @Test func aSegmentAnInterruptedPruneLeftIsSkippedAndRemovedNextTime() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
         let records = try writeMixedLog(dir)
         let before = segments(dir)
         let oldest = dir.read(before[0])
         let result = try AuditPruner.prune(directory: dir.audit, keepSegments: 2)
-        dir.write(before[0], oldest)  // as the reader's listing still has it
+        dir.write(before[0], oldest)  // as if the prune had stopped before unlinking it
         let verification = try AuditVerifier.verify(directory: dir.audit)
         #expect(verification.isIntact)
         #expect(verification.recordCount == records.count - (result.checkpoint?.seq ?? 0))
+        let again = try AuditPruner.prune(directory: dir.audit, keepSegments: 2)
+        #expect(again.segments == 1)
+        #expect(again.seqs == nil)
+        #expect(again.checkpoint == result.checkpoint)
+        #expect(segments(dir) == Array(before.suffix(3)))
     }
 
     @Test func anInvalidCheckpointIsCorruptLog() throws {
@@ -199,5 +206,30 @@ import Testing
             try AuditVerifier.verify(directory: dir.audit)
         }
     }
-}
 
+    /// `prune.lock`, made by the writer: a reader holds it shared and waits while a prune holds it.
+    @Test func aReaderWaitsForARunningPrune() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        _ = try writeMixedLog(dir)
+        let fd = open(dir.audit + "/prune.lock", O_RDONLY)
+        #expect(fd >= 0)
+        #expect(flock(fd, LOCK_EX) == 0)  // as a prune would
+        let done = Atomic<Bool>(false)
+        let path = dir.audit
+        let reader = Thread {
+            _ = try? AuditVerifier.verify(directory: path)
+            done.store(true, ordering: .releasing)
+        }
+        reader.start()
+        usleep(100_000)
+        let early = done.load(ordering: .acquiring)
+        #expect(!early)  // still waiting for the lock
+        flock(fd, LOCK_UN)
+        close(fd)
+        let deadline = Date().addingTimeInterval(10)
+        while !done.load(ordering: .acquiring) && Date() < deadline { usleep(1_000) }
+        let finished = done.load(ordering: .acquiring)
+        #expect(finished)
+    }
+}

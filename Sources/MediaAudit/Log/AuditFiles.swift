@@ -6,6 +6,23 @@ enum AuditFiles {
     /// The active file name.
     static let activeName = "audit.jsonl"
 
+    /// The lock a prune holds exclusively and a reader shared (created by the writer and by a prune).
+    static let pruneLockName = "prune.lock"
+
+    /// Opens `<directory>/prune.lock` (without creating it) and takes a shared `flock(2)`, waiting for a
+    /// running prune; `nil` when there is no such file (no writer or prune ever ran there) or it cannot
+    /// be opened (a read-only auditor on a folder without it).
+    static func sharedPruneLock(_ directory: String) -> Int32? {
+        let fd = open(directory + "/" + pruneLockName, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else { return nil }
+        while flock(fd, LOCK_SH) != 0 {
+            if errno == EINTR { continue }
+            Glibc.close(fd)
+            return nil
+        }
+        return fd
+    }
+
     /// `audit-NNNNNN.jsonl` for a rotated segment index (1-based, six digits, more if ever needed).
     static func segmentName(_ index: Int) -> String {
         let digits = String(index)

@@ -73,6 +73,10 @@ public final class AuditLog: Sendable {
         self.configuration = configuration
         self.clock = clock
         try AuditFiles.makeDirectory(directory)
+        // The lock `mediactl audit prune` and readers share (docs/audit-format.md, "Retention"); made here so
+        // that a reader can take it before the first prune ever creates it.
+        let pruneLock = open(directory + "/" + AuditFiles.pruneLockName, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
+        if pruneLock >= 0 { Glibc.close(pruneLock) }
         let lockFD = try AuditFiles.lockDirectory(directory)
         let path = directory + "/" + AuditFiles.activeName
         let resumed: Resumed

@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 
 /// Audit log retention: removes the oldest rotated segments and leaves an ``AuditCheckpoint`` so that
@@ -39,7 +40,7 @@ public enum AuditPruner {
     ///   newest file, so it is never removed).
     /// - Throws: ``AuditError/Code/invalidNumber`` when `keepSegments` < 1; ``AuditError/Code/corruptLog``
     ///   when the segments to remove do not verify (the context names the failure) or the checkpoint is
-    ///   invalid; ``AuditError/Code/locked`` when another prune runs; ``AuditError/Code/io``.
+    ///   invalid; ``AuditError/Code/io``. Waits for a running reader or prune (see `prune.lock`).
     public static func prune(directory: String, keepSegments: Int) throws -> Result {
         guard keepSegments >= 1 else {
             throw AuditError(.invalidNumber, "keepSegments must be >= 1, got \(keepSegments)")
@@ -67,7 +68,12 @@ public enum AuditPruner {
                 + "(\(failure.file) line \(failure.line)): \(failure.detail)")
         }
         guard verification.recordCount > 0 else {
-            throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold no record")
+            // Only segments an interrupted prune left behind (every record at or before the checkpoint).
+            guard let existing else {
+                throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold no record")
+            }
+            let bytes = try remove(removable, in: directory)
+            return Result(segments: removable.count, seqs: nil, bytes: bytes, checkpoint: existing)
         }
         let first = (existing?.seq ?? 0) + 1
         let last = first + verification.recordCount - 1
@@ -77,17 +83,25 @@ public enum AuditPruner {
         let checkpoint = try AuditCheckpoint.write(
             directory: directory, seq: last, hash: verification.lastHash, segment: removable.last!.index,
             objectLines: lines)
-        if let existing, existing.segment != checkpoint.segment {
-            unlink(directory + "/" + existing.objectsFileName)
+        // The previous checkpoint's objects file, and any an interrupted prune left, are replaced now.
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        for name in names where name.hasPrefix("checkpoint-") && name != checkpoint.objectsFileName {
+            unlink(directory + "/" + name)
         }
+        let bytes = try remove(removable, in: directory)
+        return Result(segments: removable.count, seqs: first...last, bytes: bytes, checkpoint: checkpoint, objects: objects)
+    }
+
+    /// Unlinks `segments` (oldest first) and fsyncs the folder; returns the bytes they held.
+    private static func remove(_ segments: [(index: Int, path: String)], in directory: String) throws -> Int {
         var bytes = 0
-        for segment in removable {
+        for segment in segments {
             var info = stat()
             if stat(segment.path, &info) == 0 { bytes += Int(info.st_size) }
             guard unlink(segment.path) == 0 || errno == ENOENT else { throw AuditFiles.ioError("unlink", segment.path) }
         }
         try AuditFiles.syncDirectory(directory)
-        return Result(segments: removable.count, seqs: first...last, bytes: bytes, checkpoint: checkpoint, objects: objects)
+        return bytes
     }
 
     /// One carried record: its `seq` and canonical line.
@@ -115,15 +129,17 @@ public enum AuditPruner {
         }
     }
 
-    /// An exclusive, non-blocking `flock(2)` on `<directory>/prune.lock` (created 0600), held until closed.
+    /// An exclusive `flock(2)` on `<directory>/prune.lock` (created 0600), held until closed: waits for
+    /// running readers (``AuditVerifier/stream(directory:stopWhenSettled:checkpointObjects:_:)`` holds it
+    /// shared) and another prune.
     private static func lockPrune(_ directory: String) throws -> Int32 {
-        let path = directory + "/prune.lock"
+        let path = directory + "/" + AuditFiles.pruneLockName
         let fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw AuditFiles.ioError("open", path) }
-        guard flock(fd, LOCK_EX | LOCK_NB) == 0 else {
+        while flock(fd, LOCK_EX) != 0 {
             let code = errno
+            if code == EINTR { continue }
             close(fd)
-            if code == EWOULDBLOCK { throw AuditError(.locked, "\(path): another prune is running") }
             throw AuditFiles.ioError("flock", path, code)
         }
         return fd

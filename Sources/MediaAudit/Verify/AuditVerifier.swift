@@ -26,8 +26,8 @@ public enum AuditVerifier {
     /// One streamed pass over the audit folder `directory`: checks the ``AuditCheckpoint`` when there is
     /// one (its objects file's count and digest, and with `checkpointObjects` every object record, handed
     /// over first), then verifies the chain from it and hands `body` every complete record after it, in
-    /// chain order, intact or not. The files are listed before the checkpoint is read, so a prune running
-    /// meanwhile is seen consistently.
+    /// chain order, intact or not. Holds `prune.lock` shared meanwhile, so a prune waits for the pass
+    /// (and the pass for a running prune).
     /// - Parameter stopWhenSettled: stop reading at the first failure whose kind is final.
     /// - Returns: the verification, and the checkpoint the pass started from.
     /// - Throws: ``AuditError/Code/io`` when a file cannot be read, ``AuditError/Code/corruptLog`` for an
@@ -37,19 +37,12 @@ public enum AuditVerifier {
         _ body: (AuditRecord) -> Void
     ) throws -> (verification: AuditVerification, checkpoint: AuditCheckpoint?) {
         struct Settled: Error {}
+        // A prune waits for this pass to finish, and the pass for a running prune.
+        let lock = AuditFiles.sharedPruneLock(directory)
+        defer { if let lock { close(lock) } }
         let files = AuditReader.files(directory: directory)
-        var checkpoint = try AuditCheckpoint.read(directory: directory)
-        if let current = checkpoint {
-            do {
-                try current.forEachObject(directory: directory, checkpointObjects.map { seed in { seed($0) } })
-            } catch let error as AuditError where error.code == .corruptLog
-                && access(directory + "/" + current.objectsFileName, F_OK) != 0
-            {
-                // A prune replaced the checkpoint (and removed this objects file) since it was read: once more.
-                checkpoint = try AuditCheckpoint.read(directory: directory)
-                try checkpoint?.forEachObject(directory: directory, checkpointObjects.map { seed in { seed($0) } })
-            }
-        }
+        let checkpoint = try AuditCheckpoint.read(directory: directory)
+        try checkpoint?.forEachObject(directory: directory, checkpointObjects.map { seed in { seed($0) } })
         var check = AuditChainCheck(after: checkpoint)
         do {
             try AuditReader.forEachLine(files: files) { line in

@@ -10,7 +10,7 @@ import MediaAudit
 /// objects carried` (exit 0), or `nothing to prune: 2 rotated segments, keeping 4` (exit 0).
 /// Errors (stderr, `mediactl: `): `refusing to prune: <kind> at seq N (<file> line L): <detail>` (exit 1: the
 /// segments to remove do not verify, and nothing is removed); no state directory, no audit log, an invalid
-/// checkpoint, another prune running, an I/O failure (exit 2).
+/// checkpoint, an I/O failure (exit 2). Waits for a running `audit`, `audit verify` or prune.
 public enum AuditPruneCommand {
     public static func run(_ options: AuditPruneOptions, context: CommandContext) -> ExitCode {
         do throws(CommandError) {

@@ -106,7 +106,7 @@ public enum CommandCatalog {
         ],
         notes: [
             "Verifies the segments first and writes the checkpoint (audit/checkpoint.json: where the chain continues; "
-                + "audit/checkpoint-NNNNNN.jsonl: the records of the objects still stored); audit and audit verify continue from it. Safe while serve runs. "
+                + "audit/checkpoint-NNNNNN.jsonl: the records of the objects still stored); audit and audit verify continue from it. Safe while serve runs; waits for a running audit. "
                 + "Copy the segments elsewhere first to keep their records.",
             exitCodes(ok: "pruned (or nothing to prune)", failure: "refused: the segments to remove do not verify"),
         ])
