@@ -173,6 +173,7 @@ import Testing
         let again = try AuditPruner.prune(directory: dir.audit, keepSegments: 2)
         #expect(again.segments == 1)
         #expect(again.seqs == nil)
+        #expect(again.bytes == oldest.utf8.count)
         #expect(again.checkpoint == result.checkpoint)
         #expect(segments(dir) == Array(before.suffix(3)))
     }
@@ -231,5 +232,44 @@ import Testing
         while !done.load(ordering: .acquiring) && Date() < deadline { usleep(1_000) }
         let finished = done.load(ordering: .acquiring)
         #expect(finished)
+    }
+
+    /// A segment after the checkpoint whose records were replaced by old ones is not a leftover: the
+    /// prune refuses, and nothing is removed.
+    @Test func aTamperedSegmentAfterTheCheckpointIsNotRemovedAsALeftover() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        _ = try writeMixedLog(dir)
+        let before = segments(dir)
+        let oldest = dir.read(before[0])
+        _ = try AuditPruner.prune(directory: dir.audit, keepSegments: 3)
+        let kept = segments(dir)
+        dir.write(kept[0], oldest)  // replayed records from before the checkpoint
+        #expect(throws: AuditError.self) { try AuditPruner.prune(directory: dir.audit, keepSegments: 2) }
+        #expect(segments(dir) == kept)
+        #expect(try AuditVerifier.verify(directory: dir.audit).failure?.kind == .seqOrder)
+    }
+
+    /// A 304 that arrives after its entry was evicted writes the file again with an `update` record: a prune
+    /// carries that update, and the file is accounted for.
+    @Test func anUpdateAfterAnEvictionIsCarriedAsTheFilesRecord() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let log = try AuditLog(stateDirectory: dir.path, configuration: .init(maxSegmentBytes: 1_500))
+        _ = try log.append(storeEntry("k"))
+        _ = try log.append(AuditEntry(event: .evict, tier: name("public"), route: name("catalog"), storage: .disk,
+                                      key: digest("k"), reason: try ReasonCode("over-budget"), bytes: 100))
+        let update = try log.append(AuditEntry(event: .update, tier: name("public"), route: name("catalog"), storage: .disk,
+                                               key: digest("k"), reason: .tierStorage, bytes: 100, ttl: 60))
+        for index in 1...12 { _ = try log.append(storeEntry("filler\(index)")) }
+        try log.close()
+        let inventory = [PersistedObject(folder: .disk, key: digest("k").hex, bytes: 100, tier: "public")]
+        let allowed: [String: AuditStorage] = ["public": .disk]
+        #expect(try AuditReconciler.report(stateDirectory: dir.path, inventory: inventory, allowedStorage: allowed).isClean)
+        let result = try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
+        #expect((result.seqs?.upperBound ?? 0) > update.seq)
+        let carried = try objects(try #require(result.checkpoint), dir)
+        #expect(carried.filter { $0.entry.key == digest("k") } == [update])
+        #expect(try AuditReconciler.report(stateDirectory: dir.path, inventory: inventory, allowedStorage: allowed).isClean)
     }
 }

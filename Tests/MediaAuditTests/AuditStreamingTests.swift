@@ -96,4 +96,25 @@ import Testing
         #expect(streamed.violations.map(\.kind) == [
             .brokenChain, .storeWiderThanTier, .removedObjectPresent, .unrecordedObject])
     }
+
+    /// The writer rotates between the listing and the read: the segment that appeared is read before the
+    /// new active file, so the chain has no gap (before, a live verify could report a false seq-gap).
+    @Test func aRotationAfterTheListingIsReadInOrder() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let first = try writeLog(dir, count: 6)
+        let listed = AuditReader.files(directory: dir.audit)
+        #expect(listed.map { String($0.split(separator: "/").last!) } == ["audit.jsonl"])
+        let log = try AuditLog(stateDirectory: dir.path, configuration: .init(maxSegmentBytes: 1))
+        let more = try (1...3).map { try log.append(storeEntry("later\($0)")) }
+        try log.close()
+        #expect(AuditReader.files(directory: dir.audit).count == 4)  // audit-000001…3 and audit.jsonl
+        var check = AuditChainCheck()
+        var seqs: [Int] = []
+        try AuditReader.forEachLine(files: listed) { line in
+            if let record = check.check(line) { seqs.append(record.seq) }
+        }
+        #expect(seqs == Array(1...(first.count + more.count)))
+        #expect(check.verification == AuditVerification(recordCount: 9, lastHash: more.last!.hash, failure: nil))
+    }
 }

@@ -123,6 +123,7 @@ public struct AuditCheckpoint: Hashable, Sendable {
             seq: seq, hash: hash, segment: segment, objectCount: objectLines.count,
             objectsDigest: AuditDigest(hasher.finalize()))
         try writeAtomically(bytes, to: directory + "/" + checkpoint.objectsFileName)
+        try AuditFiles.syncDirectory(directory)  // the objects file is durable before the checkpoint names it
         try writeAtomically(checkpoint.encoded, to: directory + "/" + fileName)
         try AuditFiles.syncDirectory(directory)
         return checkpoint

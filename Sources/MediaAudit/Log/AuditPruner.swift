@@ -51,6 +51,13 @@ public enum AuditPruner {
         let existing = try AuditCheckpoint.read(directory: directory)
         let removable = Array(segments.dropLast(keepSegments))
         guard !removable.isEmpty else { return Result(segments: 0, seqs: nil, bytes: 0, checkpoint: existing) }
+        // Segments a prune interrupted after its checkpoint left: covered by it, removed unread.
+        let leftovers = removable.filter { $0.index <= (existing?.segment ?? 0) }
+        let toVerify = removable.filter { $0.index > (existing?.segment ?? 0) }
+        if toVerify.isEmpty, let existing {
+            let bytes = try remove(leftovers, in: directory)
+            return Result(segments: leftovers.count, seqs: nil, bytes: bytes, checkpoint: existing)
+        }
 
         var check = AuditChainCheck(after: existing)
         var present: [String: [Carried]] = [:]  // key → its last store, then any later update
@@ -58,7 +65,7 @@ public enum AuditPruner {
             guard let key = record.key?.hex else { return }
             present[key, default: []].append(Carried(seq: record.seq, line: record.canonicalJSON(includingHash: true)))
         }
-        try AuditReader.forEachLine(files: removable.map(\.path)) { line in
+        try AuditReader.forEachLine(files: toVerify.map(\.path)) { line in
             guard let record = check.check(line), !check.hasFailure else { return }
             carry(record, line: line.text, into: &present)
         }
@@ -68,12 +75,7 @@ public enum AuditPruner {
                 + "(\(failure.file) line \(failure.line)): \(failure.detail)")
         }
         guard verification.recordCount > 0 else {
-            // Only segments an interrupted prune left behind (every record at or before the checkpoint).
-            guard let existing else {
-                throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold no record")
-            }
-            let bytes = try remove(removable, in: directory)
-            return Result(segments: removable.count, seqs: nil, bytes: bytes, checkpoint: existing)
+            throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold no record")
         }
         let first = (existing?.seq ?? 0) + 1
         let last = first + verification.recordCount - 1
@@ -81,7 +83,7 @@ public enum AuditPruner {
         let objects = present.count
         present = [:]
         let checkpoint = try AuditCheckpoint.write(
-            directory: directory, seq: last, hash: verification.lastHash, segment: removable.last!.index,
+            directory: directory, seq: last, hash: verification.lastHash, segment: toVerify.last!.index,
             objectLines: lines)
         // The previous checkpoint's objects file, and any an interrupted prune left, are replaced now.
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -111,8 +113,8 @@ public enum AuditPruner {
     }
 
     /// Folds one record (and its canonical `line`) into the stored objects: a `store` starts a key's list,
-    /// an `update` of a stored key is appended, a removal drops the key; only `disk` and `encrypted-disk`
-    /// objects are kept.
+    /// an `update` is appended (or starts it, for a key removed before), a removal drops the key; only
+    /// `disk` and `encrypted-disk` objects are kept.
     static func carry(_ record: AuditRecord, line: String, into present: inout [String: [Carried]]) {
         guard let key = record.key?.hex else { return }
         switch record.event {
@@ -123,7 +125,12 @@ public enum AuditPruner {
                 present[key] = nil
             }
         case .update:
-            if let stored = present[key] { present[key] = [stored[0], Carried(seq: record.seq, line: line)] }
+            // An update of a key no longer carried (a 304 that wrote the entry again after its eviction)
+            // is carried alone: it is that file's record.
+            let carried = Carried(seq: record.seq, line: line)
+            if let stored = present[key] { present[key] = [stored[0], carried] } else if record.storage == .disk || record.storage == .encryptedDisk {
+                present[key] = [carried]
+            }
         default:
             if record.event.removesObject { present[key] = nil }
         }

@@ -31,7 +31,8 @@ public struct AuditReconciliation: Sendable {
     /// a change before every added record, not counted.
     public mutating func seed(_ record: AuditRecord) {
         guard let key = record.key?.hex, objectKeys.contains(key) else { return }
-        if record.event == .store { seededStore[key] = record }
+        // An update carried alone stands for the store that wrote its file (a 304 after an eviction).
+        if record.event == .store || (record.event == .update && seededStore[key] == nil) { seededStore[key] = record }
         seededChange[key] = record
     }
 
@@ -39,7 +40,9 @@ public struct AuditReconciliation: Sendable {
     public mutating func add(_ record: AuditRecord) {
         recordCount += 1
         if let key = record.key?.hex, objectKeys.contains(key) {
-            if record.event == .store { lastStore[key] = record }
+            // An update with no earlier store (its store was pruned, or a 304 wrote the entry again after an
+            // eviction) is the record of the file it wrote.
+            if record.event == .store || (record.event == .update && lastStore[key] == nil) { lastStore[key] = record }
             if record.event == .store || record.event == .update || record.event.removesObject {
                 lastChange[key] = record
             }

@@ -8,9 +8,9 @@ public struct AuditChainCheck: Sendable {
     private var expected = 1
     private var prev = AuditDigest.zero
     private let checkpointSeq: Int
-    /// Still before the first record after the checkpoint: records up to it are skipped (a prune that
-    /// ran while the files were listed leaves them in files about to be removed).
-    private var skippingPruned: Bool
+    /// The last segment the checkpoint covers: lines of segments numbered up to it (left by a prune
+    /// interrupted before it removed them) are skipped, unchecked.
+    private let checkpointSegment: Int
     private var failure: AuditVerification.Failure?
     /// A `seq` larger than the expected one was found: a gap unless the expected one turns up later.
     private var gapCandidate: AuditVerification.Failure?
@@ -18,7 +18,7 @@ public struct AuditChainCheck: Sendable {
     /// Starts at `seq` 1, or after `checkpoint` (`seq` + 1, `prev` = its `hash`).
     public init(after checkpoint: AuditCheckpoint? = nil) {
         checkpointSeq = checkpoint?.seq ?? 0
-        skippingPruned = checkpoint != nil
+        checkpointSegment = checkpoint?.segment ?? 0
         if let checkpoint {
             expected = checkpoint.seq + 1
             prev = checkpoint.hash
@@ -46,10 +46,7 @@ public struct AuditChainCheck: Sendable {
             try AuditRecord.parse(line: line.text)
         }
         let parsed = try? result.get()
-        if skippingPruned {
-            if line.terminated, let parsed, parsed.seq <= checkpointSeq { return nil }
-            skippingPruned = false
-        }
+        if checkpointSegment > 0, let index = AuditFiles.segmentIndex(line.file), index <= checkpointSegment { return nil }
         if failure != nil { return parsed }
         if let candidate = gapCandidate {
             if parsed?.seq == candidate.seq {

@@ -45,7 +45,12 @@ public enum AuditReader {
     }
 
     /// ``forEachLine(directory:_:)`` over files listed earlier (``files(directory:)``).
+    ///
+    /// The writer may rotate meanwhile: `audit.jsonl` is opened first, then any segment that appeared
+    /// since the listing is read before it (but not the one that is the file just opened, if it was
+    /// renamed after the open), so no record between the listed segments and the active file is missed.
     static func forEachLine(files: [String], chunkBytes: Int = defaultChunkBytes, _ body: (Line) throws -> Void) throws {
+        let lastListed = files.compactMap { AuditFiles.segmentIndex(name(of: $0)) }.max() ?? 0
         for path in files {
             let fd = open(path, O_RDONLY | O_CLOEXEC)
             if fd < 0 {
@@ -53,37 +58,58 @@ public enum AuditReader {
                 throw AuditFiles.ioError("open", path)
             }
             defer { close(fd) }
-            let name = String(path.split(separator: "/").last ?? "")
-            var chunk = [UInt8](repeating: 0, count: max(1, chunkBytes))
-            var pending: [UInt8] = []  // the start of a line continued in the next chunk
-            var number = 0
-            while true {
-                let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
-                if count < 0 {
-                    if errno == EINTR { continue }
-                    throw AuditFiles.ioError("read", path)
-                }
-                if count == 0 { break }
-                var start = 0
-                for index in 0..<count where chunk[index] == 0x0a {
-                    number += 1
-                    let text: String
-                    if pending.isEmpty {
-                        text = String(decoding: chunk[start..<index], as: UTF8.self)
-                    } else {
-                        pending += chunk[start..<index]
-                        text = String(decoding: pending, as: UTF8.self)
-                        pending.removeAll(keepingCapacity: true)
+            if name(of: path) == AuditFiles.activeName {
+                var opened = stat()
+                let known = fstat(fd, &opened) == 0
+                let directory = String(path.dropLast(AuditFiles.activeName.count + 1))
+                for segment in AuditFiles.rotatedSegments(in: directory) where segment.index > lastListed {
+                    var info = stat()
+                    if known, stat(segment.path, &info) == 0, info.st_dev == opened.st_dev, info.st_ino == opened.st_ino {
+                        continue  // rotated after the open: read below through the open descriptor
                     }
-                    try body(Line(file: name, number: number, text: text, terminated: true))
-                    start = index + 1
+                    let segmentFD = open(segment.path, O_RDONLY | O_CLOEXEC)
+                    guard segmentFD >= 0 else { throw AuditFiles.ioError("open", segment.path) }
+                    defer { close(segmentFD) }
+                    try readLines(segmentFD, path: segment.path, chunkBytes: chunkBytes, body)
                 }
-                pending += chunk[start..<count]
             }
-            if !pending.isEmpty {
-                try body(Line(
-                    file: name, number: number + 1, text: String(decoding: pending, as: UTF8.self), terminated: false))
+            try readLines(fd, path: path, chunkBytes: chunkBytes, body)
+        }
+    }
+
+    private static func name(of path: String) -> String { String(path.split(separator: "/").last ?? "") }
+
+    /// Every line of the open file `fd` (named `path`) up to its current end.
+    private static func readLines(_ fd: Int32, path: String, chunkBytes: Int, _ body: (Line) throws -> Void) throws {
+        let name = name(of: path)
+        var chunk = [UInt8](repeating: 0, count: max(1, chunkBytes))
+        var pending: [UInt8] = []  // the start of a line continued in the next chunk
+        var number = 0
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress!, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw AuditFiles.ioError("read", path)
             }
+            if count == 0 { break }
+            var start = 0
+            for index in 0..<count where chunk[index] == 0x0a {
+                number += 1
+                let text: String
+                if pending.isEmpty {
+                    text = String(decoding: chunk[start..<index], as: UTF8.self)
+                } else {
+                    pending += chunk[start..<index]
+                    text = String(decoding: pending, as: UTF8.self)
+                    pending.removeAll(keepingCapacity: true)
+                }
+                try body(Line(file: name, number: number, text: text, terminated: true))
+                start = index + 1
+            }
+            pending += chunk[start..<count]
+        }
+        if !pending.isEmpty {
+            try body(Line(file: name, number: number + 1, text: String(decoding: pending, as: UTF8.self), terminated: false))
         }
     }
 

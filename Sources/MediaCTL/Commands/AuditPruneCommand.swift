@@ -7,7 +7,9 @@ import MediaAudit
 /// while `mediactl serve` runs. Copy the segments elsewhere first to keep their records.
 ///
 /// Output: `pruned 3 segments (seq 1-52431, 25165824 bytes); checkpoint at seq 52431, hash <hex>; 17 stored
-/// objects carried` (exit 0), or `nothing to prune: 2 rotated segments, keeping 4` (exit 0).
+/// objects carried` (exit 0), `nothing to prune: 2 rotated segments, keeping 4` (exit 0), or, after a prune
+/// interrupted before it removed its segments, `removed 2 segments an interrupted prune left (16751 bytes);
+/// checkpoint at seq 52431 unchanged`.
 /// Errors (stderr, `mediactl: `): `refusing to prune: <kind> at seq N (<file> line L): <detail>` (exit 1: the
 /// segments to remove do not verify, and nothing is removed); no state directory, no audit log, an invalid
 /// checkpoint, an I/O failure (exit 2). Waits for a running `audit`, `audit verify` or prune.
@@ -32,6 +34,10 @@ public enum AuditPruneCommand {
     }
 
     static func text(_ result: AuditPruner.Result, keeping: Int, directory: String) -> String {
+        if result.seqs == nil, result.segments > 0, let checkpoint = result.checkpoint {
+            return "removed \(result.segments) segment\(result.segments == 1 ? "" : "s") an interrupted prune left "
+                + "(\(result.bytes) bytes); checkpoint at seq \(checkpoint.seq) unchanged"
+        }
         guard let seqs = result.seqs, let checkpoint = result.checkpoint else {
             let rotated = AuditReader.files(directory: directory).filter { !$0.hasSuffix("/audit.jsonl") }.count
             return "nothing to prune: \(rotated) rotated segment\(rotated == 1 ? "" : "s"), keeping \(keeping)"
