@@ -272,4 +272,19 @@ import Testing
         #expect(carried.filter { $0.entry.key == digest("k") } == [update])
         #expect(try AuditReconciler.report(stateDirectory: dir.path, inventory: inventory, allowedStorage: allowed).isClean)
     }
+
+    /// A carried `store` of an object still on disk is judged by the policies of the audit, as if its record
+    /// were still in the log.
+    @Test func aCarriedStoreTheAuditsPoliciesForbidIsStillAViolation() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let records = try writeMixedLog(dir)
+        _ = try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
+        let inventory = [PersistedObject(folder: .disk, key: digest("k1").hex, bytes: 100, tier: "public")]
+        let report = try AuditReconciler.report(stateDirectory: dir.path, inventory: inventory, allowedStorage: ["public": .memory])
+        let wider = report.violations.filter { $0.kind == .storeWiderThanTier }
+        #expect(wider.first?.seq == records[0].seq)
+        #expect(wider.first?.key == digest("k1").hex)
+        #expect(report.violations.contains { $0.kind == .diskNotAllowed })
+    }
 }

@@ -208,7 +208,7 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
                 mediactl: unknown option '--jsn'; did you mean --json?
                 Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json]
                        mediactl audit verify [--state-dir DIR]
-                       mediactl audit prune --keep-segments N [--state-dir DIR]
+                       mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]
                 Run 'mediactl audit --help' for more information.
 
                 """)

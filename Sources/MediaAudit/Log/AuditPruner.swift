@@ -34,14 +34,17 @@ public enum AuditPruner {
     /// last record they hold.
     ///
     /// The removed segments are verified first, from the current checkpoint (or `seq` 1): a prune never
-    /// removes evidence of a broken chain. Only `store`, `update` and removal records of `disk` and
+    /// removes evidence of a broken chain, nor, given `allowedStorage` (tier → widest storage its policy
+    /// allows, as ``AuditReconciler`` takes it), a `store` record the policies forbid. Only `store`, `update` and removal records of `disk` and
     /// `encrypted-disk` objects are carried into the checkpoint (memory objects do not outlive a process).
     /// - Parameter keepSegments: rotated segments to keep, ≥ 1 (the writer continues the chain from the
     ///   newest file, so it is never removed).
     /// - Throws: ``AuditError/Code/invalidNumber`` when `keepSegments` < 1; ``AuditError/Code/corruptLog``
     ///   when the segments to remove do not verify (the context names the failure) or the checkpoint is
     ///   invalid; ``AuditError/Code/io``. Waits for a running reader or prune (see `prune.lock`).
-    public static func prune(directory: String, keepSegments: Int) throws -> Result {
+    public static func prune(
+        directory: String, keepSegments: Int, allowedStorage: [String: AuditStorage]? = nil
+    ) throws -> Result {
         guard keepSegments >= 1 else {
             throw AuditError(.invalidNumber, "keepSegments must be >= 1, got \(keepSegments)")
         }
@@ -65,9 +68,11 @@ public enum AuditPruner {
             guard let key = record.key?.hex else { return }
             present[key, default: []].append(Carried(seq: record.seq, line: record.canonicalJSON(includingHash: true)))
         }
+        var judged = allowedStorage.map { AuditReconciliation(objectKeys: [], allowedStorage: $0) }
         try AuditReader.forEachLine(files: toVerify.map(\.path)) { line in
             guard let record = check.check(line), !check.hasFailure else { return }
             carry(record, line: line.text, into: &present)
+            judged?.add(record)
         }
         let verification = check.verification
         if let failure = verification.failure {
@@ -76,6 +81,11 @@ public enum AuditPruner {
         }
         guard verification.recordCount > 0 else {
             throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold no record")
+        }
+        if let violations = judged?.storeViolationsFound, let firstViolation = violations.first {
+            throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold \(violations.count) "
+                + "record\(violations.count == 1 ? "" : "s") the policies forbid (first: \(firstViolation.kind) at seq "
+                + "\(firstViolation.seq ?? 0): \(firstViolation.evidence)); resolve them, or prune with the policies they were written under")
         }
         let first = (existing?.seq ?? 0) + 1
         let last = first + verification.recordCount - 1

@@ -28,9 +28,14 @@ public struct AuditReconciliation: Sendable {
     }
 
     /// Takes one record of the ``AuditCheckpoint`` the log continues from (in the objects file's order):
-    /// a change before every added record, not counted.
+    /// a change before every added record, not counted; a `store` of an object still on disk is checked
+    /// against its tier's policy like an added one.
     public mutating func seed(_ record: AuditRecord) {
         guard let key = record.key?.hex, objectKeys.contains(key) else { return }
+        if record.event == .store, let tier = record.tier?.rawValue {
+            storeViolations += Self.storeViolations(
+                record, tier: tier, storage: record.storage ?? AuditStorage.none, allowedStorage: allowedStorage)
+        }
         // An update carried alone stands for the store that wrote its file (a 304 after an eviction).
         if record.event == .store || (record.event == .update && seededStore[key] == nil) { seededStore[key] = record }
         seededChange[key] = record
@@ -58,6 +63,9 @@ public struct AuditReconciliation: Sendable {
             storeViolations += Self.storeViolations(record, tier: tier, storage: storage, allowedStorage: allowedStorage)
         }
     }
+
+    /// The store violations found so far (records the policies forbid), in the order found.
+    public var storeViolationsFound: [AuditViolation] { storeViolations }
 
     /// The report: the chain failure (if any) first, then the store violations in log order, then the
     /// object violations by folder and key.

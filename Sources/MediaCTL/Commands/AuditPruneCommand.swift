@@ -1,6 +1,7 @@
 import MediaAudit
 
-/// `mediactl audit prune --keep-segments N [--state-dir DIR]`: audit log retention (``AuditPruner``).
+/// `mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]`: audit log retention
+/// (``AuditPruner``).
 ///
 /// Removes all rotated segments of `<state>/audit` but the newest N, after verifying them and writing the
 /// ``MediaAudit/AuditCheckpoint`` (where the chain continues, and the records of the objects still stored). Safe
@@ -11,15 +12,20 @@ import MediaAudit
 /// interrupted before it removed its segments, `removed 2 segments an interrupted prune left (16751 bytes);
 /// checkpoint at seq 52431 unchanged`.
 /// Errors (stderr, `mediactl: `): `refusing to prune: <kind> at seq N (<file> line L): <detail>` (exit 1: the
-/// segments to remove do not verify, and nothing is removed); no state directory, no audit log, an invalid
+/// segments to remove do not verify, and nothing is removed), or `refusing to prune: the segments to remove
+/// hold N records the policies forbid (first: …)` (exit 1, nothing removed); invalid policies (exit 2); no state directory, no audit log, an invalid
 /// checkpoint, an I/O failure (exit 2). Waits for a running `audit`, `audit verify` or prune.
 public enum AuditPruneCommand {
     public static func run(_ options: AuditPruneOptions, context: CommandContext) -> ExitCode {
         do throws(CommandError) {
             let directory = try AuditVerifyCommand.requireLog(stateDirectory: options.stateDirectory)
+            let policies = try PolicyCheckCommand.load(
+                options.policiesDirectory, context: context, failure: "cannot prune")
             let result: AuditPruner.Result
             do {
-                result = try AuditPruner.prune(directory: directory, keepSegments: options.keepSegments)
+                result = try AuditPruner.prune(
+                    directory: directory, keepSegments: options.keepSegments,
+                    allowedStorage: AuditCommand.allowedStorage(policies))
             } catch let error as AuditError where error.code == .corruptLog && error.context.hasPrefix("refusing") {
                 throw CommandError(.auditPruneRefused, error.context, exitCode: .failure)
             } catch {

@@ -22,6 +22,8 @@ import Testing
         return (state, records)
     }
 
+    static let policies = ServiceStateHarness.repository.appendingPathComponent("Policies").path
+
     func run(_ arguments: [String]) async -> CLIRun {
         await CLIRun.run(arguments, actions: ProductionCommandActions())
     }
@@ -33,7 +35,7 @@ import Testing
         #expect(files.count >= 4)
         let removed = files.dropLast(2)  // keeping one rotated segment, and the active file
         let bytes = try removed.reduce(0) { $0 + (try FileManager.default.attributesOfItem(atPath: $1)[.size] as! Int) }
-        let result = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path])
+        let result = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path, "--policies", Self.policies])
         let checkpoint = try #require(try AuditCheckpoint.read(directory: state.path + "/audit"))
         #expect(result == CLIRun(status: 0, stdout: """
             pruned \(removed.count) segments (seq 1-\(checkpoint.seq), \(bytes) bytes); checkpoint at seq \(checkpoint.seq), \
@@ -45,7 +47,7 @@ import Testing
             ok: \(records.count - checkpoint.seq) records after the checkpoint at seq \(checkpoint.seq), last hash \(records.last!.hash.hex)
 
             """, stderr: ""))
-        let again = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path])
+        let again = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path, "--policies", Self.policies])
         #expect(again == CLIRun(status: 0, stdout: "nothing to prune: 1 rotated segment, keeping 1\n", stderr: ""))
     }
 
@@ -56,7 +58,7 @@ import Testing
         var text = try String(contentsOfFile: first, encoding: .utf8)
         text = text.replacingOccurrences(of: "\"seq\":2,", with: "\"seq\":9,")
         try text.write(toFile: first, atomically: false, encoding: .utf8)
-        let result = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path])
+        let result = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path, "--policies", Self.policies])
         #expect(result.status == 1)
         #expect(result.stdout == "")
         #expect(result.stderr.hasPrefix("mediactl: refusing to prune: "))
@@ -84,7 +86,7 @@ import Testing
         #expect(result.stdout == "")
         #expect(result.stderr == """
             \(message)
-            Usage: mediactl audit prune --keep-segments N [--state-dir DIR]
+            Usage: mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]
             Run 'mediactl audit prune --help' for more information.
 
             """)
@@ -104,7 +106,7 @@ import Testing
             let response = await harness.service.handle(ServiceRequest(target: "/catalog/h\(index).jpg"))
             #expect(response.outcome.storage == "disk")
             if index % 10 == 9 {
-                prunes.append(await harness.run(["audit", "prune", "--keep-segments", "1", "--state-dir", harness.stateDirectory]).status)
+                prunes.append(await harness.run(["audit", "prune", "--keep-segments", "1", "--state-dir", harness.stateDirectory, "--policies", harness.policiesDirectory]).status)
             }
         }
         harness.service.flushWrites()
@@ -117,5 +119,30 @@ import Testing
         #expect(audit.stdout.hasPrefix("audit: "))
         #expect(audit.stdout.contains(" records after the checkpoint at seq \(checkpoint.seq), chain intact, last hash "))
         #expect(audit.stdout.hasSuffix("\nclean: no violations\n"))
+    }
+
+    /// A store the policies forbid is evidence: the prune refuses (exit 1) and removes nothing.
+    @Test func recordsThePoliciesForbidAreNeverPruned() async throws {
+        let (state, records) = try stateWithLog()
+        defer { state.remove() }
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        _ = try folder.file("strict.json", contents: """
+            { "tiers": { "public": { "storage": "memory" } },
+              "routes": [ { "name": "catalog", "mount": "/catalog/", "origin": "http://o.test/", "tier": "public" } ] }
+            """)
+        let before = AuditReader.files(directory: state.path + "/audit")
+        let result = await run(["audit", "prune", "--keep-segments", "1", "--state-dir", state.path, "--policies", folder.path])
+        #expect(result.status == 1)
+        // Every record in the segments to remove (all but the newest rotated one) is a store in disk.
+        let removedRecords = try before.dropLast(2).reduce(0) {
+            $0 + (try String(contentsOfFile: $1, encoding: .utf8)).split(separator: "\n").count
+        }
+        #expect(removedRecords > 0 && removedRecords < records.count)
+        #expect(result.stderr == "mediactl: refusing to prune: the segments to remove hold \(removedRecords) records the "
+            + "policies forbid (first: store-wider-than-tier at seq 1: store record 1 stored in disk; tier public allows "
+            + "at most memory); resolve them, or prune with the policies they were written under\n")
+        #expect(AuditReader.files(directory: state.path + "/audit") == before)
+        #expect(try AuditCheckpoint.read(directory: state.path + "/audit") == nil)
     }
 }

@@ -4,13 +4,19 @@ public struct AuditPruneOptions: Sendable, Hashable {
     public var keepSegments: Int
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
     public var stateDirectory: String
+    /// `--policies DIR`: the policies the removed records are judged by. Default: `./Policies`.
+    public var policiesDirectory: String
 
     /// The largest accepted `--keep-segments` value.
     public static let maxKeepSegments = 1_000_000
 
-    public init(keepSegments: Int, stateDirectory: String = CommandDefaults.stateDirectory) {
+    public init(
+        keepSegments: Int, stateDirectory: String = CommandDefaults.stateDirectory,
+        policiesDirectory: String = CommandDefaults.policiesDirectory
+    ) {
         self.keepSegments = keepSegments
         self.stateDirectory = stateDirectory
+        self.policiesDirectory = policiesDirectory
     }
 
     init(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
@@ -23,6 +29,8 @@ public struct AuditPruneOptions: Sendable, Hashable {
             throw parsed.error(
                 .invalidValue, "invalid --keep-segments '\(text)': expected a whole number from 1 to \(Self.maxKeepSegments)")
         }
-        self.init(keepSegments: count, stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment))
+        self.init(
+            keepSegments: count, stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment),
+            policiesDirectory: CommandDefaults.policiesDirectory(parsed))
     }
 }

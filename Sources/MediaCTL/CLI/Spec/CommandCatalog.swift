@@ -97,18 +97,21 @@ public enum CommandCatalog {
     public static let auditPrune = CommandSpec(
         path: ["audit", "prune"],
         summary: "Remove the oldest rotated audit segments, keeping a verifiable checkpoint.",
-        usage: ["mediactl audit prune --keep-segments N [--state-dir DIR]"],
+        usage: ["mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]"],
         options: [
             OptionSpec(
                 "keep-segments", valueName: "N",
                 help: "Rotated segments to keep (the newest), 1 to 1000000. Required."),
             stateDir,
+            OptionSpec(
+                "policies", valueName: "DIR",
+                help: "Policies the removed records are judged by; a record they forbid is never pruned. Default: ./Policies."),
         ],
         notes: [
             "Verifies the segments first and writes the checkpoint (audit/checkpoint.json: where the chain continues; "
                 + "audit/checkpoint-NNNNNN.jsonl: the records of the objects still stored); audit and audit verify continue from it. Safe while serve runs; waits for a running audit. "
                 + "Copy the segments elsewhere first to keep their records.",
-            exitCodes(ok: "pruned (or nothing to prune)", failure: "refused: the segments to remove do not verify"),
+            exitCodes(ok: "pruned (or nothing to prune)", failure: "refused: the segments to remove do not verify or hold records the policies forbid"),
         ])
 
     /// `mediactl audit`.
@@ -117,7 +120,7 @@ public enum CommandCatalog {
         summary: "Report what was persisted, per tier, and any storage that policy forbids.",
         usage: [
             "mediactl audit [--state-dir DIR] [--policies DIR] [--json]", "mediactl audit verify [--state-dir DIR]",
-            "mediactl audit prune --keep-segments N [--state-dir DIR]",
+            "mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]",
         ],
         options: [stateDir, policies, json],
         subcommands: [auditVerify, auditPrune],
