@@ -32,7 +32,7 @@ extension DemoCommand {
     }
 
     /// The `--keep-serving` hints: curl commands with the real port and demo tokens.
-    static func tryItText(base: String, state: String) -> String {
+    static func tryItText(base: String, state: String, policies: String) -> String {
         """
 
         Both servers keep running; try (Ctrl-C stops them):
@@ -45,6 +45,8 @@ extension DemoCommand {
           curl -s \(base)/_mediactl/metrics
           mediactl purge --route catalog --state-dir \(state)
           printf 'demo-token-u2' > u2.token && mediactl purge --credential-file u2.token --state-dir \(state)
+          mediactl audit --state-dir \(state) --policies \(policies)
+          mediactl audit verify --state-dir \(state)
         (from the package: swift run mediactl purge …)
         State directory (kept): \(state)
 

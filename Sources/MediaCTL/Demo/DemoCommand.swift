@@ -112,7 +112,11 @@ public struct DemoCommand: Sendable {
             running.service?.flushWrites()
             report = try Self.audit(state, allowed)
             context.stdout.write("\n" + report.text)
-            context.stdout.write(Self.tryItText(base: base, state: state))
+            // The tiers the audit judges by, in a file `mediactl audit --policies` can read from anywhere.
+            let policiesCopy = state + "-policies"
+            try? FileManager.default.createDirectory(atPath: policiesCopy, withIntermediateDirectories: true)
+            try? DemoPolicy.text.write(toFile: policiesCopy + "/default.json", atomically: true, encoding: .utf8)
+            context.stdout.write(Self.tryItText(base: base, state: state, policies: policiesCopy))
             let reason: String
             if let until = configuration.until {
                 reason = await until()

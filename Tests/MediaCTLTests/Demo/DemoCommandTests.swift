@@ -176,6 +176,14 @@ import Testing
         #expect(records.last?.event == .stop)
         #expect(records.filter { $0.event == .shred && $0.key != nil }.count == 2)
         #expect(try AuditVerifier.verify(stateDirectory: state).failure == nil)
+        // The audit hint works from any directory: the demo's tiers are written next to the state.
+        #expect(out.text.contains("  mediactl audit --state-dir \(state) --policies \(state)-policies\n"))
+        let audit = await CLIRun.run(
+            ["audit", "--state-dir", state, "--policies", state + "-policies"], actions: ProductionCommandActions())
+        #expect(audit.status == 0)
+        #expect(audit.stdout.hasSuffix("\nclean: no violations\n"))
+        try? FileManager.default.removeItem(atPath: state)
+        try? FileManager.default.removeItem(atPath: state + "-policies")
     }
 
     @Test func unusableTemporaryDirectoryExits2() async {
