@@ -9,13 +9,11 @@ enum AuditFiles {
     /// The lock a prune holds exclusively and a reader shared (created by the writer and by a prune).
     static let pruneLockName = "prune.lock"
 
-    /// Opens `<directory>/prune.lock` (creating it, 0600, when it is missing and the folder is writable)
-    /// and takes a shared `flock(2)`, waiting for a running prune; `nil` when it cannot be opened (a
-    /// read-only auditor on a folder no writer of this version has opened).
+    /// Opens `<directory>/prune.lock` and takes a shared `flock(2)`, waiting for a running prune; `nil`
+    /// when there is no such file. Readers never create it (an audit modifies nothing): the writer makes it
+    /// when it opens the log, so only a folder no writer of this version has opened lacks it.
     static func sharedPruneLock(_ directory: String) -> Int32? {
-        let path = directory + "/" + pruneLockName
-        var fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
-        if fd < 0 { fd = open(path, O_RDONLY | O_CLOEXEC) }
+        let fd = open(directory + "/" + pruneLockName, O_RDONLY | O_CLOEXEC)
         guard fd >= 0 else { return nil }
         while flock(fd, LOCK_SH) != 0 {
             if errno == EINTR { continue }
