@@ -76,11 +76,15 @@ public enum AuditCommand {
     }
 
     /// `inventory` without the entries that are gone by now: objects a running service removed after the
-    /// scan, temp files its writes renamed into place meanwhile (`lstat`: nothing is followed).
+    /// scan, temp files its writes renamed into place meanwhile, and files replaced since the scan (a key
+    /// evicted and stored again while the log was read: the file at the path is a new one, whose record
+    /// the read may not have reached). `lstat`: nothing is followed; same device and inode: same file.
     static func stillPresent(_ inventory: StateInventory, in state: String) -> StateInventory {
         StateInventory(items: inventory.items.filter { item in
             var info = stat()
-            return lstat(state + "/" + item.path, &info) == 0
+            guard lstat(state + "/" + item.path, &info) == 0 else { return false }
+            guard let id = item.fileID else { return true }
+            return UInt64(info.st_dev) == id.device && UInt64(info.st_ino) == id.inode
         })
     }
 

@@ -45,10 +45,25 @@ public struct InventoryItem: Hashable, Sendable {
     public let isSealed: Bool
     /// Why the entry is not a well-formed object in its place, or `nil` when it is.
     public let defect: InventoryDefect?
+    /// The file's device and inode numbers when scanned: a file found at the same path later is the same
+    /// file only if they match (stores write a new file and rename it into place). Not part of equality:
+    /// it identifies the file at the moment of the scan, not what the item says about it.
+    public let fileID: FileID?
+
+    /// A file's identity: `st_dev` and `st_ino`.
+    public struct FileID: Hashable, Sendable {
+        public let device: UInt64
+        public let inode: UInt64
+
+        public init(device: UInt64, inode: UInt64) {
+            self.device = device
+            self.inode = inode
+        }
+    }
 
     public init(
         folder: Folder, path: String, tierFolder: String?, name: String, kind: Kind, bytes: Int, tier: String? = nil,
-        route: String? = nil, isSealed: Bool = false, defect: InventoryDefect? = nil
+        route: String? = nil, isSealed: Bool = false, defect: InventoryDefect? = nil, fileID: FileID? = nil
     ) {
         self.folder = folder
         self.path = path
@@ -60,5 +75,21 @@ public struct InventoryItem: Hashable, Sendable {
         self.route = route
         self.isSealed = isSealed
         self.defect = defect
+        self.fileID = fileID
+    }
+}
+
+extension InventoryItem {
+    public static func == (lhs: InventoryItem, rhs: InventoryItem) -> Bool {
+        lhs.folder == rhs.folder && lhs.path == rhs.path && lhs.tierFolder == rhs.tierFolder && lhs.name == rhs.name
+            && lhs.kind == rhs.kind && lhs.bytes == rhs.bytes && lhs.tier == rhs.tier && lhs.route == rhs.route
+            && lhs.isSealed == rhs.isSealed && lhs.defect == rhs.defect
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(folder)
+        hasher.combine(path)
+        hasher.combine(kind)
+        hasher.combine(bytes)
     }
 }

@@ -65,17 +65,18 @@ struct InventoryScanner {
     ) {
         let tierFolder = components.first
         let bytes = Int(info.st_size)
+        let fileID = InventoryItem.FileID(device: UInt64(info.st_dev), inode: UInt64(info.st_ino))
         guard Self.type(info) == S_IFREG else {
             items.append(
                 InventoryItem(
                     folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .notRegular, bytes: bytes,
-                    defect: InventoryDefect(.notRegular, Self.typeName(info))))
+                    defect: InventoryDefect(.notRegular, Self.typeName(info)), fileID: fileID))
             return
         }
         if Self.isTemporaryName(name) {
             items.append(
                 InventoryItem(
-                    folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .temporary, bytes: bytes))
+                    folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .temporary, bytes: bytes, fileID: fileID))
             return
         }
         let fd = openat(parent, name, O_RDONLY | O_NOFOLLOW | O_CLOEXEC | O_NONBLOCK)
@@ -83,7 +84,7 @@ struct InventoryScanner {
             items.append(
                 InventoryItem(
                     folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes,
-                    defect: InventoryDefect(.unreadable, "open: \(String(cString: strerror(errno)))")))
+                    defect: InventoryDefect(.unreadable, "open: \(String(cString: strerror(errno)))"), fileID: fileID))
             return
         }
         defer { close(fd) }
@@ -119,7 +120,7 @@ struct InventoryScanner {
         items.append(
             InventoryItem(
                 folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes, tier: tier,
-                route: route, isSealed: isSealed, defect: defects.first))
+                route: route, isSealed: isSealed, defect: defects.first, fileID: fileID))
     }
 
     /// Why the open file of `size` bytes is not a well-formed sealed object, or `nil` when it is.

@@ -268,6 +268,24 @@ import Testing
         #expect(kept.items.count == scanned.items.count - 2)
     }
 
+    /// A key evicted and stored again while the log is read: the file at the path is a new one (written
+    /// and renamed into place), so the scanned one is gone and is not judged by the eviction record.
+    @Test func aFileReplacedAfterTheScanIsDropped() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let disk = try harness.objects(in: .disk)[0]
+        let scanned = try StateInventory.scan(stateDirectory: harness.stateDirectory)
+        let path = harness.stateDirectory + "/" + disk.path
+        try FileManager.default.copyItem(atPath: path, toPath: path + ".copy")
+        #expect(rename(path + ".copy", path) == 0)
+        let kept = AuditCommand.stillPresent(scanned, in: harness.stateDirectory)
+        #expect(kept.items.map(\.path) == scanned.items.map(\.path).filter { $0 != disk.path })
+        // Unchanged files stay.
+        #expect(AuditCommand.stillPresent(try StateInventory.scan(stateDirectory: harness.stateDirectory),
+                                          in: harness.stateDirectory).items.count == scanned.items.count)
+    }
+
     @Test func missingStateDirectoryIsExitTwo() async throws {
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
