@@ -287,4 +287,28 @@ import Testing
         #expect(wider.first?.key == digest("k1").hex)
         #expect(report.violations.contains { $0.kind == .diskNotAllowed })
     }
+
+    /// A record at the end of the segments to remove edited and re-hashed: they verify on their own, but
+    /// the first record kept no longer links to them. The prune refuses instead of removing the break.
+    @Test func aBreakBetweenTheRemovedAndTheKeptSegmentsIsNeverPruned() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        _ = try writeMixedLog(dir)
+        let before = segments(dir)
+        let lastRemoved = before[before.count - 3]  // keeping one rotated segment and the active file
+        var lines = dir.lines(lastRemoved)
+        let original = try AuditRecord.parse(line: lines[lines.count - 1])
+        var entry = original.entry
+        entry.bytes = 1
+        let forged = AuditRecord(seq: original.seq, time: original.time, entry: entry, prev: original.prev)
+        lines[lines.count - 1] = forged.canonicalJSON(includingHash: true)
+        dir.writeLines(lines, lastRemoved)
+        let kept = before[before.count - 2]
+        #expect(throws: AuditError(.corruptLog, "refusing to prune: the first record kept does not continue the chain: "
+            + "prev-mismatch at seq \(original.seq + 1) (\(kept) line 1): prev \(original.hash.hex) is not the previous hash \(forged.hash.hex)")) {
+            try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
+        }
+        #expect(segments(dir) == before)
+        #expect(try AuditCheckpoint.read(directory: dir.audit) == nil)
+    }
 }

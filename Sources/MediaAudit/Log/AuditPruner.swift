@@ -89,6 +89,17 @@ public enum AuditPruner {
         }
         let first = (existing?.seq ?? 0) + 1
         let last = first + verification.recordCount - 1
+        // The first record kept must continue the chain: otherwise the break would be removed with the
+        // segments and the kept log could never verify again.
+        if let kept = segments.first(where: { $0.index > toVerify.last!.index }) {
+            var link = AuditChainCheck(after: AuditCheckpoint(
+                seq: last, hash: verification.lastHash, segment: toVerify.last!.index, objectCount: 0, objectsDigest: .zero))
+            try firstLine(of: kept.path).map { _ = link.check($0) }
+            if let failure = link.verification.failure {
+                throw AuditError(.corruptLog, "refusing to prune: the first record kept does not continue the chain: "
+                    + "\(failure.kind) at seq \(failure.seq) (\(failure.file) line \(failure.line)): \(failure.detail)")
+            }
+        }
         let lines = present.values.flatMap { $0 }.sorted { $0.seq < $1.seq }.map(\.line)
         let objects = present.count
         present = [:]
@@ -102,6 +113,17 @@ public enum AuditPruner {
         }
         let bytes = try remove(removable, in: directory)
         return Result(segments: removable.count, seqs: first...last, bytes: bytes, checkpoint: checkpoint, objects: objects)
+    }
+
+    /// The first line of the file at `path`, or `nil` when it is empty.
+    private static func firstLine(of path: String) throws -> AuditReader.Line? {
+        struct Found: Error { let line: AuditReader.Line }
+        do {
+            try AuditReader.forEachLine(files: [path]) { throw Found(line: $0) }
+        } catch let found as Found {
+            return found.line
+        }
+        return nil
     }
 
     /// Unlinks `segments` (oldest first) and fsyncs the folder; returns the bytes they held.
