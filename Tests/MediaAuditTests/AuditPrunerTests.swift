@@ -178,17 +178,24 @@ import Testing
         #expect(segments(dir) == Array(before.suffix(3)))
     }
 
-    @Test func anInvalidCheckpointIsCorruptLog() throws {
+    @Test func anInvalidCheckpointIsABrokenChainAndRefusesAPrune() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
         _ = try writeMixedLog(dir)
         dir.write("checkpoint.json", "{\"seq\":3}\n")
-        #expect(throws: AuditError(.corruptLog, "\(dir.audit)/checkpoint.json: keys must be exactly hash, objects, objectsDigest, segment, seq")) {
-            try AuditVerifier.verify(directory: dir.audit)
+        let verification = try AuditVerifier.verify(directory: dir.audit)
+        #expect(verification.failure == .init(
+            kind: .invalidCheckpoint, seq: 0, file: "checkpoint.json", line: 1,
+            detail: "keys must be exactly hash, objects, objectsDigest, segment, seq"))
+        #expect(verification.text == "failed: invalid-checkpoint at seq 0 (checkpoint.json line 1): keys must be exactly "
+            + "hash, objects, objectsDigest, segment, seq; 0 records verified\n")
+        #expect(throws: AuditError(.corruptLog, "refusing to prune: invalid-checkpoint: \(dir.audit)/checkpoint.json: "
+            + "keys must be exactly hash, objects, objectsDigest, segment, seq")) {
+            try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
         }
     }
 
-    @Test func anEditedObjectsFileIsCorruptLog() throws {
+    @Test func anEditedOrMissingObjectsFileIsABrokenChain() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
         _ = try writeMixedLog(dir)
@@ -197,15 +204,15 @@ import Testing
         lines.removeFirst()
         dir.writeLines(lines, checkpoint.objectsFileName)
         let rewritten = AuditDigest(SHA256.hash(lines.map { $0 + "\n" }.joined()))
-        let path = dir.audit + "/" + checkpoint.objectsFileName
-        #expect(throws: AuditError(.corruptLog, "\(path): \(lines.count) lines with SHA-256 \(rewritten.hex); "
-            + "checkpoint.json says \(checkpoint.objectCount) and \(checkpoint.objectsDigest.hex)")) {
-            try AuditVerifier.verify(directory: dir.audit)
-        }
-        try FileManager.default.removeItem(atPath: path)
-        #expect(throws: AuditError(.corruptLog, "\(path): missing (named by checkpoint.json)")) {
-            try AuditVerifier.verify(directory: dir.audit)
-        }
+        #expect(try AuditVerifier.verify(directory: dir.audit).failure == .init(
+            kind: .invalidCheckpoint, seq: checkpoint.seq, file: checkpoint.objectsFileName, line: 1,
+            detail: "\(lines.count) lines with SHA-256 \(rewritten.hex); checkpoint.json says \(checkpoint.objectCount) "
+                + "and \(checkpoint.objectsDigest.hex)"))
+        try FileManager.default.removeItem(atPath: dir.audit + "/" + checkpoint.objectsFileName)
+        #expect(try AuditVerifier.verify(directory: dir.audit).failure?.detail == "missing (named by checkpoint.json)")
+        // The report still judges what it can, with the broken chain first.
+        let report = try AuditReconciler.report(stateDirectory: dir.path, inventory: [], allowedStorage: ["public": .disk])
+        #expect(report.violations.map(\.kind) == [.brokenChain])
     }
 
     /// `prune.lock`, made by the writer: a reader holds it shared and waits while a prune holds it.

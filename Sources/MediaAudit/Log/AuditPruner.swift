@@ -51,7 +51,12 @@ public enum AuditPruner {
         let lock = try lockPrune(directory)
         defer { close(lock) }
         let segments = AuditFiles.rotatedSegments(in: directory)
-        let existing = try AuditCheckpoint.read(directory: directory)
+        func refusing(_ error: any Error) -> any Error {
+            guard let error = error as? AuditError, error.code == .corruptLog else { return error }
+            return AuditError(.corruptLog, "refusing to prune: invalid-checkpoint: \(error.context)")
+        }
+        let existing: AuditCheckpoint?
+        do { existing = try AuditCheckpoint.read(directory: directory) } catch { throw refusing(error) }
         let removable = Array(segments.dropLast(keepSegments))
         guard !removable.isEmpty else { return Result(segments: 0, seqs: nil, bytes: 0, checkpoint: existing) }
         // Segments a prune interrupted after its checkpoint left: covered by it, removed unread.
@@ -64,9 +69,13 @@ public enum AuditPruner {
 
         var check = AuditChainCheck(after: existing)
         var present: [String: [Carried]] = [:]  // key → its last store, then any later update
-        try existing?.forEachObject(directory: directory) { record in
-            guard let key = record.key?.hex else { return }
-            present[key, default: []].append(Carried(seq: record.seq, line: record.canonicalJSON(includingHash: true)))
+        do {
+            try existing?.forEachObject(directory: directory) { record in
+                guard let key = record.key?.hex else { return }
+                present[key, default: []].append(Carried(seq: record.seq, line: record.canonicalJSON(includingHash: true)))
+            }
+        } catch {
+            throw refusing(error)
         }
         var judged = allowedStorage.map { AuditReconciliation(objectKeys: [], allowedStorage: $0) }
         try AuditReader.forEachLine(files: toVerify.map(\.path)) { line in

@@ -29,6 +29,9 @@ public struct AuditVerification: Hashable, Sendable, Codable {
         public static let invalidJSON = Kind("invalid-json")
         /// A JSON object that is not a record (missing, unknown or badly typed field).
         public static let invalidRecord = Kind("invalid-record")
+        /// The checkpoint a prune left (`checkpoint.json` or its objects file) is malformed, missing or
+        /// does not match (a count or digest): the chain's start cannot be trusted.
+        public static let invalidCheckpoint = Kind("invalid-checkpoint")
     }
 
     /// Where and how the chain breaks.

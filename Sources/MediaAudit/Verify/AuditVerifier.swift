@@ -30,8 +30,8 @@ public enum AuditVerifier {
     /// (and the pass for a running prune).
     /// - Parameter stopWhenSettled: stop reading at the first failure whose kind is final.
     /// - Returns: the verification, and the checkpoint the pass started from.
-    /// - Throws: ``AuditError/Code/io`` when a file cannot be read, ``AuditError/Code/corruptLog`` for an
-    ///   invalid checkpoint or objects file.
+    /// - Throws: ``AuditError/Code/io`` when a file cannot be read. A damaged checkpoint is the
+    ///   verification's `invalid-checkpoint` failure.
     public static func stream(
         directory: String, stopWhenSettled: Bool = false, checkpointObjects: ((AuditRecord) -> Void)? = nil,
         _ body: (AuditRecord) -> Void
@@ -41,8 +41,26 @@ public enum AuditVerifier {
         let lock = AuditFiles.sharedPruneLock(directory)
         defer { if let lock { close(lock) } }
         let files = AuditReader.files(directory: directory)
-        let checkpoint = try AuditCheckpoint.read(directory: directory)
-        try checkpoint?.forEachObject(directory: directory, checkpointObjects.map { seed in { seed($0) } })
+        // A damaged checkpoint is a broken chain (its start cannot be trusted), not an unreadable log:
+        // the pass goes on (the report still judges what it can) and the failure is the checkpoint's.
+        var checkpoint: AuditCheckpoint?
+        var checkpointFailure: AuditVerification.Failure?
+        func invalid(_ error: AuditError, file: String, seq: Int) -> AuditVerification.Failure {
+            let detail = error.context.split(separator: ": ", maxSplits: 1).last.map(String.init) ?? error.context
+            return .init(kind: .invalidCheckpoint, seq: seq, file: file, line: 1, detail: detail)
+        }
+        do {
+            checkpoint = try AuditCheckpoint.read(directory: directory)
+        } catch let error as AuditError where error.code == .corruptLog {
+            checkpointFailure = invalid(error, file: AuditCheckpoint.fileName, seq: 0)
+        }
+        if let current = checkpoint {
+            do {
+                try current.forEachObject(directory: directory, checkpointObjects.map { seed in { seed($0) } })
+            } catch let error as AuditError where error.code == .corruptLog {
+                checkpointFailure = invalid(error, file: current.objectsFileName, seq: current.seq)
+            }
+        }
         var check = AuditChainCheck(after: checkpoint)
         do {
             try AuditReader.forEachLine(files: files) { line in
@@ -50,6 +68,12 @@ public enum AuditVerifier {
                 if stopWhenSettled && check.isSettled { throw Settled() }
             }
         } catch is Settled {}
+        if let checkpointFailure {
+            let verification = AuditVerification(
+                recordCount: 0, lastHash: checkpoint?.hash ?? .zero, failure: checkpointFailure,
+                checkpointSeq: checkpoint?.seq ?? 0)
+            return (verification, checkpoint)
+        }
         return (check.verification, checkpoint)
     }
 

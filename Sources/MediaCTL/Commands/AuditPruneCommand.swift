@@ -8,7 +8,7 @@ import MediaAudit
 /// while `mediactl serve` runs. Copy the segments elsewhere first to keep their records.
 ///
 /// Output: `pruned 3 segments (seq 1-52431, 25165824 bytes); checkpoint at seq 52431, hash <hex>; 17 stored
-/// objects carried` (exit 0), `nothing to prune: 2 rotated segments, keeping 4` (exit 0), or, after a prune
+/// objects carried (19 records)` (exit 0), `nothing to prune: 2 rotated segments, keeping 4` (exit 0), or, after a prune
 /// interrupted before it removed its segments, `removed 2 segments an interrupted prune left (16751 bytes);
 /// checkpoint at seq 52431 unchanged`.
 /// Errors (stderr, `mediactl: `): `refusing to prune: <kind> at seq N (<file> line L): <detail>` (exit 1: the
@@ -51,6 +51,6 @@ public enum AuditPruneCommand {
         let plural = result.segments == 1 ? "" : "s"
         let removed = "pruned \(result.segments) segment\(plural) (seq \(seqs.lowerBound)-\(seqs.upperBound), \(result.bytes) bytes)"
         let kept = "checkpoint at seq \(checkpoint.seq), hash \(checkpoint.hash.hex)"
-        return removed + "; " + kept + "; \(result.objects) stored objects carried"
+        return removed + "; " + kept + "; \(result.objects) stored objects carried (\(checkpoint.objectCount) records)"
     }
 }

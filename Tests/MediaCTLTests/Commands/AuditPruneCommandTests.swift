@@ -39,7 +39,7 @@ import Testing
         let checkpoint = try #require(try AuditCheckpoint.read(directory: state.path + "/audit"))
         #expect(result == CLIRun(status: 0, stdout: """
             pruned \(removed.count) segments (seq 1-\(checkpoint.seq), \(bytes) bytes); checkpoint at seq \(checkpoint.seq), \
-            hash \(records[checkpoint.seq - 1].hash.hex); \(checkpoint.objectCount) stored objects carried
+            hash \(records[checkpoint.seq - 1].hash.hex); \(checkpoint.objectCount) stored objects carried (\(checkpoint.objectCount) records)
 
             """, stderr: ""))
         let verify = await run(["audit", "verify", "--state-dir", state.path])
