@@ -10,10 +10,26 @@ public struct AuditReconciliation: Sendable {
     private let allowedStorage: [String: AuditStorage]
     private var rows: [String: [AuditStorage: AuditReport.Row]] = [:]
     private var storeViolations: [AuditViolation] = []
-    private var lastStore: [String: AuditRecord] = [:]
-    private var lastChange: [String: AuditRecord] = [:]
-    private var seededStore: [String: AuditRecord] = [:]
-    private var seededChange: [String: AuditRecord] = [:]
+    private var lastStore: [String: Mark] = [:]
+    private var lastChange: [String: Mark] = [:]
+    private var seededStore: [String: Mark] = [:]
+    private var seededChange: [String: Mark] = [:]
+
+    /// What the report needs of a key's last store or change: a few words instead of the whole record
+    /// (an audit of hundreds of thousands of objects keeps two of these per object).
+    struct Mark: Sendable {
+        let seq: Int
+        let event: AuditEvent
+        let storage: AuditStorage?
+        let tier: String?
+
+        init(_ record: AuditRecord) {
+            seq = record.seq
+            event = record.event
+            storage = record.storage
+            tier = record.tier?.rawValue
+        }
+    }
     /// Records added.
     public private(set) var recordCount = 0
 
@@ -37,8 +53,8 @@ public struct AuditReconciliation: Sendable {
                 record, tier: tier, storage: record.storage ?? AuditStorage.none, allowedStorage: allowedStorage)
         }
         // An update carried alone stands for the store that wrote its file (a 304 after an eviction).
-        if record.event == .store || (record.event == .update && seededStore[key] == nil) { seededStore[key] = record }
-        seededChange[key] = record
+        if record.event == .store || (record.event == .update && seededStore[key] == nil) { seededStore[key] = Mark(record) }
+        seededChange[key] = Mark(record)
     }
 
     /// Counts one record (the next in chain order) and checks a `store` against its tier's policy.
@@ -47,9 +63,9 @@ public struct AuditReconciliation: Sendable {
         if let key = record.key?.hex, objectKeys.contains(key) {
             // An update with no earlier store (its store was pruned, or a 304 wrote the entry again after an
             // eviction) is the record of the file it wrote.
-            if record.event == .store || (record.event == .update && lastStore[key] == nil) { lastStore[key] = record }
+            if record.event == .store || (record.event == .update && lastStore[key] == nil) { lastStore[key] = Mark(record) }
             if record.event == .store || record.event == .update || record.event.removesObject {
-                lastChange[key] = record
+                lastChange[key] = Mark(record)
             }
         }
         // Batch summaries (purge/shred with a null key) are not counted: their per-key records are.
@@ -87,7 +103,7 @@ public struct AuditReconciliation: Sendable {
         violations += storeViolations
         for object in inventory.sorted(by: { ($0.folder.rawValue, $0.key) < ($1.folder.rawValue, $1.key) }) {
             let store = lastStore[object.key]
-            let tier = object.tier ?? store?.tier?.rawValue
+            let tier = object.tier ?? store?.tier
             let storage = object.folder.storage
             var row = rows[tier ?? "unknown", default: [:]][storage] ?? AuditReport.Row(storage: storage)
             row.objects += 1
@@ -141,7 +157,7 @@ public struct AuditReconciliation: Sendable {
     }
 
     private static func objectViolations(
-        _ object: PersistedObject, tier: String?, store: AuditRecord?, lastChange: AuditRecord?,
+        _ object: PersistedObject, tier: String?, store: Mark?, lastChange: Mark?,
         allowedStorage: [String: AuditStorage]
     ) -> [AuditViolation] {
         var found: [AuditViolation] = []
