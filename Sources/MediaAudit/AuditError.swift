@@ -29,6 +29,9 @@ public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let locked = Code("locked")
         /// The log was used after ``AuditLog/close()``.
         public static let closed = Code("closed")
+        /// ``AuditPruner`` refused: the segments to remove, or the checkpoint, are evidence of a broken
+        /// chain or of records the policies forbid (the context, `refusing to prune: …`, says which).
+        public static let pruneRefused = Code("prune-refused")
     }
 
     /// The stable error code.

@@ -136,7 +136,7 @@ import Testing
         lines[1] = lines[1].replacingOccurrences(of: #""bytes":100"#, with: #""bytes":1"#)
         dir.writeLines(lines, before[0])
         let edited = try AuditRecord.parse(line: lines[1])
-        #expect(throws: AuditError(.corruptLog, "refusing to prune: hash-mismatch at seq 2 (\(before[0]) line 2): "
+        #expect(throws: AuditError(.pruneRefused, "refusing to prune: hash-mismatch at seq 2 (\(before[0]) line 2): "
             + "hash \(records[1].hash.hex), computed \(edited.computedHash.hex)")) {
             try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
         }
@@ -189,7 +189,7 @@ import Testing
             detail: "keys must be exactly hash, objects, objectsDigest, segment, seq"))
         #expect(verification.text == "failed: invalid-checkpoint at seq 0 (checkpoint.json line 1): keys must be exactly "
             + "hash, objects, objectsDigest, segment, seq; 0 records verified\n")
-        #expect(throws: AuditError(.corruptLog, "refusing to prune: invalid-checkpoint: \(dir.audit)/checkpoint.json: "
+        #expect(throws: AuditError(.pruneRefused, "refusing to prune: invalid-checkpoint: \(dir.audit)/checkpoint.json: "
             + "keys must be exactly hash, objects, objectsDigest, segment, seq")) {
             try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
         }
@@ -311,7 +311,7 @@ import Testing
         lines[lines.count - 1] = forged.canonicalJSON(includingHash: true)
         dir.writeLines(lines, lastRemoved)
         let kept = before[before.count - 2]
-        #expect(throws: AuditError(.corruptLog, "refusing to prune: the first record kept does not continue the chain: "
+        #expect(throws: AuditError(.pruneRefused, "refusing to prune: the first record kept does not continue the chain: "
             + "prev-mismatch at seq \(original.seq + 1) (\(kept) line 1): prev \(original.hash.hex) is not the previous hash \(forged.hash.hex)")) {
             try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
         }

@@ -9,15 +9,24 @@ enum AuditFiles {
     /// The lock a prune holds exclusively and a reader shared (created by the writer and by a prune).
     static let pruneLockName = "prune.lock"
 
-    /// Opens `<directory>/prune.lock` and takes a shared `flock(2)`, waiting for a running prune; `nil`
-    /// when there is no such file. Readers never create it (an audit modifies nothing): the writer makes it
-    /// when it opens the log, so only a folder no writer of this version has opened lacks it.
-    static func sharedPruneLock(_ directory: String) -> Int32? {
-        let fd = open(directory + "/" + pruneLockName, O_RDONLY | O_CLOEXEC)
-        guard fd >= 0 else { return nil }
-        while flock(fd, LOCK_SH) != 0 {
-            if errno == EINTR { continue }
+    /// Opens `<directory>/prune.lock` and takes its `flock(2)`, waiting for the holders of the other kind;
+    /// returns the descriptor that holds it until closed.
+    /// - A prune (`exclusive`) creates the file (0600) if needed; failing to open or lock it throws.
+    /// - A reader (shared) never creates it (an audit modifies nothing; the writer makes it when it opens
+    ///   the log) and reads unordered (`nil`) when it is missing or cannot be locked.
+    /// - Throws: ``AuditError/Code/io``, for `exclusive` only.
+    static func lockPrune(_ directory: String, exclusive: Bool) throws -> Int32? {
+        let path = directory + "/" + pruneLockName
+        let fd = exclusive ? open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600) : open(path, O_RDONLY | O_CLOEXEC)
+        guard fd >= 0 else {
+            if exclusive { throw ioError("open", path) }
+            return nil
+        }
+        while flock(fd, exclusive ? LOCK_EX : LOCK_SH) != 0 {
+            let code = errno
+            if code == EINTR { continue }
             Glibc.close(fd)
+            if exclusive { throw ioError("flock", path, code) }
             return nil
         }
         return fd

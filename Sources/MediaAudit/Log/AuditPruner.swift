@@ -39,21 +39,22 @@ public enum AuditPruner {
     /// `encrypted-disk` objects are carried into the checkpoint (memory objects do not outlive a process).
     /// - Parameter keepSegments: rotated segments to keep, ≥ 1 (the writer continues the chain from the
     ///   newest file, so it is never removed).
-    /// - Throws: ``AuditError/Code/invalidNumber`` when `keepSegments` < 1; ``AuditError/Code/corruptLog``
-    ///   when the segments to remove do not verify (the context names the failure) or the checkpoint is
-    ///   invalid; ``AuditError/Code/io``. Waits for a running reader or prune (see `prune.lock`).
+    /// - Throws: ``AuditError/Code/invalidNumber`` when `keepSegments` < 1; ``AuditError/Code/pruneRefused``
+    ///   when the segments to remove do not verify, hold a forbidden `store`, do not link to the first record
+    ///   kept, or the checkpoint is invalid (the context, `refusing to prune: …`, names the failure; nothing
+    ///   is removed); ``AuditError/Code/io``. Waits for a running reader or prune (see `prune.lock`).
     public static func prune(
         directory: String, keepSegments: Int, allowedStorage: [String: AuditStorage]? = nil
     ) throws -> Result {
         guard keepSegments >= 1 else {
             throw AuditError(.invalidNumber, "keepSegments must be >= 1, got \(keepSegments)")
         }
-        let lock = try lockPrune(directory)
-        defer { close(lock) }
+        let lock = try AuditFiles.lockPrune(directory, exclusive: true)
+        defer { if let lock { close(lock) } }
         let segments = AuditFiles.rotatedSegments(in: directory)
         func refusing(_ error: any Error) -> any Error {
             guard let error = error as? AuditError, error.code == .corruptLog else { return error }
-            return AuditError(.corruptLog, "refusing to prune: invalid-checkpoint: \(error.context)")
+            return AuditError(.pruneRefused, "refusing to prune: invalid-checkpoint: \(error.context)")
         }
         let existing: AuditCheckpoint?
         do { existing = try AuditCheckpoint.read(directory: directory) } catch { throw refusing(error) }
@@ -85,14 +86,14 @@ public enum AuditPruner {
         }
         let verification = check.verification
         if let failure = verification.failure {
-            throw AuditError(.corruptLog, "refusing to prune: \(failure.kind) at seq \(failure.seq) "
+            throw AuditError(.pruneRefused, "refusing to prune: \(failure.kind) at seq \(failure.seq) "
                 + "(\(failure.file) line \(failure.line)): \(failure.detail)")
         }
         guard verification.recordCount > 0 else {
-            throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold no record")
+            throw AuditError(.pruneRefused, "refusing to prune: the segments to remove hold no record")
         }
         if let violations = judged?.storeViolationsFound, let firstViolation = violations.first {
-            throw AuditError(.corruptLog, "refusing to prune: the segments to remove hold \(violations.count) "
+            throw AuditError(.pruneRefused, "refusing to prune: the segments to remove hold \(violations.count) "
                 + "record\(violations.count == 1 ? "" : "s") the policies forbid (first: \(firstViolation.kind) at seq "
                 + "\(firstViolation.seq ?? 0): \(firstViolation.evidence)); resolve them, or prune with the policies they were written under")
         }
@@ -105,7 +106,7 @@ public enum AuditPruner {
                 seq: last, hash: verification.lastHash, segment: toVerify.last!.index, objectCount: 0, objectsDigest: .zero))
             try firstLine(of: kept.path).map { _ = link.check($0) }
             if let failure = link.verification.failure {
-                throw AuditError(.corruptLog, "refusing to prune: the first record kept does not continue the chain: "
+                throw AuditError(.pruneRefused, "refusing to prune: the first record kept does not continue the chain: "
                     + "\(failure.kind) at seq \(failure.seq) (\(failure.file) line \(failure.line)): \(failure.detail)")
             }
         }
@@ -175,21 +176,5 @@ public enum AuditPruner {
         default:
             if record.event.removesObject { present[key] = nil }
         }
-    }
-
-    /// An exclusive `flock(2)` on `<directory>/prune.lock` (created 0600), held until closed: waits for
-    /// running readers (``AuditVerifier/stream(directory:stopWhenSettled:checkpointObjects:_:)`` holds it
-    /// shared) and another prune.
-    private static func lockPrune(_ directory: String) throws -> Int32 {
-        let path = directory + "/" + AuditFiles.pruneLockName
-        let fd = open(path, O_RDONLY | O_CREAT | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AuditFiles.ioError("open", path) }
-        while flock(fd, LOCK_EX) != 0 {
-            let code = errno
-            if code == EINTR { continue }
-            close(fd)
-            throw AuditFiles.ioError("flock", path, code)
-        }
-        return fd
     }
 }

@@ -38,7 +38,7 @@ public enum AuditVerifier {
     ) throws -> (verification: AuditVerification, checkpoint: AuditCheckpoint?) {
         struct Settled: Error {}
         // A prune waits for this pass to finish, and the pass for a running prune.
-        let lock = AuditFiles.sharedPruneLock(directory)
+        let lock = (try? AuditFiles.lockPrune(directory, exclusive: false)) ?? nil
         defer { if let lock { close(lock) } }
         let files = AuditReader.files(directory: directory)
         // A damaged checkpoint is a broken chain (its start cannot be trusted), not an unreadable log:

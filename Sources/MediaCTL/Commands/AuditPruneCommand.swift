@@ -26,7 +26,7 @@ public enum AuditPruneCommand {
                 result = try AuditPruner.prune(
                     directory: directory, keepSegments: options.keepSegments,
                     allowedStorage: AuditCommand.allowedStorage(policies))
-            } catch let error as AuditError where error.code == .corruptLog && error.context.hasPrefix("refusing") {
+            } catch let error as AuditError where error.code == .pruneRefused {
                 throw CommandError(.auditPruneRefused, error.context, exitCode: .failure)
             } catch {
                 throw CommandError(
