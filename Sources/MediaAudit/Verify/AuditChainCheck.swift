@@ -11,6 +11,9 @@ public struct AuditChainCheck: Sendable {
     /// The last segment the checkpoint covers: lines of segments numbered up to it (left by a prune
     /// interrupted before it removed them) are skipped, unchecked.
     private let checkpointSegment: Int
+    /// The file of the last line checked, and whether its lines are skipped (decided once per file).
+    private var currentFile = ""
+    private var skippingFile = false
     private var failure: AuditVerification.Failure?
     /// A `seq` larger than the expected one was found: a gap unless the expected one turns up later.
     private var gapCandidate: AuditVerification.Failure?
@@ -46,7 +49,11 @@ public struct AuditChainCheck: Sendable {
             try AuditRecord.parse(line: line.text)
         }
         let parsed = try? result.get()
-        if checkpointSegment > 0, let index = AuditFiles.segmentIndex(line.file), index <= checkpointSegment { return nil }
+        if line.file != currentFile {
+            currentFile = line.file
+            skippingFile = AuditFiles.segmentIndex(line.file).map { $0 <= checkpointSegment } ?? false
+        }
+        if skippingFile { return nil }
         if failure != nil { return parsed }
         if let candidate = gapCandidate {
             if parsed?.seq == candidate.seq {
