@@ -28,9 +28,7 @@ public enum AuditReconciler {
         stateDirectory: String, inventory: [PersistedObject], allowedStorage: [String: AuditStorage]
     ) throws -> AuditReport {
         var reconciliation = AuditReconciliation(objectKeys: Set(inventory.map(\.key)), allowedStorage: allowedStorage)
-        let pass = try AuditVerifier.stream(
-            directory: stateDirectory + "/audit", checkpointObjects: { reconciliation.seed($0) }
-        ) { reconciliation.add($0) }
-        return reconciliation.report(verification: pass.verification, inventory: inventory)
+        let verification = try reconciliation.read(directory: stateDirectory + "/audit")
+        return reconciliation.report(verification: verification, inventory: inventory)
     }
 }

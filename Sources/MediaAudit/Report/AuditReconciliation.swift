@@ -80,6 +80,20 @@ public struct AuditReconciliation: Sendable {
         }
     }
 
+    /// Reads the audit folder `directory` into this reconciliation in one streamed pass
+    /// (``AuditVerifier/stream(directory:stopWhenSettled:checkpointObjects:_:)``): the checkpoint's object
+    /// records ``seed(_:)``ed, then every record ``add(_:)``ed and handed to `observe`.
+    /// - Returns: the chain's verification.
+    /// - Throws: ``AuditError/Code/io`` when a file cannot be read.
+    public mutating func read(directory: String, observe: (AuditRecord) -> Void = { _ in }) throws -> AuditVerification {
+        var reading = self  // the checkpoint closure is escaping (optional), so it cannot capture `self`
+        defer { self = reading }
+        return try AuditVerifier.stream(directory: directory, checkpointObjects: { reading.seed($0) }) { record in
+            reading.add(record)
+            observe(record)
+        }.verification
+    }
+
     /// The store violations found so far (records the policies forbid), in the order found.
     public var storeViolationsFound: [AuditViolation] { storeViolations }
 

@@ -51,18 +51,15 @@ public enum AuditCommand {
         var reconciliation = AuditReconciliation(
             objectKeys: Set(scanned.objects.map(\.name)), allowedStorage: allowedStorage(policies))
         var notes = AuditDocument.LogNotes()
-        let pass: (verification: AuditVerification, checkpoint: AuditCheckpoint?)
+        let verification: AuditVerification
         do {
-            pass = try AuditVerifier.stream(directory: directory, checkpointObjects: { reconciliation.seed($0) }) { record in
-                reconciliation.add(record)
-                notes.add(record)
-            }
+            verification = try reconciliation.read(directory: directory) { notes.add($0) }
         } catch {
             throw AuditVerifyCommand.unreadableLog(directory, error)
         }
         let inventory = stillPresent(scanned, in: state)
         let report = reconciliation.report(
-            verification: pass.verification, inventory: inventory.objects.map(persistedObject))
+            verification: verification, inventory: inventory.objects.map(persistedObject))
         return AuditDocument(report: report, inventory: inventory, notes: notes, deadServicePid: deadServicePid(state))
     }
 
