@@ -17,6 +17,7 @@ let package = Package(
         .library(name: "MediaStorage", targets: ["MediaStorage"]),
         .library(name: "MediaPolicy", targets: ["MediaPolicy"]),
         .library(name: "MediaAudit", targets: ["MediaAudit"]),
+        .library(name: "MediaTransform", targets: ["MediaTransform"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "MediaService", targets: ["MediaService"]),
         .library(name: "MediaCTL", targets: ["MediaCTL"]),
@@ -30,6 +31,9 @@ let package = Package(
         .target(name: "MediaStorage", dependencies: ["MediaCrypto"], swiftSettings: strict),
         .target(name: "MediaPolicy", dependencies: ["HTTPCaching"], swiftSettings: strict),
         .target(name: "MediaAudit", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        // libvips (libvips-dev) through a shim header; only MediaTransform imports it.
+        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        .target(name: "MediaTransform", dependencies: ["CVips"], swiftSettings: strict),
         // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
         .systemLibrary(name: "CHTTPServerLinux"),
         .target(name: "HTTPServer", dependencies: ["CHTTPServerLinux"], swiftSettings: strict),
@@ -38,7 +42,7 @@ let package = Package(
         .systemLibrary(name: "CCurl"),
         .target(
             name: "MediaService",
-            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit", "CCurl"],
+            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit", "MediaTransform", "CCurl"],
             swiftSettings: strict),
         .target(
             name: "MediaCTL",
@@ -58,6 +62,7 @@ let package = Package(
         .testTarget(name: "MediaStorageTests", dependencies: ["MediaStorage", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaPolicyTests", dependencies: ["MediaPolicy", "HTTPCaching"], swiftSettings: strict),
         .testTarget(name: "MediaAuditTests", dependencies: ["MediaAudit", "MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "MediaTransformTests", dependencies: ["MediaTransform"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "MediaServiceTests",
