@@ -1,0 +1,81 @@
+/// An image format a variant can be written in (the values of a tier's `variants.formats`).
+public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable {
+    case jpeg, webp, avif, png
+
+    /// The media type sent as `Content-Type`.
+    public var mimeType: String {
+        switch self {
+        case .jpeg: "image/jpeg"
+        case .webp: "image/webp"
+        case .avif: "image/avif"
+        case .png: "image/png"
+        }
+    }
+}
+
+/// How a variant's size is fitted to the requested box (`fit` query parameter).
+public enum Fit: String, Sendable, Hashable, CaseIterable, Codable {
+    /// The whole image, scaled to fit inside the box, aspect ratio kept (the default).
+    case inside
+    /// Scaled to cover the box, then cropped to it around the centre.
+    case cover
+}
+
+/// The output format a variant request selects before its source is known: a format, or a rule that the
+/// source decides (``VariantSpec/format``).
+public enum FormatChoice: Sendable, Hashable {
+    /// This format.
+    case format(OutputFormat)
+    /// No `fmt` parameter: the source's own format when the tier declares it, else as ``legacy``.
+    case source
+    /// `fmt=auto` with an `Accept` that names neither AVIF nor WebP (or a tier declaring neither): JPEG, or
+    /// PNG when the source has an alpha channel (and PNG is declared).
+    case legacy
+
+    /// The key text: `jpeg`, `webp`, `avif`, `png`, `source`, `legacy`.
+    public var keyText: String {
+        switch self {
+        case .format(let format): format.rawValue
+        case .source: "source"
+        case .legacy: "legacy"
+        }
+    }
+}
+
+/// A variant request after validation against the tier's declaration, in output pixels (`dpr` folded
+/// in): what the cache keys a variant on and what the transform is given.
+public struct VariantSpec: Sendable, Hashable {
+    /// Output width bound in pixels (`w` × `dpr`).
+    public var width: Int
+    /// Output height bound in pixels (`h` × `dpr`), or `nil` (height follows the aspect ratio).
+    public var height: Int?
+    /// `inside` or `cover` (`cover` only with a height; without one it is normalised to `inside`).
+    public var fit: Fit
+    /// Encoder quality 1–100 (the request's `q`, else the tier's `quality`).
+    public var quality: Int
+    /// The output format rule.
+    public var format: FormatChoice
+
+    public init(width: Int, height: Int? = nil, fit: Fit = .inside, quality: Int, format: FormatChoice) {
+        self.width = width
+        self.height = height
+        self.fit = height == nil ? .inside : fit
+        self.quality = quality
+        self.format = format
+    }
+
+    /// The normalised parameters with the format rule, for cache keys: `w=144,fit=inside,fmt=source,q=80`,
+    /// `w=288,h=288,fit=cover,fmt=webp,q=80`.
+    public var keyText: String { text(format: format.keyText) }
+
+    /// The normalised parameters once the output format is known, as audit records carry them
+    /// (`transform`): `w=144,fit=inside,fmt=jpeg,q=80`.
+    public func normalised(format resolved: OutputFormat) -> String { text(format: resolved.rawValue) }
+
+    private func text(format: String) -> String {
+        var out = "w=\(width)"
+        if let height { out += ",h=\(height)" }
+        out += ",fit=\(fit.rawValue),fmt=\(format),q=\(quality)"
+        return out
+    }
+}
