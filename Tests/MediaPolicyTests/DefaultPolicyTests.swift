@@ -2,6 +2,9 @@ import Testing
 @testable import MediaPolicy
 
 @Suite struct DefaultPolicyTests {
+    static let variants = Tier.Variants(widths: [72, 144, 288, 576, 1152], formats: ["jpeg", "webp", "avif", "png"],
+                                        maxDpr: 3, quality: 80)
+
     func loadDefault() throws -> PolicySet {
         try PolicyLoader().load(directory: PolicyFixture.repositoryRoot + "/Policies")
     }
@@ -14,13 +17,14 @@ import Testing
             versionParameter: nil, unversionedMaxTTL: nil, maxObjectBytes: 10_485_760, maxPixels: 50_000_000,
             contentTypes: ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
             downstreamCacheControl: "public, max-age=31536000, immutable", originTimeout: 15,
-            memoryBytes: 67_108_864, diskBytes: 1_073_741_824, serveStaleOnError: 0))
+            memoryBytes: 67_108_864, diskBytes: 1_073_741_824, serveStaleOnError: 0, variants: DefaultPolicyTests.variants))
         #expect(policy.tier(named: "avatar") == Tier(
             name: "avatar", storage: .disk, cache: .shared, credentials: .strip, partition: .none, maxTTL: 31_536_000,
-            versionParameter: "v", unversionedMaxTTL: 300))
+            versionParameter: "v", unversionedMaxTTL: 300, variants: DefaultPolicyTests.variants, metadata: .strip))
         #expect(policy.tier(named: "private") == Tier(
             name: "private", storage: .encryptedDisk, cache: .private, credentials: .bearerRequired,
-            partition: .credential, maxTTL: 600, downstreamCacheControl: "private, no-store"))
+            partition: .credential, maxTTL: 600, downstreamCacheControl: "private, no-store",
+            variants: DefaultPolicyTests.variants, metadata: .strip))
         #expect(policy.tier(named: "no-store") == Tier(name: "no-store", storage: .none))
     }
 
@@ -43,13 +47,15 @@ import Testing
         #expect(tier.serveStaleOnError == 0)
     }
 
-    @Test func loadsTheFourRoutesInOrder() throws {
+    @Test func loadsTheSixRoutesInOrder() throws {
         let policy = try loadDefault()
         let file = PolicyFixture.repositoryRoot + "/Policies/default.json"
         #expect(policy.files == [file])
         #expect(policy.routes == [
             Route(name: "catalog", mount: "/catalog/", origin: "http://127.0.0.1:8081/catalog/", tier: "public", file: file),
+            Route(name: "large", mount: "/large/", origin: "http://127.0.0.1:8081/large/", tier: "public", file: file),
             Route(name: "avatars", mount: "/avatars/", origin: "http://127.0.0.1:8081/avatars/", tier: "avatar", file: file),
+            Route(name: "uploads", mount: "/uploads/", origin: "http://127.0.0.1:8081/uploads/", tier: "avatar", file: file),
             Route(name: "receipts", mount: "/receipts/", origin: "http://127.0.0.1:8081/receipts/", tier: "private", file: file),
             Route(name: "one-time", mount: "/one-time/", origin: "http://127.0.0.1:8081/one-time/", tier: "no-store", file: file),
         ])

@@ -70,12 +70,13 @@ struct MiniSchemaValidator {
             guard case .number(let text) = instance else { return true }
             guard case .number(let limitText) = value, let number = Double(text), let limit = Double(limitText) else { return false }
             return keyword == "minimum" ? number >= limit : keyword == "maximum" ? number <= limit : number > limit
-        case "minLength", "maxLength", "minItems":
+        case "minLength", "maxLength", "minItems", "maxItems":
             guard case .number(let limitText) = value, let limit = Int(limitText) else { return false }
             switch (keyword, instance) {
             case ("minLength", .string(let text)): return text.unicodeScalars.count >= limit
             case ("maxLength", .string(let text)): return text.unicodeScalars.count <= limit
             case ("minItems", .array(let elements)): return elements.count >= limit
+            case ("maxItems", .array(let elements)): return elements.count <= limit
             default: return true
             }
         case "uniqueItems":

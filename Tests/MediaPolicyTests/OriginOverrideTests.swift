@@ -16,13 +16,13 @@ import Testing
         let policy = try loadDefault()
         #expect(throws: PolicyError(
             .unknownRoute, file: "--origin", keyPath: "catalg", value: #""http://o.example/""#,
-            problem: "unknown route (did you mean `catalog`?)", allowed: "avatars, catalog, one-time, receipts")) {
+            problem: "unknown route (did you mean `catalog`?)", allowed: "avatars, catalog, large, one-time, receipts, uploads")) {
             try policy.overridingOrigin("http://o.example/", forRoute: "catalg")
         }
         let error = PolicyError(
             .unknownRoute, file: "--origin", keyPath: "catalg", value: nil,
-            problem: "unknown route (did you mean `catalog`?)", allowed: "avatars, catalog, one-time, receipts")
-        #expect(error.description == "--origin: catalg: unknown route (did you mean `catalog`?); allowed: avatars, catalog, one-time, receipts")
+            problem: "unknown route (did you mean `catalog`?)", allowed: "avatars, catalog, large, one-time, receipts, uploads")
+        #expect(error.description == "--origin: catalg: unknown route (did you mean `catalog`?); allowed: avatars, catalog, large, one-time, receipts, uploads")
     }
 
     @Test func invalidOrigin() throws {

@@ -2,7 +2,7 @@ import Testing
 @testable import MediaPolicy
 
 @Suite struct UnknownKeyTests {
-    static let tierKeys = "cache, contentTypes, credentials, diskBytes, downstreamCacheControl, maxObjectBytes, maxPixels, maxTTL, memoryBytes, originTimeout, partition, serveStaleOnError, storage, unversionedMaxTTL, versionParameter"
+    static let tierKeys = "cache, contentTypes, credentials, diskBytes, downstreamCacheControl, maxObjectBytes, maxPixels, maxTTL, memoryBytes, metadata, originTimeout, partition, serveStaleOnError, storage, unversionedMaxTTL, variants, versionParameter"
 
     @Test func misspelledMaxTTLNamesTheKeyAndSuggestsTheRightOne() {
         let errors = PolicyFixture.errors(

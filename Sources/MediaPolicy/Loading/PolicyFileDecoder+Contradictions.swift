@@ -46,6 +46,21 @@ extension PolicyFileDecoder {
                    problem: "\(tier.serveStaleOnError) has no effect: storage is \"none\", nothing is kept to serve stale",
                    allowed: "0 when storage is \"none\"")
         }
+        if !tier.validatesImages, tier.variants != nil {
+            report(.contradiction, at("variants"), value: keys["variants"].map { _ in .string("{…}") },
+                   problem: "variants are derived from images, but contentTypes [\"*/*\"] turns image validation off",
+                   allowed: "variants only on a tier with image contentTypes")
+        }
+        if !tier.validatesImages, tier.metadata == .strip {
+            report(.contradiction, at("metadata"), value: .string("strip"),
+                   problem: "\"strip\" removes image metadata, but contentTypes [\"*/*\"] turns image validation off",
+                   allowed: "metadata \"keep\" when contentTypes is [\"*/*\"]")
+        }
+        if tier.variants != nil, let version = tier.versionParameter, Tier.variantParameterNames.contains(version) {
+            report(.contradiction, at("versionParameter"), value: .string(version),
+                   problem: "\(quoted(version)) is also a variant parameter",
+                   allowed: "a name other than " + Tier.variantParameterNames.joined(separator: ", ") + " on a tier with variants")
+        }
         if tier.unversionedMaxTTL != nil, tier.versionParameter == nil {
             report(.contradiction, at("unversionedMaxTTL"), value: keys["unversionedMaxTTL"],
                    problem: "\(tier.unversionedMaxTTL ?? 0) needs versionParameter, which is not set",

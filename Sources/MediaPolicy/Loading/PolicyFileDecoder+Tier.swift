@@ -87,6 +87,12 @@ extension PolicyFileDecoder {
         if let value = keys["downstreamCacheControl"] {
             tier.downstreamCacheControl = downstreamCacheControl(value, at: at("downstreamCacheControl"))
         }
+        if let value = keys["variants"] {
+            tier.variants = variants(value, at: at("variants"))
+        }
+        if let value = keys["metadata"], let metadata = choice(value, at: at("metadata"), as: Tier.MetadataPolicy.self) {
+            tier.metadata = metadata
+        }
         guard errors.count == before else { return nil }
         checkContradictions(tier, keys: keys, at: path)
         return errors.count == before ? tier : nil

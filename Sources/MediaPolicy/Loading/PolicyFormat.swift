@@ -5,9 +5,17 @@ public enum PolicyFormat {
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
         "cache", "contentTypes", "credentials", "diskBytes", "downstreamCacheControl", "maxObjectBytes",
-        "maxPixels", "maxTTL", "memoryBytes", "originTimeout", "partition", "serveStaleOnError", "storage",
-        "unversionedMaxTTL", "versionParameter",
+        "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "storage",
+        "unversionedMaxTTL", "variants", "versionParameter",
     ]
+    /// Keys of a tier's `variants` object, sorted.
+    public static let variantKeys = ["formats", "heights", "maxAVIFWidth", "maxDpr", "maxOutputPixels", "quality", "widths"]
+    /// Keys a `variants` object must have.
+    public static let requiredVariantKeys = ["formats", "widths"]
+    /// Largest `variants.maxDpr`: 4.
+    public static let maximumDpr = 4
+    /// Most entries of `variants.widths` or `variants.heights`: 16.
+    public static let maximumVariantSizes = 16
     /// Keys of a route object, sorted.
     public static let routeKeys = ["methods", "mount", "name", "origin", "tier"]
     /// Keys a tier must have.

@@ -37,6 +37,10 @@ public struct Tier: Sendable, Hashable {
     public var diskBytes: Int
     /// Seconds past expiry a stale object may be served while the origin fails (RFC 9111 §4.2.4). Default: 0.
     public var serveStaleOnError: Int
+    /// Derived images the tier allows (``Variants``), or `nil`: the query passes to the origin. Default: `nil`.
+    public var variants: Variants?
+    /// Metadata in served and stored originals. Default: ``MetadataPolicy/keep``.
+    public var metadata: MetadataPolicy
 
     /// The image media types the service can sniff, the default of ``contentTypes``.
     public static let imageContentTypes = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]
@@ -48,7 +52,7 @@ public struct Tier: Sendable, Hashable {
         unversionedMaxTTL: Int? = nil, maxObjectBytes: Int = 10_485_760, maxPixels: Int = 50_000_000,
         contentTypes: [String] = Tier.imageContentTypes, downstreamCacheControl: String? = nil,
         originTimeout: Double = 15, memoryBytes: Int = 67_108_864, diskBytes: Int = 1_073_741_824,
-        serveStaleOnError: Int = 0
+        serveStaleOnError: Int = 0, variants: Variants? = nil, metadata: MetadataPolicy = .keep
     ) {
         self.name = name
         self.storage = storage
@@ -66,6 +70,8 @@ public struct Tier: Sendable, Hashable {
         self.memoryBytes = memoryBytes
         self.diskBytes = diskBytes
         self.serveStaleOnError = serveStaleOnError
+        self.variants = variants
+        self.metadata = metadata
     }
 
     /// Whether responses must be sniffed as one of ``contentTypes`` (`false` for `["*/*"]`).

@@ -1,0 +1,93 @@
+extension PolicyFileDecoder {
+    /// Decodes a tier's `variants` object (docs/variants.md), reporting every problem; `nil` when any key had one.
+    mutating func variants(_ value: PolicyJSON, at path: String) -> Tier.Variants? {
+        let before = errors.count
+        let allowed = "an object with keys " + PolicyFormat.variantKeys.joined(separator: ", ")
+        guard let keys = object(value, at: path, known: PolicyFormat.variantKeys, allowed: allowed) else { return nil }
+        func at(_ key: String) -> String { "\(path).\(key)" }
+        for key in PolicyFormat.requiredVariantKeys where keys[key] == nil {
+            report(.missingKey, at(key), value: nil, problem: "missing required key",
+                   allowed: key == "widths" ? Self.sizesAllowed : Self.formatsAllowed)
+        }
+        var widths: [Int]?, heights: [Int]?, formats: [String]?
+        if let value = keys["widths"] { widths = sizes(value, at: at("widths")) }
+        if let value = keys["heights"] { heights = sizes(value, at: at("heights")) }
+        if let value = keys["formats"] { formats = self.formats(value, at: at("formats")) }
+        var variants = Tier.Variants(widths: widths ?? [], heights: heights, formats: formats ?? [])
+        if let value = keys["maxDpr"], let number = integer(value, at: at("maxDpr"), range: 1...PolicyFormat.maximumDpr,
+                                                             unit: "device-pixel ratio") {
+            variants.maxDpr = number
+        }
+        if let value = keys["quality"], let number = integer(value, at: at("quality"), range: 1...100, unit: "encoder quality") {
+            variants.quality = number
+        }
+        let dimension = Tier.Variants.maximumDimension
+        if let value = keys["maxOutputPixels"],
+           let number = integer(value, at: at("maxOutputPixels"), range: 1...(dimension * dimension), unit: "pixels") {
+            variants.maxOutputPixels = number
+        }
+        if let value = keys["maxAVIFWidth"], let number = integer(value, at: at("maxAVIFWidth"), range: 1...dimension, unit: "pixels") {
+            variants.maxAVIFWidth = number
+        }
+        return errors.count == before ? variants : nil
+    }
+
+    static let sizesAllowed = "a non-empty array of at most \(PolicyFormat.maximumVariantSizes) distinct integers from 1 to \(Tier.Variants.maximumDimension) (pixels), ascending"
+    static let formatsAllowed = "a non-empty array of distinct " + Tier.Variants.formatNames.joined(separator: ", ")
+
+    private mutating func sizes(_ value: PolicyJSON, at path: String) -> [Int]? {
+        let allowed = Self.sizesAllowed
+        guard case .array(let elements) = value else {
+            reportType(value, at: path, allowed: allowed)
+            return nil
+        }
+        guard !elements.isEmpty, elements.count <= PolicyFormat.maximumVariantSizes else {
+            report(.invalidValue, path, value: value,
+                   problem: elements.isEmpty ? "an empty array allows no variant" : "\(elements.count) entries are too many",
+                   allowed: allowed)
+            return nil
+        }
+        var out: [Int] = []
+        for (index, element) in elements.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            guard let number = integer(element, at: elementPath, range: 1...Tier.Variants.maximumDimension, unit: "pixels")
+            else { return nil }
+            if let last = out.last, number <= last {
+                report(.invalidValue, elementPath, value: element,
+                       problem: number == last ? "\(number) is listed twice" : "\(number) is smaller than the entry before it",
+                       allowed: allowed)
+                return nil
+            }
+            out.append(number)
+        }
+        return out
+    }
+
+    private mutating func formats(_ value: PolicyJSON, at path: String) -> [String]? {
+        let allowed = Self.formatsAllowed
+        guard case .array(let elements) = value, !elements.isEmpty else {
+            if case .array = value {
+                report(.invalidValue, path, value: value, problem: "an empty array allows no variant", allowed: allowed)
+            } else {
+                reportType(value, at: path, allowed: allowed)
+            }
+            return nil
+        }
+        var out: [String] = []
+        for (index, element) in elements.enumerated() {
+            let elementPath = "\(path)[\(index)]"
+            guard let text = string(element, at: elementPath, allowed: allowed) else { return nil }
+            guard Tier.Variants.formatNames.contains(text) else {
+                let hint = KeySuggestion.hint(for: text, in: Tier.Variants.formatNames)
+                report(.invalidValue, elementPath, value: element, problem: "\(element.rendered) is not allowed\(hint)", allowed: allowed)
+                return nil
+            }
+            guard !out.contains(text) else {
+                report(.invalidValue, elementPath, value: element, problem: "\(element.rendered) is listed twice", allowed: allowed)
+                return nil
+            }
+            out.append(text)
+        }
+        return out
+    }
+}

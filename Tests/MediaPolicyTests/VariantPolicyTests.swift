@@ -1,0 +1,111 @@
+import Testing
+@testable import MediaPolicy
+
+/// The tier keys `variants` and `metadata` (docs/variants.md, docs/policy-format.md).
+@Suite struct VariantPolicyTests {
+    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
+
+    static let sizes = "a non-empty array of at most 16 distinct integers from 1 to 8192 (pixels), ascending"
+    static let formats = "a non-empty array of distinct jpeg, webp, avif, png"
+
+    @Test func fullDeclarationLoadsWithExactValues() throws {
+        let policy = try PolicyFixture.load(PolicyFixture.tierPolicy(#"""
+            { "storage": "disk", "metadata": "strip",
+              "variants": { "widths": [72, 144], "heights": [96], "formats": ["webp", "jpeg"], "maxDpr": 2,
+                            "quality": 70, "maxOutputPixels": 20000, "maxAVIFWidth": 288 } }
+            """#))
+        let tier = try #require(policy.tier(named: "t"))
+        #expect(tier.metadata == .strip)
+        #expect(tier.variants == Tier.Variants(widths: [72, 144], heights: [96], formats: ["webp", "jpeg"], maxDpr: 2,
+                                               quality: 70, maxOutputPixels: 20_000, maxAVIFWidth: 288))
+        #expect(tier.variants?.outputPixelCap == 20_000)
+    }
+
+    @Test func defaultsOfAMinimalDeclaration() throws {
+        let policy = try PolicyFixture.load(PolicyFixture.tierPolicy(
+            #"{ "storage": "memory", "variants": { "widths": [100, 300], "formats": ["jpeg"] } }"#))
+        let variants = try #require(policy.tier(named: "t")?.variants)
+        #expect(variants == Tier.Variants(widths: [100, 300], formats: ["jpeg"]))
+        #expect(variants.maxDpr == 1)
+        #expect(variants.quality == 80)
+        #expect(variants.maxAVIFWidth == 576)
+        #expect(variants.heights == nil)
+        #expect(variants.outputPixelCap == 90_000)
+        #expect(policy.tier(named: "t")?.metadata == .keep)
+    }
+
+    @Test func missingRequiredKeys() {
+        #expect(messages(#"{ "storage": "disk", "variants": {} }"#) == [
+            "Policies/test.json: tiers.t.variants.formats: missing required key; allowed: \(VariantPolicyTests.formats)",
+            "Policies/test.json: tiers.t.variants.widths: missing required key; allowed: \(VariantPolicyTests.sizes)",
+        ])
+    }
+
+    @Test func unknownVariantKeySuggests() {
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "maxDPR": 2 } }"#) == [
+            "Policies/test.json: tiers.t.variants.maxDPR: unknown key (did you mean `maxDpr`?); allowed: formats, heights, maxAVIFWidth, maxDpr, maxOutputPixels, quality, widths",
+        ])
+    }
+
+    @Test func badSizes() {
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [], "formats": ["jpeg"] } }"#) == [
+            "Policies/test.json: tiers.t.variants.widths: [] is an array; allowed: \(VariantPolicyTests.sizes)"
+                .replacingOccurrences(of: "[] is an array", with: "an empty array allows no variant"),
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [144, 72], "formats": ["jpeg"] } }"#) == [
+            "Policies/test.json: tiers.t.variants.widths[1]: 72 is smaller than the entry before it; allowed: \(VariantPolicyTests.sizes)",
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72, 72], "formats": ["jpeg"] } }"#) == [
+            "Policies/test.json: tiers.t.variants.widths[1]: 72 is listed twice; allowed: \(VariantPolicyTests.sizes)",
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [0], "heights": [9000], "formats": ["jpeg"] } }"#) == [
+            "Policies/test.json: tiers.t.variants.widths[0]: 0 is out of range; allowed: an integer from 1 to 8192 (pixels)",
+            "Policies/test.json: tiers.t.variants.heights[0]: 9000 is out of range; allowed: an integer from 1 to 8192 (pixels)",
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": "72", "formats": ["jpeg"] } }"#) == [
+            #"Policies/test.json: tiers.t.variants.widths: "72" is a string; allowed: \#(VariantPolicyTests.sizes)"#,
+        ])
+        let many = (1...17).map(String.init).joined(separator: ", ")
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [\#(many)], "formats": ["jpeg"] } }"#) == [
+            "Policies/test.json: tiers.t.variants.widths: 17 entries are too many; allowed: \(VariantPolicyTests.sizes)",
+        ])
+    }
+
+    @Test func badFormats() {
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpg"] } }"#) == [
+            #"Policies/test.json: tiers.t.variants.formats[0]: "jpg" is not allowed (did you mean `jpeg`?); allowed: \#(VariantPolicyTests.formats)"#,
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["png", "png"] } }"#) == [
+            #"Policies/test.json: tiers.t.variants.formats[1]: "png" is listed twice; allowed: \#(VariantPolicyTests.formats)"#,
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": [] } }"#) == [
+            "Policies/test.json: tiers.t.variants.formats: [] is an array; allowed: \(VariantPolicyTests.formats)"
+                .replacingOccurrences(of: "[] is an array", with: "an empty array allows no variant"),
+        ])
+    }
+
+    @Test func badNumbers() {
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "maxDpr": 5, "quality": 0, "maxAVIFWidth": 9000, "maxOutputPixels": 0 } }"#) == [
+            "Policies/test.json: tiers.t.variants.maxDpr: 5 is out of range; allowed: an integer from 1 to 4 (device-pixel ratio)",
+            "Policies/test.json: tiers.t.variants.quality: 0 is out of range; allowed: an integer from 1 to 100 (encoder quality)",
+            "Policies/test.json: tiers.t.variants.maxOutputPixels: 0 is out of range; allowed: an integer from 1 to 67108864 (pixels)",
+            "Policies/test.json: tiers.t.variants.maxAVIFWidth: 9000 is out of range; allowed: an integer from 1 to 8192 (pixels)",
+        ])
+    }
+
+    @Test func badMetadataValue() {
+        #expect(messages(#"{ "storage": "disk", "metadata": "remove" }"#) == [
+            #"Policies/test.json: tiers.t.metadata: "remove" is not allowed; allowed: keep, strip"#,
+        ])
+    }
+
+    @Test func contradictions() {
+        #expect(messages(#"{ "storage": "memory", "contentTypes": ["*/*"], "metadata": "strip", "variants": { "widths": [72], "formats": ["jpeg"] } }"#) == [
+            #"Policies/test.json: tiers.t.variants: variants are derived from images, but contentTypes ["*/*"] turns image validation off; allowed: variants only on a tier with image contentTypes"#,
+            #"Policies/test.json: tiers.t.metadata: "strip" removes image metadata, but contentTypes ["*/*"] turns image validation off; allowed: metadata "keep" when contentTypes is ["*/*"]"#,
+        ])
+        #expect(messages(#"{ "storage": "disk", "versionParameter": "w", "variants": { "widths": [72], "formats": ["jpeg"] } }"#) == [
+            #"Policies/test.json: tiers.t.versionParameter: "w" is also a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt on a tier with variants"#,
+        ])
+    }
+}
