@@ -11,8 +11,10 @@ import Testing
                 "/avatars/u1001.jpg", "/avatars/u1001.next.jpg", "/avatars/u1002.jpg", "/avatars/u1002.next.jpg",
                 "/catalog/astronaut-4530ade2.jpg", "/catalog/coffee-237a7131.jpg", "/catalog/coffee.webp",
                 "/catalog/horse-d29d871c.jpg", "/catalog/spinner.gif",
+                "/large/astronaut-4000.jpg",
                 "/one-time/ticket-5510.jpg",
                 "/receipts/r-7731.png", "/receipts/r-7732.jpg",
+                "/uploads/gps-orient6.jpg",
             ])
     }
 

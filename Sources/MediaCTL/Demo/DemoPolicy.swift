@@ -7,8 +7,9 @@ public enum DemoPolicy {
     /// The name the built-in file has in messages: `built-in demo policy (Policies/default.json)`.
     public static let sourceName = "built-in demo policy (Policies/default.json)"
 
-    /// The route names, which are also the sample folders: `catalog`, `avatars`, `receipts`, `one-time`.
-    public static let routes = ["catalog", "avatars", "receipts", "one-time"]
+    /// The route names, which are also the sample folders: `catalog`, `large`, `avatars`, `uploads`, `receipts`,
+    /// `one-time`.
+    public static let routes = ["catalog", "large", "avatars", "uploads", "receipts", "one-time"]
 
     /// The policy file, as in `Policies/default.json`.
     public static let text = """
@@ -16,15 +17,25 @@ public enum DemoPolicy {
             "public":  { "storage": "disk", "cache": "shared", "credentials": "strip",
                          "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
                          "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
-                         "downstreamCacheControl": "public, max-age=31536000, immutable" },
+                         "downstreamCacheControl": "public, max-age=31536000, immutable",
+                         "variants": { "widths": [72, 144, 288, 576, 1152], "formats": ["jpeg", "webp", "avif", "png"],
+                                       "maxDpr": 3, "quality": 80 } },
             "avatar":  { "storage": "disk", "cache": "shared", "credentials": "strip",
-                         "versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 31536000 },
+                         "versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 31536000,
+                         "variants": { "widths": [72, 144, 288, 576, 1152], "formats": ["jpeg", "webp", "avif", "png"],
+                                       "maxDpr": 3, "quality": 80 },
+                         "metadata": "strip" },
             "private": { "storage": "encrypted-disk", "cache": "private", "credentials": "bearer-required",
-                         "partition": "credential", "maxTTL": 600, "downstreamCacheControl": "private, no-store" },
+                         "partition": "credential", "maxTTL": 600, "downstreamCacheControl": "private, no-store",
+                         "variants": { "widths": [72, 144, 288, 576, 1152], "formats": ["jpeg", "webp", "avif", "png"],
+                                       "maxDpr": 3, "quality": 80 },
+                         "metadata": "strip" },
             "no-store":{ "storage": "none" } },
           "routes": [
             { "name": "catalog",  "mount": "/catalog/",  "origin": "http://127.0.0.1:8081/catalog/",  "tier": "public" },
+            { "name": "large",    "mount": "/large/",    "origin": "http://127.0.0.1:8081/large/",    "tier": "public" },
             { "name": "avatars",  "mount": "/avatars/",  "origin": "http://127.0.0.1:8081/avatars/",  "tier": "avatar" },
+            { "name": "uploads",  "mount": "/uploads/",  "origin": "http://127.0.0.1:8081/uploads/",  "tier": "avatar" },
             { "name": "receipts", "mount": "/receipts/", "origin": "http://127.0.0.1:8081/receipts/", "tier": "private" },
             { "name": "one-time", "mount": "/one-time/", "origin": "http://127.0.0.1:8081/one-time/", "tier": "no-store" } ] }
         """

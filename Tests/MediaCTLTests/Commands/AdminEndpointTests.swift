@@ -91,7 +91,7 @@ import Testing
             ),
             (
                 post(endpoint, #"{"route":"nope"}"#), 404, "unknown-route",
-                "no route named nope; routes: catalog, avatars, receipts, one-time"
+                "no route named nope; routes: catalog, large, avatars, uploads, receipts, one-time"
             ),
         ]
         for (response, status, code, message) in cases {

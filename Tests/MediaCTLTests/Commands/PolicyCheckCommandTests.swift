@@ -15,14 +15,16 @@ import Testing
         let p = Self.repositoryPolicies
         #expect(
             result.stdout == """
-                policies ok: 1 file, 4 tiers, 4 routes in \(p)
+                policies ok: 1 file, 4 tiers, 6 routes in \(p)
                   file  \(p)/default.json
                   tier  avatar: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000
                   tier  no-store: storage none, cache shared, credentials strip, partition none, maxTTL 86400
                   tier  private: storage encrypted-disk, cache private, credentials bearer-required, partition credential, maxTTL 600
                   tier  public: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000
                   route catalog: /catalog/ -> http://127.0.0.1:8081/catalog/ (tier public, methods read)
+                  route large: /large/ -> http://127.0.0.1:8081/large/ (tier public, methods read)
                   route avatars: /avatars/ -> http://127.0.0.1:8081/avatars/ (tier avatar, methods read)
+                  route uploads: /uploads/ -> http://127.0.0.1:8081/uploads/ (tier avatar, methods read)
                   route receipts: /receipts/ -> http://127.0.0.1:8081/receipts/ (tier private, methods read)
                   route one-time: /one-time/ -> http://127.0.0.1:8081/one-time/ (tier no-store, methods read)
 

@@ -86,7 +86,7 @@ import Testing
                 == CLIRun(
                     status: 2, stdout: "",
                     stderr: """
-                        mediactl: the service at \(running.server.listen) refused the purge: 404 unknown-route: no route named nope; routes: catalog, avatars, receipts, one-time
+                        mediactl: the service at \(running.server.listen) refused the purge: 404 unknown-route: no route named nope; routes: catalog, large, avatars, uploads, receipts, one-time
 
                         """))
         try ServeStateFile(pid: getpid(), listen: running.server.listen, adminToken: "stale")

@@ -28,8 +28,8 @@ import Testing
     @Test func originsPointAtTheEmbeddedOrigin() throws {
         let policies = try DemoPolicy.policies(originBase: "http://127.0.0.1:4321")
         #expect(policies.routes.map(\.origin) == [
-            "http://127.0.0.1:4321/catalog/", "http://127.0.0.1:4321/avatars/", "http://127.0.0.1:4321/receipts/",
-            "http://127.0.0.1:4321/one-time/",
+            "http://127.0.0.1:4321/catalog/", "http://127.0.0.1:4321/large/", "http://127.0.0.1:4321/avatars/",
+            "http://127.0.0.1:4321/uploads/", "http://127.0.0.1:4321/receipts/", "http://127.0.0.1:4321/one-time/",
         ])
         #expect(policies.routes.map(\.name) == DemoPolicy.routes)
     }

@@ -34,7 +34,7 @@ import Testing
              "--state-dir", directory.path + "/state"],
             actions: FetchCommandTests.Setup.actions)
         #expect(run.status == 2)
-        #expect(run.stderr == "mediactl: --origin: nosuch: unknown route; allowed: avatars, catalog, one-time, receipts\n")
+        #expect(run.stderr == "mediactl: --origin: nosuch: unknown route; allowed: avatars, catalog, large, one-time, receipts, uploads\n")
         let malformed = await CLIRun.run(["fetch", "/catalog/a.jpg", "--origin", "bad"], actions: FetchCommandTests.Setup.actions)
         #expect(malformed.status == 64)
         #expect(malformed.stderr == CLIRun.usageError("invalid --origin 'bad': expected ROUTE=URL", command: ["fetch"]))

@@ -121,7 +121,7 @@ import Testing
             actions: Self.actions)
         #expect(unknown.status == 2)
         #expect(unknown.stderr == "mediactl: --origin: catalgo: unknown route (did you mean `catalog`?); "
-                + "allowed: avatars, catalog, one-time, receipts\n")
+                + "allowed: avatars, catalog, large, one-time, receipts, uploads\n")
         let malformed = await CLIRun.run(["inspect", base + "/catalog/a.jpg", "--origin", "bad"], actions: Self.actions)
         #expect(malformed.status == 64)
         #expect(malformed.stderr == CLIRun.usageError("invalid --origin 'bad': expected ROUTE=URL", command: ["inspect"]))

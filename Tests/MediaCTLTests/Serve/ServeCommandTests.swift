@@ -173,7 +173,7 @@ import Testing
                 == CLIRun(
                     status: 2, stdout: "",
                     stderr:
-                        "mediactl: --origin: catalgo: unknown route (did you mean `catalog`?); allowed: avatars, catalog, one-time, receipts\n"
+                        "mediactl: --origin: catalgo: unknown route (did you mean `catalog`?); allowed: avatars, catalog, large, one-time, receipts, uploads\n"
                 ))
         #expect(!FileManager.default.fileExists(atPath: state))
         await origin.stop()

@@ -6,7 +6,7 @@ import Testing
 
     @Test func everyAcceptedCorpusImageHasItsManifestFormatAndSize() throws {
         let entries = try Fixtures.manifest().filter { $0.tier != "reject" }
-        #expect(entries.count == 21)
+        #expect(entries.count == 22)
         for entry in entries {
             let info = try validator.validate(try Fixtures.bytes(entry.path))
             #expect(info.format.name.uppercased() == entry.format, "\(entry.path)")
