@@ -96,7 +96,7 @@ import Testing
         #expect(health.header("Content-Type") == "application/json")
         #expect(
             String(decoding: health.body, as: UTF8.self)
-                == "{\"routes\":[\"catalog\",\"avatars\",\"receipts\",\"one-time\"],\"status\":\"ok\",\"tiers\":[\"avatar\",\"no-store\",\"private\",\"public\"]}\n"
+                == "{\"routes\":[\"catalog\",\"large\",\"avatars\",\"uploads\",\"receipts\",\"one-time\"],\"status\":\"ok\",\"tiers\":[\"avatar\",\"no-store\",\"private\",\"public\"]}\n"
         )
         let metrics = try await HTTPGet.fetch(serving.base + "/_mediactl/metrics")
         #expect(metrics.status == 200)
