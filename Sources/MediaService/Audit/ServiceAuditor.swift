@@ -24,6 +24,14 @@ final class ServiceAuditor: Sendable {
         var url: String?
     }
 
+    /// A derived image's source and parameters (the `derivedFrom` and `transform` fields of its `store`).
+    struct Derivation: Sendable, Hashable {
+        /// Hex SHA-256 of the source's store key.
+        var source: String
+        /// The normalised parameters, e.g. `w=144,fit=inside,fmt=jpeg,q=80`.
+        var transform: String
+    }
+
     /// The `start` record; `bytes` is the torn tail the log removed on open (reason `repaired-torn-tail`).
     func start(reason: String, bytes: Int? = nil) throws {
         _ = try log.append(AuditEntry(event: .start, reason: code(reason), bytes: bytes))
@@ -44,7 +52,8 @@ final class ServiceAuditor: Sendable {
 
     /// Appends a decision record (`store`, `skip`, `update`, `invalidate`).
     func record(_ event: AuditEvent, _ subject: Subject, storage: StorageClass, reason: String,
-                bytes: Int?, ttl: Int?) throws {
+                bytes: Int?, ttl: Int?, derivation: Derivation? = nil) throws {
+        // TODO(audit-variants): derivedFrom and transform once AuditEntry carries them.
         _ = try log.append(AuditEntry(
             event: event, tier: name(subject.tier), route: name(subject.route), storage: Self.auditStorage(storage),
             key: CacheKey.auditDigest(subject.storeKey), scope: scope(partition: subject.partition, url: subject.url),

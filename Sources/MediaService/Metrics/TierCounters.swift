@@ -6,6 +6,7 @@ final class TierCounters: Sendable {
     /// The counter names, as exported (`mediactl_<name>_total{tier="…"}`).
     enum Counter: String, CaseIterable, Sendable {
         case hits, misses, revalidations, coalesced, stored, skipped, evicted, expired, purged, shredded, refused
+        case variantsDerived = "variants_derived"
 
         /// The `# HELP` text of `mediactl_<name>_total`.
         var help: String {
@@ -20,6 +21,7 @@ final class TierCounters: Sendable {
             case .expired: "Stored responses removed past their expiry."
             case .purged: "Stored responses removed by a purge (route, credential or all)."
             case .shredded: "Sealed (encrypted-disk) files overwritten and removed."
+            case .variantsDerived: "Derived images (variants) made from a source, stored or not (docs/variants.md); a variant request's source is counted in hits or misses."
             case .refused: "Origin answers refused before storage (not an image, corrupt, over a limit, a redirect, an error), audited skip; requests refused at admission (400, 401, 404) are not counted."
             }
         }
@@ -28,7 +30,7 @@ final class TierCounters: Sendable {
     private let hits = Atomic<Int>(0), misses = Atomic<Int>(0), revalidations = Atomic<Int>(0), coalesced = Atomic<Int>(0)
     private let stored = Atomic<Int>(0), skipped = Atomic<Int>(0), evicted = Atomic<Int>(0)
     private let expired = Atomic<Int>(0), purged = Atomic<Int>(0), shredded = Atomic<Int>(0)
-    private let refused = Atomic<Int>(0)
+    private let refused = Atomic<Int>(0), variantsDerived = Atomic<Int>(0)
 
     private func cell<T>(_ counter: Counter, _ body: (borrowing Atomic<Int>) -> T) -> T {
         switch counter {
@@ -43,6 +45,7 @@ final class TierCounters: Sendable {
         case .purged: body(purged)
         case .shredded: body(shredded)
         case .refused: body(refused)
+        case .variantsDerived: body(variantsDerived)
         }
     }
 

@@ -21,6 +21,10 @@ struct Exchange: Sendable {
         /// `disk`, `encrypted-disk`, `memory`, or `none`.
         var storage: String
         var reason: String
+        /// The store key when the representation is stored (a new entry or a 304's update), else `nil`.
+        var storeKey: String? = nil
+        /// The stored entry's ``MediaStorage/EntryMetadata/expiresAt`` when stored, else `nil`.
+        var expiresAt: Double? = nil
     }
 
     var result: Result

@@ -106,11 +106,27 @@ extension MediaService {
         } else {
             originFields = MediaService.passThroughFields(request.fields, forwardAuthorization: forwardsAuthorization)
         }
-        return .success(RequestContext(
-            method: request.method, route: route, runtime: runtime, upstreamURL: match.upstreamURL,
+        var upstreamURL = match.upstreamURL
+        var variant: VariantSelection?
+        if isRead, runtime.variantDeclaration != nil {
+            switch selectVariant(match, runtime: runtime, accept: request.fields["accept"]) {
+            case .success(let selected?):
+                variant = selected.selection
+                upstreamURL = selected.sourceURL
+            case .success(nil):
+                break
+            case .failure(let error):
+                return .failure(Refusal(response: Responder.problem(400, code: error.code, detail: error.detail,
+                                                                    outcome: outcome)))
+            }
+        }
+        var context = RequestContext(
+            method: request.method, route: route, runtime: runtime, upstreamURL: upstreamURL,
             isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
             hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
-            purgeEpoch: purgeEpoch.load(ordering: .acquiring)))
+            purgeEpoch: purgeEpoch.load(ordering: .acquiring))
+        context.variant = variant
+        return .success(context)
     }
 
     /// Conformance mode: the client's fields minus hop-by-hop ones (RFC 9110 §7.6.1: `Connection`, the

@@ -11,8 +11,9 @@ extension MediaService {
     /// - A store that refuses the entry before its record (larger than its per-entry cap, stopped, a temp
     ///   file that cannot be written) gives `skip` `store-failed`; one that fails after it, `evict` `store-failed`.
     /// - Returns: `nil` when stored, else the reason it was not (for `Cache-Status: detail`).
+    /// - Parameter derivation: a variant's source and parameters, for its `store` record (`derivedFrom`, `transform`).
     func commit(_ entry: StoredEntry, into store: any MediaStoring, storeKey: String, subject: ServiceAuditor.Subject,
-                decision: StorageDecision, context: RequestContext) -> String? {
+                decision: StorageDecision, context: RequestContext, derivation: ServiceAuditor.Derivation? = nil) -> String? {
         let counters = context.runtime.counters
         let bytes = entry.body.count
         return gate.shared { () -> String? in
@@ -27,7 +28,7 @@ extension MediaService {
                 for other in context.runtime.decidedStores where other !== store { other.remove(storeKey) }
                 try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.store, subject, storage: decision.storage, reason: decision.reason.rawValue,
-                                       bytes: bytes, ttl: decision.ttl)
+                                       bytes: bytes, ttl: decision.ttl, derivation: derivation)
                     recorded = true
                 }
             } catch {

@@ -55,6 +55,11 @@ extension MediaService {
                 lines.append("mediactl_\(counter.rawValue)_total{tier=\"\(name)\"} \(runtimes[name]!.counters.value(counter))")
             }
         }
+        lines.append("# HELP mediactl_transform_seconds Time to derive one image (docs/variants.md), waiting for a transform thread included.")
+        lines.append("# TYPE mediactl_transform_seconds histogram")
+        for name in names {
+            lines.append(contentsOf: runtimes[name]!.transformTimes.lines(name: "mediactl_transform_seconds", labels: "tier=\"\(name)\""))
+        }
         lines.append("# HELP mediactl_stored_bytes Bytes held per tier and store (key + stored head + body; files: file size); hot = memory copies of a persistent tier's files.")
         lines.append("# TYPE mediactl_stored_bytes gauge")
         for name in names {

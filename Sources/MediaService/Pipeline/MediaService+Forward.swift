@@ -35,6 +35,7 @@ extension MediaService {
         let time = Int64(now)
         switch result.result {
         case .content(let content):
+            context.capture?.set(SourceCapture.Source(content))
             var status = content.cacheStatus
             if joined { status.collapsed = true }
             return Responder.content(content.response, head: content.head, body: content.body, context: context,
@@ -46,6 +47,7 @@ extension MediaService {
             guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else { return response }
             let candidate = candidates[index]
             context.runtime.counters.bump(.hits)
+            context.capture?.set(SourceCapture.Source(candidate))
             return Responder.stored(candidate, context: context, now: time,
                                     status: CacheStatus(forward: .stale, forwardStatus: status ?? response.status,
                                                         ttl: remaining(candidate, context: context, now: Double(time)),
@@ -135,8 +137,19 @@ extension MediaService {
                               detail: "the origin's answer was refused: \(format) is not one of tier \(tier.name)'s contentTypes")
             }
         }
-        return decideAndStore(context, response: response, fields: fields, image: info,
-                              requestTime: requestTime, responseTime: responseTime, reason: reason)
+        var served = response
+        var servedETag: String?
+        if tier.metadata == .strip, info != nil {
+            switch stripMetadata(context, response) {
+            case .success(let stripped):
+                served = stripped.response
+                servedETag = stripped.etag
+            case .failure(let refusal):
+                return refusal.exchange
+            }
+        }
+        return decideAndStore(context, response: served, fields: fields, image: info, requestTime: requestTime,
+                              responseTime: responseTime, reason: reason, servedETag: servedETag)
     }
 
     /// A refusal before storage: audited `skip` with the reason, answered with a problem.

@@ -90,7 +90,21 @@ extension MediaService {
         resolved = match
         guard let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired else { return nil }
-        return (HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: match.upstreamURL,
+        var upstreamURL = match.upstreamURL
+        if runtime.variantDeclaration != nil {
+            // A variant target hits its stored variant; one whose format follows `Accept` (fmt=auto) or that is
+            // refused takes the full path every time.
+            switch selectVariant(match, runtime: runtime, accept: nil) {
+            case .success(let selected?):
+                guard !selected.selection.negotiated else { return nil }
+                upstreamURL = CacheKey.variantPrimary(source: selected.sourceURL, keyText: selected.selection.spec.keyText)
+            case .success(nil):
+                break
+            case .failure:
+                return nil
+            }
+        }
+        return (HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: upstreamURL,
                                         isVersioned: runtime.tier.isVersioned(query: match.query))), true)
     }
 }

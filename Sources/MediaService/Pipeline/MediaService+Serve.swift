@@ -5,6 +5,7 @@ import MediaStorage
 extension MediaService {
     /// Step 3 of the request flow: the RFC 9111 decision over the group's stored responses.
     func serve(_ context: RequestContext) async -> ServiceResponse {
+        if let variant = context.variant { return await serveVariant(context, variant) }
         let time = now
         let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(context, now: time)
         var decision = makeDecision(context, candidates: candidates, now: time)
@@ -14,12 +15,14 @@ extension MediaService {
         case .serveFresh(let index, _):
             counters.bump(.hits)
             let candidate = candidates[index]
+            context.capture?.set(SourceCapture.Source(candidate))
             let ttl = remaining(candidate, context: context, now: time)
             return Responder.stored(candidate, context: context, now: Int64(time),
                                     status: CacheStatus(hit: true, ttl: ttl), storage: "hit")
         case .serveStale(let index, _, let reason):
             counters.bump(.hits)
             let candidate = candidates[index]
+            context.capture?.set(SourceCapture.Source(candidate))
             if reason == .staleWhileRevalidate { refreshInBackground(context, candidates: candidates, selected: index) }
             let ttl = remaining(candidate, context: context, now: time)
             return Responder.stored(candidate, context: context, now: Int64(time),

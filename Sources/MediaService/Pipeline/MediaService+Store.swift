@@ -6,8 +6,10 @@ import Synchronization
 extension MediaService {
     /// Steps 6–8: RFC 9111 storability, the hook chain, the store, the audit record.
     /// The audit record is written before the bytes: an object never exists without its record.
+    /// - Parameter servedETag: the `ETag` served for a stripped original (``StoredHead/servedETag``), or `nil`.
     func decideAndStore(_ context: RequestContext, response: OriginResponse, fields: HTTPFields, image: ImageInfo?,
-                        requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) -> Exchange {
+                        requestTime: Double, responseTime: Double, reason: CacheStatus.Forward,
+                        servedETag: String? = nil) -> Exchange {
         let tier = context.tier
         var responseFields = response.fields
         if let image {
@@ -49,8 +51,9 @@ extension MediaService {
         let storeKey = CacheKey.store(group: context.groupKey, secondary: stored.secondaryKey)
         // The policy cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
         let policyTTL = Int64(decision.ttl) + stored.currentAge(now: Int64(responseTime))
-        let head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
+        var head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
                               storage: decision.storage.rawValue, policyTTL: policyTTL)
+        head.servedETag = servedETag
         let subject = context.subject(storeKey: storeKey)
         let counters = context.runtime.counters
         guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
@@ -74,9 +77,15 @@ extension MediaService {
             status.stored = true
             status.detail = decision.storage.rawValue
         }
-        let content = Exchange.Content(response: stored, head: head, body: response.body, cacheStatus: status,
+        var content = Exchange.Content(response: stored, head: head, body: response.body, cacheStatus: status,
                                        storage: status.stored ? decision.storage.rawValue : "none",
                                        reason: decision.reason.rawValue)
+        if status.stored {
+            content.storeKey = storeKey
+            content.expiresAt = entry.metadata.expiresAt
+            // A new representation of the source: what was derived from the old one goes (docs/variants.md).
+            dropVariants(ofSource: context.groupKey, in: context.runtime)
+        }
         return Exchange(result: .content(content), shareable: status.stored)
     }
 
@@ -112,6 +121,7 @@ extension MediaService {
             var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
                                   height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)
             head.storage = candidate.head.storage
+            head.keepDerivation(of: candidate.head)
             var entry = candidate.entry
             entry.metadata.head = head.encoded()
             entry.metadata.requestTime = requestTime
@@ -125,8 +135,10 @@ extension MediaService {
         }
         let (candidate, updated, head, ttl) = served!
         let status = CacheStatus(forward: reason, forwardStatus: 304, ttl: ttl)
-        let content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
+        var content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
                                        storage: head.storage, reason: "not-modified")
+        content.storeKey = candidate.storeKey
+        content.expiresAt = candidate.entry.metadata.expiresAt
         return Exchange(result: .content(content), shareable: true)
     }
 

@@ -33,12 +33,15 @@ public final class MediaService: Sendable {
         /// sweeps and evictions drop an entry whose file is not written yet, so its file never appears.
         /// ``flushWrites()`` and ``stop()`` wait for the writers. Default: `true`.
         public var writesBehind: Bool
+        /// Derived images: transform threads, queue limit, AVIF share and timeout.
+        public var transforms: TransformConfiguration
 
         public init(
             stateDirectory: String = ".mediactl",
             clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
             hooks: [any StorageHook] = [], targetLimits: RequestTarget.Configuration = .init(),
-            audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true, writesBehind: Bool = true
+            audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true, writesBehind: Bool = true,
+            transforms: TransformConfiguration = .init()
         ) {
             self.stateDirectory = stateDirectory
             self.clock = clock
@@ -47,6 +50,7 @@ public final class MediaService: Sendable {
             self.audit = audit
             self.synchronizesWrites = synchronizesWrites
             self.writesBehind = writesBehind
+            self.transforms = transforms
         }
     }
 
@@ -62,6 +66,8 @@ public final class MediaService: Sendable {
     let varyKey: SymmetricKey
     let chain: StorageHookChain
     let flights = SingleFlight<String, Exchange>()
+    /// Derivations of one variant, coalesced (``serveVariant(_:_:)``).
+    let derivations = SingleFlight<String, Derivation>()
     let isStopped = Atomic<Bool>(false)
     /// Bumped when a purge starts: exchanges admitted earlier store nothing (C19, logout during a fetch).
     let purgeEpoch = Atomic<Int>(0)

@@ -23,6 +23,11 @@ struct RequestContext: Sendable {
     var cachePolicy: RequestCachePolicy
     /// ``MediaService/purgeEpoch`` when the request was admitted.
     var purgeEpoch: Int
+    /// The derived image the request selects (a tier with `variants` and a query with `w`), or `nil`: the
+    /// representation at ``upstreamURL`` itself. ``upstreamURL`` is then the source's URL.
+    var variant: VariantSelection? = nil
+    /// Set by the variant path on the source's context: receives the representation the source path serves.
+    var capture: SourceCapture? = nil
 
     init(method: String, route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
          clientFields: HTTPFields, originFields: HTTPFields, hasCredential: Bool, partition: String?,

@@ -43,13 +43,19 @@ public struct ServiceOutcome: Sendable, Hashable, Codable {
     public var storage: String?
     /// The stable reason code of the storage decision or of the refusal.
     public var reason: String?
+    /// A derived image's normalised parameters (`w=144,fit=inside,fmt=jpeg,q=80`), or `nil` for an original.
+    public var variant: String?
+    /// A derived image's source: hex SHA-256 of the source's store key (the audit `derivedFrom`), or `nil`.
+    public var derivedFrom: String?
 
     public init(route: String? = nil, tier: String? = nil, cacheStatus: String? = nil, storage: String? = nil,
-                reason: String? = nil) {
+                reason: String? = nil, variant: String? = nil, derivedFrom: String? = nil) {
         self.route = route
         self.tier = tier
         self.cacheStatus = cacheStatus
         self.storage = storage
         self.reason = reason
+        self.variant = variant
+        self.derivedFrom = derivedFrom
     }
 }

@@ -85,6 +85,14 @@ enum Responder {
         return members.joined(separator: ", ")
     }
 
+    /// `response` as clients see its validators: with the stripped original's own `ETag` when it has one.
+    static func servedValidators(_ response: StoredResponse, _ head: StoredHead) -> StoredResponse {
+        guard let servedETag = head.servedETag else { return response }
+        var served = response
+        served.fields.set("ETag", servedETag)
+        return served
+    }
+
     /// A response served from a stored candidate.
     static func stored(_ candidate: Candidate, context: RequestContext, now: Int64, status: CacheStatus,
                        storage: String) -> ServiceResponse {
@@ -108,6 +116,7 @@ enum Responder {
                 fields.append(field.name, field.value)
             }
         }
+        if let servedETag = head.servedETag { fields.set("ETag", servedETag) }
         fields.set("Age", response.ageFieldValue(now: now))
         if var cacheControl = downstreamCacheControl(tier, origin: response.fields) {
             if tier.validatesImages && tier.downstreamCacheControl == nil {
@@ -127,7 +136,7 @@ enum Responder {
         outcome.storage = storage
         outcome.reason = reason
         let notModified = (200...299).contains(response.status)
-            && ConditionalRequest.isNotModified(requestFields: context.clientFields, stored: response)
+            && ConditionalRequest.isNotModified(requestFields: context.clientFields, stored: servedValidators(response, head))
         if notModified {
             fields.remove("Content-Type")
             fields.remove("Content-Language")

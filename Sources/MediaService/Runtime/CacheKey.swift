@@ -37,6 +37,26 @@ enum CacheKey {
 
     static func digest(_ storeKey: String) -> String { KeyDigest.hex(of: storeKey) }
 
+    /// Separates a variant's parameters from its source's URL in its primary key: U+001E, which cannot occur
+    /// in a URL, a hex digest or the parameters.
+    static let derivedSeparator: Character = "\u{1E}"
+
+    /// The primary key of a derived image: the source's URL (its primary key), U+001E, and the normalised
+    /// parameters with the format rule (``MediaTransform/VariantSpec/keyText``). Its group adds the source's
+    /// partition, so a variant is looked up in its source's partition only.
+    static func variantPrimary(source: String, keyText: String) -> String {
+        source + String(derivedSeparator) + keyText
+    }
+
+    /// The group key (URL + partition) of the source a variant's store key was derived from, or `nil` when
+    /// `key` is not a variant's.
+    static func sourceGroup(ofVariantStoreKey key: String) -> String? {
+        guard let mark = key.firstIndex(of: derivedSeparator) else { return nil }
+        let group = group(ofStoreKey: key)
+        guard let split = group.lastIndex(of: separator) else { return nil }
+        return joined(String(key[..<mark]), String(group[group.index(after: split)...]))
+    }
+
     /// ``digest(_:)`` as an audit record's `key`: the same 64 hex characters, built from the digest's bytes
     /// without re-validating its text.
     static func auditDigest(_ storeKey: String) -> AuditDigest { AuditDigest(SHA256.hash(storeKey)) }

@@ -8,6 +8,7 @@
 extension StoredHead {
     func jsonBytes() -> [UInt8] {
         var capacity = 192 + method.utf8.count + storage.utf8.count + (contentType?.utf8.count ?? 0)
+            + (servedETag?.utf8.count ?? 0) + (transform?.utf8.count ?? 0) + (derivedFrom == nil ? 0 : 160)
         for item in fields { for part in item { capacity += 4 + part.utf8.count } }
         for item in vary { for part in item { capacity += 4 + part.utf8.count } }
         var out: [UInt8] = []
@@ -17,6 +18,11 @@ extension StoredHead {
         if let contentType {
             Self.appendLiteral(#""contentType":"#, to: &out)
             Self.appendJSONString(contentType, to: &out)
+            out.append(UInt8(ascii: ","))
+        }
+        if let derivedFrom {
+            Self.appendLiteral(#""derivedFrom":"#, to: &out)
+            Self.appendJSONString(derivedFrom, to: &out)
             out.append(UInt8(ascii: ","))
         }
         Self.appendLiteral(#""fields":"#, to: &out)
@@ -33,10 +39,22 @@ extension StoredHead {
         Self.appendJSONInteger(requestTime, to: &out)
         Self.appendLiteral(#","responseTime":"#, to: &out)
         Self.appendJSONInteger(responseTime, to: &out)
+        if let servedETag {
+            Self.appendLiteral(#","servedETag":"#, to: &out)
+            Self.appendJSONString(servedETag, to: &out)
+        }
+        if let sourceDigest {
+            Self.appendLiteral(#","sourceDigest":"#, to: &out)
+            Self.appendJSONString(sourceDigest, to: &out)
+        }
         Self.appendLiteral(#","status":"#, to: &out)
         Self.appendJSONInteger(Int64(status), to: &out)
         Self.appendLiteral(#","storage":"#, to: &out)
         Self.appendJSONString(storage, to: &out)
+        if let transform {
+            Self.appendLiteral(#","transform":"#, to: &out)
+            Self.appendJSONString(transform, to: &out)
+        }
         Self.appendLiteral(#","vary":"#, to: &out)
         Self.appendJSONLists(vary, to: &out)
         if let width {

@@ -20,6 +20,23 @@ struct StoredHead: Codable, Sendable, Hashable {
     /// The policy's time-to-live cap: seconds of age (RFC 9111 §4.2.3, upstream `Age` included) after
     /// which the response is validated; the decided ttl plus the age at receipt.
     var policyTTL: Int64
+    /// The `ETag` served instead of the origin's (which stays in ``fields`` for validation with the origin):
+    /// set on originals whose metadata was stripped (docs/variants.md), else `nil`.
+    var servedETag: String? = nil
+    /// Variants: hex SHA-256 of the source's store key (the audit `derivedFrom`), else `nil`.
+    var derivedFrom: String? = nil
+    /// Variants: the normalised parameters (the audit `transform`), else `nil`.
+    var transform: String? = nil
+    /// Variants: hex SHA-256 of the source body the variant was derived from, else `nil`.
+    var sourceDigest: String? = nil
+
+    /// Copies the fields a new head of the same stored body keeps (a 304's update): served `ETag` and derivation.
+    mutating func keepDerivation(of other: StoredHead) {
+        servedETag = other.servedETag
+        derivedFrom = other.derivedFrom
+        transform = other.transform
+        sourceDigest = other.sourceDigest
+    }
 
     init(_ response: StoredResponse, contentType: String?, width: Int?, height: Int?, storage: String, policyTTL: Int64) {
         status = response.status

@@ -1,5 +1,6 @@
 import MediaPolicy
 import MediaStorage
+import MediaTransform
 import Synchronization
 
 /// One tier's stores, variant index and counters.
@@ -18,6 +19,12 @@ final class TierRuntime: Sendable {
     /// Variant group key → store keys; an entry that leaves a decided store (evicted, expired, corrupt,
     /// shredded) leaves the index at once, so unique URLs never grow it past what is stored.
     let variantIndex = VariantIndex()
+    /// Source group → its derived images' store keys (``DerivedIndex``).
+    let derivedIndex = DerivedIndex()
+    /// The tier's `variants` in MediaTransform's terms, or `nil` when the tier declares none.
+    let variantDeclaration: VariantDeclaration?
+    /// Seconds per derived image, queueing included (`mediactl_transform_seconds`).
+    let transformTimes = DurationHistogram()
 
     init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool, writesBehind: Bool = false,
          onEvent: @escaping StorageEventHandler) throws {
@@ -34,11 +41,13 @@ final class TierRuntime: Sendable {
         let memoryBudget = limits(persistent ? tier.memoryBytes / 4 : tier.memoryBytes)
         let hotBudget = limits(tier.memoryBytes - (persistent ? tier.memoryBytes / 4 : tier.memoryBytes) - pendingBytes)
         let diskBudget = limits(tier.diskBytes)
-        let index = variantIndex
+        let index = variantIndex, derived = derivedIndex
+        variantDeclaration = tier.variants.map(TierRuntime.declaration)
         let hot = persistent ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: hotBudget.entry)) : nil
         let onEvent: StorageEventHandler = { event in
             if let key = event.storeKey {
                 index.remove(key)
+                derived.remove(key)
                 // A file entry that left its store (evicted, failed write, shred) takes its hot copy along.
                 if event.storageClass != .memory { hot?.remove(key) }
             }
@@ -161,9 +170,23 @@ final class TierRuntime: Sendable {
         }.sorted()
     }
 
-    func addVariant(_ storeKey: String) { variantIndex.add(storeKey) }
+    func addVariant(_ storeKey: String) {
+        variantIndex.add(storeKey)
+        derivedIndex.add(storeKey)
+    }
 
-    func removeVariant(_ storeKey: String) { variantIndex.remove(storeKey) }
+    func removeVariant(_ storeKey: String) {
+        variantIndex.remove(storeKey)
+        derivedIndex.remove(storeKey)
+    }
+
+    /// A policy's `variants` as MediaTransform validates requests against it.
+    static func declaration(_ variants: Tier.Variants) -> VariantDeclaration {
+        VariantDeclaration(widths: variants.widths, heights: variants.heights,
+                           formats: variants.formats.compactMap(OutputFormat.init(rawValue:)), maxDpr: variants.maxDpr,
+                           quality: variants.quality, maxOutputPixels: variants.outputPixelCap,
+                           maxAVIFWidth: variants.maxAVIFWidth)
+    }
 
     /// File bytes waiting for the write-behind writers, per file store, for metrics.
     var pendingWriteGauges: [(store: String, bytes: Int)] {

@@ -29,6 +29,9 @@ final class PreparedHit: Sendable {
     let bodyCount: Int
     let ageIndex: Int
     let cacheStatusIndex: Int
+    /// A derived image's parameters and source digest (``ServiceOutcome/variant``), else `nil`.
+    let variant: String?
+    let derivedFrom: String?
 
     /// Prepares `response` (with `head` and `body`) as ``Responder`` answers a plain `GET` for `context`.
     init(_ response: StoredResponse, head: StoredHead, body: [UInt8], context: RequestContext) {
@@ -38,6 +41,8 @@ final class PreparedHit: Sendable {
         let template = Responder.content(response, head: head, body: body, context: context, now: response.responseTime,
                                          cacheStatus: CacheStatus(hit: true, ttl: 0), storage: "hit", reason: nil)
         status = template.status
+        variant = head.transform
+        derivedFrom = head.derivedFrom
         bodyCount = body.count
         fields = template.fields
         let names = fields.fields.map(\.name)
@@ -72,6 +77,7 @@ final class PreparedHit: Sendable {
         }
         return ServiceResponse(status: status, fields: HTTPFields(lines: lines), body: isHead ? [] : body,
                                outcome: ServiceOutcome(route: route.routeName, tier: route.tierName,
-                                                       cacheStatus: texts.cacheStatus, storage: "hit"))
+                                                       cacheStatus: texts.cacheStatus, storage: "hit", variant: variant,
+                                                       derivedFrom: derivedFrom))
     }
 }

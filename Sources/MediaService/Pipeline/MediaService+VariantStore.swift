@@ -1,0 +1,113 @@
+import HTTPCaching
+import MediaCrypto
+import MediaPolicy
+import MediaStorage
+import MediaTransform
+
+extension MediaService {
+    /// Steps 6–8 for a derived image: it inherits its source's tier, partition, freshness and storage class.
+    ///
+    /// - The stored response is the source's (same `Date`, `Age`, `Cache-Control`, request and response
+    ///   times), so the variant is never fresher than its source, with the variant's own `Content-Type`,
+    ///   `Content-Length` and a strong `ETag` of its bytes.
+    /// - The hook chain decides as for any response; the result is then narrowed to the class the source is
+    ///   stored in (reason `source-storage:<class>`): a source that was not stored gives a variant that is not
+    ///   stored, a memory source a memory variant at most. A source whose response varies (`Vary`) keeps its
+    ///   variants out of storage (`source-varies`): the variant key has no secondary key.
+    /// - The entry expires with the source's (``MediaStorage/EntryMetadata/expiresAt``); its `store` record
+    ///   names the source (`derivedFrom`) and the normalised parameters (`transform`).
+    func storeVariant(_ image: DerivedImage, of captured: SourceCapture.Source, source: RequestContext,
+                      stored: RequestContext, selection: VariantSelection, reason: CacheStatus.Forward) -> Derivation {
+        let tier = stored.tier
+        let time = now
+        let transform = selection.spec.normalised(format: image.format)
+        var fields = captured.response.fields
+        for name in ["content-encoding", "content-range", "content-md5", "digest", "repr-digest", "content-digest"] {
+            fields.remove(name)
+        }
+        fields.set("Content-Type", image.format.mimeType)
+        fields.set("Content-Length", String(image.bytes.count))
+        fields.set("ETag", "\"v-" + String(SHA256.hash(image.bytes).hex.prefix(32)) + "\"")
+        let response = StoredResponse(status: 200, fields: fields, requestTime: captured.response.requestTime,
+                                      responseTime: captured.response.responseTime)
+        let sourceClass = captured.storeKey == nil ? StorageClass.none : StorageClass(rawValue: captured.storage) ?? .none
+        let lifetime = min(captured.response.freshnessLifetime(role: stored.role), captured.head.policyTTL)
+        let ttl = max(0, lifetime - captured.response.currentAge(now: Int64(time)))
+        let varies = captured.response.parsed.varyFieldNames.map { !$0.isEmpty } ?? true
+        let proposal = StorageProposal(
+            tier: tier, route: stored.route,
+            request: .init(hasCredential: stored.hasCredential, hasVersionParameter: stored.isVersioned),
+            response: .init(status: 200, fields: fields),
+            body: .init(byteCount: image.bytes.count, format: image.format.mimeType, pixelWidth: image.width,
+                        pixelHeight: image.height),
+            storability: varies ? .notStorable(StorageReason("source-varies")) : .storable(ttl: Int(min(ttl, Int64(Int32.max)))))
+        var decision = chain.decide(proposal)
+        if decision.storage > sourceClass {
+            decision = StorageDecision(storage: sourceClass, ttl: sourceClass == .none ? 0 : decision.ttl,
+                                       reason: StorageReason("source-storage:" + sourceClass.rawValue), trail: decision.trail)
+        }
+        if decision.storage != .none, wasPurgedDuringExchange(stored) {
+            decision = StorageDecision(storage: .none, ttl: 0, reason: "purged-during-fetch", trail: decision.trail)
+        }
+        let sourceKey = captured.storeKey ?? CacheKey.store(group: source.groupKey, secondary: .empty)
+        let derivation = ServiceAuditor.Derivation(source: CacheKey.digest(sourceKey), transform: transform)
+        var head = StoredHead(response, contentType: image.format.mimeType, width: image.width, height: image.height,
+                              storage: decision.storage.rawValue, policyTTL: captured.head.policyTTL)
+        head.derivedFrom = derivation.source
+        head.transform = transform
+        head.sourceDigest = SHA256.hash(captured.body).hex
+        let storeKey = CacheKey.store(group: stored.groupKey, secondary: .empty)
+        let subject = subject(stored, storeKey: storeKey, source: source)
+        let counters = stored.runtime.counters
+        counters.bump(.variantsDerived)
+        guard decision.storage != .none, let store = stored.runtime.store(for: decision.storage) else {
+            try? auditor.record(.skip, subject, storage: .none, reason: decision.reason.rawValue, bytes: image.bytes.count,
+                                ttl: nil)
+            counters.bump(.skipped)
+            let status = CacheStatus(forward: reason, detail: decision.reason.rawValue)
+            let content = Exchange.Content(response: response, head: head, body: image.bytes, cacheStatus: status,
+                                           storage: "none", reason: decision.reason.rawValue)
+            return Derivation(result: .content(content), shareable: false)
+        }
+        let expiresAt = captured.expiresAt ?? MediaService.expiresAt(responseTime: time, ttl: Int64(decision.ttl), tier: tier)
+        let entry = StoredEntry(
+            metadata: EntryMetadata(key: storeKey, tier: tier.name, route: stored.route.name, partition: stored.partition,
+                                    head: head.encoded(), requestTime: Double(captured.response.requestTime),
+                                    responseTime: Double(captured.response.responseTime), expiresAt: expiresAt),
+            body: image.bytes)
+        var status = CacheStatus(forward: reason, ttl: Int64(decision.ttl))
+        if let failure = commit(entry, into: store, storeKey: storeKey, subject: subject, decision: decision,
+                                context: stored, derivation: derivation) {
+            status.detail = failure
+        } else {
+            status.stored = true
+            status.detail = decision.storage.rawValue
+        }
+        var content = Exchange.Content(response: response, head: head, body: image.bytes, cacheStatus: status,
+                                       storage: status.stored ? decision.storage.rawValue : "none",
+                                       reason: decision.reason.rawValue)
+        if status.stored {
+            content.storeKey = storeKey
+            content.expiresAt = expiresAt
+        }
+        return Derivation(result: .content(content), shareable: status.stored)
+    }
+
+    /// Removes the variants derived from the source group `sourceGroup` (its representation changed: a new
+    /// response was stored for it), each audited `evict` with reason `source-changed`.
+    func dropVariants(ofSource sourceGroup: String, in runtime: TierRuntime) {
+        let keys = runtime.derivedIndex.variants(of: sourceGroup)
+        guard !keys.isEmpty else { return }
+        gate.exclusive {
+            for key in keys {
+                guard let metadata = runtime.remove(key) else { continue }
+                let subject = ServiceAuditor.Subject(tier: metadata.tier, route: metadata.route, storeKey: key,
+                                                     partition: metadata.partition, url: nil)
+                try? auditor.record(.evict, subject,
+                                    storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
+                                    reason: "source-changed", bytes: metadata.bodyByteCount, ttl: nil)
+                runtime.counters.bump(.evicted)
+            }
+        }
+    }
+}

@@ -1,0 +1,194 @@
+import Foundation
+import HTTPCaching
+import MediaCrypto
+import MediaPolicy
+import MediaTransform
+
+extension MediaService {
+    /// Step 5a of the request flow: a derived image (docs/variants.md). A fresh stored variant is served;
+    /// otherwise the source is obtained through the normal path (routed, coalesced, validated, audited and
+    /// stored under its tier) and the variant derived from it, once per variant at a time.
+    func serveVariant(_ context: RequestContext, _ selection: VariantSelection) async -> ServiceResponse {
+        let stored = variantContext(context, selection)
+        let time = now
+        let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(stored, now: time)
+        var decision = makeDecision(stored, candidates: candidates, now: time)
+        let counters = context.runtime.counters
+        switch decision.lookup(now: Int64(time)) {
+        case .serveFresh(let index, _):
+            counters.bump(.hits)
+            let candidate = candidates[index]
+            return answer(Responder.stored(candidate, context: stored, now: Int64(time),
+                                           status: CacheStatus(hit: true, ttl: remaining(candidate, context: stored, now: time)),
+                                           storage: "hit"), selection, head: candidate.head)
+        case .serveStale(let index, _, let reason):
+            counters.bump(.hits)
+            let candidate = candidates[index]
+            return answer(Responder.stored(candidate, context: stored, now: Int64(time),
+                                           status: CacheStatus(hit: true, ttl: remaining(candidate, context: stored, now: time),
+                                                               detail: reason.rawValue),
+                                           storage: "hit"), selection, head: candidate.head)
+        case .gatewayTimeout:
+            return answer(Responder.problem(504, code: "only-if-cached",
+                                            detail: "nothing usable is stored and only-if-cached forbids the origin",
+                                            outcome: context.outcome), selection)
+        case .revalidate, .fetch, .forwardOriginError:
+            break
+        }
+        let forward: CacheStatus.Forward = candidates.isEmpty ? .uriMiss : .stale
+        let operation: @Sendable () async -> Derivation = { [self] in
+            await derive(context, stored: stored, selection: selection, reason: forward)
+        }
+        let result: Derivation
+        if context.coalesces {
+            do {
+                result = try await derivations.run(stored.groupKey, isShareable: { $0.shareable }, operation: operation).value
+            } catch {
+                return answer(Responder.problem(502, code: "variant-failed", detail: "the derivation failed",
+                                                outcome: context.outcome), selection)
+            }
+        } else {
+            result = await operation()
+        }
+        switch result.result {
+        case .content(let content):
+            return answer(Responder.content(content.response, head: content.head, body: content.body, context: stored,
+                                            now: Int64(now), cacheStatus: content.cacheStatus, storage: content.storage,
+                                            reason: content.reason), selection, head: content.head)
+        case .response(let response):
+            return answer(response, selection)
+        }
+    }
+
+    /// The context a variant is looked up and stored under: the source's route, tier and partition, with the
+    /// variant's primary key (``CacheKey/variantPrimary(source:keyText:)``).
+    func variantContext(_ context: RequestContext, _ selection: VariantSelection) -> RequestContext {
+        var stored = context
+        stored.upstreamURL = CacheKey.variantPrimary(source: context.upstreamURL, keyText: selection.spec.keyText)
+        return stored
+    }
+
+    /// `response` with `Vary: Accept` when `fmt=auto` chose the format (RFC 9110 §12.5.5), and the variant's
+    /// parameters and source in its outcome when `head` (the variant's) is given.
+    func answer(_ response: ServiceResponse, _ selection: VariantSelection, head: StoredHead? = nil) -> ServiceResponse {
+        var response = response
+        if let head {
+            response.outcome.variant = head.transform
+            response.outcome.derivedFrom = head.derivedFrom
+        }
+        if selection.negotiated,
+           !response.fields.listValues(for: "Vary").contains(where: { HTTPFields.namesEqual(String($0), "Accept") }) {
+            response.fields.append("Vary", "Accept")
+        }
+        return response
+    }
+
+    /// One derivation: the source through the normal path, then the transform on the worker pool, validation,
+    /// the storage decision (never wider than the source's class) and the store with its audit record.
+    func derive(_ context: RequestContext, stored: RequestContext, selection: VariantSelection,
+                reason: CacheStatus.Forward) async -> Derivation {
+        var source = context
+        source.variant = nil
+        source.method = "GET"
+        // The source is the cache's own request: the client's conditionals and ranges apply to the variant.
+        source.clientFields.removeAll { MediaService.clientConditionals.contains($0) }
+        let capture = SourceCapture()
+        source.capture = capture
+        let original = await serve(source)
+        guard original.status == 200, let captured = capture.source else {
+            return Derivation(result: .response(original), shareable: false)
+        }
+        if captured.response.parsed.cacheControl.noTransform {
+            // RFC 9110 §7.7: a response with no-transform is served as the origin sent it (a tier that strips
+            // metadata refused it before storage).
+            var response = original
+            response.outcome.reason = "origin-forbids-transform"
+            return Derivation(result: .response(response), shareable: false)
+        }
+        guard let declaration = context.runtime.variantDeclaration else {
+            return Derivation(result: .response(original), shareable: false)
+        }
+        let tier = context.tier
+        let limits = TransformLimits(maxSourcePixels: tier.maxPixels, maxOutputPixels: declaration.maxOutputPixels)
+        let transforms = configuration.transforms
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(transforms.timeout * 1000)))
+        let isAVIF = selection.spec.format == .format(.avif)
+        let workers = TransformWorkers.shared(
+            isAVIF ? "transform-avif" : "transform",
+            .init(workers: isAVIF ? transforms.avifWorkers : transforms.workers, queueLimit: transforms.queueLimit))
+        let body = captured.body, spec = selection.spec, formats = declaration.formats
+        let started = ContinuousClock.now
+        let outcome: Result<DerivedImage, TransformError>
+        do {
+            outcome = try await workers.run { () -> Result<DerivedImage, TransformError> in
+                do {
+                    return .success(try ImageTransformer.derive(body, spec: spec, declared: formats, limits: limits,
+                                                                deadline: deadline))
+                } catch {
+                    return .failure(error)
+                }
+            }
+        } catch {
+            return Derivation(result: .response(busy(context, code: "transform-queue-full",
+                                                      detail: "\(transforms.queueLimit) transforms are waiting; retry shortly")),
+                              shareable: false)
+        }
+        context.runtime.transformTimes.observe(seconds: Self.seconds(since: started))
+        let image: DerivedImage
+        switch outcome {
+        case .failure(let error) where error.code == "deadline-exceeded":
+            return Derivation(result: .response(busy(context, code: "transform-timeout",
+                                                      detail: "the transform took longer than \(Self.seconds(transforms.timeout)) s")),
+                              shareable: false)
+        case .failure(let error):
+            return refuseVariant(context, stored: stored, code: "variant-" + error.code,
+                                 detail: "the variant could not be derived: \(error.detail)")
+        case .success(let derived):
+            image = derived
+        }
+        // A variant's bytes are validated like an origin's before they are stored.
+        do {
+            let info = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels, maxBytes: tier.maxObjectBytes))
+                .validate(image.bytes)
+            guard info.format.mimeType == image.format.mimeType, info.width == image.width, info.height == image.height else {
+                return refuseVariant(context, stored: stored, code: "variant-invalid",
+                                     detail: "the derived image is not the \(image.format.rawValue) \(image.width)×\(image.height) it should be")
+            }
+        } catch {
+            return refuseVariant(context, stored: stored, code: "variant-invalid",
+                                 detail: "the derived image failed validation: \(error.context)")
+        }
+        return storeVariant(image, of: captured, source: source, stored: stored, selection: selection, reason: reason)
+    }
+
+    /// `503` with `Retry-After: 1`: the transform pool is full or a transform ran out of time. Not audited
+    /// (no storage decision was made).
+    func busy(_ context: RequestContext, code: String, detail: String) -> ServiceResponse {
+        var response = Responder.problem(503, code: code, detail: detail, outcome: context.outcome)
+        response.fields.set("Retry-After", "1")
+        return response
+    }
+
+    /// A variant that could not be derived or validated: audited `skip` with `code`, answered `502`.
+    func refuseVariant(_ context: RequestContext, stored: RequestContext, code: String, detail: String) -> Derivation {
+        let storeKey = CacheKey.store(group: stored.groupKey, secondary: .empty)
+        try? auditor.record(.skip, subject(stored, storeKey: storeKey, source: context), storage: .none, reason: code,
+                            bytes: nil, ttl: nil)
+        context.runtime.counters.bump(.refused)
+        var outcome = context.outcome
+        outcome.storage = "none"
+        return Derivation(result: .response(Responder.problem(502, code: code, detail: detail, outcome: outcome)),
+                          shareable: false)
+    }
+
+    /// A variant's audit subject: its own key, the source's URL (for tiers whose records carry one).
+    func subject(_ stored: RequestContext, storeKey: String, source: RequestContext) -> ServiceAuditor.Subject {
+        ServiceAuditor.Subject(tier: stored.tier.name, route: stored.route.name, storeKey: storeKey,
+                               partition: stored.partition, url: source.auditURL)
+    }
+
+    static func seconds(since start: ContinuousClock.Instant) -> Double {
+        let elapsed = ContinuousClock.now - start
+        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    }
+}

@@ -1,0 +1,24 @@
+import Foundation
+
+/// Tunables of derived images (docs/variants.md, "Safety").
+public struct TransformConfiguration: Sendable, Hashable {
+    /// Transform threads. Default: one per CPU.
+    public var workers: Int
+    /// Transforms waiting for a thread at once before more are refused (`503` `transform-queue-full`
+    /// with `Retry-After: 1`). Default: 64.
+    public var queueLimit: Int
+    /// Threads of their own for AVIF encodes (about 350 ms of CPU for a 500-px image, 7–17× a JPEG), so
+    /// AVIF never takes more than this share of the machine. Default: half the CPUs, at least 1.
+    public var avifWorkers: Int
+    /// Seconds a transform may take, queueing included, checked between its steps (`503`
+    /// `transform-timeout` past it). Default: 10.
+    public var timeout: Double
+
+    public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 64,
+                avifWorkers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2), timeout: Double = 10) {
+        self.workers = max(1, workers)
+        self.queueLimit = max(0, queueLimit)
+        self.avifWorkers = max(1, avifWorkers)
+        self.timeout = timeout
+    }
+}
