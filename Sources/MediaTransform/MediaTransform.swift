@@ -1,7 +1,7 @@
 // MediaTransform: derived images (variant parameters, the transform as an ordered list of small steps,
-// lossless metadata stripping). The only module that touches libvips (through CVips).
-import CVips
+// lossless metadata stripping). The only module that touches libvips (through CVips); the engine is
+// `ImageTransformer` (Engine/) running the steps in Steps/.
 
 enum MediaTransformLinkCheck {
-    static var vipsVersion: String { String(cString: vips_version_string()) }
+    static var vipsVersion: String { VipsRuntime.version }
 }

@@ -1,0 +1,22 @@
+/// A variant written by ``ImageTransformer/derive(_:spec:declared:limits:deadline:)``.
+public struct DerivedImage: Sendable, Hashable {
+    /// The encoded image, every metadata field removed (no EXIF, XMP, IPTC, ICC profile or
+    /// comments).
+    public var bytes: [UInt8]
+    /// The format `bytes` are in (the variant's `FormatChoice` resolved).
+    public var format: OutputFormat
+    /// Output width in pixels (upright: EXIF orientation applied).
+    public var width: Int
+    /// Output height in pixels.
+    public var height: Int
+    /// Whether the source had an alpha channel (JPEG output flattens it onto white).
+    public var sourceHasAlpha: Bool
+
+    public init(bytes: [UInt8], format: OutputFormat, width: Int, height: Int, sourceHasAlpha: Bool) {
+        self.bytes = bytes
+        self.format = format
+        self.width = width
+        self.height = height
+        self.sourceHasAlpha = sourceHasAlpha
+    }
+}

@@ -1,0 +1,38 @@
+import CVips
+
+/// Writes the image in the output format, each saver also asked to strip metadata:
+/// - JPEG: `Q` = quality, optimised Huffman tables, baseline (not progressive).
+/// - WebP: lossy, `Q` = quality.
+/// - AVIF: heifsave with AV1, `Q` = quality, effort ``avifEffort``.
+/// - PNG: zlib compression ``pngCompression``, not interlaced, not palettised (quality unused).
+///
+/// Sets `context.encoded`. Throws `encode-failed`.
+struct EncodeStep: TransformStep {
+    var name: String { "encode" }
+
+    /// AVIF encoder effort, 0 (fastest) to 9 (libaom `cpu-used` = 9 − effort). Default: 2.
+    static let avifEffort = 2
+    /// PNG zlib compression level 0–9. Default: 6.
+    static let pngCompression = 6
+
+    func run(_ context: TransformContext) throws(TransformError) {
+        let image = try context.currentImage(for: name)
+        guard let format = context.outputFormat else {
+            throw TransformError(.encodeFailed, "\(name): no output format")
+        }
+        let quality = Int32(min(100, max(1, context.spec.quality)))
+        var buffer: UnsafeMutableRawPointer?
+        var length = 0
+        defer { g_free(buffer) }
+        let result: Int32 = switch format {
+        case .jpeg: mediactl_vips_jpegsave_buffer(image.pointer, &buffer, &length, quality)
+        case .webp: mediactl_vips_webpsave_buffer(image.pointer, &buffer, &length, quality)
+        case .avif: mediactl_vips_avifsave_buffer(image.pointer, &buffer, &length, quality, Int32(Self.avifEffort))
+        case .png: mediactl_vips_pngsave_buffer(image.pointer, &buffer, &length, Int32(Self.pngCompression))
+        }
+        guard result == 0, let buffer, length > 0 else {
+            throw TransformError.vips(.encodeFailed, "\(name) \(format.rawValue)")
+        }
+        context.encoded = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+    }
+}

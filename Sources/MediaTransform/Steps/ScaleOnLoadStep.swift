@@ -1,0 +1,25 @@
+import CVips
+
+/// `vips_thumbnail_buffer` into the variant's box (``ThumbnailBox``): the loader shrinks while it
+/// decodes (JPEG DCT scaling, WebP scaled decode), never upscales, applies EXIF orientation, takes
+/// the first frame or page only, refuses truncated or corrupt data (`fail_on=error`, at decode), and
+/// colour-manages a source with an ICC profile (or CMYK) to sRGB. `cover` crops around the centre.
+/// The image made is lazy: its pixels are decoded by ``DecodeStep``.
+///
+/// Replaces `context.image`. Throws `invalid-spec`, `over-pixel-limit` (the box) or `undecodable`.
+struct ScaleOnLoadStep: TransformStep {
+    var name: String { "scale-on-load" }
+
+    func run(_ context: TransformContext) throws(TransformError) {
+        let box = try ThumbnailBox(spec: context.spec, limits: context.limits)
+        guard let base = context.source.baseAddress else {
+            throw TransformError(.unsupportedFormat, "\(name): no bytes")
+        }
+        let count = context.source.count
+        context.image = try VipsImageHandle.make(.undecodable, name) { out in
+            mediactl_vips_thumbnail_buffer(
+                base, count, out, Int32(box.width), Int32(box.height),
+                box.crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE)
+        }
+    }
+}

@@ -1,0 +1,57 @@
+/// A tier's `variants` declaration: the only sizes, formats and qualities a request may ask for.
+///
+/// Policy-file shape (all sizes in output pixels, i.e. CSS px × dpr):
+/// ```json
+/// "variants": { "widths": [72, 144, 288, 576, 1152], "formats": ["jpeg", "webp", "avif", "png"],
+///               "maxDpr": 3, "quality": 80,
+///               "heights": [144, 288], "maxOutputPixels": 331776, "maxAVIFWidth": 576 }
+/// ```
+/// `heights`, `maxOutputPixels` and `maxAVIFWidth` are optional. The value is taken as given (the policy
+/// loader validates it); ``VariantQuery/parse(_:declaration:passThrough:accept:avifAvailable:)`` stays total
+/// for any declaration, empty lists and a `maxDpr` below 1 included (read as 1).
+public struct VariantDeclaration: Sendable, Hashable {
+    /// Allowed output widths in pixels (`w` × `dpr` must be one of them), in declared order.
+    public var widths: [Int]
+    /// Allowed output heights in pixels (`h` × `dpr`), or `nil`: a height must then be one of ``widths``.
+    public var heights: [Int]?
+    /// Formats a request may name with `fmt`, in declared order (the order error texts list them in).
+    public var formats: [OutputFormat]
+    /// Largest device-pixel ratio `dpr` accepted, an integer (default 1: `dpr` other than 1 is refused).
+    public var maxDpr: Int
+    /// Encoder quality 1–100 when the request gives no `q` (default 80).
+    public var quality: Int
+    /// Largest output width × height in pixels when a request gives a height (default: the largest width
+    /// × the largest allowed height).
+    public var maxOutputPixels: Int
+    /// Largest output width in pixels encoded as AVIF (default 576). AVIF encoding costs about 350 ms per
+    /// 500 px image, so an explicit `fmt=avif` above it is refused and `fmt=auto` picks WebP instead.
+    public var maxAVIFWidth: Int
+
+    /// The default ``maxAVIFWidth``, in pixels.
+    public static let defaultMaxAVIFWidth = 576
+
+    /// - Parameter maxOutputPixels: `nil` for the default, the largest width × the largest of `heights`
+    ///   (or of `widths` when `heights` is `nil`); 0 when a list is empty, `Int.max` if the product overflows.
+    public init(widths: [Int], heights: [Int]? = nil, formats: [OutputFormat], maxDpr: Int = 1, quality: Int = 80,
+                maxOutputPixels: Int? = nil, maxAVIFWidth: Int = VariantDeclaration.defaultMaxAVIFWidth) {
+        self.widths = widths
+        self.heights = heights
+        self.formats = formats
+        self.maxDpr = maxDpr
+        self.quality = quality
+        self.maxAVIFWidth = maxAVIFWidth
+        if let maxOutputPixels {
+            self.maxOutputPixels = maxOutputPixels
+        } else {
+            let largest = (widths.max() ?? 0, (heights ?? widths).max() ?? 0)
+            let (product, overflow) = largest.0.multipliedReportingOverflow(by: largest.1)
+            self.maxOutputPixels = overflow ? Int.max : product
+        }
+    }
+
+    /// The allowed output heights: ``heights``, or ``widths`` when there are none.
+    public var allowedHeights: [Int] { heights ?? widths }
+
+    /// ``maxDpr``, read as 1 when below 1 (a `dpr` of 1 is always allowed).
+    public var effectiveMaxDpr: Int { max(1, maxDpr) }
+}

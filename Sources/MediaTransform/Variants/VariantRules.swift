@@ -1,0 +1,142 @@
+/// The checks of ``VariantQuery`` for one declaration, and the rule texts its errors carry.
+struct VariantRules: Sendable {
+    let declaration: VariantDeclaration
+    /// Pass-through names, variant names excluded, first spelling kept, in given order.
+    let passThroughNames: [String]
+    let passThrough: Set<String>
+    let avifAvailable: Bool
+    /// Declared formats, each once, in declared order.
+    let formats: [OutputFormat]
+
+    init(declaration: VariantDeclaration, passThrough: [String], avifAvailable: Bool) {
+        self.declaration = declaration
+        var seen: Set<String> = []
+        passThroughNames = passThrough.filter { VariantParameter(rawValue: $0) == nil && seen.insert($0).inserted }
+        self.passThrough = seen
+        self.avifAvailable = avifAvailable
+        var formatsSeen: Set<OutputFormat> = []
+        formats = declaration.formats.filter { formatsSeen.insert($0).inserted }
+    }
+
+    // MARK: Rule texts
+
+    /// `a parameter must be one of w, h, fit, dpr, q, fmt, v`.
+    var parameterRule: String {
+        let names = VariantParameter.allCases.map(\.rawValue) + passThroughNames.map { QueryItem.shown($0.utf8) }
+        return "a parameter must be one of " + names.joined(separator: ", ")
+    }
+
+    /// `w × dpr must be one of 72, 144, 288`.
+    var widthRule: String { "w × dpr must be one of " + VariantRules.list(declaration.widths) }
+    var heightRule: String { "h × dpr must be one of " + VariantRules.list(declaration.allowedHeights) }
+    var dprRule: String {
+        declaration.effectiveMaxDpr == 1 ? "dpr must be 1" : "dpr must be an integer from 1 to \(declaration.effectiveMaxDpr)"
+    }
+    static let qualityRule = "q must be an integer from 1 to 100"
+    static let fitRule = "fit must be inside or cover"
+
+    /// The formats `fmt` may name: the declared ones (without `avif` when it cannot be encoded and WebP is
+    /// not declared to stand in) and `auto`.
+    var requestableFormats: [String] {
+        let avifRefused = !avifAvailable && !formats.contains(.webp)
+        return formats.filter { !(avifRefused && $0 == .avif) }.map(\.rawValue) + ["auto"]
+    }
+    var formatRule: String {
+        var rule = "fmt must be one of " + requestableFormats.joined(separator: ", ")
+        if !avifAvailable && formats.contains(.avif) && !formats.contains(.webp) {
+            rule += " (AVIF encoding is unavailable)"
+        }
+        return rule
+    }
+
+    static func list(_ values: [Int]) -> String {
+        values.isEmpty ? "(none declared)" : values.map(String.init).joined(separator: ", ")
+    }
+
+    // MARK: Checks
+
+    /// Checks what one item can show on its own: integer syntax and ranges, `fit` and `fmt` names.
+    func checkValue(of parameter: VariantParameter, _ item: QueryItem) throws(VariantError) {
+        let ok: Bool
+        let rule: String
+        switch parameter {
+        case .w:
+            ok = QueryItem.positiveInteger(item.value) != nil
+            rule = widthRule
+        case .h:
+            ok = QueryItem.positiveInteger(item.value) != nil
+            rule = heightRule
+        case .dpr:
+            ok = QueryItem.positiveInteger(item.value).map { $0 <= declaration.effectiveMaxDpr } ?? false
+            rule = dprRule
+        case .q:
+            ok = QueryItem.positiveInteger(item.value).map { $0 <= 100 } ?? false
+            rule = VariantRules.qualityRule
+        case .fit:
+            ok = item.value.map { Fit(rawValue: String(decoding: $0, as: UTF8.self)) != nil } ?? false
+            rule = VariantRules.fitRule
+        case .fmt:
+            ok = item.value.map { requestableFormats.contains(String(decoding: $0, as: UTF8.self)) } ?? false
+            rule = formatRule
+        }
+        if !ok { throw VariantError(subject: item.shown, rule: rule) }
+    }
+
+    /// The items `parameters` that are present, in query order, joined with `&`.
+    static func subject(_ found: [VariantParameter: QueryItem], _ parameters: [VariantParameter]) -> String {
+        parameters.compactMap { found[$0] }.sorted { $0.index < $1.index }.map(\.shown).joined(separator: "&")
+    }
+
+    /// The spec of items that each passed ``checkValue(of:_:)``, after the checks between them.
+    func spec(_ found: [VariantParameter: QueryItem], accept: String?) throws(VariantError)
+        -> (spec: VariantSpec, negotiated: Bool) {
+        guard let wItem = found[.w], let w = QueryItem.positiveInteger(wItem.value) else {
+            throw VariantError(subject: VariantRules.subject(found, VariantParameter.allCases),
+                               rule: "a variant needs w, with w × dpr one of " + VariantRules.list(declaration.widths))
+        }
+        let dpr = QueryItem.positiveInteger(found[.dpr]?.value) ?? 1
+        let (width, widthOverflow) = w.multipliedReportingOverflow(by: dpr)
+        guard !widthOverflow, declaration.widths.contains(width) else {
+            throw VariantError(subject: VariantRules.subject(found, [.w, .dpr]), rule: widthRule)
+        }
+        var height: Int?
+        if let h = QueryItem.positiveInteger(found[.h]?.value) {
+            let (value, overflow) = h.multipliedReportingOverflow(by: dpr)
+            guard !overflow, declaration.allowedHeights.contains(value) else {
+                throw VariantError(subject: VariantRules.subject(found, [.h, .dpr]), rule: heightRule)
+            }
+            let (pixels, pixelsOverflow) = width.multipliedReportingOverflow(by: value)
+            guard !pixelsOverflow, pixels <= declaration.maxOutputPixels else {
+                throw VariantError(subject: VariantRules.subject(found, [.w, .h, .dpr]),
+                                   rule: "(w × dpr) × (h × dpr) must be at most \(declaration.maxOutputPixels)")
+            }
+            height = value
+        }
+        let fit = found[.fit].flatMap { item in item.value.flatMap { Fit(rawValue: String(decoding: $0, as: UTF8.self)) } }
+        let quality = QueryItem.positiveInteger(found[.q]?.value) ?? min(100, max(1, declaration.quality))
+
+        let format: FormatChoice
+        var negotiated = false
+        switch found[.fmt]?.value.map({ String(decoding: $0, as: UTF8.self) }) {
+        case nil:
+            format = .source
+        case "auto":
+            format = FormatNegotiation.choose(accept: accept, declared: formats, width: width,
+                                              maxAVIFWidth: declaration.maxAVIFWidth, avifAvailable: avifAvailable)
+            negotiated = true
+        case let name?:
+            guard let named = OutputFormat(rawValue: name) else {  // checkValue admitted only requestable names
+                throw VariantError(subject: VariantRules.subject(found, [.fmt]), rule: formatRule)
+            }
+            if named == .avif && !avifAvailable {
+                format = .format(.webp)
+            } else if named == .avif && width > declaration.maxAVIFWidth {
+                throw VariantError(subject: VariantRules.subject(found, [.fmt, .w, .dpr]),
+                                   rule: "with fmt=avif, w × dpr must be at most \(declaration.maxAVIFWidth)")
+            } else {
+                format = .format(named)
+            }
+        }
+        return (VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality, format: format), negotiated)
+    }
+}
