@@ -47,7 +47,7 @@ let package = Package(
         .target(
             name: "MediaCTL",
             dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
-                           "MediaService", "HTTPServer"],
+                           "MediaTransform", "MediaService", "HTTPServer"],
             resources: [.copy("Resources/samples")],
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
@@ -66,7 +66,8 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "MediaServiceTests",
-            dependencies: ["MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit"],
+            dependencies: ["MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
+                           "MediaTransform"],
             swiftSettings: strict),
         .testTarget(name: "MediaCTLTests", dependencies: ["MediaCTL"], swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.

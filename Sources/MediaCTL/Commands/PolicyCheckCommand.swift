@@ -1,4 +1,5 @@
 import MediaPolicy
+import MediaTransform
 
 /// `mediactl policy check [--policies DIR]`: loads the policy directory with ``PolicyLoader`` and
 /// prints a summary (exit 0), or every problem (exit 2).
@@ -52,13 +53,39 @@ public enum PolicyCheckCommand {
             let tier = policies.tiers[name]!
             out +=
                 "  tier  \(name): storage \(tier.storage.rawValue), cache \(tier.cache.rawValue), "
-                + "credentials \(tier.credentials.rawValue), partition \(tier.partition.rawValue), maxTTL \(tier.maxTTL)\n"
+                + "credentials \(tier.credentials.rawValue), partition \(tier.partition.rawValue), maxTTL \(tier.maxTTL)"
+                + (tier.metadata == .strip ? ", metadata strip" : "") + "\n"
+            if let variants = tier.variants { out += "        variants: " + variantSummary(variants) + "\n" }
         }
         for route in policies.routes {
             out +=
                 "  route \(route.name): \(route.mount) -> \(route.origin) (tier \(route.tier), "
                 + "methods \(route.methods.rawValue))\n"
         }
+        if policies.tiers.values.contains(where: { $0.variants != nil }) {
+            out += "  libvips \(VipsRuntime.version): " + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF) + "\n"
+        }
         return out
+    }
+
+    /// `widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality 80, maxOutputPixels 1327104, maxAVIFWidth 576`.
+    static func variantSummary(_ variants: Tier.Variants) -> String {
+        var parts = ["widths " + variants.widths.map(String.init).joined(separator: " ")]
+        if let heights = variants.heights { parts.append("heights " + heights.map(String.init).joined(separator: " ")) }
+        parts.append("formats " + variants.formats.joined(separator: " "))
+        parts.append("maxDpr \(variants.maxDpr)")
+        parts.append("quality \(variants.quality)")
+        parts.append("maxOutputPixels \(variants.outputPixelCap)")
+        if variants.formats.contains("avif") { parts.append("maxAVIFWidth \(variants.maxAVIFWidth)") }
+        return parts.joined(separator: ", ")
+    }
+
+    /// Whether AVIF can be written, and what the tiers that declare it get when it cannot.
+    static func avifNote(_ policies: PolicySet, canSaveAVIF: Bool) -> String {
+        let declaring = policies.tiers.keys.sorted().filter { policies.tiers[$0]?.variants?.formats.contains("avif") == true }
+        if canSaveAVIF { return "saves jpeg, webp, avif, png" }
+        guard !declaring.isEmpty else { return "saves jpeg, webp, png (no AVIF encoder)" }
+        return "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tier\(declaring.count == 1 ? "" : "s") "
+            + declaring.joined(separator: ", ")
     }
 }

@@ -12,6 +12,7 @@ final class DemoClient: Sendable {
         var status: Int
         var cacheStatus: String?
         var bytes: Int
+        var body: [UInt8]
     }
 
     /// Why a request failed, for the message `request N (PATH) failed: <reason>`.
@@ -49,6 +50,7 @@ final class DemoClient: Sendable {
         }
         guard let http = response as? HTTPURLResponse else { throw Failure(reason: "not an HTTP response") }
         return Answer(
-            status: http.statusCode, cacheStatus: http.value(forHTTPHeaderField: "Cache-Status"), bytes: data.count)
+            status: http.statusCode, cacheStatus: http.value(forHTTPHeaderField: "Cache-Status"), bytes: data.count,
+            body: [UInt8](data))
     }
 }

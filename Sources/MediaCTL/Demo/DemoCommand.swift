@@ -133,7 +133,8 @@ public struct DemoCommand: Sendable {
         for row in rows where !row.isExpected {
             context.diagnose(
                 "row \(row.number) (\(row.step.path), \(row.step.user.rawValue)): expected \(row.step.expectation.summary), "
-                    + "got \(row.status) \(row.cacheStatus ?? "without Cache-Status")")
+                    + "got \(row.status) \(row.cacheStatus ?? "without Cache-Status")"
+                    + (row.checkFailure.map { "; \($0)" } ?? ""))
             status = .failure
         }
         if !report.isClean {
@@ -166,7 +167,8 @@ public struct DemoCommand: Sendable {
             rows.append(
                 DemoRow(
                     number: index + 1, step: step, status: answer.status, cacheStatus: answer.cacheStatus,
-                    storage: storage, bytes: answer.bytes))
+                    storage: storage, bytes: answer.bytes,
+                    checkFailure: step.check.flatMap { DemoBodyCheck.failure(of: $0, in: answer.body) }))
         }
         return rows
     }

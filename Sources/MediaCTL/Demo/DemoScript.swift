@@ -58,6 +58,22 @@ public enum DemoScript {
         }
     }
 
+    /// What the demo checks in a body besides the status and `Cache-Status`.
+    public struct Check: Sendable, Hashable {
+        /// The image's width in pixels, or `nil`.
+        public var width: Int?
+        /// The range its height must fall in, or `nil`.
+        public var heights: ClosedRange<Int>?
+        /// Whether the body must carry no EXIF block, GPS position, camera serial or capture time.
+        public var withoutLocation: Bool
+
+        public init(width: Int? = nil, heights: ClosedRange<Int>? = nil, withoutLocation: Bool = false) {
+            self.width = width
+            self.heights = heights
+            self.withoutLocation = withoutLocation
+        }
+    }
+
     /// One request of the visit.
     public struct Step: Sendable, Hashable {
         /// The request target, such as `/catalog/coffee-237a7131.jpg`.
@@ -68,12 +84,15 @@ public enum DemoScript {
         public var note: String
         /// The answer a correct service gives.
         public var expectation: Expectation
+        /// What the body must be, or `nil` for no check.
+        public var check: Check?
 
-        public init(_ path: String, _ user: User, _ note: String, _ expectation: Expectation) {
+        public init(_ path: String, _ user: User, _ note: String, _ expectation: Expectation, check: Check? = nil) {
             self.path = path
             self.user = user
             self.note = note
             self.expectation = expectation
+            self.check = check
         }
     }
 
@@ -91,6 +110,18 @@ public enum DemoScript {
         Step("/receipts/r-7731.png", .u2, "receipt: U2 never gets U1's copy", .storedMiss),
         Step("/receipts/r-7731.png", .u1, "receipt: U1 again, own partition", .hit),
         Step("/receipts/r-7731.png", .anonymous, "receipt without a token", .refused(401)),
+        Step("/large/astronaut-4000.jpg?w=144", .u1, "variant: the 4000×4000 JPEG (1,475,990 bytes) at 144 px",
+             .storedMiss, check: Check(width: 144, heights: 144...144)),
+        Step("/large/astronaut-4000.jpg?w=144", .u2, "variant: repeat view; the origin sent the source once", .hit),
+        Step("/uploads/gps-orient6.jpg", .anonymous, "upload (233,453 bytes): served without GPS, serial, times",
+             .storedMiss, check: Check(withoutLocation: true)),
+        Step("/uploads/gps-orient6.jpg?w=144", .anonymous, "upload variant: upright 144×126, no EXIF",
+             .storedMiss, check: Check(width: 144, heights: 125...126, withoutLocation: true)),
+        Step("/receipts/r-7732.jpg?w=144", .u1, "receipt thumbnail: U1's own sealed variant", .storedMiss,
+             check: Check(width: 144)),
+        Step("/receipts/r-7732.jpg?w=144", .u2, "receipt thumbnail: U2 gets their own", .storedMiss,
+             check: Check(width: 144)),
+        Step("/receipts/r-7732.jpg?w=144", .u1, "receipt thumbnail: U1 again, own partition", .hit),
         Step("/one-time/ticket-5510.jpg", .u1, "one-time: passed through", .unstoredMiss),
         Step("/one-time/ticket-5510.jpg", .u1, "one-time: again, never stored", .unstoredMiss),
     ]

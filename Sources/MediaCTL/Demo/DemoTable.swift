@@ -13,9 +13,11 @@ public struct DemoRow: Sendable, Hashable {
     public var storage: String
     /// Body bytes received.
     public var bytes: Int
+    /// Why the body failed the step's ``DemoScript/Step/check``, or `nil`.
+    public var checkFailure: String? = nil
 
-    /// Whether the answer is what ``DemoScript/Step/expectation`` asks for.
-    public var isExpected: Bool { step.expectation.isMet(status: status, cacheStatus: cacheStatus) }
+    /// Whether the answer is what ``DemoScript/Step/expectation`` and the step's check ask for.
+    public var isExpected: Bool { step.expectation.isMet(status: status, cacheStatus: cacheStatus) && checkFailure == nil }
 }
 
 /// Renders rows as an aligned text table: `#`, `request`, `user`, `status`, `Cache-Status`,

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaPolicy
+import MediaTransform
 import MediaService
 
 /// What `mediactl inspect` learned about one origin answer, rendered by ``text``.
@@ -112,6 +113,28 @@ struct Inspection {
         lines.append(
             pad("decision:", 18) + "\(decision.storage.rawValue), ttl \(decision.ttl) s (reason \(decision.reason.rawValue))")
         for step in decision.trail { lines.append("  " + step.description) }
+        lines.append(contentsOf: derivedLines(tier, decision: decision, noTransform: stored.parsed.cacheControl.noTransform))
+        return lines
+    }
+
+    /// The tier's metadata rule and variants, and where a variant of this response would be kept.
+    private func derivedLines(_ tier: Tier, decision: StorageDecision, noTransform: Bool) -> [String] {
+        var lines: [String] = []
+        if tier.metadata == .strip {
+            lines.append(pad("metadata:", 18) + (noTransform
+                ? "strip, but the origin sent no-transform: the service answers 502, origin-forbids-transform"
+                : "strip (the original is served and stored without EXIF, XMP, IPTC or text; pixels unchanged)"))
+        }
+        guard let variants = tier.variants else {
+            lines.append(pad("variants:", 18) + "none (the query is passed to the origin)")
+            return lines
+        }
+        lines.append(pad("variants:", 18) + PolicyCheckCommand.variantSummary(variants))
+        lines.append(pad("", 18) + "?w=N[&h=N][&fit=inside|cover][&dpr=N][&q=N][&fmt=\(variants.formats.joined(separator: "|"))|auto]; "
+                     + (VipsRuntime.canSaveAVIF ? "AVIF available" : "AVIF unavailable here: avif falls back to webp"))
+        lines.append(pad("variant storage:", 18) + (noTransform
+            ? "none (no-transform: the original is served instead)"
+            : "\(decision.storage.rawValue) at most, as its source (never wider, same partition, expires with it)"))
         return lines
     }
 

@@ -5,7 +5,8 @@ import MediaService
 /// real origins (``MediaService/DefaultOriginFetcher``: libcurl), on the state directory of `serve`.
 ///
 /// Text output: the status line, the response fields, then `route:`, `storage:` and `body:`
-/// lines. `--json`: one document `{"bytes","cacheStatus","headers","reason","status","storage"}`.
+/// lines (and `variant:` for a derived image). `--json`: one document
+/// `{"bytes","cacheStatus","derivedFrom","headers","reason","status","storage","variant"}`.
 /// The body goes to `--output FILE` (mode 0600), or to stdout with `--output -`, in which case the
 /// report goes to stderr so the body stays intact.
 public struct FetchCommand: Sendable {
@@ -23,8 +24,14 @@ public struct FetchCommand: Sendable {
         public var reason: String?
         /// Body bytes (for HEAD and 304, 0).
         public var bytes: Int
+        /// A derived image's normalised parameters (`w=144,fit=inside,fmt=jpeg,q=80`), or `nil`.
+        public var variant: String?
+        /// A derived image's source key digest (the audit `derivedFrom`), or `nil`.
+        public var derivedFrom: String?
 
-        private enum CodingKeys: String, CodingKey { case status, headers, cacheStatus, storage, reason, bytes }
+        private enum CodingKeys: String, CodingKey {
+            case status, headers, cacheStatus, storage, reason, bytes, variant, derivedFrom
+        }
 
         public init(_ response: ServiceResponse) {
             status = response.status
@@ -41,6 +48,8 @@ public struct FetchCommand: Sendable {
             storage = response.outcome.storage
             reason = response.outcome.reason
             bytes = response.body.count
+            variant = response.outcome.variant
+            derivedFrom = response.outcome.derivedFrom
         }
 
         /// Every key is always present; absent values are `null`.
@@ -52,6 +61,8 @@ public struct FetchCommand: Sendable {
             try container.encode(storage, forKey: .storage)
             try container.encode(reason, forKey: .reason)
             try container.encode(bytes, forKey: .bytes)
+            try container.encode(variant, forKey: .variant)
+            try container.encode(derivedFrom, forKey: .derivedFrom)
         }
     }
 
@@ -120,6 +131,9 @@ public struct FetchCommand: Sendable {
             lines.append("route: none")
         }
         lines.append("storage: \(outcome.storage ?? "-") (reason: \(outcome.reason ?? "-"))")
+        if let variant = outcome.variant {
+            lines.append("variant: \(variant) (derived from \(outcome.derivedFrom ?? "-"))")
+        }
         var body = "body: \(response.body.count) bytes"
         if let outputFile { body += outputFile == "-" ? " (written to stdout)" : " (written to \(outputFile))" }
         lines.append(body)

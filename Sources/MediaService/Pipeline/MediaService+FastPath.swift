@@ -28,13 +28,17 @@ extension MediaService {
         guard context.method == "GET" || context.method == "HEAD",
               context.cachePolicy != .reloadIgnoringLocalCacheData else { return nil }
         let time = now
-        guard let candidates = loadCandidates(context, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
-        var decision = makeDecision(context, candidates: candidates, now: time)
+        // A variant is looked up under its own key (the context's URL is its source's).
+        let lookup = context.variant.map { variantContext(context, $0) } ?? context
+        guard let candidates = loadCandidates(lookup, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
+        var decision = makeDecision(lookup, candidates: candidates, now: time)
         guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return nil }
         context.runtime.counters.bump(.hits)
         let candidate = candidates[index]
-        return Responder.stored(candidate, context: context, now: Int64(time),
-                                status: CacheStatus(hit: true, ttl: remaining(candidate, context: context, now: time)),
-                                storage: "hit")
+        let response = Responder.stored(candidate, context: lookup, now: Int64(time),
+                                        status: CacheStatus(hit: true, ttl: remaining(candidate, context: lookup, now: time)),
+                                        storage: "hit")
+        guard let variant = context.variant else { return response }
+        return answer(response, variant, head: candidate.head)
     }
 }

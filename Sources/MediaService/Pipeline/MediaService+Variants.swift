@@ -124,8 +124,10 @@ extension MediaService {
                 do {
                     return .success(try ImageTransformer.derive(body, spec: spec, declared: formats, limits: limits,
                                                                 deadline: deadline))
-                } catch {
+                } catch let error as TransformError {
                     return .failure(error)
+                } catch {
+                    return .failure(TransformError(.encodeFailed, "\(error)"))
                 }
             }
         } catch {
@@ -136,12 +138,12 @@ extension MediaService {
         context.runtime.transformTimes.observe(seconds: Self.seconds(since: started))
         let image: DerivedImage
         switch outcome {
-        case .failure(let error) where error.code == "deadline-exceeded":
+        case .failure(let error) where error.code == .deadlineExceeded:
             return Derivation(result: .response(busy(context, code: "transform-timeout",
                                                       detail: "the transform took longer than \(Self.seconds(transforms.timeout)) s")),
                               shareable: false)
         case .failure(let error):
-            return refuseVariant(context, stored: stored, code: "variant-" + error.code,
+            return refuseVariant(context, stored: stored, code: "variant-" + error.code.rawValue,
                                  detail: "the variant could not be derived: \(error.detail)")
         case .success(let derived):
             image = derived

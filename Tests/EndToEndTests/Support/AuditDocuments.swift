@@ -16,6 +16,8 @@ struct AuditLine: Decodable, Equatable {
     var ttl: Int?
     var count: Int?
     var url: String?
+    var derivedFrom: String?
+    var transform: String?
     var prev: String
     var hash: String
 

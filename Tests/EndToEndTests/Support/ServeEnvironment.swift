@@ -29,14 +29,25 @@ final class ServeEnvironment: @unchecked Sendable {
     private(set) var serve: MediactlProcess?
 
     /// Starts nginx (with the extra config) and writes the policy file; `mediactl serve` starts with ``start()``.
-    init(extraRoutes: [Route] = [], originServerConfig: String = "", originHTTPConfig: String = "") throws {
+    /// - Parameter policy: the policy file for an origin base URL; default ``policyJSON(originBase:routes:)``
+    ///   with the default routes and `extraRoutes`.
+    init(extraRoutes: [Route] = [], originServerConfig: String = "", originHTTPConfig: String = "",
+         policy: ((String) throws -> String)? = nil) throws {
         origin = try NginxOrigin(extraServerConfig: originServerConfig, extraHTTPConfig: originHTTPConfig)
         root = FileManager.default.temporaryDirectory.appendingPathComponent("mediactl-e2e-\(UUID().uuidString)")
         policiesDirectory = root.appendingPathComponent("policies")
         stateDirectory = root.appendingPathComponent("state")
         try FileManager.default.createDirectory(at: policiesDirectory, withIntermediateDirectories: true)
-        let json = Self.policyJSON(originBase: origin.baseURL, routes: Self.defaultRoutes + extraRoutes)
+        let json = try policy?(origin.baseURL) ?? Self.policyJSON(originBase: origin.baseURL, routes: Self.defaultRoutes + extraRoutes)
         try json.write(to: policiesDirectory.appendingPathComponent("e2e.json"), atomically: true, encoding: .utf8)
+    }
+
+    /// The repository's `Policies/default.json` (every tier, with `variants` and `metadata`), its routes
+    /// pointing at `originBase` instead of `http://127.0.0.1:8081`.
+    static func repositoryDefaultPolicy(originBase: String) throws -> String {
+        let file = NginxOrigin.fixturesDirectory.deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("Policies/default.json")
+        return try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "http://127.0.0.1:8081", with: originBase)
     }
 
     /// The default tiers (Policies/default.json) with `routes` pointing at `originBase`.

@@ -1,0 +1,40 @@
+import Foundation
+import Glibc
+import Synchronization
+import Testing
+@testable import MediaService
+
+/// The bounded transform pool: jobs run off the caller, past the queue limit they are refused at once.
+@Suite struct TransformWorkersTests {
+    @Test func runsJobsOnItsOwnThreads() async throws {
+        let pool = TransformWorkers(name: "tw", configuration: .init(workers: 2, queueLimit: 4))
+        let caller = pthread_self()
+        let worker = try await pool.run { pthread_self() }
+        #expect(pthread_equal(caller, worker) == 0)
+        let results = try await withThrowingTaskGroup(of: Int.self) { group in
+            for value in 0..<6 { group.addTask { try await pool.run { value * 2 } } }
+            var out: [Int] = []
+            for try await value in group { out.append(value) }
+            return out.sorted()
+        }
+        #expect(results == [0, 2, 4, 6, 8, 10])
+    }
+
+    @Test func refusesPastTheQueueLimitWhileEveryWorkerIsBusy() async throws {
+        let pool = TransformWorkers(name: "test-full", configuration: .init(workers: 1, queueLimit: 1))
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        async let busy: Int = pool.run { started.signal(); release.wait(); return 1 }
+        // The single worker is running the first job.
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { started.wait(); done.resume() }
+        }
+        async let queued: Int = pool.run { 2 }
+        // Wait until the second job is queued, then a third is refused at once.
+        while pool.waiting < 1 { await Task.yield() }
+        await #expect(throws: TransformWorkers.Refusal.queueFull) { try await pool.run { 3 } }
+        release.signal()
+        #expect(try await busy == 1)
+        #expect(try await queued == 2)
+    }
+}
