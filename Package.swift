@@ -69,7 +69,7 @@ let package = Package(
             dependencies: ["MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
                            "MediaTransform"],
             swiftSettings: strict),
-        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCTL"], swiftSettings: strict),
+        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCTL", "MediaTransform"], swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.
         .testTarget(
             name: "EndToEndTests",

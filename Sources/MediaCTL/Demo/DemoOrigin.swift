@@ -8,8 +8,9 @@ import Synchronization
 ///
 /// | folder | answer |
 /// |---|---|
-/// | `catalog/` | `Cache-Control: public, max-age=31536000, immutable`, `ETag` |
+/// | `catalog/`, `large/` | `Cache-Control: public, max-age=31536000, immutable`, `ETag` |
 /// | `avatars/` | `Cache-Control: max-age=60`, `ETag`; `?v=2` serves the `.next` picture (`u1001.jpg?v=2` → `u1001.next.jpg`) |
+/// | `uploads/` | `Cache-Control: max-age=60`, `ETag` |
 /// | `receipts/` | `401` unless `Authorization: Bearer demo-token-u1` or `…-u2`; then `Cache-Control: private, max-age=60`, `ETag` |
 /// | `one-time/` | `Cache-Control: no-store` |
 ///
@@ -76,9 +77,9 @@ public final class DemoOrigin: HTTPHandling {
         guard let file = files[resolved] else { return .problem(status: 404, detail: "no sample at \(path)") }
         var fields: [(name: String, value: String)] = [("Content-Type", file.contentType)]
         switch folder {
-        case "catalog":
+        case "catalog", "large":
             fields += [("Cache-Control", "public, max-age=31536000, immutable"), ("ETag", file.etag)]
-        case "avatars":
+        case "avatars", "uploads":
             fields += [("Cache-Control", "max-age=60"), ("ETag", file.etag)]
         case "receipts":
             let authorization = request.field("Authorization") ?? ""

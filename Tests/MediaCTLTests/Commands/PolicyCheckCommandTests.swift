@@ -1,11 +1,21 @@
 import Foundation
 import MediaPolicy
+import MediaTransform
 import Testing
 
 @testable import MediaCTL
 
 @Suite struct PolicyCheckCommandTests {
     static let repositoryPolicies = ServiceStateHarness.repository.appendingPathComponent("Policies").path
+
+    static let variants = "widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality 80, maxOutputPixels 1327104, maxAVIFWidth 576"
+
+    @Test func avifNoteNamesTheTiersThatFallBack() throws {
+        let policies = try PolicyLoader().load(directory: Self.repositoryPolicies)
+        #expect(PolicyCheckCommand.avifNote(policies, canSaveAVIF: true) == "saves jpeg, webp, avif, png")
+        #expect(PolicyCheckCommand.avifNote(policies, canSaveAVIF: false)
+                == "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tiers avatar, private, public")
+    }
 
     @Test func defaultPoliciesAreAccepted() async {
         let result = await CLIRun.run(
@@ -17,16 +27,20 @@ import Testing
             result.stdout == """
                 policies ok: 1 file, 4 tiers, 6 routes in \(p)
                   file  \(p)/default.json
-                  tier  avatar: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000
+                  tier  avatar: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000, metadata strip
+                        variants: \(Self.variants)
                   tier  no-store: storage none, cache shared, credentials strip, partition none, maxTTL 86400
-                  tier  private: storage encrypted-disk, cache private, credentials bearer-required, partition credential, maxTTL 600
+                  tier  private: storage encrypted-disk, cache private, credentials bearer-required, partition credential, maxTTL 600, metadata strip
+                        variants: \(Self.variants)
                   tier  public: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000
+                        variants: \(Self.variants)
                   route catalog: /catalog/ -> http://127.0.0.1:8081/catalog/ (tier public, methods read)
                   route large: /large/ -> http://127.0.0.1:8081/large/ (tier public, methods read)
                   route avatars: /avatars/ -> http://127.0.0.1:8081/avatars/ (tier avatar, methods read)
                   route uploads: /uploads/ -> http://127.0.0.1:8081/uploads/ (tier avatar, methods read)
                   route receipts: /receipts/ -> http://127.0.0.1:8081/receipts/ (tier private, methods read)
                   route one-time: /one-time/ -> http://127.0.0.1:8081/one-time/ (tier no-store, methods read)
+                  libvips \(VipsRuntime.version): \(VipsRuntime.canSaveAVIF ? "saves jpeg, webp, avif, png" : "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tiers avatar, private, public")
 
                 """)
     }

@@ -49,6 +49,10 @@ import Testing
         let stored60 = "mediactl; fwd=uri-miss; fwd-status=200; ttl=*; stored; detail=disk"
         let sealed = "mediactl; fwd=uri-miss; fwd-status=200; ttl=*; stored; detail=encrypted-disk"
         let noStore = "mediactl; fwd=uri-miss; fwd-status=200; detail=response-no-store"
+        // Variants: derived by the service (no fwd-status); their sizes are libvips's (checked by the demo itself).
+        let variantYear = "mediactl; fwd=uri-miss; ttl=3153*; stored; detail=disk"
+        let variant60 = "mediactl; fwd=uri-miss; ttl=*; stored; detail=disk"
+        let sealedVariant = "mediactl; fwd=uri-miss; ttl=*; stored; detail=encrypted-disk"
         // (request, user, status, Cache-Status or its prefix, storage, bytes)
         return [
             ("/catalog/astronaut-4530ade2.jpg", "U1", "200", storedYear, "disk", astronaut),
@@ -63,6 +67,14 @@ import Testing
             ("/receipts/r-7731.png", "U2", "200", sealed, "encrypted-disk", receipt),
             ("/receipts/r-7731.png", "U1", "200", "mediactl; hit; ttl=*", "hit (encrypted-disk)", receipt),
             ("/receipts/r-7731.png", "anon", "401", "-", "refused (credentials-required)", "175"),
+            ("/large/astronaut-4000.jpg?w=144", "U1", "200", variantYear, "disk", "*"),
+            ("/large/astronaut-4000.jpg?w=144", "U2", "200", "mediactl; hit; ttl=3153*", "hit (disk)", "*"),
+            // The upload without its EXIF: 280 bytes fewer, the pixels untouched.
+            ("/uploads/gps-orient6.jpg", "anon", "200", stored60, "disk", "233173"),
+            ("/uploads/gps-orient6.jpg?w=144", "anon", "200", variant60, "disk", "*"),
+            ("/receipts/r-7732.jpg?w=144", "U1", "200", sealedVariant, "encrypted-disk", "*"),
+            ("/receipts/r-7732.jpg?w=144", "U2", "200", sealedVariant, "encrypted-disk", "*"),
+            ("/receipts/r-7732.jpg?w=144", "U1", "200", "mediactl; hit; ttl=*", "hit (encrypted-disk)", "*"),
             ("/one-time/ticket-5510.jpg", "U1", "200", noStore, "none (response-no-store)", ticket),
             ("/one-time/ticket-5510.jpg", "U1", "200", noStore, "none (response-no-store)", ticket),
         ]
@@ -84,13 +96,16 @@ import Testing
             #expect(row[3] == want.2, "row \(index + 1) status")
             #expect(Self.matches(row[4], want.3), "row \(index + 1): \(row[4])")
             #expect(row[5] == want.4, "row \(index + 1) storage")
-            #expect(row[6] == want.5, "row \(index + 1) bytes")
+            #expect(Self.matches(row[6], want.5), "row \(index + 1) bytes: \(row[6])")
             #expect(row[7] == DemoScript.steps[index].note)
         }
         // No-store rows are never stored; the 401 carries no Cache-Status.
-        #expect(rows[12][4].contains("stored") == false)
-        #expect(rows[13][4].contains("stored") == false)
-        #expect(run.stdout.contains("\nthe origin answered 9 of 14 requests; 4 came from storage, 1 refused before any lookup\n"))
+        #expect(rows[19][4].contains("stored") == false)
+        #expect(rows[20][4].contains("stored") == false)
+        // The variant rows' bodies: the same bytes for both users of a shared tier, one per user of a private one.
+        #expect(rows[12][6] == rows[13][6])
+        #expect(Int(rows[12][6])! < 20_000)
+        #expect(run.stdout.contains("\nthe origin answered 13 of 21 requests; 6 came from storage, 1 refused before any lookup\n"))
         #expect(run.stdout.contains("chain intact"))
         #expect(run.stdout.hasSuffix("\nclean: no violations\n"))
         #expect(run.stdout.contains("tier no-store (allows none)\n"))
@@ -114,16 +129,18 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
         let text = out.text
         let audit = String(text[text.range(of: "\naudit: ")!.upperBound...])
-        #expect(audit.hasPrefix("14 records, chain intact, last hash "))
+        #expect(audit.hasPrefix("26 records, chain intact, last hash "))
         let lines = audit.split(separator: "\n").map(String.init)
         func row(_ tier: String) -> [String] {
             let index = lines.firstIndex { $0.hasPrefix("tier \(tier) ") }!
             return lines[index + 2].split(separator: " ").map(String.init)
         }
         // storage stored updated skipped evicted expired purged invalidated shredded objects bytes
-        #expect(row("public").prefix(10) == ["disk", "3", "0", "0", "0", "0", "0", "0", "0", "3"])
-        #expect(row("avatar").prefix(10) == ["disk", "2", "0", "0", "0", "0", "0", "0", "0", "2"])
-        #expect(row("private").prefix(10) == ["encrypted-disk", "2", "0", "0", "0", "0", "0", "0", "2", "0"])
+        // public: 3 catalog images, the large source and its variant; avatar: 2 avatars, the upload and its
+        // variant; private: 2 receipts and, per user, r-7732 and its variant.
+        #expect(row("public").prefix(10) == ["disk", "5", "0", "0", "0", "0", "0", "0", "0", "5"])
+        #expect(row("avatar").prefix(10) == ["disk", "4", "0", "0", "0", "0", "0", "0", "0", "4"])
+        #expect(row("private").prefix(10) == ["encrypted-disk", "6", "0", "0", "0", "0", "0", "0", "6", "0"])
         #expect(row("no-store").prefix(10) == ["none", "0", "0", "2", "0", "0", "0", "0", "0", "0"])
     }
 
@@ -170,11 +187,12 @@ import Testing
                 "  curl -s -D - -o /dev/null -H 'Authorization: Bearer demo-token-u2' \(service)/receipts/r-7732.jpg\n"))
         #expect(out.text.contains("State directory (kept): \(state)\n"))
         #expect(out.text.contains("\nclean: no violations\n"))
-        // Kept, stopped cleanly: the sealed receipts were shredded at the stop.
+        // Kept, stopped cleanly: the sealed receipts (r-7731 for both users, r-7732 and its variant for both)
+        // were shredded at the stop.
         #expect(FileManager.default.fileExists(atPath: state))
         let records = try AuditReader.records(directory: state + "/audit")
         #expect(records.last?.event == .stop)
-        #expect(records.filter { $0.event == .shred && $0.key != nil }.count == 2)
+        #expect(records.filter { $0.event == .shred && $0.key != nil }.count == 6)
         #expect(try AuditVerifier.verify(stateDirectory: state).failure == nil)
         // The audit hint works from any directory: the demo's tiers are written next to the state.
         #expect(out.text.contains("  mediactl audit --state-dir \(state) --policies \(state)-policies\n"))

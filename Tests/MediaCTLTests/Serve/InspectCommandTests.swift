@@ -1,4 +1,5 @@
 import Foundation
+import MediaTransform
 import Testing
 
 @testable import MediaCTL
@@ -10,6 +11,13 @@ import Testing
         let now = Date().timeIntervalSince1970.rounded(.down)
         return await InspectCommand(options: options, clock: { now }).run(context: context)
     })
+
+    /// The lines that explain the default tiers' `variants` (docs/variants.md).
+    static let variantLines = """
+        variants:         widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality 80, maxOutputPixels 1327104, maxAVIFWidth 576
+                          ?w=N[&h=N][&fit=inside|cover][&dpr=N][&q=N][&fmt=jpeg|webp|avif|png|auto]; \(VipsRuntime.canSaveAVIF ? "AVIF available" : "AVIF unavailable here: avif falls back to webp")
+
+        """
 
     @Test func catalogImageExplainsHeadersFreshnessRouteAndDecision() async throws {
         let directory = try TemporaryDirectory()
@@ -47,7 +55,7 @@ import Testing
                   rfc9111: disk ttl=31536000 rfc9111-storable
                   tier: disk ttl=31536000 tier-storage
 
-                """)
+                """ + Self.variantLines + "variant storage:  disk at most, as its source (never wider, same partition, expires with it)\n")
         await origin.stop()
     }
 
@@ -60,14 +68,17 @@ import Testing
             ["inspect", origin.base + "/avatars/u1001.jpg", "--policies", policies], actions: Self.actions)
         #expect(avatar.stdout.contains("\n  shared cache:   60 s (max-age)\n"))
         #expect(avatar.stdout.hasSuffix(
-            "decision:         disk, ttl 60 s (reason tier-storage)\n  rfc9111: disk ttl=60 rfc9111-storable\n  tier: disk ttl=60 tier-storage\n"))
+            "decision:         disk, ttl 60 s (reason tier-storage)\n  rfc9111: disk ttl=60 rfc9111-storable\n  tier: disk ttl=60 tier-storage\n"
+                + "metadata:         strip (the original is served and stored without EXIF, XMP, IPTC or text; pixels unchanged)\n"
+                + Self.variantLines + "variant storage:  disk at most, as its source (never wider, same partition, expires with it)\n"))
         let ticket = await CLIRun.run(
             ["inspect", origin.base + "/one-time/ticket-5510.jpg", "--policies", policies], actions: Self.actions)
         #expect(ticket.status == 0)
         #expect(ticket.stdout.contains("\n  Cache-Control:  no-store\n"))
         #expect(ticket.stdout.contains("\nRFC 9111 §3:      not storable in a shared cache (response-no-store)\n"))
         #expect(ticket.stdout.hasSuffix(
-            "decision:         none, ttl 0 s (reason response-no-store)\n  rfc9111: none ttl=0 response-no-store\n"))
+            "decision:         none, ttl 0 s (reason response-no-store)\n  rfc9111: none ttl=0 response-no-store\n"
+                + "variants:         none (the query is passed to the origin)\n"))
         await origin.stop()
     }
 
