@@ -9,8 +9,12 @@ enum HeaderReader {
     ///   AVIF-branded file holds a non-AV1 image (HEIC inside); `undecodable` when the loader
     ///   refuses the header (a PNG with a bad IHDR CRC, a JPEG with no frame header).
     static func read(_ bytes: UnsafeRawBufferPointer, as format: SourceFormat) throws(TransformError) -> ImageProbe {
-        let header = try open(bytes, as: format)
-        return ImageProbe(
+        probe(of: try open(bytes, as: format), as: format)
+    }
+
+    /// What the header `image` (from ``open(_:as:)``) says.
+    static func probe(of header: VipsImageHandle, as format: SourceFormat) -> ImageProbe {
+        ImageProbe(
             format: format, width: header.width, height: header.height, pages: max(1, header.pages),
             hasAlpha: header.hasAlpha, orientation: header.int("orientation") ?? 1)
     }
