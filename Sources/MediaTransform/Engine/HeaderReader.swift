@@ -5,8 +5,9 @@ import CVips
 enum HeaderReader {
     /// The header of `bytes`, which ``SourceFormat/sniff(_:)`` called `format`.
     ///
-    /// - Throws: `unsupported-format` when libvips would pick another loader for these bytes, or an
-    ///   AVIF-branded file holds a non-AV1 image (HEIC inside); `undecodable` when the loader
+    /// - Throws: `unsupported-format` when libvips would pick another loader for these bytes, or
+    ///   says an AVIF is not AV1 (its `heif-compression`, which 8.14 takes from the brand: the item
+    ///   types were checked by ``SourceFormat/sniff(_:)``); `undecodable` when the loader
     ///   refuses the header (a PNG with a bad IHDR CRC, a JPEG with no frame header).
     static func read(_ bytes: UnsafeRawBufferPointer, as format: SourceFormat) throws(TransformError) -> ImageProbe {
         probe(of: try open(bytes, as: format), as: format)
