@@ -23,6 +23,7 @@ enum HeaderReader {
     /// The lazy image behind ``read(_:as:)`` (pixels decoded only when read; `bytes` must outlive
     /// it). Throws as ``read(_:as:)``.
     static func open(_ bytes: UnsafeRawBufferPointer, as format: SourceFormat) throws(TransformError) -> VipsImageHandle {
+        VipsRuntime.start()
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw TransformError(.unsupportedFormat, "no bytes")
         }
