@@ -2,7 +2,8 @@ import CVips
 
 /// Makes the image plain 8-bit sRGB (3 bands, or 4 with alpha):
 /// 1. an embedded ICC profile is applied (`vips_icc_transform` to sRGB, relative colorimetric);
-///    a profile LittleCMS cannot use is ignored (the pixels are taken as they are); a CMYK source
+///    a corrupt profile is ignored (libvips falls back to sRGB; should the transform fail anyway,
+///    the pixels are taken as they are); a CMYK source
 ///    was already converted by ``ScaleOnLoadStep``, whose CMYK profile is only left attached;
 /// 2. anything still in another space (greyscale, 16-bit, Lab…) is converted with
 ///    `vips_colourspace`, and a non-uchar result cast to uchar.
@@ -16,10 +17,11 @@ struct ColourStep: TransformStep {
     func run(_ context: TransformContext) throws(TransformError) {
         var image = try context.currentImage(for: name)
         if !context.sourceIsCMYK && image.has("icc-profile-data") {
+            let source = image
             if let managed = try? VipsImageHandle.make(.undecodable, "\(name): ICC profile", { out in
-                mediactl_vips_icc_to_srgb(image.pointer, out)
-            }) {
-                image = try managed.inMemory(.undecodable, "\(name): ICC profile")
+                mediactl_vips_icc_to_srgb(source.pointer, out)
+            }).inMemory(.undecodable, "\(name): ICC profile") {
+                image = managed
             }
         }
         if image.interpretation != VIPS_INTERPRETATION_sRGB {

@@ -4,8 +4,9 @@ import CVips
 /// frame declares more than `limits.maxSourcePixels` pixels: a decompression bomb is refused on
 /// its claimed size, whatever its bytes hold.
 ///
-/// Sets `context.header` and `context.sourceIsCMYK`. Throws `unsupported-format` (libvips would pick another loader; HEIC
-/// inside an AVIF brand), `undecodable` (the header does not parse), `over-pixel-limit`.
+/// Sets `context.header` and `context.sourceIsCMYK`. Throws `unsupported-format` (libvips would
+/// pick another loader, or calls the AVIF's compression something else than AV1), `undecodable`
+/// (the header does not parse), `over-pixel-limit`.
 struct SourceLimitStep: TransformStep {
     var name: String { "source-limit" }
 

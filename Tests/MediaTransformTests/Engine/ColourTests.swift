@@ -53,5 +53,21 @@ extension LibvipsTests {
             #expect((decoded.probe.width, decoded.probe.height) == (192, 96))
             #expect(decoded.image.bands == 3)
         }
+
+        /// A JPEG whose APP2 ICC profile is garbage: libvips warns "corrupt profile" and falls back
+        /// to sRGB, so the pixels come out exactly as without the profile.
+        @Test func unusableProfileIsIgnored() throws {
+            let plain = try Fixtures.bytes("catalog/chelsea-5d40df37.jpg")
+            let garbage = (0..<200).map { UInt8(truncatingIfNeeded: $0 &* 37 &+ 11) }
+            let payload = Array("ICC_PROFILE".utf8) + [0, 1, 1] + garbage
+            let length = payload.count + 2
+            let segment: [UInt8] = [0xFF, 0xE2, UInt8(length >> 8), UInt8(length & 0xFF)] + payload
+            let withProfile = Array(plain[0..<2]) + segment + Array(plain[2...])
+            let managed = try Self.derive(withProfile, width: 64)
+            let unmanaged = try Self.derive(plain, width: 64)
+            #expect(!managed.image.has("icc-profile-data"))
+            #expect(managed.pixel(10, 10) == unmanaged.pixel(10, 10))
+            #expect(managed.pixel(40, 50) == unmanaged.pixel(40, 50))
+        }
     }
 }
