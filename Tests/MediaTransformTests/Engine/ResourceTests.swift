@@ -35,9 +35,14 @@ extension LibvipsTests {
             let baseline = VipsRuntime.accounting
             for _ in 0..<50 { _ = Self.runAll(sources) }
             let after = VipsRuntime.accounting
+            // Every image and operation is released: exactly as many objects as before.
             #expect(after.objects == baseline.objects, "\(baseline) → \(after)")
-            #expect(after.trackedAllocations == baseline.trackedAllocations, "\(baseline) → \(after)")
-            #expect(after.trackedBytes == baseline.trackedBytes, "\(baseline) → \(after)")
+            // Tracked pixel memory also includes the buffer cache of libvips' idle worker threads,
+            // kept until a worker retires (17 allocations, 271 KB seen at one measurement and gone
+            // at the next), so it is compared with that slack; an image leaked by the strip step
+            // (tried) shows as 1,250 more objects and 250 more allocations.
+            #expect(abs(after.trackedAllocations - baseline.trackedAllocations) <= 32, "\(baseline) → \(after)")
+            #expect(abs(after.trackedBytes - baseline.trackedBytes) <= 1 << 20, "\(baseline) → \(after)")
             #expect(after.openFiles == 0)
         }
 
