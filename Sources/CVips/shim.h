@@ -56,17 +56,20 @@ static inline int mediactl_vips_heifload_header(const void *buf, size_t len, Vip
 
 /// `vips_thumbnail_buffer`: shrink-on-load into a `width`×`height` box, never upscaling
 /// (`size=down`), EXIF orientation applied (libvips' default), first page only, refusing truncated
-/// or corrupt input (`fail_on=error`), colour-managed to sRGB when the source carries a profile
-/// (`export_profile=srgb`). `crop` is `VIPS_INTERESTING_NONE` (fit inside) or
-/// `VIPS_INTERESTING_CENTRE` (cover, cropped around the centre).
+/// or corrupt input (`fail_on=error`, given to the loader in `option_string`: 8.14.1's
+/// thumbnail_buffer does not pass its own `fail_on` on, and a truncated JPEG decoded grey).
+/// `crop` is `VIPS_INTERESTING_NONE` (fit inside) or
+/// `VIPS_INTERESTING_CENTRE` (cover, cropped around the centre). No `export_profile`: with one,
+/// 8.14 also converts a source with no profile (through an assumed sRGB and Lab), which moves
+/// saturated colours (255,0,0 became 248,26,16); embedded profiles are converted afterwards with
+/// `mediactl_vips_icc_to_srgb`. CMYK is converted to sRGB by thumbnail itself.
 static inline int mediactl_vips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out,
                                                  int width, int height, VipsInteresting crop) {
     return vips_thumbnail_buffer((void *)buf, len, out, width,
         "height", height,
         "size", VIPS_SIZE_DOWN,
         "crop", crop,
-        "export_profile", "srgb",
-        "fail_on", VIPS_FAIL_ON_ERROR,
+        "option_string", "fail_on=error",
         NULL);
 }
 
@@ -74,6 +77,13 @@ static inline int mediactl_vips_thumbnail_buffer(const void *buf, size_t len, Vi
 
 static inline int mediactl_vips_copy(VipsImage *in, VipsImage **out) {
     return vips_copy(in, out, NULL);
+}
+
+/// Pixels converted from the image's embedded ICC profile to sRGB (one LittleCMS transform,
+/// relative colorimetric, 8 bits out); the sRGB profile is then attached.
+static inline int mediactl_vips_icc_to_srgb(VipsImage *in, VipsImage **out) {
+    return vips_icc_transform(in, out, "srgb",
+        "embedded", TRUE, "intent", VIPS_INTENT_RELATIVE, "depth", 8, NULL);
 }
 
 static inline int mediactl_vips_colourspace_srgb(VipsImage *in, VipsImage **out) {

@@ -5,12 +5,17 @@ import CVips
 enum HeaderReader {
     /// The header of `bytes`, which ``SourceFormat/sniff(_:)`` called `format`.
     ///
-    /// - Throws: `unsupported-format` when libvips would pick another loader for these bytes, or an
-    ///   AVIF-branded file holds a non-AV1 image (HEIC inside); `undecodable` when the loader
+    /// - Throws: `unsupported-format` when libvips would pick another loader for these bytes, or
+    ///   says an AVIF is not AV1 (its `heif-compression`, which 8.14 takes from the brand: the item
+    ///   types were checked by ``SourceFormat/sniff(_:)``); `undecodable` when the loader
     ///   refuses the header (a PNG with a bad IHDR CRC, a JPEG with no frame header).
     static func read(_ bytes: UnsafeRawBufferPointer, as format: SourceFormat) throws(TransformError) -> ImageProbe {
-        let header = try open(bytes, as: format)
-        return ImageProbe(
+        probe(of: try open(bytes, as: format), as: format)
+    }
+
+    /// What the header `image` (from ``open(_:as:)``) says.
+    static func probe(of header: VipsImageHandle, as format: SourceFormat) -> ImageProbe {
+        ImageProbe(
             format: format, width: header.width, height: header.height, pages: max(1, header.pages),
             hasAlpha: header.hasAlpha, orientation: header.int("orientation") ?? 1)
     }
@@ -18,6 +23,7 @@ enum HeaderReader {
     /// The lazy image behind ``read(_:as:)`` (pixels decoded only when read; `bytes` must outlive
     /// it). Throws as ``read(_:as:)``.
     static func open(_ bytes: UnsafeRawBufferPointer, as format: SourceFormat) throws(TransformError) -> VipsImageHandle {
+        VipsRuntime.start()
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw TransformError(.unsupportedFormat, "no bytes")
         }

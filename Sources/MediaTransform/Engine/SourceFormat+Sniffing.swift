@@ -6,8 +6,9 @@ extension SourceFormat {
     /// - GIF: `GIF87a` or `GIF89a`.
     /// - WebP: `RIFF`, 4 size bytes, `WEBP`.
     /// - AVIF: an ISO BMFF `ftyp` box first whose major brand, or one of whose compatible brands, is
-    ///   `avif` or `avis`. HEIC (`heic`, `heix`, `mif1` alone…) is `nil`; so is an AVIF-branded file
-    ///   whose image turns out not to be AV1 (checked on its header, ``HeaderReader``).
+    ///   `avif` or `avis`, and whose items are all AV1 images, derived images or metadata
+    ///   (``AVIFItems``). HEIC (`heic`, `heix`, `mif1` alone…) is `nil`, and so is an HEVC image
+    ///   under an `avif` brand.
     static func sniff(_ bytes: UnsafeRawBufferPointer) -> SourceFormat? {
         func starts(with prefix: [UInt8], at offset: Int = 0) -> Bool {
             guard bytes.count >= offset + prefix.count else { return false }
@@ -29,9 +30,10 @@ extension SourceFormat {
         guard boxSize >= 16, boxSize <= bytes.count else { return false }
         // major brand at 8, minor version at 12, compatible brands from 16 to the end of the box
         let brandOffsets = [8] + Array(stride(from: 16, to: boxSize - 3, by: 4))
-        return brandOffsets.contains { offset in
+        let branded = brandOffsets.contains { offset in
             let brand = bytes[offset..<offset + 4]
             return brand.elementsEqual("avif".utf8) || brand.elementsEqual("avis".utf8)
         }
+        return branded && AVIFItems.areAV1(bytes)
     }
 }

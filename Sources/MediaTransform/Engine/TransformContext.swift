@@ -12,6 +12,9 @@ final class TransformContext {
     /// The source's header (``SniffStep`` sets the format, ``SourceLimitStep`` the rest).
     var sourceFormat: SourceFormat?
     var header: ImageProbe?
+    /// Whether the source is CMYK (which ``ScaleOnLoadStep`` converts to sRGB itself, leaving the
+    /// CMYK profile attached) (``SourceLimitStep``).
+    var sourceIsCMYK = false
     /// The format the output is written in (``FormatStep``).
     var outputFormat: OutputFormat?
     /// The current image: scaled (``ScaleOnLoadStep``), then decoded into memory and converted by

@@ -22,9 +22,12 @@ struct TransformPipeline: Sendable {
     /// - Throws: `deadline-exceeded` when `deadline` has passed before a step starts (a step
     ///   already running is not interrupted; a finished output is returned even if late), else the
     ///   first step's error.
-    func run(_ context: TransformContext, deadline: ContinuousClock.Instant?) throws(TransformError) {
+    /// - Parameter now: The clock read before each step (tests substitute their own).
+    func run(_ context: TransformContext, deadline: ContinuousClock.Instant?,
+             now: () -> ContinuousClock.Instant = { .now }) throws(TransformError) {
+        VipsRuntime.start()
         for step in steps {
-            if let deadline, ContinuousClock.now >= deadline {
+            if let deadline, now() >= deadline {
                 throw TransformError(.deadlineExceeded, "deadline passed before \(step.name)")
             }
             try step.run(context)

@@ -50,6 +50,9 @@ final class VipsImageHandle {
         return names
     }
 
+    /// Whether the image has a field `name` (of any type).
+    func has(_ field: String) -> Bool { vips_image_get_typeof(pointer, field) != 0 }
+
     /// A string-valued field, or `nil` when absent or not a string.
     func string(_ field: String) -> String? {
         guard vips_image_get_typeof(pointer, field) != 0 else { return nil }

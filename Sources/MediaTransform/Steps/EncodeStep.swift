@@ -2,7 +2,8 @@ import CVips
 
 /// Writes the image in the output format, each saver also asked to strip metadata:
 /// - JPEG: `Q` = quality, optimised Huffman tables, baseline (not progressive).
-/// - WebP: lossy, `Q` = quality.
+/// - WebP: lossy, `Q` = quality; then its EXIF, XMP and ICC chunks removed (``WebPContainer``:
+///   libvips 8.14.1's webpsave writes them whatever `strip` says).
 /// - AVIF: heifsave with AV1, `Q` = quality, effort ``avifEffort``.
 /// - PNG: zlib compression ``pngCompression``, not interlaced, not palettised (quality unused).
 ///
@@ -33,6 +34,14 @@ struct EncodeStep: TransformStep {
         guard result == 0, let buffer, length > 0 else {
             throw TransformError.vips(.encodeFailed, "\(name) \(format.rawValue)")
         }
-        context.encoded = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        let encoded = Array(UnsafeRawBufferPointer(start: buffer, count: length))
+        if format == .webp {
+            guard let stripped = WebPContainer.removingMetadata(encoded) else {
+                throw TransformError(.encodeFailed, "\(name) webp: webpsave wrote a malformed RIFF container")
+            }
+            context.encoded = stripped
+        } else {
+            context.encoded = encoded
+        }
     }
 }

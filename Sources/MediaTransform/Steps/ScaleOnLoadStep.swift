@@ -3,7 +3,8 @@ import CVips
 /// `vips_thumbnail_buffer` into the variant's box (``ThumbnailBox``): the loader shrinks while it
 /// decodes (JPEG DCT scaling, WebP scaled decode), never upscales, applies EXIF orientation, takes
 /// the first frame or page only, refuses truncated or corrupt data (`fail_on=error`, at decode), and
-/// colour-manages a source with an ICC profile (or CMYK) to sRGB. `cover` crops around the centre.
+/// converts CMYK to sRGB (other embedded profiles are ``ColourStep``'s). `cover` crops around the
+/// centre.
 /// The image made is lazy: its pixels are decoded by ``DecodeStep``.
 ///
 /// Replaces `context.image`. Throws `invalid-spec`, `over-pixel-limit` (the box) or `undecodable`.
