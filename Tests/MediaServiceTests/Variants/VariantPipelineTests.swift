@@ -37,6 +37,22 @@ import Testing
         await harness.close()
     }
 
+    @Test func metricsCountDerivationsAndTheirTimes() async throws {
+        let harness = try VariantHarness.make()
+        _ = await harness.get("/large/astronaut-4000.jpg?w=144")
+        _ = await harness.get("/large/astronaut-4000.jpg?w=144")
+        let metrics = await harness.get("/_mediactl/metrics").text
+        let lines = metrics.split(separator: "\n").map(String.init)
+        #expect(lines.contains("mediactl_variants_derived_total{tier=\"public\"} 1"))
+        #expect(lines.contains("mediactl_variants_derived_total{tier=\"avatar\"} 0"))
+        #expect(lines.contains("# TYPE mediactl_transform_seconds histogram"))
+        #expect(lines.contains("mediactl_transform_seconds_count{tier=\"public\"} 1"))
+        #expect(lines.contains("mediactl_transform_seconds_bucket{tier=\"public\",le=\"+Inf\"} 1"))
+        #expect(lines.contains("mediactl_transform_seconds_bucket{tier=\"avatar\",le=\"10\"} 0"))
+        #expect(lines.contains("mediactl_hits_total{tier=\"public\"} 1"))
+        await harness.close()
+    }
+
     @Test func dprFoldsIntoTheWidthAndSharesTheStoredVariant() async throws {
         let harness = try VariantHarness.make()
         let doubled = await harness.get("/large/astronaut-4000.jpg?w=72&dpr=2")
