@@ -5,6 +5,7 @@
 /// The format is recognised by its first bytes, never by name or `Content-Type`:
 /// - JPEG (`FF D8`): ``JPEGMetadataStripper`` (APP1, APP3–APP13, APP15, COM, non-ICC APP2, non-Adobe
 ///   APP14 removed; APP0, ICC_PROFILE, Adobe kept);
+/// - PNG (signature): ``PNGMetadataStripper`` (tEXt, zTXt, iTXt, eXIf, tIME removed);
 ///
 /// A non-1 EXIF Orientation is kept, alone, in a minimal EXIF (JPEG, PNG, WebP with VP8X), so that viewers
 /// still rotate the picture; ``StrippedImage/orientation`` reports it either way. Stripping is idempotent.
@@ -18,6 +19,7 @@ public enum MetadataStripper {
         let view = ByteView(bytes)
         if bytes.isEmpty { throw MetadataStripError(detail: "the file is empty") }
         if view.u16(0) == 0xFFD8 { return try JPEGMetadataStripper.strip(bytes) }
-        throw MetadataStripError(detail: "not a JPEG file (it starts with \(Hex.bytes(bytes)))")
+        if bytes.starts(with: PNGMetadataStripper.signature) { return try PNGMetadataStripper.strip(bytes) }
+        throw MetadataStripError(detail: "not a JPEG or PNG file (it starts with \(Hex.bytes(bytes)))")
     }
 }
