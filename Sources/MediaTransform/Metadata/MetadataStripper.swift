@@ -6,6 +6,7 @@
 /// - JPEG (`FF D8`): ``JPEGMetadataStripper`` (APP1, APP3–APP13, APP15, COM, non-ICC APP2, non-Adobe
 ///   APP14 removed; APP0, ICC_PROFILE, Adobe kept);
 /// - PNG (signature): ``PNGMetadataStripper`` (tEXt, zTXt, iTXt, eXIf, tIME removed);
+/// - WebP (`RIFF….WEBP`): ``WebPMetadataStripper`` (EXIF, XMP removed, VP8X flags fixed);
 ///
 /// A non-1 EXIF Orientation is kept, alone, in a minimal EXIF (JPEG, PNG, WebP with VP8X), so that viewers
 /// still rotate the picture; ``StrippedImage/orientation`` reports it either way. Stripping is idempotent.
@@ -20,6 +21,7 @@ public enum MetadataStripper {
         if bytes.isEmpty { throw MetadataStripError(detail: "the file is empty") }
         if view.u16(0) == 0xFFD8 { return try JPEGMetadataStripper.strip(bytes) }
         if bytes.starts(with: PNGMetadataStripper.signature) { return try PNGMetadataStripper.strip(bytes) }
-        throw MetadataStripError(detail: "not a JPEG or PNG file (it starts with \(Hex.bytes(bytes)))")
+        if view.matches("RIFF", at: 0) && view.matches("WEBP", at: 8) { return try WebPMetadataStripper.strip(bytes) }
+        throw MetadataStripError(detail: "not a JPEG, PNG or WebP file (it starts with \(Hex.bytes(bytes)))")
     }
 }
