@@ -7,6 +7,7 @@
 ///   APP14 removed; APP0, ICC_PROFILE, Adobe kept);
 /// - PNG (signature): ``PNGMetadataStripper`` (tEXt, zTXt, iTXt, eXIf, tIME removed);
 /// - WebP (`RIFF….WEBP`): ``WebPMetadataStripper`` (EXIF, XMP removed, VP8X flags fixed);
+/// - GIF (`GIF87a`, `GIF89a`): ``GIFMetadataStripper`` (Comment and XMP extensions removed);
 ///
 /// A non-1 EXIF Orientation is kept, alone, in a minimal EXIF (JPEG, PNG, WebP with VP8X), so that viewers
 /// still rotate the picture; ``StrippedImage/orientation`` reports it either way. Stripping is idempotent.
@@ -22,6 +23,7 @@ public enum MetadataStripper {
         if view.u16(0) == 0xFFD8 { return try JPEGMetadataStripper.strip(bytes) }
         if bytes.starts(with: PNGMetadataStripper.signature) { return try PNGMetadataStripper.strip(bytes) }
         if view.matches("RIFF", at: 0) && view.matches("WEBP", at: 8) { return try WebPMetadataStripper.strip(bytes) }
-        throw MetadataStripError(detail: "not a JPEG, PNG or WebP file (it starts with \(Hex.bytes(bytes)))")
+        if view.matches("GIF8", at: 0) { return try GIFMetadataStripper.strip(bytes) }
+        throw MetadataStripError(detail: "not a JPEG, PNG, WebP or GIF file (it starts with \(Hex.bytes(bytes)))")
     }
 }
