@@ -8,6 +8,8 @@
 /// - PNG (signature): ``PNGMetadataStripper`` (tEXt, zTXt, iTXt, eXIf, tIME removed);
 /// - WebP (`RIFF….WEBP`): ``WebPMetadataStripper`` (EXIF, XMP removed, VP8X flags fixed);
 /// - GIF (`GIF87a`, `GIF89a`): ``GIFMetadataStripper`` (Comment and XMP extensions removed);
+/// - AVIF/HEIF (`….ftyp`): ``ISOBMFFMetadataInspector`` (never rewritten: refused when it carries Exif
+///   or XMP/MIME items, else returned unchanged).
 ///
 /// A non-1 EXIF Orientation is kept, alone, in a minimal EXIF (JPEG, PNG, WebP with VP8X), so that viewers
 /// still rotate the picture; ``StrippedImage/orientation`` reports it either way. Stripping is idempotent.
@@ -24,6 +26,7 @@ public enum MetadataStripper {
         if bytes.starts(with: PNGMetadataStripper.signature) { return try PNGMetadataStripper.strip(bytes) }
         if view.matches("RIFF", at: 0) && view.matches("WEBP", at: 8) { return try WebPMetadataStripper.strip(bytes) }
         if view.matches("GIF8", at: 0) { return try GIFMetadataStripper.strip(bytes) }
-        throw MetadataStripError(detail: "not a JPEG, PNG, WebP or GIF file (it starts with \(Hex.bytes(bytes)))")
+        if view.matches("ftyp", at: 4) { return try ISOBMFFMetadataInspector.inspect(bytes) }
+        throw MetadataStripError(detail: "not a JPEG, PNG, WebP, GIF, AVIF or HEIF file (it starts with \(Hex.bytes(bytes)))")
     }
 }
