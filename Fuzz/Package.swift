@@ -12,6 +12,7 @@ let package = Package(
         .executableTarget(name: "FuzzHTTPDate", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
         .executableTarget(name: "FuzzRequestParser", dependencies: [.product(name: "HTTPServer", package: "mediactl")]),
         .executableTarget(name: "FuzzPolicyLoader", dependencies: [.product(name: "MediaPolicy", package: "mediactl")]),
+        .executableTarget(name: "FuzzVariantQuery", dependencies: [.product(name: "MediaTransform", package: "mediactl")]),
     ],
     swiftLanguageModes: [.v6]
 )

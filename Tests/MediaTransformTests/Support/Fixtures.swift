@@ -16,3 +16,10 @@ enum Fixtures {
         try FileManager.default.contentsOfDirectory(atPath: corpus.appendingPathComponent(folder).path).sorted()
     }
 }
+
+extension Fixtures {
+    /// The relative paths of the files in `directory` (one level, e.g. `hostile/empty.jpg`), sorted.
+    static func paths(in directory: String) throws -> [String] {
+        try files(in: directory).map { "\(directory)/\($0)" }
+    }
+}
