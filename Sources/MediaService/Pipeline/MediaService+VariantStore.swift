@@ -12,8 +12,9 @@ extension MediaService {
     ///   `Content-Length` and a strong `ETag` of its bytes.
     /// - The hook chain decides as for any response; the result is then narrowed to the class the source is
     ///   stored in (reason `source-storage:<class>`): a source that was not stored gives a variant that is not
-    ///   stored, a memory source a memory variant at most. A source whose response varies (`Vary`) keeps its
-    ///   variants out of storage (`source-varies`): the variant key has no secondary key.
+    ///   stored, a memory source a memory variant at most. A source whose response varies (`Vary`, other than on
+    ///   `Accept-Encoding`, or `Authorization` on a partitioned tier) keeps its variants out of storage
+    ///   (`source-varies`): the variant key has no secondary key.
     /// - The entry expires with the source's (``MediaStorage/EntryMetadata/expiresAt``); its `store` record
     ///   names the source (`derivedFrom`) and the normalised parameters (`transform`).
     func storeVariant(_ image: DerivedImage, of captured: SourceCapture.Source, source: RequestContext,
@@ -28,12 +29,20 @@ extension MediaService {
         fields.set("Content-Type", image.format.mimeType)
         fields.set("Content-Length", String(image.bytes.count))
         fields.set("ETag", "\"v-" + String(SHA256.hash(image.bytes).hex.prefix(32)) + "\"")
+        // The variant key has no secondary key: a source that varies on anything but what every variant request
+        // shares (the identity coding the cache always asks for; the credential on a partitioned tier, already in
+        // the key) keeps its variants out of storage.
+        let partitioned = tier.partition == .credential
+        let varies = (captured.response.parsed.varyFieldNames ?? ["*"]).contains { name in
+            let name = name.lowercased()
+            return name != "accept-encoding" && !(partitioned && name == "authorization")
+        }
+        if !varies { fields.remove("vary") }
         let response = StoredResponse(status: 200, fields: fields, requestTime: captured.response.requestTime,
                                       responseTime: captured.response.responseTime)
         let sourceClass = captured.storeKey == nil ? StorageClass.none : StorageClass(rawValue: captured.storage) ?? .none
         let lifetime = min(captured.response.freshnessLifetime(role: stored.role), captured.head.policyTTL)
         let ttl = max(0, lifetime - captured.response.currentAge(now: Int64(time)))
-        let varies = captured.response.parsed.varyFieldNames.map { !$0.isEmpty } ?? true
         let proposal = StorageProposal(
             tier: tier, route: stored.route,
             request: .init(hasCredential: stored.hasCredential, hasVersionParameter: stored.isVersioned),

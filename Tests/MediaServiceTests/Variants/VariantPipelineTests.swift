@@ -105,6 +105,45 @@ import Testing
         await harness.close()
     }
 
+    @Test func explicitFormatsAreValidatedAndStored() async throws {
+        let harness = try VariantHarness.make()
+        for (format, type) in [("avif", "image/avif"), ("png", "image/png"), ("webp", "image/webp"), ("jpeg", "image/jpeg")] {
+            let response = await harness.get("/large/hubble-1000.jpg?w=144&fmt=" + format)
+            #expect(response.status == 200, "\(format)")
+            #expect(response.fields["Content-Type"] == type)
+            #expect(response.fields["Vary"] == nil)
+            let info = try ImageValidator().validate(response.body)
+            #expect(info.format.mimeType == type)
+            #expect(info.width == 144)
+            #expect(info.height == 126)
+            #expect(response.outcome.variant == "w=144,fit=inside,fmt=\(format),q=80")
+        }
+        // AVIF above maxAVIFWidth is refused before any work.
+        let wide = await harness.get("/large/hubble-1000.jpg?w=1152&fmt=avif")
+        #expect(wide.status == 400)
+        #expect(PipelineSupport.problemCode(wide) == "variant-not-allowed")
+        await harness.close()
+    }
+
+    @Test func aSourceVaryingOnAcceptKeepsItsVariantsOutOfStorage() async throws {
+        let harness = try VariantHarness.make()
+        harness.origin.setReply(.init(fields: HTTPFields([("Cache-Control", "max-age=60"), ("Vary", "Accept")]),
+                                      body: try Fixtures.bytes("catalog/horse-d29d871c.jpg")),
+                                for: "http://origin.test/large/horse.jpg")
+        let response = await harness.get("/large/horse.jpg?w=72")
+        #expect(response.status == 200)
+        #expect(response.outcome.storage == "none")
+        #expect(response.outcome.reason == "source-varies")
+        harness.origin.setReply(.init(fields: HTTPFields([("Cache-Control", "max-age=60"), ("Vary", "Accept-Encoding")]),
+                                      body: try Fixtures.bytes("catalog/horse-d29d871c.jpg")),
+                                for: "http://origin.test/large/coded.jpg")
+        let coded = await harness.get("/large/coded.jpg?w=72")
+        #expect(coded.outcome.storage == "disk")
+        let again = await harness.get("/large/coded.jpg?w=72")
+        #expect(again.fields["Cache-Status"]?.hasPrefix("mediactl; hit") == true)
+        await harness.close()
+    }
+
     @Test func aNoStoreSourceGivesAVariantThatIsNeverStored() async throws {
         let harness = try VariantHarness.make()
         let response = await harness.get("/one-time/horse.jpg?w=72")
