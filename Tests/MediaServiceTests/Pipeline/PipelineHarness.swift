@@ -18,7 +18,8 @@ final class PipelineHarness: Sendable {
     ///   - fetcher: an origin to use instead of ``origin`` (which then sees no requests).
     ///   - stateDirectory: an existing state directory to reuse (restart tests); default a new temporary one.
     init(policyJSON: String? = nil, hooks: [any StorageHook] = [], fetcher: (any OriginFetching)? = nil,
-         stateDirectory: String? = nil, clockStart: Double = 1_800_000_000) throws {
+         stateDirectory: String? = nil, clockStart: Double = 1_800_000_000,
+         transforms: TransformConfiguration = .init()) throws {
         self.stateDirectory = stateDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
         let json = policyJSON ?? PipelineHarness.defaultPolicy
@@ -27,7 +28,8 @@ final class PipelineHarness: Sendable {
         let clock = self.clock
         let stateDirectory = self.stateDirectory
         service = try MediaService(policies: policies, fetcher: fetcher ?? origin, configuration: .init(
-            stateDirectory: stateDirectory, clock: { clock.now }, hooks: hooks, synchronizesWrites: false))
+            stateDirectory: stateDirectory, clock: { clock.now }, hooks: hooks, synchronizesWrites: false,
+            transforms: transforms))
     }
 
     func get(_ target: String, _ fields: [(String, String)] = [], method: String = "GET",

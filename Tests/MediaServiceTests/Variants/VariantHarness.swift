@@ -30,8 +30,8 @@ enum VariantHarness {
     static let cacheable = HTTPFields([("Content-Type", "image/jpeg"), ("Cache-Control", "max-age=3600"), ("ETag", "\"src-1\"")])
 
     /// A harness whose origin serves the corpus images under their routes (receipts only to `Bearer t1`).
-    static func make() throws -> PipelineHarness {
-        let harness = try PipelineHarness(policyJSON: policy)
+    static func make(transforms: TransformConfiguration = .init()) throws -> PipelineHarness {
+        let harness = try PipelineHarness(policyJSON: policy, transforms: transforms)
         let origin = harness.origin
         let astronaut = try Fixtures.bytes("large/astronaut-4000.jpg")
         let hubble = try Fixtures.bytes("large/hubble-1000.jpg")
