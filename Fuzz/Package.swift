@@ -13,6 +13,7 @@ let package = Package(
         .executableTarget(name: "FuzzRequestParser", dependencies: [.product(name: "HTTPServer", package: "mediactl")]),
         .executableTarget(name: "FuzzPolicyLoader", dependencies: [.product(name: "MediaPolicy", package: "mediactl")]),
         .executableTarget(name: "FuzzVariantQuery", dependencies: [.product(name: "MediaTransform", package: "mediactl")]),
+        .executableTarget(name: "FuzzMetadataStripper", dependencies: [.product(name: "MediaTransform", package: "mediactl")]),
     ],
     swiftLanguageModes: [.v6]
 )

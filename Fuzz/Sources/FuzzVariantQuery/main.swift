@@ -32,7 +32,7 @@ func containsCaseInsensitive(_ haystack: String?, _ needle: String) -> Bool {
     let bytes = Array((haystack ?? "").utf8).map { (0x41...0x5A).contains($0) ? $0 + 0x20 : $0 }
     let target = Array(needle.utf8)
     guard bytes.count >= target.count else { return false }
-    return (0...(bytes.count - target.count)).contains { Array(bytes[$0..<($0 + target.count)]) == target }
+    return (0...(bytes.count - target.count)).contains { bytes[$0..<($0 + target.count)].elementsEqual(target) }
 }
 
 func parse(_ query: String?, _ declaration: VariantDeclaration, accept: String?, avif: Bool) -> Result<ParsedVariantQuery?, VariantError> {
@@ -59,21 +59,18 @@ func canonicalQuery(_ parsed: ParsedVariantQuery) -> String {
 }
 
 func checkNegotiation(_ accept: String?, _ declaration: VariantDeclaration, avif: Bool) {
+    let acceptsAVIF = FormatNegotiation.accepts(.avif, accept: accept)
+    let acceptsWebP = FormatNegotiation.accepts(.webp, accept: accept)
+    // Accepted only when spelled out (wildcards never count).
+    precondition(!acceptsAVIF || containsCaseInsensitive(accept, "image/avif"), "avif accepted in \(String(describing: accept))")
+    precondition(!acceptsWebP || containsCaseInsensitive(accept, "image/webp"), "webp accepted in \(String(describing: accept))")
     for width in [1, 192, 576, 577, 1152] {
         let choice = FormatNegotiation.choose(accept: accept, declared: declaration.formats, width: width,
                                               maxAVIFWidth: declaration.maxAVIFWidth, avifAvailable: avif)
-        switch choice {
-        case .format(.avif):
-            precondition(avif && width <= declaration.maxAVIFWidth && declaration.formats.contains(.avif))
-            precondition(containsCaseInsensitive(accept, "image/avif") && FormatNegotiation.accepts(.avif, accept: accept))
-        case .format(.webp):
-            precondition(declaration.formats.contains(.webp))
-            precondition(containsCaseInsensitive(accept, "image/webp") && FormatNegotiation.accepts(.webp, accept: accept))
-        case .legacy:
-            break
-        default:
-            preconditionFailure("negotiation chose \(choice)")
-        }
+        let expected: FormatChoice =
+            avif && width <= declaration.maxAVIFWidth && declaration.formats.contains(.avif) && acceptsAVIF ? .format(.avif)
+            : declaration.formats.contains(.webp) && acceptsWebP ? .format(.webp) : .legacy
+        precondition(choice == expected, "chose \(choice), expected \(expected) at \(width) for \(String(describing: accept))")
     }
 }
 
