@@ -3,8 +3,9 @@
 /// Before the first SOS, segments are walked by their lengths (fill bytes `FF` allowed before a marker):
 /// APP1 (Exif, XMP, extended XMP, anything), APP3–APP13, APP15 and COM are removed, APP2 unless it is
 /// `ICC_PROFILE`, APP14 unless it is `Adobe`; APP0 (JFIF, JFXX) and every non-APP segment (DQT, SOFn,
-/// DHT, DRI, …) are kept in order. From the first SOS to EOI the file is copied verbatim (entropy-coded data,
-/// further scans and any segment between them); bytes after EOI are dropped. When the first EXIF with an
+/// DHT, DRI, …) are kept in order. From the first SOS to EOI the entropy-coded data, further scans and the
+/// table segments between them are copied verbatim; a metadata segment between scans (a progressive file's
+/// COM or APPn, which the same rules remove) is cut out, the scans around it untouched. Bytes after EOI are dropped. When the first EXIF with an
 /// Orientation tag holds a value other than 1, a minimal APP1 Exif carrying only it (same byte order) is
 /// written right after SOI and the APP0 segments that follow it.
 ///
@@ -32,8 +33,9 @@ enum JPEGMetadataStripper {
             }
             let end = try segmentEnd(view, marker: marker, start: position, lengthAt: markerEnd)
             if marker == JPEGMarker.sos {
-                let eoiEnd = try scanEnd(view, sosStart: position)
-                return assemble(bytes, kept: kept, removed: removed, exif: exif, scan: position..<eoiEnd)
+                let (eoiEnd, betweenScans) = try scanEnd(view, sosStart: position)
+                return assemble(bytes, kept: kept, removed: removed + betweenScans, exif: exif, scan: position..<eoiEnd,
+                                cutFromScan: betweenScans.map(\.range))
             }
             let payload = bytes[(markerEnd + 2)..<end]
             let label = JPEGMarker.label(marker, payload: payload)
@@ -57,7 +59,8 @@ enum JPEGMetadataStripper {
 
     private static func assemble(_ bytes: [UInt8], kept: [(marker: Int, range: Range<Int>)],
                                  removed: [(label: String, range: Range<Int>)],
-                                 exif: (orientation: Int?, littleEndian: Bool)?, scan: Range<Int>) -> StrippedImage {
+                                 exif: (orientation: Int?, littleEndian: Bool)?, scan: Range<Int>,
+                                 cutFromScan: [Range<Int>]) -> StrippedImage {
         var segment: [UInt8] = []
         if let exif, let orientation = exif.orientation, orientation != 1 {
             segment = orientationSegment(orientation, littleEndian: exif.littleEndian)
@@ -70,7 +73,12 @@ enum JPEGMetadataStripper {
             out += bytes[piece.range]
         }
         if kept.count == leadingAPP0 { out += segment }
-        out += bytes[scan]
+        var copied = scan.lowerBound
+        for cut in cutFromScan {
+            out += bytes[copied..<cut.lowerBound]
+            copied = cut.upperBound
+        }
+        out += bytes[copied..<scan.upperBound]
         // A removed segment identical to the one written again lost nothing.
         var labels = removed.filter { segment.isEmpty || !bytes[$0.range].elementsEqual(segment) }.map(\.label)
         if scan.upperBound < bytes.count { labels.append("trailing data") }
@@ -105,9 +113,13 @@ enum JPEGMetadataStripper {
         return lengthAt + length
     }
 
-    /// The offset just after the EOI that ends the image whose first SOS is at `sosStart`: entropy-coded
-    /// data (with `FF 00` stuffing, RSTn and fill bytes) and segments between scans are skipped.
-    private static func scanEnd(_ view: ByteView, sosStart: Int) throws(MetadataStripError) -> Int {
+    /// The offset just after the EOI that ends the image whose first SOS is at `sosStart`, and the metadata
+    /// segments found between scans (in order): entropy-coded data (with `FF 00` stuffing, RSTn and fill bytes)
+    /// and the other segments between scans are skipped.
+    private static func scanEnd(_ view: ByteView, sosStart: Int) throws(MetadataStripError)
+        -> (end: Int, removed: [(label: String, range: Range<Int>)])
+    {
+        var removed: [(label: String, range: Range<Int>)] = []
         let context = "after the SOS at offset \(sosStart) without an EOI (truncated)"
         var position = sosStart
         var inEntropyData = false
@@ -129,13 +141,18 @@ enum JPEGMetadataStripper {
                 inEntropyData = false
             }
             let (marker, markerEnd) = try readMarker(view, at: position, context: context)
-            if marker == JPEGMarker.eoi { return markerEnd }
+            if marker == JPEGMarker.eoi { return (markerEnd, removed) }
             if marker == JPEGMarker.soi { throw failure("an SOI at offset \(position) inside the image data") }
             if JPEGMarker.isStandalone(marker) {
                 position = markerEnd
                 continue
             }
-            position = try segmentEnd(view, marker: marker, start: position, lengthAt: markerEnd)
+            let end = try segmentEnd(view, marker: marker, start: position, lengthAt: markerEnd)
+            if marker != JPEGMarker.sos {
+                let label = JPEGMarker.label(marker, payload: view.bytes[(markerEnd + 2)..<end])
+                if !JPEGMarker.keeps(marker, label: label) { removed.append((label, position..<end)) }
+            }
+            position = end
             inEntropyData = marker == JPEGMarker.sos
         }
     }
