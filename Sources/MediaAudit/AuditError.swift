@@ -13,6 +13,10 @@ public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidDigest = Code("invalid-digest")
         /// A reason code was not `[a-z0-9:-]{1,64}`.
         public static let invalidReason = Code("invalid-reason")
+        /// A variant's `transform` was not `[a-z0-9=,]{1,128}`.
+        public static let invalidTransform = Code("invalid-transform")
+        /// `derivedFrom`/`transform` on an event other than `store` or `update`, or one without the other.
+        public static let invalidDerivation = Code("invalid-derivation")
         /// A tier or route name was not `[A-Za-z0-9._-]{1,64}`.
         public static let invalidName = Code("invalid-name")
         /// A URL was not an absolute `http`/`https` URL with a host, or was too long.

@@ -1,4 +1,6 @@
 import Foundation
+import MediaAudit
+import MediaCrypto
 import Testing
 
 extension ComplianceTests {
@@ -56,5 +58,53 @@ extension ComplianceTests {
         let verify = try world.auditVerify()
         #expect(verify.exitCode == 1)
         #expect(verify.stdout.hasPrefix("failed: hash-mismatch at seq \(storeRecord.seq) (audit.jsonl line \(storeRecord.seq))"))
+    }
+
+    /// A planted misfiled variant: after a graceful stop, a writer appends (with the real `AuditLog`, so
+    /// the chain stays intact) the `store` of a variant of the stored receipt in plaintext `disk`, with the
+    /// receipt's tier and partition, and its file in `disk/private/`. `mediactl audit` exits 1 and names
+    /// it as wider than its encrypted-disk source (and wider than the tier, and not allowed on disk).
+    @Test func aPlantedMisfiledVariantIsNamed() throws {
+        let world = try ServeEnvironment()
+        defer { world.tearDown() }
+        try world.start()
+        #expect(try world.get("/receipts/r-7731.png", token: Self.u1).cacheStatus.stored)
+        #expect(world.stop() == 0)
+        #expect(try world.audit().result.exitCode == 0)
+
+        let source = try #require(world.auditRecords.last { $0.event == "store" && $0.route == "receipts" })
+        #expect(source.storage == "encrypted-disk")
+        let sourceKey = try AuditDigest(hex: try #require(source.key))
+        let variantKey = AuditDigest(SHA256.hash(sourceKey.hex + "?w=144"))
+        let log = try AuditLog(stateDirectory: world.stateDirectory.path)
+        let variant = try log.append(AuditEntry(
+            event: .store, tier: try AuditName("private"), route: try AuditName("receipts"), storage: .disk,
+            key: variantKey, scope: .partitioned(try AuditDigest(hex: try #require(source.partition))),
+            reason: .tierStorage, bytes: 64, ttl: 600, derivedFrom: sourceKey,
+            transform: try AuditTransform("w=144,fit=inside,fmt=png,q=80")))
+        try log.close()
+        let hex = variantKey.hex
+        let folder = world.stateDirectory.appendingPathComponent("disk/private/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))")
+        try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
+        let planted = Array(Fixtures.bytes("receipts/r-7731.png").prefix(64))
+        try Data(planted).write(to: folder.appendingPathComponent(hex))
+
+        let (result, report) = try world.audit()
+        #expect(result.exitCode == 1)
+        let document = try #require(report)
+        #expect(document.chain.intact)
+        #expect(document.violations.map(\.kind) == ["store-wider-than-tier", "variant-wider-than-source", "disk-not-allowed"])
+        #expect(document.violations.map(\.key) == [hex, hex, hex])
+        #expect(document.violations.map(\.seq) == [variant.seq, variant.seq, nil])
+        #expect(document.violations[1].evidence == "variant \(hex) (store record \(variant.seq)) stored in disk; its source "
+            + "\(sourceKey.hex) was last stored in encrypted-disk (record \(source.seq))")
+        // The variant counts of the JSON document: one variant store record and object in private's disk row.
+        let json = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let tiers = try #require(json["tiers"] as? [[String: Any]])
+        let rows = try #require(tiers.first { $0["tier"] as? String == "private" }?["rows"] as? [[String: Any]])
+        let disk = try #require(rows.first { $0["storage"] as? String == "disk" })
+        #expect(disk["variantsStored"] as? Int == 1)
+        #expect(disk["variantObjects"] as? Int == 1)
+        #expect(try world.auditVerify().exitCode == 0)
     }
 }

@@ -60,11 +60,14 @@ import Testing
         #expect(checkpoint.seq == lastRemovedSeq)
         #expect(checkpoint.hash == records[lastRemovedSeq - 1].hash)
         #expect(checkpoint.segment == before.count - 3)
-        // Carried: every disk object stored in the removed segments and not removed there (k3 with its
-        // update); not the evicted k2, the memory m1 or the shredded s1.
+        // Carried: every object stored in the removed segments and not removed there: the disk ones (k3 with
+        // its update) and the memory m1 (no start or stop since: its process still runs, and it may be a
+        // later variant's source); not the evicted k2 or the shredded s1.
         let carried = records.prefix(lastRemovedSeq).filter {
-            $0.entry.storage == .disk && $0.entry.key != digest("k2") && ($0.entry.event == .store || $0.entry.event == .update)
+            ($0.entry.storage == .disk || $0.entry.key == digest("m1")) && $0.entry.key != digest("k2")
+                && ($0.entry.event == .store || $0.entry.event == .update)
         }
+        #expect(carried.contains { $0.entry.key == digest("m1") && $0.entry.storage == .memory })
         #expect(try objects(checkpoint, dir) == carried)
         #expect(carried.contains { $0.entry.event == .update && $0.entry.key == digest("k3") })
         #expect(result.objects == Set(carried.map(\.entry.key)).count)

@@ -221,8 +221,10 @@ import Testing
         let publicRows = tiers[4]["rows"] as! [[String: Any]]
         #expect(publicRows[0].keys.sorted() == [
             "bytes", "evicted", "expired", "invalidated", "objects", "purged", "shredded", "skipped", "storage",
-            "stored", "updated",
+            "stored", "updated", "variantObjects", "variantsStored",
         ])
+        #expect(publicRows[0]["variantsStored"] as? Int == 0)
+        #expect(publicRows[0]["variantObjects"] as? Int == 0)
         #expect(publicRows[0]["storage"] as? String == "disk")
         #expect(try JSONDecoder().decode(AuditReport.self, from: data) == report)
     }

@@ -15,6 +15,7 @@ import Testing
         }
         field("bytes", record.bytes.map(String.init), quoted: false)
         field("count", record.count.map(String.init), quoted: false)
+        if let derivedFrom = record.derivedFrom { field("derivedFrom", derivedFrom.hex, quoted: true) }
         field("event", record.event.rawValue, quoted: true)
         if includingHash { field("hash", record.hash.hex, quoted: true) }
         field("key", record.key?.hex, quoted: true)
@@ -26,6 +27,7 @@ import Testing
         field("storage", record.storage?.rawValue, quoted: true)
         field("tier", record.tier?.rawValue, quoted: true)
         field("time", record.time.rfc3339, quoted: true)
+        if let transform = record.transform { field("transform", transform.rawValue, quoted: true) }
         field("ttl", record.ttl.map(String.init), quoted: false)
         field("url", record.url?.rawValue, quoted: true)
         return out + "}"
@@ -40,6 +42,10 @@ import Testing
             AuditEntry(event: .skip, tier: name("t"), route: name("r"), storage: AuditStorage.none, key: digest("x"),
                        bytes: 0, ttl: 0, count: 0),
             AuditEntry(event: .evict, bytes: Int.max, ttl: 1_000_000_007, count: 9),
+            try VariantRecordTests.variantEntry(),
+            AuditEntry(event: .update, tier: name("private"), storage: .memory, key: digest("v2"),
+                       scope: .partitioned(digest("U1")), derivedFrom: digest("k2"),
+                       transform: try AuditTransform("w=288,h=288,fit=cover,fmt=webp,q=80")),
         ]
     }
 

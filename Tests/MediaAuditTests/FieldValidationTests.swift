@@ -23,6 +23,19 @@ import Testing
         #expect(!ReasonCode.isValid("under_score"))
     }
 
+    @Test func transforms() {
+        #expect(AuditTransform.isValid("w=288,h=288,fit=cover,fmt=webp,q=80"))
+        #expect(AuditTransform.isValid("0123456789=,abcdefghijklmnopqrstuvwxyz"))
+        #expect(AuditTransform.isValid(String(repeating: ",", count: 128)))
+        #expect(!AuditTransform.isValid(String(repeating: ",", count: 129)))
+        #expect(!AuditTransform.isValid(""))
+        #expect(!AuditTransform.isValid("w=144&q=80"))
+        #expect(!AuditTransform.isValid("fit=Inside"))
+        #expect(!AuditTransform.isValid("w=144 "))
+        #expect(!AuditTransform.isValid("w=1\u{0}"))
+        #expect(!AuditTransform.isValid("fmt=caf\u{E9}"))
+    }
+
     @Test func digestsAndURLs() throws {
         let hex = String(repeating: "0123456789abcdef", count: 4)
         #expect(AuditDigest.isValid(hex))

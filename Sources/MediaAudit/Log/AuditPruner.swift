@@ -35,13 +35,18 @@ public enum AuditPruner {
     ///
     /// The removed segments are verified first, from the current checkpoint (or `seq` 1): a prune never
     /// removes evidence of a broken chain, nor, given `allowedStorage` (tier → widest storage its policy
-    /// allows, as ``AuditReconciler`` takes it), a `store` record the policies forbid. Only `store`, `update` and removal records of `disk` and
-    /// `encrypted-disk` objects are carried into the checkpoint (memory objects do not outlive a process).
+    /// allows, as ``AuditReconciler`` takes it), a `store` record the policies forbid, nor (with or without
+    /// `allowedStorage`) a variant's `store` record that does not match its source (the variant violations
+    /// of ``AuditReconciliation``, judged from the current checkpoint's objects on). The last `store` (then
+    /// any later `update`) of every key still stored at the last removed record is carried into the
+    /// checkpoint: `disk` and `encrypted-disk` objects, and `memory` ones stored since the last `start` or
+    /// `stop` (memory objects do not outlive their process, but they outlive a prune and may be the source
+    /// of a later variant).
     /// - Parameter keepSegments: rotated segments to keep, ≥ 1 (the writer continues the chain from the
     ///   newest file, so it is never removed).
     /// - Throws: ``AuditError/Code/invalidNumber`` when `keepSegments` < 1; ``AuditError/Code/pruneRefused``
-    ///   when the segments to remove do not verify, hold a forbidden `store`, do not link to the first record
-    ///   kept, or the checkpoint is invalid (the context, `refusing to prune: …`, names the failure; nothing
+    ///   when the segments to remove do not verify, hold a forbidden `store` or a variant violation, do not
+    ///   link to the first record kept, or the checkpoint is invalid (the context, `refusing to prune: …`, names the failure; nothing
     ///   is removed); ``AuditError/Code/io``. Waits for a running reader or prune (see `prune.lock`).
     public static func prune(
         directory: String, keepSegments: Int, allowedStorage: [String: AuditStorage]? = nil
@@ -70,19 +75,25 @@ public enum AuditPruner {
 
         var check = AuditChainCheck(after: existing)
         var present: [String: [Carried]] = [:]  // key → its last store, then any later update
+        // Judges the records to remove: by the policies when given, and variants against their sources
+        // (the checkpoint's objects being the earlier records).
+        var judged = AuditReconciliation(objectKeys: [], allowedStorage: allowedStorage ?? [:])
+        judged.judgesStoresByPolicy = allowedStorage != nil
         do {
             try existing?.forEachObject(directory: directory) { record in
                 guard let key = record.key?.hex else { return }
-                present[key, default: []].append(Carried(seq: record.seq, line: record.canonicalJSON(includingHash: true)))
+                present[key, default: []].append(Carried(
+                    seq: record.seq, line: record.canonicalJSON(includingHash: true),
+                    storage: record.storage ?? AuditStorage.none))
+                judged.seed(record)
             }
         } catch {
             throw refusing(error)
         }
-        var judged = allowedStorage.map { AuditReconciliation(objectKeys: [], allowedStorage: $0) }
         try AuditReader.forEachLine(files: toVerify.map(\.path)) { line in
             guard let record = check.check(line), !check.hasFailure else { return }
             carry(record, line: line.text, into: &present)
-            judged?.add(record)
+            judged.add(record)
         }
         let verification = check.verification
         if let failure = verification.failure {
@@ -92,10 +103,17 @@ public enum AuditPruner {
         guard verification.recordCount > 0 else {
             throw AuditError(.pruneRefused, "refusing to prune: the segments to remove hold no record")
         }
-        if let violations = judged?.storeViolationsFound, let firstViolation = violations.first {
+        let violations = judged.storeViolationsFound
+        if let firstViolation = violations.first {
             throw AuditError(.pruneRefused, "refusing to prune: the segments to remove hold \(violations.count) "
                 + "record\(violations.count == 1 ? "" : "s") the policies forbid (first: \(firstViolation.kind) at seq "
                 + "\(firstViolation.seq ?? 0): \(firstViolation.evidence)); resolve them, or prune with the policies they were written under")
+        }
+        let variants = judged.variantViolationsFound
+        if let firstVariant = variants.first {
+            throw AuditError(.pruneRefused, "refusing to prune: the segments to remove hold \(variants.count) variant "
+                + "violation\(variants.count == 1 ? "" : "s") (first: \(firstVariant.kind) at seq \(firstVariant.seq ?? 0): "
+                + "\(firstVariant.evidence)); a variant must keep its source's tier and partition and no wider storage")
         }
         let first = (existing?.seq ?? 0) + 1
         let last = first + verification.recordCount - 1
@@ -148,31 +166,31 @@ public enum AuditPruner {
         return bytes
     }
 
-    /// One carried record: its `seq` and canonical line.
+    /// One carried record: its `seq`, canonical line and storage class (`none` when null).
     struct Carried: Hashable, Sendable {
         var seq: Int
         var line: String
+        var storage: AuditStorage
     }
 
     /// Folds one record (and its canonical `line`) into the stored objects: a `store` starts a key's list,
-    /// an `update` is appended (or starts it, for a key removed before), a removal drops the key; only
-    /// `disk` and `encrypted-disk` objects are kept.
+    /// an `update` is appended (or starts it, for a key removed before), a removal drops the key, and a
+    /// `start` or `stop` drops the keys last recorded in `memory` (or `none`): their objects died with the
+    /// process.
     static func carry(_ record: AuditRecord, line: String, into present: inout [String: [Carried]]) {
+        if record.event == .start || record.event == .stop {
+            present = present.filter { $0.value.last!.storage > .memory }
+            return
+        }
         guard let key = record.key?.hex else { return }
+        let carried = Carried(seq: record.seq, line: line, storage: record.storage ?? AuditStorage.none)
         switch record.event {
         case .store:
-            if record.storage == .disk || record.storage == .encryptedDisk {
-                present[key] = [Carried(seq: record.seq, line: line)]
-            } else {
-                present[key] = nil
-            }
+            present[key] = [carried]
         case .update:
             // An update of a key no longer carried (a 304 that wrote the entry again after its eviction)
-            // is carried alone: it is that file's record.
-            let carried = Carried(seq: record.seq, line: line)
-            if let stored = present[key] { present[key] = [stored[0], carried] } else if record.storage == .disk || record.storage == .encryptedDisk {
-                present[key] = [carried]
-            }
+            // is carried alone: it is that object's record.
+            present[key] = [present[key]?[0], carried].compactMap { $0 }
         default:
             if record.event.removesObject { present[key] = nil }
         }

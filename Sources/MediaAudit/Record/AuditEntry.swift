@@ -25,13 +25,22 @@ public struct AuditEntry: Hashable, Sendable {
     public var ttl: Int?
     /// Number of keys removed by a `purge`/`shred` summary record, or `nil`. Never negative.
     public var count: Int?
+    /// For a variant (a derived image): the `key` of the source's stored response, the digest its own
+    /// `store` record names; `nil` for every other record. Only on `store` and `update`, always together
+    /// with ``transform``.
+    public var derivedFrom: AuditDigest?
+    /// For a variant: its normalised parameters (`w=144,fit=inside,fmt=jpeg,q=80`); `nil` otherwise.
+    /// Only on `store` and `update`, always together with ``derivedFrom``.
+    public var transform: AuditTransform?
 
     /// Creates an entry. Numbers must be non-negative; the writer refuses negative ones with
-    /// ``AuditError/Code/invalidNumber``.
+    /// ``AuditError/Code/invalidNumber``, and `derivedFrom`/`transform` other than both on a `store` or
+    /// `update` with ``AuditError/Code/invalidDerivation`` (see ``validate()``).
     public init(
         event: AuditEvent, tier: AuditName? = nil, route: AuditName? = nil, storage: AuditStorage? = nil,
         key: AuditDigest? = nil, scope: AuditScope = .none, reason: ReasonCode? = nil,
-        bytes: Int? = nil, ttl: Int? = nil, count: Int? = nil
+        bytes: Int? = nil, ttl: Int? = nil, count: Int? = nil,
+        derivedFrom: AuditDigest? = nil, transform: AuditTransform? = nil
     ) {
         self.event = event
         self.tier = tier
@@ -43,6 +52,8 @@ public struct AuditEntry: Hashable, Sendable {
         self.bytes = bytes
         self.ttl = ttl
         self.count = count
+        self.derivedFrom = derivedFrom
+        self.transform = transform
     }
 
     /// The `partition` field.
@@ -50,13 +61,33 @@ public struct AuditEntry: Hashable, Sendable {
     /// The `url` field.
     public var url: AuditURL? { scope.url }
 
-    /// Checks the numeric fields.
-    /// - Throws: ``AuditError/Code/invalidNumber`` naming the first negative field.
+    /// `true` when the entry describes a variant (it has ``derivedFrom``).
+    public var isVariant: Bool { derivedFrom != nil }
+
+    /// Checks the numeric fields, then the variant fields.
+    /// - Throws: ``AuditError/Code/invalidNumber`` naming the first negative field;
+    ///   ``AuditError/Code/invalidDerivation`` when `derivedFrom` or `transform` is on an event other than
+    ///   `store` or `update` (`derivedFrom and transform are allowed only on store and update records, got
+    ///   evict`), or one is set without the other (`derivedFrom and transform go together: transform is
+    ///   missing`).
     public func validate() throws {
         for (name, value) in [("bytes", bytes), ("ttl", ttl), ("count", count)] {
             if let value, value < 0 {
                 throw AuditError(.invalidNumber, "\(name) must be >= 0, got \(value)")
             }
         }
+        if let problem = derivationProblem { throw AuditError(.invalidDerivation, problem) }
+    }
+
+    /// Why the variant fields are not allowed as they are, or `nil` when they are (both absent, or both
+    /// present on a `store` or `update`). The parser refuses a line for the same reasons.
+    var derivationProblem: String? {
+        guard derivedFrom != nil || transform != nil else { return nil }
+        guard event == .store || event == .update else {
+            return "derivedFrom and transform are allowed only on store and update records, got \(event.rawValue)"
+        }
+        if derivedFrom == nil { return "derivedFrom and transform go together: derivedFrom is missing" }
+        if transform == nil { return "derivedFrom and transform go together: transform is missing" }
+        return nil
     }
 }

@@ -1,14 +1,26 @@
 import MediaCrypto
 
 extension AuditRecord {
-    /// The field names in canonical (byte-wise sorted) order, `hash` included.
+    /// The names of the fields every record has, in canonical (byte-wise sorted) order, `hash` included.
     public static let fieldNames = [
         "bytes", "count", "event", "hash", "key", "partition", "prev", "reason", "route", "seq", "storage",
         "tier", "time", "ttl", "url",
     ]
 
+    /// The fields only a variant's record has (omitted, not `null`, when absent, so that the canonical
+    /// JSON and hash of every other record are those of the 15-field format).
+    public static let variantFieldNames = ["derivedFrom", "transform"]
+
+    /// Every field name in canonical (byte-wise sorted) order: ``fieldNames`` with `derivedFrom` after
+    /// `count` and `transform` after `time`.
+    public static let allFieldNames = [
+        "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route", "seq",
+        "storage", "tier", "time", "transform", "ttl", "url",
+    ]
+
     /// The canonical JSON of the record (docs/audit-format.md): one object, keys sorted byte-wise, no
-    /// whitespace, every field present (`null` when absent), integers in decimal without sign or
+    /// whitespace, every field of ``fieldNames`` present (`null` when absent) and the variant fields
+    /// `derivedFrom` and `transform` only when set, integers in decimal without sign or
     /// exponent, strings without escapes (every field's alphabet excludes `"`, `\` and control bytes).
     ///
     /// Equal to Python's `json.dumps(obj, sort_keys=True, separators=(",", ":"))`.
@@ -58,6 +70,10 @@ extension AuditRecord {
         appendNumber(entry.bytes, to: &out)
         appendLiteral(#","count":"#, to: &out)
         appendNumber(entry.count, to: &out)
+        if let derivedFrom = entry.derivedFrom {
+            appendLiteral(#","derivedFrom":"#, to: &out)
+            appendString(derivedFrom.hex, to: &out)
+        }
         appendLiteral(#","event":"#, to: &out)
         appendString(entry.event.rawValue, to: &out)
         let hashAt = out.count
@@ -79,6 +95,11 @@ extension AuditRecord {
         appendString(entry.tier?.rawValue, to: &out)
         appendLiteral(#","time":""#, to: &out)
         time.appendRFC3339(to: &out)
+        if let transform = entry.transform {
+            appendLiteral(#"","transform":""#, to: &out)
+            var text = transform.rawValue
+            text.withUTF8 { out.append(contentsOf: $0) }
+        }
         appendLiteral(#"","ttl":"#, to: &out)
         appendNumber(entry.ttl, to: &out)
         appendLiteral(#","url":"#, to: &out)

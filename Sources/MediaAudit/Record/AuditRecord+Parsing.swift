@@ -10,14 +10,19 @@ extension AuditRecord {
     }
 
     /// Parses one log line (without its trailing newline). Every field of ``fieldNames`` must be present,
-    /// no other key is allowed, and each value must have its typed shape. The hash is not checked here.
-    /// - Throws: ``ParseFailure``.
+    /// the variant fields (``variantFieldNames``) may be, no other key is allowed, and each value must have
+    /// its typed shape. A variant field present must be a string (absent ones are omitted, never `null`),
+    /// and `derivedFrom` and `transform` come together on a `store` or `update` record only. The hash is not
+    /// checked here.
+    /// - Throws: ``ParseFailure``, e.g. `invalidRecord("transform is invalid")`,
+    ///   `invalidRecord("derivedFrom is not a string")`, `invalidRecord("derivedFrom and transform are allowed
+    ///   only on store and update records, got evict")`.
     public static func parse(line: some StringProtocol) throws(ParseFailure) -> AuditRecord {
         guard let data = String(line).data(using: .utf8),
               let any = try? JSONSerialization.jsonObject(with: data, options: []),
               let object = any as? [String: Any]
         else { throw .invalidJSON }
-        let unknown = Set(object.keys).subtracting(fieldNames)
+        let unknown = Set(object.keys).subtracting(fieldNames).subtracting(variantFieldNames)
         if let first = unknown.sorted().first { throw .invalidRecord("unknown field \(first)") }
         if let missing = fieldNames.first(where: { object[$0] == nil }) {
             throw .invalidRecord("missing field \(missing)")
@@ -42,6 +47,12 @@ extension AuditRecord {
         }
         func typed<T>(_ name: String, _ make: (String) throws -> T) throws(ParseFailure) -> T? {
             guard let text = try string(name) else { return nil }
+            do { return try make(text) } catch { throw .invalidRecord("\(name) is invalid") }
+        }
+        /// A variant field: absent is `nil`; present, it must be a valid string (`null` is not canonical).
+        func variant<T>(_ name: String, _ make: (String) throws -> T) throws(ParseFailure) -> T? {
+            guard let value = object[name] else { return nil }
+            guard let text = value as? String else { throw .invalidRecord("\(name) is not a string") }
             do { return try make(text) } catch { throw .invalidRecord("\(name) is invalid") }
         }
         guard let seq = try integer("seq"), seq >= 1 else { throw .invalidRecord("seq is not an integer >= 1") }
@@ -69,7 +80,9 @@ extension AuditRecord {
             event: event, tier: try typed("tier", { try AuditName($0) }), route: try typed("route", { try AuditName($0) }),
             storage: storage, key: try typed("key", AuditDigest.init(hex:)), scope: scope,
             reason: try typed("reason", { try ReasonCode($0) }), bytes: try integer("bytes"), ttl: try integer("ttl"),
-            count: try integer("count"))
+            count: try integer("count"), derivedFrom: try variant("derivedFrom", AuditDigest.init(hex:)),
+            transform: try variant("transform", { try AuditTransform($0) }))
+        if let problem = entry.derivationProblem { throw .invalidRecord(problem) }
         return AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash)
     }
 }

@@ -1,10 +1,12 @@
 /// The running state of a reconciliation: feed the log's records in order with ``add(_:)``, then build
 /// the report with ``report(verification:inventory:)``.
 ///
-/// Memory: per-tier counters, the store violations found, and the last `store` and last change of each
-/// key in `objectKeys` (the objects found on disk, whose records the report judges); records of other
-/// keys are counted and dropped. So a log of any length is reconciled in memory proportional to the
-/// inventory.
+/// Memory: per-tier counters, the violations found, the last `store`, last change and whether the last
+/// `store`/`update` was a variant's, of each key in `objectKeys` (the objects found on disk, whose records
+/// the report judges), and, for the variant checks, a few words per key live at the current point of the
+/// log (``VariantSources``: keys whose last record is a `store`/`update`, memory ones only until the next
+/// `start`/`stop`). Records of other keys are counted and dropped. So a log of any length is reconciled in
+/// memory proportional to the inventory plus the objects the cache held at once.
 public struct AuditReconciliation: Sendable {
     private let objectKeys: Set<String>
     private let allowedStorage: [String: AuditStorage]
@@ -14,6 +16,14 @@ public struct AuditReconciliation: Sendable {
     private var lastChange: [String: Mark] = [:]
     private var seededStore: [String: Mark] = [:]
     private var seededChange: [String: Mark] = [:]
+    /// Object key → whether its last `store`/`update` has `derivedFrom` (added, then seeded records).
+    private var lastWriteIsVariant: [String: Bool] = [:]
+    private var seededWriteIsVariant: [String: Bool] = [:]
+    private var sources = VariantSources()
+    private var variantViolations: [AuditViolation] = []
+    /// `false`: `store` records are not judged by the policies (a prune without policies judges only
+    /// variants), so no violation list grows with them.
+    var judgesStoresByPolicy = true
 
     /// What the report needs of a key's last store or change: a few words instead of the whole record
     /// (an audit of hundreds of thousands of objects keeps two of these per object).
@@ -45,9 +55,13 @@ public struct AuditReconciliation: Sendable {
 
     /// Takes one record of the ``AuditCheckpoint`` the log continues from (in the objects file's order):
     /// a change before every added record, not counted; a `store` of an object still on disk is checked
-    /// against its tier's policy like an added one.
+    /// against its tier's policy like an added one. Every seeded record can be a later variant's source;
+    /// a seeded variant's own record is not judged against its source again (the prune that removed its
+    /// segment refused to remove a variant violation).
     public mutating func seed(_ record: AuditRecord) {
+        sources.note(record)
         guard let key = record.key?.hex, objectKeys.contains(key) else { return }
+        if record.event == .store || record.event == .update { seededWriteIsVariant[key] = record.isVariant }
         if record.event == .store, let tier = record.tier?.rawValue {
             storeViolations += Self.storeViolations(
                 record, tier: tier, storage: record.storage ?? AuditStorage.none, allowedStorage: allowedStorage)
@@ -57,10 +71,16 @@ public struct AuditReconciliation: Sendable {
         seededChange[key] = Mark(record)
     }
 
-    /// Counts one record (the next in chain order) and checks a `store` against its tier's policy.
+    /// Counts one record (the next in chain order) and checks a `store` against its tier's policy and, for
+    /// a variant's `store`, against its source's last `store`/`update` before it.
     public mutating func add(_ record: AuditRecord) {
         recordCount += 1
+        if record.event == .store, let derivedFrom = record.derivedFrom {
+            variantViolations += Self.variantViolations(record, derivedFrom: derivedFrom, source: sources.source(of: derivedFrom))
+        }
+        sources.note(record)
         if let key = record.key?.hex, objectKeys.contains(key) {
+            if record.event == .store || record.event == .update { lastWriteIsVariant[key] = record.isVariant }
             // An update with no earlier store (its store was pruned, or a 304 wrote the entry again after an
             // eviction) is the record of the file it wrote.
             if record.event == .store || (record.event == .update && lastStore[key] == nil) { lastStore[key] = Mark(record) }
@@ -74,8 +94,9 @@ public struct AuditReconciliation: Sendable {
         let storage = record.storage ?? AuditStorage.none
         var row = rows[tier, default: [:]][storage] ?? AuditReport.Row(storage: storage)
         Self.count(record, into: &row)
+        if record.event == .store && record.isVariant { row.variantsStored += 1 }
         rows[tier, default: [:]][storage] = row
-        if record.event == .store {
+        if record.event == .store && judgesStoresByPolicy {
             storeViolations += Self.storeViolations(record, tier: tier, storage: storage, allowedStorage: allowedStorage)
         }
     }
@@ -97,6 +118,10 @@ public struct AuditReconciliation: Sendable {
     /// The store violations found so far (records the policies forbid), in the order found.
     public var storeViolationsFound: [AuditViolation] { storeViolations }
 
+    /// The variant violations found so far (variants' `store` records that do not match their source), in
+    /// the order found. They need no policy.
+    public var variantViolationsFound: [AuditViolation] { variantViolations }
+
     /// The report: the chain failure (if any) first, then the store violations in log order, then the
     /// object violations by folder and key.
     /// - Parameters:
@@ -107,6 +132,7 @@ public struct AuditReconciliation: Sendable {
         // The checkpoint's records (all before the added ones) fill in keys the log kept no record of since.
         let lastStore = self.lastStore.merging(seededStore) { added, _ in added }
         let lastChange = self.lastChange.merging(seededChange) { added, _ in added }
+        let lastWriteIsVariant = self.lastWriteIsVariant.merging(seededWriteIsVariant) { added, _ in added }
         var rows = self.rows
         var violations: [AuditViolation] = []
         if let failure = verification.failure {
@@ -114,7 +140,7 @@ public struct AuditReconciliation: Sendable {
                 kind: .brokenChain, seq: failure.seq,
                 evidence: "\(failure.kind) at seq \(failure.seq) (\(failure.file) line \(failure.line)): \(failure.detail)"))
         }
-        violations += storeViolations
+        violations += Self.mergedBySeq(storeViolations, variantViolations)
         for object in inventory.sorted(by: { ($0.folder.rawValue, $0.key) < ($1.folder.rawValue, $1.key) }) {
             let store = lastStore[object.key]
             let tier = object.tier ?? store?.tier
@@ -122,6 +148,7 @@ public struct AuditReconciliation: Sendable {
             var row = rows[tier ?? "unknown", default: [:]][storage] ?? AuditReport.Row(storage: storage)
             row.objects += 1
             row.bytes += object.bytes
+            if lastWriteIsVariant[object.key] == true { row.variantObjects += 1 }
             rows[tier ?? "unknown", default: [:]][storage] = row
             violations += Self.objectViolations(
                 object, tier: tier, store: store, lastChange: lastChange[object.key], allowedStorage: allowedStorage)
@@ -132,6 +159,24 @@ public struct AuditReconciliation: Sendable {
                 rows: rows[tier, default: [:]].values.sorted { $0.storage > $1.storage })
         }
         return AuditReport(chain: verification, recordCount: recordCount, tiers: tiers, violations: violations)
+    }
+
+    /// Two violation lists, each in `seq` order, merged by `seq` (on a tie, `first`'s come first).
+    private static func mergedBySeq(_ first: [AuditViolation], _ second: [AuditViolation]) -> [AuditViolation] {
+        guard !second.isEmpty else { return first }
+        var merged: [AuditViolation] = []
+        merged.reserveCapacity(first.count + second.count)
+        var (i, j) = (0, 0)
+        while i < first.count || j < second.count {
+            if j == second.count || (i < first.count && (first[i].seq ?? 0) <= (second[j].seq ?? 0)) {
+                merged.append(first[i])
+                i += 1
+            } else {
+                merged.append(second[j])
+                j += 1
+            }
+        }
+        return merged
     }
 
     private static func count(_ record: AuditRecord, into row: inout AuditReport.Row) {

@@ -4,8 +4,9 @@ extension AuditReport {
         "bytes",
     ]
 
-    /// The report as text: a chain line, one table per tier (a row per storage class, skip reasons below),
-    /// then the violations or `clean: no violations`. Every line ends with `\n`.
+    /// The report as text: a chain line, one table per tier (a row per storage class, skip reasons and,
+    /// when there are any, the variant counts below: `    variants disk: stored=2 objects=1`), then the
+    /// violations or `clean: no violations`. Every line ends with `\n`.
     public var text: String {
         var out = "audit: \(recordCount) records"
             + (chain.checkpointSeq > 0 ? " after the checkpoint at seq \(chain.checkpointSeq), " : ", ")
@@ -26,6 +27,9 @@ extension AuditReport {
                 if !row.skipped.isEmpty {
                     let reasons = row.skipped.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }
                     out += "    skipped \(row.storage.rawValue): " + reasons.joined(separator: " ") + "\n"
+                }
+                if row.variantsStored > 0 || row.variantObjects > 0 {
+                    out += "    variants \(row.storage.rawValue): stored=\(row.variantsStored) objects=\(row.variantObjects)\n"
                 }
             }
         }

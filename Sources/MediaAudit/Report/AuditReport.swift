@@ -27,6 +27,11 @@ public struct AuditReport: Hashable, Sendable, Codable {
         public var objects = 0
         /// Bytes persisted now (from the inventory).
         public var bytes = 0
+        /// `store` records of variants (records with `derivedFrom`), also counted in ``stored``.
+        public var variantsStored = 0
+        /// Objects persisted now whose key's last `store`/`update` record has `derivedFrom` (also counted in
+        /// ``objects``).
+        public var variantObjects = 0
 
         public init(storage: AuditStorage) { self.storage = storage }
     }

@@ -34,6 +34,16 @@ public struct AuditViolation: Hashable, Sendable, Codable {
         public static let storeWiderThanTier = Kind("store-wider-than-tier")
         /// A `store` record or persisted object of a tier the policies do not define.
         public static let unknownTier = Kind("unknown-tier")
+        /// A variant's `store` record names a storage class wider than its source's last `store`/`update`
+        /// record before it (narrower is allowed).
+        public static let variantWiderThanSource = Kind("variant-wider-than-source")
+        /// A variant's `store` record has another `partition` than its source's (one null and one not counts).
+        public static let variantPartitionMismatch = Kind("variant-partition-mismatch")
+        /// A variant's `store` record has another `tier` than its source's.
+        public static let variantTierMismatch = Kind("variant-tier-mismatch")
+        /// A variant's `derivedFrom` names a key with no earlier `store` or `update` record still in effect
+        /// (docs/audit-format.md, "Variants", for what the reconciliation remembers).
+        public static let variantSourceUnrecorded = Kind("variant-source-unrecorded")
     }
 
     /// The kind.

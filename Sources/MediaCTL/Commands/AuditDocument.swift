@@ -5,7 +5,8 @@ import MediaStorage
 /// and entries with a defect), which inform but never change the exit status.
 ///
 /// JSON (`--json`, one document, keys sorted): the keys of ``MediaAudit/AuditReport``
-/// (`clean`, `chain`, `recordCount`, `tiers`, `violations`) plus
+/// (`clean`, `chain`, `recordCount`, `tiers`, `violations`; each `tiers[].rows[]` with the variant counts
+/// `variantsStored` and `variantObjects`) plus
 /// `inventory: {"objects": N, "temporaryFiles": [path…], "defects": [{"path","code","detail"}…]}`, and the
 /// log notes `uncleanStops: [seq…]`, `repairedTornTails: [{"seq","bytes"}…]`, `deadServicePid: pid or null`.
 public struct AuditDocument: Sendable, Encodable {

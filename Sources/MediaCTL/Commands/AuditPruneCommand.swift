@@ -13,7 +13,8 @@ import MediaAudit
 /// checkpoint at seq 52431 unchanged`.
 /// Errors (stderr, `mediactl: `): `refusing to prune: <kind> at seq N (<file> line L): <detail>` (exit 1: the
 /// segments to remove do not verify, and nothing is removed), or `refusing to prune: the segments to remove
-/// hold N records the policies forbid (first: …)` (exit 1, nothing removed); invalid policies (exit 2); no state directory, no audit log, an invalid
+/// hold N records the policies forbid (first: …)` or `refusing to prune: the segments to remove hold N variant
+/// violations (first: …)` (exit 1, nothing removed); invalid policies (exit 2); no state directory, no audit log, an invalid
 /// checkpoint, an I/O failure (exit 2). Waits for a running `audit`, `audit verify` or prune.
 public enum AuditPruneCommand {
     public static func run(_ options: AuditPruneOptions, context: CommandContext) -> ExitCode {
