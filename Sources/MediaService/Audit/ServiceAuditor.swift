@@ -50,14 +50,16 @@ final class ServiceAuditor: Sendable {
         try log.flush()
     }
 
-    /// Appends a decision record (`store`, `skip`, `update`, `invalidate`).
+    /// Appends a decision record (`store`, `skip`, `update`, `invalidate`); a variant's `store` (and `update`)
+    /// carries its `derivation` as `derivedFrom` and `transform` (docs/audit-format.md).
     func record(_ event: AuditEvent, _ subject: Subject, storage: StorageClass, reason: String,
                 bytes: Int?, ttl: Int?, derivation: Derivation? = nil) throws {
-        // TODO(audit-variants): derivedFrom and transform once AuditEntry carries them.
         _ = try log.append(AuditEntry(
             event: event, tier: name(subject.tier), route: name(subject.route), storage: Self.auditStorage(storage),
             key: CacheKey.auditDigest(subject.storeKey), scope: scope(partition: subject.partition, url: subject.url),
-            reason: code(reason), bytes: bytes, ttl: ttl))
+            reason: code(reason), bytes: bytes, ttl: ttl,
+            derivedFrom: derivation.flatMap { digest($0.source) },
+            transform: derivation.flatMap { try? AuditTransform($0.transform) }))
     }
 
     /// Appends the record of a store's own event (eviction, expiry, corrupt file, shred).

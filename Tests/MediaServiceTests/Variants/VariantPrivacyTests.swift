@@ -51,6 +51,9 @@ import Testing
         #expect(stores[0].partition != nil)
         #expect(stores[0].partition == stores[1].partition)
         #expect(stores.allSatisfy { $0.url == nil })
+        #expect(stores[0].derivedFrom == nil)
+        #expect(stores[1].derivedFrom == stores[0].key)
+        #expect(stores[1].transform?.rawValue == "w=144,fit=inside,fmt=jpeg,q=80")
         await harness.close()
     }
 
