@@ -9,10 +9,23 @@ import Testing
     }
 
     @Test func invalidAgeIsIgnored() {
-        for text in ["", "-1", "abc", "1.5", "5, 6", "+3"] {
+        for text in ["", "-1", "abc", "1.5", "+3", ",", " , ", "x, 5"] {
             #expect(AgeField.parse(text) == nil, "\(text)")
         }
         #expect(AgeField.parse(HTTPFields()) == nil)
+    }
+
+    /// RFC 9111 §5.1: a list-based value uses its first member.
+    @Test func listUsesItsFirstMember() {
+        #expect(AgeField.parse("5, 6") == 5)
+        #expect(AgeField.parse("7200, 0") == 7200)
+        #expect(AgeField.parse(" , 30,") == 30)
+        #expect(AgeField.parse(HTTPFields([("Age", "7200, 0")])) == 7200)
+        // `Age: 7200, 0` with `max-age=3600` is stale.
+        let stored = StoredResponse(status: 200, fields: HTTPFields([("Cache-Control", "max-age=3600"), ("Age", "7200, 0")]),
+                                    requestTime: 1000, responseTime: 1000)
+        #expect(stored.currentAge(now: 1000) == 7200)
+        #expect(!stored.isFresh(now: 1000, role: .shared))
     }
 
     @Test func firstLineWins() {

@@ -19,6 +19,27 @@ public enum ConditionalRequest {
         return out
     }
 
+    /// The one stored response a conditional request the cache generated asks about, or `nil` when it asks
+    /// about several or none: the only candidate whose strong or weak entity tag is listed in its
+    /// `If-None-Match`, or (without `If-None-Match`) the only candidate whose `Last-Modified` is its
+    /// `If-Modified-Since`. A `304` without validators answering it refers to that response
+    /// (``NotModified/select(_:for:validating:)``; RFC 9111 §4.3.4, RFC 9110 §13.1).
+    public static func validated(candidates: [StoredResponse], by conditional: HTTPFields) -> Int? {
+        let asked: [Int]
+        if let inm = conditional["if-none-match"] {
+            let tags = EntityTag.list(inm)
+            asked = candidates.indices.filter { index in
+                guard let tag = candidates[index].parsed.entityTag else { return false }
+                return tags.contains { $0.weakMatches(tag) }
+            }
+        } else if let ims = conditional.values(for: "if-modified-since").first {
+            asked = candidates.indices.filter { candidates[$0].parsed.lastModifiedText == ims }
+        } else {
+            asked = []
+        }
+        return asked.count == 1 ? asked[0] : nil
+    }
+
     /// Whether a client's conditional GET/HEAD is answered `304 Not Modified` from `stored`
     /// (§4.3.2, RFC 9110 §13.1.2–13.1.3): `If-None-Match` (weak comparison, `*` matches any) takes
     /// precedence; otherwise `If-Modified-Since` holds when the stored `Last-Modified` (else `Date`)

@@ -4,9 +4,13 @@ public enum NotModified {
     /// - a strong `ETag`: every stored response with that strong entity tag;
     /// - a weak `ETag`: the most recent stored response whose tag matches weakly;
     /// - no `ETag` but `Last-Modified`: the most recent stored response with that `Last-Modified`;
-    /// - no validator at all: the only stored response, when there is exactly one and it has none;
+    /// - no validator at all: the stored response the conditional request was generated for, when the cache
+    ///   asked about exactly one (`validating`; RFC 9110 §13.1: a 304 answers that request, so it refers to
+    ///   that response); otherwise the only stored response, when there is exactly one and it has none;
     /// - otherwise none (case C14: `ETag: "zz"` → `[]`, and the caller refetches unconditionally).
-    public static func select(_ candidates: [StoredResponse], for fields: HTTPFields) -> [Int] {
+    /// - Parameter validating: the index of the one stored response whose validators the conditional request
+    ///   carried, or `nil` when it carried several (an `If-None-Match` list) or none.
+    public static func select(_ candidates: [StoredResponse], for fields: HTTPFields, validating: Int? = nil) -> [Int] {
         if let etagLine = fields.values(for: "etag").first {
             guard let tag = EntityTag(etagLine) else { return [] }
             if !tag.isWeak {
@@ -18,6 +22,7 @@ public enum NotModified {
             guard let modified = HTTPDate.parse(modifiedLine) else { return [] }
             return mostRecent(candidates, candidates.indices.filter { candidates[$0].parsed.lastModified == modified })
         }
+        if let validating, candidates.indices.contains(validating) { return [validating] }
         if candidates.count == 1, candidates[0].parsed.entityTag == nil, candidates[0].parsed.lastModified == nil {
             return [0]
         }

@@ -113,7 +113,7 @@ extension MediaService {
         }
         let responseTime = now
         if response.status == 304, conditional != nil {
-            return await notModified(context, candidates: candidates, response: response,
+            return await notModified(context, candidates: candidates, response: response, conditional: conditional,
                                      requestTime: requestTime, responseTime: responseTime, reason: reason)
         }
         if (500...599).contains(response.status) {

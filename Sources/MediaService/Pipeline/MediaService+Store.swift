@@ -98,10 +98,13 @@ extension MediaService {
 
     /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
     /// (audited `update`); when it selects none (C14), fetch again without conditions.
-    func notModified(_ context: RequestContext, candidates: [Candidate], response: OriginResponse,
+    /// A 304 without validators answers the one stored response the conditional asked about, if it asked about
+    /// exactly one (``HTTPCaching/ConditionalRequest/validated(candidates:by:)``).
+    func notModified(_ context: RequestContext, candidates: [Candidate], response: OriginResponse, conditional: HTTPFields?,
                      requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) async -> Exchange {
-        let selected = wasPurgedDuringExchange(context) ? []
-            : NotModified.select(candidates.map(\.response), for: response.fields)
+        let stored = candidates.map(\.response)
+        let asked = conditional.flatMap { ConditionalRequest.validated(candidates: stored, by: $0) }
+        let selected = wasPurgedDuringExchange(context) ? [] : NotModified.select(stored, for: response.fields, validating: asked)
         guard !selected.isEmpty else {
             return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
         }
