@@ -149,6 +149,22 @@ static inline int mediactl_vips_getpoint(VipsImage *in, int x, int y, double *va
     return n;
 }
 
+// MARK: - Logging
+
+static void mediactl__drop_log(const gchar *domain, GLogLevelFlags level, const gchar *message, gpointer unused) {
+    (void)domain;
+    (void)level;
+    (void)message;
+    (void)unused;
+}
+
+/// Stops libvips's own warnings (`VIPS-WARNING **: … CRC error`, `… invalid rendering intent`) from reaching
+/// stderr once per transform: the service reports every refusal with a stable code (problem+json, audit).
+static inline void mediactl_vips_quiet(void) {
+    g_log_set_handler("VIPS", (GLogLevelFlags)(G_LOG_LEVEL_WARNING | G_LOG_LEVEL_MESSAGE | G_LOG_LEVEL_INFO
+                                               | G_LOG_LEVEL_DEBUG), mediactl__drop_log, NULL);
+}
+
 // MARK: - Accounting (tests: nothing left alive after a transform)
 
 static void *mediactl__count_object(VipsObject *object, void *count, void *unused) {

@@ -100,11 +100,11 @@ final class ServiceAuditor: Sendable {
 
     /// Appends the `evict` of a disk entry left by an earlier process in the folder of `tier`, which the
     /// current policies no longer keep on disk (reason `tier-storage-changed`; ``UnownedTierFolders``).
-    func evictUnowned(_ metadata: EntryMetadata, tier: String) {
+    func evictUnowned(_ metadata: EntryMetadata, tier: String, reason: String = "tier-storage-changed") {
         _ = try? log.append(AuditEntry(
             event: .evict, tier: name(tier), route: name(metadata.route), storage: .disk,
             key: CacheKey.auditDigest(metadata.key), scope: scope(partition: metadata.partition, url: nil),
-            reason: code("tier-storage-changed"), bytes: metadata.bodyByteCount))
+            reason: code(reason), bytes: metadata.bodyByteCount))
     }
 
     func flush() { try? log.flush() }

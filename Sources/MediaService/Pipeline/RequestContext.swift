@@ -9,7 +9,7 @@ struct RequestContext: Sendable {
     var runtime: TierRuntime
     var tier: Tier { runtime.tier }
     /// The origin URL: the route's origin base + the normalised path remainder + query.
-    var upstreamURL: String { didSet { groupKey = CacheKey.group(primary: upstreamURL, partition: partition) } }
+    var upstreamURL: String { didSet { groupKey = Self.groupKey(runtime, upstreamURL, partition) } }
     /// Whether the query carries the tier's version parameter.
     var isVersioned: Bool
     /// The client's request fields, as received (for conditionals and `Cache-Control`).
@@ -19,7 +19,7 @@ struct RequestContext: Sendable {
     /// Whether a credential reaches the origin.
     var hasCredential: Bool
     /// Hex keyed digest of the credential on partitioned tiers, else `nil`.
-    var partition: String? { didSet { groupKey = CacheKey.group(primary: upstreamURL, partition: partition) } }
+    var partition: String? { didSet { groupKey = Self.groupKey(runtime, upstreamURL, partition) } }
     var cachePolicy: RequestCachePolicy
     /// ``MediaService/purgeEpoch`` when the request was admitted.
     var purgeEpoch: Int
@@ -43,7 +43,12 @@ struct RequestContext: Sendable {
         self.partition = partition
         self.cachePolicy = cachePolicy
         self.purgeEpoch = purgeEpoch
-        groupKey = CacheKey.group(primary: upstreamURL, partition: partition)
+        groupKey = Self.groupKey(runtime, upstreamURL, partition)
+    }
+
+    /// The group key of `url` on `runtime`'s tier in `partition` (tier-scoped primary key, ``CacheKey/primary(tier:url:)``).
+    static func groupKey(_ runtime: TierRuntime, _ url: String, _ partition: String?) -> String {
+        CacheKey.group(primary: CacheKey.primary(tier: runtime.tier.name, url: url), partition: partition)
     }
 
     /// Conformance mode (a generic tier, `contentTypes: ["*/*"]`): request fields pass through unchanged
@@ -58,8 +63,7 @@ struct RequestContext: Sendable {
         return true
     }
 
-    /// The RFC 9111 group key (primary key + partition).
-    /// `CacheKey.group(primary: upstreamURL, partition: partition)`, built once (kept current when either changes):
+    /// The RFC 9111 group key (primary key + partition): ``groupKey(_:_:_:)``, built once (kept current when either changes):
     /// the miss path reads it for the flight key, the candidates, the store key and the audit subject.
     private(set) var groupKey: String
 

@@ -3,7 +3,7 @@ import MediaAudit
 import MediaCrypto
 import MediaStorage
 
-/// The cache keys of a request: primary key (the upstream URL, RFC 9111 §4), the partition (keyed
+/// The cache keys of a request: primary key (the tier and the upstream URL, RFC 9111 §4), the partition (keyed
 /// digest of the credential, or none) and the secondary key of a stored response's `Vary` (§4.1).
 ///
 /// A *group* key joins the primary key and the partition (all stored responses a request may select
@@ -11,6 +11,17 @@ import MediaStorage
 /// and is the audit `key`. Separator: U+001F, which cannot occur in a URL or a hex digest.
 enum CacheKey {
     static let separator: Character = "\u{1F}"
+
+    /// Separates the tier from the URL in a primary key: U+001D, which cannot occur in a tier name or a URL.
+    static let tierSeparator: Character = "\u{1D}"
+
+    /// The primary key of a request on `tier`: the tier's name, U+001D, the upstream URL. Scoping the key
+    /// by tier keeps two routes of different tiers that share an origin URL apart: their stored responses,
+    /// origin exchanges (single-flight), variants and audit keys never mix (a `metadata: strip` tier must
+    /// never be handed a `keep` tier's bytes).
+    static func primary(tier: String, url: String) -> String {
+        joined(tier, url, separator: 0x1D)
+    }
 
     static func group(primary: String, partition: String?) -> String {
         joined(primary, partition ?? "-")
@@ -21,11 +32,11 @@ enum CacheKey {
     }
 
     /// `head + separator + tail` written into one buffer (one allocation instead of two concatenations).
-    static func joined(_ head: String, _ tail: String) -> String {
+    static func joined(_ head: String, _ tail: String, separator: UInt8 = 0x1F) -> String {
         var bytes: [UInt8] = []
         bytes.reserveCapacity(head.utf8.count + 1 + tail.utf8.count)
         bytes.appendUTF8(head)
-        bytes.append(0x1F)
+        bytes.append(separator)
         bytes.appendUTF8(tail)
         return String(decoding: bytes, as: UTF8.self)
     }

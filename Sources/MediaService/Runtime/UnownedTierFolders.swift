@@ -38,6 +38,20 @@ enum UnownedTierFolders {
         }
     }
 
+    /// Removes the disk entries an earlier version stored under keys without the tier (before
+    /// ``CacheKey/primary(tier:url:)``): no request finds them any more, so each goes now, audited `evict` with
+    /// reason `cache-key-changed`, instead of filling the tier's budget until evicted.
+    static func dropUnscopedKeys(runtimes: [String: TierRuntime], auditor: ServiceAuditor) {
+        for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) {
+            guard let disk = runtime.disk else { continue }
+            let prefix = name + String(CacheKey.tierSeparator)
+            for metadata in disk.removeAll(where: { !$0.key.hasPrefix(prefix) }) {
+                runtime.removeVariant(metadata.key)
+                auditor.evictUnowned(metadata, tier: name, reason: "cache-key-changed")
+            }
+        }
+    }
+
     /// The names of the real folders (not symbolic links) directly inside `path`; none when it does not exist.
     static func tierFolders(_ path: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

@@ -33,6 +33,8 @@ public enum VipsRuntime {
             vips_cache_set_max(0)
             vips_cache_set_max_mem(0)
             vips_concurrency_set(1)
+            // libvips's warnings about hostile input would reach stderr once per transform; refusals have codes.
+            mediactl_vips_quiet()
             version = String(cString: vips_version_string())
             canSaveAVIF = Self.probeAVIF()
         }

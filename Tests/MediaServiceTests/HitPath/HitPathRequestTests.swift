@@ -172,7 +172,7 @@ import Testing
         let slot = try #require(service.hitSlot(for: "/catalog/new.jpg?a=%41", resolved: &resolved))
         #expect(!slot.isNew)
         #expect(slot.slot.route.upstreamURL == "http://origin.test/catalog/new.jpg?a=%41")
-        #expect(slot.slot.route.groupKey == "http://origin.test/catalog/new.jpg?a=%41\u{1F}-")
+        #expect(slot.slot.route.groupKey == "public\u{1D}http://origin.test/catalog/new.jpg?a=%41\u{1F}-")
         // Bearer tiers are never admitted for the fast path, but the match is still handed to `admit`.
         resolved = nil
         #expect(service.hitSlot(for: "/receipts/r.png", resolved: &resolved) == nil)

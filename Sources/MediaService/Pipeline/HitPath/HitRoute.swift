@@ -22,7 +22,7 @@ final class HitRoute: Sendable {
         self.runtime = runtime
         self.upstreamURL = upstreamURL
         self.isVersioned = isVersioned
-        groupKey = CacheKey.group(primary: upstreamURL, partition: nil)
+        groupKey = RequestContext.groupKey(runtime, upstreamURL, nil)
         routeName = route.name
         tierName = runtime.tier.name
         preparedKey = PreparedHit.Key(tier: runtime.tier.name, isVersioned: isVersioned)
