@@ -12,8 +12,11 @@ extension MediaService {
     ///   file that cannot be written) gives `skip` `store-failed`; one that fails after it, `evict` `store-failed`.
     /// - Returns: `nil` when stored, else the reason it was not (for `Cache-Status: detail`).
     /// - Parameter derivation: a variant's source and parameters, for its `store` record (`derivedFrom`, `transform`).
+    ///   - source: a variant's source group and its change counter when the source was captured: a source that
+    ///     changed since (a new response stored, invalidated) gives `skip` `source-changed-during-derivation`.
     func commit(_ entry: StoredEntry, into store: any MediaStoring, storeKey: String, subject: ServiceAuditor.Subject,
-                decision: StorageDecision, context: RequestContext, derivation: ServiceAuditor.Derivation? = nil) -> String? {
+                decision: StorageDecision, context: RequestContext, derivation: ServiceAuditor.Derivation? = nil,
+                source: (group: String, generation: Int)? = nil) -> String? {
         let counters = context.runtime.counters
         let bytes = entry.body.count
         return gate.shared { () -> String? in
@@ -21,6 +24,12 @@ extension MediaService {
                 try? auditor.record(.skip, subject, storage: .none, reason: "purged-during-fetch", bytes: bytes, ttl: nil)
                 counters.bump(.skipped)
                 return "purged-during-fetch"
+            }
+            if let source, context.runtime.derivedIndex.generation(of: source.group) != source.generation {
+                try? auditor.record(.skip, subject, storage: .none, reason: "source-changed-during-derivation",
+                                    bytes: bytes, ttl: nil)
+                counters.bump(.skipped)
+                return "source-changed-during-derivation"
             }
             var recorded = false
             do {
@@ -46,17 +55,27 @@ extension MediaService {
     /// A 304's update of one stored response (RFC 9111 §4.3.4), audited `update`, under the gate and the
     /// store's lock like ``commit(_:into:storeKey:subject:decision:context:)``. A purge that began since
     /// admission removes (or removed) the entry: nothing is updated. A failed update drops the entry.
-    func commitUpdate(_ entry: StoredEntry, storeKey: String, storage: StorageClass, ttl: Int, context: RequestContext) {
-        guard let store = context.runtime.store(for: storage) else { return }
-        gate.shared {
-            guard !wasPurgedDuringExchange(context) else { return }
+    /// - Returns: whether the entry is stored updated (`false`: purged meanwhile, or the update failed and the
+    ///   entry was removed, audited `evict` `store-failed` when its `update` record was written).
+    @discardableResult
+    func commitUpdate(_ entry: StoredEntry, storeKey: String, storage: StorageClass, ttl: Int, context: RequestContext) -> Bool {
+        guard let store = context.runtime.store(for: storage) else { return false }
+        return gate.shared { () -> Bool in
+            guard !wasPurgedDuringExchange(context) else { return false }
+            var recorded = false
             do {
                 try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.update, context.subject(storeKey: storeKey), storage: storage,
                                        reason: "not-modified", bytes: entry.body.count, ttl: ttl)
+                    recorded = true
                 }
+                return true
             } catch {
-                context.runtime.remove(storeKey)
+                if context.runtime.remove(storeKey) != nil || recorded {
+                    try? auditor.record(.evict, context.subject(storeKey: storeKey), storage: storage,
+                                        reason: "store-failed", bytes: entry.body.count, ttl: nil)
+                }
+                return false
             }
         }
     }

@@ -96,8 +96,12 @@ extension MediaService {
             // refused takes the full path every time.
             switch selectVariant(match, runtime: runtime, accept: nil) {
             case .success(let selected?):
-                guard !selected.selection.negotiated else { return nil }
-                upstreamURL = CacheKey.variantPrimary(source: selected.sourceURL, keyText: selected.selection.spec.keyText)
+                if let selection = selected.selection {
+                    guard !selection.negotiated else { return nil }
+                    upstreamURL = CacheKey.variantPrimary(source: selected.sourceURL, keyText: selection.spec.keyText)
+                } else {
+                    upstreamURL = selected.sourceURL
+                }
             case .success(nil):
                 break
             case .failure:

@@ -52,6 +52,8 @@ extension MediaService {
                     url: metadata.partition == nil ? primary : nil)
                 try? auditor.record(.invalidate, subject, storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
                                     reason: "unsafe-method", bytes: metadata.bodyByteCount, ttl: nil)
+                // Its variants go with it (they were derived from what the unsafe request may have changed).
+                dropVariantsUnderGate(ofSource: CacheKey.group(ofStoreKey: storeKey), in: runtime, reason: "unsafe-method")
             }
         }
     }

@@ -54,6 +54,7 @@ extension MediaService {
         var head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
                               storage: decision.storage.rawValue, policyTTL: policyTTL)
         head.servedETag = servedETag
+        if tier.metadata == .strip, image != nil { head.stripped = true }
         let subject = context.subject(storeKey: storeKey)
         let counters = context.runtime.counters
         guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
@@ -110,7 +111,7 @@ extension MediaService {
         }
         let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
         let request = context.cacheRequest
-        var served: (Candidate, StoredResponse, StoredHead, ttl: Int64)?
+        var served: (Candidate, StoredResponse, StoredHead, ttl: Int64, kept: Bool)?
         var updateFields = response.fields
         // C08: a shared cache never merges an origin cookie into what every later client is served.
         if context.role == .shared { updateFields.remove("Set-Cookie") }
@@ -131,17 +132,23 @@ extension MediaService {
             entry.metadata.responseTime = responseTime
             entry.metadata.expiresAt = Self.expiresAt(responseTime: responseTime, ttl: ttl, tier: context.tier)
             let storage = StorageClass(rawValue: candidate.head.storage) ?? .memory
-            commitUpdate(entry, storeKey: candidate.storeKey, storage: storage, ttl: Int(ttl), context: context)
+            let kept = commitUpdate(entry, storeKey: candidate.storeKey, storage: storage, ttl: Int(ttl), context: context)
             let matches = updated.matches(request: request.fields, digest: digest)
-            if served == nil || matches { served = (Candidate(storeKey: candidate.storeKey, response: updated, head: head,
-                                                              entry: entry, policyTTL: policyTTL), updated, head, ttl) }
+            if served == nil || matches {
+                served = (Candidate(storeKey: candidate.storeKey, response: updated, head: head, entry: entry,
+                                    policyTTL: policyTTL), updated, head, ttl, kept)
+            }
         }
-        let (candidate, updated, head, ttl) = served!
+        let (candidate, updated, head, ttl, kept) = served!
         let status = CacheStatus(forward: reason, forwardStatus: 304, ttl: ttl)
         var content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
                                        storage: head.storage, reason: "not-modified")
-        content.storeKey = candidate.storeKey
-        content.expiresAt = candidate.entry.metadata.expiresAt
+        if kept {
+            content.storeKey = candidate.storeKey
+            content.expiresAt = candidate.entry.metadata.expiresAt
+        } else {
+            content.storage = "none"
+        }
         return Exchange(result: .content(content), shareable: true)
     }
 

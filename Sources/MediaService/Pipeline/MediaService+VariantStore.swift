@@ -17,8 +17,14 @@ extension MediaService {
     ///   (`source-varies`): the variant key has no secondary key.
     /// - The entry expires with the source's (``MediaStorage/EntryMetadata/expiresAt``); its `store` record
     ///   names the source (`derivedFrom`) and the normalised parameters (`transform`).
-    func storeVariant(_ image: DerivedImage, of captured: SourceCapture.Source, source: RequestContext,
-                      stored: RequestContext, selection: VariantSelection, reason: CacheStatus.Forward) -> Derivation {
+    /// - Parameters:
+    ///   - sourceDigest: hex SHA-256 of the source body (``StoredHead/sourceDigest``).
+    ///   - derived: `false` when `image` is a stored variant of the same source bytes stored again (nothing was
+    ///     transformed: not counted in `variants_derived_total`).
+    ///   - sourceGeneration: the source group's change counter read when the source was captured.
+    func storeVariant(_ image: DerivedImage, of captured: SourceCapture.Source, sourceDigest: String,
+                      sourceGeneration: Int, source: RequestContext, stored: RequestContext, selection: VariantSelection,
+                      reason: CacheStatus.Forward, derived: Bool) -> Derivation {
         let tier = stored.tier
         let time = now
         let transform = selection.spec.normalised(format: image.format)
@@ -43,13 +49,25 @@ extension MediaService {
         let sourceClass = captured.storeKey == nil ? StorageClass.none : StorageClass(rawValue: captured.storage) ?? .none
         let lifetime = min(captured.response.freshnessLifetime(role: stored.role), captured.head.policyTTL)
         let ttl = max(0, lifetime - captured.response.currentAge(now: Int64(time)))
+        // RFC 9111 §3 on the variant's own fields (the source's, as a 304 may have updated them: a source that
+        // became `private` or `no-store` gives a variant a shared cache does not store, C20).
+        let verdict = Storability.evaluate(method: "GET", requestFields: stored.originFields, status: 200,
+                                           responseFields: fields, role: stored.role)
+        let storability: StorageProposal.Storability
+        if let why = verdict.reason {
+            storability = .notStorable(StorageReason(why.code))
+        } else if varies {
+            storability = .notStorable(StorageReason("source-varies"))
+        } else {
+            storability = .storable(ttl: Int(min(ttl, Int64(Int32.max))))
+        }
         let proposal = StorageProposal(
             tier: tier, route: stored.route,
             request: .init(hasCredential: stored.hasCredential, hasVersionParameter: stored.isVersioned),
             response: .init(status: 200, fields: fields),
             body: .init(byteCount: image.bytes.count, format: image.format.mimeType, pixelWidth: image.width,
                         pixelHeight: image.height),
-            storability: varies ? .notStorable(StorageReason("source-varies")) : .storable(ttl: Int(min(ttl, Int64(Int32.max)))))
+            storability: storability)
         var decision = chain.decide(proposal)
         if decision.storage > sourceClass {
             decision = StorageDecision(storage: sourceClass, ttl: sourceClass == .none ? 0 : decision.ttl,
@@ -60,15 +78,18 @@ extension MediaService {
         }
         let sourceKey = captured.storeKey ?? CacheKey.store(group: source.groupKey, secondary: .empty)
         let derivation = ServiceAuditor.Derivation(source: CacheKey.digest(sourceKey), transform: transform)
+        // Never fresher than the source, nor than its own decision (a hook may shorten a variant's ttl).
+        let age = response.currentAge(now: Int64(time))
+        let policyTTL = min(captured.head.policyTTL, Int64(decision.ttl) + age)
         var head = StoredHead(response, contentType: image.format.mimeType, width: image.width, height: image.height,
-                              storage: decision.storage.rawValue, policyTTL: captured.head.policyTTL)
+                              storage: decision.storage.rawValue, policyTTL: policyTTL)
         head.derivedFrom = derivation.source
         head.transform = transform
-        head.sourceDigest = SHA256.hash(captured.body).hex
+        head.sourceDigest = sourceDigest
         let storeKey = CacheKey.store(group: stored.groupKey, secondary: .empty)
         let subject = subject(stored, storeKey: storeKey, source: source)
         let counters = stored.runtime.counters
-        counters.bump(.variantsDerived)
+        if derived { counters.bump(.variantsDerived) }
         guard decision.storage != .none, let store = stored.runtime.store(for: decision.storage) else {
             try? auditor.record(.skip, subject, storage: .none, reason: decision.reason.rawValue, bytes: image.bytes.count,
                                 ttl: nil)
@@ -78,7 +99,8 @@ extension MediaService {
                                            storage: "none", reason: decision.reason.rawValue)
             return Derivation(result: .content(content), shareable: false)
         }
-        let expiresAt = captured.expiresAt ?? MediaService.expiresAt(responseTime: time, ttl: Int64(decision.ttl), tier: tier)
+        let ownExpiry = MediaService.expiresAt(responseTime: time, ttl: Int64(decision.ttl), tier: tier)
+        let expiresAt = min(captured.expiresAt ?? ownExpiry, ownExpiry)
         let entry = StoredEntry(
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: stored.route.name, partition: stored.partition,
                                     head: head.encoded(), requestTime: Double(captured.response.requestTime),
@@ -86,7 +108,8 @@ extension MediaService {
             body: image.bytes)
         var status = CacheStatus(forward: reason, ttl: Int64(decision.ttl))
         if let failure = commit(entry, into: store, storeKey: storeKey, subject: subject, decision: decision,
-                                context: stored, derivation: derivation) {
+                                context: stored, derivation: derivation,
+                                source: (group: source.groupKey, generation: sourceGeneration)) {
             status.detail = failure
         } else {
             status.stored = true
@@ -104,19 +127,24 @@ extension MediaService {
 
     /// Removes the variants derived from the source group `sourceGroup` (its representation changed: a new
     /// response was stored for it), each audited `evict` with reason `source-changed`.
+    /// The source group's change counter is bumped first, so a derivation of the old representation that has not
+    /// stored its variant yet finds it changed and stores nothing (``commit(_:into:storeKey:subject:decision:context:derivation:)``).
     func dropVariants(ofSource sourceGroup: String, in runtime: TierRuntime) {
-        let keys = runtime.derivedIndex.variants(of: sourceGroup)
-        guard !keys.isEmpty else { return }
-        gate.exclusive {
-            for key in keys {
-                guard let metadata = runtime.remove(key) else { continue }
-                let subject = ServiceAuditor.Subject(tier: metadata.tier, route: metadata.route, storeKey: key,
-                                                     partition: metadata.partition, url: nil)
-                try? auditor.record(.evict, subject,
-                                    storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
-                                    reason: "source-changed", bytes: metadata.bodyByteCount, ttl: nil)
-                runtime.counters.bump(.evicted)
-            }
+        runtime.derivedIndex.bumpGeneration(of: sourceGroup)
+        guard !runtime.derivedIndex.variants(of: sourceGroup).isEmpty else { return }
+        gate.exclusive { dropVariantsUnderGate(ofSource: sourceGroup, in: runtime, reason: "source-changed") }
+    }
+
+    /// ``dropVariants(ofSource:in:)`` for a caller that holds the ``StoreGate`` exclusively (invalidation).
+    func dropVariantsUnderGate(ofSource sourceGroup: String, in runtime: TierRuntime, reason: String) {
+        runtime.derivedIndex.bumpGeneration(of: sourceGroup)
+        for key in runtime.derivedIndex.variants(of: sourceGroup) {
+            guard let metadata = runtime.remove(key) else { continue }
+            let subject = ServiceAuditor.Subject(tier: metadata.tier, route: metadata.route, storeKey: key,
+                                                 partition: metadata.partition, url: nil)
+            try? auditor.record(.evict, subject, storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
+                                reason: reason, bytes: metadata.bodyByteCount, ttl: nil)
+            runtime.counters.bump(.evicted)
         }
     }
 }

@@ -37,7 +37,7 @@ extension MediaService {
         }
         let forward: CacheStatus.Forward = candidates.isEmpty ? .uriMiss : .stale
         let operation: @Sendable () async -> Derivation = { [self] in
-            await derive(context, stored: stored, selection: selection, reason: forward)
+            await derive(context, stored: stored, selection: selection, reason: forward, stale: candidates)
         }
         let result: Derivation
         if context.coalesces {
@@ -85,8 +85,11 @@ extension MediaService {
 
     /// One derivation: the source through the normal path, then the transform on the worker pool, validation,
     /// the storage decision (never wider than the source's class) and the store with its audit record.
+    /// - Parameter stale: the variant's stored responses that were not usable (stale, or a request's `no-cache`):
+    ///   one derived from the same source bytes is stored again with the source's new freshness instead of
+    ///   being derived again (a revalidated, unchanged source costs no transform).
     func derive(_ context: RequestContext, stored: RequestContext, selection: VariantSelection,
-                reason: CacheStatus.Forward) async -> Derivation {
+                reason: CacheStatus.Forward, stale: [Candidate] = []) async -> Derivation {
         var source = context
         source.variant = nil
         source.method = "GET"
@@ -95,6 +98,7 @@ extension MediaService {
         let capture = SourceCapture()
         source.capture = capture
         let original = await serve(source)
+        let sourceGeneration = context.runtime.derivedIndex.generation(of: source.groupKey)
         guard original.status == 200, let captured = capture.source else {
             return Derivation(result: .response(original), shareable: false)
         }
@@ -107,6 +111,15 @@ extension MediaService {
         }
         guard let declaration = context.runtime.variantDeclaration else {
             return Derivation(result: .response(original), shareable: false)
+        }
+        let sourceDigest = SHA256.hash(captured.body).hex
+        if let reusable = stale.first(where: { $0.head.sourceDigest == sourceDigest }),
+           let format = OutputFormat.allCases.first(where: { $0.mimeType == reusable.head.contentType }),
+           let width = reusable.head.width, let height = reusable.head.height {
+            let image = DerivedImage(bytes: reusable.entry.body, format: format, width: width, height: height,
+                                     sourceHasAlpha: false)
+            return storeVariant(image, of: captured, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
+                                source: source, stored: stored, selection: selection, reason: reason, derived: false)
         }
         let tier = context.tier
         let limits = TransformLimits(maxSourcePixels: tier.maxPixels, maxOutputPixels: declaration.maxOutputPixels)
@@ -160,7 +173,8 @@ extension MediaService {
             return refuseVariant(context, stored: stored, code: "variant-invalid",
                                  detail: "the derived image failed validation: \(error.context)")
         }
-        return storeVariant(image, of: captured, source: source, stored: stored, selection: selection, reason: reason)
+        return storeVariant(image, of: captured, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
+                            source: source, stored: stored, selection: selection, reason: reason, derived: true)
     }
 
     /// `503` with `Retry-After: 1`: the transform pool is full or a transform ran out of time. Not audited

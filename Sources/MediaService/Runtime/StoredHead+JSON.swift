@@ -51,6 +51,10 @@ extension StoredHead {
         Self.appendJSONInteger(Int64(status), to: &out)
         Self.appendLiteral(#","storage":"#, to: &out)
         Self.appendJSONString(storage, to: &out)
+        if let stripped {
+            Self.appendLiteral(#","stripped":"#, to: &out)
+            Self.appendLiteral(stripped ? "true" : "false", to: &out)
+        }
         if let transform {
             Self.appendLiteral(#","transform":"#, to: &out)
             Self.appendJSONString(transform, to: &out)

@@ -52,6 +52,24 @@ enum UnownedTierFolders {
         }
     }
 
+    /// On tiers with `metadata: strip`, removes the disk entries stored without stripping (under an earlier
+    /// `keep` policy, or by an earlier version): their bytes may carry the metadata the tier must not serve.
+    /// Variants are written without metadata whatever the policy, so they stay. Each goes audited `evict`
+    /// with reason `tier-metadata-changed`.
+    static func dropUnstripped(runtimes: [String: TierRuntime], auditor: ServiceAuditor) {
+        for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) where runtime.tier.metadata == .strip {
+            guard let disk = runtime.disk else { continue }
+            let unstripped = disk.removeAll { metadata in
+                guard let head = StoredHead.decode(metadata.head) else { return true }
+                return head.stripped != true && head.derivedFrom == nil
+            }
+            for metadata in unstripped {
+                runtime.removeVariant(metadata.key)
+                auditor.evictUnowned(metadata, tier: name, reason: "tier-metadata-changed")
+            }
+        }
+    }
+
     /// The names of the real folders (not symbolic links) directly inside `path`; none when it does not exist.
     static func tierFolders(_ path: String) -> [String] {
         let names = (try? FileManager.default.contentsOfDirectory(atPath: path)) ?? []

@@ -1,16 +1,19 @@
 import MediaTransform
 
 extension MediaService {
-    /// A variant request's selection and the URL its source is fetched from.
+    /// A request's derived image (or none) on a tier with `variants`, and the URL its source is fetched from.
     struct SelectedVariant: Sendable {
-        var selection: VariantSelection
-        /// The route's origin URL without the variant parameters (the version parameter kept).
+        /// The variant, or `nil` when the query selects none (the source itself is requested).
+        var selection: VariantSelection?
+        /// The route's origin URL without the variant parameters and empty query items (the version parameter
+        /// kept), so `?`, `?&` and `?&&` are the source itself, one key, never new objects.
         var sourceURL: String
     }
 
     /// Reads the variant parameters of `match`'s query on a tier with `variants` (docs/variants.md).
-    /// - Returns: `nil` when the query selects no variant (the source itself is requested); a
-    ///   ``MediaTransform/VariantError`` (`variant-not-allowed`, answered `400`) for anything the tier does not declare.
+    /// - Returns: the variant (or none) and the source URL; `nil` when the tier has no variants or the request
+    ///   has no query; a ``MediaTransform/VariantError`` (`variant-not-allowed`, answered `400`) for anything the
+    ///   tier does not declare.
     func selectVariant(_ match: RouteMatch, runtime: TierRuntime, accept: String?) -> Result<SelectedVariant?, VariantError> {
         guard let declaration = runtime.variantDeclaration, let query = match.query else { return .success(nil) }
         let parsed: ParsedVariantQuery?
@@ -21,9 +24,14 @@ extension MediaService {
         } catch {
             return .failure(error)
         }
-        guard let parsed else { return .success(nil) }
         let url = match.upstreamURL
         var base = url.firstIndex(of: "?").map { String(url[..<$0]) } ?? url
+        guard let parsed else {
+            // No variant parameter: every non-empty item is a pass-through one (the version parameter).
+            let items = query.split(separator: "&", omittingEmptySubsequences: true)
+            if !items.isEmpty { base += "?" + items.joined(separator: "&") }
+            return .success(SelectedVariant(selection: nil, sourceURL: base))
+        }
         if let remaining = parsed.remainingQuery { base += "?" + remaining }
         return .success(SelectedVariant(selection: VariantSelection(spec: parsed.spec, negotiated: parsed.negotiated),
                                         sourceURL: base))

@@ -26,7 +26,8 @@ final class TransformWorkers: Sendable {
     }
 
     private struct State {
-        var queue: [@Sendable () -> Void] = []
+        /// Jobs in arrival order; a taken job's slot is cleared at once (its captured source bytes freed).
+        var queue: [(@Sendable () -> Void)?] = []
         var head = 0
         var started = false
         var running = 0
@@ -83,6 +84,7 @@ final class TransformWorkers: Sendable {
             let job = state.withLock { state -> (@Sendable () -> Void)? in
                 guard state.head < state.queue.count else { return nil }
                 let job = state.queue[state.head]
+                state.queue[state.head] = nil
                 state.head += 1
                 if state.head > 64, state.head * 2 > state.queue.count {
                     state.queue.removeFirst(state.head)

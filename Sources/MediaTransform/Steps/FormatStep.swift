@@ -1,9 +1,11 @@
 /// Resolves the variant's `FormatChoice` into the output format, from the source's header and the
 /// tier's declared formats:
 /// - `.format(f)`: `f`.
-/// - `.source`: the source's own format (a GIF's is PNG) when declared (and, for AVIF, writable),
-///   else as `.legacy`.
-/// - `.legacy`: PNG when the source has alpha and PNG is declared, else JPEG.
+/// - `.source`: the source's own format (a GIF's is PNG) when declared, else as `.legacy`; an AVIF source
+///   gives WebP when declared, else `.legacy`: AVIF is only encoded when asked for (`fmt=avif`) or negotiated,
+///   where `maxAVIFWidth` and the AVIF pool bound its cost.
+/// - `.legacy`: PNG when the source has alpha and PNG is declared, else JPEG when declared, else PNG when
+///   declared, else the first declared format (a tier declaring only `webp` never gets JPEG).
 ///
 /// Sets `context.outputFormat`. Throws `unsupported-format` for AVIF when this libvips cannot write
 /// it (``VipsRuntime/canSaveAVIF``).
@@ -29,7 +31,8 @@ struct FormatStep: TransformStep {
             return format
         case .source:
             let own = source.format.outputFormat
-            if declared.contains(own) && (own != .avif || canSaveAVIF) { return own }
+            if own == .avif { return declared.contains(.webp) ? .webp : legacy(source: source, declared: declared) }
+            if declared.contains(own) { return own }
             return legacy(source: source, declared: declared)
         case .legacy:
             return legacy(source: source, declared: declared)
@@ -37,6 +40,9 @@ struct FormatStep: TransformStep {
     }
 
     private static func legacy(source: ImageProbe, declared: [OutputFormat]) -> OutputFormat {
-        source.hasAlpha && declared.contains(.png) ? .png : .jpeg
+        if source.hasAlpha && declared.contains(.png) { return .png }
+        if declared.isEmpty || declared.contains(.jpeg) { return .jpeg }
+        if declared.contains(.png) { return .png }
+        return declared.first(where: { $0 != .avif }) ?? declared.first ?? .jpeg
     }
 }

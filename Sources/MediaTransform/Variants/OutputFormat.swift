@@ -65,17 +65,19 @@ public struct VariantSpec: Sendable, Hashable {
     }
 
     /// The normalised parameters with the format rule, for cache keys: `w=144,fit=inside,fmt=source,q=80`,
-    /// `w=288,h=288,fit=cover,fmt=webp,q=80`.
+    /// `w=288,h=288,fit=cover,fmt=webp,q=80`, `w=144,fit=inside,fmt=png` (no `q`: PNG is lossless).
     public var keyText: String { text(format: format.keyText) }
 
     /// The normalised parameters once the output format is known, as audit records carry them
     /// (`transform`): `w=144,fit=inside,fmt=jpeg,q=80`.
     public func normalised(format resolved: OutputFormat) -> String { text(format: resolved.rawValue) }
 
+    /// `q` is left out for PNG, which is lossless: every `q` gives the same bytes, so one key.
     private func text(format: String) -> String {
         var out = "w=\(width)"
         if let height { out += ",h=\(height)" }
-        out += ",fit=\(fit.rawValue),fmt=\(format),q=\(quality)"
+        out += ",fit=\(fit.rawValue),fmt=\(format)"
+        if format != OutputFormat.png.rawValue { out += ",q=\(quality)" }
         return out
     }
 }

@@ -83,12 +83,15 @@ extension LibvipsTests {
         }
 
         @Test(arguments: [
-            (FormatChoice.source, SourceFormat.avif, false, [OutputFormat.avif, .jpeg], true, OutputFormat.avif),
+            (FormatChoice.source, SourceFormat.avif, false, [OutputFormat.avif, .jpeg], true, OutputFormat.jpeg),
+            (.source, .avif, false, [.avif, .webp, .jpeg], true, .webp),
             (.source, .avif, false, [.avif, .jpeg], false, .jpeg),
             (.source, .avif, true, [.avif, .png], false, .png),
             (.source, .jpeg, false, [], true, .jpeg),
             (.legacy, .png, true, [.png], true, .png),
-            (.legacy, .png, true, [.webp, .avif], true, .jpeg),
+            (.legacy, .png, true, [.webp, .avif], true, .webp),
+            (.legacy, .jpeg, false, [.avif], true, .avif),
+            (.source, .jpeg, false, [.webp], true, .webp),
             (.format(.webp), .gif, true, [.jpeg], true, .webp),
         ])
         func resolution(choice: FormatChoice, source: SourceFormat, alpha: Bool, declared: [OutputFormat],
