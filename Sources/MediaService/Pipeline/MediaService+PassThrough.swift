@@ -45,7 +45,7 @@ extension MediaService {
     /// Each removal and its record, with no store of the same key between them (``StoreGate``).
     private func invalidateUnderGate(primary: String) {
         for runtime in runtimes.values {
-            for storeKey in runtime.storeKeys(primary: CacheKey.primary(tier: runtime.tier.name, url: primary)) {
+            for storeKey in runtime.storeKeys(primary: CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: primary)) {
                 guard let metadata = runtime.remove(storeKey) else { continue }
                 let subject = ServiceAuditor.Subject(
                     tier: metadata.tier, route: metadata.route, storeKey: storeKey, partition: metadata.partition,

@@ -54,7 +54,6 @@ extension MediaService {
         var head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
                               storage: decision.storage.rawValue, policyTTL: policyTTL)
         head.servedETag = servedETag
-        if tier.metadata == .strip, image != nil { head.stripped = true }
         let subject = context.subject(storeKey: storeKey)
         let counters = context.runtime.counters
         guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {

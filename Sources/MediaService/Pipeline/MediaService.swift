@@ -135,7 +135,6 @@ public final class MediaService: Sendable {
         // Files of tiers the policies no longer keep in files (removed, renamed or narrowed) go now, audited.
         try UnownedTierFolders.clear(stateDirectory: configuration.stateDirectory, runtimes: runtimes, auditor: auditor)
         UnownedTierFolders.dropUnscopedKeys(runtimes: runtimes, auditor: auditor)
-        UnownedTierFolders.dropUnstripped(runtimes: runtimes, auditor: auditor)
         self.runtimes = runtimes
         auditor.flush()
     }

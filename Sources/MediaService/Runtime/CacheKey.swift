@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaPolicy
 import MediaAudit
 import MediaCrypto
 import MediaStorage
@@ -21,6 +22,17 @@ enum CacheKey {
     /// never be handed a `keep` tier's bytes).
     static func primary(tier: String, url: String) -> String {
         joined(tier, url, separator: 0x1D)
+    }
+
+    /// Appended to a `metadata: strip` tier's name in its key scope.
+    static let stripScopeSuffix = "/strip"
+
+    /// The scope of a tier's keys: its name, plus ``stripScopeSuffix`` when it strips metadata, so a change of
+    /// the `metadata` rule changes every key and nothing stored under the other rule is ever served
+    /// (``UnownedTierFolders/dropUnscopedKeys(runtimes:auditor:)`` removes it at start). Tier names are
+    /// `[a-z0-9-]`, so no name equals another's scope.
+    static func scope(of tier: Tier) -> String {
+        tier.metadata == .strip ? tier.name + stripScopeSuffix : tier.name
     }
 
     static func group(primary: String, partition: String?) -> String {

@@ -51,10 +51,7 @@ extension StoredHead {
         Self.appendJSONInteger(Int64(status), to: &out)
         Self.appendLiteral(#","storage":"#, to: &out)
         Self.appendJSONString(storage, to: &out)
-        if let stripped {
-            Self.appendLiteral(#","stripped":"#, to: &out)
-            Self.appendLiteral(stripped ? "true" : "false", to: &out)
-        }
+
         if let transform {
             Self.appendLiteral(#","transform":"#, to: &out)
             Self.appendJSONString(transform, to: &out)

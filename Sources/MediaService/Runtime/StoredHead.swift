@@ -29,9 +29,6 @@ struct StoredHead: Codable, Sendable, Hashable {
     var transform: String? = nil
     /// Variants: hex SHA-256 of the source body the variant was derived from, else `nil`.
     var sourceDigest: String? = nil
-    /// `true` when the stored body went through `metadata: strip` (docs/variants.md); `nil` otherwise. A tier
-    /// that strips never serves a stored original without it (entries of an earlier `keep` policy go at start).
-    var stripped: Bool? = nil
 
     /// Copies the fields a new head of the same stored body keeps (a 304's update): served `ETag` and derivation.
     mutating func keepDerivation(of other: StoredHead) {
@@ -39,7 +36,6 @@ struct StoredHead: Codable, Sendable, Hashable {
         derivedFrom = other.derivedFrom
         transform = other.transform
         sourceDigest = other.sourceDigest
-        stripped = other.stripped
     }
 
     init(_ response: StoredResponse, contentType: String?, width: Int?, height: Int?, storage: String, policyTTL: Int64) {

@@ -38,34 +38,21 @@ enum UnownedTierFolders {
         }
     }
 
-    /// Removes the disk entries an earlier version stored under keys without the tier (before
-    /// ``CacheKey/primary(tier:url:)``): no request finds them any more, so each goes now, audited `evict` with
-    /// reason `cache-key-changed`, instead of filling the tier's budget until evicted.
+    /// Removes the disk entries stored under another key scope than the tier's now (``CacheKey/scope(of:)``): no
+    /// request finds them any more, and they may hold what the tier must not serve. Each goes audited `evict`:
+    /// reason `tier-metadata-changed` when the tier's `metadata` rule changed (entries stored under `keep`
+    /// may carry the metadata a `strip` tier never serves), `cache-key-changed` for keys of an earlier version
+    /// (without a tier).
     static func dropUnscopedKeys(runtimes: [String: TierRuntime], auditor: ServiceAuditor) {
         for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) {
             guard let disk = runtime.disk else { continue }
-            let prefix = name + String(CacheKey.tierSeparator)
+            let separator = String(CacheKey.tierSeparator)
+            let prefix = CacheKey.scope(of: runtime.tier) + separator
+            let sameTier = [name + separator, name + CacheKey.stripScopeSuffix + separator]
             for metadata in disk.removeAll(where: { !$0.key.hasPrefix(prefix) }) {
                 runtime.removeVariant(metadata.key)
-                auditor.evictUnowned(metadata, tier: name, reason: "cache-key-changed")
-            }
-        }
-    }
-
-    /// On tiers with `metadata: strip`, removes the disk entries stored without stripping (under an earlier
-    /// `keep` policy, or by an earlier version): their bytes may carry the metadata the tier must not serve.
-    /// Variants are written without metadata whatever the policy, so they stay. Each goes audited `evict`
-    /// with reason `tier-metadata-changed`.
-    static func dropUnstripped(runtimes: [String: TierRuntime], auditor: ServiceAuditor) {
-        for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) where runtime.tier.metadata == .strip {
-            guard let disk = runtime.disk else { continue }
-            let unstripped = disk.removeAll { metadata in
-                guard let head = StoredHead.decode(metadata.head) else { return true }
-                return head.stripped != true && head.derivedFrom == nil
-            }
-            for metadata in unstripped {
-                runtime.removeVariant(metadata.key)
-                auditor.evictUnowned(metadata, tier: name, reason: "tier-metadata-changed")
+                let reason = sameTier.contains { metadata.key.hasPrefix($0) } ? "tier-metadata-changed" : "cache-key-changed"
+                auditor.evictUnowned(metadata, tier: name, reason: reason)
             }
         }
     }
