@@ -71,6 +71,22 @@ import Testing
         ])
     }
 
+    @Test func everyBadElementIsReported() {
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [288, 144, 0], "formats": ["jpg", "gif", "webp", "webp"] } }"#) == [
+            "Policies/test.json: tiers.t.variants.widths[1]: 144 is smaller than the entry before it; allowed: \(VariantPolicyTests.sizes)",
+            "Policies/test.json: tiers.t.variants.widths[2]: 0 is out of range; allowed: an integer from 1 to 8192 (pixels)",
+            #"Policies/test.json: tiers.t.variants.formats[0]: "jpg" is not allowed (did you mean `jpeg`?); allowed: \#(VariantPolicyTests.formats)"#,
+            #"Policies/test.json: tiers.t.variants.formats[1]: "gif" is not allowed (did you mean `avif`?); allowed: \#(VariantPolicyTests.formats)"#,
+            #"Policies/test.json: tiers.t.variants.formats[3]: "webp" is listed twice; allowed: \#(VariantPolicyTests.formats)"#,
+        ])
+    }
+
+    @Test func anOutputCapBelowTheLargestWidthIsAContradiction() {
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [144, 288], "formats": ["jpeg"], "maxOutputPixels": 100 } }"#) == [
+            "Policies/test.json: tiers.t.variants.maxOutputPixels: 100 pixels cannot hold the width 288 (one row of it is 288 pixels): that width could never be served; allowed: at least the largest width, 288, or widths that fit",
+        ])
+    }
+
     @Test func badFormats() {
         #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpg"] } }"#) == [
             #"Policies/test.json: tiers.t.variants.formats[0]: "jpg" is not allowed (did you mean `jpeg`?); allowed: \#(VariantPolicyTests.formats)"#,

@@ -28,6 +28,9 @@ public enum DemoScript {
         case hit
         /// 200 from the origin, never stored: `mediactl; fwd=uri-miss; …; detail=<reason>` without `stored`.
         case unstoredMiss
+        /// 200 derived here from a stored source and stored, the origin not contacted:
+        /// `Cache-Status: mediactl; …; stored; …` with neither `hit` nor `fwd`.
+        case storedDerivation
         /// Refused before any lookup with this status (problem+json, no `Cache-Status`).
         case refused(Int)
 
@@ -42,6 +45,9 @@ public enum DemoScript {
             case .unstoredMiss:
                 return status == 200 && parts.starts(with: ["mediactl", "fwd=uri-miss"]) && !parts.contains("stored")
                     && parts.contains { $0.hasPrefix("detail=") }
+            case .storedDerivation:
+                return status == 200 && parts.first == "mediactl" && parts.contains("stored")
+                    && !parts.contains("hit") && !parts.contains { $0.hasPrefix("fwd=") }
             case .refused(let expected):
                 return status == expected && cacheStatus == nil
             }
@@ -53,6 +59,7 @@ public enum DemoScript {
             case .storedMiss: return "a stored miss (fwd=uri-miss … stored)"
             case .hit: return "a hit"
             case .unstoredMiss: return "a miss that is not stored (fwd=uri-miss … detail=…)"
+            case .storedDerivation: return "a stored variant of a stored source (… stored, no fwd)"
             case .refused(let status): return "status \(status)"
             }
         }
@@ -116,7 +123,7 @@ public enum DemoScript {
         Step("/uploads/gps-orient6.jpg", .anonymous, "upload (233,453 bytes): served without GPS, serial, times",
              .storedMiss, check: Check(withoutLocation: true)),
         Step("/uploads/gps-orient6.jpg?w=144", .anonymous, "upload variant: upright 144×126, no EXIF",
-             .storedMiss, check: Check(width: 144, heights: 125...126, withoutLocation: true)),
+             .storedDerivation, check: Check(width: 144, heights: 125...126, withoutLocation: true)),
         Step("/receipts/r-7732.jpg?w=144", .u1, "receipt thumbnail: U1's own sealed variant", .storedMiss,
              check: Check(width: 144)),
         Step("/receipts/r-7732.jpg?w=144", .u2, "receipt thumbnail: U2 gets their own", .storedMiss,

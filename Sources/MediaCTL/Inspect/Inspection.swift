@@ -113,12 +113,19 @@ struct Inspection {
         lines.append(
             pad("decision:", 18) + "\(decision.storage.rawValue), ttl \(decision.ttl) s (reason \(decision.reason.rawValue))")
         for step in decision.trail { lines.append("  " + step.description) }
-        lines.append(contentsOf: derivedLines(tier, decision: decision, noTransform: stored.parsed.cacheControl.noTransform))
+        lines.append(contentsOf: derivedLines(tier, decision: decision, stored: stored))
         return lines
     }
 
     /// The tier's metadata rule and variants, and where a variant of this response would be kept.
-    private func derivedLines(_ tier: Tier, decision: StorageDecision, noTransform: Bool) -> [String] {
+    private func derivedLines(_ tier: Tier, decision: StorageDecision, stored: StoredResponse) -> [String] {
+        let noTransform = stored.parsed.cacheControl.noTransform
+        // As the service decides (MediaService.storeVariant): Vary on anything but Accept-Encoding (or
+        // Authorization on a partitioned tier) keeps variants out of storage.
+        let varies = (stored.parsed.varyFieldNames ?? ["*"]).contains { name in
+            let name = name.lowercased()
+            return name != "accept-encoding" && !(tier.partition == .credential && name == "authorization")
+        }
         var lines: [String] = []
         if tier.metadata == .strip {
             lines.append(pad("metadata:", 18) + (noTransform
@@ -132,9 +139,17 @@ struct Inspection {
         lines.append(pad("variants:", 18) + PolicyCheckCommand.variantSummary(variants))
         lines.append(pad("", 18) + "?w=N[&h=N][&fit=inside|cover][&dpr=N][&q=N][&fmt=\(variants.formats.joined(separator: "|"))|auto]; "
                      + (VipsRuntime.canSaveAVIF ? "AVIF available" : "AVIF unavailable here: avif falls back to webp"))
-        lines.append(pad("variant storage:", 18) + (noTransform
-            ? "none (no-transform: the original is served instead)"
-            : "\(decision.storage.rawValue) at most, as its source (never wider, same partition, expires with it)"))
+        let storage: String
+        if noTransform && tier.metadata == .strip {
+            storage = "none (the service answers 502, origin-forbids-transform)"
+        } else if noTransform {
+            storage = "none (no-transform: the original is served instead)"
+        } else if varies {
+            storage = "none (source-varies: the origin's Vary is not part of a variant's key)"
+        } else {
+            storage = "\(decision.storage.rawValue) at most, as its source (never wider, same partition, expires with it)"
+        }
+        lines.append(pad("variant storage:", 18) + storage)
         return lines
     }
 

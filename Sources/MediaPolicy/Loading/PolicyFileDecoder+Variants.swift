@@ -29,6 +29,11 @@ extension PolicyFileDecoder {
         if let value = keys["maxAVIFWidth"], let number = integer(value, at: at("maxAVIFWidth"), range: 1...dimension, unit: "pixels") {
             variants.maxAVIFWidth = number
         }
+        if errors.count == before, let cap = variants.maxOutputPixels, let widest = variants.widths.last, widest > cap {
+            report(.contradiction, at("maxOutputPixels"), value: keys["maxOutputPixels"],
+                   problem: "\(cap) pixels cannot hold the width \(widest) (one row of it is \(widest) pixels): that width could never be served",
+                   allowed: "at least the largest width, \(widest), or widths that fit")
+        }
         return errors.count == before ? variants : nil
     }
 
@@ -48,19 +53,24 @@ extension PolicyFileDecoder {
             return nil
         }
         var out: [Int] = []
+        var valid = true
         for (index, element) in elements.enumerated() {
             let elementPath = "\(path)[\(index)]"
             guard let number = integer(element, at: elementPath, range: 1...Tier.Variants.maximumDimension, unit: "pixels")
-            else { return nil }
+            else {
+                valid = false
+                continue
+            }
             if let last = out.last, number <= last {
                 report(.invalidValue, elementPath, value: element,
                        problem: number == last ? "\(number) is listed twice" : "\(number) is smaller than the entry before it",
                        allowed: allowed)
-                return nil
+                valid = false
+                continue
             }
             out.append(number)
         }
-        return out
+        return valid ? out : nil
     }
 
     private mutating func formats(_ value: PolicyJSON, at path: String) -> [String]? {
@@ -74,20 +84,26 @@ extension PolicyFileDecoder {
             return nil
         }
         var out: [String] = []
+        var valid = true
         for (index, element) in elements.enumerated() {
             let elementPath = "\(path)[\(index)]"
-            guard let text = string(element, at: elementPath, allowed: allowed) else { return nil }
+            guard let text = string(element, at: elementPath, allowed: allowed) else {
+                valid = false
+                continue
+            }
             guard Tier.Variants.formatNames.contains(text) else {
                 let hint = KeySuggestion.hint(for: text, in: Tier.Variants.formatNames)
                 report(.invalidValue, elementPath, value: element, problem: "\(element.rendered) is not allowed\(hint)", allowed: allowed)
-                return nil
+                valid = false
+                continue
             }
             guard !out.contains(text) else {
                 report(.invalidValue, elementPath, value: element, problem: "\(element.rendered) is listed twice", allowed: allowed)
-                return nil
+                valid = false
+                continue
             }
             out.append(text)
         }
-        return out
+        return valid ? out : nil
     }
 }

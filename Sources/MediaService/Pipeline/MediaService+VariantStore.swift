@@ -24,7 +24,7 @@ extension MediaService {
     ///   - sourceGeneration: the source group's change counter read when the source was captured.
     func storeVariant(_ image: DerivedImage, of captured: SourceCapture.Source, sourceDigest: String,
                       sourceGeneration: Int, source: RequestContext, stored: RequestContext, selection: VariantSelection,
-                      reason: CacheStatus.Forward, derived: Bool) -> Derivation {
+                      reason: CacheStatus.Forward?, derived: Bool) -> Derivation {
         let tier = stored.tier
         let time = now
         let transform = selection.spec.normalised(format: image.format)

@@ -35,7 +35,10 @@ extension MediaService {
         case .revalidate, .fetch, .forwardOriginError:
             break
         }
-        let forward: CacheStatus.Forward = candidates.isEmpty ? .uriMiss : .stale
+        // RFC 9211 `fwd`: why the source request went towards the origin; `derive` drops it when the source
+        // came from storage (the variant was made here, nothing was forwarded).
+        let forward: CacheStatus.Forward = context.cachePolicy == .reloadIgnoringLocalCacheData
+            || context.cacheRequest.requiresValidation ? .request : candidates.isEmpty ? .uriMiss : .stale
         let operation: @Sendable () async -> Derivation = { [self] in
             await derive(context, stored: stored, selection: selection, reason: forward, stale: candidates)
         }
@@ -102,6 +105,7 @@ extension MediaService {
         guard original.status == 200, let captured = capture.source else {
             return Derivation(result: .response(original), shareable: false)
         }
+        let reason: CacheStatus.Forward? = original.outcome.storage == "hit" ? nil : reason
         if captured.response.parsed.cacheControl.noTransform {
             // RFC 9110 §7.7: a response with no-transform is served as the origin sent it (a tier that strips
             // metadata refused it before storage).

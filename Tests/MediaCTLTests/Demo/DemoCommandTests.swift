@@ -71,7 +71,7 @@ import Testing
             ("/large/astronaut-4000.jpg?w=144", "U2", "200", "mediactl; hit; ttl=3153*", "hit (disk)", "*"),
             // The upload without its EXIF: 280 bytes fewer, the pixels untouched.
             ("/uploads/gps-orient6.jpg", "anon", "200", stored60, "disk", "233173"),
-            ("/uploads/gps-orient6.jpg?w=144", "anon", "200", variant60, "disk", "*"),
+            ("/uploads/gps-orient6.jpg?w=144", "anon", "200", "mediactl; ttl=*; stored; detail=disk", "disk", "*"),
             ("/receipts/r-7732.jpg?w=144", "U1", "200", sealedVariant, "encrypted-disk", "*"),
             ("/receipts/r-7732.jpg?w=144", "U2", "200", sealedVariant, "encrypted-disk", "*"),
             ("/receipts/r-7732.jpg?w=144", "U1", "200", "mediactl; hit; ttl=*", "hit (encrypted-disk)", "*"),
