@@ -62,7 +62,8 @@ import Testing
         let original = try Fixtures.bytes("uploads/gps-orient6.jpg")
         let response = await harness.get("/uploads/gps-orient6.jpg")
         #expect(response.status == 200)
-        for marker in ["SN-4417-2208", "Acme Optics", "Pocket 9", "2024:"] {
+        for marker in ["SN-4417-2208", "Acme Optics", "Pocket 9", "2026:06:14 09:41:07"] {
+            #expect(VariantHarness.contains(original, Array(marker.utf8)), "the fixture has \(marker)")
             #expect(!VariantHarness.contains(response.body, Array(marker.utf8)), "\(marker)")
         }
         #expect(!VariantHarness.contains(response.body, [0x25, 0x88, 0x04, 0x00]))
