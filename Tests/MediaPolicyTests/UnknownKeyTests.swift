@@ -49,6 +49,19 @@ import Testing
         #expect(PolicyFileDecoder.segment("a\u{7F}") == #""a\u007f""#)
     }
 
+    /// Found by Fuzz/FuzzPolicyLoader: a top-level key starting with a combining mark (`"\u{484}outes"`) joined
+    /// the space of `file: ` into one character, so the description no longer began with `file: `. Such keys
+    /// are quoted too.
+    @Test func keyStartingWithACombiningMarkIsQuoted() throws {
+        let text = "{ \"tiers\": { \"t\": { \"storage\": \"memory\" } }, \"\u{484}outes\": [] }"
+        let errors = PolicyFixture.errors(text)
+        let description = try #require(errors.first?.description)
+        #expect(description.hasPrefix("Policies/test.json: "))
+        #expect(description.unicodeScalars.starts(with: "Policies/test.json: \"\u{484}outes\": unknown key".unicodeScalars))
+        #expect(PolicyFileDecoder.segment("\u{301}x") == "\"\u{301}x\"")
+        #expect(PolicyFileDecoder.segment("x\u{301}") == "x\u{301}")
+    }
+
     @Test func unknownTopLevelKey() {
         let text = #"{ "tier": {}, "routes": [] }"#
         #expect(PolicyFixture.messages(text) == [

@@ -48,9 +48,12 @@ struct PolicyFileDecoder {
     }
 
     /// `key` as a key-path segment: as is, or as a JSON string literal when it holds a control
-    /// character, so that an error's description stays one line (`routes[0]."orig\n"`).
+    /// character, so that an error's description stays one line (`routes[0]."orig\n"`), or starts with a
+    /// combining mark (or another grapheme extender), which would otherwise join the `: ` before it.
     static func segment(_ key: String) -> String {
-        key.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F } ? PolicyJSON.quote(key) : key
+        let needsQuotes = key.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
+            || key.unicodeScalars.first?.properties.isGraphemeExtend == true
+        return needsQuotes ? PolicyJSON.quote(key) : key
     }
 
     // MARK: - Typed readers (each reports its own problem and returns nil)
