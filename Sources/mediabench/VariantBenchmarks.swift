@@ -1,0 +1,237 @@
+import Foundation
+import HTTPCaching
+import MediaService
+import MediaTransform
+
+/// Derived images (issue "Derived images", item 9 (a)); see docs/benchmarks.md, "Derived images".
+///
+/// Variant misses, one at a time, of two cases:
+/// - `astronaut`: `large/astronaut-4000.jpg` (4000×4000 JPEG, 1.48 MB) → `?w=144` (144×144 JPEG);
+/// - `hubble`: `large/hubble-1000.jpg` (1000×872 JPEG, 528 KB) → `?w=576&fmt=webp` (576×502 WebP);
+///
+/// each measured two ways, interleaved round by round (engine block, then service block) so drift
+/// hits both alike:
+/// - `engine`: the bare ``ImageTransformer/derive(_:spec:declared:limits:deadline:)`` on this thread,
+///   the source in memory (what libvips and MediaTransform cost);
+/// - `service`: ``MediaService/handle(_:)`` of the variant URL with its source already stored (a memory
+///   hit), so the miss is the source lookup, the hop to the transform pool, the derivation, the
+///   validation of the derived bytes, the storage decision, the store and the audit record.
+///
+/// Per image: CPU time of the whole process (user + system, `getrusage`; the derivation runs on a
+/// transform worker thread) and wall time. `benchmarks/variants/run.sh` sets both against
+/// `vipsthumbnail` on the same image and size (CPU per image, process start excluded).
+///
+/// Every service request must be a real derivation (a distinct variant key, never a stored one):
+/// - `MEDIABENCH_VARIANT_KEYS=purge` (default): every image is the same URL at the tier's quality (80),
+///   after `purge(.route("large"))` and a fresh (untimed) store of the source, so its key is new;
+/// - `MEDIABENCH_VARIANT_KEYS=q`: the URL cycles `q=1…100` (then heights that give the same output
+///   size), no purges; the engine block derives the same sequence of qualities.
+/// The suite checks each answer (200, `Cache-Status` forwarded as a miss, the variant's parameters,
+/// its size and type) and that the counting origin was asked for the source only when it was purged.
+///
+/// Environment: `MEDIABENCH_VARIANT_IMAGES` (default 40 per case and side), `MEDIABENCH_VARIANT_ROUNDS`
+/// (default 4), `MEDIABENCH_VARIANT_CASES=astronaut,hubble`, `MEDIABENCH_VARIANTS=engine,service`
+/// (which sides), `MEDIABENCH_VARIANT_STORAGE=memory|disk` (the tier's storage class, default memory).
+/// Each case also prints one machine-readable line per side:
+/// `RESULT variants case=… side=… images=N cpu_us=… user_us=… sys_us=… wall_us=… p50_us=… bytes=…`.
+enum VariantBenchmarks {
+    struct Case: Sendable {
+        var name: String
+        var file: String
+        /// The variant query at the tier's quality, e.g. `w=144`.
+        var query: String
+        var spec: VariantSpec
+        var format: OutputFormat
+        var width: Int
+        var height: Int
+        /// Heights (pixels) that leave the output size unchanged, for distinct keys in `q` mode.
+        var sameHeights: [Int]
+    }
+
+    static let cases: [Case] = [
+        Case(name: "astronaut", file: "astronaut-4000.jpg", query: "w=144",
+             spec: VariantSpec(width: 144, quality: 80, format: .source), format: .jpeg, width: 144, height: 144,
+             sameHeights: [144, 288, 576, 1152]),
+        Case(name: "hubble", file: "hubble-1000.jpg", query: "w=576&fmt=webp",
+             spec: VariantSpec(width: 576, quality: 80, format: .format(.webp)), format: .webp, width: 576, height: 502,
+             sameHeights: [576, 1152]),
+    ]
+
+    static let environment = ProcessInfo.processInfo.environment
+    static let images = max(1, environment["MEDIABENCH_VARIANT_IMAGES"].flatMap { Int($0) } ?? 40)
+    static let rounds = max(1, environment["MEDIABENCH_VARIANT_ROUNDS"].flatMap { Int($0) } ?? 4)
+    static let keyMode = environment["MEDIABENCH_VARIANT_KEYS"] ?? "purge"
+    static let storage = environment["MEDIABENCH_VARIANT_STORAGE"] ?? "memory"
+    static let sides = Set((environment["MEDIABENCH_VARIANTS"] ?? "engine,service").split(separator: ",").map(String.init))
+    static let caseNames = Set((environment["MEDIABENCH_VARIANT_CASES"] ?? "astronaut,hubble").split(separator: ",").map(String.init))
+    /// `MEDIABENCH_VARIANT_SAVE=DIR`: write the engine's and the service's first output there
+    /// (`<case>-engine.<ext>`, `<case>-service.<ext>`), to compare with the reference's files.
+    static let saveDirectory = environment["MEDIABENCH_VARIANT_SAVE"]
+    static let declared: [OutputFormat] = [.jpeg, .webp, .avif, .png]
+    static let limits = TransformLimits(maxSourcePixels: 50_000_000, maxOutputPixels: 1152 * 1152)
+
+    /// Per-image samples of one side.
+    struct Side: Sendable {
+        var cpu: [Int64] = []
+        var user: Int64 = 0
+        var system: Int64 = 0
+        var wall: [UInt64] = []
+        var bytes = 0
+        var first: [UInt8] = []
+
+        mutating func record(cpu before: CPUClock.Reading, _ after: CPUClock.Reading, wall: UInt64) {
+            cpu.append(after.totalMicroseconds - before.totalMicroseconds)
+            user += after.userMicroseconds - before.userMicroseconds
+            system += after.systemMicroseconds - before.systemMicroseconds
+            self.wall.append(wall)
+        }
+
+        var count: Int { wall.count }
+        var cpuMean: Double { Double(cpu.reduce(0, +)) / Double(max(count, 1)) }
+        var wallMeanMicroseconds: Double { Double(wall.reduce(0, +)) / Double(max(count, 1)) / 1e3 }
+        var wallP50Microseconds: Double {
+            var latency = ServiceLatency(capacity: count)
+            for sample in wall { latency.record(sample) }
+            return Double(latency.percentile(0.5)) / 1e3
+        }
+    }
+
+    static func run() throws {
+        guard keyMode == "purge" || keyMode == "q" else {
+            throw BenchError("MEDIABENCH_VARIANT_KEYS must be purge or q, not \(keyMode)")
+        }
+        print("libvips \(VipsRuntime.version); storage \(storage); keys \(keyMode); \(images) images per case and side "
+              + "in \(rounds) rounds; CPU = getrusage(RUSAGE_SELF) user + sys")
+        for benchCase in cases where caseNames.contains(benchCase.name) {
+            try measure(benchCase)
+        }
+    }
+
+    /// The quality and query of image `index` in `q` mode (`purge` mode: the tier's quality, the bare query).
+    static func key(_ benchCase: Case, _ index: Int) -> (quality: Int, query: String) {
+        guard keyMode == "q" else { return (80, benchCase.query) }
+        let quality = index % 100 + 1
+        let heights: [Int?] = [nil] + benchCase.sameHeights.map { Optional($0) }
+        let height = heights[(index / 100) % heights.count]
+        return (quality, benchCase.query + "&q=\(quality)" + (height.map { "&h=\($0)" } ?? ""))
+    }
+
+    static func save(_ bytes: [UInt8], _ benchCase: Case, _ side: String) {
+        guard let saveDirectory, !bytes.isEmpty else { return }
+        let path = saveDirectory + "/\(benchCase.name)-\(side).\(benchCase.format.rawValue == "jpeg" ? "jpg" : benchCase.format.rawValue)"
+        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+    }
+
+    static func measure(_ benchCase: Case) throws {
+        let source = try VariantFixture.corpusFile("large/" + benchCase.file)
+        let fixture = try VariantFixture(sources: [(benchCase.file, source)], storage: storage)
+        defer { fixture.close() }
+        let service = fixture.service
+        let sourceURL = VariantFixture.originBase + benchCase.file
+        let sourceRequest = ServiceRequest(target: "/large/" + benchCase.file, fields: ServiceFixture.clientFields)
+        var engine = Side()
+        var served = Side()
+        var fetchesExpected = 0
+        // Warm-up, not measured: libvips' start, the transform pool's threads, the code paths.
+        _ = try ImageTransformer.derive(source, spec: benchCase.spec, declared: declared, limits: limits, deadline: nil)
+        let warm = ServiceBenchmarks.wait { () -> (ServiceResponse, ServiceResponse) in
+            let first = await service.handle(sourceRequest)
+            let variant = await service.handle(ServiceRequest(target: sourceRequest.target + "?" + benchCase.query + "&q=79",
+                                                              fields: ServiceFixture.clientFields))
+            return (first, variant)
+        }
+        fetchesExpected += 1
+        guard warm.0.status == 200, warm.0.outcome.storage == storage, warm.1.status == 200 else {
+            throw BenchError("\(benchCase.name): warm-up answered \(warm.0.status) (storage \(warm.0.outcome.storage ?? "nil")), "
+                             + "variant \(warm.1.status): \(String(decoding: warm.1.body.prefix(300), as: UTF8.self))")
+        }
+        var next = 0
+        for round in 0..<rounds {
+            let count = images / rounds + (round < images % rounds ? 1 : 0)
+            if sides.contains("engine") {
+                for offset in 0..<count {
+                    var spec = benchCase.spec
+                    spec.quality = key(benchCase, next + offset).quality
+                    let cpu0 = CPUClock.now()
+                    let start = Stopwatch.now()
+                    let image = try ImageTransformer.derive(source, spec: spec, declared: declared, limits: limits, deadline: nil)
+                    let wall = Stopwatch.now() - start
+                    engine.record(cpu: cpu0, CPUClock.now(), wall: wall)
+                    guard image.format == benchCase.format, image.width == benchCase.width, image.height == benchCase.height else {
+                        throw BenchError("\(benchCase.name): engine made \(image.format) \(image.width)×\(image.height)")
+                    }
+                    if engine.bytes == 0 { save(image.bytes, benchCase, "engine") }
+                    engine.bytes = image.bytes.count
+                }
+            }
+            if sides.contains("service") {
+                let keys = (0..<count).map { key(benchCase, next + $0) }
+                let purges = keyMode == "purge"
+                let result = ServiceBenchmarks.wait { () -> Result<Side, BenchError> in
+                    var side = Side()
+                    for (quality, query) in keys {
+                        if purges {
+                            // A new key for the same URL: drop the route's entries, store the source again (untimed).
+                            do { try service.purge(.route("large")) } catch {
+                                return .failure(BenchError("purge failed: \(error)"))
+                            }
+                            let again = await service.handle(sourceRequest)
+                            guard again.status == 200, again.outcome.storage == storage else {
+                                return .failure(BenchError("source store after purge: \(again.status) \(again.outcome.storage ?? "nil")"))
+                            }
+                        }
+                        let request = ServiceRequest(target: sourceRequest.target + "?" + query, fields: ServiceFixture.clientFields)
+                        let cpu0 = CPUClock.now()
+                        let start = Stopwatch.now()
+                        let response = await service.handle(request)
+                        let wall = Stopwatch.now() - start
+                        side.record(cpu: cpu0, CPUClock.now(), wall: wall)
+                        let expected = "w=\(benchCase.width)" + (benchCase.spec.height.map { ",h=\($0)" } ?? "")
+                        guard response.status == 200, response.outcome.storage == storage,
+                              response.outcome.cacheStatus?.contains("fwd=uri-miss") == true,
+                              response.outcome.variant?.hasPrefix(expected) == true,
+                              response.outcome.variant?.hasSuffix(",fmt=\(benchCase.format.rawValue),q=\(quality)") == true,
+                              response.fields["Content-Type"] == benchCase.format.mimeType else {
+                            return .failure(BenchError("\(request.target): \(response.status), storage \(response.outcome.storage ?? "nil"), "
+                                                       + "cache status \(response.outcome.cacheStatus ?? "nil"), variant "
+                                                       + "\(response.outcome.variant ?? "nil"): \(String(decoding: response.body.prefix(300), as: UTF8.self))"))
+                        }
+                        if side.first.isEmpty { side.first = response.body }
+                        side.bytes = response.body.count
+                    }
+                    return .success(side)
+                }
+                let side = try result.get()
+                served.cpu += side.cpu
+                served.user += side.user
+                served.system += side.system
+                served.wall += side.wall
+                if served.bytes == 0 { save(side.first, benchCase, "service") }
+                served.bytes = side.bytes
+                if purges { fetchesExpected += count }
+            }
+            next += count
+        }
+        let fetches = fixture.origin.callCount(for: sourceURL)
+        guard fetches == fetchesExpected else {
+            throw BenchError("\(benchCase.name): the origin was asked \(fetches) times for the source, expected \(fetchesExpected)")
+        }
+        let label = "\(benchCase.file) (\(source.count) B) → \(benchCase.format.rawValue) \(benchCase.width)×\(benchCase.height) [?\(benchCase.query)]"
+        for (name, side) in [("engine", engine), ("service", served)] where side.count > 0 {
+            print(String(format: "variant miss %@, %@: CPU %.2f ms/image (user %.2f, sys %.2f), wall mean %.2f ms, p50 %.2f ms; %d images, %d B out",
+                         label, name, side.cpuMean / 1e3, Double(side.user) / Double(side.count) / 1e3,
+                         Double(side.system) / Double(side.count) / 1e3, side.wallMeanMicroseconds / 1e3,
+                         side.wallP50Microseconds / 1e3, side.count, side.bytes))
+            print(String(format: "RESULT variants case=%@ side=%@ images=%d cpu_us=%.0f user_us=%.0f sys_us=%.0f wall_us=%.0f p50_us=%.0f bytes=%d",
+                         benchCase.name, name, side.count, side.cpuMean, Double(side.user) / Double(side.count),
+                         Double(side.system) / Double(side.count), side.wallMeanMicroseconds, side.wallP50Microseconds, side.bytes))
+        }
+        if engine.count > 0, served.count > 0 {
+            print(String(format: "  service / engine: CPU %.3fx, wall %.3fx (service overhead %.2f ms CPU, %.2f ms wall per image); "
+                         + "%d source fetches (untimed)",
+                         served.cpuMean / engine.cpuMean, served.wallMeanMicroseconds / engine.wallMeanMicroseconds,
+                         (served.cpuMean - engine.cpuMean) / 1e3,
+                         (served.wallMeanMicroseconds - engine.wallMeanMicroseconds) / 1e3, fetches))
+        }
+    }
+}
