@@ -8,6 +8,7 @@ import MediaTransform
 /// Variant misses, one at a time, of two cases:
 /// - `astronaut`: `large/astronaut-4000.jpg` (4000×4000 JPEG, 1.48 MB) → `?w=144` (144×144 JPEG);
 /// - `hubble`: `large/hubble-1000.jpg` (1000×872 JPEG, 528 KB) → `?w=576&fmt=webp` (576×502 WebP);
+/// - `hubble-noicc`: the same without its embedded sRGB ICC profile (engine only: the profile conversion's cost);
 ///
 /// each measured two ways, interleaved round by round (engine block, then service block) so drift
 /// hits both alike:
@@ -29,9 +30,12 @@ import MediaTransform
 /// The suite checks each answer (200, `Cache-Status` forwarded as a miss, the variant's parameters,
 /// its size and type) and that the counting origin was asked for the source only when it was purged.
 ///
+/// Then (`hits`, goal (b) without HTTP) memory hits of the stored 144-px variant against the same bytes stored
+/// as an original, via ``MediaService/handleIfCached(_:)``.
+///
 /// Environment: `MEDIABENCH_VARIANT_IMAGES` (default 40 per case and side), `MEDIABENCH_VARIANT_ROUNDS`
-/// (default 4), `MEDIABENCH_VARIANT_CASES=astronaut,hubble`, `MEDIABENCH_VARIANTS=engine,service`
-/// (which sides), `MEDIABENCH_VARIANT_STORAGE=memory|disk` (the tier's storage class, default memory).
+/// (default 4), `MEDIABENCH_VARIANT_CASES=astronaut,hubble,hubble-noicc`, `MEDIABENCH_VARIANTS=engine,service,hits`
+/// (which parts), `MEDIABENCH_VARIANT_STORAGE=memory|disk` (the tier's storage class, default memory).
 /// Each case also prints one machine-readable line per side:
 /// `RESULT variants case=… side=… images=N cpu_us=… user_us=… sys_us=… wall_us=… p50_us=… bytes=…`.
 enum VariantBenchmarks {
@@ -46,6 +50,10 @@ enum VariantBenchmarks {
         var height: Int
         /// Heights (pixels) that leave the output size unchanged, for distinct keys in `q` mode.
         var sameHeights: [Int]
+        /// Whether the source's ICC profile (JPEG APP2 `ICC_PROFILE` segments) is removed first.
+        var removesICC = false
+        /// The sides this case measures.
+        var sides: Set<String> = ["engine", "service"]
     }
 
     static let cases: [Case] = [
@@ -55,6 +63,12 @@ enum VariantBenchmarks {
         Case(name: "hubble", file: "hubble-1000.jpg", query: "w=576&fmt=webp",
              spec: VariantSpec(width: 576, quality: 80, format: .format(.webp)), format: .webp, width: 576, height: 502,
              sameHeights: [576, 1152]),
+        // The same source without its embedded (sRGB) ICC profile, APP2 segments removed losslessly: the
+        // difference to `hubble` is what ColourStep's profile conversion costs (vipsthumbnail converts
+        // only with --export-profile). Engine only.
+        Case(name: "hubble-noicc", file: "hubble-1000.jpg", query: "w=576&fmt=webp",
+             spec: VariantSpec(width: 576, quality: 80, format: .format(.webp)), format: .webp, width: 576, height: 502,
+             sameHeights: [576, 1152], removesICC: true, sides: ["engine"]),
     ]
 
     static let environment = ProcessInfo.processInfo.environment
@@ -62,8 +76,8 @@ enum VariantBenchmarks {
     static let rounds = max(1, environment["MEDIABENCH_VARIANT_ROUNDS"].flatMap { Int($0) } ?? 4)
     static let keyMode = environment["MEDIABENCH_VARIANT_KEYS"] ?? "purge"
     static let storage = environment["MEDIABENCH_VARIANT_STORAGE"] ?? "memory"
-    static let sides = Set((environment["MEDIABENCH_VARIANTS"] ?? "engine,service").split(separator: ",").map(String.init))
-    static let caseNames = Set((environment["MEDIABENCH_VARIANT_CASES"] ?? "astronaut,hubble").split(separator: ",").map(String.init))
+    static let sides = Set((environment["MEDIABENCH_VARIANTS"] ?? "engine,service,hits").split(separator: ",").map(String.init))
+    static let caseNames = Set((environment["MEDIABENCH_VARIANT_CASES"] ?? "astronaut,hubble,hubble-noicc").split(separator: ",").map(String.init))
     /// `MEDIABENCH_VARIANT_SAVE=DIR`: write the engine's and the service's first output there
     /// (`<case>-engine.<ext>`, `<case>-service.<ext>`), to compare with the reference's files.
     static let saveDirectory = environment["MEDIABENCH_VARIANT_SAVE"]
@@ -105,6 +119,56 @@ enum VariantBenchmarks {
         for benchCase in cases where caseNames.contains(benchCase.name) {
             try measure(benchCase)
         }
+        if sides.contains("hits") { try hits() }
+    }
+
+    /// Memory hits of the stored 144-px variant (`/large/astronaut-4000.jpg?w=144`) against the same bytes
+    /// stored as an original (`/large/astronaut-144.jpg`), through ``MediaService/handleIfCached(_:)`` on one
+    /// thread, alternating blocks of `MEDIABENCH_HIT_ITERATIONS` (default 200,000), best of 5 rounds each:
+    /// the service's share of goal (b) without the HTTP server.
+    static func hits() throws {
+        let iterations = environment["MEDIABENCH_HIT_ITERATIONS"].flatMap { Int($0) } ?? 200_000
+        let source = try VariantFixture.corpusFile("large/astronaut-4000.jpg")
+        let variantBytes = try ImageTransformer.derive(source, spec: cases[0].spec, declared: declared, limits: limits,
+                                                       deadline: nil).bytes
+        let fixture = try VariantFixture(sources: [("astronaut-4000.jpg", source), ("astronaut-144.jpg", variantBytes)],
+                                         storage: storage)
+        defer { fixture.close() }
+        let service = fixture.service
+        let variant = ServiceRequest(target: "/large/astronaut-4000.jpg?w=144", fields: ServiceFixture.clientFields)
+        let plain = ServiceRequest(target: "/large/astronaut-144.jpg", fields: ServiceFixture.clientFields)
+        let warm = ServiceBenchmarks.wait { () -> [Int] in
+            var statuses: [Int] = []
+            for request in [variant, plain, variant, plain] { statuses.append(await service.handle(request).status) }
+            return statuses
+        }
+        guard warm == [200, 200, 200, 200],
+              let v = service.handleIfCached(variant), v.outcome.storage == "hit", v.body == variantBytes,
+              let p = service.handleIfCached(plain), p.outcome.storage == "hit", p.body == variantBytes else {
+            throw BenchError("hits: the variant and its copy were not both memory hits of the same bytes (\(warm))")
+        }
+        // `MEDIABENCH_VARIANT_HITS=variant|plain` times one side only (for callgrind).
+        let only = environment["MEDIABENCH_VARIANT_HITS"]
+        let timed = [("variant", variant), ("plain", plain)].filter { only == nil || $0.0 == only }
+        var best: [String: Double] = [:]
+        var sink = 0
+        for _ in 0..<5 {
+            for (name, request) in timed {
+                let ns = Stopwatch.measure(iterations: iterations) { sink &+= service.handleIfCached(request)?.body.count ?? 0 }
+                best[name] = min(best[name] ?? .infinity, ns)
+            }
+        }
+        blackHole(sink)
+        for name in ["variant", "plain"] {
+            guard let ns = best[name] else { continue }
+            print(String(format: "memory hit, %@ (%d B) via handleIfCached: %@ hits/s, %.1f ns/hit",
+                         name == "variant" ? "variant /large/astronaut-4000.jpg?w=144" : "the same bytes as an original /large/astronaut-144.jpg",
+                         variantBytes.count, ServiceBenchmarks.grouped(Int(1e9 / ns)), ns))
+            print(String(format: "RESULT variants case=hits side=%@ ns=%.1f", name, ns))
+        }
+        if let p = best["plain"], let v = best["variant"] {
+            print(String(format: "  variant / plain hits per second: %.3fx", p / v))
+        }
     }
 
     /// The quality and query of image `index` in `q` mode (`purge` mode: the tier's quality, the bare query).
@@ -116,6 +180,26 @@ enum VariantBenchmarks {
         return (quality, benchCase.query + "&q=\(quality)" + (height.map { "&h=\($0)" } ?? ""))
     }
 
+    /// `jpeg` without its APP2 `ICC_PROFILE` segments; every other byte kept (segments up to SOS, then the rest verbatim).
+    static func withoutICC(_ jpeg: [UInt8]) throws -> [UInt8] {
+        guard jpeg.count > 4, jpeg[0] == 0xFF, jpeg[1] == 0xD8 else { throw BenchError("not a JPEG") }
+        var out: [UInt8] = [0xFF, 0xD8]
+        var index = 2
+        let tag = Array("ICC_PROFILE\0".utf8)
+        while index + 4 <= jpeg.count, jpeg[index] == 0xFF {
+            let marker = jpeg[index + 1]
+            if marker == 0xDA { break }
+            let length = Int(jpeg[index + 2]) << 8 | Int(jpeg[index + 3])
+            let end = index + 2 + length
+            guard length >= 2, end <= jpeg.count else { throw BenchError("malformed JPEG segment at \(index)") }
+            let isICC = marker == 0xE2 && Array(jpeg[min(index + 4, end)..<min(index + 4 + tag.count, end)]) == tag
+            if !isICC { out += jpeg[index..<end] }
+            index = end
+        }
+        out += jpeg[index...]
+        return out
+    }
+
     static func save(_ bytes: [UInt8], _ benchCase: Case, _ side: String) {
         guard let saveDirectory, !bytes.isEmpty else { return }
         let path = saveDirectory + "/\(benchCase.name)-\(side).\(benchCase.format.rawValue == "jpeg" ? "jpg" : benchCase.format.rawValue)"
@@ -123,7 +207,8 @@ enum VariantBenchmarks {
     }
 
     static func measure(_ benchCase: Case) throws {
-        let source = try VariantFixture.corpusFile("large/" + benchCase.file)
+        let file = try VariantFixture.corpusFile("large/" + benchCase.file)
+        let source = benchCase.removesICC ? try withoutICC(file) : file
         let fixture = try VariantFixture(sources: [(benchCase.file, source)], storage: storage)
         defer { fixture.close() }
         let service = fixture.service
@@ -148,7 +233,7 @@ enum VariantBenchmarks {
         var next = 0
         for round in 0..<rounds {
             let count = images / rounds + (round < images % rounds ? 1 : 0)
-            if sides.contains("engine") {
+            if sides.contains("engine") && benchCase.sides.contains("engine") {
                 for offset in 0..<count {
                     var spec = benchCase.spec
                     spec.quality = key(benchCase, next + offset).quality
@@ -164,7 +249,7 @@ enum VariantBenchmarks {
                     engine.bytes = image.bytes.count
                 }
             }
-            if sides.contains("service") {
+            if sides.contains("service") && benchCase.sides.contains("service") {
                 let keys = (0..<count).map { key(benchCase, next + $0) }
                 let purges = keyMode == "purge"
                 let result = ServiceBenchmarks.wait { () -> Result<Side, BenchError> in
