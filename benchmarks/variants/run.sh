@@ -15,7 +15,8 @@
 #     on CPU 0 with one event loop, wrk and the nginx origin on the other CPUs). Goal: ≥ 0.95× plain.
 # (c) variant miss throughput over HTTP: mediactl (unpinned: its event loops and one transform worker
 #     per CPU) against thumbor (PyPI, in THUMBOR_VENV; file loader, no storage, no result storage, one
-#     process per CPU, unsafe URLs). Every request is a real derivation: the wrk script
+#     single-process thumbor per CPU behind nginx round-robin — thumbor's own --processes left one of its
+#     two processes idle under wrk's kept-alive connections —, unsafe URLs). Every request is a real derivation: the wrk script
 #     (variant-miss.lua) cycles q=1…100 and heights that leave the output size unchanged, so each
 #     mediactl request is a new variant key (checked against mediactl_variants_derived_total), and
 #     thumbor gets the same q sequence (filters:quality) — plus its literal URL without the filter.
@@ -38,7 +39,7 @@
 #   HIT_DURATION=8s HIT_CONNECTIONS=64 HIT_REPS=2   (b)
 #   MISS_DURATION=10s MISS_CONNECTIONS=8            (c)
 #   THUMBOR_VENV=/tmp/mediactl-thumbor-venv         created with `pip install thumbor==7.8.0` when missing
-#   THUMBOR_PROCESSES=$(nproc)
+#   THUMBOR_PROCESSES=$(nproc)      thumbor instances on THUMBOR_PORT+1…, nginx in front on THUMBOR_PORT
 #   PUBLIC_MEMORY_BYTES=67108864 PUBLIC_STORAGE=memory   the public tier's budget and storage class
 #   D_CONCURRENCY=16                (d)
 #   KEEP_WORK=0                     1: keep the work directory (logs, configs, outputs)
@@ -95,7 +96,6 @@ WORK=$(mktemp -d /tmp/variants-bench.XXXXXX)
 chmod 755 "$WORK"   # nginx workers (nobody) read below it
 mkdir -p "$WORK/plain" "$WORK/vt-in" "$WORK/vt-out" "$WORK/mb"
 STARTED=()          # PIDs this script started, stopped in reverse order on exit
-THUMBOR_PID=""; THUMBOR_CHILDREN=()
 
 stop_pid() {  # PID SIGNAL: signal, wait up to 15 s, then SIGKILL
     local pid=$1 signal=$2 i
@@ -112,16 +112,8 @@ stop_pid() {  # PID SIGNAL: signal, wait up to 15 s, then SIGKILL
     wait "$pid" 2>/dev/null || true
 }
 
-stop_thumbor() {  # the master first (it restarts children killed by a signal), then its children
-    local pid
-    [ -n "$THUMBOR_PID" ] && stop_pid "$THUMBOR_PID" TERM
-    for pid in ${THUMBOR_CHILDREN[@]+"${THUMBOR_CHILDREN[@]}"}; do stop_pid "$pid" TERM; done
-    THUMBOR_PID=""; THUMBOR_CHILDREN=()
-}
-
 cleanup() {
     local i
-    stop_thumbor
     for ((i = ${#STARTED[@]} - 1; i >= 0; i--)); do stop_pid "${STARTED[$i]}" TERM; done
     STARTED=()
     if [ "$KEEP_WORK" = 1 ]; then log "work directory kept: $WORK"; else rm -rf "$WORK"; fi
@@ -137,6 +129,7 @@ done
 render() {  # TEMPLATE OUTPUT
     sed -e "s#@WORK@#$WORK#g" -e "s#@CORPUS@#$CORPUS#g" -e "s#@ORIGIN_PORT@#$ORIGIN_PORT#g" \
         -e "s#@PUBLIC_MEMORY_BYTES@#$PUBLIC_MEMORY_BYTES#g" -e "s#@PUBLIC_STORAGE@#$PUBLIC_STORAGE#g" \
+        -e "s#@THUMBOR_PORT@#$THUMBOR_PORT#g" \
         "$1" > "$2"
 }
 status_of() {  # URL [curl args...] -> HTTP status
@@ -164,8 +157,8 @@ cpu_ticks() {  # PID... -> utime + stime of those processes, clock ticks
     done
     echo "$total"
 }
-metric() {  # NAME-PREFIX -> value of the first metrics line starting with it
-    curl -s --max-time 10 "$M/_mediactl/metrics" | awk -v p="$1" 'index($0, p) == 1 { print $2; exit }'
+metric() {  # NAME-PREFIX -> value of the first metrics line starting with it (awk reads all: no SIGPIPE for curl)
+    curl -s --max-time 10 "$M/_mediactl/metrics" | awk -v p="$1" 'index($0, p) == 1 && !found { print $2; found = 1 }' || true
 }
 field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a == "-" || b == "-" || b == 0) print "-"; else printf "%.3f", a / b }'; }
@@ -366,22 +359,32 @@ if has_part c; then
     fi
     THUMBOR_VERSION=$("$THUMBOR_VENV/bin/thumbor" --version 2>&1 | head -1)
     render "$HERE/thumbor.conf.in" "$WORK/thumbor.conf"
-    "$THUMBOR_VENV/bin/thumbor" -c "$WORK/thumbor.conf" -i 127.0.0.1 -p "$THUMBOR_PORT" --processes "$THUMBOR_PROCESSES" \
-        -l error >"$WORK/thumbor.log" 2>&1 &
-    THUMBOR_PID=$!
-    wait_for_status "$T/unsafe/144x0$ASTRONAUT" 200 || die "thumbor did not answer (see $WORK/thumbor.log)"
-    for ((i = 0; i < 50; i++)); do
-        mapfile -t THUMBOR_CHILDREN < <(pgrep -P "$THUMBOR_PID" || true)
-        [ "${#THUMBOR_CHILDREN[@]}" -ge "$THUMBOR_PROCESSES" ] && break
-        sleep 0.1
+    # One single-process thumbor per CPU on THUMBOR_PORT+1…, nginx round-robin in front on THUMBOR_PORT
+    # (thumbor's --processes shares one socket: wrk's kept-alive connections all landed on one process).
+    THUMBOR_PIDS=(); upstreams=""
+    for ((i = 1; i <= THUMBOR_PROCESSES; i++)); do
+        port=$((THUMBOR_PORT + i))
+        port_in_use "$port" && die "127.0.0.1:$port is already in use (set THUMBOR_PORT)"
+        "$THUMBOR_VENV/bin/thumbor" -c "$WORK/thumbor.conf" -i 127.0.0.1 -p "$port" -l error >"$WORK/thumbor-$i.log" 2>&1 &
+        THUMBOR_PIDS+=($!); STARTED+=($!)
+        upstreams="$upstreams        server 127.0.0.1:$port;\n"
     done
-    [ "$THUMBOR_PROCESSES" -le 1 ] || [ "${#THUMBOR_CHILDREN[@]}" -ge "$THUMBOR_PROCESSES" ] \
-        || die "thumbor started ${#THUMBOR_CHILDREN[@]} of $THUMBOR_PROCESSES processes"
-    log "$THUMBOR_VERSION on 127.0.0.1:$THUMBOR_PORT: master $THUMBOR_PID, workers ${THUMBOR_CHILDREN[*]:-none}"
+    render "$HERE/nginx-thumbor.conf.in" "$WORK/thumbor-proxy.conf.tmp"
+    awk -v u="$upstreams" '{ if ($0 == "@THUMBOR_UPSTREAMS@") printf "%s", u; else print }' "$WORK/thumbor-proxy.conf.tmp" \
+        | sed 's/\\n/\n/g' > "$WORK/thumbor-proxy.conf"
+    nginx -t -q -p "$WORK" -c "$WORK/thumbor-proxy.conf" 2>"$WORK/thumbor-proxy-test.log" || die "thumbor proxy config invalid ($WORK/thumbor-proxy.conf: $(tr "\n" " " <"$WORK/thumbor-proxy-test.log"))"
+    nginx -p "$WORK" -c "$WORK/thumbor-proxy.conf" -g 'daemon off;' 2>>"$WORK/thumbor-proxy-error.log" &
+    THUMBOR_PROXY_PID=$!; STARTED+=($!)
+    for ((i = 1; i <= THUMBOR_PROCESSES; i++)); do
+        wait_for_status "http://127.0.0.1:$((THUMBOR_PORT + i))/unsafe/144x0$ASTRONAUT" 200 || die "thumbor $i did not answer (see $WORK/thumbor-$i.log)"
+    done
+    wait_for_status "$T/unsafe/144x0$ASTRONAUT" 200 || die "the nginx in front of thumbor did not answer (see $WORK/thumbor-proxy-error.log)"
+    THUMBOR_PROXY_WORKERS=$(pgrep -P "$THUMBOR_PROXY_PID" | tr '\n' ' ')
+    log "$THUMBOR_VERSION: $THUMBOR_PROCESSES processes (PIDs ${THUMBOR_PIDS[*]}) behind nginx on 127.0.0.1:$THUMBOR_PORT (PID $THUMBOR_PROXY_PID, workers $THUMBOR_PROXY_WORKERS)"
     start_mediactl misses
     check "(c) astronaut source" "$(status_of "$M$ASTRONAUT")" "200"
     check "(c) hubble source" "$(status_of "$M$HUBBLE")" "200"
-    check "(c) mediactl warm-up variant" "$(header_of "$M$ASTRONAUT?w=144&h=144&fit=cover" Cache-Status)" "mediactl; fwd=uri-miss*"
+    check "(c) mediactl warm-up variant" "$(header_of "$M$ASTRONAUT?w=144&fmt=jpeg" Cache-Status)" "mediactl; fwd=uri-miss*"
     check "(c) mediactl warm-up WebP variant" "$(status_of "$M$HUBBLE?w=576&h=576&fit=cover&fmt=webp")" "200"
     check "(c) thumbor astronaut" "$(curl -s -o "$WORK/thumbor-astronaut.jpg" -w '%{http_code}' --max-time 30 "$T/unsafe/144x0$ASTRONAUT")" "200"
     check "(c) thumbor hubble WebP" "$(curl -s -o "$WORK/thumbor-hubble.webp" -w '%{http_code} %{content_type}' --max-time 30 "$T/unsafe/576x0/filters:format(webp)$HUBBLE")" "200 image/webp"
@@ -397,12 +400,16 @@ if has_part c; then
             if [ "$server" = mediactl ]; then
                 base=$M; pids=("$MEDIACTL_PID"); derived0=$(metric 'mediactl_variants_derived_total{tier="public"}')
             else
-                base=$T; pids=("$THUMBOR_PID" ${THUMBOR_CHILDREN[@]+"${THUMBOR_CHILDREN[@]}"})
+                base=$T; pids=("${THUMBOR_PIDS[@]}" "$THUMBOR_PROXY_PID" $THUMBOR_PROXY_WORKERS)
             fi
             ticks0=$(cpu_ticks "${pids[@]}")
             res=$(timeout 120 wrk -t1 -c"$MISS_CONNECTIONS" -d"$MISS_DURATION" --timeout 10s -s "$MISS_LUA" "$base" \
                 -- "$server" "$case" 0 2>&1 | awk '/^RESULT /') || true
             ticks1=$(cpu_ticks "${pids[@]}")
+            if [ "$server" != mediactl ]; then
+                per=""; for pid in "${THUMBOR_PIDS[@]}"; do per="$per $(cpu_ticks "$pid")"; done
+                log "(c) $server $case: thumbor processes' CPU ticks so far:$per (balanced by the nginx in front)"
+            fi
             if [ -z "$res" ]; then log "(c) wrk failed for $server $case"; FAILED=1; C[$server,$case]="- - - - - -"; continue; fi
             n=$(field requests "$res")
             [ "$(field errors_status "$res")" = 0 ] && [ "$(field errors_socket "$res")" = 0 ] || { log "(c) $server $case: errors in $res"; FAILED=1; }
@@ -443,7 +450,8 @@ PY
 )
     read -r C[pillow,astronaut] C[pillow,hubble] <<<"$PILLOW"
     stop_mediactl
-    stop_thumbor
+    stop_pid "$THUMBOR_PROXY_PID" TERM
+    for pid in "${THUMBOR_PIDS[@]}"; do stop_pid "$pid" TERM; done
 fi
 
 # --- (d) peak RSS with concurrent downsamples ------------------------------------------------------
@@ -540,7 +548,7 @@ if has_part b; then
     out ""
 fi
 if has_part c; then
-    out "(c) Variant misses over HTTP, wrk -t1 -c$MISS_CONNECTIONS -d$MISS_DURATION, unpinned (mediactl: one event loop and one transform worker per CPU; $THUMBOR_VERSION: $THUMBOR_PROCESSES processes, file loader, no storage, no result storage); every request a new derivation (q=1…100 cycled on both, mediactl also cycling heights that keep the size); load $C_LOAD_BEFORE → $C_LOAD_AFTER. CPU ms/request: the server's own processes (utime + stime from /proc) over the run."
+    out "(c) Variant misses over HTTP, wrk -t1 -c$MISS_CONNECTIONS -d$MISS_DURATION, unpinned (mediactl: one event loop and one transform worker per CPU; $THUMBOR_VERSION: $THUMBOR_PROCESSES single-process instances behind nginx round-robin, file loader, no storage, no result storage); every request a new derivation (q=1…100 cycled on both, mediactl also cycling heights that keep the size); load $C_LOAD_BEFORE → $C_LOAD_AFTER. CPU ms/request: the server's own processes (utime + stime from /proc; thumbor: its processes and the nginx in front) over the run, divided by the completed requests."
     out ""
     out "| case | server | req/s | p50 ms | p99 ms | requests | CPU ms/request | variants derived |"
     out "|---|---|---|---|---|---|---|---|"
@@ -556,13 +564,15 @@ if has_part c; then
         done
     done
     out ""
-    out "| case | mediactl / thumbor (same q sequence) | mediactl / thumbor literal URL | goal ≥ 1.2 | thumbor CPU / mediactl CPU per request | Pillow alone (decode with draft, LANCZOS, save), CPU ms/image |"
-    out "|---|---|---|---|---|---|"
+    out "| case | req/s mediactl / thumbor, same q sequence (goal ≥ 1.2) | req/s mediactl / thumbor literal URL | **CPU per request thumbor / mediactl** (the req/s ratio with both CPUs to each server; goal ≥ 1.2) | Pillow alone (decode with draft, LANCZOS, save), CPU ms/image |"
+    out "|---|---|---|---|---|"
     for case in astronaut hubble; do
         read -r mr _ _ _ mc _ <<<"${C[mediactl,$case]}"; read -r tr _ _ _ tc _ <<<"${C[thumbor,$case]}"; read -r fr _ _ _ _ _ <<<"${C[thumbor-fixed,$case]}"
-        rc=$(ratio "$mr" "$tr")
-        out "| $([ $case = astronaut ] && echo "4000² → 144 JPEG" || echo "1000×872 → 576 WebP") | **$rc** | $(ratio "$mr" "$fr") | $(verdict "$rc" ">=" 1.2) | $(ratio "$tc" "$mc") | $(ms "${C[pillow,$case]:-}") |"
+        rc=$(ratio "$mr" "$tr"); cc=$(ratio "$tc" "$mc")
+        out "| $([ $case = astronaut ] && echo "4000² → 144 JPEG" || echo "1000×872 → 576 WebP") | $rc $(verdict "$rc" ">=" 1.2) | $(ratio "$mr" "$fr") | **$cc** $(verdict "$cc" ">=" 1.2) | $(ms "${C[pillow,$case]:-}") |"
     done
+    out ""
+    out "The measured req/s is the share of the two CPUs each server got beside the machine's other load (CPU ms/request × req/s = CPUs used); the CPU per request does not depend on that share."
     out ""
 fi
 if has_part d; then
