@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaService
 import MediaTransform
+import Synchronization
 
 /// Derived images (issue "Derived images", item 9 (a)); see docs/benchmarks.md, "Derived images".
 ///
@@ -111,6 +112,8 @@ enum VariantBenchmarks {
     }
 
     static func run() throws {
+        if sides.contains("memory") { try memory() }
+        guard sides.contains("engine") || sides.contains("service") || sides.contains("hits") else { return }
         guard keyMode == "purge" || keyMode == "q" else {
             throw BenchError("MEDIABENCH_VARIANT_KEYS must be purge or q, not \(keyMode)")
         }
@@ -120,6 +123,54 @@ enum VariantBenchmarks {
             try measure(benchCase)
         }
         if sides.contains("hits") { try hits() }
+    }
+
+    /// Resident memory of the engine alone (part `memory`, not in the default parts; run it in a process of its own):
+    /// VmRSS before libvips starts, after its start (which encodes a 16×16 AVIF to learn whether AVIF can be
+    /// written), after the first derivation; then the peak of one derivation and of `MEDIABENCH_VARIANT_CONCURRENT`
+    /// (default 16) derivations of the 4000² JPEG two at a time (`DispatchQueue.concurrentPerform` on 2 CPUs:
+    /// what the service's pool of one worker per CPU allows), at 144 and 1152 px; each peak is VmHWM reset to
+    /// VmRSS first (`/proc/self/clear_refs`).
+    static func memory() throws {
+        func status(_ key: String) -> Int {
+            guard let text = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8) else { return 0 }
+            for line in text.split(separator: "\n") where line.hasPrefix(key + ":") {
+                return Int(line.split(separator: " ", omittingEmptySubsequences: true).dropFirst().first ?? "0") ?? 0
+            }
+            return 0
+        }
+        func resetPeak() { FileManager.default.createFile(atPath: "/proc/self/clear_refs", contents: Data("5".utf8)) }
+        let mib = { (kb: Int) in String(format: "%.1f MiB", Double(kb) / 1024) }
+        let source = try VariantFixture.corpusFile("large/astronaut-4000.jpg")
+        let concurrent = environment["MEDIABENCH_VARIANT_CONCURRENT"].flatMap { Int($0) } ?? 16
+        let beforeStart = status("VmRSS")
+        _ = VipsRuntime.version
+        let afterStart = status("VmRSS")
+        _ = try ImageTransformer.derive(source, spec: cases[0].spec, declared: declared, limits: limits, deadline: nil)
+        let afterFirst = status("VmRSS")
+        print("engine memory: VmRSS \(mib(beforeStart)) before libvips starts, \(mib(afterStart)) after its start "
+              + "(AVIF probe included), \(mib(afterFirst)) after the first 144-px derivation")
+        for width in [144, 1152] {
+            let spec = VariantSpec(width: width, quality: 80, format: .source)
+            for count in [1, 2, concurrent] {
+                Thread.sleep(forTimeInterval: 0.2)
+                let before = status("VmRSS")
+                resetPeak()
+                let failures = Mutex(0)
+                DispatchQueue.concurrentPerform(iterations: count) { index in
+                    var spec = spec
+                    spec.quality = 1 + index % 100
+                    do { _ = try ImageTransformer.derive(source, spec: spec, declared: declared, limits: limits, deadline: nil) } catch {
+                        failures.withLock { $0 += 1 }
+                    }
+                }
+                let peak = status("VmHWM")
+                guard failures.withLock({ $0 }) == 0 else { throw BenchError("memory: a derivation failed") }
+                print("engine memory, \(count) × 4000² → \(width) px (\(ProcessInfo.processInfo.activeProcessorCount) at a time at most): "
+                      + "VmRSS before \(mib(before)), peak \(mib(peak)) (+\(mib(peak - before)))")
+                print("RESULT variants case=memory side=w\(width)x\(count) before_kb=\(before) peak_kb=\(peak)")
+            }
+        }
     }
 
     /// Memory hits of the stored 144-px variant (`/large/astronaut-4000.jpg?w=144`) against the same bytes

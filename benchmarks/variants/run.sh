@@ -4,10 +4,11 @@
 # (a) variant misses in-process (`mediabench variants`: bare ImageTransformer.derive and
 #     MediaService.handle with the source stored) against `vipsthumbnail` (libvips-tools) on the same
 #     image and size, CPU per image (user + sys), process start excluded: vipsthumbnail converts 1 and
-#     IMAGES files in one process each (VIPS_CONCURRENCY=1) and the slope is its cost per image; it is
-#     measured before and after mediabench and the mean is the reference. Goal: mediactl ≤ 1.15×.
+#     IMAGES files in one process each (VIPS_CONCURRENCY=1) and the slope is its cost per image. ROUNDS
+#     rounds alternate vipsthumbnail and one mediabench process. Goal: mediactl ≤ 1.15×.
 #       astronaut  large/astronaut-4000.jpg (4000×4000) → 144-px JPEG   (vipsthumbnail -s 144, Q=80, optimize_coding, strip)
-#       hubble     large/hubble-1000.jpg (1000×872)     → 576-px WebP   (vipsthumbnail -s 576, Q=80, strip)
+#       hubble     large/hubble-1000.jpg (1000×872)     → 576-px WebP   (vipsthumbnail -s 576, Q=80, strip; and
+#                  with --export-profile srgb, which converts the embedded ICC profile as mediactl does)
 #     The outputs are compared: the JPEG must be byte-identical, the WebP the same pixels.
 # (b) variant hits through `mediactl serve` (memory tier) at HIT_CONNECTIONS against a plain stored
 #     original of the same bytes (the 144-px variant written under the origin's /plain/) and against a
@@ -34,9 +35,9 @@
 #   PARTS="a b c d"                 which goals to measure
 #   BUILD=1                         swift build -c release of mediactl and mediabench first (0: use what is built)
 #   ORIGIN_PORT=18181 MEDIACTL_PORT=18183 THUMBOR_PORT=18190   loopback ports (must be free)
-#   IMAGES=40 ROUNDS=4              (a): images per case and side; mediabench rounds
+#   IMAGES=12 ROUNDS=4              (a): images per case and side in each round; rounds
 #   PIN=1                           (a) on CPU 0; (b) mediactl on CPU 0, wrk + origin on the others
-#   HIT_DURATION=8s HIT_CONNECTIONS=64 HIT_REPS=2   (b)
+#   HIT_DURATION=8s HIT_CONNECTIONS=64 HIT_REPS=3   (b)
 #   MISS_DURATION=10s MISS_CONNECTIONS=8            (c)
 #   THUMBOR_VENV=/tmp/mediactl-thumbor-venv         created with `pip install thumbor==7.8.0` when missing
 #   THUMBOR_PROCESSES=$(nproc)      thumbor instances on THUMBOR_PORT+1…, nginx in front on THUMBOR_PORT
@@ -55,12 +56,12 @@ BUILD=${BUILD:-1}
 ORIGIN_PORT=${ORIGIN_PORT:-18181}
 MEDIACTL_PORT=${MEDIACTL_PORT:-18183}
 THUMBOR_PORT=${THUMBOR_PORT:-18190}
-IMAGES=${IMAGES:-40}
+IMAGES=${IMAGES:-12}
 ROUNDS=${ROUNDS:-4}
 PIN=${PIN:-1}
 HIT_DURATION=${HIT_DURATION:-8s}
 HIT_CONNECTIONS=${HIT_CONNECTIONS:-64}
-HIT_REPS=${HIT_REPS:-2}
+HIT_REPS=${HIT_REPS:-3}
 MISS_DURATION=${MISS_DURATION:-10s}
 MISS_CONNECTIONS=${MISS_CONNECTIONS:-8}
 THUMBOR_VENV=${THUMBOR_VENV:-/tmp/mediactl-thumbor-venv}
@@ -215,22 +216,53 @@ vips_per_image() {  # CASE: vipsthumbnail's CPU and wall per image (slope betwee
         'BEGIN { if (c1 == "-" || cn == "-") { print "- - -"; exit }
                  per = (cn - c1) / (n - 1); printf "%.0f %.0f %.0f\n", per, (wn - w1) / (n - 1), c1 - per }'
 }
+mean_of() { awk '{ s += $1; n++ } END { if (n == 0) print "-"; else printf "%.0f", s / n }'; }
+range_of() { sort -g | awk 'NR == 1 { lo = $1 } { hi = $1 } END { if (NR == 0) print "-"; else printf "%s–%s", lo, hi }'; }
 if has_part a; then
     [ "$IMAGES" -ge 2 ] || die "IMAGES must be at least 2"
     for ((i = 1; i <= IMAGES; i++)); do
         ln -s "$CORPUS$ASTRONAUT" "$WORK/vt-in/astronaut-$i.jpg"
         ln -s "$CORPUS$HUBBLE" "$WORK/vt-in/hubble-$i.jpg"
     done
-    log "(a) vipsthumbnail, before"
-    for case in astronaut hubble hubble-e; do read -r A[$case,v1cpu] A[$case,v1wall] A[$case,v1start] <<<"$(vips_per_image $case)"; done
-    log "(a) mediabench variants ($IMAGES images per case and side)"
-    MEDIABENCH_VARIANT_IMAGES=$IMAGES MEDIABENCH_VARIANT_ROUNDS=$ROUNDS MEDIABENCH_VARIANT_SAVE="$WORK/mb" \
-        MEDIABENCH_VARIANT_STORAGE=$PUBLIC_STORAGE \
-        ${ON_SERVER[@]+"${ON_SERVER[@]}"} timeout 600 "$MEDIABENCH" variants >"$WORK/mediabench.txt" 2>&1 \
-        || { log "mediabench variants failed: $(tail -c 400 "$WORK/mediabench.txt")"; FAILED=1; }
-    grep -v '^RESULT' "$WORK/mediabench.txt" >&2 || true
-    log "(a) vipsthumbnail, after"
-    for case in astronaut hubble hubble-e; do read -r A[$case,v2cpu] A[$case,v2wall] A[$case,v2start] <<<"$(vips_per_image $case)"; done
+    # ROUNDS rounds, each: vipsthumbnail (the three references), then one mediabench process (IMAGES images
+    # per case and side, engine block then service block), so the machine's drift hits both alike.
+    : > "$WORK/a-rounds.txt"   # ROUND CASE KIND cpu_us wall_us [start_us]
+    for ((round = 1; round <= ROUNDS; round++)); do
+        log "(a) round $round of $ROUNDS: vipsthumbnail, then mediabench variants ($IMAGES images per case and side)"
+        for case in astronaut hubble hubble-e; do
+            read -r c w st <<<"$(vips_per_image $case)"
+            echo "$round $case vips $c $w $st" >> "$WORK/a-rounds.txt"
+        done
+        MEDIABENCH_VARIANT_IMAGES=$IMAGES MEDIABENCH_VARIANT_ROUNDS=1 MEDIABENCH_VARIANT_SAVE="$WORK/mb" \
+            MEDIABENCH_VARIANT_STORAGE=$PUBLIC_STORAGE MEDIABENCH_VARIANTS=engine,service \
+            ${ON_SERVER[@]+"${ON_SERVER[@]}"} timeout 600 "$MEDIABENCH" variants >"$WORK/mediabench-$round.txt" 2>&1 \
+            || { log "mediabench variants failed: $(tail -c 400 "$WORK/mediabench-$round.txt")"; FAILED=1; }
+        grep -v '^RESULT' "$WORK/mediabench-$round.txt" | grep -v '^==\|^libvips' >&2 || true
+        for case in astronaut hubble hubble-noicc; do
+            for side in engine service; do
+                line=$(grep "^RESULT variants case=$case side=$side " "$WORK/mediabench-$round.txt" || true)
+                [ -n "$line" ] && echo "$round $case $side $(field cpu_us "$line") $(field wall_us "$line")" >> "$WORK/a-rounds.txt"
+            done
+        done
+    done
+    # The in-process hit comparison for (b), once.
+    MEDIABENCH_VARIANTS=hits ${ON_SERVER[@]+"${ON_SERVER[@]}"} timeout 600 "$MEDIABENCH" variants >"$WORK/mediabench.txt" 2>&1 \
+        || { log "mediabench variants (hits) failed: $(tail -c 400 "$WORK/mediabench.txt")"; FAILED=1; }
+    pick() { awk -v c="$1" -v k="$2" -v f="$3" '$2 == c && $3 == k { print $f }' "$WORK/a-rounds.txt"; }
+    for case in astronaut hubble hubble-e; do
+        mb=${case%-e}
+        A[$case,vcpu]=$(pick "$case" vips 4 | mean_of); A[$case,vwall]=$(pick "$case" vips 5 | mean_of)
+        A[$case,vstart]=$(pick "$case" vips 6 | mean_of)
+        A[$case,vrange]=$(pick "$case" vips 4 | awk '{ printf "%.1f\n", $1 / 1000 }' | range_of)
+        for side in engine service; do
+            A[$case,${side}cpu]=$(pick "$mb" "$side" 4 | mean_of); A[$case,${side}wall]=$(pick "$mb" "$side" 5 | mean_of)
+            A[$case,${side}range]=$(pick "$mb" "$side" 4 | awk '{ printf "%.1f\n", $1 / 1000 }' | range_of)
+        done
+        # The ratio round by round (each round's own reference), its range.
+        A[$case,rrange]=$(awk -v c="$case" -v m="$mb" '$2 == c && $3 == "vips" { v[$1] = $4 } $2 == m && $3 == "service" { s[$1] = $4 }
+            END { for (r in s) if (v[r] > 0) printf "%.3f\n", s[r] / v[r] }' "$WORK/a-rounds.txt" | range_of)
+    done
+    A[noicc]=$(pick hubble-noicc engine 4 | mean_of)
     # libjpeg-turbo alone (Debian's, which libvips uses): djpeg -scale 1/8 of the 4000² JPEG, the decode that
     # both vipsthumbnail and mediactl start with; per process, its own start (≈ 1 ms) included. Optional.
     A[djpeg]="-"
@@ -239,17 +271,6 @@ if has_part a; then
         dn=$(${ON_SERVER[@]+"${ON_SERVER[@]}"} python3 "$CPUTIME" -- sh -c "for i in \$(seq 1 11); do djpeg -scale 1/8 '$CORPUS$ASTRONAUT' >/dev/null; done")
         A[djpeg]=$(awk -v a="$(field cpu_us "$d1")" -v b="$(field cpu_us "$dn")" 'BEGIN { printf "%.0f", (b - a) / 10 }')
     fi
-    line=$(grep "^RESULT variants case=hubble-noicc side=engine " "$WORK/mediabench.txt" || true)
-    A[noicc]=$([ -n "$line" ] && field cpu_us "$line" || echo -)
-    for case in astronaut hubble hubble-e; do
-        for side in engine service; do
-            line=$(grep "^RESULT variants case=${case%-e} side=$side " "$WORK/mediabench.txt" || true)
-            A[$case,${side}cpu]=$([ -n "$line" ] && field cpu_us "$line" || echo -)
-            A[$case,${side}wall]=$([ -n "$line" ] && field wall_us "$line" || echo -)
-        done
-        A[$case,vcpu]=$(awk -v a="${A[$case,v1cpu]}" -v b="${A[$case,v2cpu]}" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.0f", (a + b) / 2 }')
-        A[$case,vwall]=$(awk -v a="${A[$case,v1wall]}" -v b="${A[$case,v2wall]}" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.0f", (a + b) / 2 }')
-    done
     # Same work: the JPEG byte for byte, the WebP the same pixels (vipsthumbnail's WebP also carries
     # the ICC, EXIF and XMP chunks that libvips 8.14.1's webpsave writes whatever `strip` says).
     if cmp -s "$WORK/mb/astronaut-engine.jpg" "$WORK/vt-out/astronaut-1.jpg" && cmp -s "$WORK/mb/astronaut-service.jpg" "$WORK/vt-out/astronaut-1.jpg"; then
@@ -333,12 +354,15 @@ if has_part b; then
                 plain)   url="$M/plain/astronaut-144.jpg" ;;
                 catalog) url="$M$CATALOG" ;;
             esac
+            ticks0=$(cpu_ticks "$MEDIACTL_PID")
             res=$(${ON_CLIENT[@]+"${ON_CLIENT[@]}"} timeout 120 wrk -t"$threads" -c"$HIT_CONNECTIONS" -d"$HIT_DURATION" --timeout 5s \
                 -s "$HIT_LUA" "$url" -- plain 2>&1 | awk '/^RESULT /') || true
-            if [ -z "$res" ]; then log "(b) wrk failed for $row"; FAILED=1; B[$row,$rep]="- - -"; continue; fi
+            ticks1=$(cpu_ticks "$MEDIACTL_PID")
+            if [ -z "$res" ]; then log "(b) wrk failed for $row"; FAILED=1; B[$row,$rep]="- - - -"; continue; fi
             [ "$(field errors_status "$res")" = 0 ] && [ "$(field errors_socket "$res")" = 0 ] || { log "(b) $row: errors in $res"; FAILED=1; }
-            B[$row,$rep]="$(field rps "$res") $(field p50_us "$res") $(field p99_us "$res")"
-            log "(b) rep $rep $row: ${B[$row,$rep]} (req/s p50_us p99_us)"
+            cpu_us=$(awk -v t=$((ticks1 - ticks0)) -v hz="$(getconf CLK_TCK)" -v n="$(field requests "$res")" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
+            B[$row,$rep]="$(field rps "$res") $(field p50_us "$res") $(field p99_us "$res") $cpu_us"
+            log "(b) rep $rep $row: ${B[$row,$rep]} (req/s p50_us p99_us mediactl-cpu_us/request)"
         done
     done
     B_LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
@@ -428,27 +452,54 @@ if has_part c; then
         done
     done
     C_LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
-    # thumbor's engine without thumbor: Pillow's decode (JPEG draft), resize and save, per image, in its venv.
-    PILLOW=$("$THUMBOR_VENV/bin/python3" - "$CORPUS" <<'PY' 2>/dev/null || echo "- -"
+    # thumbor's engine without thumbor (Pillow, with its own bundled libjpeg-turbo and libwebp), per image, in its
+    # venv: decode with draft + LANCZOS + save; the decode alone (4000² at 1/8); the WebP encode alone of the
+    # 576×502 pixels. Beside it, Debian's libraries, which libvips uses: djpeg -scale 1/8 and cwebp -q 80 -m 4
+    # of the same pixels (per process, its start of ≈ 1 ms included; optional: libjpeg-turbo-progs, webp).
+    vips thumbnail "$CORPUS$HUBBLE" "$WORK/hubble-576.ppm" 576 2>/dev/null || true
+    PILLOW=$("$THUMBOR_VENV/bin/python3" - "$CORPUS" "$WORK/hubble-576.ppm" <<'PY' 2>/dev/null || echo "- - - - - -"
 import io, sys, time
-from PIL import Image
-root = sys.argv[1]
-def run(path, size, fmt, n):
-    data = open(root + path, "rb").read()
-    best = None
+from PIL import Image, features
+root, ppm = sys.argv[1], sys.argv[2]
+def best(f, n):
+    out = None
     for _ in range(3):
         t = time.process_time()
-        for _ in range(n):
-            im = Image.open(io.BytesIO(data)); im.draft("RGB", size); im = im.convert("RGB")
-            w = size[0]; h = round(im.height * w / im.width)
-            im = im.resize((w, h), Image.LANCZOS); b = io.BytesIO(); im.save(b, fmt, quality=80)
+        for _ in range(n): f()
         d = (time.process_time() - t) / n
-        best = d if best is None else min(best, d)
-    return best * 1e6
-print("%.0f %.0f" % (run("/large/astronaut-4000.jpg", (144, 144), "JPEG", 10), run("/large/hubble-1000.jpg", (576, 502), "WEBP", 10)))
+        out = d if out is None else min(out, d)
+    return out * 1e6
+def full(path, size, fmt):
+    data = open(root + path, "rb").read()
+    def one():
+        im = Image.open(io.BytesIO(data)); im.draft("RGB", size); im = im.convert("RGB")
+        w = size[0]; h = round(im.height * w / im.width)
+        im = im.resize((w, h), Image.LANCZOS); b = io.BytesIO(); im.save(b, fmt, quality=80)
+    return best(one, 10)
+astronaut = open(root + "/large/astronaut-4000.jpg", "rb").read()
+def decode():
+    im = Image.open(io.BytesIO(astronaut)); im.draft("RGB", (144, 144)); im.load()
+pixels = Image.open(ppm); pixels.load()
+def encode():
+    b = io.BytesIO(); pixels.save(b, "WEBP", quality=80, method=4)
+print("%.0f %.0f %.0f %.0f %s %s" % (full("/large/astronaut-4000.jpg", (144, 144), "JPEG"), full("/large/hubble-1000.jpg", (576, 502), "WEBP"),
+                                     best(decode, 10), best(encode, 10), features.version("jpg") or "?", features.version("webp") or "?"))
 PY
 )
-    read -r C[pillow,astronaut] C[pillow,hubble] <<<"$PILLOW"
+    read -r C[pillow,astronaut] C[pillow,hubble] C[pillow,decode] C[pillow,encode] C[pillow,jpegver] C[pillow,webpver] <<<"$PILLOW"
+    C[djpeg]=${A[djpeg]:--}
+    if [ "${C[djpeg]}" = - ] && command -v djpeg >/dev/null; then
+        d1=$(python3 "$CPUTIME" -- sh -c "djpeg -scale 1/8 '$CORPUS$ASTRONAUT' >/dev/null")
+        dn=$(python3 "$CPUTIME" -- sh -c "for i in \$(seq 1 11); do djpeg -scale 1/8 '$CORPUS$ASTRONAUT' >/dev/null; done")
+        C[djpeg]=$(awk -v a="$(field cpu_us "$d1")" -v b="$(field cpu_us "$dn")" 'BEGIN { printf "%.0f", (b - a) / 10 }')
+    fi
+    C[cwebp]="-"
+    if command -v cwebp >/dev/null && [ -s "$WORK/hubble-576.ppm" ]; then
+        e1=$(python3 "$CPUTIME" -- sh -c "cwebp -quiet -q 80 -m 4 '$WORK/hubble-576.ppm' -o '$WORK/c.webp'")
+        en=$(python3 "$CPUTIME" -- sh -c "for i in \$(seq 1 11); do cwebp -quiet -q 80 -m 4 '$WORK/hubble-576.ppm' -o '$WORK/c.webp'; done")
+        C[cwebp]=$(awk -v a="$(field cpu_us "$e1")" -v b="$(field cpu_us "$en")" 'BEGIN { printf "%.0f", (b - a) / 10 }')
+        C[cwebpver]=$(cwebp -version 2>/dev/null | head -1)
+    fi
     stop_mediactl
     stop_pid "$THUMBOR_PROXY_PID" TERM
     for pid in "${THUMBOR_PIDS[@]}"; do stop_pid "$pid" TERM; done
@@ -458,6 +509,11 @@ fi
 # Each phase's peak: VmHWM reset to the current RSS (`echo 5 > /proc/PID/clear_refs`) before it, read after it.
 declare -A D
 if has_part d; then
+    # The engine alone first, in a process of its own (unpinned): libvips' start, one derivation, two at once,
+    # D_CONCURRENCY two at a time.
+    MEDIABENCH_VARIANTS=memory MEDIABENCH_VARIANT_CONCURRENT=$D_CONCURRENCY timeout 300 "$MEDIABENCH" variants \
+        >"$WORK/mediabench-memory.txt" 2>&1 || { log "mediabench variants (memory) failed: $(tail -c 300 "$WORK/mediabench-memory.txt")"; FAILED=1; }
+    grep '^engine memory' "$WORK/mediabench-memory.txt" >&2 || true
     start_mediactl memory
     check "(d) source stored" "$(status_of "$M$ASTRONAUT")" "200"
     D[start_hwm]=$(rss_kb "$MEDIACTL_PID" VmHWM)
@@ -502,10 +558,10 @@ out ""
 out "$(nproc) CPUs ($CPU_MODEL), libvips $(vips --version 2>/dev/null | sed 's/vips-//'), load average at the start $LOAD_START, at the end $LOAD_END; PIN=$PIN."
 out ""
 if has_part a; then
-    out "(a) Variant misses, one at a time, CPU per image (user + sys; vipsthumbnail: slope between 1 and $IMAGES files in one process, VIPS_CONCURRENCY=1, measured before and after mediabench; mediabench: $IMAGES images per side in $ROUNDS interleaved rounds)$([ "$PIN" = 1 ] && echo ", all on CPU $SERVER_CPU")."
+    out "(a) Variant misses, one at a time, CPU per image (user + sys), $ROUNDS rounds, each: vipsthumbnail (slope between 1 file — median of 3 processes — and $IMAGES files in one process, VIPS_CONCURRENCY=1), then one \`mediabench variants\` process ($IMAGES images per case and side, engine block then service block)$([ "$PIN" = 1 ] && echo ", all on CPU $SERVER_CPU"). Figures: mean of the rounds (range of the rounds)."
     out ""
-    out "| case | reference | reference CPU ms/image (before / after) | wall ms | process start, ms CPU | engine CPU ms/image | wall ms | service CPU ms/image | wall ms | engine / reference | **service / reference** (goal ≤ 1.15) | service / engine | same output |"
-    out "|---|---|---|---|---|---|---|---|---|---|---|---|---|"
+    out "| case | reference | reference CPU ms/image | wall ms | process start, ms CPU | engine CPU ms/image | service CPU ms/image | service wall ms | engine / reference | **service / reference** (goal ≤ 1.15; rounds) | service / engine | same output |"
+    out "|---|---|---|---|---|---|---|---|---|---|---|---|"
     for case in astronaut hubble hubble-e; do
         case $case in
             astronaut) label="4000×4000 JPEG → 144-px JPEG"; ref="vipsthumbnail -s 144, .jpg[Q=80,optimize_coding,strip]"; same=${A[astronaut,same]:-} ;;
@@ -513,7 +569,7 @@ if has_part a; then
             hubble-e)  label="same"; ref="vipsthumbnail -s 576 --export-profile srgb (converts the embedded profile, as mediactl does)"; same="" ;;
         esac
         r=$(ratio "${A[$case,servicecpu]}" "${A[$case,vcpu]}")
-        out "| $label | $ref | $(ms "${A[$case,vcpu]}") ($(ms "${A[$case,v1cpu]}") / $(ms "${A[$case,v2cpu]}")) | $(ms "${A[$case,vwall]}") | $(ms "${A[$case,v1start]}") / $(ms "${A[$case,v2start]}") | $(ms "${A[$case,enginecpu]}") | $(ms "${A[$case,enginewall]}") | $(ms "${A[$case,servicecpu]}") | $(ms "${A[$case,servicewall]}") | $(ratio "${A[$case,enginecpu]}" "${A[$case,vcpu]}") | **$r** $(verdict "$r" "<=" 1.15) | $(ratio "${A[$case,servicecpu]}" "${A[$case,enginecpu]}") | $same |"
+        out "| $label | $ref | $(ms "${A[$case,vcpu]}") (${A[$case,vrange]}) | $(ms "${A[$case,vwall]}") | $(ms "${A[$case,vstart]}") | $(ms "${A[$case,enginecpu]}") (${A[$case,enginerange]}) | $(ms "${A[$case,servicecpu]}") (${A[$case,servicerange]}) | $(ms "${A[$case,servicewall]}") | $(ratio "${A[$case,enginecpu]}" "${A[$case,vcpu]}") | **$r** $(verdict "$r" "<=" 1.15) (${A[$case,rrange]}) | $(ratio "${A[$case,servicecpu]}" "${A[$case,enginecpu]}") | $same |"
     done
     out ""
     out "Engine, the hubble source without its embedded sRGB ICC profile (APP2 removed, pixels otherwise the same): $(ms "${A[noicc]}") ms CPU/image, so ColourStep's profile conversion costs $(awk -v a="${A[hubble,enginecpu]}" -v b="${A[noicc]}" 'BEGIN { if (a == "-" || b == "-") print "-"; else printf "%.2f", (a - b) / 1000 }') ms of the $(ms "${A[hubble,enginecpu]}"). libjpeg-turbo alone, \`djpeg -scale 1/8\` of the 4000² JPEG (per process, start included): $(ms "${A[djpeg]}") ms CPU."
@@ -522,29 +578,31 @@ fi
 if has_part b; then
     out "(b) Hits through \`mediactl serve\` ($PUBLIC_STORAGE tier), wrk -c$HIT_CONNECTIONS -d$HIT_DURATION, $([ "$PIN" = 1 ] && echo "mediactl on CPU 0 (--event-loops 1), wrk and origin on CPUs $CLIENT_CPUS" || echo "unpinned"); load $B_LOAD_BEFORE → $B_LOAD_AFTER; order alternated per repetition."
     out ""
-    out "| row | bytes | req/s per run | mean req/s | p50 ms | p99 ms |"
-    out "|---|---|---|---|---|---|"
-    declare -A BM
+    out "| row | bytes | req/s per run | mean req/s | p50 ms | p99 ms | mediactl CPU µs/request per run | mean |"
+    out "|---|---|---|---|---|---|---|---|"
+    declare -A BM BC
     for row in variant plain catalog; do
-        runs=""; sum=0; n=0; p50=""; p99=""
+        runs=""; sum=0; n=0; p50=""; p99=""; cpus=""; csum=0
         for ((rep = 1; rep <= HIT_REPS; rep++)); do
-            read -r r5 r50 r99 <<<"${B[$row,$rep]}"
-            runs="$runs${runs:+ / }$r5"; p50="$p50${p50:+ / }$(ms "$r50")"; p99="$p99${p99:+ / }$(ms "$r99")"
-            [ "$r5" != - ] && { sum=$(awk -v a="$sum" -v b="$r5" 'BEGIN { print a + b }'); n=$((n + 1)); }
+            read -r r5 r50 r99 rc <<<"${B[$row,$rep]}"
+            runs="$runs${runs:+ / }$r5"; p50="$p50${p50:+ / }$(ms "$r50")"; p99="$p99${p99:+ / }$(ms "$r99")"; cpus="$cpus${cpus:+ / }$rc"
+            [ "$r5" != - ] && { sum=$(awk -v a="$sum" -v b="$r5" 'BEGIN { print a + b }'); csum=$(awk -v a="$csum" -v b="$rc" 'BEGIN { print a + b }'); n=$((n + 1)); }
         done
         BM[$row]=$(awk -v s="$sum" -v n="$n" 'BEGIN { if (n == 0) print "-"; else printf "%.0f", s / n }')
+        BC[$row]=$(awk -v s="$csum" -v n="$n" 'BEGIN { if (n == 0) print "-"; else printf "%.2f", s / n }')
         case $row in
             variant) label="variant hit \`$ASTRONAUT?w=144\`"; bytes=$VARIANT_BYTES ;;
             plain)   label="plain hit, the same bytes as an original (\`/plain/astronaut-144.jpg\`)"; bytes=$VARIANT_BYTES ;;
             catalog) label="plain hit, catalog JPEG (\`$CATALOG\`)"; bytes=$CATALOG_BYTES ;;
         esac
-        out "| $label | $bytes | $runs | ${BM[$row]} | $p50 | $p99 |"
+        out "| $label | $bytes | $runs | ${BM[$row]} | $p50 | $p99 | $cpus | ${BC[$row]} |"
     done
     rb=$(ratio "${BM[variant]}" "${BM[plain]}")
     hv=$(grep '^RESULT variants case=hits side=variant ' "$WORK/mediabench.txt" 2>/dev/null | sed -E 's/.* ns=([0-9.]+).*/\1/' || true)
     hp=$(grep '^RESULT variants case=hits side=plain ' "$WORK/mediabench.txt" 2>/dev/null | sed -E 's/.* ns=([0-9.]+).*/\1/' || true)
     out ""
-    out "Variant / plain (same bytes): **$rb** (goal ≥ 0.95: $(verdict "$rb" ">=" 0.95)); variant / catalog JPEG: $(ratio "${BM[variant]}" "${BM[catalog]}"). mediactl VmHWM after (b): $((B_HWM / 1024)) MiB.$([ -n "$hv" ] && [ -n "$hp" ] && echo " In-process (\`mediabench variants\`, part hits, \`handleIfCached\` on one thread): variant $hv ns/hit, the same bytes as an original $hp ns/hit, variant / plain hits per second $(ratio "$hp" "$hv").")"
+    cb=$(ratio "${BC[plain]}" "${BC[variant]}")
+    out "Variant / plain (same bytes), req/s: **$rb** (goal ≥ 0.95: $(verdict "$rb" ">=" 0.95)); by mediactl's CPU per request (plain / variant, the req/s ratio when mediactl has CPU 0 to itself): **$cb** ($(verdict "$cb" ">=" 0.95)); variant / catalog JPEG, req/s: $(ratio "${BM[variant]}" "${BM[catalog]}"). mediactl VmHWM after (b): $((B_HWM / 1024)) MiB.$([ -n "$hv" ] && [ -n "$hp" ] && echo " In-process (\`mediabench variants\`, part hits, \`handleIfCached\` on one thread): variant $hv ns/hit, the same bytes as an original $hp ns/hit, variant / plain hits per second $(ratio "$hp" "$hv").")"
     out ""
 fi
 if has_part c; then
@@ -574,6 +632,8 @@ if has_part c; then
     out ""
     out "The measured req/s is the share of the two CPUs each server got beside the machine's other load (CPU ms/request × req/s = CPUs used); the CPU per request does not depend on that share."
     out ""
+    out "Codec floors, CPU ms per image: the 4000² JPEG decoded at 1/8 — Pillow (bundled libjpeg-turbo, jpeg API ${C[pillow,jpegver]:-?}) $(ms "${C[pillow,decode]:-}"), Debian's libjpeg-turbo (which libvips uses) \`djpeg -scale 1/8\` $(ms "${C[djpeg]}"); the 576×502 pixels encoded as WebP q80 method 4 — Pillow (bundled libwebp ${C[pillow,webpver]:-?}) $(ms "${C[pillow,encode]:-}"), Debian's \`cwebp\` (libwebp ${C[cwebpver]:-?}) $(ms "${C[cwebp]}") (djpeg and cwebp per process, start included)."
+    out ""
 fi
 if has_part d; then
     goal_kb=$(((PUBLIC_MEMORY_BYTES + 40000000) / 1024))
@@ -592,6 +652,10 @@ if has_part d; then
     row "$D_CONCURRENCY concurrent \`?w=1152\` after filling the store with $fill distinct 1.48 MB originals (stored $(awk -v b="${D[stored]:-0}" 'BEGIN { printf "%.1f", b / 1048576 }') MiB)" full
     out ""
     out "At the end: VmRSS $((D[end_rss] / 1024)) MiB, stored $(awk -v b="${D[stored_end]:-0}" 'BEGIN { printf "%.1f", b / 1048576 }') MiB, ${D[derived]} variants derived, ${D[threads]} threads."
+    out ""
+    out "The engine alone (\`MEDIABENCH_VARIANTS=memory mediabench variants\`, its own process, \`DispatchQueue.concurrentPerform\`: at most $(nproc) at once):"
+    out ""
+    grep '^engine memory' "$WORK/mediabench-memory.txt" 2>/dev/null | sed 's/^/- /' | tee -a "$SUMMARY" || true
     out ""
 fi
 [ -n "$RESULTS" ] && cp "$SUMMARY" "$RESULTS"
