@@ -1,5 +1,6 @@
 // mediabench: release-build micro-benchmarks. Usage: swift run -c release mediabench [SUITE...]
-// Suites: caching, storage, crypto, service, audit (writes a large log; see AuditBenchmarks). Figures and goals: docs/benchmarks.md.
+// Suites: caching, storage, crypto, service, audit (writes a large log; see AuditBenchmarks), variants
+// (derived-image misses; see VariantBenchmarks). Figures and goals: docs/benchmarks.md.
 let requested = Set(CommandLine.arguments.dropFirst())
 let suites: [(name: String, run: () throws -> Void)] = [
     ("caching", CachingBenchmarks.run),
@@ -7,6 +8,7 @@ let suites: [(name: String, run: () throws -> Void)] = [
     ("storage", StorageBenchmarks.run),
     ("service", ServiceBenchmarks.run),
     ("audit", AuditBenchmarks.run),
+    ("variants", VariantBenchmarks.run),
 ]
 for suite in suites where requested.isEmpty || requested.contains(suite.name) {
     print("== \(suite.name)")

@@ -1,0 +1,71 @@
+import Foundation
+import HTTPCaching
+import MediaPolicy
+import MediaService
+
+/// A `MediaService` for the variants suite: the route `large` mounts `/large/` on
+/// `http://origin.test/large/` in the tier `public`, which declares the default policy's variants
+/// (`Policies/default.json`: widths 72…1152, JPEG/WebP/AVIF/PNG, `maxDpr` 3, quality 80), with storage
+/// class `storage` and a memory budget of `memoryBytes` (default 512 MiB: nothing measured is evicted).
+/// The origin is a ``CountingOriginFetcher`` answering the two large corpus images; writes are not
+/// synchronised (`synchronizesWrites: false`, as the other service benchmarks run).
+final class VariantFixture: Sendable {
+    let service: MediaService
+    let origin: CountingOriginFetcher
+    let stateDirectory: String
+
+    static let originBase = "http://origin.test/large/"
+
+    init(sources: [(name: String, bytes: [UInt8])], storage: String, memoryBytes: Int = 512 << 20) throws {
+        stateDirectory = FileManager.default.temporaryDirectory
+            .appendingPathComponent("mediabench-variants-\(getpid())-\(UUID().uuidString)").path
+        let json = """
+        { "tiers": {
+            "public": { "storage": "\(storage)", "cache": "shared", "credentials": "strip",
+                        "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
+                        "memoryBytes": \(memoryBytes),
+                        "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
+                        "downstreamCacheControl": "public, max-age=31536000, immutable",
+                        "variants": { "widths": [72, 144, 288, 576, 1152], "formats": ["jpeg", "webp", "avif", "png"],
+                                      "maxDpr": 3, "quality": 80 } } },
+          "routes": [ { "name": "large", "mount": "/large/", "origin": "\(Self.originBase)", "tier": "public" } ] }
+        """
+        let policies = try PolicyLoader().load(sources: [.init(name: "Policies/bench-variants.json", text: json)])
+        origin = CountingOriginFetcher()
+        for source in sources {
+            origin.setReply(.init(status: 200, fields: Self.originFields(), body: source.bytes),
+                            for: Self.originBase + source.name)
+        }
+        service = try MediaService(policies: policies, fetcher: origin, configuration: .init(
+            stateDirectory: stateDirectory, synchronizesWrites: false))
+    }
+
+    /// Stops the service and removes its state directory.
+    func close() {
+        let service = self.service
+        ServiceBenchmarks.wait { await service.stop() }
+        try? FileManager.default.removeItem(atPath: stateDirectory)
+    }
+
+    /// A corpus file's bytes (`Tests/Fixtures/corpus/<relative>`).
+    static func corpusFile(_ relative: String) throws -> [UInt8] {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let path = root.appendingPathComponent("Tests/Fixtures/corpus/" + relative).path
+        guard let data = FileManager.default.contents(atPath: path) else {
+            throw BenchError("cannot read \(path)")
+        }
+        return Array(data)
+    }
+
+    /// The origin's answer fields for a large image: public, one year, immutable, with validators.
+    static func originFields() -> HTTPFields {
+        HTTPFields([
+            ("Cache-Control", "public, max-age=31536000, immutable"),
+            ("Content-Type", "image/jpeg"),
+            ("Date", HTTPDate.format(Int64(Date().timeIntervalSince1970))),
+            ("ETag", "\"large-1\""),
+            ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"),
+        ])
+    }
+}
