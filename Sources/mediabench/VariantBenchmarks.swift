@@ -28,7 +28,7 @@ import Synchronization
 ///   after `purge(.route("large"))` and a fresh (untimed) store of the source, so its key is new;
 /// - `MEDIABENCH_VARIANT_KEYS=q`: the URL cycles `q=1…100` (then heights that give the same output
 ///   size), no purges; the engine block derives the same sequence of qualities.
-/// The suite checks each answer (200, `Cache-Status` forwarded as a miss, the variant's parameters,
+/// The suite checks each answer (200, `Cache-Status` a stored derivation, not a hit, the variant's parameters,
 /// its size and type) and that the counting origin was asked for the source only when it was purged.
 ///
 /// Then (`hits`, goal (b) without HTTP) memory hits of the stored 144-px variant against the same bytes stored
@@ -324,7 +324,9 @@ enum VariantBenchmarks {
                         side.record(cpu: cpu0, CPUClock.now(), wall: wall)
                         let expected = "w=\(benchCase.width)" + (benchCase.spec.height.map { ",h=\($0)" } ?? "")
                         guard response.status == 200, response.outcome.storage == storage,
-                              response.outcome.cacheStatus?.contains("fwd=uri-miss") == true,
+                              // A derivation, not a hit (no `fwd`: the source was stored, nothing was forwarded).
+                              response.outcome.cacheStatus?.contains("stored") == true,
+                              response.outcome.cacheStatus?.contains("hit") == false,
                               response.outcome.variant?.hasPrefix(expected) == true,
                               response.outcome.variant?.hasSuffix(",fmt=\(benchCase.format.rawValue),q=\(quality)") == true,
                               response.fields["Content-Type"] == benchCase.format.mimeType else {

@@ -330,7 +330,7 @@ declare -A B   # B[row,rep] = "rps p50 p99"
 if has_part b; then
     PIN_SERVER=$PIN
     if [ "$PIN" = 1 ]; then start_mediactl hits --event-loops 1; else start_mediactl hits; fi
-    check "(b) variant first request" "$(header_of "$M$ASTRONAUT?w=144" Cache-Status)" "mediactl; fwd=uri-miss*"
+    check "(b) variant first request" "$(header_of "$M$ASTRONAUT?w=144" Cache-Status)" "mediactl;*stored*"
     check "(b) variant second request" "$(header_of "$M$ASTRONAUT?w=144" Cache-Status)" "mediactl; hit*"
     curl -s --max-time 30 -o "$WORK/plain/astronaut-144.jpg" "$M$ASTRONAUT?w=144"
     VARIANT_BYTES=$(stat -c %s "$WORK/plain/astronaut-144.jpg")
@@ -408,7 +408,7 @@ if has_part c; then
     start_mediactl misses
     check "(c) astronaut source" "$(status_of "$M$ASTRONAUT")" "200"
     check "(c) hubble source" "$(status_of "$M$HUBBLE")" "200"
-    check "(c) mediactl warm-up variant" "$(header_of "$M$ASTRONAUT?w=144&fmt=jpeg" Cache-Status)" "mediactl; fwd=uri-miss*"
+    check "(c) mediactl warm-up variant" "$(header_of "$M$ASTRONAUT?w=144&fmt=jpeg" Cache-Status)" "mediactl;*stored*"
     check "(c) mediactl warm-up WebP variant" "$(status_of "$M$HUBBLE?w=576&h=576&fit=cover&fmt=webp")" "200"
     check "(c) thumbor astronaut" "$(curl -s -o "$WORK/thumbor-astronaut.jpg" -w '%{http_code}' --max-time 30 "$T/unsafe/144x0$ASTRONAUT")" "200"
     check "(c) thumbor hubble WebP" "$(curl -s -o "$WORK/thumbor-hubble.webp" -w '%{http_code} %{content_type}' --max-time 30 "$T/unsafe/576x0/filters:format(webp)$HUBBLE")" "200 image/webp"
