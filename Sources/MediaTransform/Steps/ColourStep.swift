@@ -16,7 +16,8 @@ struct ColourStep: TransformStep {
 
     func run(_ context: TransformContext) throws(TransformError) {
         var image = try context.currentImage(for: name)
-        if !context.sourceIsCMYK && image.has("icc-profile-data") {
+        // An embedded standard sRGB profile is the identity transform: skipped (the profile goes in StripStep).
+        if !context.sourceIsCMYK && image.has("icc-profile-data") && !Self.embedsSRGB(image) {
             let source = image
             if let managed = try? VipsImageHandle.make(.undecodable, "\(name): ICC profile", { out in
                 mediactl_vips_icc_to_srgb(source.pointer, out)
@@ -35,5 +36,14 @@ struct ColourStep: TransformStep {
             }
         }
         context.image = image
+    }
+
+    /// Whether `image` carries one of the standard sRGB profiles (``ICCProfileDescription``).
+    static func embedsSRGB(_ image: VipsImageHandle) -> Bool {
+        var data: UnsafeRawPointer?
+        var length = 0
+        guard vips_image_get_blob(image.pointer, "icc-profile-data", &data, &length) == 0, let data, length > 0,
+              length <= 1 << 20 else { return false }
+        return ICCProfileDescription.isSRGB(Array(UnsafeRawBufferPointer(start: data, count: length)))
     }
 }
