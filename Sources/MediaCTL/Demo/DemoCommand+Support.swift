@@ -41,6 +41,8 @@ extension DemoCommand {
           curl -s -D - -o /dev/null -H 'Authorization: Bearer demo-token-u2' \(base)/receipts/r-7732.jpg
           curl -s -D - -o /dev/null \(base)/receipts/r-7732.jpg
           curl -s -D - -o /dev/null \(base)/one-time/ticket-5510.jpg
+          curl -s -D - -o /dev/null -H 'Accept: image/avif,image/webp' '\(base)/large/astronaut-4000.jpg?w=288&fmt=auto'
+          curl -s -D - -o /dev/null '\(base)/uploads/gps-orient6.jpg?w=576&h=576&fit=cover'
           curl -s \(base)/_mediactl/health
           curl -s \(base)/_mediactl/metrics
           mediactl purge --route catalog --state-dir \(state)
