@@ -129,10 +129,7 @@ extension MediaService {
         let limits = TransformLimits(maxSourcePixels: tier.maxPixels, maxOutputPixels: declaration.maxOutputPixels)
         let transforms = configuration.transforms
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(transforms.timeout * 1000)))
-        let isAVIF = selection.spec.format == .format(.avif)
-        let workers = TransformWorkers.shared(
-            isAVIF ? "transform-avif" : "transform",
-            .init(workers: isAVIF ? transforms.avifWorkers : transforms.workers, queueLimit: transforms.queueLimit))
+        let workers = Self.workers(for: selection.spec, transforms)
         let body = captured.body, spec = selection.spec, formats = declaration.formats
         let started = ContinuousClock.now
         let outcome: Result<DerivedImage, TransformError>
@@ -179,6 +176,20 @@ extension MediaService {
         }
         return storeVariant(image, of: captured, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
                             source: source, stored: stored, selection: selection, reason: reason, derived: true)
+    }
+
+    /// The pool a transform runs on: AVIF encodes on their own threads (``TransformConfiguration/avifWorkers``);
+    /// a large output box (more than ``TransformConfiguration/largeOutputPixels``, e.g. 1152×1152: libvips then
+    /// decodes at about twice the box and holds 18–21 MiB) on one thread of its own, so two never run at once
+    /// and the peak memory of a burst stays near one large transform; everything else on the general pool.
+    static func workers(for spec: VariantSpec, _ transforms: TransformConfiguration) -> TransformWorkers {
+        if spec.format == .format(.avif) {
+            return TransformWorkers.shared("transform-avif", .init(workers: transforms.avifWorkers, queueLimit: transforms.queueLimit))
+        }
+        if spec.width * (spec.height ?? spec.width) > transforms.largeOutputPixels {
+            return TransformWorkers.shared("transform-large", .init(workers: 1, queueLimit: transforms.queueLimit))
+        }
+        return TransformWorkers.shared("transform", .init(workers: transforms.workers, queueLimit: transforms.queueLimit))
     }
 
     /// `503` with `Retry-After: 1`: the transform pool is full or a transform ran out of time. Not audited

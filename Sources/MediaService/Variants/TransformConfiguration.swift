@@ -13,12 +13,18 @@ public struct TransformConfiguration: Sendable, Hashable {
     /// Seconds a transform may take, queueing included, checked between its steps (`503`
     /// `transform-timeout` past it). Default: 10.
     public var timeout: Double
+    /// Output boxes (width × height, or width² without a height) above this many pixels run one at a time on a
+    /// thread of their own: each holds about 18–21 MiB while it decodes (docs/benchmarks.md, "Derived images",
+    /// goal (d)). Default: 1,000,000 (576×576 runs on the general pool, 1152×1152 does not).
+    public var largeOutputPixels: Int
 
     public init(workers: Int = ProcessInfo.processInfo.activeProcessorCount, queueLimit: Int = 64,
-                avifWorkers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2), timeout: Double = 10) {
+                avifWorkers: Int = max(1, ProcessInfo.processInfo.activeProcessorCount / 2), timeout: Double = 10,
+                largeOutputPixels: Int = 1_000_000) {
         self.workers = max(1, workers)
         self.queueLimit = max(0, queueLimit)
         self.avifWorkers = max(1, avifWorkers)
         self.timeout = timeout
+        self.largeOutputPixels = max(1, largeOutputPixels)
     }
 }

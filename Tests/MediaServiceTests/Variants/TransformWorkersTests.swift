@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaTransform
 import Synchronization
 import Testing
 @testable import MediaService
@@ -36,5 +37,21 @@ import Testing
         release.signal()
         #expect(try await busy == 1)
         #expect(try await queued == 2)
+    }
+}
+
+/// Which pool a transform runs on: AVIF, large boxes and the rest apart.
+@Suite struct TransformPoolChoiceTests {
+    @Test func avifLargeAndOrdinaryTransformsRunOnTheirOwnPools() {
+        let transforms = TransformConfiguration(workers: 2, queueLimit: 8, avifWorkers: 1, timeout: 10)
+        func pool(_ spec: VariantSpec) -> (String, Int) {
+            let workers = MediaService.workers(for: spec, transforms)
+            return (workers.name, workers.configuration.workers)
+        }
+        #expect(pool(VariantSpec(width: 144, quality: 80, format: .source)) == ("transform", 2))
+        #expect(pool(VariantSpec(width: 576, quality: 80, format: .format(.webp))) == ("transform", 2))
+        #expect(pool(VariantSpec(width: 1152, quality: 80, format: .source)) == ("transform-large", 1))
+        #expect(pool(VariantSpec(width: 1152, height: 288, fit: .cover, quality: 80, format: .format(.jpeg))) == ("transform", 2))
+        #expect(pool(VariantSpec(width: 288, quality: 80, format: .format(.avif))) == ("transform-avif", 1))
     }
 }
