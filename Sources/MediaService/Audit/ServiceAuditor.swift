@@ -62,6 +62,16 @@ final class ServiceAuditor: Sendable {
             transform: derivation.flatMap { try? AuditTransform($0.transform) }))
     }
 
+    /// Appends the record of an entry the service removed itself (`expire`, `invalidate`, `evict`), its tier, route,
+    /// partition, class and size taken from the entry's metadata; `url` only where the caller may record one.
+    func recordRemoval(_ event: AuditEvent, _ metadata: EntryMetadata, storeKey: String, url: String? = nil,
+                       reason: String) {
+        let subject = Subject(tier: metadata.tier, route: metadata.route, storeKey: storeKey, partition: metadata.partition,
+                              url: url)
+        try? record(event, subject, storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
+                    reason: reason, bytes: metadata.bodyByteCount, ttl: nil)
+    }
+
     /// Appends the record of a store's own event (eviction, expiry, corrupt file, shred).
     /// - Parameter tier: the tier owning the store, recorded when the event cannot name it (files
     ///   of an earlier process are unreadable, so their shreds carry no metadata).

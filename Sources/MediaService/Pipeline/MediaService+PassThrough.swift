@@ -47,11 +47,8 @@ extension MediaService {
         for runtime in runtimes.values {
             for storeKey in runtime.storeKeys(primary: CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: primary)) {
                 guard let metadata = runtime.remove(storeKey) else { continue }
-                let subject = ServiceAuditor.Subject(
-                    tier: metadata.tier, route: metadata.route, storeKey: storeKey, partition: metadata.partition,
-                    url: metadata.partition == nil ? primary : nil)
-                try? auditor.record(.invalidate, subject, storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
-                                    reason: "unsafe-method", bytes: metadata.bodyByteCount, ttl: nil)
+                auditor.recordRemoval(.invalidate, metadata, storeKey: storeKey, url: metadata.partition == nil ? primary : nil,
+                                      reason: "unsafe-method")
                 // Its variants go with it (they were derived from what the unsafe request may have changed).
                 dropVariantsUnderGate(ofSource: CacheKey.group(ofStoreKey: storeKey), in: runtime, reason: "unsafe-method")
             }

@@ -131,10 +131,7 @@ extension MediaService {
     /// The removal and its record, with no store of the same key between them (``StoreGate``).
     private func expireUnderGate(_ storeKey: String, in runtime: TierRuntime) {
         guard let metadata = runtime.remove(storeKey) else { return }
-        let subject = ServiceAuditor.Subject(tier: metadata.tier, route: metadata.route, storeKey: storeKey,
-                                             partition: metadata.partition, url: nil)
-        try? auditor.record(.expire, subject, storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
-                            reason: "expired", bytes: metadata.bodyByteCount, ttl: nil)
+        auditor.recordRemoval(.expire, metadata, storeKey: storeKey, reason: "expired")
         runtime.counters.bump(.expired)
     }
 

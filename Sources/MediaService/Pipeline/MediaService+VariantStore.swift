@@ -132,18 +132,20 @@ extension MediaService {
     func dropVariants(ofSource sourceGroup: String, in runtime: TierRuntime) {
         runtime.derivedIndex.bumpGeneration(of: sourceGroup)
         guard !runtime.derivedIndex.variants(of: sourceGroup).isEmpty else { return }
-        gate.exclusive { dropVariantsUnderGate(ofSource: sourceGroup, in: runtime, reason: "source-changed") }
+        gate.exclusive { evictVariants(ofSource: sourceGroup, in: runtime, reason: "source-changed") }
     }
 
     /// ``dropVariants(ofSource:in:)`` for a caller that holds the ``StoreGate`` exclusively (invalidation).
     func dropVariantsUnderGate(ofSource sourceGroup: String, in runtime: TierRuntime, reason: String) {
         runtime.derivedIndex.bumpGeneration(of: sourceGroup)
+        evictVariants(ofSource: sourceGroup, in: runtime, reason: reason)
+    }
+
+    /// Removes the indexed variants of `sourceGroup`, each audited `evict` with `reason` (the gate held exclusively).
+    private func evictVariants(ofSource sourceGroup: String, in runtime: TierRuntime, reason: String) {
         for key in runtime.derivedIndex.variants(of: sourceGroup) {
             guard let metadata = runtime.remove(key) else { continue }
-            let subject = ServiceAuditor.Subject(tier: metadata.tier, route: metadata.route, storeKey: key,
-                                                 partition: metadata.partition, url: nil)
-            try? auditor.record(.evict, subject, storage: StorageClass(rawValue: metadata.storageClass.rawValue) ?? .memory,
-                                reason: reason, bytes: metadata.bodyByteCount, ttl: nil)
+            auditor.recordRemoval(.evict, metadata, storeKey: key, reason: reason)
             runtime.counters.bump(.evicted)
         }
     }
