@@ -8,7 +8,9 @@ import Testing
 /// The bounded transform pool: jobs run off the caller, past the queue limit they are refused at once.
 @Suite struct TransformWorkersTests {
     @Test func runsJobsOnItsOwnThreads() async throws {
-        let pool = TransformWorkers(name: "tw", configuration: .init(workers: 2, queueLimit: 4))
+        // Room for every job submitted at once: a worker that has just resumed its caller still counts as busy
+        // for a moment, so six jobs against 2 workers + 4 waiting could meet a refusal (tested on its own below).
+        let pool = TransformWorkers(name: "tw", configuration: .init(workers: 2, queueLimit: 8))
         let caller = pthread_self()
         let worker = try await pool.run { pthread_self() }
         #expect(pthread_equal(caller, worker) == 0)
