@@ -120,12 +120,7 @@ struct Inspection {
     /// The tier's metadata rule and variants, and where a variant of this response would be kept.
     private func derivedLines(_ tier: Tier, decision: StorageDecision, stored: StoredResponse) -> [String] {
         let noTransform = stored.parsed.cacheControl.noTransform
-        // As the service decides (MediaService.storeVariant): Vary on anything but Accept-Encoding (or
-        // Authorization on a partitioned tier) keeps variants out of storage.
-        let varies = (stored.parsed.varyFieldNames ?? ["*"]).contains { name in
-            let name = name.lowercased()
-            return name != "accept-encoding" && !(tier.partition == .credential && name == "authorization")
-        }
+        let varies = MediaService.variesBeyondVariantKey(stored, tier: tier)
         var lines: [String] = []
         if tier.metadata == .strip {
             lines.append(pad("metadata:", 18) + (noTransform

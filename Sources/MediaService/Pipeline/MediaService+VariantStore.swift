@@ -38,11 +38,7 @@ extension MediaService {
         // The variant key has no secondary key: a source that varies on anything but what every variant request
         // shares (the identity coding the cache always asks for; the credential on a partitioned tier, already in
         // the key) keeps its variants out of storage.
-        let partitioned = tier.partition == .credential
-        let varies = (captured.response.parsed.varyFieldNames ?? ["*"]).contains { name in
-            let name = name.lowercased()
-            return name != "accept-encoding" && !(partitioned && name == "authorization")
-        }
+        let varies = Self.variesBeyondVariantKey(captured.response, tier: tier)
         if !varies { fields.remove("vary") }
         let response = StoredResponse(status: 200, fields: fields, requestTime: captured.response.requestTime,
                                       responseTime: captured.response.responseTime)
@@ -123,6 +119,16 @@ extension MediaService {
             content.expiresAt = expiresAt
         }
         return Derivation(result: .content(content), shareable: status.stored)
+    }
+
+    /// Whether `source` varies (`Vary`) on a field that a variant's key does not cover: anything but
+    /// `Accept-Encoding` (the cache always asks for the identity coding) and, on a partitioned tier,
+    /// `Authorization` (the partition is in the key); `Vary: *` always. Such a source's variants are not stored.
+    public static func variesBeyondVariantKey(_ source: StoredResponse, tier: Tier) -> Bool {
+        (source.parsed.varyFieldNames ?? ["*"]).contains { name in
+            let name = name.lowercased()
+            return name != "accept-encoding" && !(tier.partition == .credential && name == "authorization")
+        }
     }
 
     /// Removes the variants derived from the source group `sourceGroup` (its representation changed: a new
