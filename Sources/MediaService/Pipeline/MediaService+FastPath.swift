@@ -35,10 +35,9 @@ extension MediaService {
         guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return nil }
         context.runtime.counters.bump(.hits)
         let candidate = candidates[index]
-        let response = Responder.stored(candidate, context: lookup, now: Int64(time),
-                                        status: CacheStatus(hit: true, ttl: remaining(candidate, context: lookup, now: time)),
-                                        storage: "hit")
-        guard let variant = context.variant else { return response }
-        return answer(response, variant, head: candidate.head)
+        if let variant = context.variant { return storedVariant(candidate, stored: lookup, selection: variant, now: time) }
+        return Responder.stored(candidate, context: context, now: Int64(time),
+                                status: CacheStatus(hit: true, ttl: remaining(candidate, context: context, now: time)),
+                                storage: "hit")
     }
 }

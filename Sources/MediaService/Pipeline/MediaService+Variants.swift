@@ -17,17 +17,10 @@ extension MediaService {
         switch decision.lookup(now: Int64(time)) {
         case .serveFresh(let index, _):
             counters.bump(.hits)
-            let candidate = candidates[index]
-            return answer(Responder.stored(candidate, context: stored, now: Int64(time),
-                                           status: CacheStatus(hit: true, ttl: remaining(candidate, context: stored, now: time)),
-                                           storage: "hit"), selection, head: candidate.head)
+            return storedVariant(candidates[index], stored: stored, selection: selection, now: time)
         case .serveStale(let index, _, let reason):
             counters.bump(.hits)
-            let candidate = candidates[index]
-            return answer(Responder.stored(candidate, context: stored, now: Int64(time),
-                                           status: CacheStatus(hit: true, ttl: remaining(candidate, context: stored, now: time),
-                                                               detail: reason.rawValue),
-                                           storage: "hit"), selection, head: candidate.head)
+            return storedVariant(candidates[index], stored: stored, selection: selection, now: time, detail: reason.rawValue)
         case .gatewayTimeout:
             return answer(Responder.problem(504, code: "only-if-cached",
                                             detail: "nothing usable is stored and only-if-cached forbids the origin",
@@ -61,6 +54,15 @@ extension MediaService {
         case .response(let response):
             return answer(response, selection)
         }
+    }
+
+    /// A stored variant served as a hit (`Cache-Status: mediactl; hit; ttl=N[; detail=…]`), with `Vary: Accept`
+    /// when negotiated and its parameters in the outcome.
+    func storedVariant(_ candidate: Candidate, stored: RequestContext, selection: VariantSelection, now time: Double,
+                       detail: String? = nil) -> ServiceResponse {
+        let status = CacheStatus(hit: true, ttl: remaining(candidate, context: stored, now: time), detail: detail)
+        return answer(Responder.stored(candidate, context: stored, now: Int64(time), status: status, storage: "hit"),
+                      selection, head: candidate.head)
     }
 
     /// The context a variant is looked up and stored under: the source's route, tier and partition, with the
