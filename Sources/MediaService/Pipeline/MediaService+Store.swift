@@ -54,39 +54,55 @@ extension MediaService {
         var head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
                               storage: decision.storage.rawValue, policyTTL: policyTTL)
         head.servedETag = servedETag
-        let subject = context.subject(storeKey: storeKey)
-        let counters = context.runtime.counters
-        guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
-            try? auditor.record(.skip, subject, storage: .none, reason: decision.reason.rawValue, bytes: response.body.count, ttl: nil)
-            counters.bump(.skipped)
-            let status = CacheStatus(forward: reason, forwardStatus: response.status, detail: decision.reason.rawValue)
-            let content = Exchange.Content(response: stored, head: head, body: response.body, cacheStatus: status,
-                                           storage: "none", reason: decision.reason.rawValue)
-            return Exchange(result: .content(content), shareable: false)
-        }
-
         let entry = StoredEntry(
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: context.route.name, partition: context.partition,
                                     head: head.encoded(), requestTime: requestTime, responseTime: responseTime,
                                     expiresAt: Self.expiresAt(responseTime: responseTime, ttl: Int64(decision.ttl), tier: tier)),
             body: response.body)
-        var status = CacheStatus(forward: reason, forwardStatus: response.status, ttl: Int64(decision.ttl))
-        if let failure = commit(entry, into: store, storeKey: storeKey, subject: subject, decision: decision, context: context) {
+        let content = storeDecided(entry, response: stored, head: head, decision: decision,
+                                   subject: context.subject(storeKey: storeKey), context: context,
+                                   status: CacheStatus(forward: reason, forwardStatus: response.status))
+        if content.storeKey != nil {
+            // A new representation of the source: what was derived from the old one goes (docs/variants.md).
+            dropVariants(ofSource: context.groupKey, in: context.runtime)
+        }
+        return Exchange(result: .content(content), shareable: content.storeKey != nil)
+    }
+
+    /// Steps 7–8 for a decided entry, original or variant: when the decision is `none` (or the tier has no store
+    /// for its class), the audited `skip`; otherwise ``commit(_:into:storeKey:subject:decision:context:derivation:source:)``.
+    /// - Parameters:
+    ///   - status: the `Cache-Status` so far (forward reason and status); `ttl`, `stored` and `detail` are set here.
+    /// - Returns: what to serve; its ``Exchange/Content/storeKey`` and `expiresAt` are set only when stored.
+    func storeDecided(_ entry: StoredEntry, response: StoredResponse, head: StoredHead, decision: StorageDecision,
+                      subject: ServiceAuditor.Subject, context: RequestContext, status base: CacheStatus,
+                      derivation: ServiceAuditor.Derivation? = nil, source: (group: String, generation: Int)? = nil)
+        -> Exchange.Content
+    {
+        var status = base
+        guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
+            try? auditor.record(.skip, subject, storage: .none, reason: decision.reason.rawValue, bytes: entry.body.count, ttl: nil)
+            context.runtime.counters.bump(.skipped)
+            status.detail = decision.reason.rawValue
+            return Exchange.Content(response: response, head: head, body: entry.body, cacheStatus: status,
+                                    storage: "none", reason: decision.reason.rawValue)
+        }
+        status.ttl = Int64(decision.ttl)
+        if let failure = commit(entry, into: store, storeKey: entry.metadata.key, subject: subject, decision: decision,
+                                context: context, derivation: derivation, source: source) {
             status.detail = failure
         } else {
             status.stored = true
             status.detail = decision.storage.rawValue
         }
-        var content = Exchange.Content(response: stored, head: head, body: response.body, cacheStatus: status,
+        var content = Exchange.Content(response: response, head: head, body: entry.body, cacheStatus: status,
                                        storage: status.stored ? decision.storage.rawValue : "none",
                                        reason: decision.reason.rawValue)
         if status.stored {
-            content.storeKey = storeKey
+            content.storeKey = entry.metadata.key
             content.expiresAt = entry.metadata.expiresAt
-            // A new representation of the source: what was derived from the old one goes (docs/variants.md).
-            dropVariants(ofSource: context.groupKey, in: context.runtime)
         }
-        return Exchange(result: .content(content), shareable: status.stored)
+        return content
     }
 
     /// Whether a purge started after `context` was admitted: its answer may belong to what the

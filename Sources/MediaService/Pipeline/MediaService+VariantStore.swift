@@ -83,42 +83,19 @@ extension MediaService {
         head.transform = transform
         head.sourceDigest = sourceDigest
         let storeKey = CacheKey.store(group: stored.groupKey, secondary: .empty)
-        let subject = subject(stored, storeKey: storeKey, source: source)
-        let counters = stored.runtime.counters
-        if derived { counters.bump(.variantsDerived) }
-        guard decision.storage != .none, let store = stored.runtime.store(for: decision.storage) else {
-            try? auditor.record(.skip, subject, storage: .none, reason: decision.reason.rawValue, bytes: image.bytes.count,
-                                ttl: nil)
-            counters.bump(.skipped)
-            let status = CacheStatus(forward: reason, detail: decision.reason.rawValue)
-            let content = Exchange.Content(response: response, head: head, body: image.bytes, cacheStatus: status,
-                                           storage: "none", reason: decision.reason.rawValue)
-            return Derivation(result: .content(content), shareable: false)
-        }
+        if derived { stored.runtime.counters.bump(.variantsDerived) }
         let ownExpiry = MediaService.expiresAt(responseTime: time, ttl: Int64(decision.ttl), tier: tier)
-        let expiresAt = min(captured.expiresAt ?? ownExpiry, ownExpiry)
         let entry = StoredEntry(
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: stored.route.name, partition: stored.partition,
                                     head: head.encoded(), requestTime: Double(captured.response.requestTime),
-                                    responseTime: Double(captured.response.responseTime), expiresAt: expiresAt),
+                                    responseTime: Double(captured.response.responseTime),
+                                    expiresAt: min(captured.expiresAt ?? ownExpiry, ownExpiry)),
             body: image.bytes)
-        var status = CacheStatus(forward: reason, ttl: Int64(decision.ttl))
-        if let failure = commit(entry, into: store, storeKey: storeKey, subject: subject, decision: decision,
-                                context: stored, derivation: derivation,
-                                source: (group: source.groupKey, generation: sourceGeneration)) {
-            status.detail = failure
-        } else {
-            status.stored = true
-            status.detail = decision.storage.rawValue
-        }
-        var content = Exchange.Content(response: response, head: head, body: image.bytes, cacheStatus: status,
-                                       storage: status.stored ? decision.storage.rawValue : "none",
-                                       reason: decision.reason.rawValue)
-        if status.stored {
-            content.storeKey = storeKey
-            content.expiresAt = expiresAt
-        }
-        return Derivation(result: .content(content), shareable: status.stored)
+        let content = storeDecided(entry, response: response, head: head, decision: decision,
+                                   subject: subject(stored, storeKey: storeKey, source: source), context: stored,
+                                   status: CacheStatus(forward: reason), derivation: derivation,
+                                   source: (group: source.groupKey, generation: sourceGeneration))
+        return Derivation(result: .content(content), shareable: content.storeKey != nil)
     }
 
     /// Whether `source` varies (`Vary`) on a field that a variant's key does not cover: anything but
