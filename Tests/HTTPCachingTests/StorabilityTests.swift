@@ -66,7 +66,7 @@ import Testing
 
     @Test func freshnessInformationRequired() {
         #expect(verdict([], status: 302) == "no-freshness-information")
-        #expect(verdict([], status: 500) == "no-freshness-information")
+        #expect(verdict([], status: 500) == "error-without-explicit-freshness")
         #expect(verdict([]) == nil) // 200 is heuristically cacheable
         #expect(verdict([("Cache-Control", "public")], status: 302) == nil)
         #expect(verdict([("Expires", "0")], status: 302) == nil)

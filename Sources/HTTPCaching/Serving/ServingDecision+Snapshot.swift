@@ -8,7 +8,9 @@ extension ServingDecision {
         var requestTime: EpochSeconds
         var responseTime: EpochSeconds
         var noCache: Bool
-        /// `must-revalidate`, or in a shared cache `proxy-revalidate` or `s-maxage` (§4.2.4).
+        /// `must-revalidate`, or in a shared cache `proxy-revalidate` or `s-maxage` (§4.2.4), or a 5xx
+        /// status: a stale server error is never reused without validation (not by `max-stale`,
+        /// `stale-while-revalidate` or `stale-if-error`).
         var forbidsStale: Bool
         var staleWhileRevalidate: Int64?
         var staleIfError: Int64?
@@ -24,7 +26,7 @@ extension ServingDecision {
                 expires: stored.pointee.parsed.expires, lastModified: stored.pointee.parsed.lastModified,
                 responseTime: responseTime, role: role, configuration: configuration).seconds
             noCache = stored.pointee.parsed.cacheControl.noCache
-            forbidsStale = stored.pointee.parsed.cacheControl.mustRevalidate
+            forbidsStale = stored.pointee.parsed.cacheControl.mustRevalidate || stored.pointee.status >= 500
                 || (role == .shared && (stored.pointee.parsed.cacheControl.proxyRevalidate
                     || stored.pointee.parsed.cacheControl.sharedMaxAge != nil))
             staleWhileRevalidate = stored.pointee.parsed.cacheControl.staleWhileRevalidate

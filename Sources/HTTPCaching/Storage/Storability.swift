@@ -8,15 +8,27 @@ public enum Storability {
     /// 200 203 204 300 301 302 303 307 308 404 405 410 414 501.
     public static let understoodStatuses: Set<Int> = [200, 203, 204, 300, 301, 302, 303, 307, 308, 404, 405, 410, 414, 501]
 
+    /// The final statuses registered in the IANA HTTP Status Code Registry (RFC 9110 §15 and later RFCs:
+    /// 6585, 7538, 7725, 8297, 8470, 4918, 5842, 2774); any other final status is "unrecognised" (§15:
+    /// treated like `x00` by clients; a cache stores it only with explicit freshness).
+    public static let registeredStatuses: Set<Int> = [
+        200, 201, 202, 203, 204, 205, 206, 207, 208, 226,
+        300, 301, 302, 303, 304, 305, 307, 308,
+        400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 423,
+        424, 425, 426, 428, 429, 431, 451,
+        500, 501, 502, 503, 504, 505, 506, 507, 508, 510, 511,
+    ]
+
     /// Evaluates the rules of §3 in this order and returns the first that forbids storing:
     /// method (`method-not-cacheable`), status (`status-not-storable`), `must-understand` with an
     /// unknown status (`must-understand-unknown-status`), request `no-store` (`request-no-store`),
     /// response `no-store` unless `must-understand` with an understood status (`response-no-store`),
     /// unqualified `private` in a shared cache (`private-in-shared-cache`), `Authorization` in a
     /// shared cache without `public`, `s-maxage` or `must-revalidate` (`authorization-in-shared-cache`),
-    /// `Vary: *` (`vary-star`), and finally the need for `public`, `private` (private cache),
-    /// `Expires`, `max-age`, `s-maxage` (shared cache) or a heuristically cacheable status
-    /// (`no-freshness-information`).
+    /// `Vary: *` (`vary-star`), for a 5xx or unregistered status that is not heuristically cacheable
+    /// the need for `Expires`, `max-age` or `s-maxage` (shared cache) (`error-without-explicit-freshness`),
+    /// and finally the need for `public`, `private` (private cache), `Expires`, `max-age`, `s-maxage`
+    /// (shared cache) or a heuristically cacheable status (`no-freshness-information`).
     ///
     /// - Parameters:
     ///   - method: the request method, case-sensitive (RFC 9110 §9.1).
@@ -52,10 +64,12 @@ public enum Storability {
             }
         }
         if Vary.containsStar(responseFields) { return StorabilityVerdict(reason: .varyStar) }
-        let allowed = cc.isPublic
-            || (role == .private && cc.isPrivate)
-            || Freshness.hasExplicitLifetime(fields: responseFields, cacheControl: cc, role: role)
-            || Freshness.heuristicallyCacheableStatuses.contains(status)
+        let explicit = Freshness.hasExplicitLifetime(fields: responseFields, cacheControl: cc, role: role)
+        let heuristic = Freshness.heuristicallyCacheableStatuses.contains(status)
+        if !heuristic, !explicit, status >= 500 || !registeredStatuses.contains(status) {
+            return StorabilityVerdict(reason: .errorWithoutExplicitFreshness)
+        }
+        let allowed = cc.isPublic || (role == .private && cc.isPrivate) || explicit || heuristic
         return allowed ? .storable : StorabilityVerdict(reason: .noFreshnessInformation)
     }
 }

@@ -26,6 +26,9 @@ public struct StorabilityReason: Sendable, Hashable, CustomStringConvertible {
     public static let varyStar = StorabilityReason(code: "vary-star")
     /// No explicit freshness, no `public`/`private` (private cache) and no heuristically cacheable status, §3.
     public static let noFreshnessInformation = StorabilityReason(code: "no-freshness-information")
+    /// A 5xx or unregistered status that is not heuristically cacheable, without `max-age`, `s-maxage`
+    /// (shared cache) or `Expires`: `public` alone does not make an error storable (§3, §4.2.2; RFC 9110 §15.1).
+    public static let errorWithoutExplicitFreshness = StorabilityReason(code: "error-without-explicit-freshness")
 }
 
 /// The answer of ``Storability/evaluate(method:requestFields:status:responseFields:role:)``.

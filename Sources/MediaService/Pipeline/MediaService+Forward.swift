@@ -7,8 +7,14 @@ extension MediaService {
     /// RFC 9111 and the tier allow it).
     func forward(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
                  conditional: HTTPFields?, reason: CacheStatus.Forward) async -> ServiceResponse {
+        // Whether an origin error may be answered with a stored response (stale-if-error): then a generic
+        // tier's 5xx is not passed through, and not stored over the response that will be served.
+        let staleOnError = context.isGeneric && { var probe = decision
+            if case .serveStale = probe.originFailed(status: 500, now: Int64(now)) { return true }
+            return false }()
         let operation: @Sendable () async -> Exchange = { [self] in
-            await exchange(context, candidates: candidates, conditional: conditional, reason: reason)
+            await exchange(context, candidates: candidates, conditional: conditional, reason: reason,
+                           staleOnError: staleOnError)
         }
         var joined = false
         var result: Exchange
@@ -80,8 +86,13 @@ extension MediaService {
     }
 
     /// One exchange with the origin: fetch, then 304 handling, validation, decision, storage, audit.
+    ///
+    /// A 5xx answer is an origin failure on image tiers (a `502` problem, or a stale response where
+    /// `stale-if-error` allows). On a generic tier it is the origin's answer, passed through with its own
+    /// status, fields and body and stored when RFC 9111 allows (explicit freshness, §3), unless
+    /// `staleOnError` says a stored response will be served instead (RFC 5861 §4).
     func exchange(_ context: RequestContext, candidates: [Candidate], conditional: HTTPFields?,
-                  reason: CacheStatus.Forward) async -> Exchange {
+                  reason: CacheStatus.Forward, staleOnError: Bool = false) async -> Exchange {
         var fields = context.originFields
         if let conditional {
             // Our validators replace the client's (conformance mode forwards the client's only when nothing is stored).
@@ -116,7 +127,7 @@ extension MediaService {
             return await notModified(context, candidates: candidates, response: response, conditional: conditional,
                                      requestTime: requestTime, responseTime: responseTime, reason: reason)
         }
-        if (500...599).contains(response.status) {
+        if (500...599).contains(response.status), !context.isGeneric || staleOnError {
             let problem = Responder.problem(502, code: "origin-error", detail: "the origin answered \(response.status)",
                                             outcome: context.outcome)
             return Exchange(result: .originFailed(status: response.status, response: problem), shareable: true)
