@@ -36,18 +36,23 @@ public enum Storability {
     ///   - status: the response status.
     ///   - responseFields: the response's fields as received.
     ///   - role: the cache role.
+    ///   - targets: the targeted cache-control fields honoured, in order (RFC 9213, ``TargetedCacheControl``);
+    ///     when one applies, its directives replace `Cache-Control` and `Expires`. Default: none.
     public static func evaluate(
-        method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole
+        method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
+        targets: [String] = []
     ) -> StorabilityVerdict {
-        evaluate(method: method, requestFields: requestFields, status: status, responseFields: responseFields,
-                 responseCacheControl: CacheControl(fields: responseFields), role: role)
+        let targeted = targets.isEmpty ? nil : TargetedCacheControl.select(responseFields, targets: targets)
+        return evaluate(method: method, requestFields: requestFields, status: status, responseFields: responseFields,
+                        responseCacheControl: targeted ?? CacheControl(fields: responseFields),
+                        ignoresExpires: targeted != nil, role: role)
     }
 
-    /// The same as ``evaluate(method:requestFields:status:responseFields:role:)`` with the response's
-    /// `Cache-Control` already parsed.
+    /// The same as ``evaluate(method:requestFields:status:responseFields:role:targets:)`` with the effective
+    /// directives already parsed (`ignoresExpires`: they came from a targeted field, so `Expires` does not count).
     public static func evaluate(
         method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields,
-        responseCacheControl cc: CacheControl, role: CacheRole
+        responseCacheControl cc: CacheControl, ignoresExpires: Bool = false, role: CacheRole
     ) -> StorabilityVerdict {
         guard method == "GET" else { return StorabilityVerdict(reason: .methodNotCacheable) }
         guard status >= 200, status <= 599, status != 206, status != 304 else {
@@ -64,7 +69,8 @@ public enum Storability {
             }
         }
         if Vary.containsStar(responseFields) { return StorabilityVerdict(reason: .varyStar) }
-        let explicit = Freshness.hasExplicitLifetime(fields: responseFields, cacheControl: cc, role: role)
+        let explicit = cc.maxAge != nil || (role == .shared && cc.sharedMaxAge != nil)
+            || (!ignoresExpires && responseFields.contains("expires"))
         let heuristic = Freshness.heuristicallyCacheableStatuses.contains(status)
         if !heuristic, !explicit, status >= 500 || !registeredStatuses.contains(status) {
             return StorabilityVerdict(reason: .errorWithoutExplicitFreshness)

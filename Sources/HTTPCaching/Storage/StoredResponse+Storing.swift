@@ -21,23 +21,28 @@ extension StoredResponse {
     ///   - requestTime: seconds since the epoch when the request was sent.
     ///   - responseTime: seconds since the epoch when the response arrived.
     ///   - digest: keyed digest for sensitive varying fields (the service passes HMAC-SHA256 hex).
+    ///   - targets: the targeted cache-control fields honoured, in order (RFC 9213); default none. When one
+    ///     applies, its directives replace `Cache-Control` and `Expires` for storability and freshness.
     public static func storing(
         method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
-        requestTime: EpochSeconds, responseTime: EpochSeconds, digest: (String) -> String
+        requestTime: EpochSeconds, responseTime: EpochSeconds, digest: (String) -> String, targets: [String] = []
     ) -> StoringOutcome {
-        // `Cache-Control` is parsed once here and reused by storability, the filter and (when the filter
+        // The effective directives are parsed once here and reused by storability and (when the filter
         // removed nothing) the stored response's parsed fields.
-        let cacheControl = CacheControl(fields: responseFields)
+        let targeted = targets.isEmpty ? nil : TargetedCacheControl.select(responseFields, targets: targets)
+        let cacheControl = targeted ?? CacheControl(fields: responseFields)
         let verdict = Storability.evaluate(method: method, requestFields: requestFields, status: status,
-                                           responseFields: responseFields, responseCacheControl: cacheControl, role: role)
+                                           responseFields: responseFields, responseCacheControl: cacheControl,
+                                           ignoresExpires: targeted != nil, role: role)
         if let reason = verdict.reason { return .skip(reason) }
         guard let key = Vary.secondaryKey(request: requestFields, responseFields: responseFields, digest: digest) else {
             return .skip(.varyStar)
         }
         let (kept, removedAny) = StoredFields.filtered(responseFields, cacheControl: cacheControl, role: role)
+        let parsed = removedAny ? StoredResponse.Parsed(kept, targets: targets)
+            : StoredResponse.Parsed(kept, cacheControl: cacheControl, isTargeted: targeted != nil)
         return .store(StoredResponse(status: status, fields: kept, requestTime: requestTime, responseTime: responseTime,
-                                     requestMethod: method, secondaryKey: key,
-                                     parsed: StoredResponse.Parsed(kept, cacheControl: removedAny ? nil : cacheControl)))
+                                     requestMethod: method, secondaryKey: key, targets: targets, parsed: parsed))
     }
 
     /// Seconds of freshness left at `now` for `role`: `lifetime − current age`, at least 0

@@ -6,7 +6,7 @@ public struct StoredResponse: Sendable, Hashable {
     /// The final status code, e.g. 200.
     public var status: Int
     /// The stored header fields (already filtered, see ``StoredFields/filter(_:role:)``).
-    public var fields: HTTPFields { didSet { parsed = Parsed(fields) } }
+    public var fields: HTTPFields { didSet { parsed = Parsed(fields, targets: targets) } }
     /// When the request that produced this response was sent (`request_time`, §4.2.3).
     public var requestTime: EpochSeconds
     /// When the response was received (`response_time`, §4.2.3); reset by a 304 update.
@@ -15,6 +15,9 @@ public struct StoredResponse: Sendable, Hashable {
     public var requestMethod: String
     /// The stored request's values of the fields nominated by `Vary` (§4.1).
     public var secondaryKey: SecondaryKey
+    /// The targeted cache-control fields this cache honours, in order (RFC 9213, e.g.
+    /// `["CDN-Cache-Control"]`; see ``TargetedCacheControl``); empty: none. Default: empty.
+    public var targets: [String] { didSet { parsed = Parsed(fields, targets: targets) } }
 
     /// Values parsed from ``fields``.
     public private(set) var parsed: Parsed
@@ -26,30 +29,36 @@ public struct StoredResponse: Sendable, Hashable {
     ///   - responseTime: seconds since the epoch when the response arrived.
     ///   - requestMethod: default `"GET"`.
     ///   - secondaryKey: default ``SecondaryKey/empty`` (no `Vary`).
+    ///   - targets: the targeted cache-control fields honoured (RFC 9213); default none.
     public init(
         status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
-        requestMethod: String = "GET", secondaryKey: SecondaryKey = .empty
+        requestMethod: String = "GET", secondaryKey: SecondaryKey = .empty, targets: [String] = []
     ) {
         self.init(status: status, fields: fields, requestTime: requestTime, responseTime: responseTime,
-                  requestMethod: requestMethod, secondaryKey: secondaryKey, parsed: Parsed(fields))
+                  requestMethod: requestMethod, secondaryKey: secondaryKey, targets: targets,
+                  parsed: Parsed(fields, targets: targets))
     }
 
     /// Creates a stored response whose `parsed` fields the caller already computed from `fields`.
     init(status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
-         requestMethod: String, secondaryKey: SecondaryKey, parsed: Parsed) {
+         requestMethod: String, secondaryKey: SecondaryKey, targets: [String] = [], parsed: Parsed) {
         self.status = status
         self.fields = fields
         self.requestTime = requestTime
         self.responseTime = responseTime
         self.requestMethod = requestMethod
         self.secondaryKey = secondaryKey
+        self.targets = targets
         self.parsed = parsed
     }
 
     /// Values parsed once from the stored fields.
     public struct Parsed: Sendable, Hashable {
-        /// `Cache-Control` of the response.
+        /// The directives that govern this cache: the targeted field's when one applies (RFC 9213 §2.1),
+        /// else `Cache-Control`.
         public var cacheControl: CacheControl
+        /// Whether ``cacheControl`` came from a targeted field (then `Cache-Control` and `Expires` are ignored).
+        public var isTargeted: Bool
         /// `Date`, or `nil` when absent or invalid.
         public var date: EpochSeconds?
         /// `Age`, or `nil` when absent or invalid.
@@ -65,17 +74,22 @@ public struct StoredResponse: Sendable, Hashable {
         /// The request fields nominated by `Vary` (lower-cased, sorted), or `nil` for `Vary: *`.
         public var varyFieldNames: [String]?
 
-        init(_ fields: HTTPFields) { self.init(fields, cacheControl: nil) }
+        init(_ fields: HTTPFields, targets: [String] = []) {
+            let targeted = targets.isEmpty ? nil : TargetedCacheControl.select(fields, targets: targets)
+            self.init(fields, cacheControl: targeted, isTargeted: targeted != nil)
+        }
 
-        /// Parses `fields`, reusing `cacheControl` when the caller already parsed it from these fields.
-        init(_ fields: HTTPFields, cacheControl parsedCacheControl: CacheControl?) {
+        /// Parses `fields`, reusing `cacheControl` when the caller already parsed the effective directives
+        /// from these fields (`isTargeted`: they are a targeted field's, RFC 9213 §2.1).
+        init(_ fields: HTTPFields, cacheControl parsedCacheControl: CacheControl?, isTargeted: Bool = false) {
+            self.isTargeted = parsedCacheControl != nil && isTargeted
             cacheControl = parsedCacheControl ?? CacheControl(fields: fields)
             date = fields.firstValue(for: "date").flatMap { HTTPDate.parse($0) }
             age = AgeField.parse(fields)
             entityTag = fields.firstValue(for: "etag").flatMap { EntityTag($0) }
             lastModifiedText = fields.firstValue(for: "last-modified")
             lastModified = lastModifiedText.flatMap { HTTPDate.parse($0) }
-            expires = Freshness.ExpiresValue(fields)
+            expires = self.isTargeted ? .absent : Freshness.ExpiresValue(fields)
             varyFieldNames = Vary.fieldNames(of: fields)
         }
     }

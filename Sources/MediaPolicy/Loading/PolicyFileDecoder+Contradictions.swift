@@ -51,6 +51,11 @@ extension PolicyFileDecoder {
                    problem: "variants are derived from images, but contentTypes [\"*/*\"] turns image validation off",
                    allowed: "variants only on a tier with image contentTypes")
         }
+        if tier.validatesImages, tier.setCookie == .store {
+            report(.contradiction, at("setCookie"), value: .string("store"),
+                   problem: "\"store\" keeps origin cookies, but an image tier never passes them to its clients",
+                   allowed: "setCookie \"store\" only when contentTypes is [\"*/*\"]")
+        }
         if !tier.validatesImages, tier.metadata == .strip {
             report(.contradiction, at("metadata"), value: .string("strip"),
                    problem: "\"strip\" removes image metadata, but contentTypes [\"*/*\"] turns image validation off",

@@ -60,6 +60,9 @@ extension PolicyFileDecoder {
         if let value = keys["methods"], let methods = choice(value, at: at("methods"), as: Route.Methods.self) {
             draft.methods = methods
         }
+        if let value = keys["targetedCacheControl"] {
+            draft.targetedCacheControl = targetedFieldNames(value, at: at("targetedCacheControl"))
+        }
         draft.isComplete = errors.count == before
         return draft
     }

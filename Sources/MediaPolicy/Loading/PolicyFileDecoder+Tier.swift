@@ -93,6 +93,12 @@ extension PolicyFileDecoder {
         if let value = keys["metadata"], let metadata = choice(value, at: at("metadata"), as: Tier.MetadataPolicy.self) {
             tier.metadata = metadata
         }
+        if let value = keys["targetedCacheControl"] {
+            tier.targetedCacheControl = targetedFieldNames(value, at: at("targetedCacheControl"))
+        }
+        if let value = keys["setCookie"], let policy = choice(value, at: at("setCookie"), as: Tier.SetCookiePolicy.self) {
+            tier.setCookie = policy
+        }
         guard errors.count == before else { return nil }
         checkContradictions(tier, keys: keys, at: path)
         return errors.count == before ? tier : nil

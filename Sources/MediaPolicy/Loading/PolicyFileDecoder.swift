@@ -8,6 +8,7 @@ struct PolicyFileDecoder {
         var origin: String?
         var tier: String?
         var methods: Route.Methods = .read
+        var targetedCacheControl: [String]?
         var isComplete: Bool
     }
 

@@ -5,8 +5,8 @@ public enum PolicyFormat {
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
         "cache", "contentTypes", "credentials", "diskBytes", "downstreamCacheControl", "maxObjectBytes",
-        "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "storage",
-        "unversionedMaxTTL", "variants", "versionParameter",
+        "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "setCookie",
+        "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
     ]
     /// Keys of a tier's `variants` object, sorted.
     public static let variantKeys = ["formats", "heights", "maxAVIFWidth", "maxDpr", "maxOutputPixels", "quality", "widths"]
@@ -17,7 +17,9 @@ public enum PolicyFormat {
     /// Most entries of `variants.widths` or `variants.heights`: 16.
     public static let maximumVariantSizes = 16
     /// Keys of a route object, sorted.
-    public static let routeKeys = ["methods", "mount", "name", "origin", "tier"]
+    public static let routeKeys = ["methods", "mount", "name", "origin", "targetedCacheControl", "tier"]
+    /// Most entries of `targetedCacheControl`: 8.
+    public static let maximumTargetedFields = 8
     /// Keys a tier must have.
     public static let requiredTierKeys = ["storage"]
     /// Keys a route must have.

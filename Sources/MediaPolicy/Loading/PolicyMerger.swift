@@ -73,7 +73,8 @@ struct PolicyMerger {
                 valid = false
             }
             if valid, let name = draft.name, let mount = draft.mount, let origin = draft.origin, let tier = draft.tier {
-                result.append(Route(name: name, mount: mount, origin: origin, tier: tier, methods: draft.methods, file: placed.file))
+                result.append(Route(name: name, mount: mount, origin: origin, tier: tier, methods: draft.methods,
+                                    targetedCacheControl: draft.targetedCacheControl, file: placed.file))
             }
         }
         if routes.isEmpty, errors.isEmpty {

@@ -7,6 +7,13 @@ enum PolicyText {
         return bytes.allSatisfy { isLowerAlnum($0) || $0 == UInt8(ascii: "-") }
     }
 
+    /// A field name: 1 to 64 RFC 9110 §5.6.2 token characters.
+    static func isFieldName(_ text: String) -> Bool {
+        let bytes = Array(text.utf8)
+        guard !bytes.isEmpty, bytes.count <= PolicyFormat.maximumNameLength else { return false }
+        return bytes.allSatisfy { isTokenCharacter($0) }
+    }
+
     /// 1 to 64 unreserved URI characters (RFC 3986 §2.3).
     static func isQueryName(_ text: String) -> Bool {
         let bytes = Array(text.utf8)

@@ -18,16 +18,21 @@ public struct Route: Sendable, Hashable {
     public var tier: String
     /// Methods served. Default: `read`.
     public var methods: Methods
+    /// The targeted cache-control fields honoured on this route (RFC 9213), overriding the tier's
+    /// ``Tier/targetedFields``; `nil`: the tier's. Default: `nil`.
+    public var targetedCacheControl: [String]?
     /// The policy file that defined the route (as given to the loader), for messages.
     public var file: String
 
     /// Creates a route as given, without validation.
-    public init(name: String, mount: String, origin: String, tier: String, methods: Methods = .read, file: String = "") {
+    public init(name: String, mount: String, origin: String, tier: String, methods: Methods = .read,
+                targetedCacheControl: [String]? = nil, file: String = "") {
         self.name = name
         self.mount = mount
         self.origin = origin
         self.tier = tier
         self.methods = methods
+        self.targetedCacheControl = targetedCacheControl
         self.file = file
     }
 

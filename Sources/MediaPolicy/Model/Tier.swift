@@ -41,6 +41,11 @@ public struct Tier: Sendable, Hashable {
     public var variants: Variants?
     /// Metadata in served and stored originals. Default: ``MetadataPolicy/keep``.
     public var metadata: MetadataPolicy
+    /// The targeted cache-control fields honoured, in order (RFC 9213), or `nil` for the role's default
+    /// (see ``targetedFields``). Default: `nil`.
+    public var targetedCacheControl: [String]?
+    /// Whether a shared tier stores answers that set cookies. Default: ``SetCookiePolicy/refuse``.
+    public var setCookie: SetCookiePolicy
 
     /// The image media types the service can sniff, the default of ``contentTypes``.
     public static let imageContentTypes = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]
@@ -52,7 +57,8 @@ public struct Tier: Sendable, Hashable {
         unversionedMaxTTL: Int? = nil, maxObjectBytes: Int = 10_485_760, maxPixels: Int = 50_000_000,
         contentTypes: [String] = Tier.imageContentTypes, downstreamCacheControl: String? = nil,
         originTimeout: Double = 15, memoryBytes: Int = 67_108_864, diskBytes: Int = 1_073_741_824,
-        serveStaleOnError: Int = 0, variants: Variants? = nil, metadata: MetadataPolicy = .keep
+        serveStaleOnError: Int = 0, variants: Variants? = nil, metadata: MetadataPolicy = .keep,
+        targetedCacheControl: [String]? = nil, setCookie: SetCookiePolicy = .refuse
     ) {
         self.name = name
         self.storage = storage
@@ -72,6 +78,8 @@ public struct Tier: Sendable, Hashable {
         self.serveStaleOnError = serveStaleOnError
         self.variants = variants
         self.metadata = metadata
+        self.targetedCacheControl = targetedCacheControl
+        self.setCookie = setCookie
     }
 
     /// Whether responses must be sniffed as one of ``contentTypes`` (`false` for `["*/*"]`).

@@ -20,7 +20,8 @@ extension MediaService {
         responseFields.set("Content-Length", String(response.body.count))
         let outcome = StoredResponse.storing(
             method: "GET", requestFields: fields, status: response.status, responseFields: responseFields,
-            role: context.role, requestTime: Int64(requestTime), responseTime: Int64(responseTime), digest: digest)
+            role: context.role, requestTime: Int64(requestTime), responseTime: Int64(responseTime), digest: digest,
+            targets: context.targets)
         let stored: StoredResponse
         var storability: StorageProposal.Storability
         switch outcome {
@@ -29,12 +30,13 @@ extension MediaService {
             storability = .storable(ttl: Int(candidate.remainingFreshness(now: Int64(responseTime), role: context.role)))
         case .skip(let why):
             stored = StoredResponse(status: response.status, fields: StoredFields.filter(responseFields, role: context.role),
-                                    requestTime: Int64(requestTime), responseTime: Int64(responseTime))
+                                    requestTime: Int64(requestTime), responseTime: Int64(responseTime), targets: context.targets)
             storability = .notStorable(StorageReason(why.code))
         }
-        if context.role == .shared, stored.fields["Set-Cookie"] != nil {
-            // C08: one client's cookie is never replayed to another (generic tiers; image tiers dropped it above;
-            // a qualified `private="Set-Cookie"` or `no-cache="Set-Cookie"` already kept it out of `stored`).
+        if context.role == .shared, tier.setCookie == .refuse, stored.fields["Set-Cookie"] != nil {
+            // C08: one client's cookie is never replayed to another (generic tiers unless `setCookie: store`; image
+            // tiers dropped it above; a qualified `private="Set-Cookie"` or `no-cache="Set-Cookie"` already kept it
+            // out of `stored`).
             storability = .notStorable(.setCookieInSharedCache)
         }
         let proposal = StorageProposal(
@@ -129,7 +131,7 @@ extension MediaService {
         var served: (Candidate, StoredResponse, StoredHead, ttl: Int64, kept: Bool)?
         var updateFields = response.fields
         // C08: a shared cache never merges an origin cookie into what every later client is served.
-        if context.role == .shared { updateFields.remove("Set-Cookie") }
+        if context.role == .shared, context.tier.setCookie == .refuse { updateFields.remove("Set-Cookie") }
         for index in selected {
             let candidate = candidates[index]
             let updated = NotModified.update(candidate.response, with: updateFields, requestTime: Int64(requestTime),

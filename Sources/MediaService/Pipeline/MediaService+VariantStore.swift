@@ -41,14 +41,14 @@ extension MediaService {
         let varies = Self.variesBeyondVariantKey(captured.response, tier: tier)
         if !varies { fields.remove("vary") }
         let response = StoredResponse(status: 200, fields: fields, requestTime: captured.response.requestTime,
-                                      responseTime: captured.response.responseTime)
+                                      responseTime: captured.response.responseTime, targets: captured.response.targets)
         let sourceClass = captured.storeKey == nil ? StorageClass.none : StorageClass(rawValue: captured.storage) ?? .none
         let lifetime = min(captured.response.freshnessLifetime(role: stored.role), captured.head.policyTTL)
         let ttl = max(0, lifetime - captured.response.currentAge(now: Int64(time)))
         // RFC 9111 §3 on the variant's own fields (the source's, as a 304 may have updated them: a source that
         // became `private` or `no-store` gives a variant a shared cache does not store, C20).
         let verdict = Storability.evaluate(method: "GET", requestFields: stored.originFields, status: 200,
-                                           responseFields: fields, role: stored.role)
+                                           responseFields: fields, role: stored.role, targets: captured.response.targets)
         let storability: StorageProposal.Storability
         if let why = verdict.reason {
             storability = .notStorable(StorageReason(why.code))

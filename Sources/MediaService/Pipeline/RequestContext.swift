@@ -55,6 +55,9 @@ struct RequestContext: Sendable {
     /// except hop-by-hop ones, client conditionals reach the origin when nothing is stored, nothing is retried.
     var isGeneric: Bool { !tier.validatesImages }
 
+    /// The targeted cache-control fields honoured for this request (RFC 9213): the route's list, else the tier's.
+    var targets: [String] { route.targetedCacheControl ?? tier.targetedFields }
+
     /// Whether the request may join another's origin exchange: never when a credential reaches the
     /// origin without forming a partition, nor (conformance mode) when the client sent conditionals.
     var coalesces: Bool {

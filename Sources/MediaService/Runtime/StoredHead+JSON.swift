@@ -2,7 +2,7 @@
 /// (the format every version has stored, so nothing on disk changes), at a fraction of the cost.
 ///
 /// Shape: one object, keys sorted byte-wise (`contentType`, `fields`, `height`, `method`, `policyTTL`,
-/// `requestTime`, `responseTime`, `status`, `storage`, `vary`, `width`), absent optionals omitted,
+/// `requestTime`, `responseTime`, `status`, `storage`, `targeted`, `vary`, `width`), absent optionals omitted,
 /// integers in decimal, strings escaped as Foundation does: `"` `\` `/` with a backslash, `\b \t \n
 /// \f \r`, other bytes below 0x20 as `\u00xx` (lower-case hex), everything else as raw UTF-8.
 extension StoredHead {
@@ -11,6 +11,7 @@ extension StoredHead {
             + (servedETag?.utf8.count ?? 0) + (transform?.utf8.count ?? 0) + (derivedFrom == nil ? 0 : 160)
         for item in fields { for part in item { capacity += 4 + part.utf8.count } }
         for item in vary { for part in item { capacity += 4 + part.utf8.count } }
+        for part in targeted ?? [] { capacity += 4 + part.utf8.count }
         var out: [UInt8] = []
         // Escapes (`\/` in media types, `\"` in entity tags) and the integers need room too: one allocation.
         out.reserveCapacity(capacity + capacity / 4 + 64)
@@ -51,6 +52,10 @@ extension StoredHead {
         Self.appendJSONInteger(Int64(status), to: &out)
         Self.appendLiteral(#","storage":"#, to: &out)
         Self.appendJSONString(storage, to: &out)
+        if let targeted {
+            Self.appendLiteral(#","targeted":"#, to: &out)
+            Self.appendJSONStrings(targeted, to: &out)
+        }
 
         if let transform {
             Self.appendLiteral(#","transform":"#, to: &out)
@@ -64,6 +69,15 @@ extension StoredHead {
         }
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    private static func appendJSONStrings(_ list: [String], to out: inout [UInt8]) {
+        out.append(UInt8(ascii: "["))
+        for (index, part) in list.enumerated() {
+            if index > 0 { out.append(UInt8(ascii: ",")) }
+            appendJSONString(part, to: &out)
+        }
+        out.append(UInt8(ascii: "]"))
     }
 
     private static func appendJSONLists(_ lists: [[String]], to out: inout [UInt8]) {

@@ -29,6 +29,9 @@ struct StoredHead: Codable, Sendable, Hashable {
     var transform: String? = nil
     /// Variants: hex SHA-256 of the source body the variant was derived from, else `nil`.
     var sourceDigest: String? = nil
+    /// The targeted cache-control fields honoured when the response was stored (RFC 9213,
+    /// ``HTTPCaching/StoredResponse/targets``) if its fields have one of them, else `nil`.
+    var targeted: [String]? = nil
 
     /// Copies the fields a new head of the same stored body keeps (a 304's update): served `ETag` and derivation.
     mutating func keepDerivation(of other: StoredHead) {
@@ -50,6 +53,8 @@ struct StoredHead: Codable, Sendable, Hashable {
         self.height = height
         self.storage = storage
         self.policyTTL = policyTTL
+        // Kept only when a targeted field is there: for any other response the list changes nothing.
+        targeted = TargetedCacheControl.isPresent(in: response.fields, targets: response.targets) ? response.targets : nil
     }
 
     /// Memberwise (tests, decoders).
@@ -74,7 +79,7 @@ struct StoredHead: Codable, Sendable, Hashable {
             parts.isEmpty ? nil : SecondaryKey.Entry(name: parts[0], value: parts.count > 1 ? parts[1] : nil)
         })
         return StoredResponse(status: status, fields: HTTPFields(pairs), requestTime: requestTime,
-                              responseTime: responseTime, requestMethod: method, secondaryKey: key)
+                              responseTime: responseTime, requestMethod: method, secondaryKey: key, targets: targeted ?? [])
     }
 
     /// The head bytes kept in ``MediaStorage/EntryMetadata/head``: JSON with sorted keys, written by
