@@ -4,7 +4,8 @@ import MediaPolicy
 /// Builds the service's responses (step 9 of the request flow): the tier's downstream
 /// `Cache-Control`, `Cache-Status` (RFC 9211), `Age` (RFC 9111 §5.1), validators, `Vary:
 /// Authorization` on partitioned tiers, `X-Content-Type-Options: nosniff`, and the sniffed
-/// `Content-Type`; client conditionals answered 304 (RFC 9110 §13); problems as RFC 9457 JSON.
+/// `Content-Type`; client conditionals answered 304 (RFC 9110 §13); a `GET` with `Range` of a complete `200`
+/// answered 206 or 416 (RFC 9110 §14); problems as RFC 9457 JSON.
 enum Responder {
     /// The only stored-response fields an image client receives (`Vary` so that downstream caches
     /// keep the variants apart, RFC 9110 §12.5.5).
@@ -142,8 +143,48 @@ enum Responder {
             fields.remove("Content-Language")
             return ServiceResponse(status: 304, fields: fields, body: [], outcome: outcome)
         }
+        if response.status == 200 {
+            // Ranges are served from every complete 200 this builds (RFC 9110 §14.3).
+            fields.set("Accept-Ranges", "bytes")
+            if context.method == "GET", let range = context.clientFields["range"] {
+                if let partial = ranged(range, response: response, head: head, body: body, fields: fields,
+                                        context: context, outcome: outcome) { return partial }
+            }
+        }
         if response.status != 304 && response.status != 204 { fields.set("Content-Length", String(body.count)) }
         return ServiceResponse(status: response.status, fields: fields, body: context.method == "HEAD" ? [] : body,
                                outcome: outcome)
+    }
+
+    /// The answer to a `GET` with `Range` (value `range`) from the complete `200` `response` whose downstream
+    /// `fields` are built: `206` with `Content-Range`, its `Content-Length` and the slice of `body` for one
+    /// satisfiable range; `416` problem with `Content-Range: bytes */<length>` when none is satisfiable; `nil`
+    /// (send the whole representation) when `Range` is ignored: invalid, another unit, several ranges, or an
+    /// `If-Range` that does not match the served validators (RFC 9110 §14.2, §13.1.5, §15.3.7, §15.5.17).
+    static func ranged(_ range: String, response: StoredResponse, head: StoredHead, body: [UInt8], fields: HTTPFields,
+                       context: RequestContext, outcome: ServiceOutcome) -> ServiceResponse? {
+        // The validator clients see: a stripped original's own `ETag`, else the stored one.
+        let entityTag = if let served = head.servedETag { EntityTag(served) } else { response.parsed.entityTag }
+        let selection = RangeSelection.evaluate(
+            method: "GET", range: range, ifRange: context.clientFields["if-range"], status: 200, length: body.count,
+            entityTag: entityTag, lastModified: response.parsed.lastModified,
+            date: response.parsed.date ?? response.responseTime)
+        switch selection {
+        case .full:
+            return nil
+        case .partial(let part):
+            var fields = fields
+            fields.set("Content-Range", ContentRange.value(part, completeLength: body.count))
+            fields.set("Content-Length", String(part.count))
+            return ServiceResponse(status: 206, fields: fields, body: Array(body[part.offsets]), outcome: outcome)
+        case .unsatisfiable:
+            var problem = problem(416, code: "range-not-satisfiable",
+                                  detail: "no range of the Range field starts within the \(body.count) bytes of the representation",
+                                  outcome: outcome)
+            problem.fields.set("Content-Range", ContentRange.unsatisfied(completeLength: body.count))
+            problem.fields.set("Accept-Ranges", "bytes")
+            if let cacheStatus = fields["cache-status"] { problem.fields.set("Cache-Status", cacheStatus) }
+            return problem
+        }
     }
 }

@@ -100,7 +100,7 @@ import Testing
                 "200 OK", "Content-Type: image/jpeg", "ETag: \(etag)", "Cache-Control: max-age=60",
                 "X-Content-Type-Options: nosniff",
                 "Cache-Status: mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=disk",
-                "Content-Length: 3181", "", "route: avatars (tier avatar)", "storage: disk (reason: tier-storage)",
+                "Accept-Ranges: bytes", "Content-Length: 3181", "", "route: avatars (tier avatar)", "storage: disk (reason: tier-storage)",
                 "body: 3181 bytes", "",
             ])
         await setup.finish()

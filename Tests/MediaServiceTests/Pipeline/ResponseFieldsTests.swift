@@ -82,7 +82,7 @@ import Testing
         let response = await harness.get("/catalog/h.jpg")
         #expect(Set(response.fields.map { $0.name.lowercased() }) == [
             "etag", "content-type", "age", "cache-control", "x-content-type-options", "cache-status", "content-length",
-            "access-control-allow-origin",
+            "access-control-allow-origin", "accept-ranges",
         ])
         #expect(response.fields["Content-Type"] == "image/jpeg")
     }
