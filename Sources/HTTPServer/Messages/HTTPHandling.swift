@@ -3,9 +3,17 @@
 /// The server calls ``handleSync(_:)`` first, inline on the event-loop thread that owns the
 /// connection; when it returns `nil`, the server runs ``handle(_:)`` in a detached task whose answer
 /// is posted back to that loop. Neither the loop nor the cooperative pool waits for the task.
+/// The server calls ``handle(_:interim:)``, whose default calls ``handle(_:)``: a handler that sends
+/// interim (1xx) responses implements the former.
 public protocol HTTPHandling: Sendable {
-    /// Answers a request. Called for every request ``handleSync(_:)`` declined.
+    /// Answers a request. Called for every request ``handleSync(_:)`` declined (through the default
+    /// ``handle(_:interim:)``).
     func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse
+
+    /// Answers a request, with a way to send interim responses (RFC 9110 §15.2, e.g. `103 Early Hints`)
+    /// before the final one. `interim` is ``HTTPInterimResponseWriter/disabled`` for HTTP/1.0 clients.
+    /// Default: ignores `interim` and calls ``handle(_:)``.
+    func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse
 
     /// A synchronous fast path (e.g. a memory-cache hit). Return `nil` to fall back to
     /// ``handle(_:)``. Must not block for long: it runs on an event-loop thread, and every other
@@ -15,5 +23,9 @@ public protocol HTTPHandling: Sendable {
 }
 
 extension HTTPHandling {
+    public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
+        await handle(request)
+    }
+
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? { nil }
 }

@@ -1,9 +1,11 @@
 extension HTTPServerResponse {
-    /// The standard reason phrase for `status` (RFC 9110 §15 and RFC 6585), or `""` when unknown.
+    /// The standard reason phrase for `status` (RFC 9110 §15, RFC 6585, 102 from RFC 2518, 103 from RFC 8297), or `""` when unknown.
     public static func reasonPhrase(for status: Int) -> String {
         switch status {
         case 100: "Continue"
         case 101: "Switching Protocols"
+        case 102: "Processing"
+        case 103: "Early Hints"
         case 200: "OK"
         case 201: "Created"
         case 202: "Accepted"

@@ -80,6 +80,17 @@ public enum HTTPResponseSerializer {
         return sendsBody
     }
 
+    /// The bytes of an interim response (RFC 9112 §4): `HTTP/1.1 <status> <reason>`, its fields (minus
+    /// `Content-Length`, `Connection` and `Transfer-Encoding`), the empty line; no `Date`, no body.
+    public static func serializeInterim(_ response: HTTPServerInterimResponse) -> [UInt8] {
+        var out: [UInt8] = []
+        out.reserveCapacity(64 + response.headerFields.count * 48)
+        _ = serializeHead(
+            HTTPServerResponse(status: response.status, reasonPhrase: response.reasonPhrase, headerFields: response.headerFields),
+            headRequest: false, connection: .omitted, date: nil, into: &out)
+        return out
+    }
+
     static let crlf: [UInt8] = [ASCII.cr, ASCII.lf]
 
     static func appendField(_ name: String, _ value: String, to out: inout [UInt8]) {

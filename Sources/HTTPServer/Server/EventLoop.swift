@@ -6,7 +6,7 @@ import Synchronization
 /// the connections it owns (each an ``HTTPConnection`` state machine touched only by this thread).
 ///
 /// Other threads talk to a loop only through ``post(_:)``: the acceptor hands over new sockets,
-/// async handler tasks hand back responses, ``HTTPServer/stop()`` announces the stop. Deadlines
+/// async handler tasks hand back responses (and interim responses before them), ``HTTPServer/stop()`` announces the stop. Deadlines
 /// (header, idle, write, lingering close) live in the connections; the loop sweeps them when the
 /// earliest one is due, and that time is the `epoll_wait` timeout.
 final class EventLoop: @unchecked Sendable {
@@ -16,6 +16,8 @@ final class EventLoop: @unchecked Sendable {
         case accepted(fd: Int32, remoteAddress: String)
         /// The answer of an async handler for `connection`.
         case response(ConnectionReference, HTTPServerResponse)
+        /// An interim response (serialized) of the async exchange `exchange` of `connection`.
+        case interim(ConnectionReference, exchange: Int, bytes: [UInt8])
         /// The server is stopping: close idle connections, exit once none is left.
         case stop
     }
@@ -146,6 +148,8 @@ final class EventLoop: @unchecked Sendable {
                 register(fd: fd, remoteAddress: remoteAddress)
             case .response(let reference, let response):
                 reference.connection.completeAsync(response)
+            case .interim(let reference, let exchange, let bytes):
+                reference.connection.writeInterim(bytes, exchange: exchange)
             case .stop:
                 stopping = true
                 for case let connection? in connections { connection.closeIfIdle() }

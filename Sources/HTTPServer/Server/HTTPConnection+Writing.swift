@@ -16,6 +16,14 @@ extension HTTPConnection {
         writeFailureCounts = counts
         closeAfterWrite = closing
         let body = sendsBody ? response.body : []
+        if !interimBacklog.isEmpty {
+            // Interim responses the socket has not taken yet go first (rare: only after a partial interim write).
+            let head = interimBacklog + loop.headBuffer
+            interimBacklog = []
+            let sent = Self.send(fd, head, from: 0, body, from: 0)
+            afterSend(sent, head: head, headOffset: 0, body: body, bodyOffset: 0, copyHead: false)
+            return
+        }
         let sent = Self.send(fd, loop.headBuffer, from: 0, body, from: 0)
         afterSend(sent, head: loop.headBuffer, headOffset: 0, body: body, bodyOffset: 0, copyHead: true)
     }

@@ -40,6 +40,8 @@ final class HTTPConnection {
     var pendingBody: [UInt8] = []
     var pendingBodyOffset = 0
     var closeAfterWrite = false
+    /// Interim responses the socket has not taken yet while the handler runs (``writeInterim(_:exchange:)``).
+    var interimBacklog: [UInt8] = []
     /// Whether a failed write of the pending response counts as a timeout (handler answers do).
     var writeFailureCounts = false
     var lingerDiscarded = 0
@@ -70,8 +72,12 @@ final class HTTPConnection {
         case .lingering:
             discardInput()
         case .awaitingHandler:
-            // Interest is empty here; only a hang-up or error is reported: the peer is gone.
-            if events & (Epoll.hangUp | Epoll.error) != 0 { close() }
+            // Interest is empty here (or writable while interim responses wait): a hang-up or error means the peer is gone.
+            if events & (Epoll.hangUp | Epoll.error) != 0 {
+                close()
+            } else if events & Epoll.writable != 0 {
+                resumeInterim()
+            }
         case .closed:
             break
         }
@@ -165,8 +171,11 @@ final class HTTPConnection {
         let loop = self.loop
         let handler = loop.server.handler
         let reference = EventLoop.ConnectionReference(connection: self)
+        // RFC 9110 §15.2: no 1xx to an HTTP/1.0 client.
+        let interim = exchange.version == .http1_0 ? HTTPInterimResponseWriter.disabled
+            : HTTPInterimResponseWriter(target: .init(loop: loop, reference: reference, exchange: servedRequests))
         Task.detached {
-            let response = await handler.handle(request)
+            let response = await handler.handle(request, interim: interim)
             loop.post(.response(reference, response))
         }
     }
@@ -234,6 +243,7 @@ final class HTTPConnection {
         deadline = Int.max
         pendingHead = []
         pendingBody = []
+        interimBacklog = []
         loop.remove(self)
     }
 }

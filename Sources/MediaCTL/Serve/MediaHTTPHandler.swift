@@ -11,7 +11,8 @@ import MediaService
 ///   hits held in memory, refusals, health and metrics) on the connection's event-loop thread,
 ///   without suspending and without reading a stored file.
 /// - ``handle(_:)`` answers through ``MediaService/MediaService/handle(_:)`` (origin fetches,
-///   revalidations, hits on disk or sealed entries whose hot copy was evicted).
+///   revalidations, hits on disk or sealed entries whose hot copy was evicted); ``handle(_:interim:)``
+///   also forwards the interim responses the service reports (``MediaService/ServiceRequest/interimResponses``).
 /// - `POST /_mediactl/purge` goes to ``admin`` (the admin endpoint of `mediactl purge`); without
 ///   one it is answered `404` problem+json (`no-route`).
 /// - `HEAD` is answered like `GET` without a body; the service's `Content-Length` announces the
@@ -61,11 +62,24 @@ public struct MediaHTTPHandler: HTTPHandling {
     }
 
     public func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+        await handle(request, interim: .disabled)
+    }
+
+    /// ``handle(_:)``, forwarding the interim responses the service reports (conformance mode: an origin's
+    /// `103 Early Hints`, `102 Processing`) through `interim` before the final response.
+    public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
         if isAdmin(request) {
             guard let admin else { return Self.noAdminEndpoint }
             return await admin(request)
         }
-        let response = addingServerMetrics(await service.handle(Self.serviceRequest(request)), for: request)
+        var serviceRequest = Self.serviceRequest(request)
+        if interim.isEnabled {
+            serviceRequest.interimResponses = { response in
+                interim.send(HTTPServerInterimResponse(status: response.status,
+                                                       headerFields: response.fields.map { ($0.name, $0.value) }))
+            }
+        }
+        let response = addingServerMetrics(await service.handle(serviceRequest), for: request)
         observer?(request, response)
         return Self.serverResponse(response)
     }

@@ -24,17 +24,22 @@ public final class CountingOriginFetcher: OriginFetching {
         public var result: Result<OriginResponse, OriginError>
         /// Time to wait before answering (cancellable). Default: zero.
         public var delay: Duration
+        /// Interim responses reported before the answer (``OriginFetching/fetch(_:interim:)``). Default: none.
+        public var interim: [OriginInterimResponse]
 
-        /// A response.
-        public init(status: Int = 200, fields: HTTPFields = HTTPFields(), body: [UInt8] = [], delay: Duration = .zero) {
+        /// A response, after `interim` responses.
+        public init(status: Int = 200, fields: HTTPFields = HTTPFields(), body: [UInt8] = [], delay: Duration = .zero,
+                    interim: [OriginInterimResponse] = []) {
             result = .success(OriginResponse(status: status, fields: fields, body: body))
             self.delay = delay
+            self.interim = interim
         }
 
         /// A failure.
         public init(error: OriginError, delay: Duration = .zero) {
             result = .failure(error)
             self.delay = delay
+            interim = []
         }
     }
 
@@ -66,6 +71,11 @@ public final class CountingOriginFetcher: OriginFetching {
     /// - Throws: the scripted ``OriginError``; ``OriginError/Code/tooLarge`` when the scripted
     ///   body exceeds ``OriginRequest/maxBodyBytes``; `CancellationError` during a delay.
     public func fetch(_ request: OriginRequest) async throws -> OriginResponse {
+        try await fetch(request, interim: nil)
+    }
+
+    /// ``fetch(_:)``, reporting the reply's ``Reply/interim`` responses to `interim` first.
+    public func fetch(_ request: OriginRequest, interim: OriginInterimResponse.Handler?) async throws -> OriginResponse {
         let authorization = request.fields["Authorization"]
         let reply = state.withLock { state -> Reply? in
             state.counts[request.url, default: 0] += 1
@@ -76,6 +86,7 @@ public final class CountingOriginFetcher: OriginFetching {
             return scripts[.any]
         }
         guard let reply else { return OriginResponse(status: 404) }
+        if let interim { for response in reply.interim { interim(response) } }
         if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
         var response = try reply.result.get()
         if request.method == "HEAD" { response.body = [] }

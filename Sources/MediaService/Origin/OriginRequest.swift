@@ -70,4 +70,19 @@ public protocol OriginFetching: Sendable {
     /// - Throws: ``OriginError`` (`timeout`, `connection-failed`, `too-large`,
     ///   `invalid-response`, `invalid-request`), or `CancellationError` when the task is cancelled.
     func fetch(_ request: OriginRequest) async throws -> OriginResponse
+
+    /// Performs `request`, handing each interim (1xx) response the origin sends before its final
+    /// response to `interim` (RFC 9110 §15.2), in order, before this returns. Interim responses are
+    /// never part of the returned response (neither its status nor its fields). `interim` may be called
+    /// on the transport's own thread: it must return quickly and never block.
+    /// Default: calls ``fetch(_:)`` and reports no interim response (``URLSessionOriginFetcher`` and
+    /// test doubles); ``CurlOriginFetcher`` reports them.
+    /// - Throws: as ``fetch(_:)``.
+    func fetch(_ request: OriginRequest, interim: OriginInterimResponse.Handler?) async throws -> OriginResponse
+}
+
+extension OriginFetching {
+    public func fetch(_ request: OriginRequest, interim: OriginInterimResponse.Handler?) async throws -> OriginResponse {
+        try await fetch(request)
+    }
 }

@@ -23,6 +23,11 @@ import HTTPCaching
 /// merges them). Hop-by-hop fields are removed; `Content-Encoding` is removed when libcurl decoded
 /// the body (gzip, deflate, br, zstd), and `Content-Length` except for `HEAD`, so the fields
 /// describe the returned bytes.
+///
+/// Interim (1xx) responses are not reported (`URLSession` does not expose them):
+/// ``OriginFetching/fetch(_:interim:)`` is the default, which never calls its handler, so a service
+/// on this fallback transport forwards no `103 Early Hints`. Their fields never reach the final
+/// response either.
 public final class URLSessionOriginFetcher: OriginFetching {
     /// Transport tunables.
     public struct Configuration: Sendable, Hashable {

@@ -126,6 +126,7 @@ extension MediaService {
             hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
             purgeEpoch: purgeEpoch.load(ordering: .acquiring))
         context.variant = variant
+        context.interim = Self.interimForwarder(for: request, tier: tier)
         return .success(context)
     }
 

@@ -13,7 +13,8 @@ extension MediaService {
         do {
             response = try await fetcher.fetch(OriginRequest(
                 method: context.method, url: context.upstreamURL, fields: context.originFields,
-                timeout: tier.originTimeout, maxBodyBytes: tier.maxObjectBytes, body: body, allowsRetry: false))
+                timeout: tier.originTimeout, maxBodyBytes: tier.maxObjectBytes, body: body, allowsRetry: false),
+                interim: context.interim)
         } catch let error as OriginError {
             return Self.originFailureProblem(error, tier: tier, outcome: context.outcome)
         } catch {

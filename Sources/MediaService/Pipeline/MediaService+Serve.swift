@@ -138,7 +138,9 @@ extension MediaService {
     /// `stale-while-revalidate`: validate in the background, coalesced with other refreshes of the group.
     func refreshInBackground(_ context: RequestContext, candidates: [Candidate], selected: Int) {
         let conditional = ConditionalRequest.fields(candidates: candidates.map(\.response), validating: selected)
-        background.run { [self] in
+        var refresh = context
+        refresh.interim = nil   // the client already has its answer: a refresh forwards no interim response
+        background.run { [self, context = refresh] in
             var decision = makeDecision(context, candidates: candidates, now: now)
             _ = decision.lookup(now: Int64(now))
             _ = await forward(context, decision: &decision, candidates: candidates,

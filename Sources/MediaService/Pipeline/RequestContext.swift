@@ -28,6 +28,8 @@ struct RequestContext: Sendable {
     var variant: VariantSelection? = nil
     /// Set by the variant path on the source's context: receives the representation the source path serves.
     var capture: SourceCapture? = nil
+    /// Where this request's own origin exchange forwards interim responses (``MediaService/interimForwarder(for:tier:)``), or `nil`.
+    var interim: OriginInterimResponse.Handler? = nil
 
     init(method: String, route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
          clientFields: HTTPFields, originFields: HTTPFields, hasCredential: Bool, partition: String?,

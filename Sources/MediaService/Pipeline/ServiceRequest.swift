@@ -13,14 +13,23 @@ public struct ServiceRequest: Sendable {
     public var body: [UInt8]
     /// How the cache may answer. Default: ``RequestCachePolicy/useProtocolCachePolicy``.
     public var cachePolicy: RequestCachePolicy
+    /// Receives the interim responses (RFC 9110 §15.2: `102`, `103 Early Hints`, other 1xx but 100 and
+    /// 101) of the origin exchange this request makes, before ``MediaService/handle(_:)`` returns, to
+    /// forward to the client; `nil` (the default) forwards none. Only on generic tiers (conformance mode)
+    /// and only for a request that reaches the origin itself (a miss, a validation, a pass-through
+    /// method): never for hits, coalesced waiters or background refreshes. May be called on the origin
+    /// transport's thread: it must return quickly and never block.
+    public var interimResponses: OriginInterimResponse.Handler?
 
     public init(method: String = "GET", target: String, fields: HTTPFields = HTTPFields(), body: [UInt8] = [],
-                cachePolicy: RequestCachePolicy = .useProtocolCachePolicy) {
+                cachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
+                interimResponses: OriginInterimResponse.Handler? = nil) {
         self.method = method
         self.target = target
         self.fields = fields
         self.body = body
         self.cachePolicy = cachePolicy
+        self.interimResponses = interimResponses
     }
 }
 

@@ -73,9 +73,42 @@ enum RawHTTP {
         }
     }
 
+    /// Like ``request(port:_:_:headers:timeoutSeconds:)``, also returning the interim (1xx) responses read
+    /// before the final one, in order (RFC 9110 §15.2), each with its status and fields and no body.
+    static func requestWithInterim(
+        port: Int, _ method: String = "GET", _ target: String, headers: [(String, String)] = [],
+        version: String = "HTTP/1.1", timeoutSeconds: Double = 20
+    ) throws -> (interim: [HTTPResponse], final: HTTPResponse) {
+        var head = "\(method) \(target) \(version)\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        for (name, value) in headers { head += "\(name): \(value)\r\n" }
+        head += "\r\n"
+        let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
+        defer { close(fd) }
+        try write(fd, Array(head.utf8))
+        return try readResponses(fd, isHead: method == "HEAD")
+    }
+
+    /// Reads the interim (1xx) responses and then the final response of one request.
+    static func readResponses(_ fd: Int32, isHead: Bool) throws -> (interim: [HTTPResponse], final: HTTPResponse) {
+        var buffer: [UInt8] = []
+        var interim: [HTTPResponse] = []
+        while true {
+            let response = try readResponse(fd, isHead: isHead, buffer: &buffer)
+            guard (100..<200).contains(response.status), response.status != 101 else { return (interim, response) }
+            interim.append(response)
+        }
+    }
+
     /// Reads one response: the head, then `Content-Length` bytes, chunks, or everything until close.
+    /// A 1xx response is returned after its head (it has no body).
     static func readResponse(_ fd: Int32, isHead: Bool) throws -> HTTPResponse {
         var buffer: [UInt8] = []
+        return try readResponse(fd, isHead: isHead, buffer: &buffer)
+    }
+
+    /// ``readResponse(_:isHead:)`` over `buffer`, which holds bytes already received and keeps those
+    /// received after the response (the next response of the connection).
+    static func readResponse(_ fd: Int32, isHead: Bool, buffer: inout [UInt8]) throws -> HTTPResponse {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         func fill() throws -> Bool {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -105,16 +138,21 @@ enum RawHTTP {
         }
         var response = HTTPResponse(status: status, fields: fields, body: [])
         let bodyStart = headEnd! + 4
-        if isHead || status == 204 || status == 304 || (100..<200).contains(status) { return response }
+        if isHead || status == 204 || status == 304 || (100..<200).contains(status) {
+            buffer.removeFirst(bodyStart)
+            return response
+        }
         if let lengthText = response.header("Content-Length"), let length = Int(lengthText) {
             while buffer.count - bodyStart < length {
                 guard try fill() else { throw Failure(description: "connection closed after \(buffer.count - bodyStart) of \(length) body bytes") }
             }
             response.body = Array(buffer[bodyStart..<(bodyStart + length)])
+            buffer.removeFirst(bodyStart + length)
         } else {
             while try fill() {}
             let raw = Array(buffer[bodyStart...])
             response.body = response.header("Transfer-Encoding")?.lowercased() == "chunked" ? dechunk(raw) : raw
+            buffer.removeAll()
         }
         return response
     }

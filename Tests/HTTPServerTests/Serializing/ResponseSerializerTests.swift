@@ -87,4 +87,17 @@ import Testing
         #expect(!HTTPResponseSerializer.serializeHead(
             HTTPServerResponse(status: 304, body: []), headRequest: false, connection: .omitted, into: &headOnly))
     }
+
+    @Test func interimResponseIsStatusLineAndFieldsWithoutFramingOrDate() {
+        let interim = HTTPServerInterimResponse(status: 103, headerFields: [
+            ("Link", "</a.css>; rel=preload"), ("Content-Length", "5"), ("Connection", "close"),
+            ("Transfer-Encoding", "chunked"), ("X-Split", "a\r\nb"),
+        ])
+        #expect(String(decoding: HTTPResponseSerializer.serializeInterim(interim), as: UTF8.self)
+            == "HTTP/1.1 103 Early Hints\r\nLink: </a.css>; rel=preload\r\nX-Split: a  b\r\n\r\n")
+        #expect(String(decoding: HTTPResponseSerializer.serializeInterim(HTTPServerInterimResponse(status: 102)), as: UTF8.self)
+            == "HTTP/1.1 102 Processing\r\n\r\n")
+        #expect(String(decoding: HTTPResponseSerializer.serializeInterim(HTTPServerInterimResponse(status: 199, reasonPhrase: "Odd")),
+                       as: UTF8.self) == "HTTP/1.1 199 Odd\r\n\r\n")
+    }
 }

@@ -36,6 +36,12 @@ extension CurlEngine {
         if request.decodesContentCoding {
             // Enables libcurl's decoders; its own Accept-Encoding line is suppressed in headerList.
             configured = configured && string(Int32(CCURLOPT_ACCEPT_ENCODING), "")
+        } else {
+            // No decoder runs: the body is the bytes as sent, chunked framing removed. Without this,
+            // libcurl before 8 decodes a transfer coding other than chunked that nobody asked for (no
+            // TE is ever sent) and fails an unknown one (`Transfer-Encoding: foo`, curl error 61); with
+            // it, such a body is read until the connection closes (RFC 9112 §6.3 rule 4), as libcurl 8 does.
+            configured = configured && long(Int32(CCURLOPT_HTTP_CONTENT_DECODING), 0)
         }
         var sendsBody = false
         switch request.method {

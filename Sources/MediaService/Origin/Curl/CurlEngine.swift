@@ -89,13 +89,15 @@ final class CurlEngine: @unchecked Sendable {
         }
     }
 
-    /// Runs one attempt of `request` within `remaining` (`CURLOPT_TIMEOUT_MS`).
+    /// Runs one attempt of `request` within `remaining` (`CURLOPT_TIMEOUT_MS`); `interim` receives its
+    /// interim responses on the engine thread.
     /// - Throws: ``OriginError``, ``OriginAttemptFailure`` (retry decision) or `CancellationError`.
-    func perform(_ request: OriginRequest, remaining: Duration) async throws -> OriginResponse {
+    func perform(_ request: OriginRequest, remaining: Duration,
+                 interim: OriginInterimResponse.Handler? = nil) async throws -> OriginResponse {
         let (seconds, attoseconds) = remaining.components
         let milliseconds = max(1, Int(seconds) * 1000 + Int(attoseconds / 1_000_000_000_000_000))
         let transfer = CurlTransfer(request: request, timeoutMilliseconds: milliseconds,
-                                    idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)))
+                                    idleTimeout: .milliseconds(Int64(configuration.idleTimeout * 1000)), interim: interim)
         return try await withTaskCancellationHandler {
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<OriginResponse, any Error>) in
                 transfer.continuation = continuation

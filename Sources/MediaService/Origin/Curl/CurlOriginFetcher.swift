@@ -29,8 +29,12 @@ import HTTPCaching
 /// - Response fields keep the origin's order and name case, repeated lines stay separate lines.
 ///   Hop-by-hop fields (RFC 9110 §7.6.1: `Connection` and the names it lists, `Keep-Alive`,
 ///   `Transfer-Encoding`, `TE`, `Trailer`, `Upgrade`, `Proxy-*`) are removed, and
-///   `Content-Length` except for `HEAD` (the body's count is authoritative). Interim 1xx
-///   responses and trailers are dropped.
+///   `Content-Length` except for `HEAD` (the body's count is authoritative). Trailers are dropped;
+///   interim 1xx responses never reach the final response (``fetch(_:interim:)`` reports them).
+/// - Transfer codings: `chunked` is removed; without ``OriginRequest/decodesContentCoding`` any other
+///   coding (which the origin applied unasked: no `TE` is sent) is left as received and the body is
+///   read until the connection closes (RFC 9112 §6.3 rule 4), `Transfer-Encoding` itself removed
+///   (hop-by-hop). With it, libcurl decodes the codings it knows and fails others (`invalid-response`).
 /// - IPv6-literal origins (`http://[::1]:8081/`) work.
 /// - No per-host connection limit by default (``Configuration/maxConnectionsPerHost``).
 ///
@@ -70,12 +74,20 @@ public final class CurlOriginFetcher: OriginFetching {
     /// Fetches `request`, retrying connection failures of `GET`/`HEAD`.
     /// - Throws: ``OriginError`` or `CancellationError`.
     public func fetch(_ request: OriginRequest) async throws -> OriginResponse {
+        try await fetch(request, interim: nil)
+    }
+
+    /// ``fetch(_:)``, handing each interim response (1xx other than 101: `102`, `103`, `100` when the origin
+    /// sends one) to `interim` on the engine thread as its head ends, with its own fields (hop-by-hop
+    /// ones removed). No retry follows an interim response (the origin has answered).
+    /// - Throws: ``OriginError`` or `CancellationError`.
+    public func fetch(_ request: OriginRequest, interim: OriginInterimResponse.Handler?) async throws -> OriginResponse {
         guard Self.isAbsoluteHTTPURL(request.url) else {
             throw OriginError(.invalidRequest, "not an absolute http(s) URL")
         }
         return try await OriginRetry.fetch(request, maxRetries: configuration.maxRetries,
                                            retryBaseDelay: configuration.retryBaseDelay, observer: retryObserver) { remaining in
-            try await engine.perform(request, remaining: remaining)
+            try await engine.perform(request, remaining: remaining, interim: interim)
         }
     }
 

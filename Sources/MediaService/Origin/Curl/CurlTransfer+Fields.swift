@@ -5,10 +5,13 @@ extension CurlTransfer {
     static let hopByHop: Set<String> = ["connection", "keep-alive", "proxy-connection", "te", "trailer", "transfer-encoding", "upgrade"]
 
     /// Takes one header line as libcurl delivers it (with its CRLF).
-    /// - A status line (`HTTP/…`) starts a new response: 1xx interim responses are discarded this way.
-    /// - The blank line ends the head; for a final response with `Content-Length` over
-    ///   ``OriginRequest/maxBodyBytes`` (not `HEAD`, 204 or 304, nor a coded body libcurl decodes)
-    ///   the transfer is refused at once.
+    /// - A status line (`HTTP/…`) starts a new response: the fields of a 1xx interim response never
+    ///   reach the final response's.
+    /// - The blank line ends the head. An interim head (1xx other than 101) goes to ``interim`` with its
+    ///   own fields (hop-by-hop ones removed), then its fields are dropped. For a final response with
+    ///   `Content-Length` over ``OriginRequest/maxBodyBytes`` (not `HEAD`, 204 or 304, nor a coded body
+    ///   libcurl decodes, nor one with `Transfer-Encoding`, whose length the coding determines, RFC 9112
+    ///   §6.3) the transfer is refused at once.
     /// - Lines after the final head (trailers) are ignored; obs-fold continuation lines are
     ///   joined to the previous value with a space (RFC 9112 §5.2).
     /// - Returns: false to abort the transfer.
@@ -27,12 +30,19 @@ extension CurlTransfer {
         }
         if headEnded { return true }
         if line.isEmpty {
-            guard status >= 200 else { return true }
+            guard status >= 200 else {
+                if status >= 100, status != 101, let interim {
+                    interim(OriginInterimResponse(status: status, fields: Self.endToEnd(HTTPFields(lines: fields))))
+                }
+                fields.removeAll(keepingCapacity: true)
+                return true
+            }
             headEnded = true
             // HEAD, 204 and 304 carry no body whatever Content-Length says (RFC 9110 §8.6). When
             // libcurl decodes a content coding, Content-Length counts coded bytes while the limit
-            // bounds decoded ones: the write callback alone enforces it then.
-            if !isHead, status != 204, status != 304, !isDecodedCoding, let announced = announcedLength {
+            // bounds decoded ones: the write callback alone enforces it then. Transfer-Encoding
+            // overrides Content-Length (RFC 9112 §6.3 rule 3; libcurl ignores it then too).
+            if !isHead, status != 204, status != 304, !isDecodedCoding, !hasTransferCoding, let announced = announcedLength {
                 if announced > request.maxBodyBytes {
                     abort = OriginError(.tooLarge, "Content-Length \(announced) exceeds \(request.maxBodyBytes) bytes")
                     return false
@@ -66,18 +76,32 @@ extension CurlTransfer {
         }
     }
 
+    /// Whether the head has a `Transfer-Encoding` field.
+    var hasTransferCoding: Bool {
+        fields.contains { HTTPFields.namesEqual($0.name, "Transfer-Encoding") }
+    }
+
     /// The response fields as the caller should see them: hop-by-hop fields, `Proxy-*` and the
-    /// names listed in `Connection` removed, `Content-Length` except for `HEAD`, and
+    /// names listed in `Connection` removed (``endToEnd(_:)``), `Content-Length` except for `HEAD`, and
     /// `Content-Encoding` when libcurl decoded the body (``OriginRequest/decodesContentCoding``:
     /// a transfer that ends well decoded every listed coding).
     func visibleFields() -> HTTPFields {
-        var result = HTTPFields(lines: fields)
-        let listed = Set(result.listValues(for: "Connection").map { $0.lowercased() })
+        var result = Self.endToEnd(HTTPFields(lines: fields))
         let keepLength = isHead
         result.removeAll { name in
             let lower = name.lowercased()
-            return Self.hopByHop.contains(lower) || listed.contains(lower) || lower.hasPrefix("proxy-")
-                || (!keepLength && lower == "content-length") || (request.decodesContentCoding && lower == "content-encoding")
+            return (!keepLength && lower == "content-length") || (request.decodesContentCoding && lower == "content-encoding")
+        }
+        return result
+    }
+
+    /// `fields` without hop-by-hop fields (RFC 9110 §7.6.1): ``hopByHop``, the names `Connection` lists, `Proxy-*`.
+    static func endToEnd(_ fields: HTTPFields) -> HTTPFields {
+        var result = fields
+        let listed = Set(result.listValues(for: "Connection").map { $0.lowercased() })
+        result.removeAll { name in
+            let lower = name.lowercased()
+            return hopByHop.contains(lower) || listed.contains(lower) || lower.hasPrefix("proxy-")
         }
         return result
     }

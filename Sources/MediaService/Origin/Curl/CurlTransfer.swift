@@ -11,6 +11,8 @@ import Synchronization
 /// except ``cancelled``, which the task's cancellation handler sets.
 final class CurlTransfer: @unchecked Sendable {
     let request: OriginRequest
+    /// Receives each interim (1xx) response when its head ends (``OriginFetching/fetch(_:interim:)``), or `nil`.
+    let interim: OriginInterimResponse.Handler?
     /// `CURLOPT_TIMEOUT_MS` of this attempt: the fetch's remaining time.
     let timeoutMilliseconds: Int
     let isHead: Bool
@@ -38,8 +40,10 @@ final class CurlTransfer: @unchecked Sendable {
     /// Why a callback aborted the transfer (``OriginError/Code/tooLarge``).
     var abort: OriginError?
 
-    init(request: OriginRequest, timeoutMilliseconds: Int, idleTimeout: Duration) {
+    init(request: OriginRequest, timeoutMilliseconds: Int, idleTimeout: Duration,
+         interim: OriginInterimResponse.Handler? = nil) {
         self.request = request
+        self.interim = interim
         self.timeoutMilliseconds = timeoutMilliseconds
         self.idleTimeout = idleTimeout
         isHead = request.method == "HEAD"
