@@ -20,6 +20,10 @@ import MediaStorage
 /// `cannot write the JUnit report 'FILE': <reason>`, `cannot write the HTML report 'FILE': <reason>`,
 /// after stdout is written and after trying the other file).
 public enum AuditCommand {
+    /// Runs the audit and prints it; writes the report files asked for.
+    /// - Parameter clock: when the audit starts (the reports' `timestamp`/"generated") and how long it
+    ///   takes (the JUnit root's `time`); the system clocks by default.
+    /// - Returns: the exit status (see the type's documentation).
     public static func run(_ options: AuditOptions, context: CommandContext, clock: AuditReportClock = .system) -> ExitCode {
         let started = clock.monotonicMilliseconds()
         let generatedAt = clock.now()

@@ -37,8 +37,8 @@ public struct AuditHTMLReport: Hashable, Sendable {
         SVGChart(
             title: "Objects and bytes per tier and storage class",
             series: [
-                SVGChart.Series(name: "objects", unit: "objects", color: "#4e79a7"),
-                SVGChart.Series(name: "bytes", unit: "bytes", color: "#f28e2b"),
+                SVGChart.Series(name: "objects", color: "#4e79a7"),
+                SVGChart.Series(name: "bytes", color: "#f28e2b"),
             ],
             bars: report.tiers.flatMap { tier in
                 tier.rows.map { SVGChart.Bar(label: "\(tier.tier) / \($0.storage.rawValue)", values: [$0.objects, $0.bytes]) }

@@ -5,7 +5,7 @@
 /// panel of ``panelWidth`` for the bars followed by ``valueWidth`` for the value text; rows of
 /// ``rowHeight``; the series names on a header line. A bar's width is `value × panelWidth / max` of its
 /// series, rounded down, at least 1 for a non-zero value, 0 for zero. Every bar carries a `<title>`
-/// (`private / disk: 3 objects`) for tooltips and screen readers; the SVG has `role="img"` and a
+/// (`private / disk, objects: 3`) for tooltips and screen readers; the SVG has `role="img"` and a
 /// `<title>`. No `xmlns` (not needed inline in HTML), no script, no external reference. Text is escaped
 /// by ``XMLEscaping``. An empty chart shows one line, `nothing recorded`.
 public struct SVGChart: Hashable, Sendable {
@@ -22,18 +22,15 @@ public struct SVGChart: Hashable, Sendable {
         }
     }
 
-    /// One series: its name on the header line, its unit in bar titles, and its fill color.
+    /// One series: its name (header line and bar titles) and its fill color.
     public struct Series: Hashable, Sendable {
         /// The name, e.g. `objects`.
         public var name: String
-        /// The unit after a value in bar titles, e.g. `objects`, `bytes`.
-        public var unit: String
         /// A CSS color, e.g. `#4e79a7`.
         public var color: String
 
-        public init(name: String, unit: String, color: String) {
+        public init(name: String, color: String) {
             self.name = name
-            self.unit = unit
             self.color = color
         }
     }
@@ -92,7 +89,7 @@ public struct SVGChart: Hashable, Sendable {
                 let amount = value(of: bar, index)
                 let barWidth = Self.barWidth(amount, maximum: maxima[index])
                 let x = panelX(index)
-                let tip = "\(bar.label): \(amount) \(item.unit)"
+                let tip = "\(bar.label), \(item.name): \(amount)"
                 out += "<rect x=\"\(x)\" y=\"\(top + 2)\" width=\"\(barWidth)\" height=\"\(Self.rowHeight - 4)\" "
                     + "fill=\"\(XMLEscaping.attribute(item.color))\"><title>\(XMLEscaping.text(tip))</title></rect>\n"
                 out += "<text x=\"\(x + barWidth + 4)\" y=\"\(top + 15)\">\(amount)</text>\n"

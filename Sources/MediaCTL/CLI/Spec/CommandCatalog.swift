@@ -134,8 +134,8 @@ public enum CommandCatalog {
         ],
         subcommands: [auditVerify, auditPrune],
         notes: [
-            "--junit and --html add files; stdout (text or --json) and the exit status stay the same. "
-                + "A file that cannot be written exits 2 after the report is printed.",
+            "--junit and --html also write files: stdout (text or --json) and the exit status are unchanged, "
+                + "but a file that cannot be written exits 2 (after the report is printed).",
             exitCodes(ok: "clean", failure: "violations (a broken chain included)"),
         ])
 
