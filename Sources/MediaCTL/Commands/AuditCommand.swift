@@ -3,35 +3,73 @@ import MediaAudit
 import MediaPolicy
 import MediaStorage
 
-/// `mediactl audit [--state-dir DIR] [--policies DIR] [--json]`: what was persisted, per tier and
-/// storage class, and every violation of the policies (docs/audit-report.md).
+/// `mediactl audit [--state-dir DIR] [--policies DIR] [--json] [--junit FILE] [--html FILE]`: what was
+/// persisted, per tier and storage class, and every violation of the policies (docs/audit-report.md).
 ///
 /// Steps: scan `disk/` and `sealed/` read-only (``MediaStorage/StateInventory``), take each tier's
 /// widest allowed storage from the policies, then stream the log once (``AuditReader``), verifying
 /// the hash chain (``AuditChainCheck``) and reconciling (``AuditReconciliation``) as it goes.
 ///
 /// Output: ``MediaAudit/AuditReport/text`` followed, when the scan found temp files or defective
-/// entries, by an `inventory notes: N` section; with `--json`, one ``AuditDocument``.
+/// entries, by an `inventory notes: N` section; with `--json`, one ``AuditDocument``. Then, with
+/// `--junit FILE`, ``MediaAudit/AuditJUnitReport/xml`` is written to FILE and, with `--html FILE`,
+/// ``MediaAudit/AuditHTMLReport/html`` (created with mode 0600, or truncated; the log and inventory notes
+/// are their notes, the records' first and last `time` their time range).
 /// Exit: 0 clean, 1 violations, 2 unusable input (no state directory, invalid or unreadable
-/// policies, no audit log, unreadable log or folders).
+/// policies, no audit log, unreadable log or folders; or a report file that cannot be written:
+/// `cannot write the JUnit report 'FILE': <reason>`, `cannot write the HTML report 'FILE': <reason>`,
+/// after stdout is written and after trying the other file).
 public enum AuditCommand {
-    public static func run(_ options: AuditOptions, context: CommandContext) -> ExitCode {
+    /// Runs the audit and prints it; writes the report files asked for.
+    /// - Parameter clock: when the audit starts (the reports' `timestamp`/"generated") and how long it
+    ///   takes (the JUnit root's `time`); the system clocks by default.
+    /// - Returns: the exit status (see the type's documentation).
+    public static func run(_ options: AuditOptions, context: CommandContext, clock: AuditReportClock = .system) -> ExitCode {
+        let started = clock.monotonicMilliseconds()
+        let generatedAt = clock.now()
         do {
-            let document = try audit(options, context: context)
+            var records = AuditReportContext.TimeRange()
+            let document = try audit(options, context: context) { records.add($0.time) }
             if options.json {
                 try context.writeJSON(document)
             } else {
                 context.stdout.write(document.text)
             }
-            return document.report.isClean ? .success : .failure
+            var status: ExitCode = document.report.isClean ? .success : .failure
+            guard options.junitFile != nil || options.htmlFile != nil else { return status }
+            let reportContext = AuditReportContext(
+                generatedAt: generatedAt, durationMilliseconds: clock.monotonicMilliseconds() - started,
+                records: records, notes: document.logNoteLines + document.inventoryNoteLines)
+            if let path = options.junitFile {
+                let xml = AuditJUnitReport(report: document.report, context: reportContext).xml
+                if let failure = write(xml, to: path, what: "the JUnit report") { status = context.fail(failure) }
+            }
+            if let path = options.htmlFile {
+                let html = AuditHTMLReport(report: document.report, context: reportContext).html
+                if let failure = write(html, to: path, what: "the HTML report") { status = context.fail(failure) }
+            }
+            return status
         } catch {
             return context.fail(error)
         }
     }
 
+    /// Writes one report file; the error to print when it cannot be written.
+    private static func write(_ text: String, to path: String, what: String) -> CommandError? {
+        do {
+            try FileAccess.writeFile(Array(text.utf8), to: path, what: what)
+            return nil
+        } catch {
+            return error
+        }
+    }
+
     /// Builds the document. Policy problems are printed as diagnostics before the error is thrown.
-    /// - Throws: ``CommandError`` with exit 2 (see ``run(_:context:)``).
-    static func audit(_ options: AuditOptions, context: CommandContext) throws(CommandError) -> AuditDocument {
+    /// - Parameter observe: called with every record reconciled, in chain order.
+    /// - Throws: ``CommandError`` with exit 2 (see ``run(_:context:clock:)``).
+    static func audit(
+        _ options: AuditOptions, context: CommandContext, observe: (AuditRecord) -> Void = { _ in }
+    ) throws(CommandError) -> AuditDocument {
         let state = options.stateDirectory
         try StateDirectoryCheck.requireExisting(state)
         let policies = try PolicyCheckCommand.load(
@@ -53,7 +91,10 @@ public enum AuditCommand {
         var notes = AuditDocument.LogNotes()
         let verification: AuditVerification
         do {
-            verification = try reconciliation.read(directory: directory) { notes.add($0) }
+            verification = try reconciliation.read(directory: directory) { record in
+                notes.add(record)
+                observe(record)
+            }
         } catch {
             throw AuditVerifyCommand.unreadableLog(directory, error)
         }

@@ -97,27 +97,35 @@ public struct AuditDocument: Sendable, Encodable {
     /// ```
     public var text: String {
         var out = report.text
-        let noteCount = uncleanStops.count + repairedTornTails.count + (deadServicePid == nil ? 0 : 1)
-        if noteCount > 0 {
-            out += "\nlog notes: \(noteCount)\n"
-            for seq in uncleanStops {
-                out += "  unclean-stop before seq \(seq): no stop record (the service crashed or was killed)\n"
-            }
-            for tail in repairedTornTails {
-                out += "  repaired-torn-tail at seq \(tail.seq): \(tail.bytes) bytes of an incomplete or unparsable last line "
-                    + "were cut from the log at that start (a write cut short by a crash, or an edit of the log's end)\n"
-            }
-            if let deadServicePid {
-                out += "  dead-service: serve.json names pid \(deadServicePid), which is not running (the service was killed); "
-                    + "its sealed files stay until the next start shreds them\n"
-            }
+        let logNotes = logNoteLines
+        if !logNotes.isEmpty {
+            out += "\nlog notes: \(logNotes.count)\n" + logNotes.map { "  \($0)\n" }.joined()
         }
-        let count = inventory.temporaryFiles.count + inventory.defects.count
-        guard count > 0 else { return out }
-        out += "\ninventory notes: \(count)\n"
-        for path in inventory.temporaryFiles { out += "  temporary-file \(path)\n" }
-        for defect in inventory.defects { out += "  \(defect.code) \(defect.path): \(defect.detail)\n" }
-        return out
+        let inventoryNotes = inventoryNoteLines
+        guard !inventoryNotes.isEmpty else { return out }
+        return out + "\ninventory notes: \(inventoryNotes.count)\n" + inventoryNotes.map { "  \($0)\n" }.joined()
+    }
+
+    /// The log notes, one line each without indentation, as ``text`` lists them under `log notes: N`:
+    /// `unclean-stop before seq 42: …`, `repaired-torn-tail at seq 42: …`, `dead-service: …`.
+    public var logNoteLines: [String] {
+        var lines = uncleanStops.map { "unclean-stop before seq \($0): no stop record (the service crashed or was killed)" }
+        for tail in repairedTornTails {
+            lines.append("repaired-torn-tail at seq \(tail.seq): \(tail.bytes) bytes of an incomplete or unparsable last line "
+                + "were cut from the log at that start (a write cut short by a crash, or an edit of the log's end)")
+        }
+        if let deadServicePid {
+            lines.append("dead-service: serve.json names pid \(deadServicePid), which is not running (the service was killed); "
+                + "its sealed files stay until the next start shreds them")
+        }
+        return lines
+    }
+
+    /// The inventory notes, one line each without indentation, as ``text`` lists them under
+    /// `inventory notes: N`: `temporary-file <path>`, `<code> <path>: <detail>`.
+    public var inventoryNoteLines: [String] {
+        inventory.temporaryFiles.map { "temporary-file \($0)" }
+            + inventory.defects.map { "\($0.code) \($0.path): \($0.detail)" }
     }
 
     /// Seqs of `start` records whose previous record is not `stop`.

@@ -119,12 +119,25 @@ public enum CommandCatalog {
         path: ["audit"],
         summary: "Report what was persisted, per tier, and any storage that policy forbids.",
         usage: [
-            "mediactl audit [--state-dir DIR] [--policies DIR] [--json]", "mediactl audit verify [--state-dir DIR]",
+            "mediactl audit [--state-dir DIR] [--policies DIR] [--json] [--junit FILE] [--html FILE]",
+            "mediactl audit verify [--state-dir DIR]",
             "mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]",
         ],
-        options: [stateDir, policies, json],
+        options: [
+            stateDir, policies, json,
+            OptionSpec(
+                "junit", valueName: "FILE",
+                help: "Also write the report as JUnit XML to FILE: a test case per check and tier, a failure per violation."),
+            OptionSpec(
+                "html", valueName: "FILE",
+                help: "Also write the report as one self-contained HTML page to FILE (tables and a chart, no script)."),
+        ],
         subcommands: [auditVerify, auditPrune],
-        notes: [exitCodes(ok: "clean", failure: "violations (a broken chain included)")])
+        notes: [
+            "--junit and --html also write files: stdout (text or --json) and the exit status are unchanged, "
+                + "but a file that cannot be written exits 2 (after the report is printed).",
+            exitCodes(ok: "clean", failure: "violations (a broken chain included)"),
+        ])
 
     /// `mediactl policy check`.
     public static let policyCheck = CommandSpec(

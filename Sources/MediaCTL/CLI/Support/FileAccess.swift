@@ -32,10 +32,12 @@ enum FileAccess {
     }
 
     /// Creates or truncates `path` with mode 0600 (when created) and writes `bytes` in full.
+    /// - Parameter what: names the file in the error (`cannot write the JUnit report 'x': …`); `nil`:
+    ///   `cannot write 'x': …`.
     /// - Throws: ``CommandError`` `unwritableFile` (exit 2).
-    static func writeFile(_ bytes: [UInt8], to path: String) throws(CommandError) {
+    static func writeFile(_ bytes: [UInt8], to path: String, what: String? = nil) throws(CommandError) {
         let fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw unwritable(path, errno) }
+        guard fd >= 0 else { throw unwritable(what, path, errno) }
         var failure: Int32 = 0
         bytes.withUnsafeBufferPointer { buffer in
             guard var base = buffer.baseAddress else { return }
@@ -52,7 +54,7 @@ enum FileAccess {
             }
         }
         if close(fd) != 0, failure == 0 { failure = errno }
-        if failure != 0 { throw unwritable(path, failure) }
+        if failure != 0 { throw unwritable(what, path, failure) }
     }
 
     /// Marker for "not a regular file", reported as such instead of an `errno` text.
@@ -62,8 +64,9 @@ enum FileAccess {
         CommandError(.unreadableFile, "cannot read \(what) '\(path)': \(reason(code))", exitCode: .unusableInput)
     }
 
-    private static func unwritable(_ path: String, _ code: Int32) -> CommandError {
-        CommandError(.unwritableFile, "cannot write '\(path)': \(reason(code))", exitCode: .unusableInput)
+    private static func unwritable(_ what: String?, _ path: String, _ code: Int32) -> CommandError {
+        let file = what.map { "\($0) '\(path)'" } ?? "'\(path)'"
+        return CommandError(.unwritableFile, "cannot write \(file): \(reason(code))", exitCode: .unusableInput)
     }
 
     private static func reason(_ code: Int32) -> String {
