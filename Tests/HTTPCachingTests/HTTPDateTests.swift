@@ -27,11 +27,17 @@ import Testing
         #expect(HTTPDate.parse("  Sun, 06 Nov 1994 08:49:37 GMT\t") == 784_111_777)
     }
 
+    @Test func namesAreReadCaseInsensitively() {
+        #expect(HTTPDate.parse("sun, 06 nov 1994 08:49:37 gmt") == 784_111_777)
+        #expect(HTTPDate.parse("SUNDAY, 06-NOV-94 08:49:37 GMT") == 784_111_777)
+        #expect(HTTPDate.parse("SUN NOV  6 08:49:37 1994") == 784_111_777)
+    }
+
     @Test func rejectsInvalidDates() {
         for text in ["", "0", "-1", "not-a-date", "Sun, 06 Nov 1994 08:49:37 UTC", "Sun, 31 Feb 1994 08:49:37 GMT",
                      "Sun, 06 Nov 1994 24:00:00 GMT", "Sun, 06 Nov 1994 08:60:00 GMT", "Xyz, 06 Nov 1994 08:49:37 GMT",
                      "Sun, 06 Foo 1994 08:49:37 GMT", "Sun, 6 Nov 1994 08:49:37 GMT", "Sun, 06 Nov 94 08:49:37 GMT",
-                     "Sun, 00 Nov 1994 08:49:37 GMT", "sun, 06 nov 1994 08:49:37 gmt", "Sunday, 06-Nov-1994 08:49:37 GMT",
+                     "Sun, 00 Nov 1994 08:49:37 GMT", "Sunday, 06-Nov-1994 08:49:37 GMT",
                      "Sun Nov 6 08:49:37 1994"] {
             #expect(HTTPDate.parse(text) == nil, "\(text)")
         }

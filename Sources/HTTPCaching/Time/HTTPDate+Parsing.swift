@@ -4,8 +4,11 @@ extension HTTPDate {
     /// (`Sunday, 06-Nov-94 08:49:37 GMT`) and asctime (`Sun Nov  6 08:49:37 1994`).
     ///
     /// - Parameters:
-    ///   - value: the field value; surrounding whitespace is ignored, names are case-sensitive
-    ///     as the grammar requires, the day name must be a valid one (it is not checked against the date).
+    ///   - value: the field value; surrounding whitespace is ignored; day names, month names and `GMT` are
+    ///     read case-insensitively (`THU`, `AUG`, `gMT`: the grammar is case-sensitive, but RFC 9110 §5.6.7
+    ///     lets a recipient be robust); the day name must be a valid one (it is not checked against the date).
+    ///     Anything else the grammar does not allow (`UTC`, a one-digit hour, doubled spaces, a missing comma,
+    ///     dashes in an IMF-fixdate, a two-digit year outside RFC 850) makes the value invalid.
     ///   - now: used for RFC 850 two-digit years: a year that would be more than 50 years in the future
     ///     is the most recent past year with the same last two digits (RFC 9110 §5.6.7). When `nil`,
     ///     years 70–99 are 19xx and 00–69 are 20xx. A year outside 0...9999 makes the date invalid.
@@ -96,7 +99,13 @@ extension HTTPDate {
 
     private static func matches(_ b: UnsafeBufferPointer<UInt8>, _ offset: Int, _ literal: StaticString) -> Bool {
         guard offset + literal.utf8CodeUnitCount <= b.count else { return false }
-        for index in 0..<literal.utf8CodeUnitCount where b[offset + index] != literal.utf8Start[index] { return false }
+        for index in 0..<literal.utf8CodeUnitCount {
+            let expected = literal.utf8Start[index], actual = b[offset + index]
+            // ASCII letters compare case-insensitively (only letters: `|0x20` would also fold `@` into `` ` ``).
+            if actual == expected { continue }
+            let folded = expected | 0x20
+            guard folded >= UInt8(ascii: "a"), folded <= UInt8(ascii: "z"), actual | 0x20 == folded else { return false }
+        }
         return true
     }
 

@@ -30,7 +30,8 @@ extension HTTPRequestParser {
     }
 
     /// RFC 9112 §5: `field-name ":" OWS field-value OWS`; obs-fold and whitespace before the colon
-    /// are refused, as are NUL, bare CR and other control characters in the value (RFC 9110 §5.5).
+    /// are refused, as are NUL, bare CR and other control characters in the value (RFC 9110 §5.5). A value
+    /// with obs-text is read as ISO-8859-1 (``FieldValueOctets``), so its bytes survive unchanged.
     func parseFieldLine(_ line: ArraySlice<UInt8>) -> Result<(name: String, value: String), HTTPParseError> {
         if ASCII.isWhitespace(line[line.startIndex]) {
             return .failure(.badRequest(.obsoleteLineFolding, "obsolete line folding in header section"))
@@ -47,13 +48,15 @@ extension HTTPRequestParser {
         while start < end && ASCII.isWhitespace(line[start]) { start += 1 }
         while end > start && ASCII.isWhitespace(line[end - 1]) { end -= 1 }
         let value = line[start..<end]
-        for byte in value where byte < 0x20 || byte == 0x7F {
+        var hasNonASCII = false
+        for byte in value where byte < 0x20 || byte >= 0x7F {
             if byte == ASCII.tab { continue }
+            if byte >= 0x80 { hasNonASCII = true; continue }
             if byte == 0 { return .failure(.badRequest(.invalidFieldValue, "NUL in field value")) }
             if byte == ASCII.cr { return .failure(.badRequest(.bareCarriageReturn, "bare CR in field line")) }
             return .failure(.badRequest(.invalidFieldValue, "control character in field value"))
         }
-        return .success((String(decoding: name, as: UTF8.self), String(decoding: value, as: UTF8.self)))
+        return .success((String(decoding: name, as: UTF8.self), FieldValueOctets.decode(value, hasNonASCII: hasNonASCII)))
     }
 
     /// At the end of the header section: checks `Host`, decides keep-alive (RFC 9112 §9.3) and the

@@ -97,10 +97,11 @@ public enum HTTPResponseSerializer {
         out.append(contentsOf: name.utf8)
         out.append(ASCII.colon)
         out.append(ASCII.space)
-        // Never let a handler's value split the head: CR and LF become spaces (RFC 9110 §5.5).
-        // Common case: no such byte, so the value is appended in one copy.
-        if value.utf8.contains(where: { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 }) {
-            for byte in value.utf8 { out.append(byte == ASCII.cr || byte == ASCII.lf || byte == 0 ? ASCII.space : byte) }
+        // Never let a handler's value split the head: CR and LF become spaces (RFC 9110 §5.5); non-ASCII
+        // scalars are the octets they were read as (``FieldValueOctets``). Common case: no such byte, so the
+        // value is appended in one copy.
+        if value.utf8.contains(where: { $0 == ASCII.cr || $0 == ASCII.lf || $0 == 0 || $0 >= 0x80 }) {
+            FieldValueOctets.append(value, to: &out)
         } else {
             out.append(contentsOf: value.utf8)
         }

@@ -78,7 +78,11 @@ extension CurlEngine {
         let api = library.api
         var list: OpaquePointer?
         func append(_ line: String) {
-            if let longer = line.withCString({ api.pointee.slist_append(list, $0) }) { list = longer }
+            // Field values are octets: a value read with obs-text goes back byte for byte (CurlFieldOctets).
+            let longer = line.utf8.contains(where: { $0 >= 0x80 })
+                ? CurlFieldOctets.cString(line).withUnsafeBufferPointer { api.pointee.slist_append(list, $0.baseAddress) }
+                : line.withCString { api.pointee.slist_append(list, $0) }
+            if let longer { list = longer }
         }
         var hasAccept = false, hasUserAgent = false, hasExpect = false, hasContentType = false, hasAcceptEncoding = false
         for field in request.fields {

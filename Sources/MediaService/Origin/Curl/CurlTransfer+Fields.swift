@@ -118,12 +118,13 @@ extension CurlTransfer {
         return code
     }
 
-    /// The bytes without leading and trailing spaces and tabs, as a string.
+    /// The bytes without leading and trailing spaces and tabs, as a string (obs-text read as ISO-8859-1,
+    /// ``CurlFieldOctets``).
     static func trimmed(_ bytes: UnsafeRawBufferPointer) -> String {
         var start = 0
         var end = bytes.count
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        return String(decoding: UnsafeRawBufferPointer(rebasing: bytes[start..<end]), as: UTF8.self)
+        return CurlFieldOctets.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
     }
 }
