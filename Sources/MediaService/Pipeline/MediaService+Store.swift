@@ -33,6 +33,11 @@ extension MediaService {
                                     requestTime: Int64(requestTime), responseTime: Int64(responseTime), targets: context.targets)
             storability = .notStorable(StorageReason(why.code))
         }
+        if response.status != 200, fields.contains("range") {
+            // An answer to a Range request other than the whole representation (a 416, a 206 the storability
+            // rules already refuse, any status chosen for that range) is not what a plain GET of the URL gets.
+            storability = .notStorable(StorageReason("answer-to-range-request"))
+        }
         if context.role == .shared, tier.setCookie == .refuse, stored.fields["Set-Cookie"] != nil {
             // C08: one client's cookie is never replayed to another (generic tiers unless `setCookie: store`; image
             // tiers dropped it above; a qualified `private="Set-Cookie"` or `no-cache="Set-Cookie"` already kept it

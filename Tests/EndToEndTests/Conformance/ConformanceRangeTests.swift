@@ -163,3 +163,25 @@ struct ImageTierRangeTests {
         #expect(world.origin.accessLog(prefix: "/" + Self.horse, count: 1) == ["/\(Self.horse) auth=- inm=- xfh=- fwd=- status=200"])
     }
 }
+
+extension ConformanceRangeTests {
+    /// An origin's `416` (here with explicit freshness) answers only that Range request: it is not stored, and
+    /// a plain GET of the URL gets the whole representation.
+    @Test func anOrigin416IsNeverStoredForPlainRequests() throws {
+        let world = try ConformanceWorld { request, _, connection in
+            if request.header("Range") != nil {
+                connection.respond(416, [("Cache-Control", "max-age=3600"), ("Content-Range", "bytes */11")], text: "")
+            } else {
+                connection.respond(200, [("Cache-Control", "max-age=3600")], text: Self.body)
+            }
+        }
+        defer { world.tearDown() }
+        let refused = try world.get("/r416", [("Range", "bytes=50-60")])
+        #expect(refused.status == 416)
+        #expect(refused.cacheStatus.stored == false)
+        let whole = try world.get("/r416")
+        #expect(whole.status == 200)
+        #expect(whole.text == Self.body)
+        #expect(world.origin.requests.count == 2)
+    }
+}
