@@ -7,6 +7,10 @@ extension MediaService {
     /// RFC 9111 and the tier allow it).
     func forward(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
                  conditional: HTTPFields?, reason: CacheStatus.Forward) async -> ServiceResponse {
+        if context.method == "HEAD", context.isGeneric, context.variant == nil {
+            return await headThrough(context, decision: &decision, candidates: candidates, conditional: conditional,
+                                     reason: reason)
+        }
         // Whether an origin error may be answered with a stored response (stale-if-error): then a generic
         // tier's 5xx is not passed through, and not stored over the response that will be served.
         let staleOnError = context.isGeneric && { var probe = decision

@@ -33,7 +33,7 @@ extension MediaService {
                                     requestTime: Int64(requestTime), responseTime: Int64(responseTime), targets: context.targets)
             storability = .notStorable(StorageReason(why.code))
         }
-        if response.status != 200, fields.contains("range") {
+        if case .storable = storability, response.status != 200, fields.contains("range") {
             // An answer to a Range request other than the whole representation (a 416, a 206 the storability
             // rules already refuse, any status chosen for that range) is not what a plain GET of the URL gets.
             storability = .notStorable(StorageReason("answer-to-range-request"))
@@ -131,7 +131,6 @@ extension MediaService {
         guard !selected.isEmpty else {
             return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
         }
-        let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
         let request = context.cacheRequest
         var served: (Candidate, StoredResponse, StoredHead, ttl: Int64, kept: Bool)?
         var updateFields = response.fields
@@ -141,24 +140,10 @@ extension MediaService {
             let candidate = candidates[index]
             let updated = NotModified.update(candidate.response, with: updateFields, requestTime: Int64(requestTime),
                                              responseTime: Int64(responseTime), role: context.role)
-            let ttl = max(0, min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
-            // The cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
-            let policyTTL = ttl + updated.currentAge(now: Int64(responseTime))
-            var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
-                                  height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)
-            head.storage = candidate.head.storage
-            head.keepDerivation(of: candidate.head)
-            var entry = candidate.entry
-            entry.metadata.head = head.encoded()
-            entry.metadata.requestTime = requestTime
-            entry.metadata.responseTime = responseTime
-            entry.metadata.expiresAt = Self.expiresAt(responseTime: responseTime, ttl: ttl, tier: context.tier)
-            let storage = StorageClass(rawValue: candidate.head.storage) ?? .memory
-            let kept = commitUpdate(entry, storeKey: candidate.storeKey, storage: storage, ttl: Int(ttl), context: context)
-            let matches = updated.matches(request: request.fields, digest: digest)
-            if served == nil || matches {
-                served = (Candidate(storeKey: candidate.storeKey, response: updated, head: head, entry: entry,
-                                    policyTTL: policyTTL), updated, head, ttl, kept)
+            let (fresh, ttl, kept) = storeUpdate(candidate, updated, context: context, requestTime: requestTime,
+                                                 responseTime: responseTime)
+            if served == nil || updated.matches(request: request.fields, digest: digest) {
+                served = (fresh, updated, fresh.head, ttl, kept)
             }
         }
         let (candidate, updated, head, ttl, kept) = served!
@@ -172,6 +157,30 @@ extension MediaService {
             content.storage = "none"
         }
         return Exchange(result: .content(content), shareable: true)
+    }
+
+    /// Writes `updated` (a 304's or a HEAD's update of `candidate`, RFC 9111 §3.2) over the stored entry,
+    /// audited `update`: the stored body and what was learned about it stay, the head and times are new.
+    /// - Returns: the updated candidate, its time to live (seconds, under the tier's cap) and whether it was kept.
+    func storeUpdate(_ candidate: Candidate, _ updated: StoredResponse, context: RequestContext, requestTime: Double,
+                     responseTime: Double) -> (candidate: Candidate, ttl: Int64, kept: Bool) {
+        let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
+        let ttl = max(0, min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
+        // The cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
+        let policyTTL = ttl + updated.currentAge(now: Int64(responseTime))
+        var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
+                              height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)
+        head.storage = candidate.head.storage
+        head.keepDerivation(of: candidate.head)
+        var entry = candidate.entry
+        entry.metadata.head = head.encoded()
+        entry.metadata.requestTime = requestTime
+        entry.metadata.responseTime = responseTime
+        entry.metadata.expiresAt = Self.expiresAt(responseTime: responseTime, ttl: ttl, tier: context.tier)
+        let storage = StorageClass(rawValue: candidate.head.storage) ?? .memory
+        let kept = commitUpdate(entry, storeKey: candidate.storeKey, storage: storage, ttl: Int(ttl), context: context)
+        return (Candidate(storeKey: candidate.storeKey, response: updated, head: head, entry: entry, policyTTL: policyTTL),
+                ttl, kept)
     }
 
     /// When a stored response may be swept: its time to live, plus (on tiers that are not partitioned) the

@@ -28,7 +28,10 @@ struct ConformanceInterimTests {
         #expect(first.interim.map(Self.fieldPairs) == [[["Link", "</styles.css>; rel=preload; as=style"], ["x-my-header", "test"]]])
         #expect(first.final.status == 200)
         #expect(first.final.text == "final-0")
-        #expect(first.final.header("Cache-Status") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=100000; stored; detail=memory")
+        // The binary reads a real clock: the ttl may be a second lower when a second boundary passes.
+        #expect(["mediactl; fwd=uri-miss; fwd-status=200; ttl=100000; stored; detail=memory",
+                 "mediactl; fwd=uri-miss; fwd-status=200; ttl=99999; stored; detail=memory"]
+            .contains(first.final.header("Cache-Status") ?? ""))
         #expect(first.final.header("Link") == nil)
         #expect(first.final.header("x-my-header") == nil)
 
@@ -103,7 +106,10 @@ struct ConformanceInterimTests {
         #expect(first.text == "bytes-as-read")
         #expect(first.header("Transfer-Encoding") == nil)
         #expect(first.header("Content-Length") == "13")
-        #expect(first.header("Cache-Status") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=3600; stored; detail=memory")
+        // The binary reads a real clock: the ttl may be a second lower when a second boundary passes.
+        #expect(["mediactl; fwd=uri-miss; fwd-status=200; ttl=3600; stored; detail=memory",
+                 "mediactl; fwd=uri-miss; fwd-status=200; ttl=3599; stored; detail=memory"]
+            .contains(first.header("Cache-Status") ?? ""))
         let second = try world.get("/coded")
         #expect(second.status == 200)
         #expect(second.text == "bytes-as-read")

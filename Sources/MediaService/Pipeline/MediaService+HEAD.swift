@@ -1,0 +1,109 @@
+import HTTPCaching
+import MediaPolicy
+
+extension MediaService {
+    /// A client `HEAD` that must reach the origin on a generic tier (conformance mode): written through as
+    /// `HEAD` (with the cache's validators when it holds a stored response), never coalesced, never stored as a
+    /// response of its own (it has no body).
+    ///
+    /// - A `304` freshens the stored responses it selects (RFC 9111 §4.3.4), as for a GET.
+    /// - A `200` freshens each stored GET response that could have been chosen for the request (§4.3.5):
+    ///   updated as for a 304 when `ETag`, `Last-Modified` and `Content-Length` agree
+    ///   (``HTTPCaching/NotModified/freshenWithHEAD(_:headStatus:headFields:requestTime:responseTime:role:)``),
+    ///   then answered from it; otherwise the origin's answer passes through and the stored response stays stale.
+    /// - Any other answer passes through unstored; an unreachable origin or a 5xx may be met with a stale
+    ///   response (`stale-if-error`).
+    ///
+    /// Image tiers validate with a `GET` instead, which fills the cache with a validated image.
+    func headThrough(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
+                     conditional: HTTPFields?, reason: CacheStatus.Forward) async -> ServiceResponse {
+        var fields = context.originFields
+        if let conditional {
+            for name in MediaService.clientConditionals { fields.remove(name) }
+            for field in conditional { fields.set(field.name, field.value) }
+        }
+        let tier = context.tier
+        let requestTime = now
+        let response: OriginResponse
+        do {
+            response = try await fetcher.fetch(OriginRequest(
+                method: "HEAD", url: context.upstreamURL, fields: fields, timeout: tier.originTimeout,
+                maxBodyBytes: tier.maxObjectBytes, allowsRetry: false, decodesContentCoding: false),
+                interim: context.interim)
+        } catch {
+            let problem = (error as? OriginError).map { Self.originFailureProblem($0, tier: tier, outcome: context.outcome) }
+                ?? Responder.problem(502, code: "origin-error", detail: "the origin could not be reached", outcome: context.outcome)
+            return staleOrFailure(context, decision: &decision, candidates: candidates, status: nil, failure: problem)
+        }
+        let responseTime = now
+        let time = Int64(responseTime)
+        if response.status == 304, conditional != nil {
+            let exchange = await notModified(context, candidates: candidates, response: response, conditional: conditional,
+                                             requestTime: requestTime, responseTime: responseTime, reason: reason)
+            switch exchange.result {
+            case .content(let content):
+                return Responder.content(content.response, head: content.head, body: content.body, context: context,
+                                         now: time, cacheStatus: content.cacheStatus, storage: content.storage,
+                                         reason: content.reason)
+            case .refused(let refusal), .originFailed(_, let refusal):
+                return refusal
+            }
+        }
+        if (500...599).contains(response.status) {
+            let passed = passedThroughHEAD(context, response, reason: reason)
+            return staleOrFailure(context, decision: &decision, candidates: candidates, status: response.status, failure: passed)
+        }
+        if response.status == 200, !wasPurgedDuringExchange(context) {
+            var served: (Candidate, ttl: Int64)?
+            for candidate in candidates where candidate.response.matches(request: context.cacheRequest.fields, digest: digest) {
+                guard case .updated(let updated) = NotModified.freshenWithHEAD(
+                    candidate.response, headStatus: 200, headFields: headUpdateFields(context, response.fields),
+                    requestTime: Int64(requestTime), responseTime: Int64(responseTime), role: context.role)
+                else { continue }
+                let (fresh, ttl, _) = storeUpdate(candidate, updated, context: context, requestTime: requestTime,
+                                                  responseTime: responseTime)
+                if served == nil { served = (fresh, ttl) }
+            }
+            if let (fresh, ttl) = served {
+                return Responder.stored(fresh, context: context, now: time,
+                                        status: CacheStatus(forward: reason, forwardStatus: 200, ttl: ttl, detail: "head-update"),
+                                        storage: fresh.head.storage)
+            }
+        }
+        return passedThroughHEAD(context, response, reason: reason)
+    }
+
+    /// The fields a HEAD's 200 may merge into a stored response: a shared tier that refuses cookies never merges one (C08).
+    private func headUpdateFields(_ context: RequestContext, _ fields: HTTPFields) -> HTTPFields {
+        var update = fields
+        if context.role == .shared, context.tier.setCookie == .refuse { update.remove("Set-Cookie") }
+        return update
+    }
+
+    /// The origin's answer to a written-through HEAD, as sent (hop-by-hop fields removed; its `Content-Length`
+    /// describes the GET body and is kept), with `Cache-Status`.
+    private func passedThroughHEAD(_ context: RequestContext, _ response: OriginResponse, reason: CacheStatus.Forward)
+        -> ServiceResponse {
+        var fields = StoredFields.filter(response.fields, role: .private)
+        let status = CacheStatus(forward: reason, forwardStatus: response.status)
+        fields.set("Cache-Status", status.description)
+        var outcome = context.outcome
+        outcome.cacheStatus = status.description
+        outcome.storage = "none"
+        return ServiceResponse(status: response.status, fields: fields, body: [], outcome: outcome)
+    }
+
+    /// A stored response served stale after an origin failure when RFC 5861 `stale-if-error` allows, else `failure`.
+    private func staleOrFailure(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
+                                status: Int?, failure: ServiceResponse) -> ServiceResponse {
+        let time = Int64(now)
+        guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else { return failure }
+        let candidate = candidates[index]
+        context.runtime.counters.bump(.hits)
+        return Responder.stored(candidate, context: context, now: time,
+                                status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
+                                                    ttl: remaining(candidate, context: context, now: Double(time)),
+                                                    detail: "stale-if-error"),
+                                storage: "hit")
+    }
+}
