@@ -21,7 +21,7 @@ import Testing
             "Usage: mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
         ),
         (["inspect", "--help"], "Usage: mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]..."),
-        (["audit", "--help"], "Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json] [--junit FILE] [--html FILE]"),
+        (["audit", "--help"], "Usage: mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]"),
         (["audit", "verify", "--help"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["audit", "verify", "-h"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["policy", "--help"], "Usage: mediactl policy check [--policies DIR]"),
@@ -192,7 +192,7 @@ import Testing
     @Test func eachCommandSaysWhatItsExitStatusesMean() async {
         let expected: [([String], String)] = [
             (["fetch"], "Exit status: 0 a 2xx or 304 answer, 1 any other answer, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
-            (["audit"], "Exit status: 0 clean, 1 violations (a broken chain included), 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
+            (["audit"], "Exit status: 0 clean, 1 violations (a broken chain included) in any replica, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
             (["audit", "verify"], "Exit status: 0 chain intact, 1 chain broken, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
             (["policy", "check"], "Exit status: 0 valid, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
             (["purge"], "Exit status: 0 purged, 1 the service failed the purge (5xx), 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),

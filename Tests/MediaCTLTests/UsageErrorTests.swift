@@ -206,7 +206,7 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
         #expect(
             result.stderr == """
                 mediactl: unknown option '--jsn'; did you mean --json?
-                Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json] [--junit FILE] [--html FILE]
+                Usage: mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]
                        mediactl audit verify [--state-dir DIR]
                        mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]
                 Run 'mediactl audit --help' for more information.

@@ -15,6 +15,25 @@ extension AuditReport {
         } else {
             out += "chain intact, last hash \(chain.lastHash.hex)\n"
         }
+        out += Self.tierTables(tiers)
+        if violations.isEmpty { return out + "\nclean: no violations\n" }
+        out += "\nviolations: \(violations.count)\n"
+        for violation in violations {
+            var line = "  \(violation.kind)"
+            if let tier = violation.tier { line += " tier=\(tier)" }
+            if let folder = violation.folder { line += " folder=\(folder.rawValue)" }
+            if let key = violation.key { line += " key=\(key)" }
+            if let seq = violation.seq { line += " seq=\(seq)" }
+            out += line + ": \(violation.evidence)\n"
+        }
+        return out
+    }
+
+    /// The per-tier tables of ``text``: for each tier a blank line, `tier <name> (allows <storage>)`, the
+    /// column header and one line per storage class (with its skip reasons and variant counts below).
+    /// The fleet totals of `mediactl audit --state-dir A --state-dir B` use the same tables.
+    public static func tierTables(_ tiers: [Tier]) -> String {
+        var out = ""
         for tier in tiers {
             out += "\ntier \(tier.tier) (allows \(tier.allowedStorage?.rawValue ?? "nothing: not in policies"))\n"
             out += "  " + pad("storage", 15, left: true) + Self.columns.map { pad($0, 12) }.joined() + "\n"
@@ -33,20 +52,10 @@ extension AuditReport {
                 }
             }
         }
-        if violations.isEmpty { return out + "\nclean: no violations\n" }
-        out += "\nviolations: \(violations.count)\n"
-        for violation in violations {
-            var line = "  \(violation.kind)"
-            if let tier = violation.tier { line += " tier=\(tier)" }
-            if let folder = violation.folder { line += " folder=\(folder.rawValue)" }
-            if let key = violation.key { line += " key=\(key)" }
-            if let seq = violation.seq { line += " seq=\(seq)" }
-            out += line + ": \(violation.evidence)\n"
-        }
         return out
     }
 
-    private func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
+    private static func pad(_ text: String, _ width: Int, left: Bool = false) -> String {
         let fill = String(repeating: " ", count: max(0, width - text.count))
         return left ? text + fill : fill + text
     }

@@ -35,7 +35,7 @@ extension MediaCTLMain {
         case ["demo"]: return .demo(DemoOptions(parsed))
         case ["fetch"]: return .fetch(try FetchOptions(parsed, environment: environment))
         case ["inspect"]: return .inspect(try InspectOptions(parsed))
-        case ["audit"]: return .audit(AuditOptions(parsed, environment: environment))
+        case ["audit"]: return .audit(try AuditOptions(parsed, environment: environment))
         case ["audit", "verify"]: return .auditVerify(AuditVerifyOptions(parsed, environment: environment))
         case ["audit", "prune"]: return .auditPrune(try AuditPruneOptions(parsed, environment: environment))
         case ["policy", "check"]: return .policyCheck(PolicyCheckOptions(parsed))

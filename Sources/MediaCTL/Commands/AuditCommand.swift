@@ -3,8 +3,9 @@ import MediaAudit
 import MediaPolicy
 import MediaStorage
 
-/// `mediactl audit [--state-dir DIR] [--policies DIR] [--json] [--junit FILE] [--html FILE]`: what was
+/// `mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]`: what was
 /// persisted, per tier and storage class, and every violation of the policies (docs/audit-report.md).
+/// With several `--state-dir`, every replica of a fleet and the fleet's totals (``runFleet(_:context:clock:)``).
 ///
 /// Steps: scan `disk/` and `sealed/` read-only (``MediaStorage/StateInventory``), take each tier's
 /// widest allowed storage from the policies, then stream the log once (``AuditReader``), verifying
@@ -25,6 +26,7 @@ public enum AuditCommand {
     ///   takes (the JUnit root's `time`); the system clocks by default.
     /// - Returns: the exit status (see the type's documentation).
     public static func run(_ options: AuditOptions, context: CommandContext, clock: AuditReportClock = .system) -> ExitCode {
+        if options.isFleet { return runFleet(options, context: context, clock: clock) }
         let started = clock.monotonicMilliseconds()
         let generatedAt = clock.now()
         do {
@@ -54,6 +56,50 @@ public enum AuditCommand {
         }
     }
 
+    /// `audit` with several `--state-dir`: every replica is audited against the same policies (loaded once)
+    /// before anything is printed; then ``AuditFleetDocument`` as text or JSON and the fleet's JUnit and HTML
+    /// files (``MediaAudit/AuditFleetJUnitReport``, ``MediaAudit/AuditFleetHTMLReport``). Exit 1 when any replica has a
+    /// violation; 2, with nothing on stdout, when any replica cannot be audited (the error names its state
+    /// directory or log), or, after stdout, when a report file cannot be written.
+    static func runFleet(_ options: AuditOptions, context: CommandContext, clock: AuditReportClock) -> ExitCode {
+        let started = clock.monotonicMilliseconds()
+        let generatedAt = clock.now()
+        do {
+            let policies = try PolicyCheckCommand.load(
+                options.policiesDirectory, context: context, failure: "cannot audit")
+            var replicas: [AuditFleetDocument.Replica] = []
+            var ranges: [AuditReportContext.TimeRange] = []
+            for state in options.stateDirectories {
+                var records = AuditReportContext.TimeRange()
+                let document = try audit(stateDirectory: state, policies: policies) { records.add($0.time) }
+                replicas.append(AuditFleetDocument.Replica(stateDirectory: state, document: document))
+                ranges.append(records)
+            }
+            let document = AuditFleetDocument(replicas: replicas)
+            if options.json {
+                try context.writeJSON(document)
+            } else {
+                context.stdout.write(document.text)
+            }
+            var status: ExitCode = document.isClean ? .success : .failure
+            guard options.junitFile != nil || options.htmlFile != nil else { return status }
+            let fleet = document.fleet(records: ranges, generatedAt: generatedAt)
+            let fleetContext = AuditReportContext(
+                generatedAt: generatedAt, durationMilliseconds: clock.monotonicMilliseconds() - started)
+            if let path = options.junitFile {
+                let xml = AuditFleetJUnitReport(fleet: fleet, context: fleetContext).xml
+                if let failure = write(xml, to: path, what: "the JUnit report") { status = context.fail(failure) }
+            }
+            if let path = options.htmlFile {
+                let html = AuditFleetHTMLReport(fleet: fleet, context: fleetContext).html
+                if let failure = write(html, to: path, what: "the HTML report") { status = context.fail(failure) }
+            }
+            return status
+        } catch {
+            return context.fail(error)
+        }
+    }
+
     /// Writes one report file; the error to print when it cannot be written.
     private static func write(_ text: String, to path: String, what: String) -> CommandError? {
         do {
@@ -70,10 +116,18 @@ public enum AuditCommand {
     static func audit(
         _ options: AuditOptions, context: CommandContext, observe: (AuditRecord) -> Void = { _ in }
     ) throws(CommandError) -> AuditDocument {
-        let state = options.stateDirectory
-        try StateDirectoryCheck.requireExisting(state)
+        try StateDirectoryCheck.requireExisting(options.stateDirectory)
         let policies = try PolicyCheckCommand.load(
             options.policiesDirectory, context: context, failure: "cannot audit")
+        return try audit(stateDirectory: options.stateDirectory, policies: policies, observe: observe)
+    }
+
+    /// The document of one state directory judged by `policies` (one replica of a fleet audit).
+    /// - Throws: ``CommandError`` with exit 2 (see ``run(_:context:clock:)``).
+    static func audit(
+        stateDirectory state: String, policies: PolicySet, observe: (AuditRecord) -> Void = { _ in }
+    ) throws(CommandError) -> AuditDocument {
+        try StateDirectoryCheck.requireExisting(state)
         // A running service may store and remove while this reads. Its record always precedes the file,
         // so the files are scanned first and the log read after: every file found has its record. A file
         // removed after the scan (its removal record then read) is dropped before judging.

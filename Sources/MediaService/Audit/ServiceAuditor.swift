@@ -10,10 +10,15 @@ import MediaStorage
 /// hold them). A failed append is reported to the caller, which then does not persist.
 final class ServiceAuditor: Sendable {
     let log: any AuditRecording
+    private let tracked: FailureTrackingAuditLog
 
     init(log: any AuditRecording) {
-        self.log = log
+        tracked = FailureTrackingAuditLog(log)
+        self.log = tracked
     }
+
+    /// `true` once an append or flush has failed since the service started (`mediactl_audit_writer_failed`).
+    var writerFailed: Bool { tracked.hasFailed }
 
     /// What a record says about one stored response.
     struct Subject: Sendable {

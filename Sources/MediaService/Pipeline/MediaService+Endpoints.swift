@@ -44,7 +44,8 @@ extension MediaService {
     }
 
     /// Per-tier counters (`mediactl_<counter>_total{tier="…"}`) and byte gauges
-    /// (`mediactl_stored_bytes{tier="…",store="…"}`, `mediactl_pending_write_bytes{tier="…",store="…"}`).
+    /// (`mediactl_stored_bytes{tier="…",store="…"}`, `mediactl_pending_write_bytes{tier="…",store="…"}`), and
+    /// `mediactl_audit_writer_failed` (0 or 1, no labels: see ``FailureTrackingAuditLog``).
     var metricsText: String {
         var lines: [String] = []
         let names = runtimes.keys.sorted()
@@ -74,6 +75,9 @@ extension MediaService {
                 lines.append("mediactl_pending_write_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
             }
         }
+        lines.append("# HELP mediactl_audit_writer_failed 1 once an audit record could not be written since the start (disk full or unwritable): nothing unaudited is stored, so the replica stops caching what it cannot record.")
+        lines.append("# TYPE mediactl_audit_writer_failed gauge")
+        lines.append("mediactl_audit_writer_failed \(auditor.writerFailed ? 1 : 0)")
         return lines.joined(separator: "\n") + "\n"
     }
 }

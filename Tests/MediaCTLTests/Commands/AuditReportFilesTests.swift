@@ -25,7 +25,7 @@ import Testing
     @Test func helpListsTheFlags() async {
         let help = await CLIRun.run(["audit", "--help"])
         #expect(help.stdout.hasPrefix(
-            "Usage: mediactl audit [--state-dir DIR] [--policies DIR] [--json] [--junit FILE] [--html FILE]\n"))
+            "Usage: mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]\n"))
         #expect(help.stdout.contains(
             "  --junit FILE      Also write the report as JUnit XML to FILE: a test case per check and tier, a failure per violation.\n"))
         #expect(help.stdout.contains(

@@ -50,14 +50,23 @@ public struct AuditHTMLReport: Hashable, Sendable {
         var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
         out += "<title>\(escape(title))</title>\n<style>\n\(Self.style)</style>\n</head>\n<body>\n"
         out += "<h1>\(escape(title))</h1>\n"
-        out += summary + violations + tiers
-        out += "<h2 id=\"chart\">\(escape(chart.title))</h2>\n" + chart.svg
+        out += sections()
+        return out + "</body>\n</html>\n"
+    }
+
+    /// The sections of the page's body after the `<h1>` (see the type's documentation): headings at
+    /// `level` (tiers one below), ids prefixed with `idPrefix`. ``AuditFleetHTMLReport`` shows each replica
+    /// with `level` 3 and the prefix `replica-N-`.
+    public func sections(idPrefix: String = "", level: Int = 2) -> String {
+        let h = "h\(level)"
+        var out = summary(h, idPrefix) + violations(h, idPrefix) + tiers(h, "h\(level + 1)", idPrefix)
+        out += "<\(h) id=\"\(idPrefix)chart\">\(escape(chart.title))</\(h)>\n" + chart.svg
         if !context.notes.isEmpty {
-            out += "<h2 id=\"notes\">Notes</h2>\n<ul>\n"
+            out += "<\(h) id=\"\(idPrefix)notes\">Notes</\(h)>\n<ul>\n"
             for note in context.notes { out += "<li>\(escape(note))</li>\n" }
             out += "</ul>\n"
         }
-        return out + "</body>\n</html>\n"
+        return out
     }
 
     static let style = """
@@ -80,7 +89,7 @@ public struct AuditHTMLReport: Hashable, Sendable {
         }
     }
 
-    private var summary: String {
+    private func summary(_ h: String, _ idPrefix: String) -> String {
         let chain = report.chain
         let chainCell: String
         if let failure = chain.failure {
@@ -92,7 +101,7 @@ public struct AuditHTMLReport: Hashable, Sendable {
         }
         let records = "\(report.recordCount)"
             + (chain.checkpointSeq > 0 ? " after the checkpoint at seq \(chain.checkpointSeq)" : "")
-        var out = "<h2 id=\"summary\">Summary</h2>\n<table>\n"
+        var out = "<\(h) id=\"\(idPrefix)summary\">Summary</\(h)>\n<table>\n"
         out += "<tr><th>result</th><td class=\"\(report.isClean ? "ok" : "bad")\">\(escape(result))</td></tr>\n"
         out += "<tr><th>chain</th>\(chainCell)</tr>\n"
         out += "<tr><th>records</th><td>\(escape(records))</td></tr>\n"
@@ -101,8 +110,8 @@ public struct AuditHTMLReport: Hashable, Sendable {
         return out + "</table>\n"
     }
 
-    private var violations: String {
-        var out = "<h2 id=\"violations\">Violations (\(report.violations.count))</h2>\n"
+    private func violations(_ h: String, _ idPrefix: String) -> String {
+        var out = "<\(h) id=\"\(idPrefix)violations\">Violations (\(report.violations.count))</\(h)>\n"
         guard !report.violations.isEmpty else { return out + "<p class=\"ok\">No violations.</p>\n" }
         out += "<table>\n<thead><tr>"
             + ["kind", "check", "tier", "folder", "key", "seq", "evidence"].map { "<th>\($0)</th>" }.joined()
@@ -122,12 +131,18 @@ public struct AuditHTMLReport: Hashable, Sendable {
         return out + "</tbody>\n</table>\n"
     }
 
-    private var tiers: String {
-        var out = "<h2 id=\"tiers\">Tiers</h2>\n"
+    private func tiers(_ h: String, _ h3: String, _ idPrefix: String) -> String {
+        "<\(h) id=\"\(idPrefix)tiers\">Tiers</\(h)>\n" + Self.tierTables(report.tiers, heading: h3)
+    }
+
+    /// One `<h3>` (or `heading`) and table per tier, as the `tiers` section shows them; the fleet totals
+    /// of ``AuditFleetHTMLReport`` use the same tables.
+    static func tierTables(_ tiers: [AuditReport.Tier], heading h3: String) -> String {
+        var out = ""
         let headers = AuditReport.columns + ["variants stored", "variant objects", "skip reasons"]
-        for tier in report.tiers {
+        for tier in tiers {
             let allows = tier.allowedStorage?.rawValue ?? "nothing: not in policies"
-            out += "<h3>\(escape("tier \(tier.tier) (allows \(allows))"))</h3>\n"
+            out += "<\(h3)>\(XMLEscaping.text("tier \(tier.tier) (allows \(allows))"))</\(h3)>\n"
             guard !tier.rows.isEmpty else {
                 out += "<p>Nothing recorded or stored.</p>\n"
                 continue
@@ -141,7 +156,7 @@ public struct AuditHTMLReport: Hashable, Sendable {
                 ]
                 let reasons = row.skipped.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
                 out += "<tr><td>\(row.storage.rawValue)</td>" + counts.map { "<td class=\"n\">\($0)</td>" }.joined()
-                    + "<td>\(escape(reasons))</td></tr>\n"
+                    + "<td>\(XMLEscaping.text(reasons))</td></tr>\n"
             }
             out += "</tbody>\n</table>\n"
         }

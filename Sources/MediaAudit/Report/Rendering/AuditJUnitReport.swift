@@ -104,8 +104,11 @@ public struct AuditJUnitReport: Hashable, Sendable {
     }
 
     /// The XML document (see the type's documentation).
-    public var xml: String {
-        let suites = self.suites
+    public var xml: String { Self.xml(suites: suites, context: context) }
+
+    /// The XML document of `suites` under one `testsuites` root (`name="mediactl audit"`, the totals of
+    /// the suites, the context's duration); every suite carries the context's `timestamp`.
+    public static func xml(suites: [Suite], context: AuditReportContext) -> String {
         let tests = suites.reduce(0) { $0 + $1.cases.count }
         let failures = suites.reduce(0) { $0 + $1.failureCount }
         let timestamp = String(context.generatedAt.rfc3339.prefix(19))

@@ -119,12 +119,16 @@ public enum CommandCatalog {
         path: ["audit"],
         summary: "Report what was persisted, per tier, and any storage that policy forbids.",
         usage: [
-            "mediactl audit [--state-dir DIR] [--policies DIR] [--json] [--junit FILE] [--html FILE]",
+            "mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]",
             "mediactl audit verify [--state-dir DIR]",
             "mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]",
         ],
         options: [
-            stateDir, policies, json,
+            OptionSpec(
+                "state-dir", valueName: "DIR", repeatable: true,
+                help: "State directory. Repeatable: one per replica, each audited, then the fleet's totals. "
+                    + "Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl."),
+            policies, json,
             OptionSpec(
                 "junit", valueName: "FILE",
                 help: "Also write the report as JUnit XML to FILE: a test case per check and tier, a failure per violation."),
@@ -136,7 +140,9 @@ public enum CommandCatalog {
         notes: [
             "--junit and --html also write files: stdout (text or --json) and the exit status are unchanged, "
                 + "but a file that cannot be written exits 2 (after the report is printed).",
-            exitCodes(ok: "clean", failure: "violations (a broken chain included)"),
+            "With several --state-dir (a fleet, docs/scale-out.md): a report per replica headed by its state directory, "
+                + "then the fleet's totals; --json, --junit and --html cover every replica. One unusable replica exits 2.",
+            exitCodes(ok: "clean", failure: "violations (a broken chain included) in any replica"),
         ])
 
     /// `mediactl policy check`.
