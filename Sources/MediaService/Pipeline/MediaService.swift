@@ -83,7 +83,7 @@ public final class MediaService: Sendable {
     /// - Parameters:
     ///   - policies: the loaded policies (`PolicyLoader`).
     ///   - fetcher: the origin transport (``CurlOriginFetcher`` in production, through
-    ///     ``DefaultOriginFetcher``; ``URLSessionOriginFetcher`` when libcurl cannot be loaded).
+    ///     ``DefaultOriginFetcher``).
     ///   - configuration: see ``Configuration``.
     ///   - auditLog: a recorder to use instead of `<state>/audit` (tests). Default: `nil`.
     /// - Throws: `ServiceError` `state-directory` when the directory cannot be created,
