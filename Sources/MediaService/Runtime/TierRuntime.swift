@@ -26,7 +26,9 @@ final class TierRuntime: Sendable {
     /// Seconds per derived image, queueing included (`mediactl_transform_seconds`).
     let transformTimes = DurationHistogram()
 
+    /// - Parameters: barrier, observer: passed to the file stores (``MediaStorage/DurabilityBarrier``, crash tests).
     init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool, writesBehind: Bool = false,
+         barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
          onEvent: @escaping StorageEventHandler) throws {
         self.tier = tier
         self.counters = counters
@@ -61,14 +63,14 @@ final class TierRuntime: Sendable {
                             configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
                                                  synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
                                                  pendingByteLimit: pendingBytes),
-                            onEvent: onEvent)
+                            barrier: barrier, observer: observer, onEvent: onEvent)
             : nil
         sealed = persistent
             ? try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + tier.name,
                                      configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
                                                           synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
                                                           pendingByteLimit: pendingBytes),
-                                     onEvent: onEvent)
+                                     barrier: barrier, observer: observer, onEvent: onEvent)
             : nil
         for metadata in disk?.inventory() ?? [] { addVariant(metadata.key) }
     }

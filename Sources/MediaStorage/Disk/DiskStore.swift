@@ -49,9 +49,14 @@ public final class DiskStore: MediaStoring {
     /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/disk`, and scans it:
     /// reads each file's fixed header and metadata (not bodies) to rebuild the index. Events of
     /// the scan go to `onEvent` before `init` returns.
+    /// - Parameters:
+    ///   - barrier: waited for before each file is renamed into place (the entry's audit record durable;
+    ///     docs/storage.md, "Durability"). Default `nil`: nothing to wait for.
+    ///   - observer: told of every write point (crash tests). Default `nil`.
     /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit, entryByteLimit and scanThreads must be positive"),
     ///   `unsafe-path` when `directory` is a symlink or not a folder, `io`.
     public init(directory: String, configuration: Configuration = Configuration(),
+                barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
                 onEvent: @escaping StorageEventHandler = { _ in }) throws {
         guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.scanThreads > 0 else {
             throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")
@@ -61,7 +66,7 @@ public final class DiskStore: MediaStoring {
             storageClass: .disk, rootPath: directory, format: DiskFileFormat(), byteLimit: configuration.byteLimit,
             entryByteLimit: configuration.effectiveEntryByteLimit, synchronizes: configuration.synchronizesWrites,
             scanThreads: configuration.scanThreads, writesBehind: configuration.writesBehind,
-            pendingByteLimit: configuration.pendingByteLimit, onEvent: onEvent)
+            pendingByteLimit: configuration.pendingByteLimit, barrier: barrier, observer: observer, onEvent: onEvent)
         files.emit(files.scan(.index))
     }
 

@@ -47,10 +47,13 @@ public final class EncryptedDiskStore: MediaStoring {
 
     /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/sealed`, shreds every
     /// file in it (events go to `onEvent` before `init` returns), and generates a fresh key.
-    /// - Parameter key: the sealing key; default `nil` = a new random 32-byte key. Only tests pass one.
+    /// - Parameters:
+    ///   - key: the sealing key; default `nil` = a new random 32-byte key. Only tests pass one.
+    ///   - barrier, observer: as for ``DiskStore/init(directory:configuration:barrier:observer:onEvent:)``.
     /// - Throws: ``StorageError`` `invalid-configuration` ("encrypted-disk byteLimit and entryByteLimit must be positive"),
     ///   `unsafe-path`, `io`, `crypto` when no key can be generated.
     public init(directory: String, configuration: Configuration = Configuration(), key: SymmetricKey? = nil,
+                barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
                 onEvent: @escaping StorageEventHandler = { _ in }) throws {
         guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0 else {
             throw StorageError(.invalidConfiguration, "encrypted-disk byteLimit and entryByteLimit must be positive")
@@ -67,7 +70,7 @@ public final class EncryptedDiskStore: MediaStoring {
             storageClass: .encryptedDisk, rootPath: directory, format: SealedFileFormat(key: self.key, nonces: nonces),
             byteLimit: configuration.byteLimit, entryByteLimit: configuration.effectiveEntryByteLimit,
             synchronizes: configuration.synchronizesWrites, writesBehind: configuration.writesBehind,
-            pendingByteLimit: configuration.pendingByteLimit, onEvent: onEvent)
+            pendingByteLimit: configuration.pendingByteLimit, barrier: barrier, observer: observer, onEvent: onEvent)
         files.emit(files.scan(.shred(.previousProcess)))
     }
 
