@@ -14,6 +14,10 @@ public final class DiskStore: MediaStoring {
         public var byteLimit: Int
         /// Maximum file bytes of one entry. Default: `nil` = 10 % of ``byteLimit``.
         public var entryByteLimit: Int?
+        /// Maximum number of entries: each costs index memory (about 0.9 KB; docs/storage.md, "Index memory").
+        /// Past it the least recently used entries are evicted (reason `count-limit`). Default: `Int.max`
+        /// (no limit); the service sets `diskBytes / 4096`.
+        public var countLimit: Int
         /// Whether writes `fsync` the file and its folder. Default: `true`. Turn off only in benchmarks.
         public var synchronizesWrites: Bool
         /// Threads the startup scan uses (top-level folders are split between them). Default: 2.
@@ -25,10 +29,12 @@ public final class DiskStore: MediaStoring {
         /// the caller (back-pressure). Default: 67,108,864 (64 MiB).
         public var pendingByteLimit: Int
 
-        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true, scanThreads: Int = 2,
+        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, countLimit: Int = .max,
+                    synchronizesWrites: Bool = true, scanThreads: Int = 2,
                     writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20) {
             self.byteLimit = byteLimit
             self.entryByteLimit = entryByteLimit
+            self.countLimit = countLimit
             self.synchronizesWrites = synchronizesWrites
             self.scanThreads = scanThreads
             self.writesBehind = writesBehind
@@ -53,17 +59,19 @@ public final class DiskStore: MediaStoring {
     ///   - barrier: waited for before each file is renamed into place (the entry's audit record durable;
     ///     docs/storage.md, "Durability"). Default `nil`: nothing to wait for.
     ///   - observer: told of every write point (crash tests). Default `nil`.
-    /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit, entryByteLimit and scanThreads must be positive"),
+    /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive"),
     ///   `unsafe-path` when `directory` is a symlink or not a folder, `io`.
     public init(directory: String, configuration: Configuration = Configuration(),
                 barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
                 onEvent: @escaping StorageEventHandler = { _ in }) throws {
-        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.scanThreads > 0 else {
-            throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")
+        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.countLimit > 0,
+              configuration.scanThreads > 0 else {
+            throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")
         }
         self.configuration = configuration
         files = try FileStore(
             storageClass: .disk, rootPath: directory, format: DiskFileFormat(), byteLimit: configuration.byteLimit,
+            countLimit: configuration.countLimit,
             entryByteLimit: configuration.effectiveEntryByteLimit, synchronizes: configuration.synchronizesWrites,
             scanThreads: configuration.scanThreads, writesBehind: configuration.writesBehind,
             pendingByteLimit: configuration.pendingByteLimit, barrier: barrier, observer: observer, onEvent: onEvent)

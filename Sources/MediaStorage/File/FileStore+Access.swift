@@ -117,13 +117,16 @@ extension FileStore {
         return temporary
     }
 
-    /// Evicts least recently used entries until the total fits ``byteLimit``. Call under the lock.
+    /// Evicts least recently used entries until the total fits ``byteLimit`` and the count ``countLimit``.
+    /// Call under the lock.
     func evictToFit(_ state: inout State) -> [StorageEvent] {
         var events: [StorageEvent] = []
-        while state.list.totalCost > byteLimit, let victim = state.list.popLeastRecent() {
+        while state.list.totalCost > byteLimit || state.list.count > countLimit {
+            let reason: StorageEvent.Reason = state.list.totalCost > byteLimit ? .byteLimit : .countLimit
+            guard let victim = state.list.popLeastRecent() else { break }
             dropped(victim.value, from: &state)
             events.append(StorageEvent(.evict, storageClass, digest: victim.value.digest, bytes: victim.cost,
-                                       metadata: victim.value.metadata, reason: .byteLimit))
+                                       metadata: victim.value.metadata, reason: reason))
         }
         return events
     }

@@ -62,6 +62,8 @@ final class FileStore: Sendable {
     let rootFD: Int32
     let format: any EntryFileFormat
     let byteLimit: Int
+    /// Most entries the index holds (each costs memory: docs/storage.md, "Index memory"); `Int.max`: no limit.
+    let countLimit: Int
     let entryByteLimit: Int
     let synchronizes: Bool
     let scanThreads: Int
@@ -78,7 +80,8 @@ final class FileStore: Sendable {
 
     /// Opens (creating with mode 0700) `rootPath`. Its parent is created if missing.
     /// - Throws: `unsafe-path` when `rootPath` is a symlink or not a folder; `io`.
-    init(storageClass: StorageClassName, rootPath: String, format: any EntryFileFormat, byteLimit: Int, entryByteLimit: Int,
+    init(storageClass: StorageClassName, rootPath: String, format: any EntryFileFormat, byteLimit: Int,
+         countLimit: Int = .max, entryByteLimit: Int,
          synchronizes: Bool, scanThreads: Int = 2, writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20,
          barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
          onEvent: @escaping StorageEventHandler) throws {
@@ -88,6 +91,7 @@ final class FileStore: Sendable {
         self.rootPath = rootPath
         self.format = format
         self.byteLimit = byteLimit
+        self.countLimit = countLimit
         self.entryByteLimit = entryByteLimit
         self.synchronizes = synchronizes
         self.scanThreads = scanThreads
