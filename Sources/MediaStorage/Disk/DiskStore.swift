@@ -1,8 +1,8 @@
 /// The `disk` storage class: one plain file per entry under `<state-dir>/disk/ab/cd/<64-hex>`,
 /// surviving restarts. Format: ``DiskFileFormat`` (docs/storage.md).
 ///
-/// Writes are atomic (temp file in the same folder, write, `fsync`, `rename`, `fsync` of the
-/// folder). The byte limit is enforced on every write by evicting the least recently used entries
+/// Writes are atomic (temp file in the same folder, write, `fsync`, wait for the ``DurabilityBarrier``
+/// (the entry's audit record durable), `rename`, `fsync` of the folder). The byte limit is enforced on every write by evicting the least recently used entries
 /// (LRU by last access, kept in memory, rebuilt at start in modification-time order). Files are
 /// 0600, folders 0700; symlinks are never followed. At start, leftover temp files are removed and
 /// corrupt, truncated, foreign-version and symlinked files are removed and reported as
