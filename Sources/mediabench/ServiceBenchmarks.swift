@@ -12,9 +12,8 @@ import Synchronization
 ///   hook chain, store, audit record) against the bare transport fetch of the same bytes, as a
 ///   time ratio (goal ≤ 1.05), with storage class `memory` and with `disk` (fsync, as served);
 ///   once with ``CountingOriginFetcher`` (no transport cost: the ratio is pure service cost) and
-///   once per real transport against a loopback `HTTPServer` origin: ``CurlOriginFetcher`` (the
-///   service's transport) and ``URLSessionOriginFetcher`` (for comparison), each its own rows'
-///   bare-fetch reference (`MEDIABENCH_MISS_TRANSPORT=curl|urlsession` runs one).
+///   once with the service's transport, ``CurlOriginFetcher``, against a loopback `HTTPServer` origin
+///   (its bare fetch is the reference of those rows).
 /// - 1,000 concurrent cold requests for one URL (origin answers after 50 ms): origin fetches (goal 1).
 ///
 /// `MEDIABENCH_SERVICE=hits,misses,coalescing` (default: all three) runs only the parts named,

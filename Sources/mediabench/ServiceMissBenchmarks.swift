@@ -40,9 +40,6 @@ enum ServiceMissBenchmarks {
     /// `MEDIABENCH_MISS_BARE_SCAN=1`: the timed bare fetch also reads its whole body once (a byte sum),
     /// as the service's validation must.
     static let scansBareBodies = environment["MEDIABENCH_MISS_BARE_SCAN"] == "1"
-    /// `MEDIABENCH_MISS_TRANSPORT=curl|urlsession`: runs only that transport's plans (default: both,
-    /// ``CurlOriginFetcher`` first — the service's transport — then ``URLSessionOriginFetcher`` for comparison).
-    static let transportFilter = environment["MEDIABENCH_MISS_TRANSPORT"]
     static let bareSpinNanoseconds = (environment["MEDIABENCH_MISS_BARE_SPIN_US"].flatMap { UInt64($0) } ?? 0) * 1000
 
     static func selected(_ plans: [Plan]) -> [Plan] {
@@ -54,8 +51,7 @@ enum ServiceMissBenchmarks {
     }
 
     /// - Parameters: counting / transport: whether to run the ``CountingOriginFetcher`` and the
-    ///   real-transport halves (``CurlOriginFetcher`` and ``URLSessionOriginFetcher``, each the
-    ///   bare-fetch reference of its own rows).
+    ///   real-transport half (``CurlOriginFetcher``, the bare-fetch reference of its own rows).
     static func run(jpeg: [UInt8], counting: Bool = true, transport: Bool = true) throws {
         let fields = ServiceFixture.originFields()
         for plan in !counting ? [] : selected([Plan(label: "CountingOriginFetcher", storage: "memory", rounds: 5, perRound: 1_000),
@@ -77,17 +73,10 @@ enum ServiceMissBenchmarks {
         let origin = ServiceOrigin(body: jpeg)
         let (server, port) = try ServiceOrigin.start(origin)
         defer { server.stop() }
-        var transports: [(key: String, label: String, make: () throws -> any OriginFetching)] = [
-            ("curl", "CurlOriginFetcher", { try CurlOriginFetcher() }),
-            ("urlsession", "URLSessionOriginFetcher", { URLSessionOriginFetcher() }),
-        ]
-        transports.removeAll { transportFilter != nil && $0.key != transportFilter }
-        for transport in transports {
-            let fetcher = try transport.make()
-            for plan in selected([Plan(label: "\(transport.label), loopback origin", storage: "memory", rounds: 5, perRound: 300),
-                                  Plan(label: "\(transport.label), loopback origin", storage: "disk", rounds: 3, perRound: 100)]) {
-                try measure(plan, fetcher: fetcher, originBase: "http://127.0.0.1:\(port)/catalog/", bodyCount: jpeg.count)
-            }
+        let fetcher = try CurlOriginFetcher()
+        for plan in selected([Plan(label: "CurlOriginFetcher, loopback origin", storage: "memory", rounds: 5, perRound: 300),
+                              Plan(label: "CurlOriginFetcher, loopback origin", storage: "disk", rounds: 3, perRound: 100)]) {
+            try measure(plan, fetcher: fetcher, originBase: "http://127.0.0.1:\(port)/catalog/", bodyCount: jpeg.count)
         }
     }
 

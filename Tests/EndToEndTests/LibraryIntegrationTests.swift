@@ -19,7 +19,7 @@ struct LibraryIntegrationTests {
         defer { world.tearDown() }
         let policies = try PolicyLoader().load(directory: world.policiesDirectory.path)
         let service = try MediaService(
-            policies: policies, fetcher: URLSessionOriginFetcher(),
+            policies: policies, fetcher: try CurlOriginFetcher(),
             configuration: .init(stateDirectory: world.stateDirectory.path, hooks: [AvatarsInMemory()]))
 
         let catalog = await service.handle(ServiceRequest(target: "/catalog/horse-d29d871c.jpg"))

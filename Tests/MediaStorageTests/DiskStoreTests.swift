@@ -110,12 +110,35 @@ import Testing
             try store.store(entry, for: "k")
         }
         #expect(folder.files(under: "disk").isEmpty)
-        #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")) {
+        #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")) {
             try DiskStore(directory: folder.path + "/disk", configuration: .init(byteLimit: -1))
         }
-        #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")) {
+        #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")) {
             try DiskStore(directory: folder.path + "/disk", configuration: .init(scanThreads: 0))
         }
+        #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")) {
+            try DiskStore(directory: folder.path + "/disk", configuration: .init(countLimit: 0))
+        }
+    }
+
+    /// The entry count is bounded (each entry costs index memory): past `countLimit` the least recently used
+    /// entry is evicted, its file unlinked, reason `count-limit`; the startup scan keeps the limit too.
+    @Test func countLimitEvictsLeastRecentlyUsed() throws {
+        let folder = try TemporaryFolder()
+        defer { folder.remove() }
+        let recorder = EventRecorder()
+        let configuration = DiskStore.Configuration(countLimit: 2, synchronizesWrites: false)
+        let store = try DiskStore(directory: folder.path + "/disk", configuration: configuration, onEvent: recorder.handler)
+        for key in ["k1", "k2", "k3"] { try store.store(Sample.entry(key, body: Sample.bytes(10)), for: key) }
+        #expect(store.inventory().map(\.key) == ["k2", "k3"])
+        #expect(recorder.events.map(\.reason) == [.countLimit])
+        #expect(recorder.events.map(\.keyDigest) == [KeyDigest.hex(of: "k1")])
+        #expect(folder.files(under: "disk").count == 2)
+        let reopened = try DiskStore(directory: folder.path + "/disk",
+                                     configuration: .init(countLimit: 1, synchronizesWrites: false), onEvent: recorder.handler)
+        #expect(reopened.totals.count == 1)
+        #expect(recorder.events.map(\.reason) == [.countLimit, .countLimit])
+        #expect(folder.files(under: "disk").count == 1)
     }
 
     @Test func missingParentsAreCreatedAndTrailingSlashIgnored() throws {

@@ -272,7 +272,7 @@ import Testing
     @Test func invalidConfiguration() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(throws: StorageError(.invalidConfiguration, "encrypted-disk byteLimit and entryByteLimit must be positive")) {
+        #expect(throws: StorageError(.invalidConfiguration, "encrypted-disk byteLimit, entryByteLimit and countLimit must be positive")) {
             try EncryptedDiskStore(directory: folder.path + "/sealed", configuration: .init(byteLimit: 0))
         }
     }

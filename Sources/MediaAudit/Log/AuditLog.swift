@@ -7,7 +7,8 @@ import Synchronization
 /// - Each ``append(_:)`` assigns `seq` (previous + 1), `time` (the injected clock), `prev` (the previous
 ///   `hash`) and `hash`, then writes the line in one `write(2)`; a failed write is truncated away.
 /// - fsync is batched (``Configuration/syncEveryRecords``, ``Configuration/syncIntervalMilliseconds``) and
-///   always done by ``flush()`` and ``close()``. With ``Configuration/syncsInBackground`` (the default) a
+///   always done by ``flush()`` and ``close()``; ``sync(through:)`` makes one record durable on demand (a
+///   file store calls it before an object file it recorded becomes visible: docs/storage.md, "Durability"). With ``Configuration/syncsInBackground`` (the default) a
 ///   batch's fsync runs on the log's own thread (group commit): the appending caller never waits for the
 ///   disk, yet its line is in the file (`write(2)` returned) before ``append(_:)`` returns. That thread
 ///   also syncs records left unsynced for ``Configuration/syncIntervalMilliseconds`` of real time
@@ -49,6 +50,8 @@ public final class AuditLog: Sendable {
     }
 
     let clock: Clock
+    /// Told of every write point (tests); `nil` in production.
+    let observer: (any AuditWriteObserver)?
     let state: Mutex<State>
     let syncer = AuditSyncThread()
     var activePath: String { directory + "/" + AuditFiles.activeName }
@@ -59,19 +62,21 @@ public final class AuditLog: Sendable {
     ///   last complete line cannot be parsed even after removing a torn tail.
     public convenience init(
         stateDirectory: String, configuration: Configuration = Configuration(),
-        clock: @escaping Clock = AuditLog.systemClock
+        clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil
     ) throws {
-        try self.init(directory: stateDirectory + "/audit", configuration: configuration, clock: clock)
+        try self.init(directory: stateDirectory + "/audit", configuration: configuration, clock: clock, observer: observer)
     }
 
-    /// Opens (or creates) the log in an audit folder. Same errors as ``init(stateDirectory:configuration:clock:)``.
+    /// Opens (or creates) the log in an audit folder. Same errors as ``init(stateDirectory:configuration:clock:observer:)``.
+    /// - Parameter observer: told of every write point (crash tests). Default `nil`.
     public init(
         directory: String, configuration: Configuration = Configuration(),
-        clock: @escaping Clock = AuditLog.systemClock
+        clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil
     ) throws {
         self.directory = directory
         self.configuration = configuration
         self.clock = clock
+        self.observer = observer
         try AuditFiles.makeDirectory(directory)
         // The lock `mediactl audit prune` and readers share (docs/audit-format.md, "Retention"); made here so
         // that a reader can take it before the first prune ever creates it.
@@ -87,6 +92,9 @@ public final class AuditLog: Sendable {
             fd = try AuditFiles.openAppend(path)
             do {
                 size = try AuditFiles.size(fd, path: path)
+                // What an earlier process wrote may still be in the page cache only: every record found
+                // counts as durable (``durableSeq``), so make it so.
+                try AuditFiles.sync(fd, path: path)
                 try AuditFiles.syncDirectory(directory)
             } catch {
                 Glibc.close(fd)
@@ -176,6 +184,7 @@ public final class AuditLog: Sendable {
             if state.activeSize > 0 && state.activeSize + bytes.count > configuration.maxSegmentBytes {
                 try rotate(&state)
             }
+            observer?.reached(.willAppend(records: records, endOffset: state.activeSize + bytes.count))
             do {
                 try AuditFiles.writeAll(state.fd, bytes, path: activePath)
             } catch {
@@ -213,16 +222,36 @@ public final class AuditLog: Sendable {
     /// never wait for the disk behind it.
     /// - Throws: ``AuditError/Code/io``; ``AuditError/Code/closed`` after ``close()``.
     public func flush() throws {
-        let started = try state.withLock { state -> (fd: Int32, seq: Int)? in
+        try sync(through: nil)
+    }
+
+    /// `seq` of the last record known durable: every record up to it was fsynced (0 when none was).
+    public var durableSeq: Int { state.withLock { $0.lastSeq - $0.unsynced } }
+
+    /// Returns once the records up to `seq` are durable: at once when an fsync already covered them,
+    /// else after one fsync of `audit.jsonl` (outside the lock, like ``flush()``; it covers every record
+    /// written before it starts, so concurrent callers share it). A file store waits for this before it
+    /// renames an object file into place (`MediaStorage.DurabilityBarrier`).
+    /// - Throws: ``AuditError/Code/io``; ``AuditError/Code/closed`` after ``close()`` when `seq` is not durable.
+    public func sync(through seq: Int) throws {
+        try sync(through: Optional(seq))
+    }
+
+    /// fsyncs when a record up to `seq` (every record when `nil`) is not durable yet.
+    private func sync(through seq: Int?) throws {
+        let started = try state.withLock { state -> (fd: Int32, seq: Int, bytes: Int)? in
+            if let seq, state.lastSeq - state.unsynced >= seq { return nil }
             guard state.fd >= 0 else { throw AuditError(.closed, "flush after close of \(activePath)") }
             guard state.unsynced > 0 else { return nil }
             let copy = dup(state.fd)
             guard copy >= 0 else { throw AuditFiles.ioError("dup", activePath) }
-            return (copy, state.lastSeq)
+            return (copy, state.lastSeq, state.activeSize)
         }
         guard let started else { return }
         defer { Glibc.close(started.fd) }
+        observer?.reached(.willSync(throughSeq: started.seq, activeBytes: started.bytes))
         try AuditFiles.sync(started.fd, path: activePath)
+        observer?.reached(.synced(throughSeq: started.seq, activeBytes: started.bytes))
         let now = clock()
         state.withLock { state in
             // Records appended after the fsync started stay unsynced (a rotation may have synced more).
@@ -248,7 +277,9 @@ public final class AuditLog: Sendable {
     }
 
     private func sync(_ state: inout State, now: Int64) throws {
+        observer?.reached(.willSync(throughSeq: state.lastSeq, activeBytes: state.activeSize))
         try AuditFiles.sync(state.fd, path: activePath)
+        observer?.reached(.synced(throughSeq: state.lastSeq, activeBytes: state.activeSize))
         state.unsynced = 0
         state.syncError = nil
         state.lastSyncMilliseconds = now
@@ -258,7 +289,7 @@ public final class AuditLog: Sendable {
     /// (appends go on meanwhile; a rotation or close may close the original), then counts as synced
     /// every record written before the fsync started.
     func backgroundSync() {
-        let started = state.withLock { state -> (fd: Int32, seq: Int)? in
+        let started = state.withLock { state -> (fd: Int32, seq: Int, bytes: Int)? in
             guard state.fd >= 0, state.unsynced > 0 else {
                 state.syncRequested = false
                 return nil
@@ -269,12 +300,14 @@ public final class AuditLog: Sendable {
                 state.syncError = AuditFiles.ioError("dup", activePath)
                 return nil
             }
-            return (copy, state.lastSeq)
+            return (copy, state.lastSeq, state.activeSize)
         }
         guard let started else { return }
         let failure: AuditError?
         do {
+            observer?.reached(.willSync(throughSeq: started.seq, activeBytes: started.bytes))
             try AuditFiles.sync(started.fd, path: activePath)
+            observer?.reached(.synced(throughSeq: started.seq, activeBytes: started.bytes))
             failure = nil
         } catch {
             failure = error as? AuditError ?? AuditError(.io, "fsync \(activePath)")
@@ -296,8 +329,9 @@ public final class AuditLog: Sendable {
 
     /// Renames the full active file to the next `audit-NNNNNN.jsonl` and opens a new active file.
     private func rotate(_ state: inout State) throws {
-        try AuditFiles.sync(state.fd, path: activePath)
+        try sync(&state, now: clock())
         let target = directory + "/" + AuditFiles.segmentName(state.nextSegmentIndex)
+        observer?.reached(.willRotate(segment: AuditFiles.segmentName(state.nextSegmentIndex)))
         try AuditFiles.renameNoReplace(activePath, target)
         Glibc.close(state.fd)
         state.fd = -1
@@ -306,5 +340,6 @@ public final class AuditLog: Sendable {
         state.nextSegmentIndex += 1
         state.activeSize = 0
         state.unsynced = 0
+        observer?.reached(.rotated)
     }
 }

@@ -16,7 +16,7 @@ public struct InspectCommand: Sendable {
     /// The parsed command line.
     public let options: InspectOptions
     /// The origin transport. Default: ``MediaService/DefaultOriginFetcher/make(note:)`` (a
-    /// ``MediaService/CurlOriginFetcher``, or URLSession when libcurl cannot be loaded).
+    /// ``MediaService/CurlOriginFetcher``).
     public let fetcher: any OriginFetching
     /// "Now" in seconds since the epoch. Default: the system clock.
     public let clock: @Sendable () -> Double

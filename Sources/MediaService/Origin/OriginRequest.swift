@@ -23,7 +23,7 @@ public struct OriginRequest: Sendable, Hashable {
     /// ``maxBodyBytes`` then bounds the decoded bytes (a decompression bomb stops there); a
     /// coding the transport cannot decode fails with `invalid-response`. Nothing is added to the
     /// request's `Accept-Encoding`. Default: `false` (the body arrives as the origin sent it);
-    /// the pipeline sets it for image tiers. (``URLSessionOriginFetcher`` always decodes.)
+    /// the pipeline sets it for image tiers.
     public var decodesContentCoding: Bool
 
     public init(
@@ -75,8 +75,8 @@ public protocol OriginFetching: Sendable {
     /// response to `interim` (RFC 9110 §15.2), in order, before this returns. Interim responses are
     /// never part of the returned response (neither its status nor its fields). `interim` may be called
     /// on the transport's own thread: it must return quickly and never block.
-    /// Default: calls ``fetch(_:)`` and reports no interim response (``URLSessionOriginFetcher`` and
-    /// test doubles); ``CurlOriginFetcher`` reports them.
+    /// Default: calls ``fetch(_:)`` and reports no interim response (test doubles);
+    /// ``CurlOriginFetcher`` reports them.
     /// - Throws: as ``fetch(_:)``.
     func fetch(_ request: OriginRequest, interim: OriginInterimResponse.Handler?) async throws -> OriginResponse
 }

@@ -6,7 +6,7 @@ struct OriginAttemptFailure: Error {
     let retryable: Bool
 }
 
-/// The retry policy of every transport (``CurlOriginFetcher``, ``URLSessionOriginFetcher``).
+/// The retry policy of every transport (``CurlOriginFetcher``).
 enum OriginRetry {
     /// Runs `attempt` until it answers, retrying ``OriginAttemptFailure``s that are retryable for a
     /// request that may be retried (``OriginRequest/isRetryable``: `GET`/`HEAD`), at most

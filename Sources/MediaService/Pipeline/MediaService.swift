@@ -35,13 +35,15 @@ public final class MediaService: Sendable {
         public var writesBehind: Bool
         /// Derived images: transform threads, queue limit, AVIF share and timeout.
         public var transforms: TransformConfiguration
+        /// Observers of every file and audit write point (crash tests). Default: none.
+        public var durabilityObservers: DurabilityObservers
 
         public init(
             stateDirectory: String = ".mediactl",
             clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
             hooks: [any StorageHook] = [], targetLimits: RequestTarget.Configuration = .init(),
             audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true, writesBehind: Bool = true,
-            transforms: TransformConfiguration = .init()
+            transforms: TransformConfiguration = .init(), durabilityObservers: DurabilityObservers = .init()
         ) {
             self.stateDirectory = stateDirectory
             self.clock = clock
@@ -51,6 +53,7 @@ public final class MediaService: Sendable {
             self.synchronizesWrites = synchronizesWrites
             self.writesBehind = writesBehind
             self.transforms = transforms
+            self.durabilityObservers = durabilityObservers
         }
     }
 
@@ -83,7 +86,7 @@ public final class MediaService: Sendable {
     /// - Parameters:
     ///   - policies: the loaded policies (`PolicyLoader`).
     ///   - fetcher: the origin transport (``CurlOriginFetcher`` in production, through
-    ///     ``DefaultOriginFetcher``; ``URLSessionOriginFetcher`` when libcurl cannot be loaded).
+    ///     ``DefaultOriginFetcher``).
     ///   - configuration: see ``Configuration``.
     ///   - auditLog: a recorder to use instead of `<state>/audit` (tests). Default: `nil`.
     /// - Throws: `ServiceError` `state-directory` when the directory cannot be created,
@@ -100,7 +103,7 @@ public final class MediaService: Sendable {
             auditor = ServiceAuditor(log: injected)
         } else {
             let log = try AuditLog(stateDirectory: configuration.stateDirectory, configuration: configuration.audit,
-                                   clock: { Int64(clock() * 1000) })
+                                   clock: { Int64(clock() * 1000) }, observer: configuration.durabilityObservers.audit)
             auditLog = log
             auditor = ServiceAuditor(log: log)
         }
@@ -114,12 +117,15 @@ public final class MediaService: Sendable {
         chain = StorageHookChain(hooks: configuration.hooks)
         var runtimes: [String: TierRuntime] = [:]
         let auditor = self.auditor
+        // Object files become visible only once their record is durable (docs/storage.md, "Durability").
+        let barrier = configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
         for (name, tier) in policies.tiers {
             let counters = TierCounters()
             let shredsBefore = counters.value(.shredded)
             runtimes[name] = try TierRuntime(
                 tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
-                synchronizesWrites: configuration.synchronizesWrites, writesBehind: configuration.writesBehind
+                synchronizesWrites: configuration.synchronizesWrites, writesBehind: configuration.writesBehind,
+                barrier: barrier, observer: configuration.durabilityObservers.files
             ) { event in
                 auditor.record(event, tier: name)
                 switch event.kind {

@@ -8,8 +8,14 @@ import Synchronization
 /// Stores: `memory` holds entries whose decided class is `memory` (its evictions are audited);
 /// `hot` holds copies of persistent entries for fast hits (a cache of the files, not audited);
 /// `disk` and `sealed` hold the persistent classes the tier allows. Budgets come from the tier's
-/// `memoryBytes` (on persistent tiers: ¼ memory, 1/16 the write-behind backlog, the rest hot) and `diskBytes`.
+/// `memoryBytes` (on persistent tiers: ¼ memory, 1/16 the write-behind backlog, the rest hot) and `diskBytes`,
+/// which also bounds the file stores' entry count: at most `diskBytes / 4096` (``fileBlockBytes``), so their
+/// index memory (about 0.9 KB per entry) is at most about 22 % of `diskBytes` (docs/storage.md, "Index memory").
 final class TierRuntime: Sendable {
+    /// The smallest space a file takes on disk (one block of ext4 or XFS): the file stores hold at most
+    /// `diskBytes / fileBlockBytes` entries.
+    static let fileBlockBytes = 4_096
+
     let tier: Tier
     let memory: MemoryStore
     let hot: MemoryStore?
@@ -26,7 +32,9 @@ final class TierRuntime: Sendable {
     /// Seconds per derived image, queueing included (`mediactl_transform_seconds`).
     let transformTimes = DurationHistogram()
 
+    /// - Parameters: barrier, observer: passed to the file stores (``MediaStorage/DurabilityBarrier``, crash tests).
     init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool, writesBehind: Bool = false,
+         barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
          onEvent: @escaping StorageEventHandler) throws {
         self.tier = tier
         self.counters = counters
@@ -41,6 +49,7 @@ final class TierRuntime: Sendable {
         let memoryBudget = limits(persistent ? tier.memoryBytes / 4 : tier.memoryBytes)
         let hotBudget = limits(tier.memoryBytes - (persistent ? tier.memoryBytes / 4 : tier.memoryBytes) - pendingBytes)
         let diskBudget = limits(tier.diskBytes)
+        let diskCount = max(1, tier.diskBytes / Self.fileBlockBytes)
         let index = variantIndex, derived = derivedIndex
         variantDeclaration = tier.variants.map(TierRuntime.declaration)
         let hot = persistent ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: hotBudget.entry)) : nil
@@ -59,16 +68,16 @@ final class TierRuntime: Sendable {
         disk = tier.storage == .disk
             ? try DiskStore(directory: stateDirectory + "/disk/" + tier.name,
                             configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
-                                                 synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
+                                                 countLimit: diskCount, synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
                                                  pendingByteLimit: pendingBytes),
-                            onEvent: onEvent)
+                            barrier: barrier, observer: observer, onEvent: onEvent)
             : nil
         sealed = persistent
             ? try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + tier.name,
                                      configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
-                                                          synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
+                                                          countLimit: diskCount, synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
                                                           pendingByteLimit: pendingBytes),
-                                     onEvent: onEvent)
+                                     barrier: barrier, observer: observer, onEvent: onEvent)
             : nil
         for metadata in disk?.inventory() ?? [] { addVariant(metadata.key) }
     }

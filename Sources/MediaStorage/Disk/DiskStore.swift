@@ -1,8 +1,8 @@
 /// The `disk` storage class: one plain file per entry under `<state-dir>/disk/ab/cd/<64-hex>`,
 /// surviving restarts. Format: ``DiskFileFormat`` (docs/storage.md).
 ///
-/// Writes are atomic (temp file in the same folder, write, `fsync`, `rename`, `fsync` of the
-/// folder). The byte limit is enforced on every write by evicting the least recently used entries
+/// Writes are atomic (temp file in the same folder, write, `fsync`, wait for the ``DurabilityBarrier``
+/// (the entry's audit record durable), `rename`, `fsync` of the folder). The byte limit is enforced on every write by evicting the least recently used entries
 /// (LRU by last access, kept in memory, rebuilt at start in modification-time order). Files are
 /// 0600, folders 0700; symlinks are never followed. At start, leftover temp files are removed and
 /// corrupt, truncated, foreign-version and symlinked files are removed and reported as
@@ -14,6 +14,10 @@ public final class DiskStore: MediaStoring {
         public var byteLimit: Int
         /// Maximum file bytes of one entry. Default: `nil` = 10 % of ``byteLimit``.
         public var entryByteLimit: Int?
+        /// Maximum number of entries: each costs index memory (about 0.9 KB; docs/storage.md, "Index memory").
+        /// Past it the least recently used entries are evicted (reason `count-limit`). Default: `Int.max`
+        /// (no limit); the service sets `diskBytes / 4096`.
+        public var countLimit: Int
         /// Whether writes `fsync` the file and its folder. Default: `true`. Turn off only in benchmarks.
         public var synchronizesWrites: Bool
         /// Threads the startup scan uses (top-level folders are split between them). Default: 2.
@@ -25,10 +29,12 @@ public final class DiskStore: MediaStoring {
         /// the caller (back-pressure). Default: 67,108,864 (64 MiB).
         public var pendingByteLimit: Int
 
-        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true, scanThreads: Int = 2,
+        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, countLimit: Int = .max,
+                    synchronizesWrites: Bool = true, scanThreads: Int = 2,
                     writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20) {
             self.byteLimit = byteLimit
             self.entryByteLimit = entryByteLimit
+            self.countLimit = countLimit
             self.synchronizesWrites = synchronizesWrites
             self.scanThreads = scanThreads
             self.writesBehind = writesBehind
@@ -49,19 +55,26 @@ public final class DiskStore: MediaStoring {
     /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/disk`, and scans it:
     /// reads each file's fixed header and metadata (not bodies) to rebuild the index. Events of
     /// the scan go to `onEvent` before `init` returns.
-    /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit, entryByteLimit and scanThreads must be positive"),
+    /// - Parameters:
+    ///   - barrier: waited for before each file is renamed into place (the entry's audit record durable;
+    ///     docs/storage.md, "Durability"). Default `nil`: nothing to wait for.
+    ///   - observer: told of every write point (crash tests). Default `nil`.
+    /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive"),
     ///   `unsafe-path` when `directory` is a symlink or not a folder, `io`.
     public init(directory: String, configuration: Configuration = Configuration(),
+                barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
                 onEvent: @escaping StorageEventHandler = { _ in }) throws {
-        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.scanThreads > 0 else {
-            throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit and scanThreads must be positive")
+        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.countLimit > 0,
+              configuration.scanThreads > 0 else {
+            throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")
         }
         self.configuration = configuration
         files = try FileStore(
             storageClass: .disk, rootPath: directory, format: DiskFileFormat(), byteLimit: configuration.byteLimit,
+            countLimit: configuration.countLimit,
             entryByteLimit: configuration.effectiveEntryByteLimit, synchronizes: configuration.synchronizesWrites,
             scanThreads: configuration.scanThreads, writesBehind: configuration.writesBehind,
-            pendingByteLimit: configuration.pendingByteLimit, onEvent: onEvent)
+            pendingByteLimit: configuration.pendingByteLimit, barrier: barrier, observer: observer, onEvent: onEvent)
         files.emit(files.scan(.index))
     }
 

@@ -16,6 +16,10 @@ public final class EncryptedDiskStore: MediaStoring {
         public var byteLimit: Int
         /// Maximum file bytes of one entry. Default: `nil` = 10 % of ``byteLimit``.
         public var entryByteLimit: Int?
+        /// Maximum number of entries: each costs index memory (about 0.9 KB; docs/storage.md, "Index memory").
+        /// Past it the least recently used entries are evicted (reason `count-limit`). Default: `Int.max`
+        /// (no limit); the service sets `diskBytes / 4096`.
+        public var countLimit: Int
         /// Whether writes `fsync` the file and its folder. Default: `true`.
         public var synchronizesWrites: Bool
         /// Write-behind, as ``DiskStore/Configuration/writesBehind``: the entry is held (in plaintext, in
@@ -24,10 +28,11 @@ public final class EncryptedDiskStore: MediaStoring {
         /// As ``DiskStore/Configuration/pendingByteLimit``. Default: 67,108,864 (64 MiB).
         public var pendingByteLimit: Int
 
-        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, synchronizesWrites: Bool = true,
+        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, countLimit: Int = .max, synchronizesWrites: Bool = true,
                     writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20) {
             self.byteLimit = byteLimit
             self.entryByteLimit = entryByteLimit
+            self.countLimit = countLimit
             self.synchronizesWrites = synchronizesWrites
             self.writesBehind = writesBehind
             self.pendingByteLimit = pendingByteLimit
@@ -47,13 +52,16 @@ public final class EncryptedDiskStore: MediaStoring {
 
     /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/sealed`, shreds every
     /// file in it (events go to `onEvent` before `init` returns), and generates a fresh key.
-    /// - Parameter key: the sealing key; default `nil` = a new random 32-byte key. Only tests pass one.
-    /// - Throws: ``StorageError`` `invalid-configuration` ("encrypted-disk byteLimit and entryByteLimit must be positive"),
+    /// - Parameters:
+    ///   - key: the sealing key; default `nil` = a new random 32-byte key. Only tests pass one.
+    ///   - barrier, observer: as for ``DiskStore/init(directory:configuration:barrier:observer:onEvent:)``.
+    /// - Throws: ``StorageError`` `invalid-configuration` ("encrypted-disk byteLimit, entryByteLimit and countLimit must be positive"),
     ///   `unsafe-path`, `io`, `crypto` when no key can be generated.
     public init(directory: String, configuration: Configuration = Configuration(), key: SymmetricKey? = nil,
+                barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
                 onEvent: @escaping StorageEventHandler = { _ in }) throws {
-        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0 else {
-            throw StorageError(.invalidConfiguration, "encrypted-disk byteLimit and entryByteLimit must be positive")
+        guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.countLimit > 0 else {
+            throw StorageError(.invalidConfiguration, "encrypted-disk byteLimit, entryByteLimit and countLimit must be positive")
         }
         self.configuration = configuration
         let nonces: NonceSequence
@@ -65,9 +73,9 @@ public final class EncryptedDiskStore: MediaStoring {
         }
         files = try FileStore(
             storageClass: .encryptedDisk, rootPath: directory, format: SealedFileFormat(key: self.key, nonces: nonces),
-            byteLimit: configuration.byteLimit, entryByteLimit: configuration.effectiveEntryByteLimit,
+            byteLimit: configuration.byteLimit, countLimit: configuration.countLimit, entryByteLimit: configuration.effectiveEntryByteLimit,
             synchronizes: configuration.synchronizesWrites, writesBehind: configuration.writesBehind,
-            pendingByteLimit: configuration.pendingByteLimit, onEvent: onEvent)
+            pendingByteLimit: configuration.pendingByteLimit, barrier: barrier, observer: observer, onEvent: onEvent)
         files.emit(files.scan(.shred(.previousProcess)))
     }
 

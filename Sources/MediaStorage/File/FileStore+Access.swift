@@ -39,10 +39,15 @@ extension FileStore {
         }
     }
 
-    /// Stores `entry`; `record` runs under the lock right before the entry is indexed (and, writing
-    /// synchronously, before its file is renamed into place). The evictions the insert causes are
-    /// reported under the same lock, after `record`: whoever writes an audit log from both sees each
-    /// key's changes in the order the index made them.
+    /// Stores `entry`; `record` runs under the lock right before the entry is indexed (and always before its
+    /// file is renamed into place, which waits for the record to be durable: ``DurabilityBarrier``). The
+    /// evictions the insert causes are reported under the same lock, after `record`: whoever writes an audit
+    /// log from both sees each key's changes in the order the index made them.
+    ///
+    /// Writing synchronously (no write-behind, or past ``pendingByteLimit``): the temp file is written and
+    /// fsynced, the entry recorded and indexed (served from memory), the barrier waited for, the file renamed
+    /// into place and its folder fsynced, all before this returns. A barrier or rename failure after the record
+    /// drops the entry and throws (the caller audits the removal).
     func store(_ entry: StoredEntry, for key: String, recordingFirst record: () throws -> Void = {}) throws {
         var metadata = entry.metadata
         metadata.key = key
@@ -56,18 +61,36 @@ extension FileStore {
         }
         if state.withLock({ $0.stopped }) { throw StorageError(.stopped, "the \(storageClass) store was stopped") }
         let digest = KeyDigest.hex(of: key)
-        if writer != nil {
-            var pendingEntry = entry
-            pendingEntry.metadata = metadata
-            if try storeBehind(Pending(entry: pendingEntry, encodedMetadata: encoded, size: size), key: key, digest: digest,
-                               recordingFirst: record) {
-                return
-            }
+        var stored = entry
+        stored.metadata = metadata
+        if writer != nil,
+           try storeBehind(Pending(entry: stored, encodedMetadata: encoded, size: size), key: key, digest: digest,
+                           recordingFirst: record) {
+            return
         }
+        let pending = Pending(entry: stored, encodedMetadata: encoded, size: size, counted: false)
         try withFolder(of: digest, create: true) { folder in
             let temporary = try writeTemporary(metadata: encoded, body: entry.body, digest: digest, in: folder)
-            try commit(temporary, in: folder, digest: digest, key: key, metadata: metadata, size: size, recordingFirst: record)
-            if synchronizes { fsync(folder) }
+            let version: (generation: UInt64, mark: Int?)
+            do {
+                version = try state.withLock { state in
+                    guard !state.stopped else { throw StorageError(.stopped, "the \(storageClass) store was stopped") }
+                    try record()
+                    return indexPending(pending, key: key, digest: digest, state: &state)
+                }
+            } catch {
+                unlinkat(folder, temporary, 0)
+                throw error
+            }
+            do {
+                try place(temporary, in: folder, key: key, digest: digest, generation: version.generation, mark: version.mark)
+            } catch {
+                // Recorded but not placed: the entry goes (an earlier version's file with it).
+                state.withLock { state in
+                    if let latest = state.list.peek(key), latest.generation == version.generation { remove(key, from: &state) }
+                }
+                throw error
+            }
         }
     }
 
@@ -76,11 +99,15 @@ extension FileStore {
     func writeTemporary(metadata: [UInt8], body: [UInt8], digest: String, in folder: Int32) throws -> String {
         let finalPath = path(of: digest)
         let temporary = "\(digest).tmp-\(Hex.encode(try SecureRandom.bytes(count: 8)))"
+        reach(.writeTemporary, digest)
         let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw POSIX.failure("open", finalPath + ".tmp") }
         do {
             try format.write(metadata: metadata, body: body, name: digest, to: fd, path: finalPath)
-            if synchronizes, fsync(fd) != 0 { throw POSIX.failure("fsync", finalPath) }
+            if synchronizes {
+                reach(.syncTemporary, digest)
+                if fsync(fd) != 0 { throw POSIX.failure("fsync", finalPath) }
+            }
             close(fd)
         } catch {
             close(fd)
@@ -90,40 +117,16 @@ extension FileStore {
         return temporary
     }
 
-    /// Runs `record`, renames the temp file into place and updates the index, evicting to fit the byte
-    /// limit (events reported under the lock). A throwing `record` leaves nothing behind.
-    private func commit(_ temporary: String, in folder: Int32, digest: String, key: String, metadata: EntryMetadata,
-                        size: Int, recordingFirst record: () throws -> Void) throws {
-        try state.withLock { state in
-            guard !state.stopped else {
-                unlinkat(folder, temporary, 0)
-                throw StorageError(.stopped, "the \(storageClass) store was stopped")
-            }
-            do { try record() } catch {
-                unlinkat(folder, temporary, 0)
-                throw error
-            }
-            guard renameat(folder, temporary, folder, digest) == 0 else {
-                let error = POSIX.failure("rename", path(of: digest))
-                unlinkat(folder, temporary, 0)
-                throw error
-            }
-            state.generation += 1
-            if let replaced = state.list.insert(key, Item(digest: digest, metadata: metadata.indexed, generation: state.generation),
-                                                cost: size) {
-                state.forget(replaced.value)
-            }
-            emit(evictToFit(&state))
-        }
-    }
-
-    /// Evicts least recently used entries until the total fits ``byteLimit``. Call under the lock.
+    /// Evicts least recently used entries until the total fits ``byteLimit`` and the count ``countLimit``.
+    /// Call under the lock.
     func evictToFit(_ state: inout State) -> [StorageEvent] {
         var events: [StorageEvent] = []
-        while state.list.totalCost > byteLimit, let victim = state.list.popLeastRecent() {
+        while state.list.totalCost > byteLimit || state.list.count > countLimit {
+            let reason: StorageEvent.Reason = state.list.totalCost > byteLimit ? .byteLimit : .countLimit
+            guard let victim = state.list.popLeastRecent() else { break }
             dropped(victim.value, from: &state)
             events.append(StorageEvent(.evict, storageClass, digest: victim.value.digest, bytes: victim.cost,
-                                       metadata: victim.value.metadata, reason: .byteLimit))
+                                       metadata: victim.value.metadata, reason: reason))
         }
         return events
     }

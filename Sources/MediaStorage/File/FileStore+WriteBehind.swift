@@ -13,22 +13,18 @@ extension FileStore {
             guard !state.stopped else { throw StorageError(.stopped, "the \(storageClass) store was stopped") }
             guard state.pendingBytes + pending.size <= pendingByteLimit else { return false }
             try record()
-            state.generation += 1
-            let generation = state.generation
-            let item = Item(digest: digest, metadata: pending.entry.metadata.indexed, generation: generation, pending: pending)
-            if let replaced = state.list.insert(key, item, cost: pending.size) { state.forget(replaced.value) }
-            state.pendingBytes += pending.size
+            let generation = indexPending(pending, key: key, digest: digest, state: &state).generation
             // Queued under the lock: jobs reach the writer in generation order.
             writer.async { [self] in writePending(key, generation: generation) }
-            emit(evictToFit(&state))
             return true
         }
     }
 
-    /// The writer's job: writes the file of `key`'s pending version `generation` and renames it into
-    /// place if the index still holds that version (else the new file is unlinked). A failed write
-    /// drops the entry from the index, reported as ``StorageEvent/Kind/evict`` with reason
-    /// ``StorageEvent/Reason/writeFailed``.
+    /// The writer's job: writes (and fsyncs) the temp file of `key`'s pending version `generation`, waits
+    /// for its record to be durable (``DurabilityBarrier``), and renames it into place if the index still
+    /// holds that version (else the new file is unlinked): ``place(_:in:key:digest:generation:mark:)``.
+    /// A failed write, barrier or rename drops the entry from the index, reported as
+    /// ``StorageEvent/Kind/evict`` with reason ``StorageEvent/Reason/writeFailed``.
     func writePending(_ key: String, generation: UInt64) {
         let current: Item? = state.withLock { state in
             guard !state.stopped, let item = state.list.peek(key), item.generation == generation else { return nil }
@@ -39,21 +35,7 @@ extension FileStore {
             try withFolder(of: item.digest, create: true) { folder in
                 let temporary = try writeTemporary(metadata: pending.encodedMetadata, body: pending.entry.body,
                                                    digest: item.digest, in: folder)
-                try state.withLock { state in
-                    guard !state.stopped, var latest = state.list.peek(key), latest.generation == generation else {
-                        unlinkat(folder, temporary, 0)
-                        return
-                    }
-                    guard renameat(folder, temporary, folder, item.digest) == 0 else {
-                        let error = POSIX.failure("rename", path(of: item.digest))
-                        unlinkat(folder, temporary, 0)
-                        throw error
-                    }
-                    state.forget(latest)
-                    latest.pending = nil
-                    state.list.update(key, latest)
-                }
-                if synchronizes { fsync(folder) }
+                try place(temporary, in: folder, key: key, digest: item.digest, generation: generation, mark: pending.mark)
             }
         } catch {
             state.withLock { state in

@@ -15,6 +15,12 @@ import Synchronization
 /// meanwhile. Every removal (remove, purge, sweep, eviction, stop) drops the pending entry under the
 /// lock, and the writer renames its file into place only when the index still holds that very
 /// version, so a removed entry's file never appears afterwards.
+///
+/// Durability (docs/storage.md, "Durability"): a temp file is written and fsynced, then — outside the lock —
+/// the store waits for its ``DurabilityBarrier`` (the entry's audit record fsynced), and only then renames
+/// the file into place and fsyncs the folder. Writing synchronously follows the same order: the entry is
+/// indexed (served from memory) while the caller waits for the barrier. So a power loss never leaves an
+/// object file without its record.
 final class FileStore: Sendable {
     struct Item {
         var digest: String
@@ -31,6 +37,11 @@ final class FileStore: Sendable {
         var encodedMetadata: [UInt8]
         /// The file size, as counted in the index.
         var size: Int
+        /// The ``DurabilityBarrier`` mark taken right after the entry's record (`nil` without a barrier).
+        var mark: Int? = nil
+        /// Whether ``State/pendingBytes`` counts it: write-behind entries do; an entry a synchronous store
+        /// indexes while its caller waits for the barrier does not.
+        var counted = true
     }
 
     struct State {
@@ -42,7 +53,7 @@ final class FileStore: Sendable {
 
         /// Accounts for `item` leaving the index (its pending write, if any, is then skipped).
         mutating func forget(_ item: Item) {
-            if let pending = item.pending { pendingBytes -= pending.size }
+            if let pending = item.pending, pending.counted { pendingBytes -= pending.size }
         }
     }
 
@@ -51,6 +62,8 @@ final class FileStore: Sendable {
     let rootFD: Int32
     let format: any EntryFileFormat
     let byteLimit: Int
+    /// Most entries the index holds (each costs memory: docs/storage.md, "Index memory"); `Int.max`: no limit.
+    let countLimit: Int
     let entryByteLimit: Int
     let synchronizes: Bool
     let scanThreads: Int
@@ -60,11 +73,17 @@ final class FileStore: Sendable {
     let writer: DispatchQueue?
     /// Pending file bytes beyond which ``store(_:for:)`` writes in the caller instead (back-pressure).
     let pendingByteLimit: Int
+    /// Waited for before a file is renamed into place; `nil`: nothing to wait for (no audit log of its own).
+    let barrier: (any DurabilityBarrier)?
+    /// Told of every write point (tests); `nil` in production.
+    let observer: (any FileWriteObserver)?
 
     /// Opens (creating with mode 0700) `rootPath`. Its parent is created if missing.
     /// - Throws: `unsafe-path` when `rootPath` is a symlink or not a folder; `io`.
-    init(storageClass: StorageClassName, rootPath: String, format: any EntryFileFormat, byteLimit: Int, entryByteLimit: Int,
+    init(storageClass: StorageClassName, rootPath: String, format: any EntryFileFormat, byteLimit: Int,
+         countLimit: Int = .max, entryByteLimit: Int,
          synchronizes: Bool, scanThreads: Int = 2, writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20,
+         barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
          onEvent: @escaping StorageEventHandler) throws {
         var rootPath = rootPath
         while rootPath.count > 1, rootPath.hasSuffix("/") { rootPath.removeLast() }
@@ -72,11 +91,14 @@ final class FileStore: Sendable {
         self.rootPath = rootPath
         self.format = format
         self.byteLimit = byteLimit
+        self.countLimit = countLimit
         self.entryByteLimit = entryByteLimit
         self.synchronizes = synchronizes
         self.scanThreads = scanThreads
         self.onEvent = onEvent
         self.pendingByteLimit = pendingByteLimit
+        self.barrier = barrier
+        self.observer = observer
         writer = writesBehind ? DispatchQueue(label: "mediactl.\(storageClass).writer") : nil
         let parent = rootPath.split(separator: "/", omittingEmptySubsequences: false).dropLast().joined(separator: "/")
         let leaf = String(rootPath.split(separator: "/").last ?? "")
@@ -128,7 +150,16 @@ final class FileStore: Sendable {
 
     /// Unlinks the file of `digest` (never following a symlink). Errors are ignored: a missing file is already gone.
     func unlinkFile(_ digest: String) {
-        _ = try? withFolder(of: digest, create: false) { folder in unlinkat(folder, digest, 0) }
+        _ = try? withFolder(of: digest, create: false) { folder in
+            reach(.unlink, digest)
+            return unlinkat(folder, digest, 0)
+        }
+    }
+
+    /// Tells the observer (tests) that the change `kind` to the file of `digest` is about to be made.
+    @inline(__always)
+    func reach(_ kind: FileWritePoint.Kind, _ digest: String) {
+        observer?.willReach(FileWritePoint(kind, storageClass: storageClass, digest: digest))
     }
 
     func emit(_ events: [StorageEvent]) {

@@ -4,6 +4,11 @@ import Synchronization
 /// per-entry cap. Thread-safe (one `Mutex`); bodies are shared, never copied.
 ///
 /// An entry's cost is `key.utf8.count + head.count + body.count` bytes.
+///
+/// Events (evictions, expiries) are reported under the lock, right where the entry leaves, and the
+/// `record` of ``store(_:for:recordingFirst:)`` runs under it right before the insert: an audit log
+/// written from both lists each key's changes in the order the store made them (an old entry's `evict`
+/// can never follow the `store` of its replacement). The event handler must not call back into this store.
 /// - Complexity: O(1) ``entry(for:)``, ``store(_:for:)``, ``remove(_:)``; O(n) for sweeps and purges.
 public final class MemoryStore: MediaStoring {
     /// Limits of a ``MemoryStore``.
@@ -27,7 +32,7 @@ public final class MemoryStore: MediaStoring {
 
     public let configuration: Configuration
     public var storageClass: StorageClassName { .memory }
-    private let state = Mutex(LRUList<StoredEntry>())
+    let state = Mutex(LRUList<StoredEntry>())
     private let onEvent: StorageEventHandler
 
     /// A memory store.
@@ -49,8 +54,10 @@ public final class MemoryStore: MediaStoring {
         try store(entry, for: key, recordingFirst: {})
     }
 
-    /// ``store(_:for:)``; `record` runs once the per-entry cap is checked, before the insert (outside the
-    /// lock: memory entries are not files, and the audit report does not reconcile them).
+    /// ``store(_:for:)``; `record` runs once the per-entry cap is checked, under the lock right before the
+    /// insert, and the evictions the insert causes are reported under the same lock after it (so no other
+    /// thread's eviction of this key's previous entry can be reported in between). When `record` throws,
+    /// nothing is stored.
     public func store(_ entry: StoredEntry, for key: String, recordingFirst record: () throws -> Void) throws {
         var entry = entry
         entry.metadata.key = key
@@ -61,19 +68,15 @@ public final class MemoryStore: MediaStoring {
         guard cost <= cap else {
             throw StorageError(.entryTooLarge, "memory entry of \(cost) bytes exceeds the per-entry cap of \(cap) bytes")
         }
-        try record()
-        var evicted: [(StoredEntry, Int, StorageEvent.Reason)] = []
-        state.withLock { list in
+        try state.withLock { list in
+            try record()
             list.insert(key, entry, cost: cost)
             while list.totalCost > configuration.byteLimit || list.count > configuration.countLimit {
                 let reason: StorageEvent.Reason = list.totalCost > configuration.byteLimit ? .byteLimit : .countLimit
                 guard let victim = list.popLeastRecent() else { break }
-                evicted.append((victim.value, victim.cost, reason))
+                onEvent(StorageEvent(.evict, .memory, digest: KeyDigest.hex(of: victim.value.metadata.key), bytes: victim.cost,
+                                     metadata: victim.value.metadata, reason: reason))
             }
-        }
-        for (victim, cost, reason) in evicted {
-            onEvent(StorageEvent(.evict, .memory, digest: KeyDigest.hex(of: victim.metadata.key), bytes: cost,
-                                 metadata: victim.metadata, reason: reason))
         }
     }
 
@@ -100,19 +103,17 @@ public final class MemoryStore: MediaStoring {
         state.withLock { StorageTotals(bytes: $0.totalCost, count: $0.count) }
     }
 
+    /// Removes the entries past `expiresAt`, reporting each under the lock (as evictions are).
     @discardableResult public func sweep(now: Double) -> [EntryMetadata] {
-        let expired: [(EntryMetadata, Int)] = state.withLock { list in
-            var out: [(EntryMetadata, Int)] = []
+        state.withLock { list in
+            var expired: [EntryMetadata] = []
             for item in list.leastRecentFirst() where item.value.metadata.expiresAt <= now {
                 list.remove(item.key)
-                out.append((item.value.metadata, item.cost))
+                onEvent(StorageEvent(.expire, .memory, digest: KeyDigest.hex(of: item.value.metadata.key), bytes: item.cost,
+                                     metadata: item.value.metadata, reason: .expired))
+                expired.append(item.value.metadata)
             }
-            return out
+            return expired
         }
-        for (metadata, cost) in expired {
-            onEvent(StorageEvent(.expire, .memory, digest: KeyDigest.hex(of: metadata.key), bytes: cost,
-                                 metadata: metadata, reason: .expired))
-        }
-        return expired.map(\.0)
     }
 }

@@ -19,8 +19,8 @@ public protocol MediaStoring: AnyObject, Sendable {
     ///   `io` on a file-system failure, `stopped` after a graceful stop.
     func store(_ entry: StoredEntry, for key: String) throws
 
-    /// ``store(_:for:)``, calling `record` first, at the moment the entry becomes visible: file stores
-    /// call it under their lock, just before the entry is indexed (and before its file can appear), and
+    /// ``store(_:for:)``, calling `record` first, at the moment the entry becomes visible: stores call it
+    /// under their lock, just before the entry is indexed (and before its file can appear), and
     /// report the evictions the insert causes under the same lock, after it. An audit log written from
     /// `record` and from the store's events then lists each key's changes in the order the store made
     /// them. When `record` throws, nothing is stored and the error is rethrown; when the store refuses

@@ -108,8 +108,8 @@ public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
     }
 }
 
-/// Receives a store's events on the thread that caused them. ``MemoryStore`` reports after releasing
-/// its lock; ``DiskStore`` and ``EncryptedDiskStore`` report under theirs, so the events are ordered
-/// with the `record` closures of ``MediaStoring/store(_:for:recordingFirst:)`` (a handler must not call
-/// back into the store that reports).
+/// Receives a store's events on the thread that caused them. Every store (``MemoryStore``,
+/// ``DiskStore``, ``EncryptedDiskStore``) reports under its lock, so the events are ordered with the
+/// `record` closures of ``MediaStoring/store(_:for:recordingFirst:)`` (a handler must not call back
+/// into the store that reports).
 public typealias StorageEventHandler = @Sendable (StorageEvent) -> Void

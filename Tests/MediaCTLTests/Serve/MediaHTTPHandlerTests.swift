@@ -72,7 +72,7 @@ import Testing
         let origin = try TestOrigin(addsDateField: false)
         let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
         let service = try ServiceSetup.openService(
-            policies: policies, stateDirectory: directory.path + "/state", fetcher: URLSessionOriginFetcher())
+            policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
         let handler = MediaHTTPHandler(service: service)
         let plain = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
         #expect(!String(decoding: plain.body, as: UTF8.self).contains("mediactl_http_"))
@@ -95,7 +95,7 @@ import Testing
         let origin = try TestOrigin(addsDateField: false)
         let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
         let service = try ServiceSetup.openService(
-            policies: policies, stateDirectory: directory.path + "/state", fetcher: URLSessionOriginFetcher())
+            policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
         let seen = Mutex<[String]>([])
         let handler = MediaHTTPHandler(service: service, observer: { request, response in
             seen.withLock { $0.append("\(request.target) \(response.status) \(response.outcome.storage ?? "-")") }

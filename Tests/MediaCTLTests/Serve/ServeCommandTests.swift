@@ -256,7 +256,7 @@ import Testing
         let policies = try origin.writePolicies(in: directory)
         let state = directory.path + "/state"
         let holder = try ServiceSetup.openService(
-            policies: try ServiceSetup.loadPolicies(policies), stateDirectory: state, fetcher: URLSessionOriginFetcher())
+            policies: try ServiceSetup.loadPolicies(policies), stateDirectory: state, fetcher: try CurlOriginFetcher())
         let out = CapturedOutput()
         let err = CapturedOutput()
         let options = ServeOptions(

@@ -2,10 +2,15 @@ import HTTPCaching
 import MediaService
 import Testing
 
-/// The behavioural contract of ``OriginFetching`` transports, run against both
-/// ``URLSessionOriginFetcher`` and ``CurlOriginFetcher``. Where they differ by design (field name
-/// case and order, content decoding, error wording), the expectation names the transport.
+/// The behavioural contract of the origin transport (``OriginFetching``), run against
+/// ``CurlOriginFetcher``, the only one (``DefaultOriginFetcher``).
 @Suite(.timeLimit(.minutes(1))) struct OriginFetcherContractTests {
+    /// The transport with defaults except the given tunables.
+    static func fetcher(idleTimeout: Double = 10, retryBaseDelay: Double = 0.05,
+                        onRetry: (@Sendable (_ attempt: Int, _ error: OriginError) -> Void)? = nil) throws -> any OriginFetching {
+        try CurlOriginFetcher(configuration: .init(idleTimeout: idleTimeout, retryBaseDelay: retryBaseDelay), onRetry: onRetry)
+    }
+
     /// gzip of "MARK-GZ" (python3 -c 'import gzip;print(gzip.compress(b"MARK-GZ", mtime=0).hex())').
     static let gzipBody: [UInt8] = [0x1F, 0x8B, 0x08, 0x00, 0x00, 0x00, 0x00, 0x00, 0x02, 0x03, 0xF3, 0x75, 0x0C, 0xF2, 0xD6,
                                     0x75, 0x8F, 0x02, 0x00, 0x02, 0xE5, 0x61, 0x76, 0x07, 0x00, 0x00, 0x00]
@@ -54,26 +59,19 @@ import Testing
         }
     }
 
-    @Test(arguments: OriginTransport.allCases) func okBodyFieldsAndForwardedHeaders(transport: OriginTransport) async throws {
+    @Test func okBodyFieldsAndForwardedHeaders() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let fetcher = try transport.make()
+        let fetcher = try Self.fetcher()
         let response = try await fetcher.fetch(OriginRequest(
             url: server.baseURL + "/ok?v=1", fields: ["Authorization": "Bearer t1", "Accept": "image/*"]))
         #expect(response.status == 200)
         #expect(response.body == Array("MARK-OK".utf8))
         #expect(response.fields["Cache-Control"] == "max-age=60")
         #expect(response.fields["ETag"] == "\"e1\"")
-        switch transport {
-        case .urlSession:
-            // HTTPURLResponse sorts and canonicalises name case ("ETag" → "Etag"); lookups are case-insensitive.
-            #expect(response.fields == HTTPFields([("Cache-Control", "max-age=60"), ("Content-Type", "text/plain"),
-                                                   ("Etag", "\"e1\""), ("Set-Cookie", "sid=S1")]))
-        case .curl:
-            // The origin's order and name case; Content-Length and Connection removed.
-            #expect(response.fields == HTTPFields([("Content-Type", "text/plain"), ("Cache-Control", "max-age=60"),
-                                                   ("ETag", "\"e1\""), ("Set-Cookie", "sid=S1")]))
-        }
+        // The origin's order and name case; Content-Length and Connection removed.
+        #expect(response.fields == HTTPFields([("Content-Type", "text/plain"), ("Cache-Control", "max-age=60"),
+                                               ("ETag", "\"e1\""), ("Set-Cookie", "sid=S1")]))
         let seen = try #require(server.requests.first)
         #expect(seen.method == "GET")
         #expect(seen.target == "/ok?v=1")
@@ -83,27 +81,27 @@ import Testing
         #expect(seen.header("User-Agent") == "mediactl")
     }
 
-    @Test(arguments: OriginTransport.allCases) func clientUserAgentIsKept(transport: OriginTransport) async throws {
+    @Test func clientUserAgentIsKept() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        _ = try await transport.make().fetch(OriginRequest(url: server.baseURL + "/ok", fields: ["User-Agent": "app/1.0"]))
+        _ = try await Self.fetcher().fetch(OriginRequest(url: server.baseURL + "/ok", fields: ["User-Agent": "app/1.0"]))
         #expect(server.requests.first?.header("User-Agent") == "app/1.0")
     }
 
-    @Test(arguments: OriginTransport.allCases) func noCookiesAreStoredOrReplayed(transport: OriginTransport) async throws {
+    @Test func noCookiesAreStoredOrReplayed() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let fetcher = try transport.make()
+        let fetcher = try Self.fetcher()
         _ = try await fetcher.fetch(OriginRequest(url: server.baseURL + "/ok"))
         _ = try await fetcher.fetch(OriginRequest(url: server.baseURL + "/ok"))
         #expect(server.requests.count == 2)
         #expect(server.requests.allSatisfy { $0.header("Cookie") == nil })
     }
 
-    @Test(arguments: OriginTransport.allCases) func redirectIsReturnedNotFollowed(transport: OriginTransport) async throws {
+    @Test func redirectIsReturnedNotFollowed() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let fetcher = try transport.make()
+        let fetcher = try Self.fetcher()
         let response = try await fetcher.fetch(OriginRequest(url: server.baseURL + "/redirect"))
         #expect(response.status == 302)
         #expect(response.fields["Location"] == "/ok")
@@ -113,10 +111,10 @@ import Testing
         #expect(server.requests.map { $0.target } == ["/redirect", "/offsite"])
     }
 
-    @Test(arguments: OriginTransport.allCases) func timeout(transport: OriginTransport) async throws {
+    @Test func timeout() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let fetcher = try transport.make()
+        let fetcher = try Self.fetcher()
         let start = ContinuousClock.now
         await #expect(throws: OriginError(.timeout, "no complete answer within 0.3 s", attempts: 1)) {
             try await fetcher.fetch(OriginRequest(url: server.baseURL + "/slow", timeout: 0.3))
@@ -125,11 +123,11 @@ import Testing
         #expect(server.requests.count <= 1)  // not retried (0 when the timeout came before the request arrived)
     }
 
-    @Test(arguments: OriginTransport.allCases) func tooLargeStopsReceivingEarly(transport: OriginTransport) async throws {
+    @Test func tooLargeStopsReceivingEarly() async throws {
         let closedEarly = Locked(false)
         let server = try Self.origin(closedEarly: closedEarly)
         defer { server.stop() }
-        let fetcher = try transport.make()
+        let fetcher = try Self.fetcher()
         await #expect(throws: OriginError(.tooLarge, "the body exceeds 100000 bytes", attempts: 1)) {
             try await fetcher.fetch(OriginRequest(url: server.baseURL + "/big", maxBodyBytes: 100_000))
         }
@@ -138,20 +136,20 @@ import Testing
         #expect(server.requests.count == 1)
     }
 
-    @Test(arguments: OriginTransport.allCases) func declaredTooLargeIsRefusedAtTheHead(transport: OriginTransport) async throws {
+    @Test func declaredTooLargeIsRefusedAtTheHead() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let fetcher = try transport.make()
+        let fetcher = try Self.fetcher()
         await #expect(throws: OriginError(.tooLarge, "Content-Length 1073741824 exceeds 100000 bytes", attempts: 1)) {
             try await fetcher.fetch(OriginRequest(url: server.baseURL + "/declared-big", maxBodyBytes: 100_000))
         }
         #expect(await server.waitUntilIdle())
     }
 
-    @Test(arguments: OriginTransport.allCases) func connectionRefusedIsRetriedTwiceForGET(transport: OriginTransport) async throws {
+    @Test func connectionRefusedIsRetriedTwiceForGET() async throws {
         let port = try TestHTTPServer.closedPort()
         let retries = Locked<[Int]>([])
-        let fetcher = try transport.make(retryBaseDelay: 0.001) { attempt, error in
+        let fetcher = try Self.fetcher(retryBaseDelay: 0.001) { attempt, error in
             retries.update { $0.append(attempt) }
         }
         let error = await #expect(throws: OriginError.self) {
@@ -163,10 +161,10 @@ import Testing
         #expect(retries.value == [1, 2])
     }
 
-    @Test(arguments: OriginTransport.allCases) func nonIdempotentRequestsAreNotRetried(transport: OriginTransport) async throws {
+    @Test func nonIdempotentRequestsAreNotRetried() async throws {
         let port = try TestHTTPServer.closedPort()
         let retries = Locked(0)
-        let fetcher = try transport.make(retryBaseDelay: 0.001) { _, _ in
+        let fetcher = try Self.fetcher(retryBaseDelay: 0.001) { _, _ in
             retries.update { $0 += 1 }
         }
         let error = await #expect(throws: OriginError.self) {
@@ -176,10 +174,10 @@ import Testing
         #expect(retries.value == 0)
     }
 
-    @Test(arguments: OriginTransport.allCases) func retriesCanBeTurnedOffForConformanceRoutes(transport: OriginTransport) async throws {
+    @Test func retriesCanBeTurnedOffForConformanceRoutes() async throws {
         let port = try TestHTTPServer.closedPort()
         let retries = Locked(0)
-        let fetcher = try transport.make(retryBaseDelay: 0.001) { _, _ in
+        let fetcher = try Self.fetcher(retryBaseDelay: 0.001) { _, _ in
             retries.update { $0 += 1 }
         }
         let error = await #expect(throws: OriginError.self) {
@@ -190,8 +188,8 @@ import Testing
         #expect(retries.value == 0)
     }
 
-    @Test(arguments: OriginTransport.allCases) func invalidURLs(transport: OriginTransport) async throws {
-        let fetcher = try transport.make()
+    @Test func invalidURLs() async throws {
+        let fetcher = try Self.fetcher()
         for url in ["not a url", "ftp://127.0.0.1/a", "/relative/path"] {
             await #expect(throws: OriginError(.invalidRequest, "not an absolute http(s) URL")) {
                 try await fetcher.fetch(OriginRequest(url: url))
@@ -199,32 +197,32 @@ import Testing
         }
     }
 
-    @Test(arguments: OriginTransport.allCases) func cancellationStopsTheFetch(transport: OriginTransport) async throws {
+    @Test func cancellationStopsTheFetch() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let fetcher = try transport.make()
+        let fetcher = try Self.fetcher()
         let task = Task { try await fetcher.fetch(OriginRequest(url: server.baseURL + "/slow", timeout: 30)) }
         #expect(await eventually { server.requests.count == 1 })
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
     }
 
-    @Test(arguments: OriginTransport.allCases) func headReturnsNoBodyEvenWithALargeContentLength(transport: OriginTransport) async throws {
+    @Test func headReturnsNoBodyEvenWithALargeContentLength() async throws {
         let server = try TestHTTPServer { _, connection in
             connection.write("HTTP/1.1 200 OK\r\nContent-Length: 50000000\r\nConnection: close\r\n\r\n")
         }
         defer { server.stop() }
-        let response = try await transport.make().fetch(OriginRequest(method: "HEAD", url: server.baseURL + "/a", maxBodyBytes: 10))
+        let response = try await Self.fetcher().fetch(OriginRequest(method: "HEAD", url: server.baseURL + "/a", maxBodyBytes: 10))
         #expect(response.status == 200)
         #expect(response.body == [])
         #expect(response.fields == ["Content-Length": "50000000"])
         #expect(server.requests.first?.method == "HEAD")
     }
 
-    @Test(arguments: OriginTransport.allCases) func notModifiedPassesThrough(transport: OriginTransport) async throws {
+    @Test func notModifiedPassesThrough() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let response = try await transport.make().fetch(
+        let response = try await Self.fetcher().fetch(
             OriginRequest(url: server.baseURL + "/not-modified", fields: ["If-None-Match": "\"e1\""]))
         #expect(response.status == 304)
         #expect(response.fields["ETag"] == "\"e1\"")
@@ -232,11 +230,11 @@ import Testing
         #expect(server.requests.first?.header("If-None-Match") == "\"e1\"")
     }
 
-    @Test(arguments: OriginTransport.allCases) func connectionClosedBeforeAResponseIsRetried(transport: OriginTransport) async throws {
+    @Test func connectionClosedBeforeAResponseIsRetried() async throws {
         let server = try Self.origin()
         defer { server.stop() }
         let retries = Locked<[String]>([])
-        let fetcher = try transport.make(retryBaseDelay: 0.001) { attempt, error in
+        let fetcher = try Self.fetcher(retryBaseDelay: 0.001) { attempt, error in
             retries.update { $0.append("\(attempt) \(error.code)") }
         }
         let response = try await fetcher.fetch(OriginRequest(url: server.baseURL + "/flaky"))
@@ -245,37 +243,29 @@ import Testing
         #expect(server.requests.count == 2)
     }
 
-    @Test(arguments: OriginTransport.allCases) func nonHTTPAnswerIsAnInvalidResponse(transport: OriginTransport) async throws {
+    @Test func nonHTTPAnswerIsAnInvalidResponse() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let context = transport == .curl ? "unusable response (curl error 1)" : "unusable response (URLError -1002)"
-        await #expect(throws: OriginError(.invalidResponse, context, attempts: 1)) {
-            try await transport.make().fetch(OriginRequest(url: server.baseURL + "/garbage"))
+        await #expect(throws: OriginError(.invalidResponse, "unusable response (curl error 1)", attempts: 1)) {
+            try await Self.fetcher().fetch(OriginRequest(url: server.baseURL + "/garbage"))
         }
         #expect(server.requests.count == 1)
     }
 
-    @Test(arguments: OriginTransport.allCases) func contentCodingAndHopByHopFields(transport: OriginTransport) async throws {
+    @Test func contentCodingAndHopByHopFields() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let response = try await transport.make().fetch(OriginRequest(url: server.baseURL + "/gzip"))
-        switch transport {
-        case .urlSession:
-            // libcurl inside URLSession decoded the body: the encoding goes with it.
-            #expect(response.body == Array("MARK-GZ".utf8))
-            #expect(response.fields == HTTPFields())
-        case .curl:
-            // The bytes and Content-Encoding exactly as the origin sent them.
-            #expect(response.body == Self.gzipBody)
-            #expect(response.fields == ["Content-Encoding": "gzip"])
-        }
-        #expect(server.requests.first?.header("Accept-Encoding") == (transport == .curl ? nil : "deflate, gzip, br, zstd"))
+        let response = try await Self.fetcher().fetch(OriginRequest(url: server.baseURL + "/gzip"))
+        // The bytes and Content-Encoding exactly as the origin sent them; no Accept-Encoding was added.
+        #expect(response.body == Self.gzipBody)
+        #expect(response.fields == ["Content-Encoding": "gzip"])
+        #expect(server.requests.first?.header("Accept-Encoding") == nil)
     }
 
-    @Test(arguments: OriginTransport.allCases) func idleConnectionTimesOut(transport: OriginTransport) async throws {
+    @Test func idleConnectionTimesOut() async throws {
         let server = try Self.origin()
         defer { server.stop() }
-        let fetcher = try transport.make(idleTimeout: 0.3)
+        let fetcher = try Self.fetcher(idleTimeout: 0.3)
         await #expect(throws: OriginError(.timeout, "the connection was idle too long", attempts: 1)) {
             try await fetcher.fetch(OriginRequest(url: server.baseURL + "/stall", timeout: 30))
         }

@@ -3,7 +3,7 @@ import HTTPCaching
 import MediaService
 import Testing
 
-/// The pipeline over real sockets: ``URLSessionOriginFetcher`` against a loopback HTTP origin, so
+/// The pipeline over real sockets: ``CurlOriginFetcher`` against a loopback HTTP origin, so
 /// header hygiene, conditionals and redirects are checked on what actually goes over the wire.
 @Suite(.timeLimit(.minutes(1))) struct RealOriginPipelineTests {
     static func policy(_ base: String) -> String {
@@ -27,7 +27,7 @@ import Testing
             }
         }
         defer { server.stop() }
-        let harness = try PipelineHarness(policyJSON: Self.policy(server.baseURL), fetcher: URLSessionOriginFetcher())
+        let harness = try PipelineHarness(policyJSON: Self.policy(server.baseURL), fetcher: try CurlOriginFetcher())
         defer { Task { await harness.close() } }
         let first = await harness.get("/catalog/h.jpg", [
             ("Cookie", "sid=client"), ("X-Forwarded-Host", "evil.example"), ("Authorization", "Bearer t1"), ("Accept", "image/*"),
@@ -58,7 +58,7 @@ import Testing
             connection.write(Self.response("302 Found", [("Location", "/catalog/elsewhere.jpg"), ("Cache-Control", "max-age=600")]))
         }
         defer { server.stop() }
-        let harness = try PipelineHarness(policyJSON: Self.policy(server.baseURL), fetcher: URLSessionOriginFetcher())
+        let harness = try PipelineHarness(policyJSON: Self.policy(server.baseURL), fetcher: try CurlOriginFetcher())
         defer { Task { await harness.close() } }
         let response = await harness.get("/catalog/moved.jpg")
         #expect(response.status == 502)
@@ -76,7 +76,7 @@ import Testing
             }
         }
         defer { server.stop() }
-        let harness = try PipelineHarness(policyJSON: Self.policy(server.baseURL), fetcher: URLSessionOriginFetcher())
+        let harness = try PipelineHarness(policyJSON: Self.policy(server.baseURL), fetcher: try CurlOriginFetcher())
         defer { Task { await harness.close() } }
         let u1 = await harness.get("/receipts/r.jpg?download=1", [("Authorization", "Bearer t1")])
         #expect(u1.status == 200)

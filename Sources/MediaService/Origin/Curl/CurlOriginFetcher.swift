@@ -2,7 +2,7 @@ import HTTPCaching
 
 /// ``OriginFetching`` over libcurl's multi interface, driven by one dedicated thread.
 ///
-/// The outward contract is ``URLSessionOriginFetcher``'s:
+/// The service's only origin transport (``DefaultOriginFetcher``). Its contract:
 /// - No cache, no cookies (no cookie engine is ever enabled).
 /// - Redirects are never followed: the 3xx response is returned as-is.
 /// - `GET`/`HEAD` (``OriginRequest/isRetryable``) are retried on connection failures only (cannot
@@ -18,7 +18,7 @@ import HTTPCaching
 ///   the time remaining); ``Configuration/idleTimeout`` bounds connecting and any stall.
 /// - Cancelling the calling task removes the transfer and throws `CancellationError`.
 ///
-/// Differences from ``URLSessionOriginFetcher``:
+/// Where it differs from Foundation's `URLSession` (the transport before it):
 /// - **Content decoding only when asked**: no `Accept-Encoding` is ever added, and the body arrives
 ///   exactly as the origin sent it, with its `Content-Encoding`, unless
 ///   ``OriginRequest/decodesContentCoding`` is set (then libcurl's decoders run, the limit applies

@@ -3,8 +3,7 @@ import CCurl
 extension CurlTransfer {
     /// The outcome of a finished transfer: the response, or the error to throw.
     ///
-    /// Error mapping (the same codes as ``URLSessionOriginFetcher``; contexts name the curl error
-    /// number, never the URL):
+    /// Error mapping (contexts name the curl error number, never the URL):
     /// - a callback's abort (``OriginError/Code/tooLarge``) wins over curl's `CURLE_WRITE_ERROR`;
     /// - `CURLE_OPERATION_TIMEDOUT` → `timeout`: "no complete answer within *t* s" when the
     ///   attempt used its whole remaining time, otherwise "the connection was idle too long";

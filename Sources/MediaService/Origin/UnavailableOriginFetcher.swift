@@ -1,0 +1,16 @@
+/// The origin transport when libcurl cannot be used (``DefaultOriginFetcher``): contacts nothing, and
+/// fails every fetch with ``OriginError/Code/connectionFailed`` (502) whose context names why, e.g.
+/// `libcurl unavailable: cannot load libcurl.so.4: …`.
+public struct UnavailableOriginFetcher: OriginFetching {
+    /// Why libcurl cannot be used.
+    public let reason: CurlOriginFetcher.Unavailable
+
+    public init(reason: CurlOriginFetcher.Unavailable) {
+        self.reason = reason
+    }
+
+    /// - Throws: always ``OriginError`` `connection-failed` (1 attempt), context ``reason``'s description.
+    public func fetch(_ request: OriginRequest) async throws -> OriginResponse {
+        throw OriginError(.connectionFailed, reason.description)
+    }
+}
