@@ -69,7 +69,7 @@ public struct FetchCommand: Sendable {
     /// The parsed command line.
     public let options: FetchOptions
     /// The origin transport. Default: ``MediaService/DefaultOriginFetcher/make(note:)`` (a
-    /// ``MediaService/CurlOriginFetcher``, or URLSession when libcurl cannot be loaded).
+    /// ``MediaService/CurlOriginFetcher``; when libcurl cannot be used, every fetch fails with a 502 naming why).
     public let fetcher: any OriginFetching
     /// Adjusts the service's configuration (state directory already set), such as its clock.
     /// Default: no change.

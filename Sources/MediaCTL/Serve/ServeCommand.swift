@@ -30,7 +30,7 @@ public struct ServeCommand: Sendable {
         /// ``HTTPServer/HTTPServer/Configuration`` defaults (10 s header, 60 s idle, 10 s drain timeouts).
         public var server: HTTPServer.Configuration
         /// The origin transport. Default: `nil`, ``MediaService/DefaultOriginFetcher/make(note:)`` (a
-        /// ``MediaService/CurlOriginFetcher``, or URLSession when libcurl cannot be loaded).
+        /// ``MediaService/CurlOriginFetcher``; when libcurl cannot be used, every fetch fails with a 502 naming why).
         public var fetcher: (any OriginFetching)?
         /// The admin endpoint. Default: `nil` (`POST /_mediactl/purge` answers 404).
         public var admin: AdminFactory?
