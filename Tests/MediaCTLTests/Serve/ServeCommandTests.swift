@@ -53,7 +53,8 @@ import Testing
         try #require(started && err.text.isEmpty, "serve did not start: \(err.text)")
         let text = out.text
         let portText = text.split(separator: ":")[3].prefix { $0.isNumber }
-        let adminText = text.split(separator: ":")[7].prefix { $0.isNumber }
+        let adminLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("mediactl: admin on http://127.0.0.1:") })
+        let adminText = adminLine.dropFirst("mediactl: admin on http://127.0.0.1:".count).prefix { $0.isNumber }
         return Running(task: task, gate: gate, stdout: out, stderr: err, port: Int(portText)!, adminPort: Int(adminText)!)
     }
 

@@ -45,11 +45,11 @@ import Testing
         #expect(added.status == 200)
         #expect(added.fields["Cache-Status"] == "mediactl; hit; ttl=600")
         #expect(harness.origin.callCount(for: Self.jpegURL) == 1)
-        let policyRecords = try harness.auditRecords().filter { $0.event == .policy }
+        let policyRecords = try harness.auditRecords(includingPolicy: true).filter { $0.event == .policy }
         #expect(policyRecords.map { "\($0.tier?.rawValue ?? "-"):\($0.reason?.rawValue ?? "-"):\($0.storage?.rawValue ?? "-"):\($0.ttl.map(String.init) ?? "-")" } == [
-            "-:policy-loaded:-:-", "avatar:policy-tier:disk:31536000", "no-store:policy-tier:none:0",
+            "-:policy-loaded:-:-", "avatar:policy-tier:disk:31536000", "no-store:policy-tier:none:86400",
             "private:policy-tier:encrypted-disk:600", "public:policy-tier:disk:31536000",
-            "-:policy-reloaded:-:-", "avatar:policy-tier:disk:31536000", "no-store:policy-tier:none:0",
+            "-:policy-reloaded:-:-", "avatar:policy-tier:disk:31536000", "no-store:policy-tier:none:86400",
             "private:policy-tier:encrypted-disk:600", "public:policy-tier:disk:31536000",
         ])
         #expect(policyRecords.map { $0.key?.hex } == Array(repeating: firstDigest, count: 5) + Array(repeating: report.digest, count: 5))
@@ -87,7 +87,7 @@ import Testing
         #expect(report.removedTiers == ["private"])
         #expect(report.removedObjects == 3)
         #expect(harness.filesUnderState().filter { $0.path.hasPrefix("disk/") || $0.path.hasPrefix("sealed/") }.isEmpty)
-        let records = try harness.auditRecords()
+        let records = try harness.auditRecords(includingPolicy: true)
         let reload = try #require(records.lastIndex { $0.event == .policy && $0.tier == nil })
         let after = records[reload...].filter { $0.event != .policy }
         #expect(after.map { "\($0.event.rawValue):\($0.tier?.rawValue ?? "-"):\($0.storage?.rawValue ?? "-"):\($0.reason?.rawValue ?? "-"):\($0.count.map(String.init) ?? "-")" } == [
