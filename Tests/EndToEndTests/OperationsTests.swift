@@ -33,7 +33,7 @@ import Glibc
         #expect(try world.admin("/_mediactl/health").status == 200)
         #expect(try world.admin(Self.horse).status == 404)
         // Purge needs the admin token; mediactl purge has it from serve.json.
-        let anonymous = try RawHTTP.request(port: world.adminPort, "POST", "/_mediactl/purge", headers: [("Content-Length", "2")])
+        let anonymous = try RawHTTP.request(port: world.adminPort, "POST", "/_mediactl/purge", headers: [("Content-Length", "0")])
         #expect(anonymous.status == 401)
         #expect(try world.get(Self.horse).cacheStatus.stored)
         let purge = try world.run(["purge", "--route", "catalog"])
@@ -47,7 +47,7 @@ import Glibc
         let world = try ServeEnvironment()
         defer { world.tearDown() }
         let serve = try MediactlProcess(policiesDirectory: world.policiesDirectory, stateDirectory: world.stateDirectory,
-                                        extraArguments: ["--admin-listen", "0.0.0.0:0"])
+                                        adminListen: "0.0.0.0:0")
         defer { serve.cleanUp() }
         #expect(serve.adminPort != 0)
         #expect(try RawHTTP.get(port: serve.adminPort, "/_mediactl/health").status == 200)

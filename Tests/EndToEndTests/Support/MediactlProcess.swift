@@ -61,11 +61,10 @@ final class MediactlProcess: @unchecked Sendable {
 
     /// Starts `mediactl serve --listen 127.0.0.1:<port> --admin-listen 127.0.0.1:0 --policies <policies>
     /// --state-dir <state>` and waits (up to `timeoutSeconds`) until the port accepts connections and `serve.json`
-    /// names this process (and its admin listener, ``adminPort``). `extraArguments` come last (a second
-    /// `--admin-listen` there wins).
+    /// names this process (and its admin listener, ``adminPort``); `adminListen` replaces `127.0.0.1:0`.
     /// - Throws: `MediactlProcess.Failure` when the binary is missing, the process exits early or the deadline passes.
-    init(policiesDirectory: URL, stateDirectory: URL, port: Int? = nil, extraArguments: [String] = [],
-         timeoutSeconds: Double = 20) throws {
+    init(policiesDirectory: URL, stateDirectory: URL, port: Int? = nil, adminListen: String = "127.0.0.1:0",
+         extraArguments: [String] = [], timeoutSeconds: Double = 20) throws {
         guard Self.isBuilt else { throw Failure("\(Self.binary.path) is missing: run swift build --build-tests") }
         self.port = try port ?? FreePort.find()
         self.stateDirectory = stateDirectory
@@ -74,7 +73,7 @@ final class MediactlProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = Self.binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:\(self.port)", "--admin-listen", "127.0.0.1:0",
+        process.arguments = ["serve", "--listen", "127.0.0.1:\(self.port)", "--admin-listen", adminListen,
                              "--policies", policiesDirectory.path, "--state-dir", stateDirectory.path] + extraArguments
         process.environment = Self.childEnvironment
         process.standardInput = FileHandle.nullDevice
