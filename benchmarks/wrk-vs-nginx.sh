@@ -19,7 +19,7 @@
 #
 # Usage: benchmarks/wrk-vs-nginx.sh
 # Environment (defaults):
-#   ORIGIN_PORT=18081 PROXY_PORT=18082 MEDIACTL_PORT=18083   loopback ports (must be free)
+#   ORIGIN_PORT=18081 PROXY_PORT=18082 MEDIACTL_PORT=18083 MEDIACTL_ADMIN_PORT=18084   loopback ports (must be free)
 #   DURATION=10s CONNECTIONS="64 16"                         wrk settings
 #   THREADS=                                                 wrk threads; default one per CPU wrk runs on
 #                                                            (PIN=1: the CPUs besides 0; PIN=0: all)
@@ -45,6 +45,7 @@ CORPUS="$ROOT/Tests/Fixtures/corpus"
 ORIGIN_PORT=${ORIGIN_PORT:-18081}
 PROXY_PORT=${PROXY_PORT:-18082}
 MEDIACTL_PORT=${MEDIACTL_PORT:-18083}
+MEDIACTL_ADMIN_PORT=${MEDIACTL_ADMIN_PORT:-18084}   # serve --admin-listen: health and metrics (docs/operations.md)
 DURATION=${DURATION:-10s}
 THREADS=${THREADS:-}
 CONNECTIONS=${CONNECTIONS:-"64 16"}
@@ -108,8 +109,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for port in "$ORIGIN_PORT" "$PROXY_PORT" "$MEDIACTL_PORT"; do
-    port_in_use "$port" && die "127.0.0.1:$port is already in use (set ORIGIN_PORT/PROXY_PORT/MEDIACTL_PORT)"
+for port in "$ORIGIN_PORT" "$PROXY_PORT" "$MEDIACTL_PORT" "$MEDIACTL_ADMIN_PORT"; do
+    port_in_use "$port" && die "127.0.0.1:$port is already in use (set ORIGIN_PORT/PROXY_PORT/MEDIACTL_PORT/MEDIACTL_ADMIN_PORT)"
 done
 
 render() {  # TEMPLATE OUTPUT
@@ -171,12 +172,12 @@ if [ -z "$MEDIACTL_REASON" ] && ! "$MEDIACTL" serve --help >/dev/null 2>&1; then
 fi
 if [ -z "$MEDIACTL_REASON" ]; then
     render "$HERE/mediactl-policy.json.in" "$WORK/policies/bench.json"
-    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --policies "$WORK/policies" --state-dir "$WORK/state" \
+    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --admin-listen "127.0.0.1:$MEDIACTL_ADMIN_PORT" --policies "$WORK/policies" --state-dir "$WORK/state" \
         ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} \
         >"$WORK/mediactl.log" 2>&1 &
     MEDIACTL_PID=$!
     STARTED+=("$MEDIACTL_PID")
-    if ! wait_for_status "http://127.0.0.1:$MEDIACTL_PORT/_mediactl/health" 200; then
+    if ! wait_for_status "http://127.0.0.1:$MEDIACTL_ADMIN_PORT/_mediactl/health" 200; then
         MEDIACTL_REASON="mediactl serve did not answer /_mediactl/health within 10 s: $(tail -c 300 "$WORK/mediactl.log" | tr '\n' ' ')"
         stop_pid "$MEDIACTL_PID" TERM
         MEDIACTL_PID=""
@@ -192,6 +193,7 @@ check() {  # DESCRIPTION ACTUAL EXPECTED-PATTERN
 P="http://127.0.0.1:$PROXY_PORT"
 O="http://127.0.0.1:$ORIGIN_PORT"
 M="http://127.0.0.1:$MEDIACTL_PORT"
+MA="http://127.0.0.1:$MEDIACTL_ADMIN_PORT"   # the admin listener
 status_of "$P$CATALOG_PATH" >/dev/null
 check "nginx catalog second request" "$(header_of "$P$CATALOG_PATH" X-Cache-Status)" "HIT"
 check "nginx receipt with bearer (proxied)" "$(status_of "$P$RECEIPT_PATH" -H "Authorization: Bearer $TOKEN")" "200"
@@ -204,7 +206,7 @@ if [ -n "$MEDIACTL_PID" ]; then
     check "mediactl receipt second request" "$(header_of "$M$RECEIPT_PATH" Cache-Status -H "Authorization: Bearer $TOKEN")" "mediactl; hit*"
     # Write-behind: the sealed file lands after the answer; wait (bounded) until nothing is pending.
     for ((i = 0; i < 100; i++)); do
-        curl -s --max-time 5 "$M/_mediactl/metrics" | awk '/^mediactl_pending_write_bytes/ && $2 != 0 { p = 1 } END { exit p }' && break
+        curl -s --max-time 5 "$MA/_mediactl/metrics" | awk '/^mediactl_pending_write_bytes/ && $2 != 0 { p = 1 } END { exit p }' && break
         sleep 0.1
     done
     sealed_files=$(find "$WORK/state/sealed" -type f 2>/dev/null | wc -l)
@@ -268,7 +270,7 @@ if [ -n "$MEDIACTL_PID" ]; then
     RSS_AFTER=$(rss_kb "$MEDIACTL_PID" VmRSS); HWM_AFTER=$(rss_kb "$MEDIACTL_PID" VmHWM)
     THREADS_AFTER=$(awk '$1 == "Threads:" { print $2 }' "/proc/$MEDIACTL_PID/status")
     # What the stores hold (bytes of bodies + metadata per store), to set RSS against.
-    STORED=$(curl -s --max-time 5 "$M/_mediactl/metrics" | awk '/^mediactl_(stored|pending_write)_bytes/ { printf "%s=%.2f MiB; ", $1, $2 / 1048576 }')
+    STORED=$(curl -s --max-time 5 "$MA/_mediactl/metrics" | awk '/^mediactl_(stored|pending_write)_bytes/ { printf "%s=%.2f MiB; ", $1, $2 / 1048576 }')
 fi
 NGINX_RSS_KB=0
 for pid in $(cat "$WORK/proxy.pid" 2>/dev/null) $(pgrep -P "$(cat "$WORK/proxy.pid" 2>/dev/null || echo 0)" 2>/dev/null); do

@@ -63,7 +63,8 @@ extension ComplianceTests {
     /// A planted misfiled variant: after a graceful stop, a writer appends (with the real `AuditLog`, so
     /// the chain stays intact) the `store` of a variant of the stored receipt in plaintext `disk`, with the
     /// receipt's tier and partition, and its file in `disk/private/`. `mediactl audit` exits 1 and names
-    /// it as wider than its encrypted-disk source (and wider than the tier, and not allowed on disk).
+    /// it as wider than its encrypted-disk source (and forbidden by the policy in force when it was written, and
+    /// not allowed on disk).
     @Test func aPlantedMisfiledVariantIsNamed() throws {
         let world = try ServeEnvironment()
         defer { world.tearDown() }
@@ -93,7 +94,7 @@ extension ComplianceTests {
         #expect(result.exitCode == 1)
         let document = try #require(report)
         #expect(document.chain.intact)
-        #expect(document.violations.map(\.kind) == ["store-wider-than-tier", "variant-wider-than-source", "disk-not-allowed"])
+        #expect(document.violations.map(\.kind) == ["forbidden-by-policy-in-force", "variant-wider-than-source", "disk-not-allowed"])
         #expect(document.violations.map(\.key) == [hex, hex, hex])
         #expect(document.violations.map(\.seq) == [variant.seq, variant.seq, nil])
         #expect(document.violations[1].evidence == "variant \(hex) (store record \(variant.seq)) stored in disk; its source "

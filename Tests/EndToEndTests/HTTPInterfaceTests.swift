@@ -45,14 +45,21 @@ struct HTTPInterfaceTests {
         #expect(noRoute.status == 404)
         #expect(noRoute.problemCode == "no-route")
 
-        let health = try world.get("/_mediactl/health")
+        // The public port answers 404 for the admin paths; the admin listener answers them.
+        for path in ["/_mediactl/health", "/_mediactl/metrics"] {
+            let refused = try world.get(path)
+            #expect(refused.status == 404)
+            #expect(refused.problemCode == "no-route")
+            #expect(refused.problemDetail == "/_mediactl/ is answered on the admin listener only (serve --admin-listen)")
+        }
+        let health = try world.admin("/_mediactl/health")
         #expect(health.status == 200)
         #expect(health.header("Content-Type")?.hasPrefix("application/json") == true)
         let healthJSON = try JSONSerialization.jsonObject(with: Data(health.body)) as? [String: Any]
         #expect(healthJSON?["status"] as? String == "ok")
         #expect(healthJSON?["routes"] as? [String] == ["catalog", "avatars", "receipts", "one-time", "hostile"])
 
-        let metrics = try world.get("/_mediactl/metrics")
+        let metrics = try world.admin("/_mediactl/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.header("Content-Type")?.hasPrefix("text/plain") == true)
         #expect(metrics.text.contains("# TYPE"))

@@ -37,9 +37,11 @@ struct NginxInFrontTests {
         #expect(anonymous.status == 401)
         #expect(anonymous.header("WWW-Authenticate") == "Bearer")
 
-        // The admin endpoints are not exposed through the front; they answer on mediactl's own port.
+        // The admin endpoints are not exposed through the front nor on mediactl's public port; they answer on its
+        // admin listener.
         #expect(try RawHTTP.get(port: front.port, "/_mediactl/health").status == 404)
-        #expect(try RawHTTP.get(port: world.port, "/_mediactl/health").status == 200)
+        #expect(try RawHTTP.get(port: world.port, "/_mediactl/health").status == 404)
+        #expect(try RawHTTP.get(port: world.adminPort, "/_mediactl/health").status == 200)
 
         // nginx's cache folder holds the catalog image and no receipt byte.
         #expect(StateScan.filesContaining(Fixtures.slices(of: horse), under: front.cacheDirectory).count == 1)

@@ -204,7 +204,8 @@ import Testing
         encoder.outputFormatting = [.sortedKeys]
         let data = try encoder.encode(report)
         let object = try JSONSerialization.jsonObject(with: data) as! [String: Any]
-        #expect(object.keys.sorted() == ["chain", "clean", "recordCount", "tiers", "violations"])
+        #expect(object.keys.sorted() == ["chain", "clean", "policies", "recordCount", "tiers", "violations"])
+        #expect(object["policies"] as? [Any] != nil)
         #expect(object["clean"] as? Bool == false)
         let chain = object["chain"] as! [String: Any]
         #expect(chain.keys.sorted() == ["checkpointSeq", "failure", "intact", "lastHash", "recordCount"])

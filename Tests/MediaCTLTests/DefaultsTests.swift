@@ -146,6 +146,22 @@ import Testing
         }
     }
 
+    /// `--admin-listen`: the default, `off`, IPv6 and port 0; a bad value names `off` as allowed too.
+    @Test func adminListenForms() async throws {
+        #expect(ServeOptions().adminListen == ListenAddress(host: "127.0.0.1", port: 9091))
+        let expectations: [(String, ListenAddress?)] = [
+            ("off", nil), ("[::1]:0", ListenAddress(host: "::1", port: 0)), ("10.0.0.5:9100", ListenAddress(host: "10.0.0.5", port: 9100)),
+        ]
+        for (text, expected) in expectations {
+            #expect(try MediaCTLMain.parse(["serve", "--admin-listen", text], environment: [:]) == .serve(ServeOptions(adminListen: expected)))
+        }
+        let bad = await CLIRun.run(["serve", "--admin-listen", "nine"], actions: RecordingActions())
+        #expect(bad.status == 64)
+        #expect(bad.stderr.hasPrefix("mediactl: invalid --admin-listen 'nine': expected HOST:PORT (or off)\n"))
+        #expect(ServeCommand.isLoopback("127.0.0.1") && ServeCommand.isLoopback("127.8.0.1") && ServeCommand.isLoopback("::1"))
+        #expect(!ServeCommand.isLoopback("0.0.0.0") && !ServeCommand.isLoopback("::") && !ServeCommand.isLoopback("10.0.0.5"))
+    }
+
     @Test func listenAddressForms() throws {
         let expectations: [(String, ListenAddress, String)] = [
             ("127.0.0.1:8080", ListenAddress(host: "127.0.0.1", port: 8080), "127.0.0.1:8080"),

@@ -18,6 +18,7 @@ import Testing
         (["audit", "verify"], .auditVerify(AuditVerifyOptions()), "audit verify"),
         (["policy", "check"], .policyCheck(PolicyCheckOptions()), "policy check"),
         (["purge", "--credential-file", "t"], .purge(PurgeOptions(target: .credentialFile("t"))), "purge"),
+        (["reload", "--state-dir", "/var/lib/m"], .reload(ReloadOptions(stateDirectory: "/var/lib/m")), "reload"),
     ]
 
     @Test(arguments: lines)

@@ -19,7 +19,7 @@ import Testing
         #expect(purge == CLIRun(status: 1, stdout: "", stderr: "mediactl: purged route(\"catalog\")\n"))
         for (arguments, name) in [
             (["serve"], "serve"), (["demo"], "demo"), (["inspect", "http://o/a"], "inspect"), (["audit"], "audit"),
-            (["audit", "verify"], "audit verify"), (["policy", "check"], "policy check"),
+            (["audit", "verify"], "audit verify"), (["policy", "check"], "policy check"), (["reload"], "reload"),
         ] {
             let result = await CLIRun.run(arguments, actions: actions)
             #expect(
@@ -35,7 +35,7 @@ import Testing
             audit: { await recorder.audit($0, context: $1) },
             auditVerify: { await recorder.auditVerify($0, context: $1) },
             policyCheck: { await recorder.policyCheck($0, context: $1) },
-            purge: { await recorder.purge($0, context: $1) })
+            purge: { await recorder.purge($0, context: $1) }, reload: { await recorder.reload($0, context: $1) })
         for (arguments, _, _) in DispatchTests.lines {
             #expect(await CLIRun.run(arguments, actions: actions).status == 2)
         }

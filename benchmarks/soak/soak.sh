@@ -216,7 +216,8 @@ sed "s#http://127.0.0.1:8081/#$ORIGIN/#g" "$ROOT/Policies/default.json" >"$POLIC
     || { cat "$OUT/policy-check.log" >&2; die "mediactl policy check failed on $POLICIES"; }
 
 SERVE_PORT="$(free_port)" || die "no free loopback port"
-"$BIN" serve --listen "127.0.0.1:$SERVE_PORT" --policies "$POLICIES" --state-dir "$STATE" \
+ADMIN_PORT="$(free_port)" || die "no free loopback port"
+"$BIN" serve --listen "127.0.0.1:$SERVE_PORT" --admin-listen "127.0.0.1:$ADMIN_PORT" --policies "$POLICIES" --state-dir "$STATE" \
     >"$OUT/serve.log" 2>&1 &
 SERVE_PID=$!
 wait_listening "$SERVE_PORT" 30 "$SERVE_PID" || { cat "$OUT/serve.log" >&2; die "mediactl serve did not listen on $SERVE_PORT"; }
@@ -272,7 +273,7 @@ touch "$STOP_FILE"
 wait "$SAMPLER_PID" 2>/dev/null || true
 SAMPLER_PID=""
 sample || true
-curl -s "$URL/_mediactl/metrics" >"$OUT/metrics.txt" || true
+curl -s "http://127.0.0.1:$ADMIN_PORT/_mediactl/metrics" >"$OUT/metrics.txt" || true
 log "load average at end: $(cut -d' ' -f1-3 /proc/loadavg)"
 
 # 6. Report.

@@ -34,7 +34,7 @@
 # Environment (defaults):
 #   PARTS="a b c d"                 which goals to measure
 #   BUILD=1                         swift build -c release of mediactl and mediabench first (0: use what is built)
-#   ORIGIN_PORT=18181 MEDIACTL_PORT=18183 THUMBOR_PORT=18190   loopback ports (must be free)
+#   ORIGIN_PORT=18181 MEDIACTL_PORT=18183 MEDIACTL_ADMIN_PORT=18184 THUMBOR_PORT=18190   loopback ports (must be free)
 #   IMAGES=12 ROUNDS=4              (a): images per case and side in each round; rounds
 #   PIN=1                           (a) on CPU 0; (b) mediactl on CPU 0, wrk + origin on the others
 #   HIT_DURATION=8s HIT_CONNECTIONS=64 HIT_REPS=3   (b)
@@ -55,6 +55,7 @@ PARTS=${PARTS:-"a b c d"}
 BUILD=${BUILD:-1}
 ORIGIN_PORT=${ORIGIN_PORT:-18181}
 MEDIACTL_PORT=${MEDIACTL_PORT:-18183}
+MEDIACTL_ADMIN_PORT=${MEDIACTL_ADMIN_PORT:-18184}   # serve --admin-listen: health and metrics
 THUMBOR_PORT=${THUMBOR_PORT:-18190}
 IMAGES=${IMAGES:-12}
 ROUNDS=${ROUNDS:-4}
@@ -123,8 +124,8 @@ trap cleanup EXIT
 trap 'exit 130' INT TERM
 
 port_in_use() { (exec 3<>"/dev/tcp/127.0.0.1/$1") 2>/dev/null; }
-for port in "$ORIGIN_PORT" "$MEDIACTL_PORT" "$THUMBOR_PORT"; do
-    port_in_use "$port" && die "127.0.0.1:$port is already in use (set ORIGIN_PORT/MEDIACTL_PORT/THUMBOR_PORT)"
+for port in "$ORIGIN_PORT" "$MEDIACTL_PORT" "$MEDIACTL_ADMIN_PORT" "$THUMBOR_PORT"; do
+    port_in_use "$port" && die "127.0.0.1:$port is already in use (set ORIGIN_PORT/MEDIACTL_PORT/MEDIACTL_ADMIN_PORT/THUMBOR_PORT)"
 done
 
 render() {  # TEMPLATE OUTPUT
@@ -159,7 +160,7 @@ cpu_ticks() {  # PID... -> utime + stime of those processes, clock ticks
     echo "$total"
 }
 metric() {  # NAME-PREFIX -> value of the first metrics line starting with it (awk reads all: no SIGPIPE for curl)
-    curl -s --max-time 10 "$M/_mediactl/metrics" | awk -v p="$1" 'index($0, p) == 1 && !found { print $2; found = 1 }' || true
+    curl -s --max-time 10 "$MA/_mediactl/metrics" | awk -v p="$1" 'index($0, p) == 1 && !found { print $2; found = 1 }' || true
 }
 field() { sed -E "s/.* $1=([0-9.]+).*/\\1/" <<<"$2"; }
 ratio() { awk -v a="$1" -v b="$2" 'BEGIN { if (a == "" || b == "" || a == "-" || b == "-" || b == 0) print "-"; else printf "%.3f", a / b }'; }
@@ -290,6 +291,7 @@ fi
 # --- origin ----------------------------------------------------------------------------------------
 O="http://127.0.0.1:$ORIGIN_PORT"
 M="http://127.0.0.1:$MEDIACTL_PORT"
+MA="http://127.0.0.1:$MEDIACTL_ADMIN_PORT"   # the admin listener
 T="http://127.0.0.1:$THUMBOR_PORT"
 if has_part b || has_part c || has_part d; then
     render "$HERE/nginx-origin.conf.in" "$WORK/origin.conf"
@@ -307,15 +309,15 @@ start_mediactl() {  # NAME [--event-loops N] : a fresh state directory; pinned t
     local name=$1; shift
     rm -rf "$WORK/state-$name"; mkdir -p "$WORK/state-$name"
     if [ "${PIN_SERVER:-0}" = 1 ]; then
-        ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --policies "$WORK/policies" \
+        ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --admin-listen "127.0.0.1:$MEDIACTL_ADMIN_PORT" --policies "$WORK/policies" \
             --state-dir "$WORK/state-$name" "$@" >"$WORK/mediactl-$name.log" 2>&1 &
     else
-        "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --policies "$WORK/policies" \
+        "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --admin-listen "127.0.0.1:$MEDIACTL_ADMIN_PORT" --policies "$WORK/policies" \
             --state-dir "$WORK/state-$name" "$@" >"$WORK/mediactl-$name.log" 2>&1 &
     fi
     MEDIACTL_PID=$!
     STARTED+=("$MEDIACTL_PID")
-    wait_for_status "$M/_mediactl/health" 200 || die "mediactl serve did not answer: $(tail -c 300 "$WORK/mediactl-$name.log" | tr '\n' ' ')"
+    wait_for_status "$MA/_mediactl/health" 200 || die "mediactl serve did not answer: $(tail -c 300 "$WORK/mediactl-$name.log" | tr '\n' ' ')"
     log "mediactl serve ($name) on 127.0.0.1:$MEDIACTL_PORT, PID $MEDIACTL_PID"
 }
 stop_mediactl() {

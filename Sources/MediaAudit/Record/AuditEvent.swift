@@ -20,12 +20,16 @@ public enum AuditEvent: String, Sendable, Hashable, CaseIterable, Codable {
     case shred
     /// The service stopped.
     case stop
+    /// The policy set in force from this record on (at start and at each reload): `key` = the set's SHA-256;
+    /// a summary record (no tier, `count` = tiers) then one per tier with its `storage` and `maxTTL` as `ttl`
+    /// (docs/audit-format.md, "Policy records").
+    case policy
 
     /// `true` for the events after which the key is no longer persisted.
     public var removesObject: Bool {
         switch self {
         case .evict, .expire, .purge, .invalidate, .shred: return true
-        case .start, .store, .skip, .update, .stop: return false
+        case .start, .store, .skip, .update, .stop, .policy: return false
         }
     }
 }

@@ -21,6 +21,8 @@ public struct AuditReconciliation: Sendable {
     private var seededWriteIsVariant: [String: Bool] = [:]
     private var sources = VariantSources()
     private var variantViolations: [AuditViolation] = []
+    /// The policy in force at the current point of the log, and every policy batch seen (``AuditReport/policies``).
+    private var policies = PoliciesInForce()
     /// `false`: `store` records are not judged by the policies (a prune without policies judges only
     /// variants), so no violation list grows with them.
     var judgesStoresByPolicy = true
@@ -75,6 +77,8 @@ public struct AuditReconciliation: Sendable {
     /// a variant's `store`, against its source's last `store`/`update` before it.
     public mutating func add(_ record: AuditRecord) {
         recordCount += 1
+        // Policy batches name the set in force from here on; they concern no object and no tier row.
+        if record.event == .policy { return policies.note(record) }
         if record.event == .store, let derivedFrom = record.derivedFrom {
             variantViolations += Self.variantViolations(record, derivedFrom: derivedFrom, source: sources.source(of: derivedFrom))
         }
@@ -96,8 +100,15 @@ public struct AuditReconciliation: Sendable {
         Self.count(record, into: &row)
         if record.event == .store && record.isVariant { row.variantsStored += 1 }
         rows[tier, default: [:]][storage] = row
-        if record.event == .store && judgesStoresByPolicy {
-            storeViolations += Self.storeViolations(record, tier: tier, storage: storage, allowedStorage: allowedStorage)
+        if record.event == .store {
+            policies.countStore()
+            guard judgesStoresByPolicy else { return }
+            // Judged by the policy in force when it was written when the log names one, else by the policies given.
+            if let inForce = policies.current {
+                storeViolations += inForce.violations(record, tier: tier, storage: storage)
+            } else {
+                storeViolations += Self.storeViolations(record, tier: tier, storage: storage, allowedStorage: allowedStorage)
+            }
         }
     }
 
@@ -158,7 +169,8 @@ public struct AuditReconciliation: Sendable {
                 tier: tier, allowedStorage: allowedStorage[tier],
                 rows: rows[tier, default: [:]].values.sorted { $0.storage > $1.storage })
         }
-        return AuditReport(chain: verification, recordCount: recordCount, tiers: tiers, violations: violations)
+        return AuditReport(chain: verification, recordCount: recordCount, tiers: tiers, violations: violations,
+                           policies: policies.uses)
     }
 
     /// Two violation lists, each in `seq` order, merged by `seq` (on a tie, `first`'s come first).
@@ -189,7 +201,7 @@ public struct AuditReconciliation: Sendable {
         case .purge: row.purged += 1
         case .invalidate: row.invalidated += 1
         case .shred: row.shredded += 1
-        case .start, .stop: break
+        case .start, .stop, .policy: break
         }
     }
 

@@ -4,7 +4,8 @@ extension AuditReport {
         "bytes",
     ]
 
-    /// The report as text: a chain line, one table per tier (a row per storage class, skip reasons and,
+    /// The report as text: a chain line, a line per policy set of the log
+    /// (`policy <sha256> from record 2 (policy-loaded): 14 stores`), one table per tier (a row per storage class, skip reasons and,
     /// when there are any, the variant counts below: `    variants disk: stored=2 objects=1`), then the
     /// violations or `clean: no violations`. Every line ends with `\n`.
     public var text: String {
@@ -14,6 +15,9 @@ extension AuditReport {
             out += "chain broken: \(failure.kind) at seq \(failure.seq) (\(failure.file) line \(failure.line))\n"
         } else {
             out += "chain intact, last hash \(chain.lastHash.hex)\n"
+        }
+        for use in policies {
+            out += "policy \(use.digest) from record \(use.seq) (\(use.reason ?? "none")): \(use.stores) store\(use.stores == 1 ? "" : "s")\n"
         }
         out += Self.tierTables(tiers)
         if violations.isEmpty { return out + "\nclean: no violations\n" }

@@ -70,6 +70,28 @@ public struct AuditReport: Hashable, Sendable, Codable {
     public var tiers: [Tier]
     /// Violations: the chain first, then record violations by `seq`, then objects by folder and key.
     public var violations: [AuditViolation]
+    /// Every policy set the log says was put in force (its `policy` batches), in log order, each with the
+    /// number of `store` records written while it was in force; empty for a log without `policy` records.
+    public var policies: [PolicyUse]
+
+    /// One `policy` batch of the log: which set was in force from which record, and for how many stores.
+    public struct PolicyUse: Hashable, Sendable, Codable {
+        /// Hex SHA-256 of the policy set (the batch's `key`).
+        public var digest: String
+        /// `seq` of the batch's summary record.
+        public var seq: Int
+        /// The summary's reason: `policy-loaded` (service start) or `policy-reloaded`.
+        public var reason: String?
+        /// `store` records between this batch and the next.
+        public var stores: Int
+
+        public init(digest: String, seq: Int, reason: String?, stores: Int) {
+            self.digest = digest
+            self.seq = seq
+            self.reason = reason
+            self.stores = stores
+        }
+    }
 
     /// `true` when there are no violations.
     public var isClean: Bool { violations.isEmpty }
@@ -77,13 +99,15 @@ public struct AuditReport: Hashable, Sendable, Codable {
     /// Process exit code for `mediactl audit`: 0 clean, 1 violations.
     public var exitCode: Int32 { isClean ? 0 : 1 }
 
-    private enum CodingKeys: String, CodingKey { case clean, chain, recordCount, tiers, violations }
+    private enum CodingKeys: String, CodingKey { case clean, chain, recordCount, tiers, violations, policies }
 
-    public init(chain: AuditVerification, recordCount: Int, tiers: [Tier], violations: [AuditViolation]) {
+    public init(chain: AuditVerification, recordCount: Int, tiers: [Tier], violations: [AuditViolation],
+                policies: [PolicyUse] = []) {
         self.chain = chain
         self.recordCount = recordCount
         self.tiers = tiers
         self.violations = violations
+        self.policies = policies
     }
 
     public init(from decoder: any Decoder) throws {
@@ -92,6 +116,7 @@ public struct AuditReport: Hashable, Sendable, Codable {
         recordCount = try container.decode(Int.self, forKey: .recordCount)
         tiers = try container.decode([Tier].self, forKey: .tiers)
         violations = try container.decode([AuditViolation].self, forKey: .violations)
+        policies = try container.decodeIfPresent([PolicyUse].self, forKey: .policies) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -101,5 +126,6 @@ public struct AuditReport: Hashable, Sendable, Codable {
         try container.encode(recordCount, forKey: .recordCount)
         try container.encode(tiers, forKey: .tiers)
         try container.encode(violations, forKey: .violations)
+        try container.encode(policies, forKey: .policies)
     }
 }

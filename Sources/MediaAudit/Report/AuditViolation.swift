@@ -34,6 +34,9 @@ public struct AuditViolation: Hashable, Sendable, Codable {
         public static let storeWiderThanTier = Kind("store-wider-than-tier")
         /// A `store` record or persisted object of a tier the policies do not define.
         public static let unknownTier = Kind("unknown-tier")
+        /// A `store` record that the policy in force when it was written (the last `policy` batch before it)
+        /// forbade: a tier it did not define, no-store, a wider storage class or a `ttl` over its `maxTTL`.
+        public static let forbiddenByPolicyInForce = Kind("forbidden-by-policy-in-force")
         /// A variant's `store` record names a storage class wider than its source's last `store`/`update`
         /// record before it (narrower is allowed).
         public static let variantWiderThanSource = Kind("variant-wider-than-source")

@@ -33,7 +33,7 @@ public struct AdminEndpoint: Sendable {
 
     /// The service purged.
     public let service: MediaService
-    private let adminToken: [UInt8]
+    private let adminToken: AdminToken
     /// The endpoint's limits.
     public let configuration: Configuration
 
@@ -43,7 +43,7 @@ public struct AdminEndpoint: Sendable {
     ///   - configuration: see ``Configuration``.
     public init(service: MediaService, adminToken: String, configuration: Configuration = Configuration()) {
         self.service = service
-        self.adminToken = Array(adminToken.utf8)
+        self.adminToken = AdminToken(adminToken)
         self.configuration = configuration
     }
 
@@ -94,9 +94,7 @@ public struct AdminEndpoint: Sendable {
     }
 
     private func isAuthorized(_ fields: HTTPFields) -> Bool {
-        let values = fields.values(for: "Authorization")
-        guard values.count == 1, let token = try? BearerToken.parse(authorization: values[0]) else { return false }
-        return ConstantTime.equals(Array(token.token.utf8), adminToken)
+        adminToken.accepts(fields)
     }
 
     static func path(of target: String) -> String {
@@ -123,9 +121,9 @@ public struct AdminEndpoint: Sendable {
 }
 
 extension AdminEndpoint {
-    /// `POST /_mediactl/purge` as a ``MediaHTTPHandler/AdminHandler``: what `serve` and a kept demo
+    /// `POST /_mediactl/purge` as an ``AdminHTTPHandler/Handler``: what `serve` and a kept demo
     /// answer with the admin token they write to `<state>/serve.json`.
-    static func handler(service: MediaService, adminToken: String) -> MediaHTTPHandler.AdminHandler {
+    static func handler(service: MediaService, adminToken: String) -> AdminHTTPHandler.Handler {
         let endpoint = AdminEndpoint(service: service, adminToken: adminToken)
         return { request in
             let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })

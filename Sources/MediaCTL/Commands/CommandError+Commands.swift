@@ -7,6 +7,10 @@ extension CommandError.Code {
     public static let noAuditLog = CommandError.Code("no-audit-log")
     /// No `mediactl serve` runs for the state directory (exit 2).
     public static let noRunningService = CommandError.Code("no-running-service")
+    /// The running service has no admin listener (`--admin-listen off`) (exit 2).
+    public static let noAdminListener = CommandError.Code("no-admin-listener")
+    /// `mediactl reload`: the policy files are invalid; the service keeps the policies in force (exit 1).
+    public static let reloadRefused = CommandError.Code("reload-refused")
     /// The running service refused or failed a request (exit 1 or 2, see ``PurgeCommand``).
     public static let serviceRefused = CommandError.Code("service-refused")
     /// `audit prune` refused: the segments to remove do not verify (exit 1).

@@ -1,6 +1,6 @@
 /// The ``CommandActions`` of the `mediactl` executable.
 ///
-/// This file implements `policy check`, `audit`, `audit verify` and `purge`; `serve`, `demo`,
+/// This file implements `policy check`, `audit`, `audit verify`, `purge` and `reload`; `serve`, `demo`,
 /// `fetch` and `inspect` are added in extensions of this type in their own files (until then they
 /// keep the protocol default: `<command> is not available in this build`, exit 1).
 public struct ProductionCommandActions: CommandActions {
@@ -30,5 +30,9 @@ public struct ProductionCommandActions: CommandActions {
 
     public func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         await PurgeCommand.run(options, context: context, client: PurgeClient(configuration: purgeClient))
+    }
+
+    public func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode {
+        await ReloadCommand.run(options, context: context, client: PurgeClient(configuration: purgeClient))
     }
 }

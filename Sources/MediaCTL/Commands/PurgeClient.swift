@@ -47,7 +47,13 @@ public struct PurgeClient: Sendable {
     /// Sends `body` (JSON) to `http://<listen>/_mediactl/purge` with `Authorization: Bearer <adminToken>`.
     /// - Throws: the transport error (`URLError`) when the service cannot be reached.
     public func post(body: [UInt8], listen: String, adminToken: String) async throws -> Answer {
-        guard let url = URL(string: "http://\(Self.reachableAddress(listen))\(AdminEndpoint.purgePath)") else {
+        try await post(path: AdminEndpoint.purgePath, body: body, listen: listen, adminToken: adminToken)
+    }
+
+    /// Sends `body` (JSON) to `http://<listen><path>` (an admin endpoint) with `Authorization: Bearer <adminToken>`.
+    /// - Throws: the transport error (`URLError`) when the service cannot be reached.
+    public func post(path: String, body: [UInt8], listen: String, adminToken: String) async throws -> Answer {
+        guard let url = URL(string: "http://\(Self.reachableAddress(listen))\(path)") else {
             throw URLError(.badURL)
         }
         var request = URLRequest(

@@ -9,12 +9,14 @@ import MediaService
 ///
 /// The running `mediactl serve` owns the audit log lock and the per-process partition key, so the
 /// purge is asked of it: read `<state>/serve.json` (``ServeStateFile``), then
-/// `POST /_mediactl/purge` (``AdminEndpoint``) with `{"route":…}`, `{"credential":…}` or `{"all":true}`.
+/// `POST /_mediactl/purge` (``AdminEndpoint``) on its admin listener (`admin`; `listen` in a serve.json of an
+/// earlier version, which has none) with `{"route":…}`, `{"credential":…}` or `{"all":true}`.
 ///
 /// Output: `purged N entries` (exit 0). Errors (stderr, `mediactl: ` prefix):
 /// - `state directory 'X' does not exist` (exit 2);
 /// - `no running service for state directory X (no serve.json)` (exit 2); the same with
 ///   `(serve.json names pid N, which is not running)` or `(cannot connect to HOST:PORT: …)`;
+/// - `the service for state directory X runs without an admin listener (--admin-listen off)` (exit 2);
 /// - credential file problems from ``CredentialFile`` (exit 2);
 /// - `the service at HOST:PORT refused the purge: <status> <code>: <detail>`: exit 2 for 400, 401,
 ///   404 and 413 (a bad request: unknown route, stale admin token), else exit 1.
@@ -29,14 +31,15 @@ public enum PurgeCommand {
             guard isRunning(serve.pid) else {
                 throw noService(state, "serve.json names pid \(serve.pid), which is not running")
             }
+            let admin = try adminAddress(serve, state: state)
             let body = try requestBody(options.target)
             let answer: PurgeClient.Answer
             do {
-                answer = try await client.post(body: body, listen: serve.listen, adminToken: serve.adminToken)
+                answer = try await client.post(body: body, listen: admin, adminToken: serve.adminToken)
             } catch {
-                throw noService(state, "cannot connect to \(serve.listen): \(error.localizedDescription)")
+                throw noService(state, "cannot connect to \(admin): \(error.localizedDescription)")
             }
-            let count = try purgedCount(answer, listen: serve.listen)
+            let count = try purgedCount(answer, listen: admin)
             context.stdout.writeLine("purged \(count) \(count == 1 ? "entry" : "entries")")
             return .success
         } catch {
@@ -68,6 +71,19 @@ public enum PurgeCommand {
         throw CommandError(
             .serviceRefused, "the service at \(listen) refused the purge: \(answer.status) \(code): \(detail)",
             exitCode: exitCode)
+    }
+
+    /// Where the admin endpoints of `serve` listen: `admin`, else (a serve.json of an earlier version, whose
+    /// `serve` answered them on its public port) `listen`.
+    /// - Throws: ``CommandError`` `no-admin-listener` (exit 2) when serve.json says the admin listener is off.
+    static func adminAddress(_ serve: ServeStateFile, state: String) throws(CommandError) -> String {
+        guard let admin = serve.admin else { return serve.listen }
+        if admin == ServeStateFile.adminOff {
+            throw CommandError(
+                .noAdminListener, "the service for state directory \(state) runs without an admin listener (--admin-listen off)",
+                exitCode: .unusableInput)
+        }
+        return admin
     }
 
     /// Whether process `pid` exists (`kill(pid, 0)`: success or `EPERM`).

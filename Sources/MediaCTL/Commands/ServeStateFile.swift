@@ -4,8 +4,10 @@ import MediaCrypto
 /// `<state>/serve.json`: how other `mediactl` commands reach the `mediactl serve` that owns a state
 /// directory (it holds the audit log lock and the per-process keys, so `purge` must go through it).
 ///
-/// JSON: `{"adminToken":"<64 hex>","listen":"127.0.0.1:PORT","pid":1234}`, mode 0600. Written by
-/// `serve` once it listens, removed when it stops. ``description`` never shows the token.
+/// JSON: `{"admin":"127.0.0.1:9091","adminToken":"<64 hex>","listen":"127.0.0.1:PORT","pid":1234}`, mode
+/// 0600. Written by `serve` once it listens, removed when it stops. `admin` is `"off"` when the service runs
+/// with `--admin-listen off`, and absent in files of earlier versions (whose admin endpoints were on `listen`).
+/// ``description`` never shows the token.
 public struct ServeStateFile: Codable, Hashable, Sendable, CustomStringConvertible {
     /// The file name inside the state directory: `serve.json`.
     public static let fileName = "serve.json"
@@ -16,12 +18,18 @@ public struct ServeStateFile: Codable, Hashable, Sendable, CustomStringConvertib
     public var pid: Int32
     /// Where it listens, `host:port` (e.g. `127.0.0.1:8080`).
     public var listen: String
-    /// The bearer token `POST /_mediactl/purge` requires.
+    /// Where the admin listener listens, `host:port` (e.g. `127.0.0.1:9091`), ``adminOff`` when there is
+    /// none, `nil` in a file of an earlier version.
+    public var admin: String?
+    /// The ``admin`` value of a service without an admin listener: `off`.
+    public static let adminOff = "off"
+    /// The bearer token `POST /_mediactl/purge` and `POST /_mediactl/admin/reload` require.
     public var adminToken: String
 
-    public init(pid: Int32, listen: String, adminToken: String) {
+    public init(pid: Int32, listen: String, admin: String? = nil, adminToken: String) {
         self.pid = pid
         self.listen = listen
+        self.admin = admin
         self.adminToken = adminToken
     }
 
@@ -69,7 +77,9 @@ public struct ServeStateFile: Codable, Hashable, Sendable, CustomStringConvertib
         unlink(path(stateDirectory: stateDirectory))
     }
 
-    public var description: String { "ServeStateFile(pid: \(pid), listen: \(listen), adminToken: <redacted>)" }
+    public var description: String {
+        "ServeStateFile(pid: \(pid), listen: \(listen), admin: \(admin ?? "none"), adminToken: <redacted>)"
+    }
 
     private static func invalid(_ path: String) -> CommandError {
         CommandError(

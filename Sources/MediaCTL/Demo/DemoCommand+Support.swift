@@ -31,8 +31,9 @@ extension DemoCommand {
         }
     }
 
-    /// The `--keep-serving` hints: curl commands with the real port and demo tokens.
-    static func tryItText(base: String, state: String, policies: String) -> String {
+    /// The `--keep-serving` hints: curl commands with the real ports (`admin`: the admin listener's base URL)
+    /// and demo tokens.
+    static func tryItText(base: String, admin: String, state: String, policies: String) -> String {
         """
 
         Both servers keep running; try (Ctrl-C stops them):
@@ -43,8 +44,8 @@ extension DemoCommand {
           curl -s -D - -o /dev/null \(base)/one-time/ticket-5510.jpg
           curl -s -D - -o /dev/null -H 'Accept: image/avif,image/webp' '\(base)/large/astronaut-4000.jpg?w=288&fmt=auto'
           curl -s -D - -o /dev/null '\(base)/uploads/gps-orient6.jpg?w=576&h=576&fit=cover'
-          curl -s \(base)/_mediactl/health
-          curl -s \(base)/_mediactl/metrics
+          curl -s \(admin)/_mediactl/health
+          curl -s \(admin)/_mediactl/metrics
           mediactl purge --route catalog --state-dir \(state)
           printf 'demo-token-u2' > u2.token && mediactl purge --credential-file u2.token --state-dir \(state)
           mediactl audit --state-dir \(state) --policies \(policies)

@@ -76,19 +76,24 @@ public struct DemoCommand: Sendable {
             policies: policies, stateDirectory: state, fetcher: DefaultOriginFetcher.make())
         running.service = service
         let recorder = OutcomeRecorder()
-        // With --keep-serving the demo is a running service like `serve`: an admin token in
-        // <state>/serve.json, so `mediactl purge --state-dir <state>` works against it.
+        // With --keep-serving the demo is a running service like `serve`: an admin listener on a free
+        // loopback port and an admin token in <state>/serve.json, so `mediactl purge --state-dir <state>` works.
         let adminToken = options.keepServing ? try? ServeStateFile.makeAdminToken() : nil
-        let handler = MediaHTTPHandler(
-            service: service, admin: adminToken.map { AdminEndpoint.handler(service: service, adminToken: $0) },
-            observer: recorder.observer)
+        let handler = MediaHTTPHandler(service: service, observer: recorder.observer)
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: handler)
-        handler.server.attach(server)
         let port = try Self.start(server)
         let base = "http://127.0.0.1:\(port)"
         running.server = server
+        var adminBase = base
         if let adminToken {
-            try? ServeStateFile(pid: getpid(), listen: "127.0.0.1:\(port)", adminToken: adminToken)
+            let admin = AdminHTTPHandler(service: service, purge: AdminEndpoint.handler(service: service, adminToken: adminToken))
+            admin.publicServer.attach(server)
+            let adminServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, eventLoopCount: 1), handler: admin)
+            let adminPort = try Self.start(adminServer)
+            running.adminServer = adminServer
+            adminBase = "http://127.0.0.1:\(adminPort)"
+            try? ServeStateFile(pid: getpid(), listen: "127.0.0.1:\(port)", admin: "127.0.0.1:\(adminPort)",
+                                adminToken: adminToken)
                 .write(stateDirectory: state)
         }
         configuration.onServing?(base, originBase, state)
@@ -116,7 +121,7 @@ public struct DemoCommand: Sendable {
             let policiesCopy = state + "-policies"
             try? FileManager.default.createDirectory(atPath: policiesCopy, withIntermediateDirectories: true)
             try? DemoPolicy.text.write(toFile: policiesCopy + "/default.json", atomically: true, encoding: .utf8)
-            context.stdout.write(Self.tryItText(base: base, state: state, policies: policiesCopy))
+            context.stdout.write(Self.tryItText(base: base, admin: adminBase, state: state, policies: policiesCopy))
             let reason: String
             if let until = configuration.until {
                 reason = await until()

@@ -8,6 +8,7 @@ final class DemoRuntime {
     var signals: ShutdownSignals?
     var originServer: HTTPServer?
     var server: HTTPServer?
+    var adminServer: HTTPServer?
     var service: MediaService?
     var stateDirectory: String?
 
@@ -15,6 +16,9 @@ final class DemoRuntime {
     func stopService() async {
         if let server {
             await OffPool.run { server.stop() }
+        }
+        if let adminServer {
+            await OffPool.run { adminServer.stop() }
         }
         await service?.stop()
         if let stateDirectory { ServeStateFile.remove(stateDirectory: stateDirectory) }

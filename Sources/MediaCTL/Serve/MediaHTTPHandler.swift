@@ -8,55 +8,39 @@ import MediaService
 /// bodies pass through as the service made them).
 ///
 /// - ``handleSync(_:)`` answers through ``MediaService/MediaService/handleIfCached(_:)`` (fresh
-///   hits held in memory, refusals, health and metrics) on the connection's event-loop thread,
+///   hits held in memory, refusals) on the connection's event-loop thread,
 ///   without suspending and without reading a stored file.
 /// - ``handle(_:)`` answers through ``MediaService/MediaService/handle(_:)`` (origin fetches,
 ///   revalidations, hits on disk or sealed entries whose hot copy was evicted); ``handle(_:interim:)``
 ///   also forwards the interim responses the service reports (``MediaService/ServiceRequest/interimResponses``).
-/// - `POST /_mediactl/purge` goes to ``admin`` (the admin endpoint of `mediactl purge`); without
-///   one it is answered `404` problem+json (`no-route`).
+/// - Every target under `/_mediactl/` is answered `404` problem+json (`no-route`, ``adminOnlyDetail``):
+///   health, metrics, purge and reload are on the admin listener only (``AdminHTTPHandler``).
 /// - `HEAD` is answered like `GET` without a body; the service's `Content-Length` announces the
 ///   representation's length (RFC 9110 §9.3.2).
-/// - `GET /_mediactl/metrics` gets the attached server's counters appended (``server``).
 public struct MediaHTTPHandler: HTTPHandling {
-    /// Answers an admin request (`POST /_mediactl/purge`). It runs on a task, never on the
-    /// connection's event-loop thread.
-    public typealias AdminHandler = @Sendable (HTTPServerRequest) async -> HTTPServerResponse
     /// Sees every answered request with the service's response, including ``ServiceResponse/outcome``
     /// (for `mediactl demo` and tests). Called on the answering thread; keep it short.
     public typealias Observer = @Sendable (HTTPServerRequest, ServiceResponse) -> Void
 
-    /// The path of the admin purge endpoint: `/_mediactl/purge`.
-    public static let purgePath = "/_mediactl/purge"
+    /// The detail of the public listener's `404` for `/_mediactl/` targets.
+    public static let adminOnlyDetail = "/_mediactl/ is answered on the admin listener only (serve --admin-listen)"
 
     /// The pipeline answering every request.
     public let service: MediaService
-    /// The admin endpoint, or `nil` (then `POST /_mediactl/purge` is `404`).
-    public let admin: AdminHandler?
     /// Called with each service response, or `nil`.
     public let observer: Observer?
-    /// The server whose statistics `GET /_mediactl/metrics` reports; attach it once created.
-    public let server: ServerReference
 
     /// - Parameters:
     ///   - service: the pipeline.
-    ///   - admin: what answers `POST /_mediactl/purge`. Default: `nil` (404 problem+json).
     ///   - observer: sees each service response. Default: `nil`.
-    ///   - server: where the running server is attached for metrics. Default: a new, empty reference.
-    public init(
-        service: MediaService, admin: AdminHandler? = nil, observer: Observer? = nil,
-        server: ServerReference = ServerReference()
-    ) {
+    public init(service: MediaService, observer: Observer? = nil) {
         self.service = service
-        self.admin = admin
         self.observer = observer
-        self.server = server
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
-        if isAdmin(request) { return admin == nil ? Self.noAdminEndpoint : nil }
-        guard let answer = service.handleIfCached(Self.serviceRequest(request)) else { return nil }
-        let response = addingServerMetrics(answer, for: request)
+        if Self.isReserved(request) { return Self.adminOnly }
+        guard let response = service.handleIfCached(Self.serviceRequest(request)) else { return nil }
         observer?(request, response)
         return Self.serverResponse(response)
     }
@@ -68,10 +52,7 @@ public struct MediaHTTPHandler: HTTPHandling {
     /// ``handle(_:)``, forwarding the interim responses the service reports (conformance mode: an origin's
     /// `103 Early Hints`, `102 Processing`) through `interim` before the final response.
     public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
-        if isAdmin(request) {
-            guard let admin else { return Self.noAdminEndpoint }
-            return await admin(request)
-        }
+        if Self.isReserved(request) { return Self.adminOnly }
         var serviceRequest = Self.serviceRequest(request)
         if interim.isEnabled {
             serviceRequest.interimResponses = { response in
@@ -79,18 +60,19 @@ public struct MediaHTTPHandler: HTTPHandling {
                                                        headerFields: response.fields.map { ($0.name, $0.value) }))
             }
         }
-        let response = addingServerMetrics(await service.handle(serviceRequest), for: request)
+        let response = await service.handle(serviceRequest)
         observer?(request, response)
         return Self.serverResponse(response)
     }
 
-    /// Whether `request` is `POST /_mediactl/purge` (query ignored).
-    func isAdmin(_ request: HTTPServerRequest) -> Bool {
-        request.method == "POST" && request.path == Self.purgePath
+    /// Whether `request`'s target is under `/_mediactl/` (a byte-prefix test: cheap on every hit).
+    @inline(__always)
+    static func isReserved(_ request: HTTPServerRequest) -> Bool {
+        request.target.utf8.starts(with: "/_mediactl/".utf8)
     }
 
-    /// `404` problem+json when no admin endpoint is installed.
-    static var noAdminEndpoint: HTTPServerResponse {
-        problem(404, code: "no-route", detail: "no admin endpoint at \(purgePath) in this server")
+    /// `404` problem+json (`no-route`) for `/_mediactl/` targets on the public listener.
+    static var adminOnly: HTTPServerResponse {
+        problem(404, code: "no-route", detail: adminOnlyDetail)
     }
 }

@@ -12,15 +12,16 @@ import MediaService
 ///
 /// Steps: load the policies (exit 2 with every ``MediaPolicy/PolicyError``), apply `--origin`
 /// (exit 2 on an unknown route, naming it and the known ones), open the ``MediaService`` on
-/// `--state-dir` (exit 2 when its audit log is locked by another process), bind `--listen`
-/// (exit 2 when the port is in use), write `<state>/serve.json` (0600), print
-/// `mediactl: serving on http://HOST:PORT (state: DIR, policies: DIR)`, sweep expired entries every
+/// `--state-dir` (exit 2 when its audit log is locked by another process), bind `--listen` and
+/// `--admin-listen` (exit 2 when a port is in use; a non-loopback admin address prints a warning), write
+/// `<state>/serve.json` (0600), print `mediactl: serving on http://HOST:PORT (state: DIR, policies: DIR)` and
+/// `mediactl: admin on http://HOST:PORT` (or `mediactl: no admin listener (--admin-listen off)`), sweep expired entries every
 /// ``Configuration/sweepInterval``. On the stop signal: stop accepting, let in-flight requests
 /// finish, ``MediaService/MediaService/stop()`` (shreds sealed objects, writes `stop`), remove
 /// `serve.json`, exit 0.
 public struct ServeCommand: Sendable {
     /// Builds the admin endpoint (`POST /_mediactl/purge`) for a running service and its admin token.
-    public typealias AdminFactory = @Sendable (MediaService, _ adminToken: String) -> MediaHTTPHandler.AdminHandler
+    public typealias AdminFactory = @Sendable (MediaService, _ adminToken: String) -> AdminHTTPHandler.Handler
 
     /// Tunables of a serve run.
     public struct Configuration: Sendable {
@@ -102,12 +103,25 @@ public struct ServeCommand: Sendable {
         return server
     }
 
+    /// The admin listener's configuration: ``Configuration/server``'s limits and timeouts on `host` and
+    /// `--admin-listen`'s port, with one event loop (its own thread: a busy public port never delays a
+    /// health check) and at most 64 connections.
+    func adminServerConfiguration(host: String, port: UInt16) -> HTTPServer.Configuration {
+        var server = configuration.server
+        server.host = host
+        server.port = Int(port)
+        server.eventLoopCount = 1
+        server.maxConnections = min(server.maxConnections, 64)
+        return server
+    }
+
     private func serve(context: CommandContext) async throws(CommandError) -> ExitCode {
         if let limit = configuration.mallocArenaLimit, getenv("MALLOC_ARENA_MAX") == nil {
             MallocTuning.limitArenas(to: limit)  // an operator's MALLOC_ARENA_MAX wins
         }
-        let policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
+        let loaded = try ServiceSetup.loadPoliciesWithDigest(options.policiesDirectory, overrides: options.origins)
         let host = try ListenResolver.numericHost(options.listen.host)
+        let adminHost = try options.adminListen.map { address throws(CommandError) in try ListenResolver.numericHost(address.host) }
         let adminToken: String
         do {
             adminToken = try ServeStateFile.makeAdminToken()
@@ -115,40 +129,86 @@ public struct ServeCommand: Sendable {
             throw CommandError(.adminToken, "cannot generate the admin token: \(error)", exitCode: .failure)
         }
         var signals: ShutdownSignals?
-        if configuration.until == nil { signals = try ShutdownSignals([SIGINT, SIGTERM, SIGHUP]) }
+        var hangups: HangupSignals?
+        if configuration.until == nil {
+            signals = try ShutdownSignals([SIGINT, SIGTERM])
+            do {
+                hangups = try HangupSignals()
+            } catch {
+                signals?.cancel()
+                throw error
+            }
+        }
         let service: MediaService
         do {
             service = try ServiceSetup.openService(
-                policies: policies, stateDirectory: options.stateDirectory,
-                fetcher: configuration.fetcher ?? DefaultOriginFetcher.make(), configure: configuration.service)
+                policies: loaded.policies, stateDirectory: options.stateDirectory,
+                fetcher: configuration.fetcher ?? DefaultOriginFetcher.make()
+            ) { service in
+                service.policyDigest = loaded.digest
+                configuration.service(&service)
+            }
         } catch {
             signals?.cancel()
+            hangups?.cancel()
             throw error
         }
-        let serverConfiguration = serverConfiguration(host: host)
-        let handler = MediaHTTPHandler(service: service, admin: configuration.admin?(service, adminToken))
-        let server = HTTPServer(configuration: serverConfiguration, handler: handler)
-        handler.server.attach(server)
+        let reloader = PolicyReloader(
+            service: service, directory: options.policiesDirectory, overrides: options.origins, context: context)
+        let publicServer = HTTPServer(configuration: serverConfiguration(host: host), handler: MediaHTTPHandler(service: service))
+        let adminServer = options.adminListen.map { address in
+            let handler = AdminHTTPHandler(
+                service: service, purge: configuration.admin?(service, adminToken),
+                reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken))
+            handler.publicServer.attach(publicServer)
+            return HTTPServer(configuration: adminServerConfiguration(host: adminHost ?? address.host, port: address.port),
+                              handler: handler)
+        }
+        func stopAll() async {
+            signals?.cancel()
+            hangups?.cancel()
+            await OffPool.run {
+                publicServer.stop()
+                adminServer?.stop()
+            }
+            await service.stop()
+        }
         let port: Int
         do {
-            port = try server.start()
+            port = try publicServer.start()
         } catch {
-            signals?.cancel()
-            await service.stop()
+            await stopAll()
             throw Self.listenError(error, address: options.listen)
+        }
+        var adminBound: ListenAddress?
+        if let adminServer, let address = options.adminListen {
+            do {
+                adminBound = ListenAddress(host: address.host, port: UInt16(try adminServer.start()))
+            } catch {
+                await stopAll()
+                throw Self.listenError(error, address: address, what: "--admin-listen")
+            }
         }
         let bound = ListenAddress(host: options.listen.host, port: UInt16(port))
         do {
-            try ServeStateFile(pid: getpid(), listen: bound.description, adminToken: adminToken)
+            try ServeStateFile(pid: getpid(), listen: bound.description, admin: adminBound?.description ?? ServeStateFile.adminOff,
+                                adminToken: adminToken)
                 .write(stateDirectory: options.stateDirectory)
         } catch {
-            signals?.cancel()
-            await OffPool.run { server.stop() }
-            await service.stop()
+            await stopAll()
             throw error
         }
         context.stdout.writeLine(
             "mediactl: serving on http://\(bound) (state: \(options.stateDirectory), policies: \(options.policiesDirectory))")
+        if let adminBound {
+            context.stdout.writeLine("mediactl: admin on http://\(adminBound)")
+            if let adminHost, !Self.isLoopback(adminHost) {
+                context.diagnose(Self.publicAdminWarning(adminBound))
+            }
+        } else {
+            context.stdout.writeLine("mediactl: no admin listener (--admin-listen off)")
+        }
+        hangups?.start { _ = reloader.reload(trigger: "SIGHUP") }
         let interval = configuration.sweepInterval
         let sweeper = Task {
             while !Task.isCancelled {
@@ -170,20 +230,38 @@ public struct ServeCommand: Sendable {
         } else {
             reason = Self.signalName(await signals?.wait())
         }
-        await OffPool.run { server.stop() }
+        hangups?.cancel()
+        await OffPool.run {
+            publicServer.stop()  // drains first; health checks are answered meanwhile
+            adminServer?.stop()
+        }
         sweeper.cancel()
         trimmer?.cancel()
         await sweeper.value  // a sweep in progress finishes before the stores stop
+        reloader.waitForReloads()  // a reload in progress finishes before the stores stop
         await service.stop()
         ServeStateFile.remove(stateDirectory: options.stateDirectory)
         context.diagnose("\(reason): stopped after draining in-flight requests")
         return .success
     }
 
-    /// `cannot listen on 127.0.0.1:8080: Address already in use` (errno text), or the server's message.
-    static func listenError(_ error: HTTPServerError, address: ListenAddress) -> CommandError {
+    /// Whether the numeric address `host` is a loopback address (`127.0.0.0/8`, `::1`, `::ffff:127.x.x.x`).
+    static func isLoopback(_ host: String) -> Bool {
+        host.hasPrefix("127.") || host == "::1" || host.lowercased().hasPrefix("::ffff:127.")
+    }
+
+    /// The warning printed for an admin listener on a non-loopback address.
+    static func publicAdminWarning(_ address: ListenAddress) -> String {
+        "warning: the admin listener \(address) is not a loopback address: /_mediactl/health and /_mediactl/metrics "
+            + "are reachable from the network (purge and reload still require the admin token)"
+    }
+
+    /// `cannot listen on 127.0.0.1:8080: Address already in use`; for the admin listener
+    /// `cannot listen on 127.0.0.1:9091 (--admin-listen): Address already in use`.
+    static func listenError(_ error: HTTPServerError, address: ListenAddress, what: String? = nil) -> CommandError {
         let reason = error.errno != 0 ? String(cString: strerror(error.errno)) : error.message
-        return CommandError(.listenFailed, "cannot listen on \(address): \(reason)", exitCode: .unusableInput)
+        let name = what.map { "\(address) (\($0))" } ?? "\(address)"
+        return CommandError(.listenFailed, "cannot listen on \(name): \(reason)", exitCode: .unusableInput)
     }
 
     /// `SIGINT`, `SIGTERM`, `signal N`, or `cancelled` for `nil`.

@@ -36,6 +36,66 @@ public enum ServiceSetup {
         return try applying(overrides, to: policies)
     }
 
+    /// A policy set and its digest (``MediaService/PolicyDigest``).
+    public struct LoadedPolicies: Sendable {
+        /// The validated set, `--origin` overrides applied.
+        public var policies: PolicySet
+        /// Hex SHA-256 over the files the set was loaded from and the overrides.
+        public var digest: String
+    }
+
+    /// Loads `directory` like ``loadPolicies(_:overrides:)`` and computes the set's digest over the very
+    /// bytes that were validated (the files are read once, then parsed from memory).
+    /// - Throws: ``CommandError`` `invalid-policy` as ``loadPolicies(_:overrides:)``.
+    public static func loadPoliciesWithDigest(_ directory: String, overrides: [OriginOverride] = [])
+        throws(CommandError) -> LoadedPolicies
+    {
+        switch readPolicies(directory, overrides: overrides) {
+        case .success(let loaded): return loaded
+        case .failure(let list): throw invalid(list.errors)
+        }
+    }
+
+    /// Reads and validates `directory` (every problem, as ``MediaPolicy/PolicyLoader/load(directory:)`` reports
+    /// them), then applies `overrides`. The directory's problems (missing, unreadable, no files, a file too
+    /// large) come from ``MediaPolicy/PolicyLoader/load(directory:)``; the set itself is parsed from the bytes
+    /// read once, which the digest covers.
+    static func readPolicies(_ directory: String, overrides: [OriginOverride]) -> Result<LoadedPolicies, PolicyErrorList> {
+        let loader = PolicyLoader()
+        let listed: PolicySet
+        do {
+            listed = try loader.load(directory: directory)
+        } catch {
+            return .failure(error)
+        }
+        var sources: [PolicyLoader.Source] = []
+        for file in listed.files {
+            guard let data = FileManager.default.contents(atPath: file) else {
+                return .failure(PolicyErrorList([PolicyError(
+                    .unreadable, file: file, keyPath: "", value: nil, problem: "cannot read the file",
+                    allowed: "a readable JSON file")]))
+            }
+            sources.append(PolicyLoader.Source(name: file, bytes: [UInt8](data)))
+        }
+        var policies: PolicySet
+        do {
+            var trimmed = directory
+            while trimmed.count > 1, trimmed.hasSuffix("/") { trimmed.removeLast() }
+            policies = try loader.load(sources: sources, directory: trimmed)
+        } catch {
+            return .failure(error)
+        }
+        for override in overrides {
+            do {
+                policies = try policies.overridingOrigin(override.url, forRoute: override.route)
+            } catch {
+                return .failure(PolicyErrorList([error]))
+            }
+        }
+        let digest = PolicyDigest.of(sources: sources, overrides: overrides.map { ($0.route, $0.url) })
+        return .success(LoadedPolicies(policies: policies, digest: digest))
+    }
+
     static func applying(_ overrides: [OriginOverride], to policies: PolicySet) throws(CommandError) -> PolicySet {
         var policies = policies
         for override in overrides {
@@ -75,7 +135,7 @@ public enum ServiceSetup {
         CommandError(.stateDirectory, "cannot open state directory '\(directory)': \(reason)", exitCode: .unusableInput)
     }
 
-    private static func invalid(_ errors: [PolicyError]) -> CommandError {
+    static func invalid(_ errors: [PolicyError]) -> CommandError {
         CommandError(
             .invalidPolicy, errors.map(\.description).joined(separator: "\nmediactl: "), exitCode: .unusableInput)
     }

@@ -42,6 +42,22 @@ final class ServiceAuditor: Sendable {
         _ = try log.append(AuditEntry(event: .start, reason: code(reason), bytes: bytes))
     }
 
+    /// Appends a `policy` batch (docs/audit-format.md, "Policy records"): one summary record with the set's
+    /// `digest` as `key`, `reason` (`policy-loaded` at start, `policy-reloaded`) and `count` = the number of
+    /// tiers, then one record per tier in name order with the same `key`, `tier`, `storage` = the tier's
+    /// storage class (the widest it allows), `ttl` = its `maxTTL` and reason `policy-tier`.
+    /// - Throws: the log's error when the batch cannot be appended.
+    func policy(digest: String, tiers: [String: Tier], reason: String) throws {
+        let key = try AuditDigest(hex: digest)
+        var entries = [AuditEntry(event: .policy, key: key, reason: code(reason), count: tiers.count)]
+        for name in tiers.keys.sorted() {
+            let tier = tiers[name]!
+            entries.append(AuditEntry(event: .policy, tier: self.name(name), storage: Self.auditStorage(tier.storage), key: key,
+                                      reason: code("policy-tier"), ttl: tier.maxTTL))
+        }
+        _ = try log.append(contentsOf: entries)
+    }
+
     /// The summary record closing a batch of `count` shreds of `tier` (docs/audit-format.md,
     /// "Purge and shred batches"); nothing when `count` is 0.
     func shredSummary(tier: String, count: Int, reason: String) {

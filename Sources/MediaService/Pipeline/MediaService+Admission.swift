@@ -13,19 +13,25 @@ extension MediaService {
     /// credentials per tier (RFC 6750 bearer tokens), partition.
     /// - Parameter resolved: the router's match for `request.target` when the caller already has it
     ///   (``fastHit(_:resolved:)`` resolves a target it sees first); `nil` resolves here.
+    ///   A match made under policies a reload has since replaced is resolved again, unless its route is unchanged.
+    ///   The request runs under the policy snapshot in force now (read once here): its route, tier and stores.
     func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Refusal> {
+        // The epoch first: a reload swaps the snapshot before it bumps the epoch, so a request that reads the
+        // new epoch also reads the new snapshot, and one that reads the old epoch stores nothing.
+        let epoch = purgeEpoch.load(ordering: .acquiring)
+        let snapshot = hitRoutes.snapshot
         let match: RouteMatch
-        if let resolved {
+        if let resolved, snapshot.owns(resolved) {
             match = resolved
         } else {
             do {
-                match = try router.resolve(request.target, configuration: configuration.targetLimits)
+                match = try snapshot.router.resolve(request.target, configuration: configuration.targetLimits)
             } catch {
                 return .failure(Refusal(response: Responder.problem(error.httpStatus, code: error.code.description,
                                                                     detail: error.context, outcome: ServiceOutcome())))
             }
         }
-        guard let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier] else {
+        guard let route = snapshot.policies.route(named: match.route.name), let runtime = snapshot.runtimes[route.tier] else {
             return .failure(Refusal(response: Responder.problem(404, code: "no-route", detail: "no route matches",
                                                                 outcome: ServiceOutcome())))
         }
@@ -124,7 +130,7 @@ extension MediaService {
             method: request.method, route: route, runtime: runtime, upstreamURL: upstreamURL,
             isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
             hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
-            purgeEpoch: purgeEpoch.load(ordering: .acquiring))
+            purgeEpoch: epoch)
         context.variant = variant
         context.interim = Self.interimForwarder(for: request, tier: tier)
         return .success(context)

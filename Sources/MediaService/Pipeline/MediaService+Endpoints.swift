@@ -37,8 +37,9 @@ extension MediaService {
 
     /// `{"status":"ok","tiers":["avatar",…],"routes":[…]}`.
     var healthJSON: String {
-        let tiers = runtimes.keys.sorted().map { "\"\($0)\"" }.joined(separator: ",")
-        let routes = policies.routes.map { "\"\($0.name)\"" }.joined(separator: ",")
+        let snapshot = hitRoutes.snapshot
+        let tiers = snapshot.runtimes.keys.sorted().map { "\"\($0)\"" }.joined(separator: ",")
+        let routes = snapshot.policies.routes.map { "\"\($0.name)\"" }.joined(separator: ",")
         let status = isStopped.load(ordering: .relaxed) ? "stopping" : "ok"
         return "{\"routes\":[\(routes)],\"status\":\"\(status)\",\"tiers\":[\(tiers)]}\n"
     }
@@ -48,6 +49,8 @@ extension MediaService {
     /// `mediactl_audit_writer_failed` (0 or 1, no labels: see ``FailureTrackingAuditLog``).
     var metricsText: String {
         var lines: [String] = []
+        let snapshot = hitRoutes.snapshot
+        let runtimes = snapshot.runtimes
         let names = runtimes.keys.sorted()
         for counter in TierCounters.Counter.allCases {
             lines.append("# HELP mediactl_\(counter.rawValue)_total \(counter.help)")
@@ -68,6 +71,14 @@ extension MediaService {
                 lines.append("mediactl_stored_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
             }
         }
+        let reloads = reloadCounts.values
+        lines.append("# HELP mediactl_policy_reloads_total Policy reloads (SIGHUP, mediactl reload): ok put a new set in force; failed kept the set in force (invalid files, or an error while swapping).")
+        lines.append("# TYPE mediactl_policy_reloads_total counter")
+        lines.append("mediactl_policy_reloads_total{result=\"ok\"} \(reloads.ok)")
+        lines.append("mediactl_policy_reloads_total{result=\"failed\"} \(reloads.failed)")
+        lines.append("# HELP mediactl_policy_info The policy set in force: its SHA-256 (docs/audit-format.md, \"Policy records\").")
+        lines.append("# TYPE mediactl_policy_info gauge")
+        lines.append("mediactl_policy_info{sha256=\"\(snapshot.digest)\"} 1")
         lines.append("# HELP mediactl_pending_write_bytes File bytes of stored responses whose file the write-behind writer has not written yet (served from memory meanwhile).")
         lines.append("# TYPE mediactl_pending_write_bytes gauge")
         for name in names {

@@ -31,7 +31,8 @@ extension MediaService {
         defer {
             if learned {
                 hitRoutes.keep(HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
-                                       textsAge: textsAge, textsLimit: textsLimit), for: request.target)
+                                       textsAge: textsAge, textsLimit: textsLimit), for: request.target,
+                               under: admitted.snapshot)
             }
         }
         if generation != runtime.generation {
@@ -83,12 +84,16 @@ extension MediaService {
 
     /// The cached admission of `target` for a plain request, or a new one (`isNew`, not kept yet: the
     /// caller keeps it with what it learns) resolved by the router (then `resolved` is the router's
-    /// match); `nil` for targets the router refuses and for tiers that require a bearer token.
-    func hitSlot(for target: String, resolved: inout RouteMatch?) -> (slot: HitSlot, isNew: Bool)? {
-        if let known = hitRoutes.slot(for: target) { return (known, false) }
-        guard let match = try? router.resolve(target, configuration: configuration.targetLimits) else { return nil }
+    /// match); `nil` for targets the router refuses and for tiers that require a bearer token. `snapshot`
+    /// is the policy snapshot the slot belongs to (the one in force when it was looked up).
+    func hitSlot(for target: String, resolved: inout RouteMatch?)
+        -> (slot: HitSlot, isNew: Bool, snapshot: PolicySnapshot)?
+    {
+        let (snapshot, known) = hitRoutes.lookup(target)
+        if let known { return (known, false, snapshot) }
+        guard let match = try? snapshot.router.resolve(target, configuration: configuration.targetLimits) else { return nil }
         resolved = match
-        guard let route = policies.route(named: match.route.name), let runtime = runtimes[route.tier],
+        guard let route = snapshot.policies.route(named: match.route.name), let runtime = snapshot.runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired else { return nil }
         var upstreamURL = match.upstreamURL
         if runtime.variantDeclaration != nil {
@@ -109,6 +114,6 @@ extension MediaService {
             }
         }
         return (HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: upstreamURL,
-                                        isVersioned: runtime.tier.isVersioned(query: match.query))), true)
+                                        isVersioned: runtime.tier.isVersioned(query: match.query))), true, snapshot)
     }
 }

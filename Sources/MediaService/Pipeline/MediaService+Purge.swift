@@ -46,6 +46,7 @@ extension MediaService {
         let removed = try gate.exclusive { () throws -> [EntryMetadata] in
             purgeEpoch.add(1, ordering: .acquiringAndReleasing)
             var removed: [EntryMetadata] = []
+            let runtimes = self.runtimes
             for name in runtimes.keys.sorted() {
                 let runtime = runtimes[name]!
                 let gone = runtime.removeAll(where: predicate)

@@ -37,14 +37,20 @@ public final class MediaService: Sendable {
         public var transforms: TransformConfiguration
         /// Observers of every file and audit write point (crash tests). Default: none.
         public var durabilityObservers: DurabilityObservers
+        /// Hex SHA-256 of the policy set given to `init` (``PolicyDigest/of(sources:overrides:)`` over its
+        /// files), written in the `policy` records of the audit log. Default: `nil`,
+        /// ``PolicyDigest/of(_:)`` of the set itself.
+        public var policyDigest: String?
 
         public init(
             stateDirectory: String = ".mediactl",
             clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
             hooks: [any StorageHook] = [], targetLimits: RequestTarget.Configuration = .init(),
             audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true, writesBehind: Bool = true,
-            transforms: TransformConfiguration = .init(), durabilityObservers: DurabilityObservers = .init()
+            transforms: TransformConfiguration = .init(), durabilityObservers: DurabilityObservers = .init(),
+            policyDigest: String? = nil
         ) {
+            self.policyDigest = policyDigest
             self.stateDirectory = stateDirectory
             self.clock = clock
             self.hooks = hooks
@@ -57,14 +63,23 @@ public final class MediaService: Sendable {
         }
     }
 
-    /// The policies in force.
-    public let policies: PolicySet
+    /// The policies in force (they change with ``reload(policies:digest:)``).
+    public var policies: PolicySet { hitRoutes.snapshot.policies }
+    /// Hex SHA-256 of the policies in force, as in the audit log's `policy` records.
+    public var policyDigest: String { hitRoutes.snapshot.digest }
     let configuration: Configuration
-    let router: Router
+    /// The router of the policies in force.
+    var router: Router { hitRoutes.snapshot.router }
     let fetcher: any OriginFetching
-    let runtimes: [String: TierRuntime]
+    /// The tier runtimes of the policies in force.
+    var runtimes: [String: TierRuntime] { hitRoutes.snapshot.runtimes }
     let auditor: ServiceAuditor
     let auditLog: AuditLog?
+    /// What object files wait on before they become visible: the audit log's fsync of their record (docs/storage.md,
+    /// "Durability"); `nil` without a log or with unsynchronised writes (tests).
+    var durabilityBarrier: (any DurabilityBarrier)? {
+        configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
+    }
     let keyer: PartitionKeyer
     let varyKey: SymmetricKey
     let chain: StorageHookChain
@@ -77,8 +92,13 @@ public final class MediaService: Sendable {
     /// Stores take it shared, purges, invalidations and expiries exclusive (``StoreGate``).
     let gate = StoreGate()
     let background = BackgroundTasks()
-    /// Admissions of raw targets for the memory-hit fast path (``fastHit(_:)``).
-    let hitRoutes = HitRouteCache()
+    /// The policy snapshot in force and the admissions of raw targets for the memory-hit fast path
+    /// (``fastHit(_:)``).
+    let hitRoutes: HitRouteCache
+    /// Serializes reloads (``reload(policies:digest:)``).
+    let reloading = Mutex<Void>(())
+    /// `mediactl_policy_reloads_total{result="ok"}` and `{result="failed"}`.
+    let reloadCounts = ReloadCounters()
 
     /// Opens the state directory and the audit log, shreds sealed files of an earlier process
     /// (audited `shred`), rebuilds the disk index, empties the tier folders the policies no longer keep
@@ -93,11 +113,11 @@ public final class MediaService: Sendable {
     ///   ``MediaAudit/AuditError`` (`locked` when another process writes the same log), ``MediaStorage/StorageError``.
     public init(policies: PolicySet, fetcher: any OriginFetching, configuration: Configuration = Configuration(),
                 auditLog injected: (any AuditRecording)? = nil) throws {
-        self.policies = policies
         self.configuration = configuration
         self.fetcher = fetcher
         try StateDirectory.prepare(configuration.stateDirectory)
         let clock = configuration.clock
+        let auditor: ServiceAuditor
         if let injected {
             auditLog = nil
             auditor = ServiceAuditor(log: injected)
@@ -107,42 +127,54 @@ public final class MediaService: Sendable {
             auditLog = log
             auditor = ServiceAuditor(log: log)
         }
+        self.auditor = auditor
         let torn = auditLog?.openReport.tornTailBytes ?? 0
         try auditor.start(reason: torn > 0 ? "repaired-torn-tail" : "service-start", bytes: torn > 0 ? torn : nil)
+        let digest = configuration.policyDigest ?? PolicyDigest.of(policies)
+        try auditor.policy(digest: digest, tiers: policies.tiers, reason: "policy-loaded")
         keyer = PartitionKeyer(key: try SymmetricKey())
         varyKey = try SymmetricKey()
-        router = try Router(routes: policies.routes.map {
-            Route(name: $0.name, mount: $0.mount, originBase: $0.origin, tier: $0.tier)
-        })
+        let router = try PolicySnapshot.router(for: policies)
         chain = StorageHookChain(hooks: configuration.hooks)
         var runtimes: [String: TierRuntime] = [:]
-        let auditor = self.auditor
         // Object files become visible only once their record is durable (docs/storage.md, "Durability").
         let barrier = configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
         for (name, tier) in policies.tiers {
-            let counters = TierCounters()
-            let shredsBefore = counters.value(.shredded)
-            runtimes[name] = try TierRuntime(
-                tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
-                synchronizesWrites: configuration.synchronizesWrites, writesBehind: configuration.writesBehind,
-                barrier: barrier, observer: configuration.durabilityObservers.files
-            ) { event in
-                auditor.record(event, tier: name)
-                switch event.kind {
-                case .evict, .corrupt: counters.bump(.evicted)
-                case .expire: counters.bump(.expired)
-                case .shred: counters.bump(.shredded)
-                }
-            }
-            // Sealed files of an earlier process were shredded while the store opened: close the batch.
-            auditor.shredSummary(tier: name, count: counters.value(.shredded) - shredsBefore,
-                                 reason: ReasonCode.unreadableAfterRestart.rawValue)
+            runtimes[name] = try Self.makeRuntime(name: name, tier: tier, counters: TierCounters(),
+                                                  configuration: configuration, auditor: auditor, barrier: barrier)
         }
         // Files of tiers the policies no longer keep in files (removed, renamed or narrowed) go now, audited.
         try UnownedTierFolders.clear(stateDirectory: configuration.stateDirectory, runtimes: runtimes, auditor: auditor)
         UnownedTierFolders.dropUnscopedKeys(runtimes: runtimes, auditor: auditor)
-        self.runtimes = runtimes
+        hitRoutes = HitRouteCache(snapshot: PolicySnapshot(policies: policies, digest: digest, router: router,
+                                                           runtimes: runtimes))
         auditor.flush()
+    }
+
+    /// A new runtime for `tier`, named `name` (its stores opened on the state directory), whose store events are audited and
+    /// counted in `counters`; sealed files an earlier process left are shredded while its store opens (audited,
+    /// closed by a `shred` summary).
+    /// - Parameter barrier: what an object file waits on before it becomes visible (its record durable,
+    ///   docs/storage.md "Durability"), or `nil`.
+    static func makeRuntime(name: String, tier: Tier, counters: TierCounters, configuration: Configuration,
+                            auditor: ServiceAuditor, barrier: (any DurabilityBarrier)?) throws -> TierRuntime {
+        let shredsBefore = counters.value(.shredded)
+        let runtime = try TierRuntime(
+            tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
+            synchronizesWrites: configuration.synchronizesWrites, writesBehind: configuration.writesBehind,
+            barrier: barrier, observer: configuration.durabilityObservers.files
+        ) { event in
+            auditor.record(event, tier: name)
+            switch event.kind {
+            case .evict, .corrupt: counters.bump(.evicted)
+            case .expire: counters.bump(.expired)
+            case .shred: counters.bump(.shredded)
+            }
+        }
+        // Sealed files of an earlier process were shredded while the store opened: close the batch.
+        auditor.shredSummary(tier: name, count: counters.value(.shredded) - shredsBefore,
+                             reason: ReasonCode.unreadableAfterRestart.rawValue)
+        return runtime
     }
 
     /// Seconds since the epoch, from the configured clock.

@@ -12,6 +12,10 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownRoute = Code("unknown-route")
         /// The audit log refused a record.
         public static let audit = Code("audit")
+        /// A reload after ``MediaService/stop()``.
+        public static let stopping = Code("stopping")
+        /// A reload's policy set has a route the router refuses.
+        public static let invalidPolicy = Code("invalid-policy")
     }
 
     public let code: Code

@@ -24,13 +24,13 @@ final class TierRuntime: Sendable {
     let counters: TierCounters
     /// Variant group key → store keys; an entry that leaves a decided store (evicted, expired, corrupt,
     /// shredded) leaves the index at once, so unique URLs never grow it past what is stored.
-    let variantIndex = VariantIndex()
+    let variantIndex: VariantIndex
     /// Source group → its derived images' store keys (``DerivedIndex``).
-    let derivedIndex = DerivedIndex()
+    let derivedIndex: DerivedIndex
     /// The tier's `variants` in MediaTransform's terms, or `nil` when the tier declares none.
     let variantDeclaration: VariantDeclaration?
     /// Seconds per derived image, queueing included (`mediactl_transform_seconds`).
-    let transformTimes = DurationHistogram()
+    let transformTimes: DurationHistogram
 
     /// - Parameters: barrier, observer: passed to the file stores (``MediaStorage/DurabilityBarrier``, crash tests).
     init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool, writesBehind: Bool = false,
@@ -38,6 +38,9 @@ final class TierRuntime: Sendable {
          onEvent: @escaping StorageEventHandler) throws {
         self.tier = tier
         self.counters = counters
+        variantIndex = VariantIndex()
+        derivedIndex = DerivedIndex()
+        transformTimes = DurationHistogram()
         let persistent = tier.storage == .disk || tier.storage == .encryptedDisk
         // Budgets of 0 are valid policy (keep nothing there); stores need positive limits, so a
         // budget below 10 bytes gets 1-byte limits, which no entry fits.
@@ -80,6 +83,34 @@ final class TierRuntime: Sendable {
                                      barrier: barrier, observer: observer, onEvent: onEvent)
             : nil
         for metadata in disk?.inventory() ?? [] { addVariant(metadata.key) }
+    }
+
+    /// A runtime for `tier` on `other`'s stores, indexes, counters and histogram: what a reload makes for a
+    /// changed tier whose stores stay valid (``canShareStores(_:_:)``). Only the tier and its variant
+    /// declaration are new.
+    init(tier: Tier, sharing other: TierRuntime) {
+        self.tier = tier
+        counters = other.counters
+        memory = other.memory
+        hot = other.hot
+        disk = other.disk
+        sealed = other.sealed
+        variantIndex = other.variantIndex
+        derivedIndex = other.derivedIndex
+        transformTimes = other.transformTimes
+        variantDeclaration = tier.variants.map(TierRuntime.declaration)
+    }
+
+    /// Whether a runtime of `old` can serve `new` on the same stores: the stores' layout and budgets
+    /// (`storage`, `memoryBytes`, `diskBytes`), the cache-key scope (`metadata`) and what decides whether and
+    /// how a response was stored and whom it may be served to (`cache`, `partition`, `credentials`,
+    /// `contentTypes`, `setCookie`) are unchanged. Limits that only shorten or shrink what may be kept
+    /// (`maxTTL`, `maxObjectBytes`) are applied by removing what they now forbid.
+    static func canShareStores(_ old: Tier, _ new: Tier) -> Bool {
+        old.storage == new.storage && old.memoryBytes == new.memoryBytes && old.diskBytes == new.diskBytes
+            && CacheKey.scope(of: old) == CacheKey.scope(of: new) && old.cache == new.cache
+            && old.partition == new.partition && old.credentials == new.credentials
+            && old.contentTypes == new.contentTypes && old.setCookie == new.setCookie
     }
 
     /// Every store that holds decided entries (not the hot copies).

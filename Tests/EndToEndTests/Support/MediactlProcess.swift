@@ -17,7 +17,9 @@ final class MediactlProcess: @unchecked Sendable {
         var pid: Int32
         /// The listen address, e.g. `127.0.0.1:41234`.
         var listen: String
-        /// The admin token for `/_mediactl/admin/…` (used by `mediactl purge` against the running service).
+        /// The admin listener's address, e.g. `127.0.0.1:41235` (`off` without one).
+        var admin: String?
+        /// The admin token for `/_mediactl/purge` and `/_mediactl/admin/reload` (used by `mediactl purge` and `reload`).
         var adminToken: String
     }
 
@@ -57,11 +59,12 @@ final class MediactlProcess: @unchecked Sendable {
     let logDirectory: URL
     private let process: Process
 
-    /// Starts `mediactl serve --listen 127.0.0.1:<port> --policies <policies> --state-dir <state>` and
-    /// waits (up to `timeoutSeconds`) until the port accepts connections and `serve.json` names this process.
+    /// Starts `mediactl serve --listen 127.0.0.1:<port> --admin-listen 127.0.0.1:0 --policies <policies>
+    /// --state-dir <state>` and waits (up to `timeoutSeconds`) until the port accepts connections and `serve.json`
+    /// names this process (and its admin listener, ``adminPort``); `adminListen` replaces `127.0.0.1:0`.
     /// - Throws: `MediactlProcess.Failure` when the binary is missing, the process exits early or the deadline passes.
-    init(policiesDirectory: URL, stateDirectory: URL, port: Int? = nil, extraArguments: [String] = [],
-         timeoutSeconds: Double = 20) throws {
+    init(policiesDirectory: URL, stateDirectory: URL, port: Int? = nil, adminListen: String = "127.0.0.1:0",
+         extraArguments: [String] = [], timeoutSeconds: Double = 20) throws {
         guard Self.isBuilt else { throw Failure("\(Self.binary.path) is missing: run swift build --build-tests") }
         self.port = try port ?? FreePort.find()
         self.stateDirectory = stateDirectory
@@ -70,8 +73,8 @@ final class MediactlProcess: @unchecked Sendable {
         try FileManager.default.createDirectory(at: logDirectory, withIntermediateDirectories: true)
         process = Process()
         process.executableURL = Self.binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:\(self.port)", "--policies", policiesDirectory.path,
-                             "--state-dir", stateDirectory.path] + extraArguments
+        process.arguments = ["serve", "--listen", "127.0.0.1:\(self.port)", "--admin-listen", adminListen,
+                             "--policies", policiesDirectory.path, "--state-dir", stateDirectory.path] + extraArguments
         process.environment = Self.childEnvironment
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try Self.outputHandle(logDirectory.appendingPathComponent("stdout"))
@@ -79,6 +82,9 @@ final class MediactlProcess: @unchecked Sendable {
         try process.run()
         try waitUntilServing(timeoutSeconds: timeoutSeconds)
     }
+
+    /// The admin listener's port (read from serve.json; 0 when the listener is off).
+    private(set) var adminPort = 0
 
     /// The child's process id.
     var pid: Int32 { process.processIdentifier }
@@ -104,7 +110,10 @@ final class MediactlProcess: @unchecked Sendable {
             guard process.isRunning else {
                 throw Failure("mediactl serve exited with \(process.terminationStatus) before serving: \(stderr)")
             }
-            if serveInfo?.pid == process.processIdentifier, FreePort.accepts(port: port) { return }
+            if let info = serveInfo, info.pid == process.processIdentifier, FreePort.accepts(port: port) {
+                adminPort = info.admin.flatMap { Int($0.split(separator: ":").last ?? "") } ?? 0
+                return
+            }
             usleep(20_000)
         }
         kill()

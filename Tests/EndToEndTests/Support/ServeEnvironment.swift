@@ -74,6 +74,13 @@ final class ServeEnvironment: @unchecked Sendable {
 
     /// The running serve's port.
     var port: Int { serve?.port ?? 0 }
+    /// The running serve's admin listener port (health, metrics, purge, reload).
+    var adminPort: Int { serve?.adminPort ?? 0 }
+
+    /// `GET target` on the running serve's admin listener.
+    func admin(_ target: String) throws -> HTTPResponse {
+        try RawHTTP.get(port: adminPort, target)
+    }
 
     /// Starts `mediactl serve` on the state directory (a new port each time).
     func start() throws {
@@ -116,7 +123,7 @@ final class ServeEnvironment: @unchecked Sendable {
     func settle() throws {
         let deadline = Date().addingTimeInterval(10)
         while true {
-            let metrics = try get("/_mediactl/metrics").text
+            let metrics = try admin("/_mediactl/metrics").text
             let pending = metrics.split(separator: "\n").filter { $0.hasPrefix("mediactl_pending_write_bytes{") }
             // The gauge must be there (a renamed gauge must not pass silently); no line: no tier keeps files.
             if metrics.contains("# TYPE mediactl_pending_write_bytes gauge"), pending.allSatisfy({ $0.hasSuffix(" 0") }) { return }

@@ -127,7 +127,7 @@ import Testing
         let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
         #expect(mode?.intValue == 0o600)
         #expect(try ServeStateFile.read(stateDirectory: folder.path) == file)
-        #expect(file.description == "ServeStateFile(pid: 42, listen: 127.0.0.1:8080, adminToken: <redacted>)")
+        #expect(file.description == "ServeStateFile(pid: 42, listen: 127.0.0.1:8080, admin: none, adminToken: <redacted>)")
         ServeStateFile.remove(stateDirectory: folder.path)
         #expect(try ServeStateFile.read(stateDirectory: folder.path) == nil)
     }

@@ -112,7 +112,9 @@ import Testing
         harness.service.flushWrites()
         #expect(prunes == [0, 0, 0])
         let checkpoint = try #require(try AuditCheckpoint.read(directory: harness.stateDirectory + "/audit"))
-        #expect(checkpoint.objectCount >= 20)
+        // Most of the 30 objects were stored before the last prune's checkpoint (the first segment also holds
+        // the start's policy batch).
+        #expect(checkpoint.objectCount >= 19)
         #expect(try harness.objects(in: .disk).count == 30)
         let audit = await harness.audit()
         #expect(audit.status == 0)

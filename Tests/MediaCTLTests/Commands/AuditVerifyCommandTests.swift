@@ -41,8 +41,9 @@ import Testing
         let edited = text.replacingOccurrences(of: "\"tier\":\"public\"", with: "\"tier\":\"avatar\"")
         #expect(edited != text)
         try edited.write(toFile: log, atomically: false, encoding: .utf8)
-        let records = try AuditReader.records(directory: harness.stateDirectory + "/audit")
-        let seq = try #require(records.first { $0.tier?.rawValue == "avatar" }?.seq)
+        // The first edited line (a `policy` record of the public tier comes before any store).
+        let before = text.split(separator: "\n"), after = edited.split(separator: "\n")
+        let seq = try #require(zip(before, after).enumerated().first { $0.element.0 != $0.element.1 }?.offset) + 1
         let result = await harness.run(["audit", "verify", "--state-dir", harness.stateDirectory])
         #expect(result.status == 1)
         #expect(result.stdout.hasPrefix("failed: hash-mismatch at seq \(seq) (audit.jsonl line \(seq)): hash "))

@@ -20,7 +20,8 @@ import Testing
             try await harness.populate()
             token = try ServeStateFile.makeAdminToken()
             server = try AdminTestServer(service: harness.service, adminToken: token, host: host)
-            try ServeStateFile(pid: getpid(), listen: server.listen, adminToken: token)
+            // The public address answers nothing: purge goes to the admin listener serve.json names.
+            try ServeStateFile(pid: getpid(), listen: "127.0.0.1:1", admin: server.listen, adminToken: token)
                 .write(stateDirectory: harness.stateDirectory)
         }
 
@@ -152,6 +153,18 @@ import Testing
         #expect(
             result.stderr.hasPrefix(
                 "mediactl: no running service for state directory \(folder.path) (cannot connect to 127.0.0.1:1: "))
+    }
+
+    /// A service started with `--admin-listen off` (`"admin":"off"` in serve.json): purge and reload say so, exit 2.
+    @Test func noAdminListenerIsExitTwo() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try ServeStateFile(pid: getpid(), listen: "127.0.0.1:1", admin: "off", adminToken: "t").write(stateDirectory: folder.path)
+        let expected = CLIRun(
+            status: 2, stdout: "",
+            stderr: "mediactl: the service for state directory \(folder.path) runs without an admin listener (--admin-listen off)\n")
+        #expect(await CLIRun.run(["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions()) == expected)
+        #expect(await CLIRun.run(["reload", "--state-dir", folder.path], actions: ProductionCommandActions()) == expected)
     }
 
     @Test func invalidServeJSONIsExitTwo() async throws {

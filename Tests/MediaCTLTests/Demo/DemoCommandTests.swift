@@ -129,7 +129,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
         let text = out.text
         let audit = String(text[text.range(of: "\naudit: ")!.upperBound...])
-        #expect(audit.hasPrefix("26 records, chain intact, last hash "))
+        #expect(audit.hasPrefix("31 records, chain intact, last hash "))
         let lines = audit.split(separator: "\n").map(String.init)
         func row(_ tier: String) -> [String] {
             let index = lines.firstIndex { $0.hasPrefix("tier \(tier) ") }!
@@ -156,7 +156,8 @@ import Testing
                 // A kept demo is purgeable like `serve`: serve.json names it.
                 let purge = await CLIRun.run(["purge", "--route", "catalog", "--state-dir", state],
                                              actions: ProductionCommandActions())
-                let health = try? await HTTPGet.fetch(service + "/_mediactl/health")
+                let admin = (try? ServeStateFile.read(stateDirectory: state))?.flatMap(\.admin) ?? "none"
+                let health = try? await HTTPGet.fetch("http://" + admin + "/_mediactl/health")
                 let hit = try? await HTTPGet.fetch(service + "/catalog/coffee-237a7131.jpg")
                 let direct = try? await HTTPGet.fetch(origin + "/catalog/coffee-237a7131.jpg")
                 seen.withLock {

@@ -43,7 +43,7 @@ import Testing
         let statistics = HTTPServer.Statistics(
             acceptedConnections: 3, refusedConnections: 1, openConnections: 2, requests: 9, parseErrors: 4, timeouts: 5)
         #expect(
-            MediaHTTPHandler.metricsLines(statistics) == """
+            AdminHTTPHandler.metricsLines(statistics) == """
                 # HELP mediactl_http_connections_accepted_total Client connections accepted.
                 # TYPE mediactl_http_connections_accepted_total counter
                 mediactl_http_connections_accepted_total 3
@@ -73,10 +73,10 @@ import Testing
         let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
         let service = try ServiceSetup.openService(
             policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
-        let handler = MediaHTTPHandler(service: service)
+        let handler = AdminHTTPHandler(service: service)
         let plain = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
         #expect(!String(decoding: plain.body, as: UTF8.self).contains("mediactl_http_"))
-        handler.server.attach(origin.server)
+        handler.publicServer.attach(origin.server)
         let get = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
         let text = String(decoding: get.body, as: UTF8.self)
         #expect(text.hasPrefix(String(decoding: plain.body, as: UTF8.self)))
@@ -100,8 +100,6 @@ import Testing
         let handler = MediaHTTPHandler(service: service, observer: { request, response in
             seen.withLock { $0.append("\(request.target) \(response.status) \(response.outcome.storage ?? "-")") }
         })
-        let health = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/health")))
-        #expect(health.status == 200)
         let path = "/catalog/spinner.gif"
         #expect(handler.handleSync(HTTPServerRequest(method: "GET", target: path)) == nil)
         let miss = await handler.handle(HTTPServerRequest(method: "GET", target: path))
@@ -116,16 +114,67 @@ import Testing
         #expect(noRoute.status == 404)
         #expect(noRoute.field("Content-Type") == "application/problem+json")
         #expect(seen.withLock { $0 } == [
-            "/_mediactl/health 200 -", "\(path) 200 disk", "\(path) 200 hit", "\(path) 200 hit", "/nowhere/a.gif 404 -",
+            "\(path) 200 disk", "\(path) 200 hit", "\(path) 200 hit", "/nowhere/a.gif 404 -",
         ])
-        // The admin path: declined by the sync path when an admin is installed, 404 otherwise.
+        await service.stop()
+        await origin.stop()
+    }
+
+    /// The public listener answers 404 for every `/_mediactl/` target, on both paths, and never reaches the service.
+    @Test func publicHandlerRefusesEveryAdminPath() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
+        let service = try ServiceSetup.openService(
+            policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
+        let handler = MediaHTTPHandler(service: service)
+        let expected = "{\"code\":\"no-route\",\"detail\":\"/_mediactl/ is answered on the admin listener only (serve --admin-listen)\",\"status\":404,\"title\":\"Not Found\",\"type\":\"https://mediactl.dev/problems/no-route\"}"
+        for (method, target) in [("GET", "/_mediactl/health"), ("GET", "/_mediactl/metrics"), ("HEAD", "/_mediactl/metrics"),
+                                 ("POST", "/_mediactl/purge?all"), ("POST", "/_mediactl/admin/reload"), ("GET", "/_mediactl/x")] {
+            let request = HTTPServerRequest(method: method, target: target)
+            for answer in [try #require(handler.handleSync(request)), await handler.handle(request)] {
+                #expect(answer.status == 404, "\(method) \(target)")
+                #expect(answer.field("Content-Type") == "application/problem+json")
+                #expect(String(decoding: answer.body, as: UTF8.self) == expected)
+            }
+        }
+        await service.stop()
+        await origin.stop()
+    }
+
+    /// The admin handler: health and metrics on the sync path, purge and reload declined there and answered by
+    /// their handlers, other methods 405, paths outside `/_mediactl/` 404.
+    @Test func adminHandlerRoutesTheAdminPaths() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin(addsDateField: false)
+        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
+        let service = try ServiceSetup.openService(
+            policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
+        let bare = AdminHTTPHandler(service: service)
+        let health = try #require(bare.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/health")))
+        #expect(health.status == 200)
+        #expect(health.field("Content-Type") == "application/json")
         let post = HTTPServerRequest(method: "POST", target: "/_mediactl/purge?all")
-        #expect(handler.handleSync(post)?.status == 404)
-        #expect(await handler.handle(post).status == 404)
-        let admin = MediaHTTPHandler(service: service, admin: { _ in HTTPServerResponse(status: 202) })
+        let reload = HTTPServerRequest(method: "POST", target: "/_mediactl/admin/reload")
+        #expect(bare.handleSync(post) == nil)
+        #expect(await bare.handle(post).status == 404)
+        #expect(String(decoding: await bare.handle(reload).body, as: UTF8.self).contains("\"detail\":\"no admin endpoint at /_mediactl/admin/reload in this server\""))
+        let admin = AdminHTTPHandler(service: service, purge: { _ in HTTPServerResponse(status: 202) },
+                                     reload: { _ in HTTPServerResponse(status: 203) })
         #expect(admin.handleSync(post) == nil)
+        #expect(admin.handleSync(reload) == nil)
         #expect(await admin.handle(post).status == 202)
+        #expect(await admin.handle(reload).status == 203)
         #expect(await admin.handle(HTTPServerRequest(method: "PUT", target: "/_mediactl/purge")).status == 405)
+        let getReload = try #require(admin.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/admin/reload")))
+        #expect(getReload.status == 405)
+        #expect(getReload.field("Allow") == "POST")
+        let outside = try #require(admin.handleSync(HTTPServerRequest(method: "GET", target: "/catalog/spinner.gif")))
+        #expect(outside.status == 404)
+        #expect(String(decoding: outside.body, as: UTF8.self).contains("\"detail\":\"the admin listener answers /_mediactl/ paths only\""))
+        #expect(await admin.handle(HTTPServerRequest(method: "GET", target: "/catalog/spinner.gif")).status == 404)
         await service.stop()
         await origin.stop()
     }

@@ -22,7 +22,9 @@ import Testing
         let stdout: CapturedOutput
         let stderr: CapturedOutput
         let port: Int
+        let adminPort: Int
         var base: String { "http://127.0.0.1:\(port)" }
+        var admin: String { "http://127.0.0.1:\(adminPort)" }
 
         func stop(_ reason: String = "SIGTERM") async -> ExitCode {
             gate.open(reason)
@@ -40,17 +42,20 @@ import Testing
         let err = CapturedOutput()
         let context = CommandContext(stdout: out, stderr: err, environment: [:])
         let options = ServeOptions(
-            listen: ListenAddress(host: "127.0.0.1", port: 0), policiesDirectory: policies, stateDirectory: state)
+            listen: ListenAddress(host: "127.0.0.1", port: 0), policiesDirectory: policies, stateDirectory: state,
+            adminListen: ListenAddress(host: "127.0.0.1", port: 0))
         let command = ServeCommand(
             options: options,
             configuration: .init(
                 sweepInterval: sweepInterval, admin: admin, until: { await gate.wait() }, service: service))
         let task = Task { await command.run(context: context) }
-        let started = await eventually { out.text.contains("serving on") || !err.text.isEmpty }
+        let started = await eventually { out.text.contains("admin on") || !err.text.isEmpty }
         try #require(started && err.text.isEmpty, "serve did not start: \(err.text)")
         let text = out.text
         let portText = text.split(separator: ":")[3].prefix { $0.isNumber }
-        return Running(task: task, gate: gate, stdout: out, stderr: err, port: Int(portText)!)
+        let adminLine = try #require(text.split(separator: "\n").first { $0.hasPrefix("mediactl: admin on http://127.0.0.1:") })
+        let adminText = adminLine.dropFirst("mediactl: admin on http://127.0.0.1:".count).prefix { $0.isNumber }
+        return Running(task: task, gate: gate, stdout: out, stderr: err, port: Int(portText)!, adminPort: Int(adminText)!)
     }
 
     @Test func servesHitsHealthMetricsThenStopsCleanly() async throws {
@@ -64,10 +69,12 @@ import Testing
 
         #expect(
             serving.stdout.text
-                == "mediactl: serving on http://127.0.0.1:\(serving.port) (state: \(state), policies: \(policies))\n")
+                == "mediactl: serving on http://127.0.0.1:\(serving.port) (state: \(state), policies: \(policies))\n"
+                + "mediactl: admin on http://127.0.0.1:\(serving.adminPort)\n")
         let file = try #require(try ServeStateFile.read(stateDirectory: state))
         #expect(file.pid == getpid())
         #expect(file.listen == "127.0.0.1:\(serving.port)")
+        #expect(file.admin == "127.0.0.1:\(serving.adminPort)")
         #expect(file.adminToken.count == 64 && file.adminToken.allSatisfy(\.isHexDigit))
         let attributes = try FileManager.default.attributesOfItem(atPath: state + "/serve.json")
         #expect((attributes[.posixPermissions] as? NSNumber)?.intValue == 0o600)
@@ -91,14 +98,20 @@ import Testing
         #expect(head.header("Content-Length") == String(bytes.count))
         #expect(origin.origin.requestCount == 1)
 
-        let health = try await HTTPGet.fetch(serving.base + "/_mediactl/health")
+        // The public port answers 404 for the admin paths; the admin listener answers them.
+        for path in ["/_mediactl/health", "/_mediactl/metrics", "/_mediactl/purge"] {
+            let refused = try await HTTPGet.fetch(serving.base + path)
+            #expect(refused.status == 404)
+            #expect(refused.header("Content-Type") == "application/problem+json")
+        }
+        let health = try await HTTPGet.fetch(serving.admin + "/_mediactl/health")
         #expect(health.status == 200)
         #expect(health.header("Content-Type") == "application/json")
         #expect(
             String(decoding: health.body, as: UTF8.self)
                 == "{\"routes\":[\"catalog\",\"large\",\"avatars\",\"uploads\",\"receipts\",\"one-time\"],\"status\":\"ok\",\"tiers\":[\"avatar\",\"no-store\",\"private\",\"public\"]}\n"
         )
-        let metrics = try await HTTPGet.fetch(serving.base + "/_mediactl/metrics")
+        let metrics = try await HTTPGet.fetch(serving.admin + "/_mediactl/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
         let lines = String(decoding: metrics.body, as: UTF8.self).split(separator: "\n").map(String.init)
@@ -106,11 +119,13 @@ import Testing
         #expect(lines.contains("mediactl_stored_total{tier=\"public\"} 1"))
         #expect(lines.contains("mediactl_misses_total{tier=\"public\"} 1"))
         #expect(lines.contains("# TYPE mediactl_http_requests_total counter"))
-        #expect(lines.contains("mediactl_http_requests_total 4"))  // the metrics request itself is counted once answered
+        // The public listener's requests: two GETs and a HEAD (plus the three 404s), none of the admin listener's.
+        #expect(lines.contains("mediactl_http_requests_total 6"))
+        #expect(lines.contains("mediactl_policy_reloads_total{result=\"ok\"} 0"))
         #expect(lines.contains("mediactl_http_parse_errors_total 0"))
         #expect(metrics.header("Content-Length") == String(metrics.body.count))
 
-        let purge = try await HTTPGet.fetch(serving.base + "/_mediactl/purge", method: "POST")
+        let purge = try await HTTPGet.fetch(serving.admin + "/_mediactl/purge", method: "POST")
         #expect(purge.status == 404)
         #expect(purge.header("Content-Type") == "application/problem+json")
         #expect(
@@ -123,7 +138,7 @@ import Testing
         #expect(try ServeStateFile.read(stateDirectory: state) == nil)
         #expect(!FileManager.default.fileExists(atPath: state + "/serve.json"))
         let records = try AuditReader.records(directory: state + "/audit")
-        #expect(records.map(\.event) == [.start, .store, .stop])
+        #expect(records.map(\.event).filter({ $0 != .policy }) == [.start, .store, .stop])
         #expect(try AuditVerifier.verify(stateDirectory: state).failure == nil)
         await origin.stop()
     }
@@ -144,18 +159,72 @@ import Testing
         }
         let token = try #require(try ServeStateFile.read(stateDirectory: state)?.adminToken)
         #expect(seenToken.withLock { $0 } == token)
-        let refused = try await HTTPGet.fetch(serving.base + "/_mediactl/purge?route=catalog", method: "POST")
+        let refused = try await HTTPGet.fetch(serving.admin + "/_mediactl/purge?route=catalog", method: "POST")
         #expect(refused.status == 401)
         let accepted = try await HTTPGet.fetch(
-            serving.base + "/_mediactl/purge?route=catalog", method: "POST",
+            serving.admin + "/_mediactl/purge?route=catalog", method: "POST",
             headers: ["Authorization": "Bearer " + token])
         #expect(accepted.status == 200)
         #expect(String(decoding: accepted.body, as: UTF8.self) == "purged\n")
         // GET on the admin path is the service's own internal-endpoint answer.
-        let get = try await HTTPGet.fetch(serving.base + "/_mediactl/purge")
+        let get = try await HTTPGet.fetch(serving.admin + "/_mediactl/purge")
         #expect(get.status == 404)
         #expect(await serving.stop("SIGINT") == .success)
         #expect(serving.stderr.text == "mediactl: SIGINT: stopped after draining in-flight requests\n")
+        await origin.stop()
+    }
+
+    /// `mediactl reload` against an in-process serve: an added route answers after the reload; a broken file is
+    /// refused with the problems `policy check` prints, exit 1, and the set in force keeps serving; each
+    /// reload is counted and the audit log names every set put in force.
+    @Test func reloadPutsANewSetInForceAndRefusesABrokenOne() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin()
+        let policies = try origin.writePolicies(in: directory)
+        let state = directory.path + "/state"
+        let serving = try await Self.start(policies: policies, state: state)
+        let before = try #require(try ServeStateFile.read(stateDirectory: state))
+        #expect(try await HTTPGet.fetch(serving.base + "/extra/coffee-237a7131.jpg").status == 404)
+
+        let extra = policies + "/z-extra.json"
+        try Data("{ \"routes\": [ { \"name\": \"extra\", \"mount\": \"/extra/\", \"origin\": \"\(origin.base)/catalog/\", \"tier\": \"public\" } ] }".utf8)
+            .write(to: URL(fileURLWithPath: extra))
+        let reloaded = await CLIRun.run(["reload", "--state-dir", state], actions: ProductionCommandActions())
+        let digest = try #require(serving.stderr.text.split(separator: " ").first { $0.count == 64 + 1 && $0.hasSuffix(";") }).dropLast()
+        #expect(reloaded == CLIRun(status: 0, stdout: "reloaded: sha256 \(digest) (7 routes, 4 tiers; 0 stored responses removed)\n", stderr: ""))
+        #expect(serving.stderr.text == "mediactl: reload: policies reloaded (sha256 \(digest); 7 routes, 4 tiers; 0 stored responses removed)\n")
+        let added = try await HTTPGet.fetch(serving.base + "/extra/coffee-237a7131.jpg")
+        #expect(added.status == 200)
+        #expect(added.header("Cache-Status")?.hasSuffix("stored; detail=disk") == true)
+
+        try Data("{ \"tiers\": { \"t\": { \"storage\": \"disc\" } }, \"routes\": [] }".utf8).write(to: URL(fileURLWithPath: extra))
+        let problems: [String]
+        do {
+            _ = try PolicyLoader().load(directory: policies)
+            Issue.record("the policy should be invalid")
+            return
+        } catch {
+            problems = error.errors.map(\.description)
+        }
+        let count = problems.count
+        let refused = await CLIRun.run(["reload", "--state-dir", state], actions: ProductionCommandActions())
+        let summary = "reload failed: \(count) problem\(count == 1 ? "" : "s") in \(policies); the policies in force stay (sha256 \(digest))"
+        #expect(refused == CLIRun(status: 1, stdout: "", stderr: (problems + [summary]).map { "mediactl: \($0)\n" }.joined()))
+        #expect(serving.stderr.text.hasSuffix((problems + ["reload: " + summary]).map { "mediactl: \($0)\n" }.joined()))
+        // The set in force still serves the added route, and the old ones.
+        #expect(try await HTTPGet.fetch(serving.base + "/extra/coffee-237a7131.jpg").header("Cache-Status")?.hasPrefix("mediactl; hit") == true)
+        #expect(try await HTTPGet.fetch(serving.base + "/catalog/spinner.gif").status == 200)
+        let metrics = String(decoding: try await HTTPGet.fetch(serving.admin + "/_mediactl/metrics").body, as: UTF8.self)
+        #expect(metrics.contains("\nmediactl_policy_reloads_total{result=\"ok\"} 1\nmediactl_policy_reloads_total{result=\"failed\"} 1\n"))
+        #expect(metrics.contains("\nmediactl_policy_info{sha256=\"\(digest)\"} 1\n"))
+        // Same pid and serve.json throughout.
+        #expect(try ServeStateFile.read(stateDirectory: state) == before)
+        #expect(await serving.stop() == .success)
+        let summaries = try AuditReader.records(directory: state + "/audit").filter { $0.event == .policy && $0.tier == nil }
+        #expect(summaries.map { $0.reason?.rawValue } == ["policy-loaded", "policy-reloaded"])
+        #expect(summaries.last?.key?.hex == String(digest))
+        #expect(summaries.map(\.count) == [4, 4])
         await origin.stop()
     }
 
@@ -238,13 +307,13 @@ import Testing
         let err = CapturedOutput()
         let options = ServeOptions(
             listen: ListenAddress(host: "127.0.0.1", port: UInt16(origin.port)), policiesDirectory: policies,
-            stateDirectory: state)
+            stateDirectory: state, adminListen: ListenAddress(host: "127.0.0.1", port: 0))
         let status = await ServeCommand(options: options, configuration: .init(until: { "never" })).run(
             context: CommandContext(stdout: out, stderr: err, environment: [:]))
         #expect(status == .unusableInput)
         #expect(out.text == "")
         #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port): Address already in use\n")
-        #expect(try AuditReader.records(directory: state + "/audit").map(\.event) == [.start, .stop])
+        #expect(try AuditReader.records(directory: state + "/audit").map(\.event).filter({ $0 != .policy }) == [.start, .stop])
         #expect(try ServeStateFile.read(stateDirectory: state) == nil)
         await origin.stop()
     }
@@ -305,7 +374,7 @@ import Testing
             serving.base + "/receipts/r-7731.png", headers: ["Authorization": "Bearer demo-token-u1"])
         #expect(
             receipt.header("Cache-Status") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
-        #expect(try AuditReader.records(directory: state + "/audit").map(\.event) == [.start, .store])
+        #expect(try AuditReader.records(directory: state + "/audit").map(\.event).filter({ $0 != .policy }) == [.start, .store])
         now.withLock { $0 += 61 }
         let swept = await eventually {
             ((try? AuditReader.records(directory: state + "/audit")) ?? []).contains { $0.event == .expire }
@@ -352,13 +421,13 @@ import Testing
         // the service has not been stopped (no `stop` record).
         let port = serving.port
         #expect(await eventually { !Self.accepts(port: port) })
-        #expect(try AuditReader.records(directory: state + "/audit").map(\.event) == [.start])
+        #expect(try AuditReader.records(directory: state + "/audit").map(\.event).filter({ $0 != .policy }) == [.start])
         held.release.open()
         let answer = try await inFlight.value
         #expect(answer.status == 200)
         #expect(answer.header("Cache-Status")?.hasSuffix("; stored; detail=disk") == true)
         #expect(await stopping.value == .success)
-        #expect(try AuditReader.records(directory: state + "/audit").map(\.event) == [.start, .store, .stop])
+        #expect(try AuditReader.records(directory: state + "/audit").map(\.event).filter({ $0 != .policy }) == [.start, .store, .stop])
         await OffPool.run { originServer.stop() }
     }
 

@@ -19,7 +19,8 @@ import Testing
         let state = directory.path + "/state"
         let process = Process()
         process.executableURL = binary
-        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--policies", policies, "--state-dir", state]
+        process.arguments = ["serve", "--listen", "127.0.0.1:0", "--admin-listen", "127.0.0.1:0", "--policies", policies,
+                             "--state-dir", state]
         process.environment = [:]
         let out = Pipe()
         let err = Pipe()
@@ -27,20 +28,27 @@ import Testing
         process.standardError = err
         try process.run()
         let reader = out.fileHandleForReading
-        let line = await OffPool.run { () -> String in
+        let lines = await OffPool.run { () -> String in
             var text = ""
-            while !text.contains("\n") {
+            while text.split(separator: "\n", omittingEmptySubsequences: false).count < 3 {
                 let chunk = reader.availableData
                 if chunk.isEmpty { break }
                 text += String(decoding: chunk, as: UTF8.self)
             }
             return text
         }
+        let line = String(lines.prefix { $0 != "\n" }) + "\n"
         let prefix = "mediactl: serving on http://127.0.0.1:"
         try #require(line.hasPrefix(prefix), "unexpected first line: \(line)")
         let port = Int(line.dropFirst(prefix.count).prefix { $0.isNumber })!
         #expect(line == "\(prefix)\(port) (state: \(state), policies: \(policies))\n")
-        #expect(try ServeStateFile.read(stateDirectory: state)?.pid == process.processIdentifier)
+        let file = try #require(try ServeStateFile.read(stateDirectory: state))
+        #expect(file.pid == process.processIdentifier)
+        let admin = try #require(file.admin)
+        #expect(lines == line + "mediactl: admin on http://\(admin)\n")
+        // The public port answers 404 for the admin paths; the admin listener answers them.
+        #expect(try await HTTPGet.fetch("http://127.0.0.1:\(port)/_mediactl/metrics").status == 404)
+        #expect(try await HTTPGet.fetch("http://\(admin)/_mediactl/metrics").status == 200)
 
         let path = "/avatars/u1001.jpg?v=2"
         let first = try await HTTPGet.fetch("http://127.0.0.1:\(port)\(path)")
@@ -64,7 +72,7 @@ import Testing
         #expect(stderr == "mediactl: SIGTERM: stopped after draining in-flight requests\n")
         #expect(!FileManager.default.fileExists(atPath: state + "/serve.json"))
         let records = try AuditReader.records(directory: state + "/audit")
-        #expect(records.map(\.event) == [.start, .store, .stop])
+        #expect(records.map(\.event).filter { $0 != .policy } == [.start, .store, .stop])
         #expect(records.last?.reason?.rawValue == "graceful-stop")
         await origin.stop()
     }

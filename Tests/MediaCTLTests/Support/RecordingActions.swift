@@ -45,4 +45,7 @@ final class RecordingActions: CommandActions {
     func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         record(.purge(options), "purge", context)
     }
+    func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode {
+        record(.reload(options), "reload", context)
+    }
 }

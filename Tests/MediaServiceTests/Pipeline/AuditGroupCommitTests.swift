@@ -27,7 +27,7 @@ import Testing
             #expect(records.last?.event == .store)
             #expect(records.last?.url?.rawValue == "http://origin.test/catalog/g\(index).jpg")
         }
-        let records = try harness.auditRecords()
+        let records = try harness.auditRecords(includingPolicy: true)
         #expect(records.map(\.seq) == Array(1...records.count))
         await harness.service.stop()
         #expect(log.unsyncedRecords == 0)

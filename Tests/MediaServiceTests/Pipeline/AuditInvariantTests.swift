@@ -106,7 +106,7 @@ import Testing
         defer { Task { await harness.close() } }
         try await runMixedScenario(harness)
         let records = try harness.auditRecords()
-        for record in records where record.entry.tier?.rawValue == "private" {
+        for record in records where record.entry.tier?.rawValue == "private" && record.entry.event != .policy {
             #expect(record.entry.url == nil)
             #expect(record.entry.partition != nil)
         }

@@ -39,7 +39,10 @@ import Testing
 
         let restarted = try PipelineHarness(policyJSON: Self.narrowedPolicy, stateDirectory: directory)
         #expect(restarted.filesUnderState().map(\.path).filter { !$0.hasPrefix("audit/") } == [])
-        let records = try restarted.auditRecords()
+        let all = try restarted.auditRecords(includingPolicy: true)
+        // The `policy` batch after `start` (one summary, one record per tier of the narrowed set).
+        #expect(all.dropFirst().prefix { $0.entry.event == .policy }.count == 1 + 4)
+        let records = all.filter { $0.entry.event != .policy }
         #expect(records.map { "\($0.entry.event.rawValue):\($0.entry.tier?.rawValue ?? "-"):\($0.entry.reason?.rawValue ?? "-")" }
                 == ["start:-:service-start", "evict:avatar:tier-storage-changed",
                     "shred:private:unreadable-after-restart", "shred:private:unreadable-after-restart"])
@@ -51,7 +54,7 @@ import Testing
         #expect(records[3].entry.count == 1)
         // What `mediactl audit` judges under the narrowed policies: nothing left on disk, the chain intact.
         let report = AuditReconciler.report(
-            records: records, verification: try AuditVerifier.verify(stateDirectory: directory), inventory: [],
+            records: all, verification: try AuditVerifier.verify(stateDirectory: directory), inventory: [],
             allowedStorage: ["public": .disk, "avatar": .memory, "private": .memory, "no-store": .none])
         #expect(report.isClean)
         await restarted.close()

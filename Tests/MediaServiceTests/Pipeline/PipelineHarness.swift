@@ -37,9 +37,10 @@ final class PipelineHarness: Sendable {
         await service.handle(ServiceRequest(method: method, target: target, fields: HTTPFields(fields), cachePolicy: policy))
     }
 
-    /// Every audit record written so far.
-    func auditRecords() throws -> [AuditRecord] {
-        try AuditReader.records(directory: stateDirectory + "/audit")
+    /// Every audit record written so far; without the `policy` batches (one after each `start`, one per
+    /// reload) unless `includingPolicy`.
+    func auditRecords(includingPolicy: Bool = false) throws -> [AuditRecord] {
+        try AuditReader.records(directory: stateDirectory + "/audit").filter { includingPolicy || $0.entry.event != .policy }
     }
 
     /// Every byte of every file under the state directory, concatenated per file, once every write-behind

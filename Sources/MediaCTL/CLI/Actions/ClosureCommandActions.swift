@@ -13,14 +13,17 @@ public struct ClosureCommandActions: CommandActions {
     public var auditPrune: Action<AuditPruneOptions>?
     public var policyCheck: Action<PolicyCheckOptions>?
     public var purge: Action<PurgeOptions>?
+    public var reload: Action<ReloadOptions>?
 
     /// Every action unset by default.
     public init(
         serve: Action<ServeOptions>? = nil, demo: Action<DemoOptions>? = nil, fetch: Action<FetchOptions>? = nil,
         inspect: Action<InspectOptions>? = nil, audit: Action<AuditOptions>? = nil,
         auditVerify: Action<AuditVerifyOptions>? = nil, policyCheck: Action<PolicyCheckOptions>? = nil,
-        purge: Action<PurgeOptions>? = nil, auditPrune: Action<AuditPruneOptions>? = nil
+        purge: Action<PurgeOptions>? = nil, auditPrune: Action<AuditPruneOptions>? = nil,
+        reload: Action<ReloadOptions>? = nil
     ) {
+        self.reload = reload
         self.serve = serve
         self.demo = demo
         self.fetch = fetch
@@ -69,5 +72,9 @@ public struct ClosureCommandActions: CommandActions {
     public func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         guard let purge else { return await Self.fallback.purge(options, context: context) }
         return await purge(options, context)
+    }
+    public func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode {
+        guard let reload else { return await Self.fallback.reload(options, context: context) }
+        return await reload(options, context)
     }
 }

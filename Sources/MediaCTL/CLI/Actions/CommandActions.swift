@@ -23,6 +23,8 @@ public protocol CommandActions: Sendable {
     func policyCheck(_ options: PolicyCheckOptions, context: CommandContext) async -> ExitCode
     /// `mediactl purge`.
     func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode
+    /// `mediactl reload`: 1 when the running service refuses the new policies.
+    func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode
 }
 
 extension CommandActions {
@@ -52,6 +54,9 @@ extension CommandActions {
     }
     public func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         Self.unavailable("purge", context)
+    }
+    public func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode {
+        Self.unavailable("reload", context)
     }
 
     private static func unavailable(_ command: String, _ context: CommandContext) -> ExitCode {

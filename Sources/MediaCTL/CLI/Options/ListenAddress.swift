@@ -20,6 +20,9 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
     /// The default: `127.0.0.1:8080`.
     public static let `default` = ListenAddress(host: "127.0.0.1", port: 8080)
 
+    /// The default of `serve --admin-listen`: `127.0.0.1:9091`.
+    public static let adminDefault = ListenAddress(host: "127.0.0.1", port: 9091)
+
     /// `HOST:PORT`, with brackets around an IPv6 host.
     public var description: String {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"

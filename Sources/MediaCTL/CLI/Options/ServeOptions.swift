@@ -2,6 +2,10 @@
 public struct ServeOptions: Sendable, Hashable {
     /// `--listen HOST:PORT`. Default: ``ListenAddress/default`` (127.0.0.1:8080).
     public var listen: ListenAddress
+    /// `--admin-listen HOST:PORT|off`: where `/_mediactl/health`, `/_mediactl/metrics`, `POST /_mediactl/purge`
+    /// and `POST /_mediactl/admin/reload` are answered (docs/operations.md, "Admin listener"); `nil` (`off`): no
+    /// admin listener. Default: ``ListenAddress/adminDefault`` (127.0.0.1:9091).
+    public var adminListen: ListenAddress?
     /// `--policies DIR`. Default: `./Policies`.
     public var policiesDirectory: String
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
@@ -19,9 +23,10 @@ public struct ServeOptions: Sendable, Hashable {
     public init(
         listen: ListenAddress = .default, policiesDirectory: String = CommandDefaults.policiesDirectory,
         stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = [],
-        eventLoops: Int? = nil
+        eventLoops: Int? = nil, adminListen: ListenAddress? = .adminDefault
     ) {
         self.listen = listen
+        self.adminListen = adminListen
         self.policiesDirectory = policiesDirectory
         self.stateDirectory = stateDirectory
         self.origins = origins
@@ -34,6 +39,18 @@ public struct ServeOptions: Sendable, Hashable {
             switch ListenAddress.parse(text) {
             case .success(let address): listen = address
             case .failure(let error): throw parsed.error(.invalidValue, "invalid --listen '\(text)': \(error.reason)")
+            }
+        }
+        var adminListen: ListenAddress? = .adminDefault
+        if let text = parsed.value("admin-listen") {
+            if text == "off" {
+                adminListen = nil
+            } else {
+                switch ListenAddress.parse(text) {
+                case .success(let address): adminListen = address
+                case .failure(let error):
+                    throw parsed.error(.invalidValue, "invalid --admin-listen '\(text)': \(error.reason) (or off)")
+                }
             }
         }
         let origins = try OriginOverride.all(parsed)
@@ -50,6 +67,6 @@ public struct ServeOptions: Sendable, Hashable {
         self.init(
             listen: listen, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
             stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment), origins: origins,
-            eventLoops: eventLoops)
+            eventLoops: eventLoops, adminListen: adminListen)
     }
 }

@@ -21,11 +21,14 @@ public enum CommandCatalog {
     public static let serve = CommandSpec(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"],
+        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"],
         options: [
             OptionSpec(
                 "listen", valueName: "HOST:PORT",
                 help: "Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080."),
+            OptionSpec(
+                "admin-listen", valueName: "HOST:PORT|off",
+                help: "Address of the admin listener (/_mediactl/health, /_mediactl/metrics, purge, reload); off: none. Default: 127.0.0.1:9091."),
             policies, stateDir,
             OptionSpec(
                 "origin", valueName: "ROUTE=URL", repeatable: true,
@@ -34,7 +37,10 @@ public enum CommandCatalog {
                 "event-loops", valueName: "N",
                 help: "Event-loop threads serving connections, 1 to 256. Default: one per online CPU."),
         ],
-        notes: [exitCodes(ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)")])
+        notes: [
+            "SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.",
+            exitCodes(ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)"),
+        ])
 
     /// `mediactl demo`.
     public static let demo = CommandSpec(
@@ -181,6 +187,18 @@ public enum CommandCatalog {
             exitCodes(ok: "purged", failure: "the service failed the purge (5xx)"),
         ])
 
+    /// `mediactl reload`.
+    public static let reload = CommandSpec(
+        path: ["reload"],
+        summary: "Re-read the policies of the running service without a restart.",
+        usage: ["mediactl reload [--state-dir DIR]"],
+        options: [stateDir],
+        notes: [
+            "Asks the running 'mediactl serve' of the state directory (its serve.json) on its admin listener, as SIGHUP does; "
+                + "an invalid policy set is refused, its problems printed as 'policy check' prints them, and the policies in force stay.",
+            exitCodes(ok: "the new policies are in force", failure: "the service refused them (invalid policies) or failed the reload"),
+        ])
+
     /// `mediactl help`.
     public static let help = CommandSpec(
         path: ["help"],
@@ -197,7 +215,7 @@ public enum CommandCatalog {
         summary: "mediactl \(MediaCTLMain.version): a privacy-tiered, authenticated media cache.",
         usage: ["mediactl <command> [options]"],
         options: [OptionSpec("version", help: "Print the version and exit.")],
-        subcommands: [serve, demo, fetch, inspect, audit, policy, purge, help],
+        subcommands: [serve, demo, fetch, inspect, audit, policy, purge, reload, help],
         notes: [
             "Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).",
             exitCodes,

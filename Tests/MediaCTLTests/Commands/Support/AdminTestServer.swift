@@ -8,7 +8,7 @@ import MediaService
 /// ``AdminEndpoint`` (what `mediactl serve` does for `/_mediactl/purge`).
 final class AdminTestServer: Sendable {
     struct Handler: HTTPHandling {
-        let admin: MediaHTTPHandler.AdminHandler
+        let admin: AdminHTTPHandler.Handler
 
         func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse { await admin(request) }
     }

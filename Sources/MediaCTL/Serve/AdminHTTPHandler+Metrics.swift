@@ -1,7 +1,7 @@
 import HTTPServer
 import MediaService
 
-extension MediaHTTPHandler {
+extension AdminHTTPHandler {
     /// The server's own counters appended to `GET /_mediactl/metrics` (Prometheus text format 0.0.4):
     /// `mediactl_http_connections_accepted_total`, `mediactl_http_connections_refused_total`,
     /// `mediactl_http_connections_open` (gauge), `mediactl_http_requests_total`,
@@ -24,13 +24,11 @@ extension MediaHTTPHandler {
     }
 
     /// `response` with the server's counters appended when it is the 200 answer to
-    /// `GET /_mediactl/metrics` and a server is attached (for `HEAD`, only `Content-Length` grows);
+    /// `GET /_mediactl/metrics` and the public server is attached (for `HEAD`, only `Content-Length` grows);
     /// otherwise `response` unchanged.
     func addingServerMetrics(_ response: ServiceResponse, for request: HTTPServerRequest) -> ServiceResponse {
-        // Cheap byte-prefix test first: `path` scans the target by Character, too slow for every hit.
-        guard response.status == 200, request.target.utf8.starts(with: "/_mediactl/metrics".utf8),
-            request.method == "GET" || request.method == "HEAD", request.path == "/_mediactl/metrics",
-            let statistics = server.statistics
+        guard response.status == 200, request.method == "GET" || request.method == "HEAD",
+            request.path == "/_mediactl/metrics", let statistics = publicServer.statistics
         else { return response }
         var response = response
         let extra = Array(Self.metricsLines(statistics).utf8)

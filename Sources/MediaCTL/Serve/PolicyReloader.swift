@@ -1,0 +1,88 @@
+import Foundation
+import MediaPolicy
+import MediaService
+import Synchronization
+
+/// Re-reads the policies of a running `mediactl serve` (docs/operations.md, "Reload"): on `SIGHUP` and on
+/// `POST /_mediactl/admin/reload` (``ReloadEndpoint``, what `mediactl reload` calls). One reload at a time.
+///
+/// Validation comes first: the directory is loaded as at start (`--origin` overrides applied). An invalid set
+/// changes nothing; its problems are written to stderr exactly as `mediactl policy check` prints them, then
+/// `mediactl: <trigger>: reload failed: N problem(s) in DIR; the policies in force stay (sha256 <digest>)`,
+/// and `mediactl_policy_reloads_total{result="failed"}` grows. A valid set is handed to
+/// ``MediaService/MediaService/reload(policies:digest:)``, then
+/// `mediactl: <trigger>: policies reloaded (sha256 <digest>; R routes, T tiers; N stored responses removed)`.
+final class PolicyReloader: Sendable {
+    /// What one reload did.
+    enum Outcome: Sendable {
+        /// The new set is in force.
+        case reloaded(PolicyReloadReport, routes: Int, tiers: Int)
+        /// The set was invalid: every problem (``MediaPolicy/PolicyError`` descriptions) and the closing line.
+        case invalid(problems: [String], summary: String)
+        /// The service failed the swap (``MediaService/ServiceError``); the set in force stays unless it says otherwise.
+        case failed(String)
+    }
+
+    let service: MediaService
+    let directory: String
+    let overrides: [OriginOverride]
+    let context: CommandContext
+    private let running = Mutex<Void>(())
+
+    init(service: MediaService, directory: String, overrides: [OriginOverride], context: CommandContext) {
+        self.service = service
+        self.directory = directory
+        self.overrides = overrides
+        self.context = context
+    }
+
+    /// Loads, validates and swaps in the policies; `trigger` (`SIGHUP`, `reload`) names the cause in stderr lines.
+    /// Blocks while another reload runs.
+    func reload(trigger: String) -> Outcome {
+        running.withLock { _ in
+            let outcome = attempt()
+            report(outcome, trigger: trigger)
+            return outcome
+        }
+    }
+
+    /// Returns once no reload is running (`serve` calls it before stopping the service).
+    func waitForReloads() {
+        running.withLock { _ in }
+    }
+
+    private func attempt() -> Outcome {
+        switch ServiceSetup.readPolicies(directory, overrides: overrides) {
+        case .failure(let list):
+            let errors = list.errors
+            service.countFailedReload()
+            let count = errors.count
+            return .invalid(
+                problems: errors.map { $0.description },
+                summary: "reload failed: \(count) problem\(count == 1 ? "" : "s") in \(directory); "
+                    + "the policies in force stay (sha256 \(service.policyDigest))")
+        case .success(let loaded):
+            do {
+                let report = try service.reload(policies: loaded.policies, digest: loaded.digest)
+                return .reloaded(report, routes: loaded.policies.routes.count, tiers: loaded.policies.tiers.count)
+            } catch {
+                return .failed("reload failed: \(error)")
+            }
+        }
+    }
+
+    private func report(_ outcome: Outcome, trigger: String) {
+        switch outcome {
+        case .invalid(let problems, let summary):
+            for problem in problems { context.diagnose(problem) }
+            context.diagnose("\(trigger): \(summary)")
+        case .failed(let message):
+            context.diagnose("\(trigger): \(message)")
+        case .reloaded(let report, let routes, let tiers):
+            context.diagnose(
+                "\(trigger): policies reloaded (sha256 \(report.digest); \(routes) route\(routes == 1 ? "" : "s"), "
+                    + "\(tiers) tier\(tiers == 1 ? "" : "s"); \(report.removedObjects) stored "
+                    + "response\(report.removedObjects == 1 ? "" : "s") removed)")
+        }
+    }
+}
