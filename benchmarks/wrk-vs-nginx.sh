@@ -141,6 +141,7 @@ header_of() {  # URL HEADER [curl args...] -> header value (last one)
         | awk -v n="$(printf '%s' "$name" | tr 'A-Z' 'a-z')" -F': ' 'tolower($1) == n { v = $2 } END { print v }'
 }
 
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat" 2>/dev/null || echo 0; }   # PID -> utime + stime, clock ticks
 rss_kb() { awk -v k="$2:" '$1 == k { print $2 }' "/proc/$1/status" 2>/dev/null || echo 0; }
 
 # --- origin and proxy -------------------------------------------------------------------------
@@ -232,6 +233,8 @@ run_wrk() {  # SERVER SCENARIO CONNECTIONS URL MODE
     local threads=$THREADS
     [ "$c" -lt "$threads" ] && threads=$c   # wrk needs at least one connection per thread
     RUN_ID=$((RUN_ID + 1))
+    local ticks_before=0
+    [ "$server" = mediactl ] && ticks_before=$(cpu_ticks "$MEDIACTL_PID")
     out=$(${ON_CLIENT[@]+"${ON_CLIENT[@]}"} timeout 120 wrk -t"$threads" -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "$url" -- "$mode" "$TOKEN" "$$-$RUN_ID" \
         "$server-$c-$RANDOM" 2>&1) || true
     line=$(printf '%s\n' "$out" | awk '/^RESULT /')
@@ -247,6 +250,11 @@ run_wrk() {  # SERVER SCENARIO CONNECTIONS URL MODE
     ek=$(sed -E 's/.* errors_socket=([0-9]+).*/\1/' <<<"$line"); n=$(sed -E 's/.* requests=([0-9]+).*/\1/' <<<"$line")
     R[$server,$scenario,$c]="$rps $p50 $p99 $es $ek $n"
     log "$server $scenario -c$c: $rps req/s, p50 ${p50} us, p99 ${p99} us, non-2xx $es, socket errors $ek"
+    if [ "$server" = mediactl ] && [ "$n" -gt 0 ]; then
+        # mediactl's own CPU time (user + system) per request over the run: far less sensitive to other load
+        # on the machine than req/s, so two binaries can be compared on a busy machine.
+        log "$server $scenario -c$c: CPU $(awk -v t="$(( $(cpu_ticks "$MEDIACTL_PID") - ticks_before ))" -v hz="$(getconf CLK_TCK)" -v n="$n" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }') us per request"
+    fi
     [ "$es" = 0 ] || { log "  $server answered $es non-2xx/3xx responses in $scenario"; FAILED=1; }
 }
 
