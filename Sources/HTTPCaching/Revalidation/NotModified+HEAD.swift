@@ -10,8 +10,9 @@ extension NotModified {
 
     /// Freshening a stored GET response with a 200 response to HEAD (RFC 9111 §4.3.5).
     ///
-    /// When `headStatus` is 200 and `ETag`, `Last-Modified` and `Content-Length` — each where both
-    /// the stored response and the HEAD response carry it — are equal, the stored header fields are
+    /// When `headStatus` is 200, every `ETag` and `Last-Modified` the HEAD response carries equals the stored
+    /// response's (a validator the stored response lacks counts as different), and `Content-Length`, where both
+    /// carry it, is equal, the stored header fields are
     /// updated as for a 304 (§3.2, ``update(_:with:requestTime:responseTime:role:)``); otherwise the
     /// stored response is to be treated as stale.
     public static func freshenWithHEAD(
@@ -19,10 +20,16 @@ extension NotModified {
         requestTime: EpochSeconds, responseTime: EpochSeconds, role: CacheRole
     ) -> HEADFreshening {
         guard headStatus == 200 else { return .markStale }
-        for name in ["etag", "last-modified", "content-length"] {
-            if let mine = stored.fields.values(for: name).first, let theirs = headFields.values(for: name).first, mine != theirs {
+        // A validator the HEAD response carries must be the stored one: a new `ETag` or `Last-Modified` on a stored
+        // response without one describes another representation (merging it would validate the old body).
+        for name in ["etag", "last-modified"] {
+            if let theirs = headFields.values(for: name).first, stored.fields.values(for: name).first != theirs {
                 return .markStale
             }
+        }
+        if let mine = stored.fields.values(for: "content-length").first,
+           let theirs = headFields.values(for: "content-length").first, mine != theirs {
+            return .markStale
         }
         return .updated(update(stored, with: headFields, requestTime: requestTime, responseTime: responseTime, role: role))
     }

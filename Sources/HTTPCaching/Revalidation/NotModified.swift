@@ -39,7 +39,7 @@ public enum NotModified {
     public static func update(
         _ stored: StoredResponse, with fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds, role: CacheRole
     ) -> StoredResponse {
-        let incoming = StoredFields.filter(fields, role: role)
+        let incoming = StoredFields.filter(fields, role: role, targets: stored.targets)
         var merged = stored.fields
         var done: Set<String> = []
         for field in incoming {

@@ -22,8 +22,22 @@ public enum StoredFields {
 
     /// `fields` without the names of ``excludedNames(_:cacheControl:role:)`` and without `proxy-*`.
     /// Case C08: `private="Set-Cookie"` in a shared cache drops `Set-Cookie`.
-    public static func filter(_ fields: HTTPFields, role: CacheRole) -> HTTPFields {
-        filtered(fields, cacheControl: CacheControl(fields: fields), role: role).fields
+    /// - Parameter targets: targeted cache-control fields honoured (RFC 9213); the qualified `no-cache="…"` and
+    ///   `private="…"` names of the one that applies are excluded too (the union: a field kept out by either
+    ///   `Cache-Control` or the targeted field is not stored). Default: none.
+    public static func filter(_ fields: HTTPFields, role: CacheRole, targets: [String] = []) -> HTTPFields {
+        filtered(fields, cacheControl: qualifiedNames(fields, targets: targets), role: role).fields
+    }
+
+    /// `Cache-Control` of `fields` with the qualified `no-cache` / `private` field names of the targeted field
+    /// that applies (if any) added.
+    static func qualifiedNames(_ fields: HTTPFields, targets: [String], targeted: CacheControl? = nil) -> CacheControl {
+        var names = CacheControl(fields: fields)
+        if let extra = targeted ?? (targets.isEmpty ? nil : TargetedCacheControl.select(fields, targets: targets)) {
+            names.noCacheFieldNames += extra.noCacheFieldNames
+            names.privateFieldNames += extra.privateFieldNames
+        }
+        return names
     }
 
     /// ``filter(_:role:)`` with `fields`' already parsed `Cache-Control`; also says whether any line was removed

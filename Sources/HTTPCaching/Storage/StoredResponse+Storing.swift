@@ -38,7 +38,9 @@ extension StoredResponse {
         guard let key = Vary.secondaryKey(request: requestFields, responseFields: responseFields, digest: digest) else {
             return .skip(.varyStar)
         }
-        let (kept, removedAny) = StoredFields.filtered(responseFields, cacheControl: cacheControl, role: role)
+        // The fields kept out of storage: `Cache-Control`'s qualified names and, when it applies, the targeted field's.
+        let exclusions = targeted.map { StoredFields.qualifiedNames(responseFields, targets: targets, targeted: $0) } ?? cacheControl
+        let (kept, removedAny) = StoredFields.filtered(responseFields, cacheControl: exclusions, role: role)
         let parsed = removedAny ? StoredResponse.Parsed(kept, targets: targets)
             : StoredResponse.Parsed(kept, cacheControl: cacheControl, isTargeted: targeted != nil)
         return .store(StoredResponse(status: status, fields: kept, requestTime: requestTime, responseTime: responseTime,

@@ -24,7 +24,7 @@ public enum TargetedCacheControl {
         for target in targets {
             var combined = ""
             var present = false
-            for field in fields where HTTPFields.namesEqual(field.name, target) {
+            for field in fields where HTTPFields.namesEqual(field.name, target) && !field.value.isEmpty {
                 if present { combined += ", " }
                 combined += field.value
                 present = true

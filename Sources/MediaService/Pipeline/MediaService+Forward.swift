@@ -163,8 +163,22 @@ extension MediaService {
                 return refusal.exchange
             }
         }
-        return decideAndStore(context, response: served, fields: fields, image: info, requestTime: requestTime,
-                              responseTime: responseTime, reason: reason, servedETag: servedETag)
+        var exchange = decideAndStore(context, response: served, fields: fields, image: info, requestTime: requestTime,
+                                      responseTime: responseTime, reason: reason, servedETag: servedETag)
+        if context.isGeneric, (500...599).contains(response.status), !exchange.shareable,
+           Self.mayShareUnstored(response.fields) {
+            // A passed-through server error that was not stored still answers every waiter of the flight: a failing
+            // origin sees one request per burst, not one per client (never an answer that sets a cookie or is
+            // `private` / `no-store`: that one belongs to its requester).
+            exchange.shareable = true
+        }
+        return exchange
+    }
+
+    /// Whether an unstored answer may go to coalesced waiters: no `Set-Cookie`, no `private`, no `no-store`.
+    static func mayShareUnstored(_ fields: HTTPFields) -> Bool {
+        let cc = CacheControl(fields: fields)
+        return !fields.contains("set-cookie") && !cc.isPrivate && !cc.noStore
     }
 
     /// A refusal before storage: audited `skip` with the reason, answered with a problem.

@@ -10,7 +10,9 @@ extension MediaService {
     /// - A `200` freshens each stored GET response that could have been chosen for the request (§4.3.5):
     ///   updated as for a 304 when `ETag`, `Last-Modified` and `Content-Length` agree
     ///   (``HTTPCaching/NotModified/freshenWithHEAD(_:headStatus:headFields:requestTime:responseTime:role:)``),
-    ///   then answered from it; otherwise the origin's answer passes through and the stored response stays stale.
+    ///   then answered from it; when it describes another representation (a different or new validator), the
+    ///   stored GET responses of the URI are invalidated (audited `invalidate`) and the origin's answer passes
+    ///   through. A HEAD answer the cache could not store (`no-store`, `private` in a shared tier, §3.5) updates nothing.
     /// - Any other answer passes through unstored; an unreachable origin or a 5xx may be met with a stale
     ///   response (`stale-if-error`).
     ///
@@ -53,17 +55,30 @@ extension MediaService {
             let passed = passedThroughHEAD(context, response, reason: reason)
             return staleOrFailure(context, decision: &decision, candidates: candidates, status: response.status, failure: passed)
         }
-        if response.status == 200, !wasPurgedDuringExchange(context) {
+        // Only a HEAD answer this cache could store (RFC 9111 §3, §3.5: not `no-store`, not `private` in a shared
+        // cache, not an authenticated answer without `public`/`s-maxage`/`must-revalidate`) may update what it stores.
+        let storable = Storability.evaluate(method: "GET", requestFields: fields, status: response.status,
+                                            responseFields: response.fields, role: context.role,
+                                            targets: context.targets).isStorable
+        if response.status == 200, storable, !wasPurgedDuringExchange(context) {
             var served: (Candidate, ttl: Int64)?
+            var invalidates = false
             for candidate in candidates where candidate.response.matches(request: context.cacheRequest.fields, digest: digest) {
+                var stored = candidate.response
+                if stored.targets != context.targets { stored.targets = context.targets }
                 guard case .updated(let updated) = NotModified.freshenWithHEAD(
-                    candidate.response, headStatus: 200, headFields: headUpdateFields(context, response.fields),
+                    stored, headStatus: 200, headFields: headUpdateFields(context, response.fields),
                     requestTime: Int64(requestTime), responseTime: Int64(responseTime), role: context.role)
-                else { continue }
+                else {
+                    // Another representation: §4.3.5 "update or invalidate" — the stored GET response goes.
+                    invalidates = true
+                    continue
+                }
                 let (fresh, ttl, _) = storeUpdate(candidate, updated, context: context, requestTime: requestTime,
                                                   responseTime: responseTime)
                 if served == nil { served = (fresh, ttl) }
             }
+            if invalidates, served == nil { invalidate(primary: context.upstreamURL) }
             if let (fresh, ttl) = served {
                 return Responder.stored(fresh, context: context, now: time,
                                         status: CacheStatus(forward: reason, forwardStatus: 200, ttl: ttl, detail: "head-update"),

@@ -138,7 +138,10 @@ extension MediaService {
         if context.role == .shared, context.tier.setCookie == .refuse { updateFields.remove("Set-Cookie") }
         for index in selected {
             let candidate = candidates[index]
-            let updated = NotModified.update(candidate.response, with: updateFields, requestTime: Int64(requestTime),
+            var response = candidate.response
+            // A targeted field the 304 brings counts (the stored head kept the list only if one was present).
+            if response.targets != context.targets { response.targets = context.targets }
+            let updated = NotModified.update(response, with: updateFields, requestTime: Int64(requestTime),
                                              responseTime: Int64(responseTime), role: context.role)
             let (fresh, ttl, kept) = storeUpdate(candidate, updated, context: context, requestTime: requestTime,
                                                  responseTime: responseTime)

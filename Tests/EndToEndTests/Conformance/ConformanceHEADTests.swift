@@ -82,4 +82,46 @@ struct ConformanceHEADTests {
         #expect(next.text == "new-body!")
         #expect(world.origin.requests.map(\.method) == ["GET", "HEAD", "GET"])
     }
+
+    /// A HEAD that brings a validator the stored response lacks describes another representation: the stored GET
+    /// response is invalidated (not given the new `ETag`), so the next GET is a URI miss, not a stale revalidation.
+    @Test func aHEADWithANewValidatorInvalidatesTheStoredGET() throws {
+        let world = try ConformanceWorld { request, index, connection in
+            if index == 0 {
+                connection.respond(200, [("Cache-Control", "max-age=1"), ("Age", "5")], text: "old-body")
+            } else if request.method == "HEAD" {
+                connection.respond(200, [("Cache-Control", "max-age=1000"), ("ETag", "\"v2\""), ("Content-Length", "8")],
+                                   contentLength: false)
+            } else {
+                connection.respond(200, [("Cache-Control", "max-age=1000"), ("ETag", "\"v2\"")], text: "new-body")
+            }
+        }
+        defer { world.tearDown() }
+        _ = try world.get("/new-validator")
+        #expect(try world.request("HEAD", "/new-validator").header("ETag") == "\"v2\"")
+        let next = try world.get("/new-validator")
+        #expect(next.text == "new-body")
+        #expect(next.cacheStatus.parameters["fwd"] == "uri-miss")
+        #expect(world.origin.requests.map(\.method) == ["GET", "HEAD", "GET"])
+    }
+
+    /// A HEAD answer a shared cache could not store (`private`) updates nothing.
+    @Test func aPrivateHEADAnswerUpdatesNothing() throws {
+        let world = try ConformanceWorld { request, index, connection in
+            if index == 0 {
+                Self.staleGET(connection)
+            } else if request.method == "HEAD" {
+                connection.respond(200, [("Cache-Control", "private, max-age=1000"), ("ETag", "\"a\""), ("Template-A", "9"),
+                                         ("Content-Length", "8")], contentLength: false)
+            } else {
+                connection.respond(304, [("Cache-Control", "max-age=1000"), ("ETag", "\"a\"")], contentLength: false)
+            }
+        }
+        defer { world.tearDown() }
+        _ = try world.get("/private-head")
+        #expect(try world.request("HEAD", "/private-head").header("Template-A") == "9")
+        let next = try world.get("/private-head")
+        #expect(next.header("Template-A") == "1")
+        #expect(world.origin.requests.map(\.method) == ["GET", "HEAD", "GET"])
+    }
 }
