@@ -28,7 +28,7 @@ import Testing
         (["policy", "check", "--help"], "Usage: mediactl policy check [--policies DIR]"),
         (
             ["purge", "--help"],
-            "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR | --replicas FILE]"
         ),
         (["help", "--help"], "Usage: mediactl help [COMMAND [SUBCOMMAND]]"),
         (
@@ -48,7 +48,7 @@ import Testing
         ),
         (
             ["purge", "--all", "--route", "x", "--help"],
-            "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR | --replicas FILE]"
         ),
     ]
 
@@ -199,7 +199,7 @@ import Testing
             (["audit"], "Exit status: 0 clean, 1 violations (a broken chain included) in any replica, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
             (["audit", "verify"], "Exit status: 0 chain intact, 1 chain broken, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
             (["policy", "check"], "Exit status: 0 valid, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
-            (["purge"], "Exit status: 0 purged, 1 the service failed the purge (5xx), 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
+            (["purge"], "Exit status: 0 purged, 1 the service failed the purge (5xx), or a replica of --replicas was not purged, 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."),
         ]
         for (command, line) in expected {
             let result = await CLIRun.run(command + ["--help"])

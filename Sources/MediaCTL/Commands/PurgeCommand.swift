@@ -5,7 +5,8 @@ import MediaService
     import Glibc
 #endif
 
-/// `mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]`.
+/// `mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]`; with `--replicas FILE`
+/// instead of `--state-dir`, every replica of a fleet (``PurgeFanOut``).
 ///
 /// The running `mediactl serve` owns the audit log lock and the per-process partition key, so the
 /// purge is asked of it: read `<state>/serve.json` (``ServeStateFile``), then
@@ -22,6 +23,9 @@ import MediaService
 ///   404 and 413 (a bad request: unknown route, stale admin token), else exit 1.
 public enum PurgeCommand {
     public static func run(_ options: PurgeOptions, context: CommandContext, client: PurgeClient) async -> ExitCode {
+        if let replicas = options.replicasFile {
+            return await PurgeFanOut.run(options, replicasFile: replicas, context: context, client: client)
+        }
         let state = options.stateDirectory
         do throws(CommandError) {
             try StateDirectoryCheck.requireExisting(state)

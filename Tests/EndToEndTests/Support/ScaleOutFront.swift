@@ -23,8 +23,9 @@ final class ScaleOutFront: @unchecked Sendable {
     let configURL: URL
     private var process: Process?
 
-    /// Writes the rendered configuration; ``test()`` checks it, ``start()`` runs it.
-    init(replicaPorts: [Int]) throws {
+    /// Writes the rendered configuration; ``test()`` checks it, ``start()`` runs it. `extraServerConfig` is
+    /// inserted into the `server` block after `server_name` (e.g. a test-only `add_header X-Upstream …`).
+    init(replicaPorts: [Int], extraServerConfig: String = "") throws {
         precondition(replicaPorts.count == 3, "the documented front has three replicas")
         port = try FreePort.find()
         prefix = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-scale-out-\(UUID().uuidString)")
@@ -39,6 +40,9 @@ final class ScaleOutFront: @unchecked Sendable {
                 + "    fastcgi_temp_path \(prefix.path)/tmp/fastcgi;\n    uwsgi_temp_path \(prefix.path)/tmp/uwsgi;\n"
                 + "    scgi_temp_path \(prefix.path)/tmp/scgi;\n"),
         ]
+        if !extraServerConfig.isEmpty {
+            replacements.append(("server_name media.example.com;\n", "server_name media.example.com;\n" + extraServerConfig + "\n"))
+        }
         for (index, replicaPort) in replicaPorts.enumerated() {
             replacements.append(("server 10.0.0.1\(index + 1):8080 ", "server 127.0.0.1:\(replicaPort) "))
         }

@@ -12,12 +12,16 @@ public struct PurgeOptions: Sendable, Hashable {
 
     /// What to purge.
     public var target: Target
-    /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
+    /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`. Unused with ``replicasFile``.
     public var stateDirectory: String
+    /// `--replicas FILE`: purge every replica the file names (``PurgeReplicasFile``) instead of the one
+    /// service of ``stateDirectory``; `nil` when not given. Cannot be combined with `--state-dir`.
+    public var replicasFile: String?
 
-    public init(target: Target, stateDirectory: String = CommandDefaults.stateDirectory) {
+    public init(target: Target, stateDirectory: String = CommandDefaults.stateDirectory, replicasFile: String? = nil) {
         self.target = target
         self.stateDirectory = stateDirectory
+        self.replicasFile = replicasFile
     }
 
     init(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
@@ -34,7 +38,12 @@ public struct PurgeOptions: Sendable, Hashable {
             let list = flags.dropLast().joined(separator: ", ") + " and " + flags[flags.count - 1]
             throw parsed.error(.conflictingOptions, "options \(list) cannot be used together")
         }
+        let replicas = parsed.value("replicas")
+        if replicas != nil, parsed.value("state-dir") != nil {
+            throw parsed.error(.conflictingOptions, "options --state-dir and --replicas cannot be used together")
+        }
         self.init(
-            target: given[0].target, stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment))
+            target: given[0].target, stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment),
+            replicasFile: replicas)
     }
 }

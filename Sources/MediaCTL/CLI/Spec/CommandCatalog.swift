@@ -172,7 +172,7 @@ public enum CommandCatalog {
     public static let purge = CommandSpec(
         path: ["purge"],
         summary: "Remove stored objects of one route, of one credential's partition, or all of them.",
-        usage: ["mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"],
+        usage: ["mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR | --replicas FILE]"],
         options: [
             OptionSpec("route", valueName: "NAME", help: "Purge every object of route NAME."),
             OptionSpec(
@@ -180,11 +180,14 @@ public enum CommandCatalog {
                 help: "Purge the partition of the credential read from FILE (the token is never an argument)."),
             OptionSpec("all", help: "Purge every stored object."),
             stateDir,
+            OptionSpec(
+                "replicas", valueName: "FILE",
+                help: "Purge every replica FILE names, in parallel: lines 'ADMIN-URL STATE-DIR-OR-SERVE.JSON' (docs/scale-out.md)."),
         ],
         notes: [
             "Exactly one of --route, --credential-file and --all is required.",
             "Asks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.",
-            exitCodes(ok: "purged", failure: "the service failed the purge (5xx)"),
+            exitCodes(ok: "purged", failure: "the service failed the purge (5xx), or a replica of --replicas was not purged"),
         ])
 
     /// `mediactl reload`.
