@@ -173,7 +173,10 @@ if [ -z "$MEDIACTL_REASON" ] && ! "$MEDIACTL" serve --help >/dev/null 2>&1; then
 fi
 if [ -z "$MEDIACTL_REASON" ]; then
     render "$HERE/mediactl-policy.json.in" "$WORK/policies/bench.json"
-    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --admin-listen "127.0.0.1:$MEDIACTL_ADMIN_PORT" --policies "$WORK/policies" --state-dir "$WORK/state" \
+    ADMIN_ARGS=(--admin-listen "127.0.0.1:$MEDIACTL_ADMIN_PORT")
+    # A build from before the admin listener (to compare builds) serves health and metrics on its public port.
+    if ! "$MEDIACTL" serve --help 2>&1 | grep -q -- --admin-listen; then ADMIN_ARGS=(); MEDIACTL_ADMIN_PORT=$MEDIACTL_PORT; fi
+    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" ${ADMIN_ARGS[@]+"${ADMIN_ARGS[@]}"} --policies "$WORK/policies" --state-dir "$WORK/state" \
         ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} \
         >"$WORK/mediactl.log" 2>&1 &
     MEDIACTL_PID=$!
