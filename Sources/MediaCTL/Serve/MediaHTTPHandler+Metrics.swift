@@ -23,17 +23,18 @@ extension MediaHTTPHandler {
             .joined()
     }
 
-    /// `response` with the server's counters appended when it is the 200 answer to
-    /// `GET /_mediactl/metrics` and a server is attached (for `HEAD`, only `Content-Length` grows);
+    /// `response` with the server's counters (and the access log's, ``AccessLog/metricsText``) appended when
+    /// it is the 200 answer to `GET /_mediactl/metrics` and a server (or an access log) is attached (for `HEAD`, only `Content-Length` grows);
     /// otherwise `response` unchanged.
     func addingServerMetrics(_ response: ServiceResponse, for request: HTTPServerRequest) -> ServiceResponse {
         // Cheap byte-prefix test first: `path` scans the target by Character, too slow for every hit.
         guard response.status == 200, request.target.utf8.starts(with: "/_mediactl/metrics".utf8),
-            request.method == "GET" || request.method == "HEAD", request.path == "/_mediactl/metrics",
-            let statistics = server.statistics
+            request.method == "GET" || request.method == "HEAD", request.path == "/_mediactl/metrics"
         else { return response }
+        let statistics = server.statistics
+        guard statistics != nil || accessLog != nil else { return response }
         var response = response
-        let extra = Array(Self.metricsLines(statistics).utf8)
+        let extra = Array(((statistics.map(Self.metricsLines) ?? "") + (accessLog?.metricsText ?? "")).utf8)
         if request.method == "HEAD" {
             let length = Int(response.fields["Content-Length"] ?? "") ?? 0
             response.fields.set("Content-Length", String(length + extra.count))

@@ -37,27 +37,37 @@ public struct MediaHTTPHandler: HTTPHandling {
     public let observer: Observer?
     /// The server whose statistics `GET /_mediactl/metrics` reports; attach it once created.
     public let server: ServerReference
+    /// Where each answered request gets its line (`serve --access-log`), or `nil`.
+    public let accessLog: AccessLog?
 
     /// - Parameters:
     ///   - service: the pipeline.
     ///   - admin: what answers `POST /_mediactl/purge`. Default: `nil` (404 problem+json).
     ///   - observer: sees each service response. Default: `nil`.
     ///   - server: where the running server is attached for metrics. Default: a new, empty reference.
+    ///   - accessLog: the access log. Default: `nil` (none).
     public init(
         service: MediaService, admin: AdminHandler? = nil, observer: Observer? = nil,
-        server: ServerReference = ServerReference()
+        server: ServerReference = ServerReference(), accessLog: AccessLog? = nil
     ) {
         self.service = service
         self.admin = admin
         self.observer = observer
         self.server = server
+        self.accessLog = accessLog
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
-        if isAdmin(request) { return admin == nil ? Self.noAdminEndpoint : nil }
+        let start = accessLogStart()
+        if isAdmin(request) {
+            guard admin == nil else { return nil }
+            logAccess(request, Self.noAdminEndpoint, since: start)
+            return Self.noAdminEndpoint
+        }
         guard let answer = service.handleIfCached(Self.serviceRequest(request)) else { return nil }
         let response = addingServerMetrics(answer, for: request)
         observer?(request, response)
+        logAccess(request, response, since: start)
         return Self.serverResponse(response)
     }
 
@@ -68,9 +78,11 @@ public struct MediaHTTPHandler: HTTPHandling {
     /// ``handle(_:)``, forwarding the interim responses the service reports (conformance mode: an origin's
     /// `103 Early Hints`, `102 Processing`) through `interim` before the final response.
     public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
+        let start = accessLogStart()
         if isAdmin(request) {
-            guard let admin else { return Self.noAdminEndpoint }
-            return await admin(request)
+            let answer = await admin?(request) ?? Self.noAdminEndpoint
+            logAccess(request, answer, since: start)
+            return answer
         }
         var serviceRequest = Self.serviceRequest(request)
         if interim.isEnabled {
@@ -79,8 +91,10 @@ public struct MediaHTTPHandler: HTTPHandling {
                                                        headerFields: response.fields.map { ($0.name, $0.value) }))
             }
         }
-        let response = addingServerMetrics(await service.handle(serviceRequest), for: request)
+        let (answer, origin) = await handleLogged(serviceRequest)
+        let response = addingServerMetrics(answer, for: request)
         observer?(request, response)
+        logAccess(request, response, since: start, origin: origin)
         return Self.serverResponse(response)
     }
 

@@ -13,7 +13,8 @@ import MediaService
 /// Steps: load the policies (exit 2 with every ``MediaPolicy/PolicyError``), apply `--origin`
 /// (exit 2 on an unknown route, naming it and the known ones), open the ``MediaService`` on
 /// `--state-dir` (exit 2 when its audit log is locked by another process), bind `--listen`
-/// (exit 2 when the port is in use), write `<state>/serve.json` (0600), print
+/// (exit 2 when the port is in use), open `--access-log` (exit 2 when it cannot be opened; `SIGUSR1` reopens
+/// it), write `<state>/serve.json` (0600), print
 /// `mediactl: serving on http://HOST:PORT (state: DIR, policies: DIR)`, sweep expired entries every
 /// ``Configuration/sweepInterval``. On the stop signal: stop accepting, let in-flight requests
 /// finish, ``MediaService/MediaService/stop()`` (shreds sealed objects, writes `stop`), remove
@@ -52,6 +53,8 @@ public struct ServeCommand: Sendable {
         /// in arenas that threads started before the cap keep using; `nil` never trims. Default: 1 s
         /// (docs/benchmarks.md, "Memory goal, event-loop server").
         public var mallocTrimInterval: Duration?
+        /// Queue size and write interval of `--access-log`. Default: ``AccessLog/Configuration/init(capacity:writeInterval:startsWriter:)``.
+        public var accessLog: AccessLog.Configuration = AccessLog.Configuration()
 
         public init(
             sweepInterval: Duration = .seconds(60), server: HTTPServer.Configuration = HTTPServer.Configuration(),
@@ -125,8 +128,17 @@ public struct ServeCommand: Sendable {
             signals?.cancel()
             throw error
         }
+        let accessLog: AccessLogSetup?
+        do {
+            accessLog = try openAccessLog(service: service, context: context)
+        } catch {
+            signals?.cancel()
+            await service.stop()
+            throw error
+        }
         let serverConfiguration = serverConfiguration(host: host)
-        let handler = MediaHTTPHandler(service: service, admin: configuration.admin?(service, adminToken))
+        let handler = MediaHTTPHandler(service: service, admin: configuration.admin?(service, adminToken),
+                                       accessLog: accessLog?.log)
         let server = HTTPServer(configuration: serverConfiguration, handler: handler)
         handler.server.attach(server)
         let port: Int
@@ -134,6 +146,7 @@ public struct ServeCommand: Sendable {
             port = try server.start()
         } catch {
             signals?.cancel()
+            accessLog?.close()
             await service.stop()
             throw Self.listenError(error, address: options.listen)
         }
@@ -144,6 +157,7 @@ public struct ServeCommand: Sendable {
         } catch {
             signals?.cancel()
             await OffPool.run { server.stop() }
+            accessLog?.close()
             await service.stop()
             throw error
         }
@@ -174,6 +188,7 @@ public struct ServeCommand: Sendable {
         sweeper.cancel()
         trimmer?.cancel()
         await sweeper.value  // a sweep in progress finishes before the stores stop
+        accessLog?.close()  // before the service's keys are zeroed: the writer digests private paths with them
         await service.stop()
         ServeStateFile.remove(stateDirectory: options.stateDirectory)
         context.diagnose("\(reason): stopped after draining in-flight requests")

@@ -12,6 +12,8 @@ public struct ServeOptions: Sendable, Hashable {
     /// ``maxEventLoops``. Default: `nil`, one per online CPU
     /// (``HTTPServer/HTTPServer/Configuration/defaultEventLoopCount``).
     public var eventLoops: Int?
+    /// `--access-log PATH|-`: where the access log goes (`-`: standard output). Default: `nil`, no access log.
+    public var accessLog: String?
 
     /// The largest accepted `--event-loops` value.
     public static let maxEventLoops = 256
@@ -19,13 +21,14 @@ public struct ServeOptions: Sendable, Hashable {
     public init(
         listen: ListenAddress = .default, policiesDirectory: String = CommandDefaults.policiesDirectory,
         stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = [],
-        eventLoops: Int? = nil
+        eventLoops: Int? = nil, accessLog: String? = nil
     ) {
         self.listen = listen
         self.policiesDirectory = policiesDirectory
         self.stateDirectory = stateDirectory
         self.origins = origins
         self.eventLoops = eventLoops
+        self.accessLog = accessLog
     }
 
     init(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
@@ -47,9 +50,13 @@ public struct ServeOptions: Sendable, Hashable {
             }
             eventLoops = count
         }
+        let accessLog = parsed.value("access-log")
+        if accessLog?.isEmpty == true {
+            throw parsed.error(.invalidValue, "invalid --access-log '': expected a file path, or - for standard output")
+        }
         self.init(
             listen: listen, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
             stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment), origins: origins,
-            eventLoops: eventLoops)
+            eventLoops: eventLoops, accessLog: accessLog)
     }
 }

@@ -21,7 +21,7 @@ public enum CommandCatalog {
     public static let serve = CommandSpec(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"],
+        usage: ["mediactl serve [--listen HOST:PORT] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-]"],
         options: [
             OptionSpec(
                 "listen", valueName: "HOST:PORT",
@@ -33,6 +33,9 @@ public enum CommandCatalog {
             OptionSpec(
                 "event-loops", valueName: "N",
                 help: "Event-loop threads serving connections, 1 to 256. Default: one per online CPU."),
+            OptionSpec(
+                "access-log", valueName: "PATH|-",
+                help: "Append one JSON line per request to PATH (- for standard output); SIGUSR1 reopens it. Default: none."),
         ],
         notes: [exitCodes(ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)")])
 
