@@ -75,9 +75,11 @@ final class ServeEnvironment: @unchecked Sendable {
     /// The running serve's port.
     var port: Int { serve?.port ?? 0 }
 
-    /// Starts `mediactl serve` on the state directory (a new port each time).
-    func start() throws {
-        serve = try MediactlProcess(policiesDirectory: policiesDirectory, stateDirectory: stateDirectory)
+    /// Starts `mediactl serve` on the state directory (a new port each time), with `extraArguments` after
+    /// the usual ones (such as `--access-log PATH`).
+    func start(extraArguments: [String] = []) throws {
+        serve = try MediactlProcess(policiesDirectory: policiesDirectory, stateDirectory: stateDirectory,
+                                    extraArguments: extraArguments)
     }
 
     /// SIGTERM and wait: returns the exit status.
