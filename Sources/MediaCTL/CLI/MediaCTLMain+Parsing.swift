@@ -40,6 +40,7 @@ extension MediaCTLMain {
         case ["audit", "prune"]: return .auditPrune(try AuditPruneOptions(parsed, environment: environment))
         case ["policy", "check"]: return .policyCheck(PolicyCheckOptions(parsed))
         case ["purge"]: return .purge(try PurgeOptions(parsed, environment: environment))
+        case ["warm"]: return .warm(try WarmOptions(parsed, environment: environment))
         default:
             return .help(parsed.command)
         }

@@ -52,6 +52,7 @@ public enum MediaCTLMain {
         case .auditPrune(let options): return await actions.auditPrune(options, context: context)
         case .policyCheck(let options): return await actions.policyCheck(options, context: context)
         case .purge(let options): return await actions.purge(options, context: context)
+        case .warm(let options): return await actions.warm(options, context: context)
         }
     }
 

@@ -1,6 +1,8 @@
+import MediaService
+
 /// The ``CommandActions`` of the `mediactl` executable.
 ///
-/// This file implements `policy check`, `audit`, `audit verify` and `purge`; `serve`, `demo`,
+/// This file implements `policy check`, `audit`, `audit verify`, `purge` and `warm`; `serve`, `demo`,
 /// `fetch` and `inspect` are added in extensions of this type in their own files (until then they
 /// keep the protocol default: `<command> is not available in this build`, exit 1).
 public struct ProductionCommandActions: CommandActions {
@@ -30,5 +32,9 @@ public struct ProductionCommandActions: CommandActions {
 
     public func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         await PurgeCommand.run(options, context: context, client: PurgeClient(configuration: purgeClient))
+    }
+
+    public func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode {
+        await WarmCommand.run(options, context: context, environment: .init(fetcher: DefaultOriginFetcher.make()))
     }
 }

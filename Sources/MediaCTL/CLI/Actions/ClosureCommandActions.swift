@@ -13,13 +13,15 @@ public struct ClosureCommandActions: CommandActions {
     public var auditPrune: Action<AuditPruneOptions>?
     public var policyCheck: Action<PolicyCheckOptions>?
     public var purge: Action<PurgeOptions>?
+    public var warm: Action<WarmOptions>?
 
     /// Every action unset by default.
     public init(
         serve: Action<ServeOptions>? = nil, demo: Action<DemoOptions>? = nil, fetch: Action<FetchOptions>? = nil,
         inspect: Action<InspectOptions>? = nil, audit: Action<AuditOptions>? = nil,
         auditVerify: Action<AuditVerifyOptions>? = nil, policyCheck: Action<PolicyCheckOptions>? = nil,
-        purge: Action<PurgeOptions>? = nil, auditPrune: Action<AuditPruneOptions>? = nil
+        purge: Action<PurgeOptions>? = nil, auditPrune: Action<AuditPruneOptions>? = nil,
+        warm: Action<WarmOptions>? = nil
     ) {
         self.serve = serve
         self.demo = demo
@@ -30,6 +32,7 @@ public struct ClosureCommandActions: CommandActions {
         self.policyCheck = policyCheck
         self.purge = purge
         self.auditPrune = auditPrune
+        self.warm = warm
     }
 
     private static let fallback = UnavailableCommandActions()
@@ -69,5 +72,9 @@ public struct ClosureCommandActions: CommandActions {
     public func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         guard let purge else { return await Self.fallback.purge(options, context: context) }
         return await purge(options, context)
+    }
+    public func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode {
+        guard let warm else { return await Self.fallback.warm(options, context: context) }
+        return await warm(options, context)
     }
 }

@@ -23,6 +23,8 @@ public protocol CommandActions: Sendable {
     func policyCheck(_ options: PolicyCheckOptions, context: CommandContext) async -> ExitCode
     /// `mediactl purge`.
     func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode
+    /// `mediactl warm`: 1 when a target was refused or failed.
+    func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode
 }
 
 extension CommandActions {
@@ -52,6 +54,9 @@ extension CommandActions {
     }
     public func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         Self.unavailable("purge", context)
+    }
+    public func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode {
+        Self.unavailable("warm", context)
     }
 
     private static func unavailable(_ command: String, _ context: CommandContext) -> ExitCode {

@@ -22,4 +22,6 @@ public enum ParsedCommand: Sendable, Hashable {
     case policyCheck(PolicyCheckOptions)
     /// `mediactl purge`, dispatched to ``CommandActions``.
     case purge(PurgeOptions)
+    /// `mediactl warm [FILE|-]`, dispatched to ``CommandActions``.
+    case warm(WarmOptions)
 }

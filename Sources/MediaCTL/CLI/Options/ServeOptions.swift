@@ -50,13 +50,9 @@ public struct ServeOptions: Sendable, Hashable {
             }
             eventLoops = count
         }
-        let accessLog = parsed.value("access-log")
-        if accessLog?.isEmpty == true {
-            throw parsed.error(.invalidValue, "invalid --access-log '': expected a file path, or - for standard output")
-        }
         self.init(
             listen: listen, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
             stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment), origins: origins,
-            eventLoops: eventLoops, accessLog: accessLog)
+            eventLoops: eventLoops, accessLog: parsed.value("access-log"))
     }
 }
