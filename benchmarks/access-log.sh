@@ -12,7 +12,9 @@
 #   receipt-hit  hits of a 20 KB receipt with Authorization: Bearer (private tier; the line carries an HMAC
 #                path digest and the partition)
 # and prints per scenario and connection count the median req/s of each server, the ratio on/off (goal ≥ 0.90),
-# p50/p99, and the lines the log wrote and dropped (mediactl_access_log_*_total).
+# p50/p99, the server's CPU time per request (utime + stime of /proc/PID/stat over the run, divided by the requests
+# wrk completed; robust when other processes share the machine, where req/s mostly measures the scheduler), the
+# throughput that CPU cost implies (off µs / on µs), and the lines the log wrote and dropped.
 # Only one server is under load at a time; the idle one costs nothing (its writer wakes every 10 ms).
 #
 # Usage: benchmarks/access-log.sh
@@ -113,11 +115,13 @@ fi
 "$MEDIACTL" serve --help | grep -q -- '--access-log' || die "$MEDIACTL has no --access-log"
 render "$HERE/mediactl-policy.json.in" "$WORK/policies/bench.json"
 
+declare -A PID
 start_serve() {  # NAME PORT [extra args...]
     local name=$1 port=$2; shift 2
     ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$port" --policies "$WORK/policies" \
         --state-dir "$WORK/state-$name" ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} "$@" >"$WORK/mediactl-$name.out" 2>"$WORK/mediactl-$name.err" &
     STARTED+=($!)
+    PID[$name]=$!
     wait_for_status "http://127.0.0.1:$port/_mediactl/health" 200 || die "mediactl $name did not start (see $WORK/mediactl-$name.err)"
 }
 start_serve off "$OFF_PORT"
@@ -125,6 +129,7 @@ if [ "$LOG" = - ]; then
     ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$ON_PORT" --policies "$WORK/policies" \
         --state-dir "$WORK/state-on" ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} --access-log - >/dev/null 2>"$WORK/mediactl-on.err" &
     STARTED+=($!)
+    PID[on]=$!
     wait_for_status "http://127.0.0.1:$ON_PORT/_mediactl/health" 200 || die "mediactl on did not start"
 else
     start_serve on "$ON_PORT" --access-log "$WORK/access.log"
@@ -146,21 +151,30 @@ if [ "$LOG" != - ]; then
 fi
 
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
-declare -A RPS P50 P99   # [server,scenario,c] = space-separated values of every round
+declare -A RPS P50 P99 CPU   # [server,scenario,c] = space-separated values of every round
+TICK=$(getconf CLK_TCK)
+cpu_ticks() { awk '{ print $14 + $15 }' "/proc/$1/stat"; }   # utime + stime of the whole process (all threads)
 run_wrk() {  # SERVER URL MODE SCENARIO C
     local server=$1 url=$2 mode=$3 scenario=$4 c=$5 out line threads=$THREADS
     [ "$c" -lt "$threads" ] && threads=$c
+    local before after
+    before=$(cpu_ticks "${PID[$server]}")
     out=$(${ON_CLIENT[@]+"${ON_CLIENT[@]}"} timeout 120 wrk -t"$threads" -c"$c" -d"$DURATION" --timeout 5s -s "$LUA" "$url" -- "$mode" "$TOKEN" 0 2>&1) || true
+    after=$(cpu_ticks "${PID[$server]}")
     line=$(printf '%s\n' "$out" | awk '/^RESULT /')
     [ -n "$line" ] || { log "wrk failed for $server $scenario -c$c: $(printf '%s' "$out" | tail -c 200)"; FAILED=1; return; }
     local rps p50 p99 es ek
     rps=$(sed -E 's/.* rps=([0-9.]+).*/\1/' <<<"$line"); p50=$(sed -E 's/.* p50_us=([0-9]+).*/\1/' <<<"$line")
     p99=$(sed -E 's/.* p99_us=([0-9]+).*/\1/' <<<"$line"); es=$(sed -E 's/.* errors_status=([0-9]+).*/\1/' <<<"$line")
     ek=$(sed -E 's/.* errors_socket=([0-9]+).*/\1/' <<<"$line")
+    local n cpu
+    n=$(sed -E 's/.* requests=([0-9]+).*/\1/' <<<"$line")
+    cpu=$(awk -v t=$((after - before)) -v hz="$TICK" -v n="$n" 'BEGIN { if (n == 0) print "-"; else printf "%.2f", t / hz * 1e6 / n }')
+    CPU[$server,$scenario,$c]="${CPU[$server,$scenario,$c]:-} $cpu"
     RPS[$server,$scenario,$c]="${RPS[$server,$scenario,$c]:-} $rps"
     P50[$server,$scenario,$c]="${P50[$server,$scenario,$c]:-} $p50"
     P99[$server,$scenario,$c]="${P99[$server,$scenario,$c]:-} $p99"
-    log "$server $scenario -c$c: $rps req/s, p50 ${p50} us, p99 ${p99} us, non-2xx $es, socket errors $ek"
+    log "$server $scenario -c$c: $rps req/s, p50 ${p50} us, p99 ${p99} us, server CPU ${cpu} us/request, non-2xx $es, socket errors $ek"
     [ "$es" = 0 ] || FAILED=1
 }
 for scenario in $SCENARIOS; do
@@ -188,12 +202,13 @@ ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1
     layout=$([ "$PIN" = 1 ] && echo "servers pinned to CPU 0 (--event-loops 1), wrk and origin on CPUs 1-$(($(nproc) - 1))" || echo "$(nproc) cores shared")
     echo "### access log on vs off: wrk -t$THREADS -d$DURATION, $REPS rounds alternating off/on, $layout, log to $([ "$LOG" = - ] && echo "stdout → /dev/null" || echo "a file"); load average before $LOAD_BEFORE, after $LOAD_AFTER"
     echo
-    echo "| scenario | conns | off req/s (median) | on req/s (median) | on/off | off p50/p99 ms | on p50/p99 ms | off rounds | on rounds |"
-    echo "|---|---|---|---|---|---|---|---|---|"
+    echo "| scenario | conns | off req/s (median) | on req/s (median) | on/off | off CPU µs/req (median) | on CPU µs/req | implied on/off (CPU off/on) | off p50/p99 ms | on p50/p99 ms | off req/s rounds | on req/s rounds |"
+    echo "|---|---|---|---|---|---|---|---|---|---|---|---|"
     for scenario in $SCENARIOS; do
         for c in $CONNECTIONS; do
             off=$(median "${RPS[off,$scenario,$c]:-}"); on=$(median "${RPS[on,$scenario,$c]:-}")
-            echo "| $scenario | $c | $off | $on | $(ratio "$on" "$off") | $(ms "$(median "${P50[off,$scenario,$c]:-}")")/$(ms "$(median "${P99[off,$scenario,$c]:-}")") | $(ms "$(median "${P50[on,$scenario,$c]:-}")")/$(ms "$(median "${P99[on,$scenario,$c]:-}")") | ${RPS[off,$scenario,$c]:-} | ${RPS[on,$scenario,$c]:-} |"
+            offc=$(median "${CPU[off,$scenario,$c]:-}"); onc=$(median "${CPU[on,$scenario,$c]:-}")
+            echo "| $scenario | $c | $off | $on | $(ratio "$on" "$off") | $offc | $onc | $(ratio "$offc" "$onc") | $(ms "$(median "${P50[off,$scenario,$c]:-}")")/$(ms "$(median "${P99[off,$scenario,$c]:-}")") | $(ms "$(median "${P50[on,$scenario,$c]:-}")")/$(ms "$(median "${P99[on,$scenario,$c]:-}")") | ${RPS[off,$scenario,$c]:-} | ${RPS[on,$scenario,$c]:-} |"
         done
     done
     echo

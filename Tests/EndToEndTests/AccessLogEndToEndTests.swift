@@ -112,6 +112,21 @@ struct AccessLogEndToEndTests {
         #expect(try Self.lines(logURL, count: 1).count == 1)
     }
 
+    @Test func requestsTheHTTPServerRefusesGetALineWithoutMethodOrPath() throws {
+        let world = try ServeEnvironment()
+        defer { world.tearDown() }
+        let logURL = world.root.appendingPathComponent("access.log")
+        try world.start(extraArguments: ["--access-log", logURL.path])
+        let refused = try RawHTTP.send(port: world.port, raw: Array("GET /receipts/r-7731.png?sig=secret HTTP/9.9\r\nHost: x\r\n\r\n".utf8))
+        #expect(refused.status == 505)
+        let lines = try Self.lines(logURL, count: 1)
+        #expect(try lines.map(Self.shape) == [[
+            "time": "<rfc3339-ms>", "id": "1", "method": "null", "route": "null", "tier": "null", "path": "null",
+            "status": "505", "bytes": "\(refused.body.count)", "duration_us": "<us>", "cache": "refused",
+        ]])
+        #expect(!(lines.first ?? "").contains("secret"))
+    }
+
     static func rawField(_ line: String, _ key: String) throws -> String? {
         let object = try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any]
         return object?[key] as? String

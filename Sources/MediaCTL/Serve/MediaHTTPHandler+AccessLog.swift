@@ -2,10 +2,10 @@ import HTTPServer
 import MediaService
 
 extension MediaHTTPHandler {
-    /// Both clock readings when an access log is attached, else `nil` (no clock read).
+    /// The start readings when an access log is attached (``AccessLog/start()``), else `nil` (no clock read).
     @inline(__always)
     func accessLogStart() -> AccessLogStart? {
-        accessLog == nil ? nil : AccessLogStart.now()
+        accessLog?.start()
     }
 
     /// Queues the line of a service answer: `response` as the service made it (outcome included), `origin`
@@ -13,12 +13,13 @@ extension MediaHTTPHandler {
     func logAccess(_ request: HTTPServerRequest, _ response: ServiceResponse, since start: AccessLogStart?,
                    origin: OriginContact? = nil) {
         guard let accessLog, let start else { return }
-        let outcome = response.outcome
-        accessLog.record(AccessLogEntry(
-            milliseconds: start.milliseconds, method: request.method, target: request.target, status: response.status,
-            bytes: request.method == "HEAD" ? 0 : response.body.count, durationMicroseconds: start.elapsedMicroseconds,
-            route: outcome.route, tier: outcome.tier, cacheStatus: outcome.cacheStatus, variant: outcome.variant,
-            partition: outcome.partition, originStatus: origin?.status, originMicroseconds: origin?.microseconds))
+        accessLog.record(
+            AccessLogRecordCodec.Fields(
+                milliseconds: start.milliseconds, status: response.status,
+                bytes: request.method == "HEAD" ? 0 : response.body.count, durationMicroseconds: start.elapsedMicroseconds,
+                originStatus: origin?.status, originMicroseconds: origin?.microseconds),
+            strings: (request.method, request.target, response.outcome.route, response.outcome.tier,
+                      response.outcome.cacheStatus, response.outcome.variant, response.outcome.partition))
     }
 
     /// Queues the line of an answer made outside the service (the admin endpoint): `route` and `tier` `null`.
@@ -27,6 +28,14 @@ extension MediaHTTPHandler {
         accessLog.record(AccessLogEntry(
             milliseconds: start.milliseconds, method: request.method, target: request.target, status: response.status,
             bytes: request.method == "HEAD" ? 0 : response.body.count, durationMicroseconds: start.elapsedMicroseconds))
+    }
+
+    /// Queues the line of a request the HTTP server answered itself (unparseable: 400, 413, 414, 431, 501,
+    /// 505; or a head not received in time: 408): `method`, `route`, `tier` and `path` `null`, `duration_us` 0.
+    public func serverAnswered(status: Int, bodyBytes: Int) {
+        guard let accessLog else { return }
+        accessLog.record(AccessLogEntry(milliseconds: AccessLogStart.now().milliseconds, method: nil, target: nil,
+                                        status: status, bytes: bodyBytes, durationMicroseconds: 0))
     }
 
     /// `service.handle(request)`, with an ``MediaService/OriginContact`` bound when an access log is attached.

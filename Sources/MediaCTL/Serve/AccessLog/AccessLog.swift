@@ -1,11 +1,16 @@
 import Foundation
 import Synchronization
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// The access log of `mediactl serve --access-log PATH|-` (docs/operations.md, "Access log"): one JSON
 /// line per request, written off the request's critical path.
 ///
 /// The answering thread only copies an ``AccessLogEntry`` into a bounded queue under a mutex
-/// (``record(_:)``: no formatting, no I/O, no allocation once the queue buffer has grown). One writer
+/// (``record(_:)``: its numbers and the bytes of its strings, ``AccessLogRecordCodec``; no formatting, no I/O,
+/// no allocation once the queue buffer has grown, and no string shared with the writer thread). One writer
 /// thread takes the whole queue every ``Configuration/writeInterval``, formats it with ``AccessLogFormat``
 /// and writes it with one `write(2)`. When the queue holds ``Configuration/capacity`` entries, further
 /// lines are dropped and counted (``droppedLines``) instead of making a request wait; lines lost to a failed
@@ -17,31 +22,38 @@ import Synchronization
 public final class AccessLog: Sendable {
     /// Tunables.
     public struct Configuration: Sendable, Hashable {
-        /// Lines the queue holds before new ones are dropped. Default: 16,384 (about 160 ms of a
-        /// 100,000-request/s load at the default interval of 10 ms is 1,000 lines).
+        /// Lines the queue holds before new ones are dropped. Default: 16,384 (a 100,000-request/s load
+        /// queues 5,000 lines between two batches at the default interval).
         public var capacity: Int
-        /// How long the writer sleeps between two batches. Default: 10 ms.
+        /// Bytes the queue holds before new lines are dropped (a line takes 84 bytes plus its strings: a
+        /// typical hit about 200). Default: 8 MiB.
+        public var capacityBytes: Int
+        /// How long the writer sleeps between two batches. Default: 50 ms.
         public var writeInterval: Duration
         /// Whether a writer thread runs; without one only ``flush()``, ``reopen()`` and ``close()`` write
         /// (tests). Default: `true`.
         public var startsWriter: Bool
 
-        public init(capacity: Int = 16_384, writeInterval: Duration = .milliseconds(10), startsWriter: Bool = true) {
+        public init(capacity: Int = 16_384, capacityBytes: Int = 8 << 20, writeInterval: Duration = .milliseconds(50),
+                    startsWriter: Bool = true) {
             self.capacity = max(1, capacity)
+            self.capacityBytes = max(4_096, capacityBytes)
             self.writeInterval = writeInterval
             self.startsWriter = startsWriter
         }
     }
 
     private struct Queue {
-        var entries: [AccessLogEntry]
+        /// The queued records (``AccessLogRecordCodec``).
+        var buffer: AccessLogBuffer
         var nextID: UInt64 = 1
     }
 
     private struct Output {
         var file: AccessLogFile
-        var spare: [AccessLogEntry]
+        var spare: AccessLogBuffer
         var buffer: [UInt8] = []
+        var state = AccessLogFormatState()
         var closed = false
     }
 
@@ -54,6 +66,9 @@ public final class AccessLog: Sendable {
     private let dropped = Atomic<Int>(0)
     private let written = Atomic<Int>(0)
     private let wake = DispatchSemaphore(value: 0)
+    /// `CLOCK_REALTIME` minus `CLOCK_MONOTONIC`, µs, refreshed by every batch: a request's wall-clock time
+    /// then costs one clock reading (``start()``).
+    private let wallOffset = Atomic<Int64>(AccessLog.currentWallOffset())
 
     /// Opens `path` (`-`: standard output) and starts the writer thread.
     /// - Throws: ``CommandError`` `unwritable-file` (exit 2): `cannot open access log 'PATH': <errno text>`.
@@ -61,13 +76,8 @@ public final class AccessLog: Sendable {
         self.path = path
         self.format = format
         self.configuration = configuration
-        let reserved = min(configuration.capacity, 1_024)
-        var entries: [AccessLogEntry] = []
-        entries.reserveCapacity(reserved)
-        var spare: [AccessLogEntry] = []
-        spare.reserveCapacity(reserved)
-        queue = Mutex(Queue(entries: entries))
-        output = Mutex(Output(file: try AccessLogFile(path: path), spare: spare))
+        queue = Mutex(Queue(buffer: AccessLogBuffer(capacity: configuration.capacityBytes)))
+        output = Mutex(Output(file: try AccessLogFile(path: path), spare: AccessLogBuffer(capacity: configuration.capacityBytes)))
         if configuration.startsWriter {
             let thread = Thread { [self] in runWriter() }
             thread.name = "mediactl-access-log"
@@ -75,16 +85,44 @@ public final class AccessLog: Sendable {
         }
     }
 
+    /// Both readings for a request taken up now, from one monotonic clock reading (the wall-clock time is
+    /// derived with the offset the writer refreshes every batch, so it follows clock adjustments within one).
+    public func start() -> AccessLogStart {
+        let monotonic = AccessLogStart.monotonicMicroseconds()
+        return AccessLogStart(milliseconds: (monotonic + wallOffset.load(ordering: .relaxed)) / 1_000,
+                              monotonicMicroseconds: monotonic)
+    }
+
+    static func currentWallOffset() -> Int64 {
+        var wall = timespec()
+        clock_gettime(CLOCK_REALTIME, &wall)
+        return Int64(wall.tv_sec) * 1_000_000 + Int64(wall.tv_nsec) / 1_000 - AccessLogStart.monotonicMicroseconds()
+    }
+
     /// Queues one line; assigns ``AccessLogEntry/id``. Never blocks on I/O: when the queue is full the
     /// line is dropped and counted.
     public func record(_ entry: AccessLogEntry) {
-        var entry = entry
+        record(AccessLogRecordCodec.Fields(
+            milliseconds: entry.milliseconds, status: entry.status, bytes: entry.bytes,
+            durationMicroseconds: entry.durationMicroseconds, originStatus: entry.originStatus,
+            originMicroseconds: entry.originMicroseconds),
+            strings: (entry.method, entry.target, entry.route, entry.tier, entry.cacheStatus, entry.variant, entry.partition))
+    }
+
+    /// ``record(_:)`` from borrowed parts (the handler's hit path: no ``AccessLogEntry`` is built); `strings` are
+    /// method, target, route, tier, cache status, variant, partition.
+    func record(_ fields: AccessLogRecordCodec.Fields,
+                strings: (String?, String?, String?, String?, String?, String?, String?)) {
+        let size = AccessLogRecordCodec.size(strings)
         let capacity = configuration.capacity
         let kept = queue.withLock { queue -> Bool in
-            entry.id = queue.nextID
+            let id = queue.nextID
             queue.nextID &+= 1
-            guard queue.entries.count < capacity else { return false }
-            queue.entries.append(entry)
+            let buffer = queue.buffer
+            guard buffer.count < capacity, buffer.used + size <= buffer.capacity else { return false }
+            AccessLogRecordCodec.encode(fields, id: id, strings: strings, into: buffer.base + buffer.used)
+            buffer.used += size
+            buffer.count += 1
             return true
         }
         if !kept { dropped.add(1, ordering: .relaxed) }
@@ -148,19 +186,22 @@ public final class AccessLog: Sendable {
     /// Takes the whole queue (swapping in the spare buffer), formats it and writes it in one call.
     private func drain(_ output: inout Output) {
         guard !output.closed else { return }
-        var batch = output.spare
-        queue.withLock { swap(&$0.entries, &batch) }
-        defer {
-            batch.removeAll(keepingCapacity: true)
-            output.spare = batch
+        wallOffset.store(Self.currentWallOffset(), ordering: .relaxed)
+        let batch = output.spare
+        output.spare = queue.withLock { queue -> AccessLogBuffer in
+            defer { queue.buffer = batch }
+            return queue.buffer
         }
-        guard !batch.isEmpty else { return }
+        let taken = output.spare
+        defer { taken.reset() }
+        let count = taken.count
+        guard count > 0 else { return }
         output.buffer.removeAll(keepingCapacity: true)
-        for entry in batch { format.append(entry, to: &output.buffer) }
+        AccessLogRecordCodec.forEach(in: taken.bytes) { format.append($0, to: &output.buffer, state: &output.state) }
         if output.file.write(output.buffer) {
-            written.add(batch.count, ordering: .relaxed)
+            written.add(count, ordering: .relaxed)
         } else {
-            dropped.add(batch.count, ordering: .relaxed)
+            dropped.add(count, ordering: .relaxed)
         }
     }
 }

@@ -11,10 +11,11 @@ public struct AccessLogEntry: Sendable, Hashable {
     /// The request id: 1, 2, … in the order lines are queued, unique per process. Assigned by
     /// ``AccessLog/record(_:)``; a line dropped by a full queue still takes its id, so a gap shows a drop.
     public var id: UInt64
-    /// The method as received, such as `GET`.
-    public var method: String
-    /// The request-target as received (path and query). Never written as is for tiers whose paths are private.
-    public var target: String
+    /// The method as received, such as `GET`; `nil` for a request the HTTP server refused unparsed.
+    public var method: String?
+    /// The request-target as received (path and query), `nil` for a request the HTTP server refused unparsed.
+    /// Never written as is for tiers whose paths are private.
+    public var target: String?
     /// The status code sent.
     public var status: Int
     /// Body bytes sent (0 for `HEAD` and `304`).
@@ -36,7 +37,7 @@ public struct AccessLogEntry: Sendable, Hashable {
     /// Microseconds this request spent in origin exchanges, or `nil` when it made none.
     public var originMicroseconds: Int64?
 
-    public init(milliseconds: Int64, id: UInt64 = 0, method: String, target: String, status: Int, bytes: Int,
+    public init(milliseconds: Int64, id: UInt64 = 0, method: String?, target: String?, status: Int, bytes: Int,
                 durationMicroseconds: Int64, route: String? = nil, tier: String? = nil, cacheStatus: String? = nil,
                 variant: String? = nil, partition: String? = nil, originStatus: Int? = nil,
                 originMicroseconds: Int64? = nil) {

@@ -64,6 +64,15 @@ import Testing
             """)
     }
 
+    @Test func requestRefusedByTheHTTPParserHasNoMethodAndNoPath() {
+        let entry = AccessLogEntry(milliseconds: Self.time, id: 4, method: nil, target: nil, status: 431, bytes: 150,
+                                   durationMicroseconds: 0)
+        #expect(String(decoding: Self.format.line(entry), as: UTF8.self) == """
+            {"time":"2026-12-02T04:30:57.123Z","id":4,"method":null,"route":null,"tier":null,"path":null,"status":431,"bytes":150,"duration_us":0,"cache":"refused"}
+
+            """)
+    }
+
     @Test func stringsAreEscaped() {
         let entry = AccessLogEntry(
             milliseconds: 0, id: 3, method: "GET", target: "/catalog/\"q\"\\\u{1}\u{2028}é.jpg", status: 200, bytes: 1,
