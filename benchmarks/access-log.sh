@@ -15,7 +15,7 @@
 # p50/p99, the server's CPU time per request (utime + stime of /proc/PID/stat over the run, divided by the requests
 # wrk completed; robust when other processes share the machine, where req/s mostly measures the scheduler), the
 # throughput that CPU cost implies (off µs / on µs), and the lines the log wrote and dropped.
-# Only one server is under load at a time; the idle one costs nothing (its writer wakes every 10 ms).
+# Only one server is under load at a time; the idle one costs nothing (its writer wakes every 50 ms).
 #
 # Usage: benchmarks/access-log.sh
 # Environment (defaults):

@@ -13,7 +13,7 @@ struct AccessLogEndToEndTests {
     static let receipt = "/receipts/r-7731.png"
     static let token = NginxOrigin.longTokenU1
 
-    /// The complete lines of `url` (polled until `count` are there, at most 10 s: the writer batches every 10 ms).
+    /// The complete lines of `url` (polled until `count` are there, at most 10 s: the writer batches every 50 ms).
     static func lines(_ url: URL, count: Int) throws -> [String] {
         let deadline = Date().addingTimeInterval(10)
         while true {
