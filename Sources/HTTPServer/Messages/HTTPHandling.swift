@@ -20,6 +20,12 @@ public protocol HTTPHandling: Sendable {
     /// connection of that loop waits while it runs.
     /// Default: returns `nil`.
     func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse?
+
+    /// Told, on the event-loop thread, that the server answered without the handler: a request it could not
+    /// parse (`status` 400, 413, 414, 431, 501 or 505) or whose head did not arrive in time (408), with
+    /// `bodyBytes` of problem+json. No request is available (it was not parsed). For access logs; must return
+    /// at once. Default: does nothing.
+    func serverAnswered(status: Int, bodyBytes: Int)
 }
 
 extension HTTPHandling {
@@ -28,4 +34,6 @@ extension HTTPHandling {
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? { nil }
+
+    public func serverAnswered(status: Int, bodyBytes: Int) {}
 }

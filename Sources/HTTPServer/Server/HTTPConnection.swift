@@ -117,9 +117,9 @@ final class HTTPConnection {
                 }
             case .failure(let error):
                 loop.server.counters.parseErrors.add(1, ordering: .relaxed)
-                startWrite(
-                    HTTPServerResponse.problem(status: error.status, detail: error.message, code: error.code.rawValue), headRequest: false,
-                    connection: .close, closing: true, counts: false)
+                let refusal = HTTPServerResponse.problem(status: error.status, detail: error.message, code: error.code.rawValue)
+                loop.server.handler.serverAnswered(status: refusal.status, bodyBytes: refusal.body.count)
+                startWrite(refusal, headRequest: false, connection: .close, closing: true, counts: false)
             case .needMoreData:
                 if parser.takeContinueRequest() {
                     startWrite(head: Self.continueInterim, closing: false)
@@ -220,9 +220,9 @@ final class HTTPConnection {
         case .reading:
             loop.server.counters.timeouts.add(1, ordering: .relaxed)
             if parser.hasPartialRequest {
-                startWrite(
-                    HTTPServerResponse.problem(status: 408, detail: "request not received in time"),
-                    headRequest: false, connection: .close, closing: true, counts: false)
+                let timeout = HTTPServerResponse.problem(status: 408, detail: "request not received in time")
+                loop.server.handler.serverAnswered(status: 408, bodyBytes: timeout.body.count)
+                startWrite(timeout, headRequest: false, connection: .close, closing: true, counts: false)
             } else {
                 close()
             }

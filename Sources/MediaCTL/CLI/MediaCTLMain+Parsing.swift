@@ -41,6 +41,7 @@ extension MediaCTLMain {
         case ["policy", "check"]: return .policyCheck(PolicyCheckOptions(parsed))
         case ["purge"]: return .purge(try PurgeOptions(parsed, environment: environment))
         case ["reload"]: return .reload(ReloadOptions(parsed, environment: environment))
+        case ["warm"]: return .warm(try WarmOptions(parsed, environment: environment))
         default:
             return .help(parsed.command)
         }

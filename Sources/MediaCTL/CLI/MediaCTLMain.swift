@@ -53,6 +53,7 @@ public enum MediaCTLMain {
         case .policyCheck(let options): return await actions.policyCheck(options, context: context)
         case .purge(let options): return await actions.purge(options, context: context)
         case .reload(let options): return await actions.reload(options, context: context)
+        case .warm(let options): return await actions.warm(options, context: context)
         }
     }
 

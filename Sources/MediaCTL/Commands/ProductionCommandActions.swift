@@ -1,6 +1,8 @@
+import MediaService
+
 /// The ``CommandActions`` of the `mediactl` executable.
 ///
-/// This file implements `policy check`, `audit`, `audit verify`, `purge` and `reload`; `serve`, `demo`,
+/// This file implements `policy check`, `audit`, `audit verify`, `purge`, `reload` and `warm`; `serve`, `demo`,
 /// `fetch` and `inspect` are added in extensions of this type in their own files (until then they
 /// keep the protocol default: `<command> is not available in this build`, exit 1).
 public struct ProductionCommandActions: CommandActions {
@@ -34,5 +36,9 @@ public struct ProductionCommandActions: CommandActions {
 
     public func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode {
         await ReloadCommand.run(options, context: context, client: PurgeClient(configuration: purgeClient))
+    }
+
+    public func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode {
+        await WarmCommand.run(options, context: context, environment: .init(fetcher: DefaultOriginFetcher.make()))
     }
 }

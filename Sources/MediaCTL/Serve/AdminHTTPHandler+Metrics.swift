@@ -23,15 +23,17 @@ extension AdminHTTPHandler {
             .joined()
     }
 
-    /// `response` with the server's counters appended when it is the 200 answer to
-    /// `GET /_mediactl/metrics` and the public server is attached (for `HEAD`, only `Content-Length` grows);
-    /// otherwise `response` unchanged.
+    /// `response` with the public server's counters (and the access log's, ``AccessLog/metricsText``) appended
+    /// when it is the 200 answer to `GET /_mediactl/metrics` and the public server (or an access log) is attached
+    /// (for `HEAD`, only `Content-Length` grows); otherwise `response` unchanged.
     func addingServerMetrics(_ response: ServiceResponse, for request: HTTPServerRequest) -> ServiceResponse {
         guard response.status == 200, request.method == "GET" || request.method == "HEAD",
-            request.path == "/_mediactl/metrics", let statistics = publicServer.statistics
+            request.path == "/_mediactl/metrics"
         else { return response }
+        let statistics = publicServer.statistics
+        guard statistics != nil || accessLog != nil else { return response }
         var response = response
-        let extra = Array(Self.metricsLines(statistics).utf8)
+        let extra = Array(((statistics.map(Self.metricsLines) ?? "") + (accessLog?.metricsText ?? "")).utf8)
         if request.method == "HEAD" {
             let length = Int(response.fields["Content-Length"] ?? "") ?? 0
             response.fields.set("Content-Length", String(length + extra.count))

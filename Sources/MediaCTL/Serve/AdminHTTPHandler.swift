@@ -34,18 +34,22 @@ public struct AdminHTTPHandler: HTTPHandling {
     public let reload: Handler?
     /// The public listener's server, whose counters `GET /_mediactl/metrics` appends; attach it once created.
     public let publicServer: ServerReference
+    /// The public listener's access log, whose counters `GET /_mediactl/metrics` appends, or `nil`.
+    public let accessLog: AccessLog?
 
     /// - Parameters:
     ///   - service: the running service.
     ///   - purge: what answers `POST /_mediactl/purge`. Default: `nil` (404 problem+json).
     ///   - reload: what answers `POST /_mediactl/admin/reload`. Default: `nil` (404 problem+json).
     ///   - publicServer: where the public server is attached for metrics. Default: a new, empty reference.
+    ///   - accessLog: the public listener's access log (`serve --access-log`). Default: `nil`.
     public init(service: MediaService, purge: Handler? = nil, reload: Handler? = nil,
-                publicServer: ServerReference = ServerReference()) {
+                publicServer: ServerReference = ServerReference(), accessLog: AccessLog? = nil) {
         self.service = service
         self.purge = purge
         self.reload = reload
         self.publicServer = publicServer
+        self.accessLog = accessLog
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {

@@ -15,6 +15,7 @@ import MediaService
 ///   also forwards the interim responses the service reports (``MediaService/ServiceRequest/interimResponses``).
 /// - Every target under `/_mediactl/` is answered `404` problem+json (`no-route`, ``adminOnlyDetail``):
 ///   health, metrics, purge and reload are on the admin listener only (``AdminHTTPHandler``).
+/// - With an ``accessLog``, every answered request gets one line (docs/operations.md, "Access log").
 /// - `HEAD` is answered like `GET` without a body; the service's `Content-Length` announces the
 ///   representation's length (RFC 9110 §9.3.2).
 public struct MediaHTTPHandler: HTTPHandling {
@@ -29,19 +30,28 @@ public struct MediaHTTPHandler: HTTPHandling {
     public let service: MediaService
     /// Called with each service response, or `nil`.
     public let observer: Observer?
+    /// Where each answered request gets its line (`serve --access-log`), or `nil`.
+    public let accessLog: AccessLog?
 
     /// - Parameters:
     ///   - service: the pipeline.
     ///   - observer: sees each service response. Default: `nil`.
-    public init(service: MediaService, observer: Observer? = nil) {
+    ///   - accessLog: the access log. Default: `nil` (none).
+    public init(service: MediaService, observer: Observer? = nil, accessLog: AccessLog? = nil) {
         self.service = service
         self.observer = observer
+        self.accessLog = accessLog
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
-        if Self.isReserved(request) { return Self.adminOnly }
+        let start = accessLogStart()
+        if Self.isReserved(request) {
+            logAccess(request, Self.adminOnly, since: start)
+            return Self.adminOnly
+        }
         guard let response = service.handleIfCached(Self.serviceRequest(request)) else { return nil }
         observer?(request, response)
+        logAccess(request, response, since: start)
         return Self.serverResponse(response)
     }
 
@@ -52,7 +62,11 @@ public struct MediaHTTPHandler: HTTPHandling {
     /// ``handle(_:)``, forwarding the interim responses the service reports (conformance mode: an origin's
     /// `103 Early Hints`, `102 Processing`) through `interim` before the final response.
     public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
-        if Self.isReserved(request) { return Self.adminOnly }
+        let start = accessLogStart()
+        if Self.isReserved(request) {
+            logAccess(request, Self.adminOnly, since: start)
+            return Self.adminOnly
+        }
         var serviceRequest = Self.serviceRequest(request)
         if interim.isEnabled {
             serviceRequest.interimResponses = { response in
@@ -60,8 +74,9 @@ public struct MediaHTTPHandler: HTTPHandling {
                                                        headerFields: response.fields.map { ($0.name, $0.value) }))
             }
         }
-        let response = await service.handle(serviceRequest)
+        let (response, origin) = await handleLogged(serviceRequest)
         observer?(request, response)
+        logAccess(request, response, since: start, origin: origin)
         return Self.serverResponse(response)
     }
 

@@ -13,7 +13,8 @@ import MediaService
 /// Steps: load the policies (exit 2 with every ``MediaPolicy/PolicyError``), apply `--origin`
 /// (exit 2 on an unknown route, naming it and the known ones), open the ``MediaService`` on
 /// `--state-dir` (exit 2 when its audit log is locked by another process), bind `--listen` and
-/// `--admin-listen` (exit 2 when a port is in use; a non-loopback admin address prints a warning), write
+/// `--admin-listen` (exit 2 when a port is in use; a non-loopback admin address prints a warning), open
+/// `--access-log` (exit 2 when it cannot be opened; `SIGUSR1` reopens it), write
 /// `<state>/serve.json` (0600), print `mediactl: serving on http://HOST:PORT (state: DIR, policies: DIR)` and
 /// `mediactl: admin on http://HOST:PORT` (or `mediactl: no admin listener (--admin-listen off)`), sweep expired entries every
 /// ``Configuration/sweepInterval``. On the stop signal: stop accepting, let in-flight requests
@@ -53,6 +54,8 @@ public struct ServeCommand: Sendable {
         /// in arenas that threads started before the cap keep using; `nil` never trims. Default: 1 s
         /// (docs/benchmarks.md, "Memory goal, event-loop server").
         public var mallocTrimInterval: Duration?
+        /// Queue size and write interval of `--access-log`. Default: ``AccessLog/Configuration/init(capacity:writeInterval:startsWriter:)``.
+        public var accessLog: AccessLog.Configuration = AccessLog.Configuration()
 
         public init(
             sweepInterval: Duration = .seconds(60), server: HTTPServer.Configuration = HTTPServer.Configuration(),
@@ -153,13 +156,23 @@ public struct ServeCommand: Sendable {
             hangups?.cancel()
             throw error
         }
+        let accessLog: AccessLogSetup?
+        do {
+            accessLog = try openAccessLog(service: service, context: context)
+        } catch {
+            signals?.cancel()
+            hangups?.cancel()
+            await service.stop()
+            throw error
+        }
         let reloader = PolicyReloader(
             service: service, directory: options.policiesDirectory, overrides: options.origins, context: context)
-        let publicServer = HTTPServer(configuration: serverConfiguration(host: host), handler: MediaHTTPHandler(service: service))
+        let publicServer = HTTPServer(configuration: serverConfiguration(host: host),
+                                      handler: MediaHTTPHandler(service: service, accessLog: accessLog?.log))
         let adminServer = options.adminListen.map { address in
             let handler = AdminHTTPHandler(
                 service: service, purge: configuration.admin?(service, adminToken),
-                reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken))
+                reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog?.log)
             handler.publicServer.attach(publicServer)
             return HTTPServer(configuration: adminServerConfiguration(host: adminHost ?? address.host, port: address.port),
                               handler: handler)
@@ -171,6 +184,7 @@ public struct ServeCommand: Sendable {
                 publicServer.stop()
                 adminServer?.stop()
             }
+            accessLog?.close()
             await service.stop()
         }
         let port: Int
@@ -239,6 +253,7 @@ public struct ServeCommand: Sendable {
         trimmer?.cancel()
         await sweeper.value  // a sweep in progress finishes before the stores stop
         reloader.waitForReloads()  // a reload in progress finishes before the stores stop
+        accessLog?.close()  // before the service's keys are zeroed: the writer digests private paths with them
         await service.stop()
         ServeStateFile.remove(stateDirectory: options.stateDirectory)
         context.diagnose("\(reason): stopped after draining in-flight requests")

@@ -161,4 +161,12 @@ extension MediaService {
         guard let code = try? HMACSHA256.authenticationCode(for: value, key: varyKey) else { return "destroyed" }
         return Hex.encode(code)
     }
+
+    /// Hex HMAC-SHA256 (64 lower-case digits) of a request path for the access log of a partitioned or
+    /// private tier, under the same per-process key as ``digest(_:)`` with the input
+    /// `"mediactl-access-log-path-v1\n" + path` (domain-separated): equal paths give equal digests within
+    /// one process, and digests cannot be linked across restarts. `"destroyed"` after ``stop()``.
+    public func accessLogPathDigest(_ path: String) -> String {
+        digest("mediactl-access-log-path-v1\n" + path)
+    }
 }

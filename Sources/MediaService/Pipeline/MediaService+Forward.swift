@@ -107,10 +107,12 @@ extension MediaService {
         let requestTime = now
         let response: OriginResponse
         do {
-            response = try await fetcher.fetch(OriginRequest(
-                method: "GET", url: context.upstreamURL, fields: fields, timeout: tier.originTimeout,
-                maxBodyBytes: tier.maxObjectBytes, allowsRetry: !context.isGeneric,
-                decodesContentCoding: tier.validatesImages), interim: context.interim)
+            response = try await OriginContact.measure(\.status) {
+                try await fetcher.fetch(OriginRequest(
+                    method: "GET", url: context.upstreamURL, fields: fields, timeout: tier.originTimeout,
+                    maxBodyBytes: tier.maxObjectBytes, allowsRetry: !context.isGeneric,
+                    decodesContentCoding: tier.validatesImages), interim: context.interim)
+            }
         } catch let error as OriginError {
             if error.code == .tooLarge {
                 return refuse(context, status: 502, code: "over-size-limit",

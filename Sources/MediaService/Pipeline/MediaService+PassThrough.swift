@@ -11,10 +11,12 @@ extension MediaService {
         let tier = context.tier
         let response: OriginResponse
         do {
-            response = try await fetcher.fetch(OriginRequest(
-                method: context.method, url: context.upstreamURL, fields: context.originFields,
-                timeout: tier.originTimeout, maxBodyBytes: tier.maxObjectBytes, body: body, allowsRetry: false),
-                interim: context.interim)
+            response = try await OriginContact.measure(\.status) {
+                try await fetcher.fetch(OriginRequest(
+                    method: context.method, url: context.upstreamURL, fields: context.originFields,
+                    timeout: tier.originTimeout, maxBodyBytes: tier.maxObjectBytes, body: body, allowsRetry: false),
+                    interim: context.interim)
+            }
         } catch let error as OriginError {
             return Self.originFailureProblem(error, tier: tier, outcome: context.outcome)
         } catch {

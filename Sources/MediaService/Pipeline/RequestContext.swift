@@ -92,7 +92,7 @@ struct RequestContext: Sendable {
         ServiceAuditor.Subject(tier: tier.name, route: route.name, storeKey: storeKey, partition: partition, url: auditURL)
     }
 
-    var outcome: ServiceOutcome { ServiceOutcome(route: route.name, tier: tier.name) }
+    var outcome: ServiceOutcome { ServiceOutcome(route: route.name, tier: tier.name, partition: partition) }
 }
 
 extension RequestContext {

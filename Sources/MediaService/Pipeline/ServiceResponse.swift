@@ -47,9 +47,12 @@ public struct ServiceOutcome: Sendable, Hashable, Codable {
     public var variant: String?
     /// A derived image's source: hex SHA-256 of the source's store key (the audit `derivedFrom`), or `nil`.
     public var derivedFrom: String?
+    /// The request's partition on a partitioned tier: the hex keyed digest of its credential (as in audit
+    /// records), never the credential; `nil` on other tiers and before admission.
+    public var partition: String?
 
     public init(route: String? = nil, tier: String? = nil, cacheStatus: String? = nil, storage: String? = nil,
-                reason: String? = nil, variant: String? = nil, derivedFrom: String? = nil) {
+                reason: String? = nil, variant: String? = nil, derivedFrom: String? = nil, partition: String? = nil) {
         self.route = route
         self.tier = tier
         self.cacheStatus = cacheStatus
@@ -57,5 +60,6 @@ public struct ServiceOutcome: Sendable, Hashable, Codable {
         self.reason = reason
         self.variant = variant
         self.derivedFrom = derivedFrom
+        self.partition = partition
     }
 }

@@ -55,7 +55,12 @@ final class TransformWorkers: Sendable {
                 guard state.waiting < configuration.queueLimit + max(0, configuration.workers - state.running) else {
                     return (false, false)
                 }
-                state.queue.append { continuation.resume(returning: work()) }
+                // The slot is free before the caller resumes: a caller that awaited this job finds the pool idle.
+                state.queue.append { [self] in
+                    let value = work()
+                    self.state.withLock { $0.running -= 1 }
+                    continuation.resume(returning: value)
+                }
                 let start = !state.started
                 state.started = true
                 return (true, start)
@@ -94,8 +99,7 @@ final class TransformWorkers: Sendable {
                 return job
             }
             guard let job else { continue }
-            job()
-            state.withLock { $0.running -= 1 }
+            job()   // frees its slot (running -= 1) before resuming its caller
         }
     }
 }

@@ -82,9 +82,11 @@ final class ServeEnvironment: @unchecked Sendable {
         try RawHTTP.get(port: adminPort, target)
     }
 
-    /// Starts `mediactl serve` on the state directory (a new port each time).
-    func start() throws {
-        serve = try MediactlProcess(policiesDirectory: policiesDirectory, stateDirectory: stateDirectory)
+    /// Starts `mediactl serve` on the state directory (a new port each time), with `extraArguments` after
+    /// the usual ones (such as `--access-log PATH`).
+    func start(extraArguments: [String] = []) throws {
+        serve = try MediactlProcess(policiesDirectory: policiesDirectory, stateDirectory: stateDirectory,
+                                    extraArguments: extraArguments)
     }
 
     /// SIGTERM and wait: returns the exit status.

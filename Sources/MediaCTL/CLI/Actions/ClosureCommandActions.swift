@@ -14,6 +14,7 @@ public struct ClosureCommandActions: CommandActions {
     public var policyCheck: Action<PolicyCheckOptions>?
     public var purge: Action<PurgeOptions>?
     public var reload: Action<ReloadOptions>?
+    public var warm: Action<WarmOptions>?
 
     /// Every action unset by default.
     public init(
@@ -21,7 +22,8 @@ public struct ClosureCommandActions: CommandActions {
         inspect: Action<InspectOptions>? = nil, audit: Action<AuditOptions>? = nil,
         auditVerify: Action<AuditVerifyOptions>? = nil, policyCheck: Action<PolicyCheckOptions>? = nil,
         purge: Action<PurgeOptions>? = nil, auditPrune: Action<AuditPruneOptions>? = nil,
-        reload: Action<ReloadOptions>? = nil
+        reload: Action<ReloadOptions>? = nil,
+        warm: Action<WarmOptions>? = nil
     ) {
         self.reload = reload
         self.serve = serve
@@ -33,6 +35,7 @@ public struct ClosureCommandActions: CommandActions {
         self.policyCheck = policyCheck
         self.purge = purge
         self.auditPrune = auditPrune
+        self.warm = warm
     }
 
     private static let fallback = UnavailableCommandActions()
@@ -76,5 +79,10 @@ public struct ClosureCommandActions: CommandActions {
     public func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode {
         guard let reload else { return await Self.fallback.reload(options, context: context) }
         return await reload(options, context)
+    }
+
+    public func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode {
+        guard let warm else { return await Self.fallback.warm(options, context: context) }
+        return await warm(options, context)
     }
 }

@@ -25,6 +25,8 @@ public protocol CommandActions: Sendable {
     func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode
     /// `mediactl reload`: 1 when the running service refuses the new policies.
     func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode
+    /// `mediactl warm`: 1 when a target was refused or failed.
+    func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode
 }
 
 extension CommandActions {
@@ -57,6 +59,10 @@ extension CommandActions {
     }
     public func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode {
         Self.unavailable("reload", context)
+    }
+
+    public func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode {
+        Self.unavailable("warm", context)
     }
 
     private static func unavailable(_ command: String, _ context: CommandContext) -> ExitCode {

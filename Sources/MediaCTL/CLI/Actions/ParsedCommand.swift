@@ -24,4 +24,6 @@ public enum ParsedCommand: Sendable, Hashable {
     case purge(PurgeOptions)
     /// `mediactl reload`, dispatched to ``CommandActions``.
     case reload(ReloadOptions)
+    /// `mediactl warm [FILE|-]`, dispatched to ``CommandActions``.
+    case warm(WarmOptions)
 }

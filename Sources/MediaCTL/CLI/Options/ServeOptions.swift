@@ -16,6 +16,8 @@ public struct ServeOptions: Sendable, Hashable {
     /// ``maxEventLoops``. Default: `nil`, one per online CPU
     /// (``HTTPServer/HTTPServer/Configuration/defaultEventLoopCount``).
     public var eventLoops: Int?
+    /// `--access-log PATH|-`: where the access log goes (`-`: standard output). Default: `nil`, no access log.
+    public var accessLog: String?
 
     /// The largest accepted `--event-loops` value.
     public static let maxEventLoops = 256
@@ -23,7 +25,7 @@ public struct ServeOptions: Sendable, Hashable {
     public init(
         listen: ListenAddress = .default, policiesDirectory: String = CommandDefaults.policiesDirectory,
         stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = [],
-        eventLoops: Int? = nil, adminListen: ListenAddress? = .adminDefault
+        eventLoops: Int? = nil, adminListen: ListenAddress? = .adminDefault, accessLog: String? = nil
     ) {
         self.listen = listen
         self.adminListen = adminListen
@@ -31,6 +33,7 @@ public struct ServeOptions: Sendable, Hashable {
         self.stateDirectory = stateDirectory
         self.origins = origins
         self.eventLoops = eventLoops
+        self.accessLog = accessLog
     }
 
     init(_ parsed: ParsedArguments, environment: [String: String]) throws(UsageError) {
@@ -67,6 +70,6 @@ public struct ServeOptions: Sendable, Hashable {
         self.init(
             listen: listen, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
             stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment), origins: origins,
-            eventLoops: eventLoops, adminListen: adminListen)
+            eventLoops: eventLoops, adminListen: adminListen, accessLog: parsed.value("access-log"))
     }
 }

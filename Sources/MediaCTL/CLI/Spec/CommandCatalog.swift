@@ -21,7 +21,7 @@ public enum CommandCatalog {
     public static let serve = CommandSpec(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N]"],
+        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-]"],
         options: [
             OptionSpec(
                 "listen", valueName: "HOST:PORT",
@@ -36,6 +36,9 @@ public enum CommandCatalog {
             OptionSpec(
                 "event-loops", valueName: "N",
                 help: "Event-loop threads serving connections, 1 to 256. Default: one per online CPU."),
+            OptionSpec(
+                "access-log", valueName: "PATH|-",
+                help: "Append one JSON line per request to PATH (- for standard output); SIGUSR1 reopens it. Default: none."),
         ],
         notes: [
             "SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.",
@@ -202,6 +205,33 @@ public enum CommandCatalog {
             exitCodes(ok: "the new policies are in force", failure: "the service refused them (invalid policies) or failed the reload"),
         ])
 
+    /// `mediactl warm`.
+    public static let warm = CommandSpec(
+        path: ["warm"],
+        summary: "Fill the running service's cache from a list of paths.",
+        usage: ["mediactl warm [--server URL] [--concurrency N] [--policies DIR] [--state-dir DIR] [FILE|-]"],
+        options: [
+            OptionSpec(
+                "server", valueName: "URL",
+                help: "The service's base URL, http://HOST:PORT. Default: the listen address in <state-dir>/serve.json."),
+            OptionSpec(
+                "concurrency", valueName: "N", help: "Requests in flight at once, 1 to 64. Default: 4."),
+            OptionSpec(
+                "policies", valueName: "DIR",
+                help: "Policies telling which routes are partitioned (refused: a list carries no credentials). Default: ./Policies."),
+            stateDir,
+        ],
+        positionals: [
+            PositionalSpec(
+                "FILE", required: false,
+                help: "Request targets, one per line (variants allowed: /catalog/a.jpg?w=144); blank lines and # comments skipped. Default: - (standard input).")
+        ],
+        notes: [
+            "Every line is checked first: a line matching no route, or a route of a partitioned or bearer tier, exits 2 naming it, and nothing is sent.",
+            "Progress goes to stderr (a bar on a terminal, a line every 2 s otherwise); the summary to stdout.",
+            exitCodes(ok: "every path answered", failure: "a path was refused (status 400 or more) or failed (no answer)"),
+        ])
+
     /// `mediactl help`.
     public static let help = CommandSpec(
         path: ["help"],
@@ -218,7 +248,7 @@ public enum CommandCatalog {
         summary: "mediactl \(MediaCTLMain.version): a privacy-tiered, authenticated media cache.",
         usage: ["mediactl <command> [options]"],
         options: [OptionSpec("version", help: "Print the version and exit.")],
-        subcommands: [serve, demo, fetch, inspect, audit, policy, purge, reload, help],
+        subcommands: [serve, demo, fetch, inspect, audit, policy, purge, reload, warm, help],
         notes: [
             "Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).",
             exitCodes,

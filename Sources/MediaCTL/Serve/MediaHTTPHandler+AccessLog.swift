@@ -1,0 +1,48 @@
+import HTTPServer
+import MediaService
+
+extension MediaHTTPHandler {
+    /// The start readings when an access log is attached (``AccessLog/start()``), else `nil` (no clock read).
+    @inline(__always)
+    func accessLogStart() -> AccessLogStart? {
+        accessLog?.start()
+    }
+
+    /// Queues the line of a service answer: `response` as the service made it (outcome included), `origin`
+    /// the recorder bound around the service call (async path) or `nil`.
+    func logAccess(_ request: HTTPServerRequest, _ response: ServiceResponse, since start: AccessLogStart?,
+                   origin: OriginContact? = nil) {
+        guard let accessLog, let start else { return }
+        accessLog.record(
+            AccessLogRecordCodec.Fields(
+                milliseconds: start.milliseconds, status: response.status,
+                bytes: request.method == "HEAD" ? 0 : response.body.count, durationMicroseconds: start.elapsedMicroseconds,
+                originStatus: origin?.status, originMicroseconds: origin?.microseconds),
+            strings: (request.method, request.target, response.outcome.route, response.outcome.tier,
+                      response.outcome.cacheStatus, response.outcome.variant, response.outcome.partition))
+    }
+
+    /// Queues the line of an answer made outside the service (the admin endpoint): `route` and `tier` `null`.
+    func logAccess(_ request: HTTPServerRequest, _ response: HTTPServerResponse, since start: AccessLogStart?) {
+        guard let accessLog, let start else { return }
+        accessLog.record(AccessLogEntry(
+            milliseconds: start.milliseconds, method: request.method, target: request.target, status: response.status,
+            bytes: request.method == "HEAD" ? 0 : response.body.count, durationMicroseconds: start.elapsedMicroseconds))
+    }
+
+    /// Queues the line of a request the HTTP server answered itself (unparseable: 400, 413, 414, 431, 501,
+    /// 505; or a head not received in time: 408): `method`, `route`, `tier` and `path` `null`, `duration_us` 0.
+    public func serverAnswered(status: Int, bodyBytes: Int) {
+        guard let accessLog else { return }
+        accessLog.record(AccessLogEntry(milliseconds: AccessLogStart.now().milliseconds, method: nil, target: nil,
+                                        status: status, bytes: bodyBytes, durationMicroseconds: 0))
+    }
+
+    /// `service.handle(request)`, with an ``MediaService/OriginContact`` bound when an access log is attached.
+    func handleLogged(_ request: ServiceRequest) async -> (ServiceResponse, OriginContact?) {
+        guard accessLog != nil else { return (await service.handle(request), nil) }
+        let contact = OriginContact()
+        let response = await OriginContact.$current.withValue(contact) { await service.handle(request) }
+        return (response, contact)
+    }
+}
