@@ -59,9 +59,10 @@ func check(_ request: HTTPServerRequest, _ configuration: HTTPRequestParser.Conf
     precondition(request.version == .http1_0 || request.version == .http1_1, "version \(request.version)")
     precondition(request.headerFields.count <= configuration.maxFieldCount, "too many header fields accepted")
     precondition(request.trailerFields.count <= configuration.maxFieldCount, "too many trailer fields accepted")
-    // Values are decoded leniently: each invalid UTF-8 sequence (≥ 1 byte) became U+FFFD (3 bytes).
+    // Field values are octets (FieldValueOctets): a value with obs-text is decoded as ISO-8859-1, one scalar per
+    // byte, so the wire size is the scalar count (names are tokens: ASCII).
     func rawBytesAtLeast(_ text: String) -> Int {
-        text.utf8.count - 2 * text.unicodeScalars.filter { $0 == "\u{FFFD}" }.count
+        text.unicodeScalars.count
     }
     let headerBytes = request.headerFields.reduce(0) { $0 + rawBytesAtLeast($1.name) + 1 + rawBytesAtLeast($1.value) + 1 }
     precondition(headerBytes <= configuration.maxHeaderBytes, "header section of \(headerBytes) bytes accepted")
@@ -70,6 +71,7 @@ func check(_ request: HTTPServerRequest, _ configuration: HTTPRequestParser.Conf
         precondition(!field.name.isEmpty, "empty field name")
         precondition(!field.name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }, "bad name")
         precondition(!field.value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "control byte in value")
+        precondition(field.value.unicodeScalars.allSatisfy { $0.value <= 0xFF }, "value scalar beyond one octet")
         precondition(field.value.utf8.first != 0x20 && field.value.utf8.last != 0x20, "untrimmed value")
     }
     if request.version == .http1_1 {
