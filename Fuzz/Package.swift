@@ -9,6 +9,7 @@ let package = Package(
     targets: [
         .executableTarget(name: "FuzzFieldList", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
         .executableTarget(name: "FuzzCacheControl", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
+        .executableTarget(name: "FuzzTargetedCacheControl", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
         .executableTarget(name: "FuzzHTTPDate", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
         .executableTarget(name: "FuzzRequestParser", dependencies: [.product(name: "HTTPServer", package: "mediactl")]),
         .executableTarget(name: "FuzzPolicyLoader", dependencies: [.product(name: "MediaPolicy", package: "mediactl")]),
