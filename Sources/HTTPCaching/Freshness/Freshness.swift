@@ -81,8 +81,11 @@ public enum Freshness {
     }
 
     /// Whether the response carries explicit freshness information for `role` (§4.2.1): `max-age`,
-    /// `Expires` (even invalid), or `s-maxage` in a shared cache.
-    public static func hasExplicitLifetime(fields: HTTPFields, cacheControl: CacheControl, role: CacheRole) -> Bool {
-        cacheControl.maxAge != nil || (role == .shared && cacheControl.sharedMaxAge != nil) || fields.contains("expires")
+    /// `Expires` (even invalid; not when `ignoresExpires`: directives from a targeted field, RFC 9213), or
+    /// `s-maxage` in a shared cache.
+    public static func hasExplicitLifetime(fields: HTTPFields, cacheControl: CacheControl, role: CacheRole,
+                                           ignoresExpires: Bool = false) -> Bool {
+        cacheControl.maxAge != nil || (role == .shared && cacheControl.sharedMaxAge != nil)
+            || (!ignoresExpires && fields.contains("expires"))
     }
 }

@@ -69,8 +69,8 @@ public enum Storability {
             }
         }
         if Vary.containsStar(responseFields) { return StorabilityVerdict(reason: .varyStar) }
-        let explicit = cc.maxAge != nil || (role == .shared && cc.sharedMaxAge != nil)
-            || (!ignoresExpires && responseFields.contains("expires"))
+        let explicit = Freshness.hasExplicitLifetime(fields: responseFields, cacheControl: cc, role: role,
+                                                     ignoresExpires: ignoresExpires)
         let heuristic = Freshness.heuristicallyCacheableStatuses.contains(status)
         if !heuristic, !explicit, status >= 500 || !registeredStatuses.contains(status) {
             return StorabilityVerdict(reason: .errorWithoutExplicitFreshness)

@@ -205,7 +205,7 @@ public struct StructuredDictionary: Sendable, Hashable {
         /// §4.2.6.
         mutating func token() -> Value? {
             var out: [UInt8] = []
-            while let byte = current, Self.isTokenCharacter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") {
+            while let byte = current, CacheControl.isTokenCharacter(byte) || byte == UInt8(ascii: ":") || byte == UInt8(ascii: "/") {
                 out.append(byte)
                 index += 1
             }
@@ -239,14 +239,5 @@ public struct StructuredDictionary: Sendable, Hashable {
         static func lower(_ byte: UInt8) -> UInt8 { (0x41...0x5A).contains(byte) ? byte | 0x20 : byte }
         static func isLowerAlpha(_ byte: UInt8) -> Bool { (0x61...0x7A).contains(byte) }
         static func isDigit(_ byte: UInt8) -> Bool { (0x30...0x39).contains(byte) }
-        /// RFC 9110 §5.6.2 tchar.
-        static func isTokenCharacter(_ byte: UInt8) -> Bool {
-            switch byte {
-            case UInt8(ascii: "!"), UInt8(ascii: "#"), UInt8(ascii: "$"), UInt8(ascii: "%"), UInt8(ascii: "&"), UInt8(ascii: "'"),
-                 UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "^"), UInt8(ascii: "_"),
-                 UInt8(ascii: "`"), UInt8(ascii: "|"), UInt8(ascii: "~"): return true
-            default: return isLowerAlpha(byte) || (0x41...0x5A).contains(byte) || isDigit(byte)
-            }
-        }
     }
 }

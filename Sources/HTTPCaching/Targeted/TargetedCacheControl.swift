@@ -91,7 +91,7 @@ public enum TargetedCacheControl {
     static func fieldNames(_ value: StructuredDictionary.Value) -> [String]? {
         switch value {
         case .string(let text):
-            return text.split(separator: ",").map { String($0).trimmingOWS().lowercased() }.filter { !$0.isEmpty }
+            return text.split(separator: ",").map { String(HTTPFieldList.trimOWS($0)).lowercased() }.filter { !$0.isEmpty }
         case .innerList(let items):
             var names: [String] = []
             for item in items {
@@ -104,16 +104,5 @@ public enum TargetedCacheControl {
         default:
             return nil
         }
-    }
-}
-
-extension String {
-    /// Without leading and trailing SP / HTAB.
-    fileprivate func trimmingOWS() -> String {
-        let bytes = Array(utf8)
-        var start = 0, end = bytes.count
-        while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
-        while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
-        return String(decoding: bytes[start..<end], as: UTF8.self)
     }
 }

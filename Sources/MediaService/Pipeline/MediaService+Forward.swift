@@ -54,16 +54,35 @@ extension MediaService {
         case .refused(let response):
             return response
         case .originFailed(let status, let response):
-            guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else { return response }
-            let candidate = candidates[index]
-            context.runtime.counters.bump(.hits)
-            context.capture?.set(SourceCapture.Source(candidate))
-            return Responder.stored(candidate, context: context, now: time,
-                                    status: CacheStatus(forward: .stale, forwardStatus: status ?? response.status,
-                                                        ttl: remaining(candidate, context: context, now: Double(time)),
-                                                        detail: "stale-if-error"),
-                                    storage: "hit")
+            return staleOrFailure(context, decision: &decision, candidates: candidates, status: status, failure: response)
         }
+    }
+
+    /// After an origin failure (`status` `nil`: unreachable; else its 5xx): a stored response served stale when
+    /// RFC 5861 `stale-if-error` (or the tier's `serveStaleOnError`) allows, else `failure`.
+    func staleOrFailure(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
+                        status: Int?, failure: ServiceResponse) -> ServiceResponse {
+        let time = Int64(now)
+        guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else { return failure }
+        let candidate = candidates[index]
+        context.runtime.counters.bump(.hits)
+        context.capture?.set(SourceCapture.Source(candidate))
+        return Responder.stored(candidate, context: context, now: time,
+                                status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
+                                                    ttl: remaining(candidate, context: context, now: Double(time)),
+                                                    detail: "stale-if-error"),
+                                storage: "hit")
+    }
+
+    /// The fields sent to the origin: the request's, with the cache's validators in place of the client's
+    /// conditionals when `conditional` is set (conformance mode forwards the client's only when nothing is stored).
+    func originFields(_ context: RequestContext, conditional: HTTPFields?) -> HTTPFields {
+        var fields = context.originFields
+        if let conditional {
+            for name in MediaService.clientConditionals { fields.remove(name) }
+            for field in conditional { fields.set(field.name, field.value) }
+        }
+        return fields
     }
 
     /// Who may share one origin exchange: the group (URL + partition), the validators sent, and the
@@ -97,12 +116,7 @@ extension MediaService {
     /// `staleOnError` says a stored response will be served instead (RFC 5861 §4).
     func exchange(_ context: RequestContext, candidates: [Candidate], conditional: HTTPFields?,
                   reason: CacheStatus.Forward, staleOnError: Bool = false) async -> Exchange {
-        var fields = context.originFields
-        if let conditional {
-            // Our validators replace the client's (conformance mode forwards the client's only when nothing is stored).
-            for name in MediaService.clientConditionals { fields.remove(name) }
-            for field in conditional { fields.set(field.name, field.value) }
-        }
+        let fields = originFields(context, conditional: conditional)
         let tier = context.tier
         let requestTime = now
         let response: OriginResponse

@@ -19,11 +19,7 @@ extension MediaService {
     /// Image tiers validate with a `GET` instead, which fills the cache with a validated image.
     func headThrough(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
                      conditional: HTTPFields?, reason: CacheStatus.Forward) async -> ServiceResponse {
-        var fields = context.originFields
-        if let conditional {
-            for name in MediaService.clientConditionals { fields.remove(name) }
-            for field in conditional { fields.set(field.name, field.value) }
-        }
+        let fields = originFields(context, conditional: conditional)
         let tier = context.tier
         let requestTime = now
         let response: OriginResponse
@@ -106,19 +102,5 @@ extension MediaService {
         outcome.cacheStatus = status.description
         outcome.storage = "none"
         return ServiceResponse(status: response.status, fields: fields, body: [], outcome: outcome)
-    }
-
-    /// A stored response served stale after an origin failure when RFC 5861 `stale-if-error` allows, else `failure`.
-    private func staleOrFailure(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
-                                status: Int?, failure: ServiceResponse) -> ServiceResponse {
-        let time = Int64(now)
-        guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else { return failure }
-        let candidate = candidates[index]
-        context.runtime.counters.bump(.hits)
-        return Responder.stored(candidate, context: context, now: time,
-                                status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
-                                                    ttl: remaining(candidate, context: context, now: Double(time)),
-                                                    detail: "stale-if-error"),
-                                storage: "hit")
     }
 }

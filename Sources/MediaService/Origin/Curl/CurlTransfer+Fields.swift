@@ -61,7 +61,7 @@ extension CurlTransfer {
         }
         guard let colon = line.firstIndex(of: UInt8(ascii: ":")), colon > 0 else { return true }
         // A field name that is not a token (a CR in it, say) is dropped: it could split the head sent downstream.
-        guard line[0..<colon].allSatisfy(Self.isTokenByte) else { return true }
+        guard line[0..<colon].allSatisfy(CurlEngine.isTokenByte) else { return true }
         let name = String(decoding: UnsafeRawBufferPointer(rebasing: line[0..<colon]), as: UTF8.self)
         let value = Self.trimmed(UnsafeRawBufferPointer(rebasing: line[(colon + 1)...]))
         if HTTPFields.namesEqual(name, "Content-Length") { announcedLength = Int(value) }
@@ -128,15 +128,5 @@ extension CurlTransfer {
         while start < end, bytes[start] == 0x20 || bytes[start] == 0x09 { start += 1 }
         while end > start, bytes[end - 1] == 0x20 || bytes[end - 1] == 0x09 { end -= 1 }
         return CurlFieldOctets.decode(UnsafeRawBufferPointer(rebasing: bytes[start..<end]))
-    }
-
-    /// RFC 9110 §5.6.2 tchar.
-    static func isTokenByte(_ byte: UInt8) -> Bool {
-        switch byte {
-        case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
-            return true
-        default:
-            return "!#$%&'*+-.^_`|~".utf8.contains(byte)
-        }
     }
 }
