@@ -15,6 +15,7 @@ let package = Package(
         .library(name: "HTTPCaching", targets: ["HTTPCaching"]),
         .library(name: "MediaCrypto", targets: ["MediaCrypto"]),
         .library(name: "MediaStorage", targets: ["MediaStorage"]),
+        .library(name: "MediaSigning", targets: ["MediaSigning"]),
         .library(name: "MediaPolicy", targets: ["MediaPolicy"]),
         .library(name: "MediaAudit", targets: ["MediaAudit"]),
         .library(name: "MediaTransform", targets: ["MediaTransform"]),
@@ -29,6 +30,8 @@ let package = Package(
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "MediaCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
         .target(name: "MediaStorage", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        // Signed capability URLs: the signing string, the verifier, keys files, and the signer BFFs use.
+        .target(name: "MediaSigning", dependencies: ["MediaCrypto"], swiftSettings: strict),
         .target(name: "MediaPolicy", dependencies: ["HTTPCaching"], swiftSettings: strict),
         .target(name: "MediaAudit", dependencies: ["MediaCrypto"], swiftSettings: strict),
         // libvips (libvips-dev) through a shim header; only MediaTransform imports it.
@@ -42,11 +45,12 @@ let package = Package(
         .systemLibrary(name: "CCurl"),
         .target(
             name: "MediaService",
-            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit", "MediaTransform", "CCurl"],
+            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy", "MediaAudit",
+                           "MediaTransform", "CCurl"],
             swiftSettings: strict),
         .target(
             name: "MediaCTL",
-            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
+            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy", "MediaAudit",
                            "MediaTransform", "MediaService", "HTTPServer"],
             resources: [.copy("Resources/samples")],
             swiftSettings: strict),
@@ -59,6 +63,7 @@ let package = Package(
 
         .testTarget(name: "HTTPCachingTests", dependencies: ["HTTPCaching"], swiftSettings: strict),
         .testTarget(name: "MediaCryptoTests", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "MediaSigningTests", dependencies: ["MediaSigning", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaStorageTests", dependencies: ["MediaStorage", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaPolicyTests", dependencies: ["MediaPolicy", "HTTPCaching"], swiftSettings: strict),
         .testTarget(name: "MediaAuditTests", dependencies: ["MediaAudit", "MediaCrypto"], swiftSettings: strict),
@@ -67,13 +72,14 @@ let package = Package(
         .testTarget(
             name: "MediaServiceTests",
             dependencies: ["MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
-                           "MediaTransform"],
+                           "MediaTransform", "MediaSigning"],
             swiftSettings: strict),
         .testTarget(name: "MediaCTLTests", dependencies: ["MediaCTL", "MediaTransform"], swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MediaCTL", "MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching", "MediaCrypto"],
+            dependencies: ["MediaCTL", "MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching", "MediaCrypto",
+                           "MediaSigning"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]
