@@ -28,7 +28,7 @@ import Testing
     @Test func partitionWithoutForwardedCredentials() {
         for credentials in ["strip", "refuse"] {
             #expect(messages(#"{ "storage": "memory", "credentials": "\#(credentials)", "partition": "credential" }"#) == [
-                #"Policies/test.json: tiers.t.partition: "credential" needs credentials that reach the origin, but credentials is "\#(credentials)"; allowed: credentials "bearer-required" or "forward" with partition "credential", or partition "none""#,
+                #"Policies/test.json: tiers.t.partition: "credential" needs credentials that reach the origin, but credentials is "\#(credentials)"; allowed: credentials "bearer-required" or "forward" with partition "credential", signedURLs (the subject is the partition), or partition "none""#,
             ])
         }
     }

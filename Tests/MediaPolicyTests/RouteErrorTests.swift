@@ -96,7 +96,7 @@ import Testing
         ])
         #expect(Set(errors.map(\.code)) == [.missingKey])
         #expect(PolicyFixture.messages(PolicyFixture.routePolicy("3")) == [
-            "Policies/test.json: routes[0]: 3 is an integer; allowed: an object with keys methods, mount, name, origin, targetedCacheControl, tier",
+            "Policies/test.json: routes[0]: 3 is an integer; allowed: an object with keys cors, methods, mount, name, origin, originAuthorization, subjectHeader, targetedCacheControl, tier",
         ])
     }
 

@@ -2,7 +2,7 @@ import Testing
 @testable import MediaPolicy
 
 @Suite struct UnknownKeyTests {
-    static let tierKeys = "cache, contentTypes, credentials, diskBytes, downstreamCacheControl, maxObjectBytes, maxPixels, maxTTL, memoryBytes, metadata, originTimeout, partition, serveStaleOnError, setCookie, storage, targetedCacheControl, unversionedMaxTTL, variants, versionParameter"
+    static let tierKeys = "cache, contentTypes, cors, credentials, diskBytes, downstreamCacheControl, maxObjectBytes, maxPixels, maxTTL, memoryBytes, metadata, originTimeout, partition, serveStaleOnError, setCookie, signedURLs, storage, targetedCacheControl, unversionedMaxTTL, variants, versionParameter"
 
     @Test func misspelledMaxTTLNamesTheKeyAndSuggestsTheRightOne() {
         let errors = PolicyFixture.errors(
@@ -40,7 +40,7 @@ import Testing
             #"{ "name": "r", "mount": "/r/", "orig\n": "http://o.example/", "origin": "http://o.example/", "tier": "t" }"#))
         #expect(errors.map(\.keyPath) == [#"routes[0]."orig\n""#])
         #expect(errors.map(\.description) == [
-            #"Policies/test.json: routes[0]."orig\n": unknown key (did you mean `origin`?); allowed: methods, mount, name, origin, targetedCacheControl, tier"#,
+            #"Policies/test.json: routes[0]."orig\n": unknown key (did you mean `origin`?); allowed: cors, methods, mount, name, origin, originAuthorization, subjectHeader, targetedCacheControl, tier"#,
         ])
         #expect(PolicyFixture.messages(#"{ "tiers": { "a\u0007b": { "storage": "disk" } }, "routes": [] }"#) == [
             #"Policies/test.json: tiers."a\u0007b": "a\u0007b" is not a valid tier name; allowed: 1 to 64 lowercase letters, digits and '-', starting with a letter or digit"#,
@@ -72,7 +72,7 @@ import Testing
     @Test func unknownRouteKey() {
         let text = PolicyFixture.routePolicy(#"{ "name": "r", "mount": "/r/", "origin": "http://o.example/", "tier": "t", "method": "all" }"#)
         #expect(PolicyFixture.messages(text) == [
-            "Policies/test.json: routes[0].method: unknown key (did you mean `methods`?); allowed: methods, mount, name, origin, targetedCacheControl, tier",
+            "Policies/test.json: routes[0].method: unknown key (did you mean `methods`?); allowed: cors, methods, mount, name, origin, originAuthorization, subjectHeader, targetedCacheControl, tier",
         ])
     }
 

@@ -48,6 +48,9 @@ public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let unknownRoute = Code("unknown-route")
         /// No file defines a route.
         public static let noRoutes = Code("no-routes")
+        /// A secret file a policy names (a signed-URL keys file, an origin token file) is missing, unreadable,
+        /// readable by group or others, or malformed (docs/signed-urls.md).
+        public static let secretFile = Code("secret-file")
     }
 
     /// The stable error code.

@@ -13,11 +13,12 @@ extension PolicyFileDecoder {
                    problem: "\(quoted(tier.credentials.rawValue)) sends credentials to the origin, but the tier is a shared cache with partition \"none\": one user's response could be served to another",
                    allowed: "partition \"credential\" with these credentials, credentials \"strip\" or \"refuse\", or contentTypes [\"*/*\"] with credentials \"forward\" (conformance mode, RFC 9111 §3.5)")
         }
-        if tier.partition == .credential, !tier.credentials.forwardsCredentials {
+        if tier.partition == .credential, !tier.credentials.forwardsCredentials, tier.signedURLs == nil {
             report(.contradiction, at("partition"), value: .string("credential"),
                    problem: "\"credential\" needs credentials that reach the origin, but credentials is \(quoted(tier.credentials.rawValue))",
-                   allowed: "credentials \"bearer-required\" or \"forward\" with partition \"credential\", or partition \"none\"")
+                   allowed: "credentials \"bearer-required\" or \"forward\" with partition \"credential\", signedURLs (the subject is the partition), or partition \"none\"")
         }
+        checkSigningContradictions(tier, at: path)
         if tier.cache == .private, tier.partition == .none {
             report(.contradiction, at("cache"), value: .string("private"),
                    problem: "\"private\" is a per-user cache, but partition is \"none\": it would be shared between users",
@@ -70,6 +71,33 @@ extension PolicyFileDecoder {
             report(.contradiction, at("unversionedMaxTTL"), value: keys["unversionedMaxTTL"],
                    problem: "\(tier.unversionedMaxTTL ?? 0) needs versionParameter, which is not set",
                    allowed: "unversionedMaxTTL only together with versionParameter")
+        }
+    }
+
+    /// `signedURLs` and `cors` against the other tier keys (docs/signed-urls.md).
+    private mutating func checkSigningContradictions(_ tier: Tier, at path: String) {
+        func at(_ key: String) -> String { "\(path).\(key)" }
+        if let signed = tier.signedURLs {
+            if tier.partition != .credential {
+                report(.contradiction, at("signedURLs"), value: .string("{…}"),
+                       problem: "a signed URL opens its subject's partition, but partition is \"none\": every subject would share one cache",
+                       allowed: "partition \"credential\" with signedURLs")
+            }
+            if !signed.required, tier.credentials != .bearerRequired {
+                report(.contradiction, at("signedURLs.required"), value: .bool(false),
+                       problem: "false accepts bearer tokens too, but credentials is \(PolicyJSON.quote(tier.credentials.rawValue))",
+                       allowed: "required false only with credentials \"bearer-required\"; else required true")
+            }
+            if signed.required, tier.credentials.forwardsCredentials {
+                report(.contradiction, at("credentials"), value: .string(tier.credentials.rawValue),
+                       problem: "\(PolicyJSON.quote(tier.credentials.rawValue)) accepts credentials, but signedURLs.required is true: only signed URLs are accepted",
+                       allowed: "credentials \"strip\" or \"refuse\" with signedURLs.required true, or signedURLs.required false with \"bearer-required\"")
+            }
+        }
+        if tier.cors != nil, !tier.validatesImages {
+            report(.contradiction, at("cors"), value: .string("{…}"),
+                   problem: "cors answers cross-origin reads of images, but contentTypes [\"*/*\"] passes the origin's own CORS fields through",
+                   allowed: "cors only on a tier with image contentTypes")
         }
     }
 }

@@ -63,6 +63,15 @@ extension PolicyFileDecoder {
         if let value = keys["targetedCacheControl"] {
             draft.targetedCacheControl = targetedFieldNames(value, at: at("targetedCacheControl"))
         }
+        if let value = keys["originAuthorization"] {
+            draft.originAuthorization = originAuthorization(value, at: at("originAuthorization"))
+        }
+        if let value = keys["subjectHeader"] {
+            draft.subjectHeader = subjectHeader(value, at: at("subjectHeader"))
+        }
+        if let value = keys["cors"] {
+            draft.cors = cors(value, at: at("cors"))
+        }
         draft.isComplete = errors.count == before
         return draft
     }

@@ -99,6 +99,12 @@ extension PolicyFileDecoder {
         if let value = keys["setCookie"], let policy = choice(value, at: at("setCookie"), as: Tier.SetCookiePolicy.self) {
             tier.setCookie = policy
         }
+        if let value = keys["signedURLs"] {
+            tier.signedURLs = signedURLs(value, at: at("signedURLs"))
+        }
+        if let value = keys["cors"] {
+            tier.cors = cors(value, at: at("cors"))
+        }
         guard errors.count == before else { return nil }
         checkContradictions(tier, keys: keys, at: path)
         return errors.count == before ? tier : nil

@@ -9,6 +9,9 @@ struct PolicyFileDecoder {
         var tier: String?
         var methods: Route.Methods = .read
         var targetedCacheControl: [String]?
+        var originAuthorization: OriginAuthorization?
+        var subjectHeader: String?
+        var cors: CORSPolicy?
         var isComplete: Bool
     }
 

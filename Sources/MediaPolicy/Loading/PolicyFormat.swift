@@ -4,9 +4,9 @@ public enum PolicyFormat {
     public static let topLevelKeys = ["$schema", "routes", "tiers"]
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
-        "cache", "contentTypes", "credentials", "diskBytes", "downstreamCacheControl", "maxObjectBytes",
+        "cache", "contentTypes", "cors", "credentials", "diskBytes", "downstreamCacheControl", "maxObjectBytes",
         "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "setCookie",
-        "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
+        "signedURLs", "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
     ]
     /// Keys of a tier's `variants` object, sorted.
     public static let variantKeys = ["formats", "heights", "maxAVIFWidth", "maxDpr", "maxOutputPixels", "quality", "widths"]
@@ -17,7 +17,17 @@ public enum PolicyFormat {
     /// Most entries of `variants.widths` or `variants.heights`: 16.
     public static let maximumVariantSizes = 16
     /// Keys of a route object, sorted.
-    public static let routeKeys = ["methods", "mount", "name", "origin", "targetedCacheControl", "tier"]
+    public static let routeKeys = [
+        "cors", "methods", "mount", "name", "origin", "originAuthorization", "subjectHeader", "targetedCacheControl", "tier",
+    ]
+    /// Keys of a tier's `signedURLs` object, sorted.
+    public static let signedURLKeys = ["keys", "maxLifetime", "required"]
+    /// Keys of a `cors` object, sorted.
+    public static let corsKeys = ["allowAuthorization", "allowOrigins", "maxAge"]
+    /// Keys of a route's `originAuthorization` object.
+    public static let originAuthorizationKeys = ["bearerFile"]
+    /// Most entries of `cors.allowOrigins`: 64.
+    public static let maximumAllowedOrigins = 64
     /// Most entries of `targetedCacheControl`: 8.
     public static let maximumTargetedFields = 8
     /// Keys a tier must have.

@@ -72,9 +72,14 @@ struct PolicyMerger {
                     allowed: "a mount that is not a prefix of, and does not start with, another route's mount"))
                 valid = false
             }
+            if let name = draft.tier, let tier = tiers[name] {
+                valid = checkSigning(draft, tier: tier, file: placed.file, path: path) && valid
+            }
             if valid, let name = draft.name, let mount = draft.mount, let origin = draft.origin, let tier = draft.tier {
                 result.append(Route(name: name, mount: mount, origin: origin, tier: tier, methods: draft.methods,
-                                    targetedCacheControl: draft.targetedCacheControl, file: placed.file))
+                                    targetedCacheControl: draft.targetedCacheControl,
+                                    originAuthorization: draft.originAuthorization, subjectHeader: draft.subjectHeader,
+                                    cors: draft.cors, file: placed.file))
             }
         }
         if routes.isEmpty, errors.isEmpty {
@@ -84,5 +89,28 @@ struct PolicyMerger {
         }
         guard errors.isEmpty else { throw PolicyErrorList(errors) }
         return PolicySet(tiers: tiers, routes: result, files: files)
+    }
+
+    /// A route's `originAuthorization`, `subjectHeader` and `cors` against its tier; `false` after reporting.
+    private mutating func checkSigning(_ draft: PolicyFileDecoder.RouteDraft, tier: Tier, file: String, path: String) -> Bool {
+        var valid = true
+        if tier.signedURLs == nil {
+            for (key, present) in [("originAuthorization", draft.originAuthorization != nil), ("subjectHeader", draft.subjectHeader != nil)]
+            where present {
+                errors.append(PolicyError(
+                    .contradiction, file: file, keyPath: "\(path).\(key)", value: nil,
+                    problem: "\(key) applies to signed requests, but tier \(PolicyJSON.quote(tier.name)) has no signedURLs",
+                    allowed: "\(key) only on a route whose tier has signedURLs"))
+                valid = false
+            }
+        }
+        if draft.cors != nil, !tier.validatesImages {
+            errors.append(PolicyError(
+                .contradiction, file: file, keyPath: "\(path).cors", value: "{…}",
+                problem: "cors answers cross-origin reads of images, but tier \(PolicyJSON.quote(tier.name)) has contentTypes [\"*/*\"]",
+                allowed: "cors only on a route whose tier has image contentTypes"))
+            valid = false
+        }
+        return valid
     }
 }

@@ -14,6 +14,37 @@ enum PolicyText {
         return bytes.allSatisfy { isTokenCharacter($0) }
     }
 
+    /// A serialized origin as browsers send it in `Origin` (RFC 6454 §6.1): `http://` or `https://`, a host of
+    /// lower-case letters, digits, `-` and `.` (or a bracketed IPv6 literal), an optional `:port` of 1–5 digits,
+    /// nothing else; at most 253 characters.
+    static func isSerializedOrigin(_ text: String) -> Bool {
+        let rest: Substring
+        if text.hasPrefix("https://") { rest = text.dropFirst(8) } else if text.hasPrefix("http://") { rest = text.dropFirst(7) } else { return false }
+        guard !rest.isEmpty, text.utf8.count <= 253 else { return false }
+        var host = rest, port: Substring?
+        if rest.hasPrefix("[") {
+            guard let close = rest.firstIndex(of: "]") else { return false }
+            host = rest[...close]
+            let after = rest[rest.index(after: close)...]
+            if !after.isEmpty {
+                guard after.hasPrefix(":") else { return false }
+                port = after.dropFirst()
+            }
+            guard host.dropFirst().dropLast().allSatisfy({ $0.isHexDigit || $0 == ":" || $0 == "." }), host.count > 2 else { return false }
+        } else {
+            if let colon = rest.firstIndex(of: ":") {
+                host = rest[..<colon]
+                port = rest[rest.index(after: colon)...]
+            }
+            guard !host.isEmpty, host.utf8.allSatisfy({ isLowerAlnum($0) || $0 == UInt8(ascii: "-") || $0 == UInt8(ascii: ".") })
+            else { return false }
+        }
+        if let port {
+            guard (1...5).contains(port.count), port.utf8.allSatisfy({ $0 >= 0x30 && $0 <= 0x39 }) else { return false }
+        }
+        return true
+    }
+
     /// 1 to 64 unreserved URI characters (RFC 3986 §2.3).
     static func isQueryName(_ text: String) -> Bool {
         let bytes = Array(text.utf8)

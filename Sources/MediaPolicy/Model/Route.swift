@@ -21,12 +21,23 @@ public struct Route: Sendable, Hashable {
     /// The targeted cache-control fields honoured on this route (RFC 9213), overriding the tier's
     /// ``Tier/targetedFields``; `nil`: the tier's. Default: `nil`.
     public var targetedCacheControl: [String]?
+    /// How mediactl authenticates to the origin on signed requests, or `nil`: no `Authorization`. Default: `nil`.
+    public var originAuthorization: OriginAuthorization?
+    /// The field that carries a signed request's subject to the origin (e.g. `Mediactl-Subject`), or `nil`:
+    /// none. The same field from a client is always removed. Default: `nil`.
+    public var subjectHeader: String?
+    /// Cross-origin reads on this route, overriding the tier's ``Tier/cors``, or `nil`: the tier's. Default: `nil`.
+    public var cors: CORSPolicy?
     /// The policy file that defined the route (as given to the loader), for messages.
     public var file: String
 
     /// Creates a route as given, without validation.
     public init(name: String, mount: String, origin: String, tier: String, methods: Methods = .read,
-                targetedCacheControl: [String]? = nil, file: String = "") {
+                targetedCacheControl: [String]? = nil, originAuthorization: OriginAuthorization? = nil,
+                subjectHeader: String? = nil, cors: CORSPolicy? = nil, file: String = "") {
+        self.originAuthorization = originAuthorization
+        self.subjectHeader = subjectHeader
+        self.cors = cors
         self.name = name
         self.mount = mount
         self.origin = origin

@@ -46,6 +46,11 @@ public struct Tier: Sendable, Hashable {
     public var targetedCacheControl: [String]?
     /// Whether a shared tier stores answers that set cookies. Default: ``SetCookiePolicy/refuse``.
     public var setCookie: SetCookiePolicy
+    /// Signed capability URLs the tier accepts (``SignedURLPolicy``), or `nil`: none. Default: `nil`.
+    public var signedURLs: SignedURLPolicy?
+    /// Cross-origin reads answered for the tier's routes (``CORSPolicy``; a route's own `cors` wins), or `nil`.
+    /// Default: `nil`.
+    public var cors: CORSPolicy?
 
     /// The image media types the service can sniff, the default of ``contentTypes``.
     public static let imageContentTypes = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]
@@ -58,8 +63,11 @@ public struct Tier: Sendable, Hashable {
         contentTypes: [String] = Tier.imageContentTypes, downstreamCacheControl: String? = nil,
         originTimeout: Double = 15, memoryBytes: Int = 67_108_864, diskBytes: Int = 1_073_741_824,
         serveStaleOnError: Int = 0, variants: Variants? = nil, metadata: MetadataPolicy = .keep,
-        targetedCacheControl: [String]? = nil, setCookie: SetCookiePolicy = .refuse
+        targetedCacheControl: [String]? = nil, setCookie: SetCookiePolicy = .refuse,
+        signedURLs: SignedURLPolicy? = nil, cors: CORSPolicy? = nil
     ) {
+        self.signedURLs = signedURLs
+        self.cors = cors
         self.name = name
         self.storage = storage
         self.cache = cache
