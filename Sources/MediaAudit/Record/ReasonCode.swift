@@ -70,6 +70,8 @@ public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static let purgeRoute = ReasonCode(unchecked: "purge-route")
     /// On `purge`: removed by `mediactl purge --credential-file` (logout).
     public static let purgeCredential = ReasonCode(unchecked: "purge-credential")
+    /// On `purge`: removed by `mediactl purge --subject` (a signed-URL subject's logout or erasure).
+    public static let purgeSubject = ReasonCode(unchecked: "purge-subject")
     /// On `purge`: removed by `mediactl purge --all`.
     public static let purgeAll = ReasonCode(unchecked: "purge-all")
     /// On `shred`: an encrypted-disk object whose key died with the previous process.

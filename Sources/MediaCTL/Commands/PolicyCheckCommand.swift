@@ -1,3 +1,4 @@
+import MediaService
 import MediaPolicy
 import MediaTransform
 
@@ -32,7 +33,10 @@ public enum PolicyCheckCommand {
         -> PolicySet
     {
         do {
-            return try PolicyLoader().load(directory: directory)
+            let policies = try PolicyLoader().load(directory: directory)
+            // Keys files and origin tokens must be readable by their owner only (docs/signed-urls.md).
+            _ = try PolicySecrets.load(for: policies)
+            return policies
         } catch {
             for problem in error.errors { context.diagnose(problem.description) }
             let count = error.errors.count
@@ -56,11 +60,20 @@ public enum PolicyCheckCommand {
                 + "credentials \(tier.credentials.rawValue), partition \(tier.partition.rawValue), maxTTL \(tier.maxTTL)"
                 + (tier.metadata == .strip ? ", metadata strip" : "") + "\n"
             if let variants = tier.variants { out += "        variants: " + variantSummary(variants) + "\n" }
+            if let signed = tier.signedURLs {
+                out += "        signedURLs: keys \(signed.keysPath), maxLifetime \(signed.maxLifetime), required \(signed.required)\n"
+            }
+            if let cors = tier.cors { out += "        cors: " + corsSummary(cors) + "\n" }
         }
         for route in policies.routes {
             out +=
                 "  route \(route.name): \(route.mount) -> \(route.origin) (tier \(route.tier), "
                 + "methods \(route.methods.rawValue))\n"
+            if let authorization = route.originAuthorization {
+                out += "        originAuthorization: bearerFile \(authorization.bearerPath)\n"
+            }
+            if let header = route.subjectHeader { out += "        subjectHeader: \(header)\n" }
+            if let cors = route.cors { out += "        cors: " + corsSummary(cors) + "\n" }
         }
         if policies.tiers.values.contains(where: { $0.variants != nil }) {
             out += "  libvips \(VipsRuntime.version): " + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF) + "\n"
@@ -78,6 +91,11 @@ public enum PolicyCheckCommand {
         parts.append("maxOutputPixels \(variants.outputPixelCap)")
         if variants.formats.contains("avif") { parts.append("maxAVIFWidth \(variants.maxAVIFWidth)") }
         return parts.joined(separator: ", ")
+    }
+
+    /// `allowOrigins https://app.example.com, maxAge 600, allowAuthorization true`.
+    static func corsSummary(_ cors: CORSPolicy) -> String {
+        "allowOrigins " + cors.allowOrigins.joined(separator: " ") + ", maxAge \(cors.maxAge), allowAuthorization \(cors.allowAuthorization)"
     }
 
     /// Whether AVIF can be written, and what the tiers that declare it get when it cannot.

@@ -5,13 +5,13 @@ import MediaService
     import Glibc
 #endif
 
-/// `mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]`; with `--replicas FILE`
+/// `mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR]`; with `--replicas FILE`
 /// instead of `--state-dir`, every replica of a fleet (``PurgeFanOut``).
 ///
 /// The running `mediactl serve` owns the audit log lock and the per-process partition key, so the
 /// purge is asked of it: read `<state>/serve.json` (``ServeStateFile``), then
 /// `POST /_mediactl/purge` (``AdminEndpoint``) on its admin listener (`admin`; `listen` in a serve.json of an
-/// earlier version, which has none) with `{"route":…}`, `{"credential":…}` or `{"all":true}`.
+/// earlier version, which has none) with `{"route":…}`, `{"credential":…}`, `{"subject":…}` or `{"all":true}`.
 ///
 /// Output: `purged N entries` (exit 0). Errors (stderr, `mediactl: ` prefix):
 /// - `state directory 'X' does not exist` (exit 2);
@@ -58,6 +58,7 @@ public enum PurgeCommand {
         switch target {
         case .route(let name): object = ["route": name]
         case .credentialFile(let path): object = ["credential": try CredentialFile.readToken(atPath: path)]
+        case .subject(let subject): object = ["subject": subject]
         case .all: object = ["all": true]
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()

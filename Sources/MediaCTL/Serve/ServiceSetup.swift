@@ -57,7 +57,7 @@ public enum ServiceSetup {
     }
 
     /// Reads and validates `directory` (every problem, as ``MediaPolicy/PolicyLoader/load(directory:)`` reports
-    /// them), then applies `overrides`. The directory's problems (missing, unreadable, no files, a file too
+    /// them), then applies `overrides` and reads the secret files the set names (``MediaService/PolicySecrets``). The directory's problems (missing, unreadable, no files, a file too
     /// large) come from ``MediaPolicy/PolicyLoader/load(directory:)``; the set itself is parsed from the bytes
     /// read once, which the digest covers.
     static func readPolicies(_ directory: String, overrides: [OriginOverride]) -> Result<LoadedPolicies, PolicyErrorList> {
@@ -92,6 +92,12 @@ public enum ServiceSetup {
                 return .failure(PolicyErrorList([error]))
             }
         }
+        do {
+            // The keys files and origin tokens the set names are part of its validity (docs/signed-urls.md).
+            _ = try PolicySecrets.load(for: policies)
+        } catch {
+            return .failure(error)
+        }
         let digest = PolicyDigest.of(sources: sources, overrides: overrides.map { ($0.route, $0.url) })
         return .success(LoadedPolicies(policies: policies, digest: digest))
     }
@@ -109,7 +115,8 @@ public enum ServiceSetup {
     }
 
     /// Opens the service on `stateDirectory` (created 0700 when missing).
-    /// - Throws: ``CommandError`` `state-directory` (exit 2):
+    /// - Throws: ``CommandError`` `invalid-policy` (exit 2) when a secret file the policies name is refused (each
+    ///   problem on its own `mediactl: ` line, as `policy check` prints it); `state-directory` (exit 2):
     ///   `cannot open state directory 'D': its audit log is locked by another process (is another mediactl serve running?)`,
     ///   `cannot open state directory 'D': D exists and is not a directory`, or
     ///   `cannot open state directory 'D': <error>`.
@@ -124,6 +131,9 @@ public enum ServiceSetup {
         } catch let error as AuditError where error.code == .locked {
             throw stateError(
                 stateDirectory, "its audit log is locked by another process (is another mediactl serve running?)")
+        } catch let error as ServiceError where error.code == .invalidPolicy {
+            throw CommandError(.invalidPolicy, error.context.replacingOccurrences(of: "\n", with: "\nmediactl: "),
+                               exitCode: .unusableInput)
         } catch let error as ServiceError {
             throw stateError(stateDirectory, error.context)
         } catch {

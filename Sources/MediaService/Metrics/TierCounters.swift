@@ -31,6 +31,8 @@ final class TierCounters: Sendable {
     private let stored = Atomic<Int>(0), skipped = Atomic<Int>(0), evicted = Atomic<Int>(0)
     private let expired = Atomic<Int>(0), purged = Atomic<Int>(0), shredded = Atomic<Int>(0)
     private let refused = Atomic<Int>(0), variantsDerived = Atomic<Int>(0)
+    /// The tier's signed requests by outcome.
+    let signed = SignedURLCounters()
 
     private func cell<T>(_ counter: Counter, _ body: (borrowing Atomic<Int>) -> T) -> T {
         switch counter {

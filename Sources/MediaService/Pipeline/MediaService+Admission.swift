@@ -1,6 +1,7 @@
 import HTTPCaching
 import MediaCrypto
 import MediaPolicy
+import MediaSigning
 import Synchronization
 
 extension MediaService {
@@ -20,13 +21,20 @@ extension MediaService {
         // new epoch also reads the new snapshot, and one that reads the old epoch stores nothing.
         let epoch = purgeEpoch.load(ordering: .acquiring)
         let snapshot = hitRoutes.snapshot
-        let match: RouteMatch
+        // A query naming exp, sub, kid or sig claims a signature: it is verified before anything else.
+        let signatureParameters = SignatureVerifier.parameters(ofSigned: Self.rawQuery(of: request.target))
+        var match: RouteMatch
         if let resolved, snapshot.owns(resolved) {
             match = resolved
         } else {
             do {
                 match = try snapshot.router.resolve(request.target, configuration: configuration.targetLimits)
             } catch {
+                if signatureParameters != nil, error.code != .noRoute {
+                    // A path the router refuses is one it would have to change: a signature never covers it.
+                    return .failure(Self.signatureRefusal(SignatureRefusal(.malformed, Self.nonCanonicalPath),
+                                                          outcome: ServiceOutcome()))
+                }
                 return .failure(Refusal(response: Responder.problem(error.httpStatus, code: error.code.description,
                                                                     detail: error.context, outcome: ServiceOutcome())))
             }
@@ -37,6 +45,10 @@ extension MediaService {
         }
         let tier = runtime.tier
         let outcome = ServiceOutcome(route: route.name, tier: tier.name)
+        let cors = snapshot.cors[route.name]
+        if let cors, CORSResponder.isPreflight(request) {
+            return .failure(Refusal(response: CORSResponder.preflight(request, cors: cors, outcome: outcome)))
+        }
         let isRead = request.method == "GET" || request.method == "HEAD"
         if !isRead && route.methods != .all {
             var response = Responder.problem(405, code: "method-not-allowed",
@@ -50,6 +62,85 @@ extension MediaService {
                                                                 detail: "a \(request.method) request carries no body",
                                                                 outcome: outcome)))
         }
+        var signature: VerifiedSignature?
+        if tier.signedURLs != nil || signatureParameters != nil {
+            switch admitSignature(request, parameters: signatureParameters, match: match, tier: tier, snapshot: snapshot,
+                                  outcome: outcome) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let admitted?):
+                signature = admitted.signature
+                match = admitted.match
+            case .success(nil): break
+            }
+        }
+        var hasCredential = false
+        var partition: String?
+        if let signature {
+            // The subject is the partition (a namespace apart from credentials); the client's credentials are not used.
+            hasCredential = true
+            partition = subjectPartition(signature.subject)
+        } else {
+            switch credentialPartition(request, tier: tier, outcome: outcome) {
+            case .failure(let refusal): return .failure(refusal)
+            case .success(let found): (hasCredential, partition) = found
+            }
+        }
+        if tier.partition == .credential && hasCredential && partition == nil {
+            return .failure(Refusal(response: Responder.problem(503, code: "stopping", detail: "the service is stopping",
+                                                                outcome: outcome)))
+        }
+        let forwardsAuthorization = tier.credentials == .bearerRequired || tier.credentials == .forward
+        var originFields: HTTPFields
+        if let signature {
+            originFields = Self.signedOriginFields(request.fields, route: route, signature: signature, secrets: snapshot.secrets)
+        } else if tier.validatesImages {
+            originFields = HeaderHygiene.originRequestFields(from: request.fields, forwardAuthorization: forwardsAuthorization)
+            // Only mediactl names a subject: a client's own subject field never reaches the origin.
+            if let header = route.subjectHeader { originFields.remove(header) }
+        } else {
+            originFields = MediaService.passThroughFields(request.fields, forwardAuthorization: forwardsAuthorization)
+            if let header = route.subjectHeader { originFields.remove(header) }
+        }
+        if tier.validatesImages, isRead {
+            // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
+            for name in MediaService.clientConditionals { originFields.remove(name) }
+            // Validation and storage need the image's own bytes (RFC 9110 §12.5.3): the client's
+            // Accept-Encoding is not the cache's; a coding applied anyway is decoded by the transport
+            // (OriginRequest.decodesContentCoding), bounded by maxObjectBytes.
+            originFields.set("Accept-Encoding", "identity")
+        }
+        // With cors, mediactl answers CORS itself: the origin never sees Origin (so its answer cannot vary on it).
+        if cors != nil { originFields.remove("origin") }
+        var upstreamURL = match.upstreamURL
+        var variant: VariantSelection?
+        if isRead, runtime.variantDeclaration != nil {
+            switch selectVariant(match, runtime: runtime, accept: request.fields["accept"]) {
+            case .success(let selected?):
+                variant = selected.selection
+                upstreamURL = selected.sourceURL
+            case .success(nil):
+                break
+            case .failure(let error):
+                return .failure(Refusal(response: Responder.problem(400, code: error.code, detail: error.detail,
+                                                                    outcome: outcome)))
+            }
+        }
+        var context = RequestContext(
+            method: request.method, route: route, runtime: runtime, upstreamURL: upstreamURL,
+            isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
+            hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
+            purgeEpoch: epoch)
+        context.variant = variant
+        context.interim = Self.interimForwarder(for: request, tier: tier)
+        context.signature = signature
+        context.cors = cors
+        return .success(context)
+    }
+
+    /// Credentials per tier (RFC 6750 bearer tokens): whether one reaches the origin, and its partition.
+    func credentialPartition(_ request: ServiceRequest, tier: Tier, outcome: ServiceOutcome)
+        -> Result<(hasCredential: Bool, partition: String?), Refusal>
+    {
         var hasCredential = false
         var partition: String?
         let authorization = request.fields.values(for: "authorization")
@@ -93,47 +184,7 @@ extension MediaService {
                 }
             }
         }
-        if tier.partition == .credential && hasCredential && partition == nil {
-            return .failure(Refusal(response: Responder.problem(503, code: "stopping", detail: "the service is stopping",
-                                                                outcome: outcome)))
-        }
-        let forwardsAuthorization = tier.credentials == .bearerRequired || tier.credentials == .forward
-        var originFields: HTTPFields
-        if tier.validatesImages {
-            originFields = HeaderHygiene.originRequestFields(from: request.fields, forwardAuthorization: forwardsAuthorization)
-            if isRead {
-                // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
-                for name in MediaService.clientConditionals { originFields.remove(name) }
-                // Validation and storage need the image's own bytes (RFC 9110 §12.5.3): the client's
-                // Accept-Encoding is not the cache's; a coding applied anyway is decoded by the transport
-                // (OriginRequest.decodesContentCoding), bounded by maxObjectBytes.
-                originFields.set("Accept-Encoding", "identity")
-            }
-        } else {
-            originFields = MediaService.passThroughFields(request.fields, forwardAuthorization: forwardsAuthorization)
-        }
-        var upstreamURL = match.upstreamURL
-        var variant: VariantSelection?
-        if isRead, runtime.variantDeclaration != nil {
-            switch selectVariant(match, runtime: runtime, accept: request.fields["accept"]) {
-            case .success(let selected?):
-                variant = selected.selection
-                upstreamURL = selected.sourceURL
-            case .success(nil):
-                break
-            case .failure(let error):
-                return .failure(Refusal(response: Responder.problem(400, code: error.code, detail: error.detail,
-                                                                    outcome: outcome)))
-            }
-        }
-        var context = RequestContext(
-            method: request.method, route: route, runtime: runtime, upstreamURL: upstreamURL,
-            isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
-            hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
-            purgeEpoch: epoch)
-        context.variant = variant
-        context.interim = Self.interimForwarder(for: request, tier: tier)
-        return .success(context)
+        return .success((hasCredential, partition))
     }
 
     /// Conformance mode: the client's fields minus hop-by-hop ones (RFC 9110 §7.6.1: `Connection`, the

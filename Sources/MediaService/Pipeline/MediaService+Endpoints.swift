@@ -71,6 +71,13 @@ extension MediaService {
                 lines.append("mediactl_stored_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
             }
         }
+        lines.append("# HELP mediactl_signed_url_requests_total Requests to tiers with signedURLs by outcome: verified, signature-required (unsigned where signatures are required), or the refusal code (docs/signed-urls.md).")
+        lines.append("# TYPE mediactl_signed_url_requests_total counter")
+        for name in names where snapshot.policies.tiers[name]?.signedURLs != nil {
+            for (outcome, count) in runtimes[name]!.counters.signed.values {
+                lines.append("mediactl_signed_url_requests_total{tier=\"\(name)\",outcome=\"\(outcome)\"} \(count)")
+            }
+        }
         let reloads = reloadCounts.values
         lines.append("# HELP mediactl_policy_reloads_total Policy reloads (SIGHUP, mediactl reload): ok put a new set in force; failed kept the set in force (invalid files, or an error while swapping).")
         lines.append("# TYPE mediactl_policy_reloads_total counter")

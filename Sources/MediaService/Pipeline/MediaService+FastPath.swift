@@ -9,7 +9,7 @@ extension MediaService {
     public func handleIfCached(_ request: ServiceRequest) -> ServiceResponse? {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         var resolved: RouteMatch?
-        if let hit = fastHit(request, resolved: &resolved, readsFiles: false) { return hit }
+        if let hit = fastHit(request, resolved: &resolved, readsFiles: false) { return finished(hit, request) }
         return cachedAnswerByFullPath(request, resolved: resolved, readsFiles: false)
     }
 
@@ -23,7 +23,7 @@ extension MediaService {
         let context: RequestContext
         switch admit(request, resolved: resolved) {
         case .success(let admitted): context = admitted
-        case .failure(let refusal): return refusal.response.withoutBody(for: request.method)
+        case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
         guard context.method == "GET" || context.method == "HEAD",
               context.cachePolicy != .reloadIgnoringLocalCacheData else { return nil }
@@ -35,9 +35,11 @@ extension MediaService {
         guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return nil }
         context.runtime.counters.bump(.hits)
         let candidate = candidates[index]
-        if let variant = context.variant { return storedVariant(candidate, stored: lookup, selection: variant, now: time) }
-        return Responder.stored(candidate, context: context, now: Int64(time),
-                                status: CacheStatus(hit: true, ttl: remaining(candidate, context: context, now: time)),
-                                storage: "hit")
+        if let variant = context.variant {
+            return finished(storedVariant(candidate, stored: lookup, selection: variant, now: time), request, context)
+        }
+        return finished(Responder.stored(candidate, context: context, now: Int64(time),
+                                         status: CacheStatus(hit: true, ttl: remaining(candidate, context: context, now: time)),
+                                         storage: "hit"), request, context)
     }
 }

@@ -119,7 +119,7 @@ extension MediaService {
         let fields = originFields(context, conditional: conditional)
         let tier = context.tier
         let requestTime = now
-        let response: OriginResponse
+        var response: OriginResponse
         do {
             response = try await OriginContact.measure(\.status) {
                 try await fetcher.fetch(OriginRequest(
@@ -143,6 +143,7 @@ extension MediaService {
             return Exchange(result: .originFailed(status: nil, response: problem), shareable: true)
         }
         let responseTime = now
+        if context.cors != nil { response.fields = CORSResponder.originFieldsWithoutCORS(response.fields) }
         if response.status == 304, conditional != nil {
             return await notModified(context, candidates: candidates, response: response, conditional: conditional,
                                      requestTime: requestTime, responseTime: responseTime, reason: reason)

@@ -84,7 +84,8 @@ extension MediaService {
 
     /// The cached admission of `target` for a plain request, or a new one (`isNew`, not kept yet: the
     /// caller keeps it with what it learns) resolved by the router (then `resolved` is the router's
-    /// match); `nil` for targets the router refuses and for tiers that require a bearer token. `snapshot`
+    /// match); `nil` for targets the router refuses and for tiers that require a bearer token or accept signed URLs
+    /// (each request is verified). `snapshot`
     /// is the policy snapshot the slot belongs to (the one in force when it was looked up).
     func hitSlot(for target: String, resolved: inout RouteMatch?)
         -> (slot: HitSlot, isNew: Bool, snapshot: PolicySnapshot)?
@@ -94,7 +95,7 @@ extension MediaService {
         guard let match = try? snapshot.router.resolve(target, configuration: configuration.targetLimits) else { return nil }
         resolved = match
         guard let route = snapshot.policies.route(named: match.route.name), let runtime = snapshot.runtimes[route.tier],
-              runtime.tier.credentials != .bearerRequired else { return nil }
+              runtime.tier.credentials != .bearerRequired, runtime.tier.signedURLs == nil else { return nil }
         var upstreamURL = match.upstreamURL
         if runtime.variantDeclaration != nil {
             // A variant target hits its stored variant; one whose format follows `Accept` (fmt=auto) or that is

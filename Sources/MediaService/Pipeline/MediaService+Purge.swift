@@ -1,4 +1,5 @@
 import MediaAudit
+import MediaSigning
 import MediaStorage
 import Synchronization
 
@@ -8,6 +9,8 @@ public enum PurgeScope: Sendable, Hashable {
     case route(String)
     /// Every stored response of one credential's partition (logout, case C19).
     case credential(BearerToken)
+    /// Every stored response of one signed-URL subject's partition (docs/signed-urls.md): 1–128 of `[A-Za-z0-9._-]`.
+    case subject(String)
     /// Everything.
     case all
 }
@@ -17,7 +20,8 @@ extension MediaService {
     /// removed entry, then a summary with the count). Other partitions, routes and tiers are untouched
     /// and the stores keep working.
     /// - Returns: the number of stored responses removed.
-    /// - Throws: ``ServiceError`` `unknown-route`; `audit` when the batch cannot be recorded.
+    /// - Throws: ``ServiceError`` `unknown-route`; `invalid-subject` for a subject that is not 1–128 of
+    ///   `[A-Za-z0-9._-]`; `audit` when the batch cannot be recorded.
     @discardableResult
     public func purge(_ scope: PurgeScope) throws -> Int {
         let predicate: (EntryMetadata) -> Bool
@@ -38,6 +42,16 @@ extension MediaService {
             partition = hex
             predicate = { $0.partition == hex }
             reason = .purgeCredential
+        case .subject(let subject):
+            guard SignedURLParameters.isSubject(subject) else {
+                throw ServiceError(.invalidSubject, "the subject is not 1 to 128 of A-Z a-z 0-9 . _ -")
+            }
+            guard let hex = try subjects().partition(forSubject: subject) else {
+                throw ServiceError(.stopping, "the service is stopping")
+            }
+            partition = hex
+            predicate = { $0.partition == hex }
+            reason = .purgeSubject
         case .all:
             predicate = { _ in true }
             reason = .purgeAll

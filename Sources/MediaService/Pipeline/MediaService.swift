@@ -81,6 +81,9 @@ public final class MediaService: Sendable {
         configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
     }
     let keyer: PartitionKeyer
+    /// Partitions of signed-URL subjects (``SubjectKeyer``, the install's key in `<state>/keys/subject.key`), opened
+    /// (made on first use) once a policy set has a tier with `signedURLs`, or by a purge of a subject.
+    let subjectKeyer = Mutex<SubjectKeyer?>(nil)
     let varyKey: SymmetricKey
     let chain: StorageHookChain
     let flights = SingleFlight<String, Exchange>()
@@ -109,12 +112,15 @@ public final class MediaService: Sendable {
     ///     ``DefaultOriginFetcher``).
     ///   - configuration: see ``Configuration``.
     ///   - auditLog: a recorder to use instead of `<state>/audit` (tests). Default: `nil`.
-    /// - Throws: `ServiceError` `state-directory` when the directory cannot be created,
-    ///   ``MediaAudit/AuditError`` (`locked` when another process writes the same log), ``MediaStorage/StorageError``.
+    /// - Throws: `ServiceError` `invalid-policy` when a secret file the policies name is refused
+    ///   (``PolicySecrets/load(for:)``; nothing is written then), `state-directory` when the directory or its subject
+    ///   key cannot be created, ``MediaAudit/AuditError`` (`locked` when another process writes the same log),
+    ///   ``MediaStorage/StorageError``.
     public init(policies: PolicySet, fetcher: any OriginFetching, configuration: Configuration = Configuration(),
                 auditLog injected: (any AuditRecording)? = nil) throws {
         self.configuration = configuration
         self.fetcher = fetcher
+        let secrets = try Self.secrets(for: policies)
         try StateDirectory.prepare(configuration.stateDirectory)
         let clock = configuration.clock
         let auditor: ServiceAuditor
@@ -147,7 +153,8 @@ public final class MediaService: Sendable {
         try UnownedTierFolders.clear(stateDirectory: configuration.stateDirectory, runtimes: runtimes, auditor: auditor)
         UnownedTierFolders.dropUnscopedKeys(runtimes: runtimes, auditor: auditor)
         hitRoutes = HitRouteCache(snapshot: PolicySnapshot(policies: policies, digest: digest, router: router,
-                                                           runtimes: runtimes))
+                                                           runtimes: runtimes, secrets: secrets))
+        if policies.tiers.values.contains(where: { $0.signedURLs != nil }) { _ = try subjects() }
         auditor.flush()
     }
 
@@ -177,6 +184,36 @@ public final class MediaService: Sendable {
         return runtime
     }
 
+    /// The subject keyer, opened (its key file made when missing) on first use.
+    /// - Throws: ``ServiceError`` `state-directory` when the key file cannot be made or is refused.
+    func subjects() throws(ServiceError) -> SubjectKeyer {
+        let directory = configuration.stateDirectory
+        return try subjectKeyer.withLock { (keyer: inout SubjectKeyer?) throws(ServiceError) -> SubjectKeyer in
+            if let keyer { return keyer }
+            do {
+                let opened = try SubjectKeyer.open(stateDirectory: directory)
+                keyer = opened
+                return opened
+            } catch {
+                throw ServiceError(.stateDirectory, "\(error)")
+            }
+        }
+    }
+
+    /// The partition of a signed-URL subject, or `nil` when the subject key cannot be used (stopping, unreadable).
+    func subjectPartition(_ subject: String) -> String? {
+        (try? subjects())?.partition(forSubject: subject)
+    }
+
+    /// ``PolicySecrets/load(for:)``, its problems as one `invalid-policy` error (one problem per line).
+    static func secrets(for policies: PolicySet) throws(ServiceError) -> PolicySecrets {
+        do {
+            return try PolicySecrets.load(for: policies)
+        } catch {
+            throw ServiceError(.invalidPolicy, error.description)
+        }
+    }
+
     /// Seconds since the epoch, from the configured clock.
     var now: Double { configuration.clock() }
 
@@ -185,14 +222,31 @@ public final class MediaService: Sendable {
     public func handle(_ request: ServiceRequest) async -> ServiceResponse {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         var resolved: RouteMatch?
-        if let hit = fastHit(request, resolved: &resolved) { return hit }
+        if let hit = fastHit(request, resolved: &resolved) { return finished(hit, request) }
         let context: RequestContext
         switch admit(request, resolved: resolved) {
         case .success(let admitted): context = admitted
-        case .failure(let refusal): return refusal.response.withoutBody(for: request.method)
+        case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
-        if context.method != "GET" && context.method != "HEAD" { return await passThrough(context, body: request.body) }
-        return await serve(context).withoutBody(for: request.method)
+        if context.method != "GET" && context.method != "HEAD" {
+            return finished(await passThrough(context, body: request.body), request, context)
+        }
+        return finished(await serve(context).withoutBody(for: request.method), request, context)
+    }
+
+    /// `response` as sent: with the route's CORS fields (``CORSResponder``, when the route has `cors`) and, for a
+    /// signed request, ``SignedAnswer``'s. Costs one dictionary check when no route has `cors`.
+    func finished(_ response: ServiceResponse, _ request: ServiceRequest, _ context: RequestContext? = nil) -> ServiceResponse {
+        var response = response
+        if let signature = context?.signature {
+            SignedAnswer.decorate(&response, expires: signature.expires, now: now)
+        }
+        let cors = hitRoutes.snapshot.cors
+        if !cors.isEmpty, let route = response.outcome.route, response.outcome.reason != CORSResponder.preflightReason,
+           let policy = context?.cors ?? cors[route] {
+            CORSResponder.decorate(&response, cors: policy, origin: request.fields["origin"])
+        }
+        return response
     }
 
     /// Removes expired entries from every store (audited `expire`). `mediactl serve` calls it periodically.
@@ -230,6 +284,7 @@ public final class MediaService: Sendable {
             auditor.shredSummary(tier: name, count: runtime.counters.value(.shredded) - before, reason: "service-stop")
         }
         keyer.destroyKey()
+        subjectKeyer.withLock { $0?.destroyKey() }
         varyKey.destroy()
         try? auditor.stop()
         try? auditLog?.close()

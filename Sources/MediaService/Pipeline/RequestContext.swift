@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaPolicy
+import MediaSigning
 
 /// Everything the pipeline knows about an admitted request.
 struct RequestContext: Sendable {
@@ -30,6 +31,10 @@ struct RequestContext: Sendable {
     var capture: SourceCapture? = nil
     /// Where this request's own origin exchange forwards interim responses (``MediaService/interimForwarder(for:tier:)``), or `nil`.
     var interim: OriginInterimResponse.Handler? = nil
+    /// The verified signature of a signed request (docs/signed-urls.md), or `nil`: its subject gave ``partition``.
+    var signature: VerifiedSignature? = nil
+    /// The CORS the route answers (its `cors`, else its tier's), or `nil`: the origin's CORS fields are dropped then.
+    var cors: CORSPolicy? = nil
 
     init(method: String, route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
          clientFields: HTTPFields, originFields: HTTPFields, hasCredential: Bool, partition: String?,

@@ -14,8 +14,10 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let audit = Code("audit")
         /// A reload after ``MediaService/stop()``.
         public static let stopping = Code("stopping")
-        /// A reload's policy set has a route the router refuses.
+        /// A policy set has a route the router refuses, or names a secret file that is refused.
         public static let invalidPolicy = Code("invalid-policy")
+        /// A purge named a subject that is not 1–128 of `[A-Za-z0-9._-]`.
+        public static let invalidSubject = Code("invalid-subject")
     }
 
     public let code: Code

@@ -44,7 +44,8 @@ extension MediaService {
     /// - Parameters:
     ///   - policies: a validated set (``MediaPolicy/PolicyLoader``).
     ///   - digest: its hex SHA-256 (``PolicyDigest``).
-    /// - Throws: ``ServiceError`` `stopping` after ``stop()``, `invalid-policy` when the router refuses a route,
+    /// - Throws: ``ServiceError`` `stopping` after ``stop()``, `invalid-policy` when the router refuses a route or a
+    ///   secret file is refused (``PolicySecrets/load(for:)``),
     ///   `state-directory` when a new store cannot be opened (the set in force stays), `audit` when the
     ///   records cannot be written (the new set is then in force).
     @discardableResult
@@ -73,6 +74,9 @@ extension MediaService {
         } catch {
             throw ServiceError(.invalidPolicy, error.context)
         }
+        // Keys files and origin tokens are read again: a key removed from its file stops verifying now.
+        let secrets = try Self.secrets(for: policies)
+        if policies.tiers.values.contains(where: { $0.signedURLs != nil }) { _ = try subjects() }
         let old = hitRoutes.snapshot
         var report = PolicyReloadReport(digest: digest, previousDigest: old.digest, keptTiers: [], updatedTiers: [],
                                         replacedTiers: [], addedTiers: [], removedTiers: [], removedObjects: 0)
@@ -133,7 +137,8 @@ extension MediaService {
                 remove(runtimes[name]!, name, "policy-route-removed") { routeTiers[$0.route] != name }
             }
             // Swap, then bump the epoch: a request that reads the new epoch at admission reads the new snapshot.
-            hitRoutes.replace(with: PolicySnapshot(policies: policies, digest: digest, router: router, runtimes: runtimes))
+            hitRoutes.replace(with: PolicySnapshot(policies: policies, digest: digest, router: router, runtimes: runtimes,
+                                                   secrets: secrets))
             purgeEpoch.add(1, ordering: .acquiringAndReleasing)
             do {
                 try auditor.policy(digest: digest, tiers: policies.tiers, reason: "policy-reloaded")

@@ -1,3 +1,5 @@
+import MediaSigning
+
 extension RequestTarget {
     /// Refuses a raw byte that may not appear unencoded in a target (shared by path and query).
     static func checkRaw(_ byte: UInt8, at index: Int, in part: String) throws(RoutingError) {
@@ -130,16 +132,8 @@ extension RequestTarget {
     @inline(__always)
     static func upperHexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 + nibble : 0x41 + nibble - 10 }
 
-    /// RFC 3986 `pchar` bytes that stay literal in a segment: ALPHA, DIGIT, `-._~!$&'()*+,;=:@`.
+    /// RFC 3986 `pchar` bytes that stay literal in a segment: ALPHA, DIGIT, `-._~!$&'()*+,;=:@`
+    /// (``MediaSigning/CanonicalPath/isLiteral(_:)``, which signed URLs are checked against).
     @inline(__always)
-    static func isUnreservedOrSubDelimiter(_ byte: UInt8) -> Bool {
-        switch byte {
-        case 0x41...0x5A, 0x61...0x7A, 0x30...0x39: true
-        case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"), UInt8(ascii: "!"),
-             UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
-             UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="),
-             UInt8(ascii: ":"), UInt8(ascii: "@"): true
-        default: false
-        }
-    }
+    static func isUnreservedOrSubDelimiter(_ byte: UInt8) -> Bool { CanonicalPath.isLiteral(byte) }
 }

@@ -12,12 +12,24 @@ final class PolicySnapshot: Sendable {
     let router: Router
     /// Tier name → its stores, indexes and counters.
     let runtimes: [String: TierRuntime]
+    /// The keys and origin tokens the policies name, read when this snapshot was made.
+    let secrets: PolicySecrets
+    /// Route name → the CORS it answers (the route's `cors`, else its tier's); empty when no route has any,
+    /// so answers on other routes pay nothing.
+    let cors: [String: CORSPolicy]
 
-    init(policies: PolicySet, digest: String, router: Router, runtimes: [String: TierRuntime]) {
+    init(policies: PolicySet, digest: String, router: Router, runtimes: [String: TierRuntime],
+         secrets: PolicySecrets = .none) {
         self.policies = policies
         self.digest = digest
         self.router = router
         self.runtimes = runtimes
+        self.secrets = secrets
+        var cors: [String: CORSPolicy] = [:]
+        for route in policies.routes {
+            if let policy = route.cors ?? policies.tiers[route.tier]?.cors { cors[route.name] = policy }
+        }
+        self.cors = cors
     }
 
     /// The router for `policies`' routes.

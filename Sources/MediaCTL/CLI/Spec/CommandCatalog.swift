@@ -174,13 +174,16 @@ public enum CommandCatalog {
     /// `mediactl purge`.
     public static let purge = CommandSpec(
         path: ["purge"],
-        summary: "Remove stored objects of one route, of one credential's partition, or all of them.",
-        usage: ["mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR | --replicas FILE]"],
+        summary: "Remove stored objects of one route, of one credential's or subject's partition, or all of them.",
+        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE]"],
         options: [
             OptionSpec("route", valueName: "NAME", help: "Purge every object of route NAME."),
             OptionSpec(
                 "credential-file", valueName: "FILE",
                 help: "Purge the partition of the credential read from FILE (the token is never an argument)."),
+            OptionSpec(
+                "subject", valueName: "SUB",
+                help: "Purge the partition of signed-URL subject SUB (its logout or erasure; docs/signed-urls.md)."),
             OptionSpec("all", help: "Purge every stored object."),
             stateDir,
             OptionSpec(
@@ -188,7 +191,7 @@ public enum CommandCatalog {
                 help: "Purge every replica FILE names, in parallel: lines 'ADMIN-URL STATE-DIR-OR-SERVE.JSON' (docs/scale-out.md)."),
         ],
         notes: [
-            "Exactly one of --route, --credential-file and --all is required.",
+            "Exactly one of --route, --credential-file, --subject and --all is required.",
             "Asks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.",
             exitCodes(ok: "purged", failure: "the service failed the purge (5xx), or a replica of --replicas was not purged"),
         ])

@@ -1,0 +1,96 @@
+import HTTPCaching
+import MediaPolicy
+import MediaSigning
+
+extension MediaService {
+    /// A signed request admitted by ``admitSignature(_:match:routingError:tier:snapshot:outcome:)``: the verified
+    /// signature and the route match without the four signature parameters.
+    struct SignedAdmission {
+        var signature: VerifiedSignature
+        var match: RouteMatch
+    }
+
+    /// The raw query of a request target (after the first `?`), or `nil`.
+    static func rawQuery(of target: String) -> Substring? {
+        guard let mark = target.utf8.firstIndex(of: UInt8(ascii: "?")) else { return nil }
+        return target[target.index(after: mark)...]
+    }
+
+    /// The path of a request target as sent, in origin form (docs/signed-urls.md, "The algorithm": PATH).
+    static func rawPath(of target: String) -> String {
+        var path = target
+        if !target.hasPrefix("/"), let origin = try? RequestTarget.originForm(ofAbsolute: Array(target.utf8)) {
+            path = String(decoding: origin, as: UTF8.self)
+        }
+        if let mark = path.firstIndex(of: "?") { path = String(path[..<mark]) }
+        return path
+    }
+
+    /// The signed-URL step of admission, before credentials (docs/signed-urls.md): for a route whose tier has
+    /// `signedURLs`, a request with any of `exp`, `sub`, `kid`, `sig` is verified (path canonical, then
+    /// ``MediaSigning/SignatureVerifier``), and an unsigned one is refused `401 signature-required` when the
+    /// tier requires signatures; on another tier a request with `sig` is refused `403 signature-invalid`.
+    /// Nothing reaches the origin or the stores before this step.
+    /// - Returns: `.success(nil)` for an unsigned request to admit as usual, the admitted signature, or the refusal.
+    func admitSignature(_ request: ServiceRequest, parameters: [Substring]?, match: RouteMatch, tier: Tier,
+                        snapshot: PolicySnapshot, outcome: ServiceOutcome) -> Result<SignedAdmission?, Refusal> {
+        guard let signed = tier.signedURLs else {
+            guard let parameters, parameters.contains(where: { SigningString.split($0).name == "sig" }) else { return .success(nil) }
+            return .failure(Refusal(response: SignedAnswer.refusal(
+                403, code: SignatureRefusal.Code.invalid.rawValue,
+                detail: "route \(match.route.name) does not accept signed URLs", outcome: outcome)))
+        }
+        let counters = snapshot.runtimes[tier.name]?.counters.signed
+        guard let parameters else {
+            guard signed.required else { return .success(nil) }
+            counters?.count("signature-required")
+            var response = Responder.problem(401, code: "signature-required",
+                                             detail: "tier \(tier.name) answers signed URLs only", outcome: outcome)
+            response.fields.set("WWW-Authenticate", "Mediactl-Signed-URL realm=\"\(tier.name)\"")
+            return .failure(Refusal(response: response))
+        }
+        let path = Self.rawPath(of: request.target)
+        guard CanonicalPath.isCanonical(path) else {
+            counters?.count(SignatureRefusal.Code.malformed.rawValue)
+            return .failure(Self.signatureRefusal(SignatureRefusal(.malformed, Self.nonCanonicalPath), outcome: outcome))
+        }
+        guard let verifier = snapshot.secrets.verifiers[tier.name] else {
+            counters?.count(SignatureRefusal.Code.unknownKeyID.rawValue)
+            return .failure(Self.signatureRefusal(SignatureRefusal(.unknownKeyID, "the tier has no keys"), outcome: outcome))
+        }
+        switch verifier.verify(path: path, parameters: parameters, now: now) {
+        case .failure(let refusal):
+            counters?.count(refusal.code.rawValue)
+            return .failure(Self.signatureRefusal(refusal, outcome: outcome))
+        case .success(let signature):
+            counters?.count("verified")
+            return .success(SignedAdmission(signature: signature, match: Self.match(match, query: signature.query)))
+        }
+    }
+
+    /// The detail of a `signature-malformed` refusal for a path the router would change or refuse.
+    static let nonCanonicalPath = "the path of a signed URL must be in canonical form (docs/signed-urls.md, \"Paths\")"
+
+    /// A `403` problem for `refusal`, with `Referrer-Policy: no-referrer`.
+    static func signatureRefusal(_ refusal: SignatureRefusal, outcome: ServiceOutcome) -> Refusal {
+        Refusal(response: SignedAnswer.refusal(403, code: refusal.code.rawValue, detail: refusal.detail, outcome: outcome))
+    }
+
+    /// `match` with its query replaced by `query` (the signature parameters removed), upstream URL included.
+    static func match(_ match: RouteMatch, query: String?) -> RouteMatch {
+        var base = match.upstreamURL
+        if let mark = base.firstIndex(of: "?") { base = String(base[..<mark]) }
+        return RouteMatch(route: match.route, remainder: match.remainder, query: query,
+                          upstreamURL: query.map { base + "?" + $0 } ?? base)
+    }
+
+    /// The origin fields of a signed request on `route`: the image-tier hygiene with no client credential, then the
+    /// route's service token (`originAuthorization`) and the subject in `subjectHeader`.
+    static func signedOriginFields(_ client: HTTPFields, route: MediaPolicy.Route, signature: VerifiedSignature,
+                                   secrets: PolicySecrets) -> HTTPFields {
+        var fields = HeaderHygiene.originRequestFields(from: client, forwardAuthorization: false)
+        if let token = secrets.originTokens[route.name] { fields.set("Authorization", token.authorizationValue) }
+        if let header = route.subjectHeader { fields.set(header, signature.subject) }
+        return fields
+    }
+}
