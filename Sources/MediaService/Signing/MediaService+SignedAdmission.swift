@@ -36,9 +36,10 @@ extension MediaService {
                         snapshot: PolicySnapshot, outcome: ServiceOutcome) -> Result<SignedAdmission?, Refusal> {
         guard let signed = tier.signedURLs else {
             guard let parameters, parameters.contains(where: { SigningString.split($0).name == "sig" }) else { return .success(nil) }
+            // Answered without route and tier, so the access log writes only a digest of the path (never the query).
             return .failure(Refusal(response: SignedAnswer.refusal(
                 403, code: SignatureRefusal.Code.invalid.rawValue,
-                detail: "route \(match.route.name) does not accept signed URLs", outcome: outcome)))
+                detail: "route \(match.route.name) does not accept signed URLs", outcome: ServiceOutcome())))
         }
         let counters = snapshot.runtimes[tier.name]?.counters.signed
         guard let parameters else {
