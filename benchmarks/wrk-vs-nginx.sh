@@ -9,6 +9,9 @@
 #   catalog-hit  memory hits of a 16 KB catalog JPEG (nginx: proxy_cache hit from its cache files)
 #   receipt-hit  encrypted-disk hits of a 20 KB receipt with Authorization: Bearer (nginx: proxied
 #                uncached — proxy_cache has no per-credential partition, so it cannot cache it safely)
+#   signed-hit   the same receipt through a signed capability URL (tier with signedURLs, encrypted-disk hit),
+#                mediactl only: set its CPU per request against receipt-hit's (docs/benchmarks.md, "Signed URLs");
+#                skipped for a build that does not know signedURLs (comparing builds)
 #   miss         unique URLs (?miss=RUN-THREAD-N, RUN new for every wrk run): every request is a cache miss
 #                and an origin fetch; wrk also fetches the same unique URLs from the origin directly, and a
 #                second table sets each proxy's miss latency against that direct fetch (issue 5: miss
@@ -30,7 +33,7 @@
 #                                                            write-behind, like nginx's cache files)
 #   KEEP_WORK=0                                              1: keep the work directory (logs, configs)
 #   RESULTS=                                                 also write the Markdown table to this file
-#   SCENARIOS="catalog-hit receipt-hit miss"                 which scenarios to run
+#   SCENARIOS="catalog-hit receipt-hit signed-hit miss"      which scenarios to run
 #   EVENT_LOOPS=                                             mediactl --event-loops (default: one per CPU; PIN=1: 1)
 #   PIN=1                                                    servers on CPU 0 only (nginx proxy
 #        worker_processes 1, mediactl --event-loops 1), wrk and the origin on the other CPUs, so the load
@@ -60,6 +63,8 @@ KEEP_WORK=${KEEP_WORK:-0}
 PIN=${PIN:-1}
 RESULTS=${RESULTS:-}
 TOKEN="bench-token-1"
+BENCH_SECRET="AAECAwQFBgcICQoLDA0ODxAREhMUFRYXGBkaGxwdHh8"   # bytes 0x00…0x1F, unpadded base64url (a test key)
+SIGNED_SUPPORTED=1
 CATALOG_PATH="/catalog/chelsea-5d40df37.jpg"   # 16,092 bytes
 RECEIPT_PATH="/receipts/r-7732.jpg"            # 20,019 bytes
 LUA="$HERE/wrk-report.lua"
@@ -172,7 +177,15 @@ if [ -z "$MEDIACTL_REASON" ] && ! "$MEDIACTL" serve --help >/dev/null 2>&1; then
     MEDIACTL_REASON="this build has no working 'mediactl serve' (serve --help failed)"
 fi
 if [ -z "$MEDIACTL_REASON" ]; then
-    render "$HERE/mediactl-policy.json.in" "$WORK/policies/bench.json"
+    # The signed tier's keys (a test secret, 0600) and the origin token; a build without signedURLs gets the
+    # policy without it and skips signed-hit.
+    mkdir -p "$WORK/secrets" && chmod 700 "$WORK/secrets"
+    (umask 077; printf 'bench %s\n' "$BENCH_SECRET" >"$WORK/secrets/bench.keys"; printf '%s\n' "$TOKEN" >"$WORK/secrets/origin.token")
+    render "$HERE/mediactl-policy-signed.json.in" "$WORK/policies/bench.json"
+    if ! "$MEDIACTL" policy check --policies "$WORK/policies" >/dev/null 2>&1; then
+        render "$HERE/mediactl-policy.json.in" "$WORK/policies/bench.json"
+        SIGNED_SUPPORTED=0
+    fi
     ADMIN_ARGS=(--admin-listen "127.0.0.1:$MEDIACTL_ADMIN_PORT")
     # A build from before the admin listener (to compare builds) serves health and metrics on its public port.
     if ! "$MEDIACTL" serve --help 2>&1 | grep -q -- --admin-listen; then ADMIN_ARGS=(); MEDIACTL_ADMIN_PORT=$MEDIACTL_PORT; fi
@@ -216,6 +229,20 @@ if [ -n "$MEDIACTL_PID" ]; then
     sealed_files=$(find "$WORK/state/sealed" -type f 2>/dev/null | wc -l)
     check "mediactl sealed files after warming" "$sealed_files" "[1-9]*"
     check "mediactl miss" "$(header_of "$M$CATALOG_PATH?miss=warm" Cache-Status)" "mediactl; fwd=uri-miss*"
+    if [ "$SIGNED_SUPPORTED" = 1 ]; then
+        # A URL for subject bench-user, valid for the whole run (docs/signed-urls.md, "The algorithm").
+        SIGNED_TARGET=$(python3 - "$BENCH_SECRET" "/signed-${RECEIPT_PATH#/}" "$(($(date +%s) + 3000))" <<'PY'
+import base64, hashlib, hmac, sys
+secret = base64.urlsafe_b64decode(sys.argv[1] + "=" * (-len(sys.argv[1]) % 4))
+path, exp = sys.argv[2], sys.argv[3]
+text = "\n".join(["mediactl-url-v1", "bench", exp, "bench-user", path, ""])
+sig = base64.urlsafe_b64encode(hmac.new(secret, text.encode(), hashlib.sha256).digest()).rstrip(b"=").decode()
+print(f"{path}?exp={exp}&sub=bench-user&kid=bench&sig={sig}")
+PY
+)
+        status_of "$M$SIGNED_TARGET" >/dev/null
+        check "mediactl signed receipt second request" "$(header_of "$M$SIGNED_TARGET" Cache-Status)" "mediactl; hit*"
+    fi
 fi
 check "nginx miss" "$(header_of "$P$CATALOG_PATH?miss=warm" X-Cache-Status)" "MISS"
 
@@ -228,6 +255,7 @@ done
 RSS_BEFORE=0; HWM_BEFORE=0
 if [ -n "$MEDIACTL_PID" ]; then RSS_BEFORE=$(rss_kb "$MEDIACTL_PID" VmRSS); HWM_BEFORE=$(rss_kb "$MEDIACTL_PID" VmHWM); fi
 LOAD_BEFORE=$(cut -d' ' -f1-3 /proc/loadavg)
+declare -A CPU # CPU[scenario,c] = mediactl's CPU microseconds (user + system) per request
 declare -A R   # R[server,scenario,c] = "rps p50 p99 status_errors socket_errors requests"
 RUN_ID=0       # a new ?miss= prefix for every wrk run, so no run requests a URL an earlier run stored
 
@@ -252,20 +280,26 @@ run_wrk() {  # SERVER SCENARIO CONNECTIONS URL MODE
     p99=$(sed -E 's/.* p99_us=([0-9]+).*/\1/' <<<"$line"); es=$(sed -E 's/.* errors_status=([0-9]+).*/\1/' <<<"$line")
     ek=$(sed -E 's/.* errors_socket=([0-9]+).*/\1/' <<<"$line"); n=$(sed -E 's/.* requests=([0-9]+).*/\1/' <<<"$line")
     R[$server,$scenario,$c]="$rps $p50 $p99 $es $ek $n"
+    CPU[$scenario,$c]="-"
     log "$server $scenario -c$c: $rps req/s, p50 ${p50} us, p99 ${p99} us, non-2xx $es, socket errors $ek"
     if [ "$server" = mediactl ] && [ "$n" -gt 0 ]; then
         # mediactl's own CPU time (user + system) per request over the run: far less sensitive to other load
         # on the machine than req/s, so two binaries can be compared on a busy machine.
-        log "$server $scenario -c$c: CPU $(awk -v t="$(( $(cpu_ticks "$MEDIACTL_PID") - ticks_before ))" -v hz="$(getconf CLK_TCK)" -v n="$n" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }') us per request"
+        CPU[$scenario,$c]=$(awk -v t="$(( $(cpu_ticks "$MEDIACTL_PID") - ticks_before ))" -v hz="$(getconf CLK_TCK)" -v n="$n" 'BEGIN { printf "%.2f", t * 1e6 / hz / n }')
+        log "$server $scenario -c$c: CPU ${CPU[$scenario,$c]} us per request"
     fi
     [ "$es" = 0 ] || { log "  $server answered $es non-2xx/3xx responses in $scenario"; FAILED=1; }
 }
 
-SCENARIOS=${SCENARIOS:-"catalog-hit receipt-hit miss"}
+SCENARIOS=${SCENARIOS:-"catalog-hit receipt-hit signed-hit miss"}
 for scenario in $SCENARIOS; do
     case $scenario in
         catalog-hit) path=$CATALOG_PATH; mode=plain ;;
         receipt-hit) path=$RECEIPT_PATH; mode=bearer ;;
+        signed-hit)
+            if [ "$SIGNED_SUPPORTED" != 1 ] || [ -z "$MEDIACTL_PID" ]; then log "signed-hit skipped: this build has no signedURLs"; continue; fi
+            for c in $CONNECTIONS; do run_wrk mediactl "$scenario" "$c" "$M$SIGNED_TARGET" plain; done
+            continue ;;
         miss)        path=$CATALOG_PATH; mode=unique ;;
     esac
     for c in $CONNECTIONS; do
@@ -293,6 +327,7 @@ describe() {
     case $1 in
         catalog-hit) echo "catalog JPEG 16 KB, hit (mediactl: $PUBLIC_STORAGE tier; nginx: proxy_cache)" ;;
         receipt-hit) echo "receipt JPEG 20 KB + Bearer (mediactl: encrypted-disk hit; nginx: proxied UNCACHED)" ;;
+        signed-hit)  echo "the same receipt through a signed URL (mediactl: encrypted-disk hit; nginx: not comparable)" ;;
         miss)        echo "catalog JPEG, unique URL per request (miss + origin fetch + store)" ;;
     esac
 }
@@ -310,7 +345,8 @@ ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1
     echo "|---|---|---|---|---|---|---|---|---|---|---|"
     for scenario in $SCENARIOS; do
         for c in $CONNECTIONS; do
-            read -r nr n50 n99 _ _ _ <<<"${R[nginx,$scenario,$c]}"
+            [ "$scenario" = signed-hit ] && [ -z "${R[mediactl,$scenario,$c]:-}" ] && continue
+            read -r nr n50 n99 _ _ _ <<<"${R[nginx,$scenario,$c]:-- - - - - -}"
             if [ -n "$MEDIACTL_PID" ]; then
                 read -r mr m50 m99 _ _ _ <<<"${R[mediactl,$scenario,$c]}"
                 echo "| $(describe "$scenario") | $c | $mr | $(ms "$m50") | $(ms "$m99") | $nr | $(ms "$n50") | $(ms "$n99") | $(ratio "$mr" "$nr") | $(ratio "$m50" "$n50") | $(ratio "$m99" "$n99") |"
@@ -335,6 +371,15 @@ ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1
         echo
     fi
     if [ -n "$MEDIACTL_PID" ]; then
+        echo "mediactl CPU time (user + system) per request, µs:"
+        echo
+        echo "| scenario | $(for c in $CONNECTIONS; do printf -- '-c%s | ' "$c"; done)"
+        echo "|---|$(for c in $CONNECTIONS; do printf -- '---|'; done)"
+        for scenario in $SCENARIOS; do
+            [ -n "${CPU[$scenario,${CONNECTIONS%% *}]:-}" ] || continue
+            echo "| $scenario | $(for c in $CONNECTIONS; do printf '%s | ' "${CPU[$scenario,$c]:--}"; done)"
+        done
+        echo
         budget=$((PUBLIC_MEMORY_BYTES + PRIVATE_MEMORY_BYTES))
         goal_kb=$(((budget + 40000000) / 1024))
         verdict=$([ "$HWM_AFTER" -lt "$goal_kb" ] && echo "met" || echo "MISSED")
