@@ -10,6 +10,13 @@ public struct VerifiedSignature: Sendable, Hashable {
     public let keyID: String
     /// The other parameters, as sent and in the order sent, joined with `&`; `nil` when there are none.
     public let query: String?
+
+    public init(subject: String, expires: Int64, keyID: String, query: String?) {
+        self.subject = subject
+        self.expires = expires
+        self.keyID = keyID
+        self.query = query
+    }
 }
 
 /// Checks signed capability URLs (docs/signed-urls.md) against a tier's ``SigningKeyring``.
