@@ -50,7 +50,7 @@ import Testing
         #expect(
             result.stderr
                 == CLIRun.usageError(
-                    "purge requires one of --route NAME, --credential-file FILE or --all", command: ["purge"]))
+                    "purge requires one of --route NAME, --credential-file FILE, --subject SUB or --all", command: ["purge"]))
     }
 
     @Test func repeatingTheSameTargetIsADuplicateNotAConflict() async {

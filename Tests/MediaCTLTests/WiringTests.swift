@@ -56,6 +56,6 @@ import Testing
         #expect(
             err
                 == CLIRun.usageError(
-                    "purge requires one of --route NAME, --credential-file FILE or --all", command: ["purge"]))
+                    "purge requires one of --route NAME, --credential-file FILE, --subject SUB or --all", command: ["purge"]))
     }
 }

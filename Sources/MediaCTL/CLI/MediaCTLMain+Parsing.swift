@@ -42,6 +42,7 @@ extension MediaCTLMain {
         case ["purge"]: return .purge(try PurgeOptions(parsed, environment: environment))
         case ["reload"]: return .reload(ReloadOptions(parsed, environment: environment))
         case ["warm"]: return .warm(try WarmOptions(parsed, environment: environment))
+        case ["sign"]: return .sign(try SignOptions(parsed))
         default:
             return .help(parsed.command)
         }

@@ -54,6 +54,7 @@ public enum MediaCTLMain {
         case .purge(let options): return await actions.purge(options, context: context)
         case .reload(let options): return await actions.reload(options, context: context)
         case .warm(let options): return await actions.warm(options, context: context)
+        case .sign(let options): return await actions.sign(options, context: context)
         }
     }
 

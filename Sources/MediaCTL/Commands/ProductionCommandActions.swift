@@ -38,6 +38,10 @@ public struct ProductionCommandActions: CommandActions {
         await ReloadCommand.run(options, context: context, client: PurgeClient(configuration: purgeClient))
     }
 
+    public func sign(_ options: SignOptions, context: CommandContext) async -> ExitCode {
+        SignCommand.run(options, context: context)
+    }
+
     public func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode {
         await WarmCommand.run(options, context: context, environment: .init(fetcher: DefaultOriginFetcher.make()))
     }

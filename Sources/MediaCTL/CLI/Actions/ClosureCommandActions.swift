@@ -15,6 +15,7 @@ public struct ClosureCommandActions: CommandActions {
     public var purge: Action<PurgeOptions>?
     public var reload: Action<ReloadOptions>?
     public var warm: Action<WarmOptions>?
+    public var sign: Action<SignOptions>?
 
     /// Every action unset by default.
     public init(
@@ -23,8 +24,9 @@ public struct ClosureCommandActions: CommandActions {
         auditVerify: Action<AuditVerifyOptions>? = nil, policyCheck: Action<PolicyCheckOptions>? = nil,
         purge: Action<PurgeOptions>? = nil, auditPrune: Action<AuditPruneOptions>? = nil,
         reload: Action<ReloadOptions>? = nil,
-        warm: Action<WarmOptions>? = nil
+        warm: Action<WarmOptions>? = nil, sign: Action<SignOptions>? = nil
     ) {
+        self.sign = sign
         self.reload = reload
         self.serve = serve
         self.demo = demo
@@ -75,6 +77,10 @@ public struct ClosureCommandActions: CommandActions {
     public func purge(_ options: PurgeOptions, context: CommandContext) async -> ExitCode {
         guard let purge else { return await Self.fallback.purge(options, context: context) }
         return await purge(options, context)
+    }
+    public func sign(_ options: SignOptions, context: CommandContext) async -> ExitCode {
+        guard let sign else { return await Self.fallback.sign(options, context: context) }
+        return await sign(options, context)
     }
     public func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode {
         guard let reload else { return await Self.fallback.reload(options, context: context) }

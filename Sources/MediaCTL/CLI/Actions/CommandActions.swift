@@ -27,6 +27,8 @@ public protocol CommandActions: Sendable {
     func reload(_ options: ReloadOptions, context: CommandContext) async -> ExitCode
     /// `mediactl warm`: 1 when a target was refused or failed.
     func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode
+    /// `mediactl sign`: 2 when the keys file, the key id or the target is unusable.
+    func sign(_ options: SignOptions, context: CommandContext) async -> ExitCode
 }
 
 extension CommandActions {
@@ -63,6 +65,10 @@ extension CommandActions {
 
     public func warm(_ options: WarmOptions, context: CommandContext) async -> ExitCode {
         Self.unavailable("warm", context)
+    }
+
+    public func sign(_ options: SignOptions, context: CommandContext) async -> ExitCode {
+        Self.unavailable("sign", context)
     }
 
     private static func unavailable(_ command: String, _ context: CommandContext) -> ExitCode {

@@ -24,6 +24,8 @@ public enum ParsedCommand: Sendable, Hashable {
     case purge(PurgeOptions)
     /// `mediactl reload`, dispatched to ``CommandActions``.
     case reload(ReloadOptions)
+    /// `mediactl sign`.
+    case sign(SignOptions)
     /// `mediactl warm [FILE|-]`, dispatched to ``CommandActions``.
     case warm(WarmOptions)
 }

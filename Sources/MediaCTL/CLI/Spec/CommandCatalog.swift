@@ -235,6 +235,21 @@ public enum CommandCatalog {
             exitCodes(ok: "every path answered", failure: "a path was refused (status 400 or more) or failed (no answer)"),
         ])
 
+    /// `mediactl sign`.
+    public static let sign = CommandSpec(
+        path: ["sign"],
+        summary: "Print a signed capability URL for a tier with signedURLs (docs/signed-urls.md).",
+        usage: ["mediactl sign --keys FILE --kid KID --subject SUB --expires-in SECONDS [--base-url URL] PATH"],
+        options: [
+            OptionSpec("keys", valueName: "FILE", help: "The keys file (KID SECRET lines), readable by its owner only. Required."),
+            OptionSpec("kid", valueName: "KID", help: "The key id to sign with. Required."),
+            OptionSpec("subject", valueName: "SUB", help: "The subject, 1 to 128 of A-Z a-z 0-9 . _ -: the partition the URL opens. Required."),
+            OptionSpec("expires-in", valueName: "SECONDS", help: "Seconds from now until the URL expires, 1 to 86400. Required."),
+            OptionSpec("base-url", valueName: "URL", help: "Print the URL with this http(s)://HOST[:PORT] before the target. Default: the target only."),
+        ],
+        positionals: [PositionalSpec("PATH", help: "The request target to sign, such as /receipts/r-7731.png?w=144 (its query is signed too).")],
+        notes: [exitCodes(ok: "printed", failure: nil)])
+
     /// `mediactl help`.
     public static let help = CommandSpec(
         path: ["help"],
@@ -251,7 +266,7 @@ public enum CommandCatalog {
         summary: "mediactl \(MediaCTLMain.version): a privacy-tiered, authenticated media cache.",
         usage: ["mediactl <command> [options]"],
         options: [OptionSpec("version", help: "Print the version and exit.")],
-        subcommands: [serve, demo, fetch, inspect, audit, policy, purge, reload, warm, help],
+        subcommands: [serve, demo, fetch, inspect, audit, policy, purge, reload, warm, sign, help],
         notes: [
             "Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).",
             exitCodes,
