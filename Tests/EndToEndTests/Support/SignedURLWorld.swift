@@ -27,7 +27,7 @@ final class SignedURLWorld: @unchecked Sendable {
     }
 
     /// - Parameter edit: changes to the example policy text (after the origins are pointed at nginx).
-    init(edit: @escaping @Sendable (String) -> String = { $0 }) throws {
+    init(extraServerConfig: String = "", edit: @escaping @Sendable (String) -> String = { $0 }) throws {
         let map = Self.receipts.map { "\"\($0.key)\" \($0.value);" }.joined(separator: " ")
         let http = """
             map $http_mediactl_subject $subject_receipt { default ""; \(map) }
@@ -48,6 +48,7 @@ final class SignedURLWorld: @unchecked Sendable {
                 add_header Access-Control-Allow-Origin "*";
                 add_header Vary "Origin";
             }
+            \(extraServerConfig)
             """
         let example = MediactlProcess.packageRoot.appendingPathComponent("docs/examples/signed-urls/policy.json")
         let text = try String(contentsOf: example, encoding: .utf8)
