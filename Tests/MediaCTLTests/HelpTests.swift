@@ -20,7 +20,7 @@ import Testing
             ["fetch", "--help"],
             "Usage: mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
         ),
-        (["inspect", "--help"], "Usage: mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]..."),
+        (["inspect", "--help"], "Usage: mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]... [--state-dir DIR]"),
         (["audit", "--help"], "Usage: mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]"),
         (["audit", "verify", "--help"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["audit", "verify", "-h"], "Usage: mediactl audit verify [--state-dir DIR]"),

@@ -34,7 +34,7 @@ extension MediaCTLMain {
         case ["serve"]: return .serve(try ServeOptions(parsed, environment: environment))
         case ["demo"]: return .demo(DemoOptions(parsed))
         case ["fetch"]: return .fetch(try FetchOptions(parsed, environment: environment))
-        case ["inspect"]: return .inspect(try InspectOptions(parsed))
+        case ["inspect"]: return .inspect(try InspectOptions(parsed, environment: environment))
         case ["audit"]: return .audit(try AuditOptions(parsed, environment: environment))
         case ["audit", "verify"]: return .auditVerify(AuditVerifyOptions(parsed, environment: environment))
         case ["audit", "prune"]: return .auditPrune(try AuditPruneOptions(parsed, environment: environment))

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaPolicy
 import MediaService
+import MediaSigning
 
 /// `mediactl inspect URL`: asks the origin directly and explains what the service would do with
 /// its answer.
@@ -32,7 +33,8 @@ public struct InspectCommand: Sendable {
 
     /// Runs the inspection.
     /// - Returns: 0 when the origin answered (any status); 1 when it could not be reached
-    ///   (`cannot fetch URL: <OriginError>`); 2 when `--policies` names unusable policies. Without
+    ///   (`cannot fetch URL: <OriginError>`) or a signed URL is refused (its `signed URL:` section says why, and the
+    ///   origin is not contacted); 2 when `--policies` names unusable policies. Without
     ///   `--policies` and without `./Policies`, no route is matched and the rest is printed.
     public func run(context: CommandContext) async -> ExitCode {
         do {
@@ -52,20 +54,35 @@ public struct InspectCommand: Sendable {
             policies = try ServiceSetup.loadPolicies(options.policiesDirectory, overrides: options.origins)
         }
         let token = try options.credentialFile.map { path throws(CommandError) in try CredentialFile.readToken(atPath: path) }
+        var url = options.url
         var fields = HTTPFields()
         if let token { fields.append("Authorization", "Bearer " + token) }
+        var hasCredential = token != nil
+        // A signed URL of the service: its signature first, then the origin request it stands for.
+        let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...] }
+        if let policies, let parameters = SignatureVerifier.parameters(ofSigned: query),
+           let signed = try SignedInspection.inspect(url, parameters: parameters, policies: policies,
+                                                     stateDirectory: options.stateDirectory, now: clock()) {
+            context.stdout.write(signed.lines.joined(separator: "\n") + "\n\n")
+            guard let origin = signed.origin else { return .failure }
+            url = origin.url
+            fields = HTTPFields()
+            if let authorization = origin.authorization { fields.append("Authorization", authorization) }
+            if let (name, value) = origin.subjectHeader { fields.append(name, value) }
+            hasCredential = true
+        }
         fields.append("Accept-Encoding", "identity")   // as the service asks image origins
         let requestTime = clock()
         let response: OriginResponse
         do {
-            response = try await fetcher.fetch(OriginRequest(url: options.url, fields: fields, decodesContentCoding: true))
+            response = try await fetcher.fetch(OriginRequest(url: url, fields: fields, decodesContentCoding: true))
         } catch {
-            throw CommandError(.inspectFailed, "cannot fetch \(options.url): \(error)", exitCode: .failure)
+            throw CommandError(.inspectFailed, "cannot fetch \(url): \(error)", exitCode: .failure)
         }
         var inspection = Inspection(
-            url: options.url, response: response, requestTime: Int64(requestTime), responseTime: Int64(clock()),
+            url: url, response: response, requestTime: Int64(requestTime), responseTime: Int64(clock()),
             policies: policies, policyNote: policyNote)
-        inspection.hasCredential = token != nil
+        inspection.hasCredential = hasCredential
         context.stdout.write(inspection.text)
         return .success
     }

@@ -56,7 +56,7 @@ public struct PolicySecrets: Sendable, CustomStringConvertible {
     /// The token of an origin token file: one RFC 6750 `b64token` (or `Bearer <token>`) on one line; a final
     /// line break and surrounding blanks are ignored.
     /// - Throws: ``MediaSigning/SecretFileError``.
-    static func originToken(at path: String) throws(SecretFileError) -> BearerToken {
+    public static func originToken(at path: String) throws(SecretFileError) -> BearerToken {
         let allowed = "one line holding an RFC 6750 bearer token (b64token), mode 0600"
         var text = String(decoding: try SecretFile.read(path), as: UTF8.self)
         while let last = text.last, last == "\n" || last == "\r\n" || last == "\r" || last == " " || last == "\t" { text.removeLast() }

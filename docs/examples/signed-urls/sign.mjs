@@ -1,6 +1,7 @@
 // Sign a mediactl capability URL (docs/signed-urls.md, "The algorithm").
 // Usage: node sign.mjs SECRET_B64URL KID SUB EXP PATH [QUERY]   -> prints PATH?[QUERY&]exp=..&sub=..&kid=..&sig=..
 import { createHmac } from "node:crypto";
+import { realpathSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 
 const compare = (a, b) => Buffer.compare(Buffer.from(a), Buffer.from(b)); // bytes, not UTF-16 units
@@ -18,4 +19,4 @@ export function sign(secretB64url, kid, sub, exp, path, query = "") {
   return `${path}?${query ? query + "&" : ""}exp=${exp}&sub=${sub}&kid=${kid}&sig=${sig}`;
 }
 
-if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) console.log(sign(...process.argv.slice(2)));
+if (process.argv[1] && import.meta.url === pathToFileURL(realpathSync(process.argv[1])).href) console.log(sign(...process.argv.slice(2)));

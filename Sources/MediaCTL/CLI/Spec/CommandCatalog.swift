@@ -81,7 +81,7 @@ public enum CommandCatalog {
         path: ["inspect"],
         summary:
             "Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.",
-        usage: ["mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]..."],
+        usage: ["mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]... [--state-dir DIR]"],
         options: [
             OptionSpec(
                 "credential-file", valueName: "FILE",
@@ -90,8 +90,11 @@ public enum CommandCatalog {
             OptionSpec(
                 "origin", valueName: "ROUTE=URL", repeatable: true,
                 help: "Replace the origin base URL of route ROUTE, as 'serve --origin' does. Repeatable, once per route."),
+            OptionSpec(
+                "state-dir", valueName: "DIR",
+                help: "For a signed URL: the state directory whose subject key gives its partition. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl."),
         ],
-        positionals: [PositionalSpec("URL", help: "An http:// or https:// origin URL.")],
+        positionals: [PositionalSpec("URL", help: "An http:// or https:// origin URL, or a signed URL of the service (its signature is checked, then its origin URL inspected).")],
         notes: [exitCodes(ok: "inspected", failure: "the origin could not be reached")])
 
     /// `mediactl audit verify`.
