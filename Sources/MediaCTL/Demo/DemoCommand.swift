@@ -64,14 +64,17 @@ public struct DemoCommand: Sendable {
     }
 
     private func demo(context: CommandContext, running: DemoRuntime) async throws(CommandError) -> ExitCode {
-        let origin = try DemoOrigin(samples: DemoSamples.all())
+        let stateDirectory = try Self.makeTemporaryDirectory(in: configuration.temporaryDirectory)
+        running.stateDirectory = stateDirectory
+        let signing = try DemoSigning(stateDirectory: stateDirectory)
+        let origin = try DemoOrigin(samples: DemoSamples.all(), serviceToken: signing.token)
         if options.keepServing && configuration.until == nil { running.signals = try ShutdownSignals() }
         let originServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: origin)
         let originBase = "http://127.0.0.1:\(try Self.start(originServer))"
         running.originServer = originServer
-        let state = try Self.makeTemporaryDirectory(in: configuration.temporaryDirectory)
+        let state = stateDirectory
         running.stateDirectory = state
-        let policies = try DemoPolicy.policies(originBase: originBase)
+        let policies = try DemoPolicy.policies(originBase: originBase, signing: signing)
         let service = try ServiceSetup.openService(
             policies: policies, stateDirectory: state, fetcher: DefaultOriginFetcher.make())
         running.service = service
@@ -101,7 +104,7 @@ public struct DemoCommand: Sendable {
         context.stdout.writeLine("mediactl demo: the media service at \(base) in front of an embedded origin at \(originBase)")
         context.stdout.writeLine("  (bundled sample images, built-in default policy, state directory \(state))")
         context.stdout.writeLine("")
-        let rows = try await play(base: base, recorder: recorder, policies: policies)
+        let rows = try await play(base: base, recorder: recorder, policies: policies, signing: signing)
         recorder.stop()
         context.stdout.write(DemoTable.render(rows))
         let fromStorage = rows.filter { $0.step.expectation == .hit && $0.isExpected }.count
@@ -121,6 +124,7 @@ public struct DemoCommand: Sendable {
             let policiesCopy = state + "-policies"
             try? FileManager.default.createDirectory(atPath: policiesCopy, withIntermediateDirectories: true)
             try? DemoPolicy.text.write(toFile: policiesCopy + "/default.json", atomically: true, encoding: .utf8)
+            try? signing.policyText.write(toFile: policiesCopy + "/signed.json", atomically: true, encoding: .utf8)
             context.stdout.write(Self.tryItText(base: base, admin: adminBase, state: state, policies: policiesCopy))
             let reason: String
             if let until = configuration.until {
@@ -150,7 +154,7 @@ public struct DemoCommand: Sendable {
     }
 
     /// Plays the script, one request at a time.
-    private func play(base: String, recorder: OutcomeRecorder, policies: PolicySet) async throws(CommandError)
+    private func play(base: String, recorder: OutcomeRecorder, policies: PolicySet, signing: DemoSigning) async throws(CommandError)
         -> [DemoRow]
     {
         let client = DemoClient()
@@ -158,13 +162,14 @@ public struct DemoCommand: Sendable {
         var storedIn: [String: String] = [:]
         for (index, step) in DemoScript.steps.enumerated() {
             let answer: DemoClient.Answer
+            let target = step.user.subject.map { signing.sign(step.path, subject: $0) } ?? step.path
             do {
-                answer = try await client.get(base, step.path, token: step.user.token)
+                answer = try await client.get(base, target, token: step.user.token)
             } catch {
                 throw CommandError(
                     .demoFailed, "request \(index + 1) (\(step.path)) failed: \(error.reason)", exitCode: .failure)
             }
-            let outcome = recorder.take(target: step.path)
+            let outcome = recorder.take(target: target)
             let partitioned = outcome?.tier.flatMap { policies.tier(named: $0) }?.partition == .credential
             let slot = step.path + "|" + (partitioned ? step.user.rawValue : "")
             let storage = Self.storageText(outcome, status: answer.status, storedIn: storedIn[slot])

@@ -13,6 +13,7 @@ import Synchronization
 /// | `uploads/` | `Cache-Control: max-age=60`, `ETag` |
 /// | `receipts/` | `401` unless `Authorization: Bearer demo-token-u1` or `…-u2`; then `Cache-Control: private, max-age=60`, `ETag` |
 /// | `one-time/` | `Cache-Control: no-store` |
+/// | `web-receipts/` | `401` unless `Authorization: Bearer <serviceToken>`; then the receipt of `Mediactl-Subject` (`demo-user-1`: the requested file; `demo-user-2`: `r-7732.jpg`), `Cache-Control: private, max-age=60` |
 ///
 /// `If-None-Match` with the current `ETag` is answered `304`. Unknown paths get `404`, methods
 /// other than GET and HEAD `405`. ``requestCount`` counts every request answered.
@@ -29,11 +30,14 @@ public final class DemoOrigin: HTTPHandling {
 
     /// Files by request path, such as `/catalog/coffee-237a7131.jpg` or `/avatars/u1001.next.jpg`.
     let files: [String: File]
+    /// The token `web-receipts/` requires (the signed route's `originAuthorization`), or `nil`: that folder answers 404.
+    let serviceToken: String?
     private let requests = Atomic<Int>(0)
 
     /// Loads `samples` into memory.
     /// - Throws: ``CommandError`` `unreadable-file` (exit 2): `cannot read the bundled samples: <reason>`.
-    public init(samples: [DemoSamples.Sample]) throws(CommandError) {
+    public init(samples: [DemoSamples.Sample], serviceToken: String? = nil) throws(CommandError) {
+        self.serviceToken = serviceToken
         var files: [String: File] = [:]
         for sample in samples {
             guard let data = FileManager.default.contents(atPath: sample.path) else {
@@ -70,6 +74,19 @@ public final class DemoOrigin: HTTPHandling {
         let path = String(request.path)
         let folder = path.split(separator: "/").first.map(String.init) ?? ""
         var resolved = path
+        if folder == "web-receipts" {
+            guard let serviceToken, request.field("Authorization") == "Bearer " + serviceToken else {
+                var response = HTTPServerResponse.problem(status: 401, detail: "the service token is required")
+                response.headerFields.append(("WWW-Authenticate", "Bearer"))
+                return response
+            }
+            // Each subject its own receipt: a signed URL is the same path for every user.
+            switch request.field("Mediactl-Subject") {
+            case "demo-user-1"?: resolved = "/receipts/" + path.split(separator: "/").dropFirst().joined(separator: "/")
+            case "demo-user-2"?: resolved = "/receipts/r-7732.jpg"
+            default: return .problem(status: 403, detail: "no receipts for this subject")
+            }
+        }
         if folder == "avatars", let version = Self.queryValue("v", in: request.query), version != "1" {
             guard version == "2" else { return .problem(status: 404, detail: "no version \(version) of \(path)") }
             resolved = Self.nextVersion(of: path)
@@ -81,6 +98,8 @@ public final class DemoOrigin: HTTPHandling {
             fields += [("Cache-Control", "public, max-age=31536000, immutable"), ("ETag", file.etag)]
         case "avatars", "uploads":
             fields += [("Cache-Control", "max-age=60"), ("ETag", file.etag)]
+        case "web-receipts":
+            fields += [("Cache-Control", "private, max-age=60"), ("ETag", file.etag)]
         case "receipts":
             let authorization = request.field("Authorization") ?? ""
             guard Self.tokens.contains(where: { authorization == "Bearer " + $0 }) else {

@@ -48,4 +48,14 @@ public enum DemoPolicy {
             [PolicyLoader.Source(name: sourceName, text: text)],
             overrides: routes.map { OriginOverride(route: $0, url: "\(originBase)/\($0)/") })
     }
+
+    /// ``policies(originBase:)`` plus the signed route `web-receipts` of `signing` (``DemoSigning``), its origin at
+    /// `originBase/web-receipts/`. Its keys file lives in the demo's state directory, so it is not in `Policies/`:
+    /// a checked-out keys file could never be mode 0600.
+    static func policies(originBase: String, signing: DemoSigning) throws(CommandError) -> PolicySet {
+        try ServiceSetup.loadPolicies(
+            [PolicyLoader.Source(name: sourceName, text: text),
+             PolicyLoader.Source(name: DemoSigning.sourceName, text: signing.policyText)],
+            overrides: (routes + ["web-receipts"]).map { OriginOverride(route: $0, url: "\(originBase)/\($0)/") })
+    }
 }

@@ -9,13 +9,26 @@ public enum DemoScript {
         case u2 = "U2"
         /// No credentials.
         case anonymous = "anon"
+        /// User 1 on a web page: a signed URL for subject `demo-user-1` (docs/signed-urls.md), no token.
+        case u1Web = "U1 url"
+        /// User 2 on a web page: a signed URL for subject `demo-user-2`.
+        case u2Web = "U2 url"
 
         /// The bearer token, or `nil` for ``anonymous``.
         public var token: String? {
             switch self {
             case .u1: return DemoOrigin.tokens[0]
             case .u2: return DemoOrigin.tokens[1]
-            case .anonymous: return nil
+            case .anonymous, .u1Web, .u2Web: return nil
+            }
+        }
+
+        /// The subject a signed URL names for this user, or `nil`: the path is sent as written.
+        public var subject: String? {
+            switch self {
+            case .u1Web: return "demo-user-1"
+            case .u2Web: return "demo-user-2"
+            default: return nil
             }
         }
     }
@@ -117,6 +130,11 @@ public enum DemoScript {
         Step("/receipts/r-7731.png", .u2, "receipt: U2 never gets U1's copy", .storedMiss),
         Step("/receipts/r-7731.png", .u1, "receipt: U1 again, own partition", .hit),
         Step("/receipts/r-7731.png", .anonymous, "receipt without a token", .refused(401)),
+        Step("/web-receipts/r-7731.png", .u1Web, "signed URL (a web page's <img>): U1's subject partition", .storedMiss,
+             check: Check(width: 384)),
+        Step("/web-receipts/r-7731.png", .u2Web, "same path signed for U2: U2's own receipt", .storedMiss,
+             check: Check(width: 448)),
+        Step("/web-receipts/r-7731.png", .u1Web, "signed URL again: U1's own copy", .hit),
         Step("/large/astronaut-4000.jpg?w=144", .u1, "variant: the 4000×4000 JPEG (1,475,990 bytes) at 144 px",
              .storedMiss, check: Check(width: 144, heights: 144...144)),
         Step("/large/astronaut-4000.jpg?w=144", .u2, "variant: repeat view; the origin sent the source once", .hit),

@@ -67,6 +67,10 @@ import Testing
             ("/receipts/r-7731.png", "U2", "200", sealed, "encrypted-disk", receipt),
             ("/receipts/r-7731.png", "U1", "200", "mediactl; hit; ttl=*", "hit (encrypted-disk)", receipt),
             ("/receipts/r-7731.png", "anon", "401", "-", "refused (credentials-required)", "175"),
+            // Signed URLs: one path, each subject's own receipt (r-7731.png for U1, r-7732.jpg for U2), sealed per subject.
+            ("/web-receipts/r-7731.png", "U1 url", "200", sealed, "encrypted-disk", receipt),
+            ("/web-receipts/r-7731.png", "U2 url", "200", sealed, "encrypted-disk", "20019"),
+            ("/web-receipts/r-7731.png", "U1 url", "200", "mediactl; hit; ttl=*", "hit (encrypted-disk)", receipt),
             ("/large/astronaut-4000.jpg?w=144", "U1", "200", variantYear, "disk", "*"),
             ("/large/astronaut-4000.jpg?w=144", "U2", "200", "mediactl; hit; ttl=3153*", "hit (disk)", "*"),
             // The upload without its EXIF: 280 bytes fewer, the pixels untouched.
@@ -100,12 +104,12 @@ import Testing
             #expect(row[7] == DemoScript.steps[index].note)
         }
         // No-store rows are never stored; the 401 carries no Cache-Status.
-        #expect(rows[19][4].contains("stored") == false)
-        #expect(rows[20][4].contains("stored") == false)
+        #expect(rows[22][4].contains("stored") == false)
+        #expect(rows[23][4].contains("stored") == false)
         // The variant rows' bodies: the same bytes for both users of a shared tier, one per user of a private one.
-        #expect(rows[12][6] == rows[13][6])
-        #expect(Int(rows[12][6])! < 20_000)
-        #expect(run.stdout.contains("\nthe origin answered 13 of 21 requests; 6 came from storage, 1 refused before any lookup\n"))
+        #expect(rows[15][6] == rows[16][6])
+        #expect(Int(rows[15][6])! < 20_000)
+        #expect(run.stdout.contains("\nthe origin answered 15 of 24 requests; 7 came from storage, 1 refused before any lookup\n"))
         #expect(run.stdout.contains("chain intact"))
         #expect(run.stdout.hasSuffix("\nclean: no violations\n"))
         #expect(run.stdout.contains("tier no-store (allows none)\n"))
@@ -129,7 +133,7 @@ import Testing
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
         let text = out.text
         let audit = String(text[text.range(of: "\naudit: ")!.upperBound...])
-        #expect(audit.hasPrefix("31 records, chain intact, last hash "))
+        #expect(audit.hasPrefix("37 records, chain intact, last hash "))
         let lines = audit.split(separator: "\n").map(String.init)
         func row(_ tier: String) -> [String] {
             let index = lines.firstIndex { $0.hasPrefix("tier \(tier) ") }!
@@ -142,6 +146,8 @@ import Testing
         #expect(row("avatar").prefix(10) == ["disk", "4", "0", "0", "0", "0", "0", "0", "0", "4"])
         #expect(row("private").prefix(10) == ["encrypted-disk", "6", "0", "0", "0", "0", "0", "0", "6", "0"])
         #expect(row("no-store").prefix(10) == ["none", "0", "0", "2", "0", "0", "0", "0", "0", "0"])
+        // signed-private: one receipt per subject, shredded at the stop.
+        #expect(row("signed-private").prefix(10) == ["encrypted-disk", "2", "0", "0", "0", "0", "0", "0", "2", "0"])
     }
 
     @Test func keepServingKeepsBothServersAndTheStateDirectory() async throws {
@@ -188,12 +194,12 @@ import Testing
                 "  curl -s -D - -o /dev/null -H 'Authorization: Bearer demo-token-u2' \(service)/receipts/r-7732.jpg\n"))
         #expect(out.text.contains("State directory (kept): \(state)\n"))
         #expect(out.text.contains("\nclean: no violations\n"))
-        // Kept, stopped cleanly: the sealed receipts (r-7731 for both users, r-7732 and its variant for both)
-        // were shredded at the stop.
+        // Kept, stopped cleanly: the sealed receipts (r-7731 for both users, r-7732 and its variant for both, and
+        // each subject's signed receipt) were shredded at the stop.
         #expect(FileManager.default.fileExists(atPath: state))
         let records = try AuditReader.records(directory: state + "/audit")
         #expect(records.last?.event == .stop)
-        #expect(records.filter { $0.event == .shred && $0.key != nil }.count == 6)
+        #expect(records.filter { $0.event == .shred && $0.key != nil }.count == 8)
         #expect(try AuditVerifier.verify(stateDirectory: state).failure == nil)
         // The audit hint works from any directory: the demo's tiers are written next to the state.
         #expect(out.text.contains("  mediactl audit --state-dir \(state) --policies \(state)-policies\n"))

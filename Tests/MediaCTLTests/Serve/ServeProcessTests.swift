@@ -106,7 +106,7 @@ import Testing
         #expect(stderr == "")
         #expect(DemoCommandTests.rows(stdout).map { $0[3] }
                 == ["200", "200", "200", "200", "200", "200", "200", "200", "200", "200", "200", "401"]
-                + Array(repeating: "200", count: 9))
+                + Array(repeating: "200", count: 12))
         #expect(stdout.hasSuffix("\nclean: no violations\n"))
         // Nothing left behind: no state in the working directory, the temporary state directory removed.
         #expect(try FileManager.default.contentsOfDirectory(atPath: directory.path) == [])
