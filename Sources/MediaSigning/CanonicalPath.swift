@@ -1,12 +1,23 @@
 /// The canonical form of a signed URL's path: what mediactl's router would send on unchanged. Each byte is
 /// either a literal RFC 3986 `pchar` that needs no encoding (`A–Z a–z 0–9 - . _ ~ ! $ & ' ( ) * + , ; = : @`)
 /// or `/`, or `%XY` with upper-case hex digits encoding a byte that is none of those (docs/signed-urls.md,
-/// "Paths"). `/receipts/caf%C3%A9.png` is canonical; `/%72eceipts/a.png` and `/receipts/caf%c3%a9.png` are not.
+/// "Paths"), with no `.` or `..` segment (also as `..;x`) and no empty segment but a trailing slash: what the router
+/// resolves without changing or refusing it. `/receipts/caf%C3%A9.png` is canonical; `/%72eceipts/a.png`,
+/// `/receipts/caf%c3%a9.png`, `/a/../b` and `//a` are not.
 public enum CanonicalPath {
+    /// The message of a refusal for a path that is not canonical.
+    public static let refusal = "the path of a signed URL must be in canonical form (docs/signed-urls.md, \"Paths\")"
+
     /// Whether `path` starts with `/` and is in canonical form.
     public static func isCanonical(_ path: some StringProtocol) -> Bool {
         let bytes = Array(path.utf8)
         guard bytes.first == UInt8(ascii: "/") else { return false }
+        let segments = bytes.dropFirst().split(separator: UInt8(ascii: "/"), omittingEmptySubsequences: false)
+        for (index, segment) in segments.enumerated() {
+            if segment.isEmpty && index != segments.count - 1 { return false }
+            let name = segment.prefix { $0 != UInt8(ascii: ";") }
+            if name.elementsEqual([0x2E]) || name.elementsEqual([0x2E, 0x2E]) { return false }
+        }
         var index = 0
         while index < bytes.count {
             let byte = bytes[index]

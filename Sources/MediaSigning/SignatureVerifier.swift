@@ -21,8 +21,8 @@ public struct VerifiedSignature: Sendable, Hashable {
 
 /// Checks signed capability URLs (docs/signed-urls.md) against a tier's ``SigningKeyring``.
 ///
-/// Order of the checks, each with its refusal: every parameter present once and well formed
-/// (`signature-malformed`), the key id known (`unknown-key-id`), the HMAC (`signature-invalid`, compared in
+/// Order of the checks, each with its refusal: the path in canonical form (``CanonicalPath``), every parameter
+/// present once and well formed (`signature-malformed`), the key id known (`unknown-key-id`), the HMAC (`signature-invalid`, compared in
 /// constant time), the expiry (`signature-expired`: `exp` ≤ now), the lifetime (`signature-lifetime-too-long`:
 /// `exp` > now + `maxLifetime` + ``clockSkew``). Pure: time is a parameter.
 public struct SignatureVerifier: Sendable {
@@ -61,6 +61,7 @@ public struct SignatureVerifier: Sendable {
     ///   - now: Unix seconds.
     /// - Returns: the verified signature, or the refusal.
     public func verify(path: String, parameters: [Substring], now: Double) -> Result<VerifiedSignature, SignatureRefusal> {
+        guard CanonicalPath.isCanonical(path) else { return .failure(SignatureRefusal(.malformed, CanonicalPath.refusal)) }
         var expires: Substring?, subject: Substring?, keyID: Substring?, signature: Substring?
         var others: [Substring] = []
         others.reserveCapacity(parameters.count)

@@ -14,10 +14,10 @@ import Testing
         return process.terminationStatus == 0
     }
 
-    func run(_ tool: String, _ script: String, _ vector: SigningVectorTests.Vector) throws -> String {
+    func run(_ tool: String, _ script: String, _ vector: SigningVector) throws -> String {
         let process = Process()
         process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        var arguments = [tool, SigningVectorTests.folder.appendingPathComponent(script).path, vector.secret, vector.kid,
+        var arguments = [tool, SigningVector.examples.appendingPathComponent(script).path, vector.secret, vector.kid,
                          vector.sub, String(vector.exp), vector.path]
         if !vector.query.isEmpty { arguments.append(vector.query) }
         process.arguments = arguments
@@ -31,13 +31,13 @@ import Testing
     }
 
     @Test(.enabled(if: ExampleSignersTests.which("python3"), "python3 is on every machine of this kind"),
-          arguments: SigningVectorTests.vectors)
-    func python(_ vector: SigningVectorTests.Vector) throws {
+          arguments: SigningVector.all)
+    func python(_ vector: SigningVector) throws {
         #expect(try run("python3", "sign.py", vector) == vector.url)
     }
 
-    @Test(.enabled(if: ExampleSignersTests.which("node"), "node is not installed"), arguments: SigningVectorTests.vectors)
-    func javaScript(_ vector: SigningVectorTests.Vector) throws {
+    @Test(.enabled(if: ExampleSignersTests.which("node"), "node is not installed"), arguments: SigningVector.all)
+    func javaScript(_ vector: SigningVector) throws {
         #expect(try run("node", "sign.mjs", vector) == vector.url)
     }
 }

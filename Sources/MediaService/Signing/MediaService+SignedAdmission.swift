@@ -27,8 +27,8 @@ extension MediaService {
     }
 
     /// The signed-URL step of admission, before credentials (docs/signed-urls.md): for a route whose tier has
-    /// `signedURLs`, a request with any of `exp`, `sub`, `kid`, `sig` is verified (path canonical, then
-    /// ``MediaSigning/SignatureVerifier``), and an unsigned one is refused `401 signature-required` when the
+    /// `signedURLs`, a request with any of `exp`, `sub`, `kid`, `sig` is verified (``MediaSigning/SignatureVerifier``:
+    /// the path canonical, then the signature), and an unsigned one is refused `401 signature-required` when the
     /// tier requires signatures; on another tier a request with `sig` is refused `403 signature-invalid`.
     /// Nothing reaches the origin or the stores before this step.
     /// - Returns: `.success(nil)` for an unsigned request to admit as usual, the admitted signature, or the refusal.
@@ -51,10 +51,6 @@ extension MediaService {
             return .failure(Refusal(response: response))
         }
         let path = Self.rawPath(of: request.target)
-        guard CanonicalPath.isCanonical(path) else {
-            counters?.count(SignatureRefusal.Code.malformed.rawValue)
-            return .failure(Self.signatureRefusal(SignatureRefusal(.malformed, Self.nonCanonicalPath), outcome: outcome))
-        }
         guard let verifier = snapshot.secrets.verifiers[tier.name] else {
             counters?.count(SignatureRefusal.Code.unknownKeyID.rawValue)
             return .failure(Self.signatureRefusal(SignatureRefusal(.unknownKeyID, "the tier has no keys"), outcome: outcome))
@@ -70,7 +66,7 @@ extension MediaService {
     }
 
     /// The detail of a `signature-malformed` refusal for a path the router would change or refuse.
-    static let nonCanonicalPath = "the path of a signed URL must be in canonical form (docs/signed-urls.md, \"Paths\")"
+    static let nonCanonicalPath = CanonicalPath.refusal
 
     /// A `403` problem for `refusal`, with `Referrer-Policy: no-referrer`.
     static func signatureRefusal(_ refusal: SignatureRefusal, outcome: ServiceOutcome) -> Refusal {

@@ -6,7 +6,8 @@ import MediaSigning
 #endif
 
 /// Maps signed-URL subjects to partitions: hex HMAC-SHA256 of `"mediactl-subject-v1\n" + sub` under the
-/// install's subject key, `<state>/keys/subject.key` (32 random bytes, mode 0600, made on first start).
+/// install's subject key, `<state>/keys/subject.key` (32 random bytes, mode 0600, made when a policy set first has a
+/// tier with `signedURLs`, or by the first purge of a subject).
 ///
 /// The namespace is apart from bearer-token partitions (``PartitionKeyer``, another key and domain), so a
 /// subject never opens a credential's partition. The key outlives restarts, so one subject's partition digest
