@@ -41,11 +41,26 @@ public struct SignatureVerifier: Sendable {
 
     /// The query's parameters (the text between `&`s), or `nil` when none of them is named `exp`, `sub`,
     /// `kid` or `sig` (an unsigned request).
+    /// - Complexity: one pass over the query's bytes; no copy unless it is signed.
     public static func parameters(ofSigned query: Substring?) -> [Substring]? {
         guard let query, !query.isEmpty else { return nil }
-        let parameters = query.split(separator: "&", omittingEmptySubsequences: false)
-        guard parameters.contains(where: { isSignatureParameter(SigningString.split($0).name) }) else { return nil }
-        return parameters
+        let bytes = query.utf8
+        var parameters: [Substring] = []
+        var signed = false
+        var start = bytes.startIndex
+        while true {
+            let end = bytes[start...].firstIndex(of: UInt8(ascii: "&")) ?? bytes.endIndex
+            let parameter = query[start..<end]
+            if !signed {
+                let name = parameter.utf8.prefix { $0 != UInt8(ascii: "=") }
+                signed = name.count == 3 && (name.elementsEqual("exp".utf8) || name.elementsEqual("sub".utf8)
+                                             || name.elementsEqual("kid".utf8) || name.elementsEqual("sig".utf8))
+            }
+            parameters.append(parameter)
+            guard end != bytes.endIndex else { break }
+            start = bytes.index(after: end)
+        }
+        return signed ? parameters : nil
     }
 
     /// Whether `name` is one of `exp`, `sub`, `kid`, `sig` (exactly, as sent).

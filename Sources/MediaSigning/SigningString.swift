@@ -55,7 +55,9 @@ public enum SigningString {
 
     /// A parameter's name (before the first `=`) and value (after it; empty without `=`).
     public static func split(_ parameter: Substring) -> (name: Substring, value: Substring) {
-        guard let equals = parameter.firstIndex(of: "=") else { return (parameter, parameter[parameter.endIndex...]) }
-        return (parameter[..<equals], parameter[parameter.index(after: equals)...])
+        guard let equals = parameter.utf8.firstIndex(of: UInt8(ascii: "=")) else {
+            return (parameter, parameter[parameter.endIndex...])
+        }
+        return (parameter[..<equals], parameter[parameter.utf8.index(after: equals)...])
     }
 }

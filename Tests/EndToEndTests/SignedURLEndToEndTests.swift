@@ -30,7 +30,7 @@ struct SignedURLEndToEndTests {
         #expect(second.body != first.body)
         for (target, body) in [(alice, first.body), (bob, second.body)] {
             let again = try signed.world.get(target)
-            #expect(again.header("Cache-Status") == "mediactl; hit; ttl=60")
+            #expect(again.header("Cache-Status")?.hasPrefix("mediactl; hit; ttl=") == true)
             #expect(again.body == body)
         }
         // HEAD with a URL signed for GET: the same fields, no body.
@@ -72,7 +72,7 @@ struct SignedURLEndToEndTests {
         #expect(purge.exitCode == 0)
         #expect(purge.stdout == "purged 1 entry\n")
         #expect(try signed.world.get(alice).header("Cache-Status")?.hasPrefix("mediactl; fwd=uri-miss") == true)
-        #expect(try signed.world.get(bob).header("Cache-Status") == "mediactl; hit; ttl=60")
+        #expect(try signed.world.get(bob).header("Cache-Status")?.hasPrefix("mediactl; hit; ttl=") == true)
         try signed.world.settle()
         let (audit, report) = try signed.world.audit()
         #expect(audit.exitCode == 0, "\(audit.stdout)\(audit.stderr)")

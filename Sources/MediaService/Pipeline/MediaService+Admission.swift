@@ -63,6 +63,7 @@ extension MediaService {
                                                                 outcome: outcome)))
         }
         var signature: VerifiedSignature?
+        var signedPartition: String?
         if tier.signedURLs != nil || signatureParameters != nil {
             switch admitSignature(request, parameters: signatureParameters, match: match, tier: tier, snapshot: snapshot,
                                   outcome: outcome) {
@@ -70,6 +71,7 @@ extension MediaService {
             case .success(let admitted?):
                 signature = admitted.signature
                 match = admitted.match
+                signedPartition = admitted.partition
             case .success(nil): break
             }
         }
@@ -78,7 +80,7 @@ extension MediaService {
         if let signature {
             // The subject is the partition (a namespace apart from credentials); the client's credentials are not used.
             hasCredential = true
-            partition = subjectPartition(signature.subject)
+            partition = signedPartition
         } else {
             switch credentialPartition(request, tier: tier, outcome: outcome) {
             case .failure(let refusal): return .failure(refusal)

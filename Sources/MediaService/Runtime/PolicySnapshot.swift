@@ -17,6 +17,8 @@ final class PolicySnapshot: Sendable {
     /// Route name → the CORS it answers (the route's `cors`, else its tier's); empty when no route has any,
     /// so answers on other routes pay nothing.
     let cors: [String: CORSPolicy]
+    /// Signed targets verified under this snapshot's keys (``SignatureCache``).
+    let signatures = SignatureCache()
 
     init(policies: PolicySet, digest: String, router: Router, runtimes: [String: TierRuntime],
          secrets: PolicySecrets = .none) {

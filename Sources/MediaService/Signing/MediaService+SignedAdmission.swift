@@ -8,6 +8,8 @@ extension MediaService {
     struct SignedAdmission {
         var signature: VerifiedSignature
         var match: RouteMatch
+        /// The subject's partition, or `nil` when the subject key cannot be used (the service is stopping).
+        var partition: String?
     }
 
     /// The raw query of a request target (after the first `?`), or `nil`.
@@ -50,6 +52,15 @@ extension MediaService {
             response.fields.set("WWW-Authenticate", "Mediactl-Signed-URL realm=\"\(tier.name)\"")
             return .failure(Refusal(response: response))
         }
+        if let known = snapshot.signatures.entry(for: request.target), known.match.route == match.route {
+            // Verified before under these keys: only the expiry can have changed.
+            guard Double(known.signature.expires) > now else {
+                counters?.count(SignatureRefusal.Code.expired.rawValue)
+                return .failure(Self.signatureRefusal(SignatureRefusal(.expired, "the signed URL has expired"), outcome: outcome))
+            }
+            counters?.count("verified")
+            return .success(SignedAdmission(signature: known.signature, match: known.match, partition: known.partition))
+        }
         let path = Self.rawPath(of: request.target)
         guard let verifier = snapshot.secrets.verifiers[tier.name] else {
             counters?.count(SignatureRefusal.Code.unknownKeyID.rawValue)
@@ -61,7 +72,13 @@ extension MediaService {
             return .failure(Self.signatureRefusal(refusal, outcome: outcome))
         case .success(let signature):
             counters?.count("verified")
-            return .success(SignedAdmission(signature: signature, match: Self.match(match, query: signature.query)))
+            let reduced = Self.match(match, query: signature.query)
+            let partition = subjectPartition(signature.subject)
+            if let partition {
+                snapshot.signatures.keep(SignatureCache.Entry(signature: signature, match: reduced, partition: partition),
+                                         for: request.target)
+            }
+            return .success(SignedAdmission(signature: signature, match: reduced, partition: partition))
         }
     }
 
@@ -82,10 +99,12 @@ extension MediaService {
     }
 
     /// The origin fields of a signed request on `route`: the image-tier hygiene with no client credential, then the
-    /// route's service token (`originAuthorization`) and the subject in `subjectHeader`.
+    /// route's service token (`originAuthorization`) and the subject in `subjectHeader`; no `Referer`.
     static func signedOriginFields(_ client: HTTPFields, route: MediaPolicy.Route, signature: VerifiedSignature,
                                    secrets: PolicySecrets) -> HTTPFields {
         var fields = HeaderHygiene.originRequestFields(from: client, forwardAuthorization: false)
+        // The page that showed the image is the user's business, not the origin's.
+        fields.remove("Referer")
         if let token = secrets.originTokens[route.name] { fields.set("Authorization", token.authorizationValue) }
         if let header = route.subjectHeader { fields.set(header, signature.subject) }
         return fields
