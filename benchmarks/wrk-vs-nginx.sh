@@ -34,6 +34,8 @@
 #   KEEP_WORK=0                                              1: keep the work directory (logs, configs)
 #   RESULTS=                                                 also write the Markdown table to this file
 #   SCENARIOS="catalog-hit receipt-hit signed-hit miss"      which scenarios to run
+#   REPEAT=1                                                 run the scenarios this many times, interleaved (A B A B …);
+#                                                            the CPU table lists every run and the mean
 #   EVENT_LOOPS=                                             mediactl --event-loops (default: one per CPU; PIN=1: 1)
 #   PIN=1                                                    servers on CPU 0 only (nginx proxy
 #        worker_processes 1, mediactl --event-loops 1), wrk and the origin on the other CPUs, so the load
@@ -292,21 +294,31 @@ run_wrk() {  # SERVER SCENARIO CONNECTIONS URL MODE
 }
 
 SCENARIOS=${SCENARIOS:-"catalog-hit receipt-hit signed-hit miss"}
+REPEAT=${REPEAT:-1}
+declare -A CPU_RUNS   # CPU_RUNS[scenario,c] = every run's CPU µs per request, space-separated
+for ((rep = 1; rep <= REPEAT; rep++)); do
 for scenario in $SCENARIOS; do
     case $scenario in
         catalog-hit) path=$CATALOG_PATH; mode=plain ;;
         receipt-hit) path=$RECEIPT_PATH; mode=bearer ;;
         signed-hit)
             if [ "$SIGNED_SUPPORTED" != 1 ] || [ -z "$MEDIACTL_PID" ]; then log "signed-hit skipped: this build has no signedURLs"; continue; fi
-            for c in $CONNECTIONS; do run_wrk mediactl "$scenario" "$c" "$M$SIGNED_TARGET" plain; done
+            for c in $CONNECTIONS; do
+                run_wrk mediactl "$scenario" "$c" "$M$SIGNED_TARGET" plain
+                CPU_RUNS[$scenario,$c]="${CPU_RUNS[$scenario,$c]:-} ${CPU[$scenario,$c]}"
+            done
             continue ;;
         miss)        path=$CATALOG_PATH; mode=unique ;;
     esac
     for c in $CONNECTIONS; do
-        [ -n "$MEDIACTL_PID" ] && run_wrk mediactl "$scenario" "$c" "$M$path" "$mode"
+        if [ -n "$MEDIACTL_PID" ]; then
+            run_wrk mediactl "$scenario" "$c" "$M$path" "$mode"
+            CPU_RUNS[$scenario,$c]="${CPU_RUNS[$scenario,$c]:-} ${CPU[$scenario,$c]}"
+        fi
         run_wrk nginx "$scenario" "$c" "$P$path" "$mode"
         [ "$scenario" = miss ] && run_wrk origin "$scenario" "$c" "$O$path" "$mode"
     done
+done
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
 RSS_AFTER=0; HWM_AFTER=0
@@ -377,7 +389,9 @@ ms() { awk -v u="$1" 'BEGIN { if (u == "-") print "-"; else printf "%.2f", u / 1
         echo "|---|$(for c in $CONNECTIONS; do printf -- '---|'; done)"
         for scenario in $SCENARIOS; do
             [ -n "${CPU[$scenario,${CONNECTIONS%% *}]:-}" ] || continue
-            echo "| $scenario | $(for c in $CONNECTIONS; do printf '%s | ' "${CPU[$scenario,$c]:--}"; done)"
+            echo "| $scenario | $(for c in $CONNECTIONS; do
+                printf '%s | ' "$(awk -v runs="${CPU_RUNS[$scenario,$c]:-}" 'BEGIN { n = split(runs, v, " "); if (n == 0) { print "-"; exit }
+                    for (i = 1; i <= n; i++) s += v[i]; if (n == 1) print v[1]; else printf "%.2f (%s)", s / n, runs }')"; done)"
         done
         echo
         budget=$((PUBLIC_MEMORY_BYTES + PRIVATE_MEMORY_BYTES))
