@@ -58,7 +58,7 @@ let package = Package(
         .executableTarget(
             name: "mediabench",
             dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
-                           "MediaService", "HTTPServer"],
+                           "MediaService", "MediaSigning", "HTTPServer"],
             swiftSettings: strict),
 
         .testTarget(name: "HTTPCachingTests", dependencies: ["HTTPCaching"], swiftSettings: strict),

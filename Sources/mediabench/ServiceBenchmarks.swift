@@ -25,6 +25,7 @@ enum ServiceBenchmarks {
             .split(separator: ",").map(String.init))
         let jpeg = try ServiceFixture.catalogJPEG()
         if parts.contains("hits") { try ServiceHitBenchmarks.run(jpeg: jpeg) }
+        if parts.contains("signed-hits") { try ServiceSignedHitBenchmarks.run(jpeg: jpeg) }
         if parts.contains("misses") || parts.contains("misses-counting") || parts.contains("misses-transport") {
             try ServiceMissBenchmarks.run(jpeg: jpeg, counting: !parts.contains("misses-transport"),
                                           transport: !parts.contains("misses-counting"))

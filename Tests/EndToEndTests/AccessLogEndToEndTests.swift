@@ -54,9 +54,9 @@ struct AccessLogEndToEndTests {
         try world.start(extraArguments: ["--access-log", logURL.path])
         let cookie = ("Cookie", "session=cookie-secret-91f3")
 
-        #expect(try world.get(Self.receipt + "?sig=query-secret-5b2e").status == 401)
-        #expect(try world.get(Self.receipt + "?sig=query-secret-5b2e", token: Self.token, headers: [cookie]).status == 200)
-        #expect(try world.get(Self.receipt + "?sig=query-secret-5b2e", token: Self.token).status == 200)
+        #expect(try world.get(Self.receipt + "?token=query-secret-5b2e").status == 401)
+        #expect(try world.get(Self.receipt + "?token=query-secret-5b2e", token: Self.token, headers: [cookie]).status == 200)
+        #expect(try world.get(Self.receipt + "?token=query-secret-5b2e", token: Self.token).status == 200)
         #expect(try world.get(Self.horse + "?v=1", headers: [cookie]).status == 200)
         #expect(try world.get(Self.horse + "?v=1").status == 200)
         #expect(try world.get("/nowhere/secret-name.jpg").status == 404)

@@ -38,6 +38,10 @@ struct SignedURLEndToEndTests {
         #expect(head.status == 200)
         #expect(head.body.isEmpty)
         #expect(head.header("Content-Length") == String(first.body.count))
+        // Two misses, two hits and a HEAD: each counted once, when answered (a miss is admitted twice).
+        let verified = try signed.world.admin("/_mediactl/metrics").text.split(separator: "\n")
+            .filter { $0.hasPrefix(#"mediactl_signed_url_requests_total{tier="signed-private",outcome="verified"}"#) }
+        #expect(verified == [#"mediactl_signed_url_requests_total{tier="signed-private",outcome="verified"} 5"#])
         #expect(signed.signedLog == [
             "/signed/receipts/r-7731.png auth=Bearer \(SignedURLWorld.token) sub=alice origin=- status=200",
             "/signed/receipts/r-7731.png auth=Bearer \(SignedURLWorld.token) sub=bob origin=- status=200",

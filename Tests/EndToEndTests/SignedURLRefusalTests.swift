@@ -55,6 +55,7 @@ struct SignedURLRefusalTests {
         #expect(unsigned.status == 401)
         #expect(unsigned.text == Self.problem(401, "Unauthorized", "signature-required", "tier signed-private answers signed URLs only"))
         #expect(unsigned.header("WWW-Authenticate") == "Mediactl-Signed-URL realm=\"signed-private\"")
+        #expect(unsigned.header("Referrer-Policy") == "no-referrer")
         #expect(signed.signedLog.isEmpty)
         #expect(signed.world.origin.accessLog.isEmpty)
         // Paths the router refuses (`..`, `%2F`, `//`) are refused before a route, so before a tier, is known:

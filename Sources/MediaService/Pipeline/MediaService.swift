@@ -238,7 +238,8 @@ public final class MediaService: Sendable {
     /// signed request, ``SignedAnswer``'s. Costs one dictionary check when no route has `cors`.
     func finished(_ response: ServiceResponse, _ request: ServiceRequest, _ context: RequestContext? = nil) -> ServiceResponse {
         var response = response
-        if let signature = context?.signature {
+        if let context, let signature = context.signature {
+            context.runtime.counters.signed.count("verified")
             SignedAnswer.decorate(&response, expires: signature.expires, now: now)
         }
         let cors = hitRoutes.snapshot.cors

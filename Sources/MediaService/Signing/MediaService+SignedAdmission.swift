@@ -47,8 +47,8 @@ extension MediaService {
         guard let parameters else {
             guard signed.required else { return .success(nil) }
             counters?.count("signature-required")
-            var response = Responder.problem(401, code: "signature-required",
-                                             detail: "tier \(tier.name) answers signed URLs only", outcome: outcome)
+            var response = SignedAnswer.refusal(401, code: "signature-required",
+                                                detail: "tier \(tier.name) answers signed URLs only", outcome: outcome)
             response.fields.set("WWW-Authenticate", "Mediactl-Signed-URL realm=\"\(tier.name)\"")
             return .failure(Refusal(response: response))
         }
@@ -58,7 +58,6 @@ extension MediaService {
                 counters?.count(SignatureRefusal.Code.expired.rawValue)
                 return .failure(Self.signatureRefusal(SignatureRefusal(.expired, "the signed URL has expired"), outcome: outcome))
             }
-            counters?.count("verified")
             return .success(SignedAdmission(signature: known.signature, match: known.match, partition: known.partition))
         }
         let path = Self.rawPath(of: request.target)
@@ -71,7 +70,8 @@ extension MediaService {
             counters?.count(refusal.code.rawValue)
             return .failure(Self.signatureRefusal(refusal, outcome: outcome))
         case .success(let signature):
-            counters?.count("verified")
+            // Counted `verified` when answered (``finished(_:_:_:)``): a miss is admitted twice, by the synchronous
+            // fast path and again by the full path.
             let reduced = Self.match(match, query: signature.query)
             let partition = subjectPartition(signature.subject)
             if let partition {
