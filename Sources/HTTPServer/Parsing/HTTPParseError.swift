@@ -26,9 +26,14 @@ public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible
         public static let invalidFieldName = Code("invalid-field-name")
         /// NUL or another control character in a field value (RFC 9110 §5.5) → 400.
         public static let invalidFieldValue = Code("invalid-field-value")
-        /// HTTP/1.1 request without exactly one `Host` (RFC 9112 §3.2) → 400.
+        /// HTTP/1.1 request without exactly one `Host`, or a `Host` that is not `uri-host[:port]` (RFC 9112 §3.2,
+        /// RFC 3986 §3.2.2) → 400.
         public static let invalidHost = Code("invalid-host")
-        /// `Content-Length` not 1*DIGIT, or several different values (RFC 9112 §6.3) → 400.
+        /// A line ended by LF alone, in the head or in chunked framing (RFC 9112 §2.2 lets a recipient accept it; a
+        /// front that reads it otherwise could split the request differently) → 400.
+        public static let bareLineFeed = Code("bare-line-feed")
+        /// `Content-Length` not 1*DIGIT, a list (`5,5`) or several lines (RFC 9112 §6.3 allows equal ones; refused to
+        /// leave no room for a front to disagree) → 400.
         public static let invalidContentLength = Code("invalid-content-length")
         /// Both `Content-Length` and `Transfer-Encoding` (RFC 9112 §6.1) → 400.
         public static let conflictingFraming = Code("conflicting-framing")

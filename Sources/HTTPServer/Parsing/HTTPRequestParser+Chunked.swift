@@ -18,6 +18,7 @@ extension HTTPRequestParser {
                 return .needMoreData
             }
             if line.count > configuration.maxChunkLineBytes { return .failure(chunkLineTooLong()) }
+            if lineEndedWithBareLF { return .failure(bareLineFeed()) }
             var size = 0
             var index = line.startIndex
             while index < line.endIndex, let digit = ASCII.hexValue(line[index]) {
@@ -26,7 +27,10 @@ extension HTTPRequestParser {
                 index += 1
             }
             guard index > line.startIndex else { return .failure(invalidChunk("invalid chunk size")) }
-            while index < line.endIndex && ASCII.isWhitespace(line[index]) { index += 1 }
+            // RFC 9112 §7.1.1 allows BWS before a chunk extension; refused, as fronts disagree on it.
+            if index < line.endIndex && ASCII.isWhitespace(line[index]) {
+                return .failure(invalidChunk("whitespace after the chunk size"))
+            }
             if index < line.endIndex {
                 guard line[index] == ASCII.semicolon,
                     line[index...].allSatisfy({ $0 >= 0x20 && $0 != 0x7F || $0 == ASCII.tab })
@@ -55,6 +59,7 @@ extension HTTPRequestParser {
                 return .needMoreData
             }
             guard line.isEmpty else { return .failure(invalidChunk("missing CRLF after chunk data")) }
+            if lineEndedWithBareLF { return .failure(bareLineFeed()) }
             state = .chunkSize
             return .proceed
         default:

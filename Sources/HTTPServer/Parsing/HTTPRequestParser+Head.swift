@@ -64,6 +64,7 @@ extension HTTPRequestParser {
     /// (`.requestLine`).
     mutating func finishHead() -> HTTPParseError? {
         var hostCount = 0
+        var hostValue = ""
         var contentLengths: [String] = []
         var transferCodings: [String] = []
         var connectionTokens: [String] = []
@@ -71,6 +72,7 @@ extension HTTPRequestParser {
         for field in pending.headerFields {
             if HTTPFieldName.equal(field.name, "host") {
                 hostCount += 1
+                hostValue = field.value
             } else if HTTPFieldName.equal(field.name, "content-length") {
                 contentLengths.append(field.value)
             } else if HTTPFieldName.equal(field.name, "transfer-encoding") {
@@ -84,6 +86,9 @@ extension HTTPRequestParser {
         let isHTTP11 = pending.version == .http1_1
         if isHTTP11 ? hostCount != 1 : hostCount > 1 {
             return .badRequest(.invalidHost, "request without exactly one Host field")
+        }
+        if hostCount == 1 && !Self.isHost(hostValue) {
+            return .badRequest(.invalidHost, "Host is not uri-host[:port]")
         }
         pending.keepAlive =
             isHTTP11 ? !connectionTokens.contains("close") : connectionTokens.contains("keep-alive")
@@ -125,8 +130,55 @@ extension HTTPRequestParser {
         return nil
     }
 
-    /// RFC 9112 §6.3: every line and list member must be 1*DIGIT and all must be equal.
+    /// RFC 3986 §3.2.2–3.2.3 `uri-host [ ":" port ]`: a non-empty reg-name (unreserved, sub-delims, `%XX`), an IPv4
+    /// address, or an IP-literal in brackets; the port 0 to 5 digits.
+    static func isHost(_ value: String) -> Bool {
+        var bytes = Array(value.utf8)[...]
+        guard !bytes.isEmpty else { return false }
+        if bytes.first == UInt8(ascii: "[") {
+            guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > bytes.startIndex + 1 else { return false }
+            let literal = bytes[(bytes.startIndex + 1)..<close]
+            guard literal.allSatisfy({ ASCII.hexValue($0) != nil || $0 == UInt8(ascii: ":") || $0 == UInt8(ascii: ".") })
+            else { return false }
+            bytes = bytes[(close + 1)...]
+        } else {
+            let end = bytes.firstIndex(of: UInt8(ascii: ":")) ?? bytes.endIndex
+            let name = bytes[..<end]
+            guard !name.isEmpty else { return false }
+            var index = name.startIndex
+            while index < name.endIndex {
+                let byte = name[index]
+                if byte == UInt8(ascii: "%") {
+                    guard index + 2 < name.endIndex, ASCII.hexValue(name[index + 1]) != nil, ASCII.hexValue(name[index + 2]) != nil
+                    else { return false }
+                    index += 3
+                    continue
+                }
+                switch byte {
+                case 0x41...0x5A, 0x61...0x7A, 0x30...0x39, UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: "~"),
+                     UInt8(ascii: "!"), UInt8(ascii: "$"), UInt8(ascii: "&"), UInt8(ascii: "'"), UInt8(ascii: "("), UInt8(ascii: ")"),
+                     UInt8(ascii: "*"), UInt8(ascii: "+"), UInt8(ascii: ","), UInt8(ascii: ";"), UInt8(ascii: "="):
+                    index += 1
+                default:
+                    return false
+                }
+            }
+            bytes = bytes[end...]
+        }
+        guard !bytes.isEmpty else { return true }
+        guard bytes.first == UInt8(ascii: ":") else { return false }
+        let port = bytes.dropFirst()
+        return port.count <= 5 && port.allSatisfy(ASCII.isDigit)
+    }
+
+    /// RFC 9112 §6.3, strictly: one `Content-Length` line holding one 1*DIGIT value (no list, no repeated line).
     func parseContentLength(_ lines: [String]) -> Result<Int, HTTPParseError> {
+        guard lines.count == 1 else {
+            return .failure(.badRequest(.invalidContentLength, "several Content-Length fields"))
+        }
+        if lines[0].utf8.contains(UInt8(ascii: ",")) {
+            return .failure(.badRequest(.invalidContentLength, "a Content-Length list"))
+        }
         var result: Int?
         for line in lines {
             for member in line.utf8.split(separator: UInt8(ascii: ","), omittingEmptySubsequences: false) {

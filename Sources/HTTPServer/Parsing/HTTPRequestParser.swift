@@ -6,8 +6,8 @@ import Glibc
 /// Pipelined requests come out one per ``next()`` call, in order. After a ``Action/failure(_:)``
 /// the parser stays failed: answer with the error's status and close the connection.
 ///
-/// Accepted: `method SP request-target SP HTTP/1.0|HTTP/1.1`; CRLF or bare LF line ends
-/// (RFC 9112 §2.2); empty lines before the request line are skipped; field values have OWS
+/// Accepted: `method SP request-target SP HTTP/1.0|HTTP/1.1`; CRLF line ends (a bare LF is refused,
+/// ``HTTPParseError/Code/bareLineFeed``); empty lines before the request line are skipped; field values have OWS
 /// trimmed; bodies by `Content-Length` or `Transfer-Encoding: chunked` with trailers.
 /// Refused: see ``HTTPParseError/Code`` for each case and its status.
 public struct HTTPRequestParser: Sendable {
@@ -40,6 +40,8 @@ public struct HTTPRequestParser: Sendable {
     var readIndex = 0
     /// Where the search for the next LF resumes (bytes before it hold no LF).
     var scanIndex = 0
+    /// Whether the line ``takeLine(consumed:)`` took last ended with LF alone.
+    var lineEndedWithBareLF = false
     /// Bytes and field lines consumed in the current header or trailer section.
     var sectionBytes = 0
     var sectionFields = 0
@@ -107,6 +109,7 @@ public struct HTTPRequestParser: Sendable {
                     }
                     return .needMoreData
                 }
+                if lineEndedWithBareLF { return fail(bareLineFeed()) }
                 if line.isEmpty { continue }  // RFC 9112 §2.2: ignore empty lines before the request line.
                 if line.count > configuration.maxRequestLineBytes { return fail(requestLineTooLong()) }
                 if let error = parseRequestLine(line) { return fail(error) }
@@ -126,6 +129,7 @@ public struct HTTPRequestParser: Sendable {
                     return .needMoreData
                 }
                 if sectionBytes > configuration.maxHeaderBytes { return fail(headerTooLarge()) }
+                if lineEndedWithBareLF { return fail(bareLineFeed()) }
                 if line.isEmpty {
                     if isTrailer { return complete() }
                     if let error = finishHead() { return fail(error) }
@@ -172,6 +176,10 @@ public struct HTTPRequestParser: Sendable {
         pending = HTTPServerRequest(method: "", target: "")
         state = .requestLine
         return .request(request)
+    }
+
+    func bareLineFeed() -> HTTPParseError {
+        .badRequest(.bareLineFeed, "a line ended by LF without CR")
     }
 
     func requestLineTooLong() -> HTTPParseError {
@@ -221,7 +229,11 @@ public struct HTTPRequestParser: Sendable {
             return nil
         }
         var contentEnd = lf
-        if contentEnd > start && buffer[contentEnd - 1] == ASCII.cr { contentEnd -= 1 }
+        lineEndedWithBareLF = true
+        if contentEnd > start && buffer[contentEnd - 1] == ASCII.cr {
+            contentEnd -= 1
+            lineEndedWithBareLF = false
+        }
         readIndex = lf + 1
         scanIndex = readIndex
         consumed += readIndex - start

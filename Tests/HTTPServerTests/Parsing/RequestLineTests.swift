@@ -28,11 +28,27 @@ import Testing
         }
     }
 
-    @Test func acceptsBareLFLineEndings() {
-        let outcome = parse("GET / HTTP/1.1\nHost: h\n\n")
-        #expect(outcome.error == nil)
+    /// RFC 9112 §2.2 lets a recipient accept LF alone; refused, since a front that does not would split differently.
+    @Test(arguments: ["GET / HTTP/1.1\nHost: h\r\n\r\n", "GET / HTTP/1.1\r\nHost: h\n\r\n", "GET / HTTP/1.1\r\nHost: h\r\n\n",
+                      "\nGET / HTTP/1.1\r\nHost: h\r\n\r\n"])
+    func refusesBareLFLineEndings(_ request: String) {
+        let outcome = parse(request)
+        #expect(outcome.error == HTTPParseError(code: .bareLineFeed, status: 400, message: "a line ended by LF without CR"))
+        #expect(outcome.requests.isEmpty)
+    }
+
+    @Test(arguments: ["h", "media.example.com", "media.example.com:8080", "127.0.0.1:80", "[::1]:8443", "[2001:db8::1]",
+                      "xn--bcher-kva.example", "a%41b", "host:"])
+    func acceptsUriHostAndPort(_ host: String) {
+        let outcome = parse("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+        #expect(outcome.error == nil, "\(host)")
         #expect(outcome.requests.count == 1)
-        #expect(pairs(outcome.requests[0].headerFields) == [["Host", "h"]])
+    }
+
+    @Test(arguments: ["", "a b", "a/b", "a@b", "h:80:81", "h:123456", "h:8x", "[::1", "[]", "[zz]", "a%4", "a\"b", "h?x", "h#x"])
+    func refusesHostsThatAreNotUriHostAndPort(_ host: String) {
+        let outcome = parse("GET / HTTP/1.1\r\nHost: \(host)\r\n\r\n")
+        #expect(outcome.error == HTTPParseError(code: .invalidHost, status: 400, message: "Host is not uri-host[:port]"), "\(host)")
     }
 
     @Test func skipsEmptyLinesBeforeRequestLine() {
