@@ -16,7 +16,9 @@ extension HTTPServer {
         /// the accept); while reading a body, the longest pause between two reads. On expiry the
         /// client gets `408` and the connection closes. Default: 10 s.
         public var readHeaderTimeout: Duration
-        /// How long a keep-alive connection may wait for its next request before it is closed. Default: 60 s.
+        /// How long a keep-alive connection may wait for its next request before it is closed. Default: 55 s, shorter
+        /// than nginx's default upstream `keepalive_timeout` (60 s), so a front's pooled connection is never closed
+        /// here just as the front sends on it (docs/http-server.md, "Limits and timeouts").
         public var idleTimeout: Duration
         /// Time allowed to write one response; on expiry the connection is closed. Default: 30 s.
         public var writeTimeout: Duration
@@ -37,7 +39,7 @@ extension HTTPServer {
 
         public init(
             host: String = "127.0.0.1", port: Int = 8080, backlog: Int = 1_024, maxConnections: Int = 1_024,
-            readHeaderTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(60),
+            readHeaderTimeout: Duration = .seconds(10), idleTimeout: Duration = .seconds(55),
             writeTimeout: Duration = .seconds(30), drainTimeout: Duration = .seconds(10),
             parser: HTTPRequestParser.Configuration = HTTPRequestParser.Configuration(),
             addsDateField: Bool = true, threadStackBytes: Int = 1_048_576,

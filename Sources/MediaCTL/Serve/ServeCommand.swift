@@ -29,7 +29,7 @@ public struct ServeCommand: Sendable {
         /// Time between two sweeps of expired entries. Default: 60 s.
         public var sweepInterval: Duration
         /// Server limits and timeouts; `host` and `port` come from `--listen`. Default: the
-        /// ``HTTPServer/HTTPServer/Configuration`` defaults (10 s header, 60 s idle, 10 s drain timeouts).
+        /// ``HTTPServer/HTTPServer/Configuration`` defaults (10 s header, 55 s idle, 10 s drain timeouts).
         public var server: HTTPServer.Configuration
         /// The origin transport. Default: `nil`, ``MediaService/DefaultOriginFetcher/make(note:)`` (a
         /// ``MediaService/CurlOriginFetcher``; when libcurl cannot be used, every fetch fails with a 502 naming why).
