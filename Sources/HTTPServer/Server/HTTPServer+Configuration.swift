@@ -18,7 +18,7 @@ extension HTTPServer {
         public var readHeaderTimeout: Duration
         /// How long a keep-alive connection may wait for its next request before it is closed. Default: 55 s, shorter
         /// than nginx's default upstream `keepalive_timeout` (60 s), so a front's pooled connection is never closed
-        /// here just as the front sends on it (docs/http-server.md, "Limits and timeouts").
+        /// here just as the front sends on it (docs/http-server.md, "Timeouts, cap and stop").
         public var idleTimeout: Duration
         /// Time allowed to write one response; on expiry the connection is closed. Default: 30 s.
         public var writeTimeout: Duration

@@ -32,8 +32,11 @@ public final class SubjectKeyer: Sendable, CustomStringConvertible {
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
             throw SecretFileError(.unreadable, file: folder, problem: "cannot be created (errno \(errno))", allowed: "a folder")
         }
-        let made = try? SymmetricKey(randomByteCount: 32)
-        if let made {
+        guard let made = try? SymmetricKey(randomByteCount: 32) else {
+            throw SecretFileError(.unreadable, file: path, problem: "cannot be made: the random generator failed",
+                                  allowed: "a working OpenSSL CSPRNG")
+        }
+        do {
             let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
             if descriptor >= 0 {
                 let written = (try? made.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }) ?? -1
