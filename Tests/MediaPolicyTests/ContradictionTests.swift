@@ -33,6 +33,16 @@ import Testing
         }
     }
 
+    @Test func forwardInterimOnlyOnGenericTiers() {
+        #expect(messages(#"{ "storage": "memory", "forwardInterim": true }"#) == [
+            #"Policies/test.json: tiers.t.forwardInterim: true forwards an origin's interim responses, but an image tier answers with the final image or a problem only; allowed: forwardInterim true only when contentTypes is ["*/*"]"#,
+        ])
+        #expect(messages(#"{ "storage": "memory", "contentTypes": ["*/*"], "forwardInterim": true }"#) == [])
+        #expect(messages(#"{ "storage": "memory", "forwardInterim": "yes" }"#) == [
+            #"Policies/test.json: tiers.t.forwardInterim: "yes" is a string; allowed: true or false"#,
+        ])
+    }
+
     @Test func privateCacheWithoutPartition() {
         #expect(messages(#"{ "storage": "memory", "cache": "private" }"#) == [
             #"Policies/test.json: tiers.t.cache: "private" is a per-user cache, but partition is "none": it would be shared between users; allowed: cache "private" with partition "credential", or cache "shared""#,

@@ -94,6 +94,11 @@ extension PolicyFileDecoder {
                        allowed: "credentials \"strip\" or \"refuse\" with signedURLs.required true, or signedURLs.required false with \"bearer-required\"")
             }
         }
+        if tier.forwardInterim, tier.validatesImages {
+            report(.contradiction, at("forwardInterim"), value: .bool(true),
+                   problem: "true forwards an origin's interim responses, but an image tier answers with the final image or a problem only",
+                   allowed: "forwardInterim true only when contentTypes is [\"*/*\"]")
+        }
         if tier.cors != nil, !tier.validatesImages {
             report(.contradiction, at("cors"), value: .string("{…}"),
                    problem: "cors answers cross-origin reads of images, but contentTypes [\"*/*\"] passes the origin's own CORS fields through",

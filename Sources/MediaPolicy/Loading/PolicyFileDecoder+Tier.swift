@@ -105,6 +105,9 @@ extension PolicyFileDecoder {
         if let value = keys["cors"] {
             tier.cors = cors(value, at: at("cors"))
         }
+        if let value = keys["forwardInterim"], let flag = boolean(value, at: at("forwardInterim")) {
+            tier.forwardInterim = flag
+        }
         guard errors.count == before else { return nil }
         checkContradictions(tier, keys: keys, at: path)
         return errors.count == before ? tier : nil

@@ -4,7 +4,7 @@ public enum PolicyFormat {
     public static let topLevelKeys = ["$schema", "routes", "tiers"]
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
-        "cache", "contentTypes", "cors", "credentials", "diskBytes", "downstreamCacheControl", "maxObjectBytes",
+        "cache", "contentTypes", "cors", "credentials", "diskBytes", "downstreamCacheControl", "forwardInterim", "maxObjectBytes",
         "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "setCookie",
         "signedURLs", "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
     ]

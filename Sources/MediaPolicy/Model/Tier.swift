@@ -51,6 +51,9 @@ public struct Tier: Sendable, Hashable {
     /// Cross-origin reads answered for the tier's routes (``CORSPolicy``; a route's own `cors` wins), or `nil`.
     /// Default: `nil`.
     public var cors: CORSPolicy?
+    /// Whether a generic tier forwards the origin's interim responses (`103 Early Hints`, `102`) to its clients.
+    /// Default: `false`: fronts such as nginx before 1.29 take a `103` for the final answer.
+    public var forwardInterim: Bool
 
     /// The image media types the service can sniff, the default of ``contentTypes``.
     public static let imageContentTypes = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]
@@ -64,8 +67,9 @@ public struct Tier: Sendable, Hashable {
         originTimeout: Double = 15, memoryBytes: Int = 67_108_864, diskBytes: Int = 1_073_741_824,
         serveStaleOnError: Int = 0, variants: Variants? = nil, metadata: MetadataPolicy = .keep,
         targetedCacheControl: [String]? = nil, setCookie: SetCookiePolicy = .refuse,
-        signedURLs: SignedURLPolicy? = nil, cors: CORSPolicy? = nil
+        signedURLs: SignedURLPolicy? = nil, cors: CORSPolicy? = nil, forwardInterim: Bool = false
     ) {
+        self.forwardInterim = forwardInterim
         self.signedURLs = signedURLs
         self.cors = cors
         self.name = name

@@ -15,6 +15,20 @@ struct ConformanceInterimTests {
 
     static func fieldPairs(_ response: HTTPResponse) -> [[String]] { response.fields.map { [$0.name, $0.value] } }
 
+    /// Off by default (`forwardInterim`): behind a front that takes a `103` for the final answer (nginx before
+    /// 1.29), forwarding it would lose the real response.
+    @Test func withoutForwardInterimTheClientGetsTheFinalAnswerOnly() throws {
+        let world = try ConformanceWorld(tier: ["forwardInterim": "false"]) { _, index, connection in
+            connection.write(Self.interimHead(103, "Early Hints", Self.hints))
+            connection.respond(200, [("Cache-Control", "max-age=100000"), ("Content-Type", "text/plain")], text: "final-\(index)")
+        }
+        defer { world.tearDown() }
+        let answer = try RawHTTP.requestWithInterim(port: world.serve.port, "GET", "/hinted")
+        #expect(answer.interim.isEmpty)
+        #expect(answer.final.status == 200)
+        #expect(answer.final.text == "final-0")
+    }
+
     /// §15.2, RFC 8297: the `103` reaches the client with its status and fields, before the final `200`,
     /// which carries none of them; the stored response does not either, and a hit gets no interim response.
     @Test func earlyHintsReachTheClientAndAreNeverStored() throws {

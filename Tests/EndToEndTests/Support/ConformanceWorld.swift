@@ -19,6 +19,7 @@ final class ConformanceWorld: @unchecked Sendable {
         var tierKeys: [String: String] = [
             "storage": "\"memory\"", "cache": "\"shared\"", "credentials": "\"forward\"", "contentTypes": "[\"*/*\"]",
             "maxTTL": "2147483648", "memoryBytes": "268435456", "maxObjectBytes": "10485760", "originTimeout": "30",
+            "forwardInterim": "true",
         ]
         for (key, value) in tier { tierKeys[key] = value }
         let tierJSON = tierKeys.keys.sorted().map { "\"\($0)\": \(tierKeys[$0]!)" }.joined(separator: ", ")

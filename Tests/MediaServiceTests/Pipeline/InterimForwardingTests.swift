@@ -15,9 +15,22 @@ import Testing
     }
 
     static let policy = """
-    { "tiers": { "http": { "storage": "memory", "cache": "shared", "credentials": "forward", "contentTypes": ["*/*"] } },
+    { "tiers": { "http": { "storage": "memory", "cache": "shared", "credentials": "forward", "contentTypes": ["*/*"],
+                           "forwardInterim": true } },
       "routes": [ { "name": "all", "mount": "/", "origin": "http://origin.test/", "tier": "http", "methods": "all" } ] }
     """
+
+    @Test func withoutForwardInterimNoneIsForwarded() async throws {
+        let harness = try PipelineHarness(policyJSON: Self.policy.replacingOccurrences(of: "\"forwardInterim\": true", with: "\"forwardInterim\": false"))
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=60"], body: Array("final".utf8), interim: [Self.earlyHints]),
+                                for: "http://origin.test/page")
+        let recorder = Recorder()
+        let answer = await harness.service.handle(
+            ServiceRequest(method: "GET", target: "/page", interimResponses: recorder.handler))
+        #expect(answer.status == 200)
+        #expect(recorder.statuses == [])
+    }
 
     static let earlyHints = OriginInterimResponse(
         status: 103, fields: HTTPFields([("Link", "</styles.css>; rel=preload; as=style"), ("x-my-header", "test")]))
