@@ -18,7 +18,8 @@ public struct StorageHookChain: Sendable {
     ///    (widest), ttl clamped to 0…2,147,483,648, reason `rfc9111-storable`.
     /// 2. `tier`: class narrowed to the tier's `storage` (`tier-storage`), or `none` (`no-partition`)
     ///    on a `partition: credential` tier without a request credential; ttl capped at `maxTTL`
-    ///    (`tier-max-ttl`), or at `unversionedMaxTTL` without the version parameter (`unversioned-max-ttl`).
+    ///    (`tier-max-ttl`), or at `unversionedMaxTTL` without the version parameter (`unversioned-max-ttl`), less the
+    ///    response's current age (RFC 9111 §4.2.3: a response already as old as the cap is `none`, `age-over-max-ttl`).
     /// 3. `limits`: body over `maxObjectBytes` → `over-size-limit`; width × height over `maxPixels` →
     ///    `over-pixel-limit`; sniffed format not in `contentTypes` (unless `["*/*"]`) → `not-an-image`.
     /// 4. `hook:<name>` for each user hook (see ``StorageHook``).
@@ -38,9 +39,15 @@ public struct StorageHookChain: Sendable {
         }
         state.set("tier", min(state.storage, tier.storage), state.ttl, .tierStorage)
         if state.storage == .none { return state.decision }
-        let cap = tier.ttlCap(versioned: proposal.request.hasVersionParameter)
+        let fullCap = tier.ttlCap(versioned: proposal.request.hasVersionParameter)
+        let age = max(0, proposal.response.currentAge)
+        if age >= fullCap && fullCap > 0 {
+            state.set("tier", .none, 0, .ageOverMaxTTL)
+            return state.decision
+        }
+        let cap = max(0, fullCap - age)
         if state.ttl > cap {
-            state.record("tier", state.storage, cap, cap < tier.maxTTL ? .unversionedMaxTTL : .tierMaxTTL)
+            state.record("tier", state.storage, cap, fullCap < tier.maxTTL ? .unversionedMaxTTL : .tierMaxTTL)
         }
         if let reason = limitViolation(proposal) {
             state.set("limits", .none, 0, reason)

@@ -22,10 +22,14 @@ public struct StorageProposal: Sendable, Hashable {
         public var status: Int
         /// The response header fields.
         public var fields: HTTPFields
+        /// The response's current age when it would be stored (RFC 9111 §4.2.3: `Age` and the apparent age from
+        /// `Date`), seconds: the tier's TTL cap counts it. Default: 0.
+        public var currentAge: Int
 
-        public init(status: Int, fields: HTTPFields = HTTPFields()) {
+        public init(status: Int, fields: HTTPFields = HTTPFields(), currentAge: Int = 0) {
             self.status = status
             self.fields = fields
+            self.currentAge = currentAge
         }
     }
 

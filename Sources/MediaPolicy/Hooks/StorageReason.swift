@@ -41,6 +41,8 @@ public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let tierMaxTTL = StorageReason("tier-max-ttl")
     /// The time to live was capped at the tier's `unversionedMaxTTL` (no version parameter).
     public static let unversionedMaxTTL = StorageReason("unversioned-max-ttl")
+    /// The response's current age (its `Age`, or its apparent age from `Date`) already reaches the tier's TTL cap.
+    public static let ageOverMaxTTL = StorageReason("age-over-max-ttl")
 
     // MARK: Limits
 

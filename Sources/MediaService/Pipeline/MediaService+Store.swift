@@ -47,7 +47,8 @@ extension MediaService {
         let proposal = StorageProposal(
             tier: tier, route: context.route,
             request: .init(hasCredential: context.hasCredential, hasVersionParameter: context.isVersioned),
-            response: .init(status: response.status, fields: responseFields),
+            response: .init(status: response.status, fields: responseFields,
+                            currentAge: Int(min(stored.currentAge(now: Int64(responseTime)), Int64(Int32.max)))),
             body: .init(byteCount: response.body.count, format: image?.format.mimeType,
                         pixelWidth: image?.width, pixelHeight: image?.height),
             storability: storability)
@@ -56,7 +57,7 @@ extension MediaService {
             decision = StorageDecision(storage: .none, ttl: 0, reason: "purged-during-fetch", trail: decision.trail)
         }
         let storeKey = CacheKey.store(group: context.groupKey, secondary: stored.secondaryKey)
-        // The policy cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
+        // The policy cap counts age (`Age` and the apparent age from `Date`), like RFC 9111 freshness: already spent.
         let policyTTL = Int64(decision.ttl) + stored.currentAge(now: Int64(responseTime))
         var head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
                               storage: decision.storage.rawValue, policyTTL: policyTTL)
@@ -168,9 +169,10 @@ extension MediaService {
     func storeUpdate(_ candidate: Candidate, _ updated: StoredResponse, context: RequestContext, requestTime: Double,
                      responseTime: Double) -> (candidate: Candidate, ttl: Int64, kept: Bool) {
         let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
-        let ttl = max(0, min(cap, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
-        // The cap counts age, like RFC 9111 freshness: an upstream `Age` is already spent (C10).
-        let policyTTL = ttl + updated.currentAge(now: Int64(responseTime))
+        // The cap counts the current age (`Age` and the apparent age from `Date`, RFC 9111 §4.2.3), as freshness does.
+        let age = updated.currentAge(now: Int64(responseTime))
+        let ttl = max(0, min(cap - age, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
+        let policyTTL = ttl + age
         var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
                               height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)
         head.storage = candidate.head.storage

@@ -115,9 +115,42 @@ import Testing
         defer { Task { await harness.close() } }
         let first = await harness.get("/catalog/coins.jpg")
         #expect(first.status == 200)
-        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=0; stored; detail=disk")
+        // Older than the tier's cap already: not stored at all (the cap counts the age, RFC 9111 §4.2.3).
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=age-over-max-ttl")
         _ = await harness.get("/catalog/coins.jpg")
         #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
+    }
+
+    /// Hardening item 10: an origin `Date` in 1970 with `Expires` in 9999 is fresh by RFC 9111 (lifetime Expires − Date),
+    /// but its apparent age (now − Date) counts against the tier's cap exactly as an `Age` field does: never stored,
+    /// never served with `Age: 1800000000` as fresh.
+    @Test func apparentAgeFromDateCountsAgainstMaxTTL() async throws {
+        let (harness, _) = try harness(["Date": "Thu, 01 Jan 1970 00:00:00 GMT", "Expires": "Fri, 31 Dec 9999 23:59:59 GMT"])
+        defer { Task { await harness.close() } }
+        let first = await harness.get("/catalog/coins.jpg")
+        #expect(first.status == 200)
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=age-over-max-ttl")
+        #expect(first.outcome.reason == "age-over-max-ttl")
+        let second = await harness.get("/catalog/coins.jpg")
+        #expect(second.fields["Cache-Status"]?.hasPrefix("mediactl; fwd=uri-miss") == true)
+        #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
+        #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:age-over-max-ttl", "skip:age-over-max-ttl"])
+    }
+
+    /// A `Date` 100 s old on an avatar (`unversionedMaxTTL` 300): kept for the 200 s the cap has left.
+    @Test func apparentAgeShortensTheTimeTheCapLeaves() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let url = "http://origin.test/avatars/u.jpg"
+        let date = HTTPDate.format(Int64(harness.clock.now) - 100)
+        harness.origin.setReply(.init(fields: HTTPFields([("Date", date), ("Cache-Control", "max-age=3600")]),
+                                      body: try Fixtures.bytes("catalog/coins-1fea11f1.jpg")), for: url)
+        let first = await harness.get("/avatars/u.jpg")
+        #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=200; stored; detail=disk")
+        harness.clock.advance(199)
+        #expect(await harness.get("/avatars/u.jpg").fields["Cache-Status"] == "mediactl; hit; ttl=1")
+        harness.clock.advance(1)
+        #expect(await harness.get("/avatars/u.jpg").fields["Cache-Status"]?.hasPrefix("mediactl; fwd=stale") == true)
     }
 
     @Test func bodyOverMaxObjectBytesIsRefused() async throws {
