@@ -109,9 +109,10 @@ public struct HTTPRequestParser: Sendable {
                     }
                     return .needMoreData
                 }
+                // Length first: fed byte by byte, an overlong line fails before its LF arrives.
+                if line.count > configuration.maxRequestLineBytes { return fail(requestLineTooLong()) }
                 if lineEndedWithBareLF { return fail(bareLineFeed()) }
                 if line.isEmpty { continue }  // RFC 9112 §2.2: ignore empty lines before the request line.
-                if line.count > configuration.maxRequestLineBytes { return fail(requestLineTooLong()) }
                 if let error = parseRequestLine(line) { return fail(error) }
                 sectionBytes = 0
                 sectionFields = 0

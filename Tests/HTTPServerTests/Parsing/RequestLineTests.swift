@@ -123,6 +123,19 @@ import Testing
         #expect(parse(line).error == expected)
     }
 
+    /// Found by FuzzRequestParser: an overlong line ended by a bare LF is 414 however it arrives,
+    /// since fed byte by byte it fails on length before the LF is read.
+    @Test(arguments: [1, 5, Int.max])
+    func overlongLineEndedByBareLFIs414ForEveryChunkSize(_ chunkSize: Int) {
+        var configuration = HTTPRequestParser.Configuration()
+        configuration.maxRequestLineBytes = 16
+        let expected = HTTPParseError(code: .requestLineTooLong, status: 414, message: "request line longer than 16 bytes")
+        #expect(parse("GET /aaaaaaaaaaaaaaaa HTTP/1.1\n", chunkSize: chunkSize, configuration: configuration).error == expected)
+        #expect(parse("GET /aaaaaaaaaaaa\n", chunkSize: chunkSize, configuration: configuration).error == expected)
+        // At the limit, the bare LF is what is wrong.
+        #expect(parse("GET /aaaaaaaaaaa\n", chunkSize: chunkSize, configuration: configuration).error?.code == .bareLineFeed)
+    }
+
     @Test func failureIsSticky() {
         var parser = HTTPRequestParser()
         parser.append(Array("BAD\r\n".utf8))
