@@ -97,14 +97,12 @@ struct BrowserSignedURLTests {
         #expect(preflightStart <= fetchStart, "the preflight came first")
 
         // The origin saw one request per subject, with the service token and the subject, and the attachment
-        // with the user's token; no OPTIONS and no Origin. Signed requests carry no Referer to the origin (mediactl
-        // drops it); the bearer request still does (HeaderHygiene keeps Referer; Chromium's default policy,
-        // strict-origin-when-cross-origin, cuts it to the page's origin).
+        // with the user's token; no OPTIONS, no Origin and no Referer (the browser sends one, cut to the page's
+        // origin by strict-origin-when-cross-origin; image tiers forward only their allow-list, HeaderHygiene).
         let originLines = SignedURLBrowserWorld.lines(world.originLogURL, count: 3)
         let token = SignedURLBrowserWorld.originToken
-        let referer = world.pageOrigin + "/"
         #expect(originLines.sorted() == [
-            "GET /receipts/r-7732.jpg sub=- auth=Bearer t1 origin=- referer=\(referer) status=200",
+            "GET /receipts/r-7732.jpg sub=- auth=Bearer t1 origin=- referer=- status=200",
             "GET /signed/latest sub=user-a auth=Bearer \(token) origin=- referer=- status=200",
             "GET /signed/latest sub=user-b auth=Bearer \(token) origin=- referer=- status=200",
         ])

@@ -5,6 +5,7 @@ enum ASCII {
     static let space = UInt8(ascii: " ")
     static let tab = UInt8(ascii: "\t")
     static let colon = UInt8(ascii: ":")
+    static let underscore = UInt8(ascii: "_")
     static let semicolon = UInt8(ascii: ";")
 
     /// tchar: `!#$%&'*+-.^_`|~`, DIGIT, ALPHA.

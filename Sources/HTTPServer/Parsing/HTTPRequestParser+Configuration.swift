@@ -13,11 +13,15 @@ extension HTTPRequestParser {
         public var maxBodyBytes: Int
         /// Maximum bytes of one chunk-size line, extensions included; longer → 400. Default: 4,096.
         public var maxChunkLineBytes: Int
+        /// The field names with `_` let through (``UnderscoreFieldNames``); any other name with `_` → 400
+        /// `invalid-field-name`. `nil` lets none through. Default: `nil`.
+        public var underscoreNames: UnderscoreFieldNames?
 
         public init(
             maxRequestLineBytes: Int = 8_192, maxHeaderBytes: Int = 65_536, maxFieldCount: Int = 100,
-            maxBodyBytes: Int = 8_388_608, maxChunkLineBytes: Int = 4_096
+            maxBodyBytes: Int = 8_388_608, maxChunkLineBytes: Int = 4_096, underscoreNames: UnderscoreFieldNames? = nil
         ) {
+            self.underscoreNames = underscoreNames
             self.maxRequestLineBytes = maxRequestLineBytes
             self.maxHeaderBytes = maxHeaderBytes
             self.maxFieldCount = maxFieldCount

@@ -44,6 +44,9 @@ extension HTTPRequestParser {
         guard !name.isEmpty, name.allSatisfy(ASCII.isTChar) else {
             return .failure(.badRequest(.invalidFieldName, "field name is not a token"))
         }
+        if name.contains(ASCII.underscore), !(configuration.underscoreNames?.allows(name) ?? false) {
+            return .failure(.badRequest(.invalidFieldName, "field name with '_' (CGI-style origins read it as '-')"))
+        }
         var start = colon + 1, end = line.endIndex
         while start < end && ASCII.isWhitespace(line[start]) { start += 1 }
         while end > start && ASCII.isWhitespace(line[end - 1]) { end -= 1 }

@@ -25,7 +25,7 @@ extension HTTPServer {
         /// How long ``HTTPServer/stop()`` lets in-flight requests finish before it shuts their
         /// sockets down. Default: 10 s.
         public var drainTimeout: Duration
-        /// Request parsing limits (414, 431, 413). Default: ``HTTPRequestParser/Configuration/init(maxRequestLineBytes:maxHeaderBytes:maxFieldCount:maxBodyBytes:maxChunkLineBytes:)`` defaults.
+        /// Request parsing limits (414, 431, 413). Default: ``HTTPRequestParser/Configuration/init(maxRequestLineBytes:maxHeaderBytes:maxFieldCount:maxBodyBytes:maxChunkLineBytes:underscoreNames:)`` defaults.
         public var parser: HTTPRequestParser.Configuration
         /// Whether responses without a `Date` field get one (RFC 9110 §6.6.1). Default: `true`.
         public var addsDateField: Bool

@@ -1,8 +1,10 @@
+import MediaService
+
 /// The `mediactl` command line, runnable in-process: parse, print help or usage errors, and
 /// dispatch to ``CommandActions``.
 public enum MediaCTLMain {
     /// The version printed by `mediactl --version`.
-    public static let version = "0.1.0"
+    public static let version = ServiceVersion.current
 
     /// Runs one `mediactl` command line.
     ///

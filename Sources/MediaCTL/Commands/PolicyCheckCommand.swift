@@ -24,6 +24,7 @@ public enum PolicyCheckCommand {
             return context.fail(error)
         }
         context.stdout.write(summary(policies, directory: options.policiesDirectory))
+        for warning in warnings(policies) { context.diagnose(warning) }
         return .success
     }
 
@@ -64,6 +65,9 @@ public enum PolicyCheckCommand {
                 out += "        signedURLs: keys \(signed.keysPath), maxLifetime \(signed.maxLifetime), required \(signed.required)\n"
             }
             if let cors = tier.cors { out += "        cors: " + corsSummary(cors) + "\n" }
+            if !tier.forwardRequestHeaders.isEmpty {
+                out += "        forwardRequestHeaders: " + tier.forwardRequestHeaders.joined(separator: " ") + "\n"
+            }
         }
         for route in policies.routes {
             out +=
@@ -79,6 +83,20 @@ public enum PolicyCheckCommand {
             out += "  libvips \(VipsRuntime.version): " + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF) + "\n"
         }
         return out
+    }
+
+    /// The warnings printed on stderr after the summary (exit status stays 0), one per forwarded field of a storing
+    /// image tier: the origin sees the field, but a stored response is keyed on it (RFC 9111 §4.1) only when the
+    /// origin's answer lists it in `Vary`; otherwise one client's answer is served to the others.
+    /// `warning: tier public forwards Accept-Language to its origin: unkeyed unless the origin's answers list it in Vary`.
+    static func warnings(_ policies: PolicySet) -> [String] {
+        policies.tiers.keys.sorted().flatMap { name -> [String] in
+            let tier = policies.tiers[name]!
+            guard tier.validatesImages, tier.storage != .none else { return [] }
+            return tier.forwardRequestHeaders.map {
+                "warning: tier \(name) forwards \($0) to its origin: unkeyed unless the origin's answers list it in Vary"
+            }
+        }
     }
 
     /// `widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality 80, maxOutputPixels 1327104, maxAVIFWidth 576`.

@@ -1,4 +1,5 @@
 import Foundation
+import HTTPServer
 import MediaPolicy
 import MediaService
 import Synchronization
@@ -27,9 +28,13 @@ final class PolicyReloader: Sendable {
     let directory: String
     let overrides: [OriginOverride]
     let context: CommandContext
+    /// The public server's names with `_` (the tiers' `forwardRequestHeaders`), replaced after each reload.
+    let underscoreNames: UnderscoreFieldNames?
     private let running = Mutex<Void>(())
 
-    init(service: MediaService, directory: String, overrides: [OriginOverride], context: CommandContext) {
+    init(service: MediaService, directory: String, overrides: [OriginOverride], context: CommandContext,
+         underscoreNames: UnderscoreFieldNames? = nil) {
+        self.underscoreNames = underscoreNames
         self.service = service
         self.directory = directory
         self.overrides = overrides
@@ -64,6 +69,7 @@ final class PolicyReloader: Sendable {
         case .success(let loaded):
             do {
                 let report = try service.reload(policies: loaded.policies, digest: loaded.digest)
+                underscoreNames?.replace(with: loaded.policies.forwardedUnderscoreNames)
                 return .reloaded(report, routes: loaded.policies.routes.count, tiers: loaded.policies.tiers.count)
             } catch {
                 return .failed("reload failed: \(error)")

@@ -98,9 +98,10 @@ public struct ServeCommand: Sendable {
 
     /// The HTTP server's configuration for this run: ``Configuration/server`` with `--listen`'s
     /// port, `host` (the numeric address `--listen` resolved to) and `--event-loops` when given.
-    func serverConfiguration(host: String) -> HTTPServer.Configuration {
+    func serverConfiguration(host: String, underscoreNames: UnderscoreFieldNames? = nil) -> HTTPServer.Configuration {
         var server = configuration.server
         server.host = host
+        server.parser.underscoreNames = underscoreNames
         server.port = Int(options.listen.port)
         if let loops = options.eventLoops { server.eventLoopCount = loops }
         return server
@@ -165,9 +166,11 @@ public struct ServeCommand: Sendable {
             await service.stop()
             throw error
         }
+        let underscoreNames = UnderscoreFieldNames(loaded.policies.forwardedUnderscoreNames)
         let reloader = PolicyReloader(
-            service: service, directory: options.policiesDirectory, overrides: options.origins, context: context)
-        let publicServer = HTTPServer(configuration: serverConfiguration(host: host),
+            service: service, directory: options.policiesDirectory, overrides: options.origins, context: context,
+            underscoreNames: underscoreNames)
+        let publicServer = HTTPServer(configuration: serverConfiguration(host: host, underscoreNames: underscoreNames),
                                       handler: MediaHTTPHandler(service: service, accessLog: accessLog?.log))
         let adminServer = options.adminListen.map { address in
             let handler = AdminHTTPHandler(

@@ -108,6 +108,9 @@ extension PolicyFileDecoder {
         if let value = keys["forwardInterim"], let flag = boolean(value, at: at("forwardInterim")) {
             tier.forwardInterim = flag
         }
+        if let value = keys["forwardRequestHeaders"], let names = forwardedFieldNames(value, at: at("forwardRequestHeaders")) {
+            tier.forwardRequestHeaders = names
+        }
         guard errors.count == before else { return nil }
         checkContradictions(tier, keys: keys, at: path)
         return errors.count == before ? tier : nil

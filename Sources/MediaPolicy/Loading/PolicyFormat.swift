@@ -4,8 +4,8 @@ public enum PolicyFormat {
     public static let topLevelKeys = ["$schema", "routes", "tiers"]
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
-        "cache", "contentTypes", "cors", "credentials", "diskBytes", "downstreamCacheControl", "forwardInterim", "maxObjectBytes",
-        "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "setCookie",
+        "cache", "contentTypes", "cors", "credentials", "diskBytes", "downstreamCacheControl", "forwardInterim",
+        "forwardRequestHeaders", "maxObjectBytes", "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "setCookie",
         "signedURLs", "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
     ]
     /// Keys of a tier's `variants` object, sorted.
@@ -30,6 +30,8 @@ public enum PolicyFormat {
     public static let maximumAllowedOrigins = 64
     /// Most entries of `targetedCacheControl`: 8.
     public static let maximumTargetedFields = 8
+    /// Most entries of a tier's `forwardRequestHeaders`: 16.
+    public static let maximumForwardedFields = 16
     /// Keys a tier must have.
     public static let requiredTierKeys = ["storage"]
     /// Keys a route must have.

@@ -32,4 +32,10 @@ public struct PolicySet: Sendable, Hashable {
         }
         return nil
     }
+
+    /// The names with `_` some tier forwards (`forwardRequestHeaders`), lower case: the only such names the HTTP
+    /// parser lets through (docs/http-server.md).
+    public var forwardedUnderscoreNames: Set<String> {
+        Set(tiers.values.flatMap(\.forwardRequestHeaders).filter { $0.contains("_") }.map { $0.lowercased() })
+    }
 }

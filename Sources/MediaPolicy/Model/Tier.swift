@@ -54,6 +54,10 @@ public struct Tier: Sendable, Hashable {
     /// Whether a generic tier forwards the origin's interim responses (`103 Early Hints`, `102`) to its clients.
     /// Default: `false`: fronts such as nginx before 1.29 take a `103` for the final answer.
     public var forwardInterim: Bool
+    /// Client request fields an image tier passes to its origin beyond its own (docs/policy-format.md,
+    /// "What reaches the origin"), in policy order, e.g. `["Accept-Language"]`; a name with `_` here is also let
+    /// through the HTTP parser. Generic tiers forward every end-to-end field anyway. Default: `[]`.
+    public var forwardRequestHeaders: [String]
 
     /// The image media types the service can sniff, the default of ``contentTypes``.
     public static let imageContentTypes = ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"]
@@ -67,9 +71,11 @@ public struct Tier: Sendable, Hashable {
         originTimeout: Double = 15, memoryBytes: Int = 67_108_864, diskBytes: Int = 1_073_741_824,
         serveStaleOnError: Int = 0, variants: Variants? = nil, metadata: MetadataPolicy = .keep,
         targetedCacheControl: [String]? = nil, setCookie: SetCookiePolicy = .refuse,
-        signedURLs: SignedURLPolicy? = nil, cors: CORSPolicy? = nil, forwardInterim: Bool = false
+        signedURLs: SignedURLPolicy? = nil, cors: CORSPolicy? = nil, forwardInterim: Bool = false,
+        forwardRequestHeaders: [String] = []
     ) {
         self.forwardInterim = forwardInterim
+        self.forwardRequestHeaders = forwardRequestHeaders
         self.signedURLs = signedURLs
         self.cors = cors
         self.name = name

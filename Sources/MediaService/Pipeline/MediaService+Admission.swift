@@ -94,9 +94,11 @@ extension MediaService {
         let forwardsAuthorization = tier.credentials == .bearerRequired || tier.credentials == .forward
         var originFields: HTTPFields
         if let signature {
-            originFields = Self.signedOriginFields(request.fields, route: route, signature: signature, secrets: snapshot.secrets)
+            originFields = Self.signedOriginFields(request.fields, route: route, tier: tier, signature: signature,
+                                                   secrets: snapshot.secrets)
         } else if tier.validatesImages {
-            originFields = HeaderHygiene.originRequestFields(from: request.fields, forwardAuthorization: forwardsAuthorization)
+            originFields = HeaderHygiene.originRequestFields(from: request.fields, forwardAuthorization: forwardsAuthorization,
+                                                             forwarding: tier.forwardRequestHeaders, carriesBody: !isRead)
             // Only mediactl names a subject: a client's own subject field never reaches the origin.
             if let header = route.subjectHeader { originFields.remove(header) }
         } else {

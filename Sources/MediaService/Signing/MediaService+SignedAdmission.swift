@@ -98,12 +98,13 @@ extension MediaService {
                           upstreamURL: query.map { base + "?" + $0 } ?? base)
     }
 
-    /// The origin fields of a signed request on `route`: the image-tier hygiene with no client credential, then the
-    /// route's service token (`originAuthorization`) and the subject in `subjectHeader`; no `Referer`.
-    static func signedOriginFields(_ client: HTTPFields, route: MediaPolicy.Route, signature: VerifiedSignature,
+    /// The origin fields of a signed request on `route` of `tier`: the image-tier allow-list with no client
+    /// credential, then the route's service token (`originAuthorization`) and the subject in `subjectHeader`; never
+    /// `Referer` (the page that showed the image is the user's business, not the origin's).
+    static func signedOriginFields(_ client: HTTPFields, route: MediaPolicy.Route, tier: Tier, signature: VerifiedSignature,
                                    secrets: PolicySecrets) -> HTTPFields {
-        var fields = HeaderHygiene.originRequestFields(from: client, forwardAuthorization: false)
-        // The page that showed the image is the user's business, not the origin's.
+        var fields = HeaderHygiene.originRequestFields(from: client, forwardAuthorization: false,
+                                                       forwarding: tier.forwardRequestHeaders)
         fields.remove("Referer")
         if let token = secrets.originTokens[route.name] { fields.set("Authorization", token.authorizationValue) }
         if let header = route.subjectHeader { fields.set(header, signature.subject) }

@@ -44,6 +44,24 @@ import Testing
         #expect(outcome.error == HTTPParseError(code: .invalidFieldName, status: 400, message: "field name is not a token"))
     }
 
+    /// Hardening item 6: CGI-style origins read `X_Forwarded_Host` as `X-Forwarded-Host`; refused unless allowed.
+    @Test(arguments: ["X_Forwarded_Host", "x_real_ip", "_", "A_"])
+    func underscoreNamesAre400UnlessAllowed(_ name: String) {
+        let expected = HTTPParseError(code: .invalidFieldName, status: 400,
+                                      message: "field name with '_' (CGI-style origins read it as '-')")
+        #expect(parse("GET / HTTP/1.1\r\nHost: h\r\n\(name): v\r\n\r\n").error == expected)
+        let names = UnderscoreFieldNames(["X_TENANT"])
+        let configuration = HTTPRequestParser.Configuration(underscoreNames: names)
+        #expect(parse("GET / HTTP/1.1\r\nHost: h\r\n\(name): v\r\n\r\n", configuration: configuration).error == expected)
+        let allowed = parse("GET / HTTP/1.1\r\nHost: h\r\nx_Tenant: acme\r\n\r\n", configuration: configuration)
+        #expect(allowed.error == nil)
+        #expect(allowed.requests.first?.headerFields.last?.name == "x_Tenant")
+        // Replaced while in use (a policy reload): the same configuration follows.
+        names.replace(with: [name])
+        #expect(parse("GET / HTTP/1.1\r\nHost: h\r\n\(name): v\r\n\r\n", configuration: configuration).error == nil)
+        #expect(parse("GET / HTTP/1.1\r\nHost: h\r\nx_Tenant: acme\r\n\r\n", configuration: configuration).error == expected)
+    }
+
     @Test func lineWithoutColonIs400() {
         let outcome = parse("GET / HTTP/1.1\r\nHost h\r\n\r\n")
         #expect(outcome.error == HTTPParseError(code: .invalidFieldName, status: 400, message: "field line without a colon"))

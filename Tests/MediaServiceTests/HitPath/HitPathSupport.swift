@@ -11,7 +11,7 @@ enum HitPathSupport {
         "public":  { "storage": "disk", "cache": "shared", "credentials": "strip",
                      "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
                      "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
-                     "downstreamCacheControl": "public, max-age=31536000, immutable" },
+                     "downstreamCacheControl": "public, max-age=31536000, immutable", "forwardRequestHeaders": ["Accept"] },
         "public-mem": { "storage": "memory", "cache": "shared", "credentials": "strip", "maxTTL": 31536000,
                      "downstreamCacheControl": "public, max-age=31536000, immutable" },
         "avatar":  { "storage": "disk", "cache": "shared", "credentials": "strip",

@@ -20,7 +20,7 @@ import Testing
         let fetcher = try CurlOriginFetcher()
         #expect(fetcher.configuration == .init(idleTimeout: 10, connectTimeout: nil, maxRetries: 2, retryBaseDelay: 0.05,
                                                maxConnectionsPerHost: 0, maxTotalConnections: 0, maxIdleConnections: 64,
-                                               userAgent: "mediactl"))
+                                               userAgent: "mediactl/0.1.0"))
         #expect(fetcher.libcurlVersion.hasPrefix("7.") || fetcher.libcurlVersion.hasPrefix("8."))
     }
 
@@ -46,9 +46,9 @@ import Testing
         let heads = origin.requests.map(\.head)
         // No Accept: */*, no Accept-Encoding, no Expect: only Host, our User-Agent and the request's fields.
         #expect(heads == [
-            "GET /a.jpg HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\nUser-Agent: mediactl\r\n\r\n",
+            "GET /a.jpg HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\nUser-Agent: mediactl/0.1.0\r\n\r\n",
             "GET /b.jpg?x=1 HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\nAccept: image/webp\r\nX-Empty:\r\n"
-                + "If-None-Match: \"e1\"\r\nUser-Agent: mediactl\r\n\r\n",
+                + "If-None-Match: \"e1\"\r\nUser-Agent: mediactl/0.1.0\r\n\r\n",
         ])
     }
 
@@ -59,7 +59,7 @@ import Testing
             method: "POST", url: origin.baseURL + "/upload", body: Array("payload".utf8)))
         #expect(response.status == 200)
         let seen = try #require(origin.requests.first)
-        #expect(seen.head == "POST /upload HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\nUser-Agent: mediactl\r\n"
+        #expect(seen.head == "POST /upload HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\nUser-Agent: mediactl/0.1.0\r\n"
             + "Content-Length: 7\r\n\r\n")
         #expect(seen.body == Array("payload".utf8))
     }
@@ -68,7 +68,7 @@ import Testing
         let origin = try Self.keepAliveOrigin()
         defer { origin.stop() }
         _ = try await CurlOriginFetcher().fetch(OriginRequest(method: "DELETE", url: origin.baseURL + "/x"))
-        #expect(origin.requests.map(\.head) == ["DELETE /x HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\nUser-Agent: mediactl\r\n\r\n"])
+        #expect(origin.requests.map(\.head) == ["DELETE /x HTTP/1.1\r\nHost: 127.0.0.1:\(origin.port)\r\nUser-Agent: mediactl/0.1.0\r\n\r\n"])
     }
 
     @Test func keepAliveReusesOneConnection() async throws {

@@ -78,7 +78,7 @@ import Testing
         #expect(seen.header("Authorization") == "Bearer t1")
         #expect(seen.header("Accept") == "image/*")
         #expect(seen.header("Cookie") == nil)
-        #expect(seen.header("User-Agent") == "mediactl")
+        #expect(seen.header("User-Agent") == "mediactl/0.1.0")
     }
 
     @Test func clientUserAgentIsKept() async throws {

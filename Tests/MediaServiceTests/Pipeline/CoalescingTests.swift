@@ -134,7 +134,7 @@ import Testing
             return OriginResponse(status: 200, fields: ["Cache-Control": "max-age=60", "Vary": "X-Device"],
                                   body: PipelineSupport.markedPNG("MARK-" + device))
         }
-        let harness = try PipelineHarness(fetcher: origin)
+        let harness = try PipelineHarness(policyJSON: PipelineHarness.defaultPolicy(publicForwards: ["X-Device"]), fetcher: origin)
         defer { Task { await harness.close() } }
         let devices = ["phone", "tablet", "phone"]
         async let leader = harness.get("/catalog/v.png", [("X-Device", "phone")])

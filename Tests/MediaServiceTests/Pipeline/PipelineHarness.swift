@@ -65,6 +65,14 @@ final class PipelineHarness: Sendable {
         try? FileManager.default.removeItem(atPath: stateDirectory)
     }
 
+    /// ``defaultPolicy`` with the public tier forwarding `names` to its origin (`forwardRequestHeaders`).
+    static func defaultPolicy(publicForwards names: [String]) -> String {
+        let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
+        return defaultPolicy.replacingOccurrences(
+            of: #""downstreamCacheControl": "public, max-age=31536000, immutable" }"#,
+            with: #""downstreamCacheControl": "public, max-age=31536000, immutable", "forwardRequestHeaders": ["# + list + "] }")
+    }
+
     static let defaultPolicy = """
     { "tiers": {
         "public":  { "storage": "disk", "cache": "shared", "credentials": "strip",

@@ -223,13 +223,31 @@ import Testing
 
     // MARK: Vary
 
-    @Test func varyAcceptStoresTwoVariants() async throws {
+    /// Hardening item 6: a tier that does not forward `Accept` never lets the origin see it, so an answer with
+    /// `Vary: Accept` cannot differ by it (RFC 9111 §4.1 compares what was sent): one stored response for all.
+    @Test func varyOnAFieldTheTierDoesNotForwardStoresOneResponse() async throws {
         let origin = ScriptedOrigin { request, _ in
             let type = request.fields["Accept"] ?? "none"
             return OriginResponse(status: 200, fields: ["Cache-Control": "max-age=600", "Vary": "Accept"],
                                   body: PipelineSupport.markedPNG("MARK-" + type))
         }
         let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        let webp = await harness.get("/catalog/v.png", [("Accept", "image/webp")])
+        let avif = await harness.get("/catalog/v.png", [("Accept", "image/avif")])
+        #expect(webp.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=600; stored; detail=disk")
+        #expect(avif.fields["Cache-Status"] == "mediactl; hit; ttl=600")
+        #expect([webp.body, avif.body] == [PipelineSupport.markedPNG("MARK-none"), PipelineSupport.markedPNG("MARK-none")])
+        #expect(origin.callCount == 1)
+    }
+
+    @Test func varyAcceptStoresTwoVariants() async throws {
+        let origin = ScriptedOrigin { request, _ in
+            let type = request.fields["Accept"] ?? "none"
+            return OriginResponse(status: 200, fields: ["Cache-Control": "max-age=600", "Vary": "Accept"],
+                                  body: PipelineSupport.markedPNG("MARK-" + type))
+        }
+        let harness = try PipelineHarness(policyJSON: PipelineHarness.defaultPolicy(publicForwards: ["Accept"]), fetcher: origin)
         defer { Task { await harness.close() } }
         let webp = await harness.get("/catalog/v.png", [("Accept", "image/webp")])
         let avif = await harness.get("/catalog/v.png", [("Accept", "image/avif")])
