@@ -9,11 +9,11 @@ import Testing
         (["-h"], "Usage: mediactl <command> [options]"),
         (
             ["serve", "--help"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-]"
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."
         ),
         (
             ["serve", "-h"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-]"
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."
         ),
         (["demo", "--help"], "Usage: mediactl demo [--keep-serving]"),
         (
@@ -33,14 +33,14 @@ import Testing
         (["help", "--help"], "Usage: mediactl help [COMMAND [SUBCOMMAND]]"),
         (
             ["help", "serve"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-]"
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."
         ),
         (["help", "audit", "verify"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["help", "policy"], "Usage: mediactl policy check [--policies DIR]"),
         // --help wins over other mistakes on the same command line, and over missing arguments.
         (
             ["serve", "--bogus", "--help"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-]"
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."
         ),
         (
             ["fetch", "-h"],
@@ -113,7 +113,7 @@ import Testing
         let result = await CLIRun.run(["serve", "--help"])
         #expect(
             result.stdout == """
-                Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-]
+                Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]...
 
                 Run the media service over HTTP until interrupted.
 
@@ -125,6 +125,7 @@ import Testing
                   --origin ROUTE=URL             Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route.
                   --event-loops N                Event-loop threads serving connections, 1 to 256. Default: one per online CPU.
                   --access-log PATH|-            Append one JSON line per request to PATH (- for standard output); SIGUSR1 reopens it. Default: none.
+                  --front ADDR                   Numeric address of a front proxy, exempt from the cap of 256 connections per client address. Repeatable.
                   -h, --help                     Show this help and exit.
 
                 SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.

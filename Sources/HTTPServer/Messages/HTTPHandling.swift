@@ -26,6 +26,13 @@ public protocol HTTPHandling: Sendable {
     /// `bodyBytes` of problem+json. No request is available (it was not parsed). For access logs; must return
     /// at once. Default: does nothing.
     func serverAnswered(status: Int, bodyBytes: Int)
+
+    /// Asked, on the event-loop thread, when a request's head is complete and its body has not all arrived: a
+    /// response refuses the request before its body is read (`400`, `404`, `405`, `401`…), the connection then
+    /// closes without reading the rest (docs/http-server.md, "Bodies nobody reads"); `nil` reads the body and
+    /// handles the request as usual. `head` has every header field and no body. Must return at once.
+    /// Default: `nil`.
+    func refusesBody(_ head: HTTPServerRequest) -> HTTPServerResponse?
 }
 
 extension HTTPHandling {
@@ -36,4 +43,6 @@ extension HTTPHandling {
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? { nil }
 
     public func serverAnswered(status: Int, bodyBytes: Int) {}
+
+    public func refusesBody(_ head: HTTPServerRequest) -> HTTPServerResponse? { nil }
 }

@@ -63,6 +63,18 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Whether the head of the current request is complete and its body is being received.
+    /// The current request without its body, once its head is complete and while its body is read
+    /// (``isReadingBody``); `nil` otherwise.
+    public var pendingHead: HTTPServerRequest? {
+        guard isReadingBody else { return nil }
+        var head = pending
+        head.body = []
+        return head
+    }
+
+    /// Body bytes of the current request received so far (after de-chunking); 0 before its body.
+    public var receivedBodyBytes: Int { pending.body.count }
+
     public var isReadingBody: Bool {
         switch state {
         case .body, .chunkSize, .chunkData, .chunkEnd, .trailerFields: true

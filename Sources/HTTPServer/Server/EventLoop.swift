@@ -20,6 +20,8 @@ final class EventLoop: @unchecked Sendable {
         case interim(ConnectionReference, exchange: Int, bytes: [UInt8])
         /// The server is stopping: close idle connections, exit once none is left.
         case stop
+        /// The connection cap is near: close up to this many idle connections, longest idle first.
+        case shedIdle(Int)
     }
 
     /// Carries a loop-confined connection through the mailbox; only the owning loop dereferences it.
@@ -37,6 +39,9 @@ final class EventLoop: @unchecked Sendable {
     let readHeaderMilliseconds: Int
     let idleMilliseconds: Int
     let writeMilliseconds: Int
+    let requestMilliseconds: Int
+    /// ``HTTPServer/Configuration/minTransferRate``; 0: off.
+    let minTransferRate: Int
     let addsDateField: Bool
     let epollFD: Int32
     let wakeFD: Int32
@@ -77,6 +82,8 @@ final class EventLoop: @unchecked Sendable {
         readHeaderMilliseconds = configuration.readHeaderTimeout.pollMilliseconds
         idleMilliseconds = configuration.idleTimeout.pollMilliseconds
         writeMilliseconds = configuration.writeTimeout.pollMilliseconds
+        requestMilliseconds = configuration.requestTimeout.pollMilliseconds
+        minTransferRate = max(0, configuration.minTransferRate)
         addsDateField = configuration.addsDateField
         self.epollFD = epollFD
         self.wakeFD = wakeFD
@@ -153,6 +160,8 @@ final class EventLoop: @unchecked Sendable {
             case .stop:
                 stopping = true
                 for case let connection? in connections { connection.closeIfIdle() }
+            case .shedIdle(let count):
+                shedIdle(count)
             }
         }
     }
@@ -182,6 +191,21 @@ final class EventLoop: @unchecked Sendable {
             openCount -= 1
         }
         server.closeConnection(connection.fd)
+    }
+
+    /// Closes up to `count` idle keep-alive connections (waiting for their next request), the one whose idle deadline
+    /// comes first (the longest idle) first. New connections that have sent nothing are left to the read-header timeout.
+    func shedIdle(_ count: Int) {
+        let idle = connections.compactMap { $0 }.filter(\.isIdleKeepAlive).sorted { $0.deadline < $1.deadline }
+        for connection in idle.prefix(count) {
+            server.counters.shed.add(1, ordering: .relaxed)
+            connection.close()
+        }
+    }
+
+    /// Milliseconds `bytes` take at ``minTransferRate``; 0 with the rate 0 (no allowance for size).
+    func milliseconds(atMinimumRate bytes: Int) -> Int {
+        minTransferRate > 0 ? bytes / minTransferRate * 1_000 + bytes % minTransferRate * 1_000 / minTransferRate : 0
     }
 
     /// Records a connection deadline so the loop wakes for it.

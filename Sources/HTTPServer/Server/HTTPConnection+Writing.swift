@@ -86,10 +86,17 @@ extension HTTPConnection {
             pendingBody = body
             pendingBodyOffset = bodyOffset + (sent - headLeft)
         }
+        // The response must leave at the minimum rate since its first partial write, after writeTimeout of grace.
         if phase != .writing {
             phase = .writing
-            setDeadline(MonotonicClock.nowMilliseconds() + loop.writeMilliseconds)
+            writeStarted = MonotonicClock.nowMilliseconds()
+            writeSent = 0
         }
+        writeSent += sent
+        // Only what left the socket's send queue counts (TIOCOUTQ: bytes not yet acknowledged by the peer).
+        var queued: Int32 = 0
+        let delivered = ioctl(fd, UInt(TIOCOUTQ), &queued) == 0 ? max(0, writeSent - Int(queued)) : writeSent
+        setDeadline(writeStarted + loop.writeMilliseconds + loop.milliseconds(atMinimumRate: delivered))
         setInterest(Epoll.writable)
     }
 

@@ -29,6 +29,18 @@ final class HTTPConnection {
     var exchange = Exchange()
     /// Monotonic ms by which the current request head (or the next body bytes) must arrive.
     var requestDeadline: Int?
+    /// Monotonic ms of the current request's first byte (or of the accept, for a new connection's first request),
+    /// and of the end of its head once its body is being read.
+    var requestStarted: Int?
+    var bodyStarted: Int?
+    /// Monotonic ms of the current response's first partial write, and the bytes written since.
+    var writeStarted = 0
+    var writeSent = 0
+    /// Whether the handler was asked about the body of the request being received (``HTTPHandling/refusesBody(_:)``).
+    var bodyChecked = false
+    /// Body bytes of the current request booked against ``HTTPServer/Configuration/maxBufferedBodyBytes``; released
+    /// once its response is handed to the socket (or the connection closes).
+    var heldBodyBytes = 0
     /// Monotonic ms of this connection's current deadline (header, idle, write or linger); `Int.max` when none.
     var deadline = Int.max
     /// The epoll events currently registered.
@@ -105,7 +117,11 @@ final class HTTPConnection {
         while phase == .reading {
             switch parser.next() {
             case .request(var request):
+                holdBody(request.body.count)
                 requestDeadline = nil
+                requestStarted = nil
+                bodyStarted = nil
+                bodyChecked = false
                 request.remoteAddress = remoteAddress
                 exchange = Exchange(
                     headRequest: request.method == "HEAD", version: request.version, keepAlive: request.keepAlive)
@@ -121,6 +137,32 @@ final class HTTPConnection {
                 loop.server.handler.serverAnswered(status: refusal.status, bodyBytes: refusal.body.count)
                 startWrite(refusal, headRequest: false, connection: .close, closing: true, counts: false)
             case .needMoreData:
+                if !bodyChecked, let head = parser.pendingHead {
+                    // Refused before its body is read: nothing of it is buffered, the connection closes.
+                    bodyChecked = true
+                    if let refusal = loop.server.handler.refusesBody(head) {
+                        loop.server.counters.bodiesRefused.add(1, ordering: .relaxed)
+                        _ = parser.takeContinueRequest()  // no 100 Continue for a body that is refused
+                        var closing = refusal
+                        closing.closeConnection = true
+                        exchange = Exchange(headRequest: head.method == "HEAD", version: head.version, keepAlive: false)
+                        answer(closing)
+                        return
+                    }
+                }
+                if parser.isReadingBody && !holdBody(parser.receivedBodyBytes) {
+                    // Every connection's bodies together are over the budget: refuse this one, unread.
+                    let refusal = HTTPServerResponse.problem(
+                        status: 503, detail: "request bodies held in memory are at the server's limit; retry later",
+                        code: "body-budget-exhausted")
+                    var answered = refusal
+                    answered.headerFields.append(("Retry-After", "1"))
+                    loop.server.counters.bodiesRefused.add(1, ordering: .relaxed)
+                    releaseBody()  // the body is given up: what it held goes back at once, not at the close
+                    loop.server.handler.serverAnswered(status: 503, bodyBytes: answered.body.count)
+                    startWrite(answered, headRequest: false, connection: .close, closing: true, counts: false)
+                    return
+                }
                 if parser.takeContinueRequest() {
                     startWrite(head: Self.continueInterim, closing: false)
                     if phase != .reading { return }
@@ -143,8 +185,16 @@ final class HTTPConnection {
         }
         let now = MonotonicClock.nowMilliseconds()
         if partial || servedRequests == 0 {
-            if requestDeadline == nil || parser.isReadingBody {
-                requestDeadline = now + loop.readHeaderMilliseconds
+            let started = requestStarted ?? now
+            requestStarted = started
+            if parser.isReadingBody {
+                // The body: at the minimum rate since the head, after a grace; the whole request within requestTimeout.
+                let bodyStart = bodyStarted ?? now
+                bodyStarted = bodyStart
+                let byRate = bodyStart + loop.readHeaderMilliseconds + loop.milliseconds(atMinimumRate: parser.receivedBodyBytes)
+                requestDeadline = min(started + loop.requestMilliseconds, byRate)
+            } else if requestDeadline == nil {
+                requestDeadline = min(started + loop.readHeaderMilliseconds, started + loop.requestMilliseconds)
             }
             setDeadline(requestDeadline ?? now)
         } else {
@@ -157,6 +207,9 @@ final class HTTPConnection {
     /// At stop: closes a connection that has no request in flight — idle between requests, or still
     /// receiving a request head (a half-sent head is not in flight; waiting for it would let one slow
     /// client hold the stop for the whole read-header timeout). A body being received is let finish.
+    /// Whether the connection waits for its next request after serving one (a keep-alive connection between requests).
+    var isIdleKeepAlive: Bool { phase == .reading && servedRequests > 0 && !parser.hasPartialRequest }
+
     func closeIfIdle() {
         if phase == .reading && !parser.isReadingBody { close() }
     }
@@ -188,8 +241,27 @@ final class HTTPConnection {
         if phase == .reading { process() }
     }
 
+    /// Books the current request's body at `bytes` in the server's body budget.
+    /// - Returns: `false` when the budget (``HTTPServer/Configuration/maxBufferedBodyBytes``) is exceeded.
+    @discardableResult
+    func holdBody(_ bytes: Int) -> Bool {
+        let delta = bytes - heldBodyBytes
+        guard delta > 0 else { return true }
+        heldBodyBytes = bytes
+        let total = loop.server.bufferedBodyBytes.add(delta, ordering: .relaxed).newValue
+        return total <= loop.server.configuration.maxBufferedBodyBytes
+    }
+
+    /// Gives the current request's body bytes back to the budget.
+    func releaseBody() {
+        guard heldBodyBytes > 0 else { return }
+        loop.server.bufferedBodyBytes.subtract(heldBodyBytes, ordering: .relaxed)
+        heldBodyBytes = 0
+    }
+
     /// Writes the handler's response for the current exchange.
     func answer(_ response: HTTPServerResponse) {
+        releaseBody()
         let server = loop.server
         let closing = !exchange.keepAlive || response.closeConnection || server.isStopping
         let field: HTTPResponseSerializer.ConnectionField =
@@ -240,6 +312,7 @@ final class HTTPConnection {
     func close() {
         guard phase != .closed else { return }
         phase = .closed
+        releaseBody()
         deadline = Int.max
         pendingHead = []
         pendingBody = []

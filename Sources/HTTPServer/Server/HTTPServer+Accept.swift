@@ -30,21 +30,64 @@ extension HTTPServer {
             }
             _ = fcntl(fd, F_SETFD, FD_CLOEXEC)
             Socket.setNoDelay(fd)
-            let admitted = state.withLock { current -> Bool in
-                guard current.connections.count < configuration.maxConnections else { return false }
-                current.connections.insert(fd)
-                return true
-            }
-            guard admitted else {
+            let peerText = Socket.describe(peer)
+            let admission = admit(fd, peer: peerText.address)
+            switch admission {
+            case .full:
                 counters.refused.add(1, ordering: .relaxed)
                 refuse(fd, detail: "too many connections")
+                // Idle keep-alive connections give way to the next one.
+                let share = max(1, Self.shedBatch / loops.count)
+                for loop in loops { loop.post(.shedIdle(share)) }
                 continue
+            case .peerFull:
+                counters.refused.add(1, ordering: .relaxed)
+                counters.refusedPerPeer.add(1, ordering: .relaxed)
+                refuse(fd, detail: "too many connections from one address")
+                continue
+            case .admitted(let nearCap):
+                // Near the cap, idle connections make room before anyone is refused (idle-first, as nginx reuses
+                // idle keep-alive connections when it runs short).
+                if nearCap {
+                    let share = max(1, Self.shedBatch / loops.count)
+                    for loop in loops { loop.post(.shedIdle(share)) }
+                }
             }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             counters.accepted.add(1, ordering: .relaxed)
-            let peerText = Socket.describe(peer)
             loops[nextLoop].post(.accepted(fd: fd, remoteAddress: peerText.address + ":" + String(peerText.port)))
             nextLoop = (nextLoop + 1) % loops.count
+        }
+    }
+
+    enum Admission {
+        /// Admitted; `nearCap`: open connections reached ``shedThreshold``.
+        case admitted(nearCap: Bool)
+        /// ``Configuration/maxConnections`` are open.
+        case full
+        /// ``Configuration/maxConnectionsPerPeer`` are open from this address.
+        case peerFull
+    }
+
+    /// Idle keep-alive connections the loops close together, per connection admitted near the cap or refused at it.
+    static let shedBatch = 16
+
+    /// The open-connection count from which idle connections are shed: ⅞ of ``Configuration/maxConnections``; below a
+    /// cap of 8 there is no margin, and idle connections are shed only when one is refused.
+    var shedThreshold: Int {
+        configuration.maxConnections >= 8 ? configuration.maxConnections - configuration.maxConnections / 8 : Int.max
+    }
+
+    /// Books `fd` from `peer` against the caps (``Configuration/maxConnections``, ``Configuration/maxConnectionsPerPeer``
+    /// unless `peer` is one of ``Configuration/uncappedPeers``).
+    func admit(_ fd: Int32, peer: String) -> Admission {
+        state.withLock { current -> Admission in
+            guard current.connections.count < configuration.maxConnections else { return .full }
+            let count = current.peerCounts[peer] ?? 0
+            if count >= configuration.maxConnectionsPerPeer && !configuration.uncappedPeers.contains(peer) { return .peerFull }
+            current.connections[fd] = peer
+            current.peerCounts[peer] = count + 1
+            return .admitted(nearCap: current.connections.count >= shedThreshold)
         }
     }
 

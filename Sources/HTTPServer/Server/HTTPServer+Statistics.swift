@@ -5,8 +5,15 @@ extension HTTPServer {
     public struct Statistics: Sendable, Hashable {
         /// Connections admitted.
         public var acceptedConnections: Int
-        /// Connections answered `503` because ``Configuration/maxConnections`` were open.
+        /// Connections answered `503` because ``Configuration/maxConnections`` were open, or
+        /// ``Configuration/maxConnectionsPerPeer`` from the same address.
         public var refusedConnections: Int
+        /// Of ``refusedConnections``, those refused by the per-address cap.
+        public var refusedPerPeer: Int
+        /// Idle connections closed to make room near the cap (idle-first).
+        public var shedConnections: Int
+        /// Requests refused by ``HTTPHandling/refusesBody(_:)`` before their body was read.
+        public var refusedBodies: Int
         /// Connections open now.
         public var openConnections: Int
         /// Requests answered by the handler.
@@ -19,8 +26,12 @@ extension HTTPServer {
 
         public init(
             acceptedConnections: Int = 0, refusedConnections: Int = 0, openConnections: Int = 0, requests: Int = 0,
-            parseErrors: Int = 0, timeouts: Int = 0
+            parseErrors: Int = 0, timeouts: Int = 0, refusedPerPeer: Int = 0, shedConnections: Int = 0,
+            refusedBodies: Int = 0
         ) {
+            self.refusedBodies = refusedBodies
+            self.refusedPerPeer = refusedPerPeer
+            self.shedConnections = shedConnections
             self.acceptedConnections = acceptedConnections
             self.refusedConnections = refusedConnections
             self.openConnections = openConnections
@@ -38,7 +49,10 @@ extension HTTPServer {
             openConnections: connectionCount,
             requests: counters.requests.load(ordering: .relaxed),
             parseErrors: counters.parseErrors.load(ordering: .relaxed),
-            timeouts: counters.timeouts.load(ordering: .relaxed))
+            timeouts: counters.timeouts.load(ordering: .relaxed),
+            refusedPerPeer: counters.refusedPerPeer.load(ordering: .relaxed),
+            shedConnections: counters.shed.load(ordering: .relaxed),
+            refusedBodies: counters.bodiesRefused.load(ordering: .relaxed))
     }
 
     /// The live counters behind ``statistics``.
@@ -48,5 +62,8 @@ extension HTTPServer {
         let requests = Atomic<Int>(0)
         let parseErrors = Atomic<Int>(0)
         let timeouts = Atomic<Int>(0)
+        let refusedPerPeer = Atomic<Int>(0)
+        let shed = Atomic<Int>(0)
+        let bodiesRefused = Atomic<Int>(0)
     }
 }

@@ -29,7 +29,10 @@ public final class HTTPServer: Sendable {
         var acceptor: pthread_t?
         var loops: [EventLoop] = []
         var port = 0
-        var connections: Set<Int32> = []
+        /// Open client sockets and the address of each peer (``Socket/describe(_:)``, port excluded).
+        var connections: [Int32: String] = [:]
+        /// Open connections per peer address (only addresses with at least one).
+        var peerCounts: [String: Int] = [:]
         var wake: (read: Int32, write: Int32) = (-1, -1)
         var drained: (read: Int32, write: Int32) = (-1, -1)
     }
@@ -40,6 +43,8 @@ public final class HTTPServer: Sendable {
     let state = Mutex(State())
     let stopping = Atomic<Bool>(false)
     let counters = Counters()
+    /// Request body bytes held by every connection together (``Configuration/maxBufferedBodyBytes``).
+    let bufferedBodyBytes = Atomic<Int>(0)
 
     /// Creates a server; nothing is bound until ``start()``.
     public init(configuration: Configuration = Configuration(), handler: any HTTPHandling) {
@@ -160,7 +165,7 @@ public final class HTTPServer: Sendable {
         }
         state.withLock {
             // The loops see the hang-up of each socket still open and close it.
-            for fd in $0.connections { shutdown(fd, Int32(SHUT_RDWR)) }
+            for fd in $0.connections.keys { shutdown(fd, Int32(SHUT_RDWR)) }
             $0.phase = .stopped
             $0.loops = []  // running loops keep themselves (and the server) alive until they exit
         }
@@ -171,7 +176,10 @@ public final class HTTPServer: Sendable {
     /// Removes and closes a connection; wakes ``stop()`` when the last one goes.
     func closeConnection(_ fd: Int32) {
         let signalFD = state.withLock { current -> Int32? in
-            current.connections.remove(fd)
+            if let peer = current.connections.removeValue(forKey: fd) {
+                let left = (current.peerCounts[peer] ?? 1) - 1
+                current.peerCounts[peer] = left > 0 ? left : nil
+            }
             close(fd)
             return current.connections.isEmpty && current.phase == .stopping ? current.drained.write : nil
         }

@@ -5,18 +5,30 @@ extension AdminHTTPHandler {
     /// The server's own counters appended to `GET /_mediactl/metrics` (Prometheus text format 0.0.4):
     /// `mediactl_http_connections_accepted_total`, `mediactl_http_connections_refused_total`,
     /// `mediactl_http_connections_open` (gauge), `mediactl_http_requests_total`,
-    /// `mediactl_http_parse_errors_total`, `mediactl_http_timeouts_total`.
+    /// `mediactl_http_parse_errors_total`, `mediactl_http_timeouts_total`,
+    /// `mediactl_http_connections_refused_per_address_total`, `mediactl_http_connections_shed_total`,
+    /// `mediactl_http_bodies_refused_total`.
     static func metricsLines(_ statistics: HTTPServer.Statistics) -> String {
         let metrics: [(name: String, type: String, help: String, value: Int)] = [
             ("mediactl_http_connections_accepted_total", "counter", "Client connections accepted.",
              statistics.acceptedConnections),
-            ("mediactl_http_connections_refused_total", "counter", "Client connections answered 503 over the connection cap.",
+            ("mediactl_http_connections_refused_total", "counter",
+             "Client connections answered 503 over the connection cap or the per-address cap.",
              statistics.refusedConnections),
+            ("mediactl_http_connections_refused_per_address_total", "counter",
+             "Client connections answered 503 because their address had 256 (maxConnectionsPerPeer) open.",
+             statistics.refusedPerPeer),
+            ("mediactl_http_connections_shed_total", "counter",
+             "Idle connections closed to make room as open connections neared the cap.", statistics.shedConnections),
+            ("mediactl_http_bodies_refused_total", "counter",
+             "Requests answered before their body was read (refused from the head, or over the body budget).",
+             statistics.refusedBodies),
             ("mediactl_http_connections_open", "gauge", "Client connections open now.", statistics.openConnections),
             ("mediactl_http_requests_total", "counter", "Requests answered.", statistics.requests),
             ("mediactl_http_parse_errors_total", "counter", "Requests refused by the HTTP parser (400, 413, 414, 431, 501, 505).",
              statistics.parseErrors),
-            ("mediactl_http_timeouts_total", "counter", "Connections closed by a read-header, idle or write timeout.",
+            ("mediactl_http_timeouts_total", "counter",
+             "Connections closed by a read-header, request, idle or write timeout, or below the minimum transfer rate.",
              statistics.timeouts),
         ]
         return metrics.map { "# HELP \($0.name) \($0.help)\n# TYPE \($0.name) \($0.type)\n\($0.name) \($0.value)\n" }

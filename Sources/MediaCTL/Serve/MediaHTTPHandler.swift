@@ -80,6 +80,20 @@ public struct MediaHTTPHandler: HTTPHandling {
         return Self.serverResponse(response)
     }
 
+    /// A request refused from its head alone, before the server reads its body (``MediaService/MediaService/refusalBeforeBody(_:)``):
+    /// the server then closes the connection.
+    public func refusesBody(_ head: HTTPServerRequest) -> HTTPServerResponse? {
+        let start = accessLogStart()
+        if Self.isReserved(head) {
+            logAccess(head, Self.adminOnly, since: start)
+            return Self.adminOnly
+        }
+        guard let response = service.refusalBeforeBody(Self.serviceRequest(head)) else { return nil }
+        observer?(head, response)
+        logAccess(head, response, since: start)
+        return Self.serverResponse(response)
+    }
+
     /// Whether `request`'s target is under `/_mediactl/` (a byte-prefix test: cheap on every hit).
     @inline(__always)
     static func isReserved(_ request: HTTPServerRequest) -> Bool {

@@ -102,6 +102,7 @@ public struct ServeCommand: Sendable {
         var server = configuration.server
         server.host = host
         server.parser.underscoreNames = underscoreNames
+        server.uncappedPeers.formUnion(options.fronts)
         server.port = Int(options.listen.port)
         if let loops = options.eventLoops { server.eventLoopCount = loops }
         return server

@@ -234,6 +234,19 @@ public final class MediaService: Sendable {
         return finished(await serve(context).withoutBody(for: request.method), request, context)
     }
 
+    /// The answer a request gets from its head alone, before its body is read (docs/http-server.md, "Bodies nobody
+    /// reads"), or `nil` when its body is wanted. `request` has the head's fields and no body. A refusal is the one
+    /// ``handle(_:)`` would give: `404 no-route`, `405 method-not-allowed`, `400 body-not-allowed` (a GET or HEAD
+    /// with a body), `401` for a missing credential or signature, a CORS preflight. Only a method other than GET
+    /// and HEAD on a `"methods": "all"` route that admits it reads its body.
+    public func refusalBeforeBody(_ request: ServiceRequest) -> ServiceResponse? {
+        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
+        switch admit(request) {
+        case .success: return nil
+        case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
+        }
+    }
+
     /// `response` as sent: with the route's CORS fields (``CORSResponder``, when the route has `cors`) and, for a
     /// signed request, ``SignedAnswer``'s. Costs one dictionary check when no route has `cors`.
     func finished(_ response: ServiceResponse, _ request: ServiceRequest, _ context: RequestContext? = nil) -> ServiceResponse {

@@ -42,9 +42,24 @@ enum RawHTTP {
     }
 
     /// Opens a loopback connection with send/receive timeouts.
-    static func connect(port: Int, timeoutSeconds: Double = 20) throws -> Int32 {
+    /// - Parameter source: the local address to connect from (any of 127.0.0.0/8 is loopback on Linux), e.g.
+    ///   `"127.0.0.2"` to be another client address; `nil`: the system's choice (127.0.0.1).
+    static func connect(port: Int, timeoutSeconds: Double = 20, source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
+        if let source {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = inet_addr(source)
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                let code = errno
+                close(fd)
+                throw Failure(description: "bind \(source): errno \(code)")
+            }
+        }
         var timeout = timeval(tv_sec: Int(timeoutSeconds), tv_usec: Int((timeoutSeconds - timeoutSeconds.rounded(.down)) * 1e6))
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))

@@ -184,19 +184,34 @@ import Testing
         #expect(server.connectionCount == 1)
     }
 
-    @Test func bodyDeadlineRestartsOnEachReadAndHeaderDeadlineDoesNot() throws {
+    /// Hardening item 2: a body must arrive at `minTransferRate` after a grace of `readHeaderTimeout`; one byte every
+    /// few seconds no longer holds a connection (the old rule restarted the timer with every read).
+    @Test func bodyMustKeepTheMinimumRateAndHeaderDeadlineHolds() throws {
         let server = try startServer(EchoHandler()) {
             $0.eventLoopCount = 1
             $0.readHeaderTimeout = .milliseconds(1_500)
+            $0.minTransferRate = 5  // bytes per second: each byte buys 200 ms after the grace
         }
         defer { server.stop() }
         let body = try TestClient(port: server.port)
         body.send("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 5\r\n\r\n")
-        for byte in "hello" {  // 5 × 400 ms > 1,500 ms in total, but no pause comes near it
+        for byte in "hello" {  // one byte per 400 ms: 2 s in all, within 1.5 s + 5 × 200 ms
             _ = poll(nil, 0, 400)
             body.send(String(byte))
         }
         #expect(body.readResponse()?.text == "POST /up 5")
+        let slow = try TestClient(port: server.port)
+        let slowStart = MonotonicClock.nowMilliseconds()
+        slow.send("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n")
+        for _ in 0..<20 {  // one byte per 400 ms falls behind 5 bytes/s once the grace is spent (about 2.6 s)
+            _ = poll(nil, 0, 400)
+            slow.send("x")
+            if slow.hasPendingInput() { break }
+        }
+        #expect(slow.readResponse()?.status == 408)
+        let elapsed = MonotonicClock.nowMilliseconds() - slowStart
+        #expect(elapsed >= 2_000 && elapsed < 5_000, "\(elapsed) ms")
+        #expect(server.statistics.timeouts == 1)
         let head = try TestClient(port: server.port)
         let started = MonotonicClock.nowMilliseconds()
         for part in ["GET / HT", "TP/1.1\r\n", "Host: t\r\n", "X: 1\r\n", "Y: 2\r\n"] {  // trickled: the head deadline holds
@@ -206,7 +221,29 @@ import Testing
         let response = try #require(head.readResponse())
         #expect(response.status == 408)
         #expect(MonotonicClock.nowMilliseconds() - started < 5_000)
-        #expect(server.statistics.timeouts == 1)
+        #expect(server.statistics.timeouts == 2)
+    }
+
+    /// Hardening item 2: the whole request, head and body, within `requestTimeout`, however fast it trickles.
+    @Test func wholeRequestWithinTheRequestTimeout() throws {
+        let server = try startServer(EchoHandler()) {
+            $0.eventLoopCount = 1
+            $0.readHeaderTimeout = .milliseconds(800)
+            $0.requestTimeout = .milliseconds(1_500)
+            $0.minTransferRate = 1  // every byte buys a second: only the request timeout can end it
+        }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        let started = MonotonicClock.nowMilliseconds()
+        client.send("POST /up HTTP/1.1\r\nHost: t\r\nContent-Length: 100\r\n\r\n")
+        for _ in 0..<20 {
+            _ = poll(nil, 0, 200)
+            client.send("xx")
+            if client.hasPendingInput() { break }
+        }
+        #expect(client.readResponse()?.status == 408)
+        let elapsed = MonotonicClock.nowMilliseconds() - started
+        #expect(elapsed >= 1_400 && elapsed < 3_000, "\(elapsed) ms")
     }
 }
 

@@ -5,7 +5,10 @@ import Testing
 /// Time-based tests: few, with short injected timeouts and generous margins.
 @Suite struct ServerLimitsTests {
     @Test func connectionOverTheCapGets503AndIsClosed() throws {
-        let server = try startServer(EchoHandler()) { $0.maxConnections = 2 }
+        let server = try startServer(EchoHandler()) {
+            $0.maxConnections = 2
+            $0.eventLoopCount = 1
+        }
         defer { server.stop() }
         let first = try TestClient(port: server.port)
         let second = try TestClient(port: server.port)
@@ -22,11 +25,57 @@ import Testing
         #expect(refused.text
             == #"{"code":"too-many-connections","detail":"too many connections","status":503,"title":"Service Unavailable","type":"https://mediactl.dev/problems/too-many-connections"}"#)
         #expect(third.isClosedByPeer())
-        // The admitted connections keep working.
-        first.send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
-        #expect(first.readResponse()?.text == "GET /again 0")
+        // Idle-first (hardening item 4): the refusal made the idle keep-alive connections give way; the next one is served.
+        #expect(first.isClosedByPeer())
+        #expect(second.isClosedByPeer())
+        let fourth = try TestClient(port: server.port)
+        fourth.send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(fourth.readResponse()?.text == "GET /again 0")
         #expect(server.statistics == HTTPServer.Statistics(
-            acceptedConnections: 2, refusedConnections: 1, openConnections: 2, requests: 3, parseErrors: 0, timeouts: 0))
+            acceptedConnections: 3, refusedConnections: 1, openConnections: 1, requests: 3, parseErrors: 0, timeouts: 0,
+            shedConnections: 2))
+    }
+
+    /// Hardening item 4: one address holds at most `maxConnectionsPerPeer`; another address, or one of
+    /// `uncappedPeers`, is not held back by it. (127.0.0.2 is loopback too on Linux.)
+    @Test func perAddressCapLeavesRoomForOthers() throws {
+        let server = try startServer(EchoHandler()) {
+            $0.maxConnectionsPerPeer = 2
+            $0.eventLoopCount = 1
+        }
+        defer { server.stop() }
+        let held = try (0..<2).map { _ in try TestClient(port: server.port) }
+        for client in held {
+            client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        let over = try TestClient(port: server.port)
+        let refused = try #require(over.readResponse())
+        #expect(refused.status == 503)
+        #expect(refused.text
+            == #"{"code":"too-many-connections","detail":"too many connections from one address","status":503,"title":"Service Unavailable","type":"https://mediactl.dev/problems/too-many-connections"}"#)
+        let other = try TestClient(port: server.port, sourceAddress: 0x7F00_0002)
+        other.send("GET /other HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(other.readResponse()?.text == "GET /other 0")
+        #expect(server.statistics.refusedPerPeer == 1)
+        for client in held {  // the held connections are untouched
+            client.send("GET /again HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+    }
+
+    @Test func uncappedPeersAreExempt() throws {
+        let server = try startServer(EchoHandler()) {
+            $0.maxConnectionsPerPeer = 1
+            $0.uncappedPeers = ["127.0.0.1"]
+        }
+        defer { server.stop() }
+        let clients = try (0..<3).map { _ in try TestClient(port: server.port) }
+        for client in clients {
+            client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")
+            #expect(client.readResponse()?.status == 200)
+        }
+        #expect(server.statistics.refusedPerPeer == 0)
     }
 
     @Test func slowHeaderIsTimedOutWhileOthersAreServed() throws {
@@ -94,7 +143,10 @@ import Testing
                 HTTPServerResponse(status: 200, body: [UInt8](repeating: 0, count: 32 << 20))
             }
         }
-        let server = try startServer(HugeHandler()) { $0.writeTimeout = .milliseconds(200) }
+        let server = try startServer(HugeHandler()) {
+            $0.writeTimeout = .milliseconds(200)
+            $0.minTransferRate = 0  // no allowance for size: the response within writeTimeout
+        }
         defer { server.stop() }
         let client = try TestClient(port: server.port)
         client.send("GET / HTTP/1.1\r\nHost: t\r\n\r\n")

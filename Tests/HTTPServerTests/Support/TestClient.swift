@@ -17,9 +17,22 @@ final class TestClient {
     let fd: Int32
     private var buffer: [UInt8] = []
 
-    init(port: Int, timeoutSeconds: Int = 5) throws {
+    /// Connects to 127.0.0.1:`port`, from `sourceAddress` (host order, e.g. `0x7F00_0002` for 127.0.0.2) when given.
+    init(port: Int, timeoutSeconds: Int = 5, sourceAddress: UInt32? = nil) throws {
         fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw TestClientError(message: "socket") }
+        if let sourceAddress {
+            var local = sockaddr_in()
+            local.sin_family = sa_family_t(AF_INET)
+            local.sin_addr.s_addr = sourceAddress.bigEndian
+            let bound = withUnsafePointer(to: &local) {
+                $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size)) }
+            }
+            guard bound == 0 else {
+                close(fd)
+                throw TestClientError(message: "bind: errno \(errno)")
+            }
+        }
         var timeout = timeval(tv_sec: timeoutSeconds, tv_usec: 0)
         setsockopt(fd, SOL_SOCKET, SO_RCVTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
         setsockopt(fd, SOL_SOCKET, SO_SNDTIMEO, &timeout, socklen_t(MemoryLayout<timeval>.size))
@@ -99,6 +112,13 @@ final class TestClient {
     func readHeadBytes(_ count: Int) -> [UInt8] {
         while buffer.count < count, fill() {}
         return Array(buffer.prefix(count))
+    }
+
+    /// Whether bytes (or the end of the stream) wait to be read now, without blocking.
+    func hasPendingInput() -> Bool {
+        guard buffer.isEmpty else { return true }
+        var entry = pollfd(fd: fd, events: Int16(POLLIN), revents: 0)
+        return poll(&entry, 1, 0) > 0
     }
 
     /// Whether the server closed the connection (EOF) with nothing more to read, within the timeout.

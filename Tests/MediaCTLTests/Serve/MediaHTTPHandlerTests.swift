@@ -41,15 +41,25 @@ import Testing
 
     @Test func serverCountersInPrometheusTextFormat() {
         let statistics = HTTPServer.Statistics(
-            acceptedConnections: 3, refusedConnections: 1, openConnections: 2, requests: 9, parseErrors: 4, timeouts: 5)
+            acceptedConnections: 3, refusedConnections: 1, openConnections: 2, requests: 9, parseErrors: 4, timeouts: 5,
+            refusedPerPeer: 6, shedConnections: 7, refusedBodies: 8)
         #expect(
             AdminHTTPHandler.metricsLines(statistics) == """
                 # HELP mediactl_http_connections_accepted_total Client connections accepted.
                 # TYPE mediactl_http_connections_accepted_total counter
                 mediactl_http_connections_accepted_total 3
-                # HELP mediactl_http_connections_refused_total Client connections answered 503 over the connection cap.
+                # HELP mediactl_http_connections_refused_total Client connections answered 503 over the connection cap or the per-address cap.
                 # TYPE mediactl_http_connections_refused_total counter
                 mediactl_http_connections_refused_total 1
+                # HELP mediactl_http_connections_refused_per_address_total Client connections answered 503 because their address had 256 (maxConnectionsPerPeer) open.
+                # TYPE mediactl_http_connections_refused_per_address_total counter
+                mediactl_http_connections_refused_per_address_total 6
+                # HELP mediactl_http_connections_shed_total Idle connections closed to make room as open connections neared the cap.
+                # TYPE mediactl_http_connections_shed_total counter
+                mediactl_http_connections_shed_total 7
+                # HELP mediactl_http_bodies_refused_total Requests answered before their body was read (refused from the head, or over the body budget).
+                # TYPE mediactl_http_bodies_refused_total counter
+                mediactl_http_bodies_refused_total 8
                 # HELP mediactl_http_connections_open Client connections open now.
                 # TYPE mediactl_http_connections_open gauge
                 mediactl_http_connections_open 2
@@ -59,7 +69,7 @@ import Testing
                 # HELP mediactl_http_parse_errors_total Requests refused by the HTTP parser (400, 413, 414, 431, 501, 505).
                 # TYPE mediactl_http_parse_errors_total counter
                 mediactl_http_parse_errors_total 4
-                # HELP mediactl_http_timeouts_total Connections closed by a read-header, idle or write timeout.
+                # HELP mediactl_http_timeouts_total Connections closed by a read-header, request, idle or write timeout, or below the minimum transfer rate.
                 # TYPE mediactl_http_timeouts_total counter
                 mediactl_http_timeouts_total 5
 

@@ -18,6 +18,9 @@ public struct ServeOptions: Sendable, Hashable {
     public var eventLoops: Int?
     /// `--access-log PATH|-`: where the access log goes (`-`: standard output). Default: `nil`, no access log.
     public var accessLog: String?
+    /// Every `--front ADDR`: front proxies exempt from the per-address connection cap (256), canonical
+    /// (`127.0.0.1`, `[::1]`). Default: none.
+    public var fronts: [String]
 
     /// The largest accepted `--event-loops` value.
     public static let maxEventLoops = 256
@@ -25,8 +28,10 @@ public struct ServeOptions: Sendable, Hashable {
     public init(
         listen: ListenAddress = .default, policiesDirectory: String = CommandDefaults.policiesDirectory,
         stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = [],
-        eventLoops: Int? = nil, adminListen: ListenAddress? = .adminDefault, accessLog: String? = nil
+        eventLoops: Int? = nil, adminListen: ListenAddress? = .adminDefault, accessLog: String? = nil,
+        fronts: [String] = []
     ) {
+        self.fronts = fronts
         self.listen = listen
         self.adminListen = adminListen
         self.policiesDirectory = policiesDirectory
@@ -67,9 +72,17 @@ public struct ServeOptions: Sendable, Hashable {
             }
             eventLoops = count
         }
+        var fronts: [String] = []
+        for text in parsed.allValues("front") {
+            switch FrontAddress.parse(text) {
+            case .success(let address): fronts.append(address.text)
+            case .failure(let error): throw parsed.error(.invalidValue, "invalid --front '\(text)': \(error.reason)")
+            }
+        }
         self.init(
             listen: listen, policiesDirectory: CommandDefaults.policiesDirectory(parsed),
             stateDirectory: CommandDefaults.stateDirectory(parsed, environment: environment), origins: origins,
-            eventLoops: eventLoops, adminListen: adminListen, accessLog: parsed.value("access-log"))
+            eventLoops: eventLoops, adminListen: adminListen, accessLog: parsed.value("access-log"),
+            fronts: fronts)
     }
 }

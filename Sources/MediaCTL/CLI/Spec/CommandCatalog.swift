@@ -21,7 +21,7 @@ public enum CommandCatalog {
     public static let serve = CommandSpec(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-]"],
+        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."],
         options: [
             OptionSpec(
                 "listen", valueName: "HOST:PORT",
@@ -39,6 +39,9 @@ public enum CommandCatalog {
             OptionSpec(
                 "access-log", valueName: "PATH|-",
                 help: "Append one JSON line per request to PATH (- for standard output); SIGUSR1 reopens it. Default: none."),
+            OptionSpec(
+                "front", valueName: "ADDR", repeatable: true,
+                help: "Numeric address of a front proxy, exempt from the cap of 256 connections per client address. Repeatable."),
         ],
         notes: [
             "SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.",
