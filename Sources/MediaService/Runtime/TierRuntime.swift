@@ -55,7 +55,11 @@ final class TierRuntime: Sendable {
         let diskCount = max(1, tier.diskBytes / Self.fileBlockBytes)
         let index = variantIndex, derived = derivedIndex
         variantDeclaration = tier.variants.map(TierRuntime.declaration)
-        let hot = persistent ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: hotBudget.entry)) : nil
+        // A hot copy may take a quarter of the hot budget (11 MiB of the default 64 MiB tier), not a tenth: a large
+        // image read from its file is then kept once and every hit shares that one buffer (hardening item 3), where
+        // each hit used to read and verify its own copy and a slow reader held it for its whole write.
+        let hot = persistent
+            ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: max(1, hotBudget.bytes / 4))) : nil
         let onEvent: StorageEventHandler = { event in
             if let key = event.storeKey {
                 index.remove(key)
