@@ -8,9 +8,13 @@ Mixes (every attacker connects from 127.0.0.1):
   idle            1,024 keep-alive connections that are answered once, then idle (item 4)
   slow-readers    200 connections read a 9 MB PNG at about 1 KiB/s (item 3)
   mixed           400 slow bodies, 400 idle, 200 slow readers: 1,000 clients (item 5)
+  idle-front      1,100 idle keep-alive connections from 127.0.0.1 run with --front 127.0.0.1 (no per-address cap:
+                  the global cap of 1,024 and idle-first shedding; item 4)
 Throughout, a well-behaved client on 127.0.0.2 fetches a catalog image every 100 ms (a new connection each time).
-Prints one JSON line: the mix, attacker connections opened and still open at the end, the good client's requests
-and 200 answers, and mediactl's RSS before, at its peak (sampled every 100 ms) and after, in MiB.
+Prints one JSON line: the mix, attacker connections, what they got ("503 closed": refused by a cap; "408 closed":
+timed out; "400 closed": refused from the head; "200 open": still being served; "none open": held, unanswered),
+the good client's requests and 200 answers, and mediactl's RSS before, at its peak (sampled every 100 ms) and after,
+in MiB.
 """
 import argparse, json, socket, threading, time
 
@@ -66,7 +70,7 @@ HEADS = {
     "idle": b"GET /catalog/horse-d29d871c.jpg HTTP/1.1\r\nHost: m\r\n\r\n",
 }
 PLANS = {"unread-bodies": [("unread", 100)], "slow-bodies": [("body", 1030)], "idle": [("idle", 1024)],
-         "slow-readers": [("reader", 200)], "mixed": [("body", 400), ("idle", 400), ("reader", 200)]}
+         "slow-readers": [("reader", 200)], "idle-front": [("idle", 1100)], "mixed": [("body", 400), ("idle", 400), ("reader", 200)]}
 
 def main():
     p = argparse.ArgumentParser()
@@ -88,18 +92,28 @@ def main():
             try_send(s, head)
             conns.append((s, kind))
     junk = b"x" * 65536
+    seen = [{"first": b"", "eof": False} for _ in conns]
+    def note(i, data):
+        if data == b"": seen[i]["eof"] = True
+        elif data and len(seen[i]["first"]) < 12: seen[i]["first"] += data[:12]
     deadline, tick = time.time() + a.seconds, 0
     while time.time() < deadline:
         time.sleep(0.1); tick += 1
         peak = max(peak, rss_kib(a.pid))
-        for s, kind in conns:
+        for i, (s, kind) in enumerate(conns):
+            if seen[i]["eof"]: continue
             if kind == "unread": try_send(s, junk)                      # stream the body as fast as it goes
             elif kind == "body" and tick % 80 == 0: try_send(s, b"x")   # one byte every 8 s
-            elif kind == "reader": try_recv(s, 100)                     # about 1 KiB/s
-            elif kind == "idle": try_recv(s, 65536)                     # take the answer, then stay idle
-    open_at_end = sum(1 for s, _ in conns if try_recv(s, 65536) not in (b"",))
+            note(i, try_recv(s, 100 if kind == "reader" else 65536))   # readers: about 1 KiB/s
+    for i, (s, _) in enumerate(conns): note(i, try_recv(s, 65536))
+    answers = {}
+    for entry in seen:
+        status = entry["first"][9:12].decode() if entry["first"].startswith(b"HTTP/1.1 ") else "none"
+        key = status + (" closed" if entry["eof"] else " open")
+        answers[key] = answers.get(key, 0) + 1
     good.stop = True; good.join(6)
-    print(json.dumps({"mix": a.mix, "attackers": len(conns) + failed, "open_at_end": open_at_end,
+    print(json.dumps({"mix": a.mix, "attackers": len(conns) + failed, "connect_failed": failed,
+                      "answers": dict(sorted(answers.items())),
                       "good_requests": good.sent, "good_200": good.ok, "rss_before_mib": round(before / 1024, 1),
                       "rss_peak_mib": round(peak / 1024, 1), "rss_after_mib": round(rss_kib(a.pid) / 1024, 1)}))
     for s, _ in conns: s.close()

@@ -10,7 +10,7 @@
 #
 # Usage: benchmarks/attack/run.sh
 # Environment (defaults): ORIGIN_PORT=18091 MEDIACTL_PORT=18093 MEDIACTL_ADMIN_PORT=18094 SECONDS_PER_MIX=30
-#   MIXES="unread-bodies slow-bodies idle slow-readers mixed"  MEDIACTL=<repo>/.build/release/mediactl  BUILD=1
+#   MIXES="unread-bodies slow-bodies idle idle-front slow-readers mixed"  MEDIACTL=<repo>/.build/release/mediactl  BUILD=1
 #   RESULTS= (also write the table to this file)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,7 +18,7 @@ ORIGIN_PORT=${ORIGIN_PORT:-18091}
 MEDIACTL_PORT=${MEDIACTL_PORT:-18093}
 MEDIACTL_ADMIN_PORT=${MEDIACTL_ADMIN_PORT:-18094}
 SECONDS_PER_MIX=${SECONDS_PER_MIX:-30}
-MIXES=${MIXES:-"unread-bodies slow-bodies idle slow-readers mixed"}
+MIXES=${MIXES:-"unread-bodies slow-bodies idle idle-front slow-readers mixed"}
 MEDIACTL=${MEDIACTL:-$ROOT/.build/release/mediactl}
 BUILD=${BUILD:-1}
 RESULTS=${RESULTS:-}
@@ -84,11 +84,12 @@ cat > "$WORK/policies/attack.json" <<JSON
 JSON
 for _ in $(seq 50); do curl -s -o /dev/null "http://127.0.0.1:$ORIGIN_PORT/catalog/horse-d29d871c.jpg" && break; sleep 0.1; done
 
-TABLE="| mix | attackers (from 127.0.0.1) | good client: 200 / requests | mediactl RSS idle → peak (MiB) | peak above idle | bound |
+TABLE="| mix | attackers (from 127.0.0.1): what they got at the end | good client: 200 / requests | mediactl RSS idle → peak (MiB) | peak above idle | bound |
 |---|---|---|---|---|---|"
 for mix in $MIXES; do
     rm -rf "$WORK/state"; mkdir -p "$WORK/state"
-    "$MEDIACTL" serve --listen "127.0.0.1:$MEDIACTL_PORT" --admin-listen "127.0.0.1:$MEDIACTL_ADMIN_PORT" \
+    FRONT=(); if [ "$mix" = idle-front ]; then FRONT=(--front 127.0.0.1); fi
+    "$MEDIACTL" serve "${FRONT[@]}" --listen "127.0.0.1:$MEDIACTL_PORT" --admin-listen "127.0.0.1:$MEDIACTL_ADMIN_PORT" \
         --policies "$WORK/policies" --state-dir "$WORK/state" >"$WORK/serve-$mix.log" 2>&1 &
     SERVE=$!
     PIDS+=($SERVE)
@@ -101,10 +102,11 @@ for mix in $MIXES; do
     row=$(python3 - "$line" <<'PY'
 import json, sys
 r = json.loads(sys.argv[1])
-bounds = {"unread-bodies": "≤ 64 MB above idle", "slow-bodies": "good client 100 %", "idle": "good client 100 %",
+bounds = {"unread-bodies": "≤ 64 MB above idle", "slow-bodies": "good client 100 %", "idle": "good client 100 %", "idle-front": "good client 100 %",
           "slow-readers": "≤ 32 MB above idle", "mixed": "good client 100 %, ≤ budget + 64 MB"}
 above = r["rss_peak_mib"] - r["rss_before_mib"]
-print(f"| {r['mix']} | {r['attackers']} ({r['open_at_end']} open at the end) | {r['good_200']} / {r['good_requests']} | "
+answers = ", ".join(f"{v} {k}" for k, v in r["answers"].items())
+print(f"| {r['mix']} | {r['attackers']}: {answers} | {r['good_200']} / {r['good_requests']} | "
       f"{r['rss_before_mib']} → {r['rss_peak_mib']} | {above:.1f} | {bounds[r['mix']]} |")
 PY
 )
