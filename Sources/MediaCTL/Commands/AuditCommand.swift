@@ -12,7 +12,7 @@ import MediaStorage
 /// and `sealed/` read-only (``MediaStorage/StateInventory``: every disk file read whole, its tags verified and its
 /// body digested under the key), take each tier's widest allowed storage from the policies, then stream the log
 /// once (``AuditReader``), verifying the hash chain (``AuditChainCheck``) and reconciling
-/// (``AuditReconciliation``) as it goes.
+/// (``AuditReconciliation``, which compares each disk body with its record's `bytes` and `bodyDigest`) as it goes.
 ///
 /// Output: ``MediaAudit/AuditReport/text`` followed, when the scan found temp files or defective
 /// entries, by an `inventory notes: N` section; with `--json`, one ``AuditDocument``. Then, with
@@ -197,11 +197,14 @@ public enum AuditCommand {
 
     /// What the reconciler judges of one scanned entry: the tier of a verified disk entry's metadata, else
     /// (sealed objects, whose metadata is encrypted, and files that are not verified disk entries) the tier
-    /// folder it was found in (`sealed/<tier>/…`), else none; and whether its sealed header is well formed.
+    /// folder it was found in (`sealed/<tier>/…`), else none; whether its sealed header is well formed; and
+    /// the length and keyed digest of a disk file's body (or, without the digest, the scan's defect, which says why).
     /// So a plaintext file under `disk/private/` is judged against the `private` tier.
     static func persistedObject(_ item: InventoryItem) -> PersistedObject {
         PersistedObject(
             folder: item.folder == .disk ? .disk : .sealed, key: item.name, bytes: item.bytes,
-            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed, path: item.path)
+            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed, path: item.path, bodyBytes: item.bodyBytes,
+            bodyDigest: item.bodyDigest.flatMap { try? AuditDigest(hex: $0) },
+            bodyUnchecked: item.bodyDigest == nil ? item.defect?.description : nil)
     }
 }

@@ -8,8 +8,8 @@ import MediaSigning
 import MediaStorage
 import Testing
 
-/// The install's integrity key through the service: `<state>/keys/integrity.key` made once and owner-only, and a
-/// disk file forged without the key refused as corrupt.
+/// The install's integrity key through the service: `<state>/keys/integrity.key` made once and owner-only, the
+/// `bodyDigest` of `store` and `update` records, and a disk file forged without the key refused as corrupt.
 @Suite struct IntegrityKeyServiceTests {
     static let horse = "catalog/horse-d29d871c.jpg"
 
@@ -42,6 +42,47 @@ import Testing
         #expect(hit.body == body)
         #expect(restarted.origin.callCount(for: "http://origin.test/" + Self.horse) == 0)
         #expect(try restarted.auditRecords().filter { $0.entry.event == .evict }.isEmpty)
+    }
+
+    /// `store` records of disk and encrypted-disk bodies carry the keyed digest of the stored body; `skip` records do not.
+    @Test func storeRecordsCarryTheKeyedBodyDigest() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let horse = try Fixtures.bytes(Self.horse)
+        let receipt = try Fixtures.bytes("receipts/r-7731.png")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: horse), for: "http://origin.test/" + Self.horse)
+        harness.origin.setReply(.init(fields: ["Cache-Control": "private, max-age=300"], body: receipt),
+                                for: "http://origin.test/receipts/r-7731.png")
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: horse),
+                                for: "http://origin.test/one-time/ticket.jpg")
+        #expect(await harness.get("/" + Self.horse).outcome.storage == "disk")
+        #expect(await harness.get("/receipts/r-7731.png", [("Authorization", "Bearer t1")]).outcome.storage == "encrypted-disk")
+        #expect(await harness.get("/one-time/ticket.jpg").outcome.storage == "none")
+        let key = try key(harness)
+        let records = try harness.auditRecords()
+        #expect(PipelineSupport.events(records) == ["store:tier-storage", "store:tier-storage", "skip:tier-storage"])
+        #expect(records.map(\.entry.bodyDigest) == [nil, try AuditDigest(bytes: key.bodyDigest(of: horse)),
+                                                    try AuditDigest(bytes: key.bodyDigest(of: receipt)), nil])
+        #expect(records.map(\.entry.bytes) == [nil, horse.count, receipt.count, horse.count])
+        // Keyed: not the plain SHA-256 of the body, which anyone could compute to confirm a guess.
+        #expect(records[1].entry.bodyDigest != AuditDigest(SHA256.hash(horse)))
+    }
+
+    /// A 304 rewrites the file with the same body: its `update` record names the same digest.
+    @Test func updateRecordsCarryTheDigestOfTheBodyKept() async throws {
+        let avatar = try Fixtures.bytes("avatars/u1001.jpg")
+        let origin = RevalidationTests.validatingOrigin(body: avatar, fields: ["Cache-Control": "max-age=60", "ETag": "\"a1\""],
+                                                        notModified: ["ETag": "\"a1\""])
+        let harness = try PipelineHarness(fetcher: origin)
+        defer { Task { await harness.close() } }
+        _ = await harness.get("/avatars/u1001.jpg")
+        harness.clock.advance(61)
+        #expect(await harness.get("/avatars/u1001.jpg").fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=304; ttl=60")
+        let records = try harness.auditRecords()
+        #expect(PipelineSupport.events(records) == ["store:tier-storage", "update:not-modified"])
+        let expected = try AuditDigest(bytes: try key(harness).bodyDigest(of: avatar))
+        #expect(records[1].entry.bodyDigest == expected)
+        #expect(records[2].entry.bodyDigest == expected)
     }
 
     /// A body swapped behind the header (same length, the file tag recomputed with unkeyed SHA-256): the first read
