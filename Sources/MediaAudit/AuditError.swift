@@ -17,6 +17,8 @@ public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidTransform = Code("invalid-transform")
         /// `derivedFrom`/`transform` on an event other than `store` or `update`, or one without the other.
         public static let invalidDerivation = Code("invalid-derivation")
+        /// `bodyDigest` on an event other than `store` or `update`, or without `bytes`.
+        public static let invalidBodyDigest = Code("invalid-body-digest")
         /// A tier or route name was not `[A-Za-z0-9._-]{1,64}`.
         public static let invalidName = Code("invalid-name")
         /// A URL was not an absolute `http`/`https` URL with a host, or was too long.

@@ -23,7 +23,8 @@ enum StorageBenchmarks {
         for size in [16 << 10, 1 << 20] {
             for synchronizes in [true, false] {
                 let plain = try DiskStore(directory: "\(root)/disk-\(size)-\(synchronizes)",
-                                          configuration: .init(byteLimit: 1 << 34, synchronizesWrites: synchronizes))
+                                          configuration: .init(byteLimit: 1 << 34, synchronizesWrites: synchronizes),
+                                          integrityKey: try IntegrityKey.random())
                 let sealed = try EncryptedDiskStore(directory: "\(root)/sealed-\(size)-\(synchronizes)",
                                                     configuration: .init(byteLimit: 1 << 34, synchronizesWrites: synchronizes))
                 let plainRead = try files(plain, name: "disk", size: size, synchronizes: synchronizes)
@@ -94,8 +95,10 @@ enum StorageBenchmarks {
 
     private static func scan(root: String, count: Int) throws {
         let directory = "\(root)/scan"
+        let integrityKey = try IntegrityKey.random()
         do {
-            let store = try DiskStore(directory: directory, configuration: .init(byteLimit: 1 << 34, synchronizesWrites: false))
+            let store = try DiskStore(directory: directory, configuration: .init(byteLimit: 1 << 34, synchronizesWrites: false),
+                                      integrityKey: integrityKey)
             for index in 0..<count {
                 let item = entry("http://127.0.0.1:8081/catalog/scan-\(index).jpg", bodyCount: 2_048)
                 try store.store(item, for: item.metadata.key)
@@ -106,7 +109,7 @@ enum StorageBenchmarks {
         let residentBefore = residentBytes()
         let cpuStart = processCPUTime()
         let start = Stopwatch.now()
-        let store = try DiskStore(directory: directory, configuration: .init(byteLimit: 1 << 34))
+        let store = try DiskStore(directory: directory, configuration: .init(byteLimit: 1 << 34), integrityKey: integrityKey)
         let seconds = Double(Stopwatch.now() - start) / 1e9
         let cpu = processCPUTime() - cpuStart
         let residentAfter = residentBytes()

@@ -5,15 +5,26 @@ import Testing
 
 extension ComplianceTests {
     /// Planted violations: a plaintext file in sealed/, an unaudited object in disk/, an edited audit
-    /// line. `mediactl audit` exits 1 and names each.
+    /// line, a disk body swapped with its checksums recomputed unkeyed. `mediactl audit` exits 1 and names each.
     @Test func plantedViolationsAreEachNamed() throws {
         let world = try ServeEnvironment()
         defer { world.tearDown() }
         try world.start()
         #expect(try world.get("/catalog/coffee-237a7131.jpg").cacheStatus.stored)
+        #expect(try world.get("/catalog/chelsea.png").cacheStatus.stored)
         #expect(try world.get("/receipts/r-7731.png", token: Self.u1).cacheStatus.stored)
+        try world.settle()
         #expect(world.stop() == 0)
         #expect(try world.audit().result.exitCode == 0)
+
+        // A disk body swapped by someone without the integrity key, its checksums recomputed unkeyed.
+        let chelseaBytes = Fixtures.bytes("catalog/chelsea.png").count
+        let chelsea = try #require(world.auditRecords.first { $0.event == "store" && $0.bytes == chelseaBytes })
+        let swappedKey = try #require(chelsea.key)
+        let swappedFile = world.stateDirectory.appendingPathComponent(
+            "disk/public/\(swappedKey.prefix(2))/\(swappedKey.dropFirst(2).prefix(2))/\(swappedKey)")
+        try Data(DiskFileForgery.forged(Array(try Data(contentsOf: swappedFile)), body: Array("swapped".utf8)))
+            .write(to: swappedFile)
 
         // A real disk object from another state directory: valid, readable, but never recorded here.
         let otherState = world.root.appendingPathComponent("other-state")
@@ -48,9 +59,16 @@ extension ComplianceTests {
         #expect(result.exitCode == 1)
         let document = try #require(report)
         #expect(!document.clean)
-        #expect(document.violations.map(\.kind) == ["broken-chain", "unrecorded-object", "not-sealed", "unrecorded-object"])
-        #expect(document.violations.map(\.key) == [nil, unauditedKey, plaintextKey, plaintextKey])
-        #expect(document.violations.map(\.folder) == [nil, "disk", "sealed", "sealed"])
+        // Disk objects by key: the catalog object whose record now says one byte more than its file holds, the
+        // swapped body, the unaudited copy.
+        let disk = [(try #require(storeRecord.key), "body-mismatch"), (swappedKey, "body-mismatch"),
+                    (unauditedKey, "unrecorded-object")].sorted { $0.0 < $1.0 }
+        #expect(document.violations.map(\.kind) == ["broken-chain"] + disk.map(\.1) + ["not-sealed", "unrecorded-object"])
+        #expect(document.violations.map(\.key) == [nil] + disk.map(\.0) + [plaintextKey, plaintextKey])
+        #expect(document.violations.map(\.folder) == [nil, "disk", "disk", "disk", "sealed", "sealed"])
+        let swapped = try #require(document.violations.first { $0.key == swappedKey })
+        #expect(swapped.seq == chelsea.seq)
+        #expect(swapped.evidence.contains(") holds a body of 7 bytes with digest "))
         #expect(document.violations[0].seq == storeRecord.seq)
         #expect(document.violations[0].evidence.hasPrefix("hash-mismatch at seq \(storeRecord.seq) (audit.jsonl line \(storeRecord.seq))"))
         #expect(document.chain.failure?.kind == "hash-mismatch")

@@ -20,10 +20,10 @@ extension ComplianceTests {
         #expect(result.stdout.hasSuffix("\nclean: no violations\n"))
 
         let report = try JUnitFile.parse(junit)
-        #expect(report.root.attributes["tests"] == "49")  // audit-log + 4 tiers × 12 checks
+        #expect(report.root.attributes["tests"] == "53")  // audit-log + 4 tiers × 13 checks
         #expect(report.root.attributes["failures"] == "0")
         #expect(report.suites.map { $0.attributes["name"] } == ["audit-log", "tier avatar", "tier no-store", "tier private", "tier public"])
-        #expect(report.cases.count == 49)
+        #expect(report.cases.count == 53)
         #expect(report.failures.isEmpty)
         let records = world.auditRecords
         #expect(report.properties["records"] == String(records.count))

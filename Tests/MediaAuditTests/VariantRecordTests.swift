@@ -85,10 +85,11 @@ import Testing
 
     @Test func fieldOrderIsByteWiseSorted() {
         #expect(AuditRecord.allFieldNames == [
-            "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route", "seq",
-            "storage", "tier", "time", "transform", "ttl", "url",
+            "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route",
+            "seq", "storage", "tier", "time", "transform", "ttl", "url",
         ])
-        #expect(AuditRecord.allFieldNames == (AuditRecord.fieldNames + AuditRecord.variantFieldNames)
+        #expect(AuditRecord.allFieldNames
+            == (AuditRecord.fieldNames + AuditRecord.variantFieldNames + AuditRecord.bodyFieldNames)
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         #expect(AuditRecord.variantFieldNames == ["derivedFrom", "transform"])
         #expect(AuditRecord.fieldNames.count == 15)

@@ -5,7 +5,8 @@ import Testing
 /// Files damaged between runs or behind the store's back: detected, removed, reported.
 @Suite struct DiskCrashSafetyTests {
     private func open(_ folder: TemporaryFolder, _ recorder: EventRecorder) throws -> DiskStore {
-        try DiskStore(directory: folder.path + "/disk", configuration: .init(synchronizesWrites: false), onEvent: recorder.handler)
+        try DiskStore(directory: folder.path + "/disk", configuration: .init(synchronizesWrites: false),
+                      integrityKey: Sample.integrityKey, onEvent: recorder.handler)
     }
 
     /// Stores `key` with a 64-byte body and returns the file path and its size.
@@ -92,7 +93,7 @@ import Testing
         let (pathA, sizeA) = try plant(folder, "a")
         let (pathB, sizeB) = try plant(folder, "b")
         var bytes = Sample.read(pathA)
-        bytes[5] = 2
+        bytes[5] = 3
         Sample.write(bytes, to: pathA)
         bytes = Sample.read(pathB)
         bytes[0] = UInt8(ascii: "X")

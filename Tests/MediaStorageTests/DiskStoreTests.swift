@@ -12,6 +12,7 @@ import Testing
     private func open(_ folder: TemporaryFolder, _ recorder: EventRecorder, byteLimit: Int = 1 << 20) throws -> DiskStore {
         try DiskStore(directory: folder.path + "/disk",
                       configuration: .init(byteLimit: byteLimit, entryByteLimit: byteLimit, synchronizesWrites: false),
+                      integrityKey: Sample.integrityKey,
                       onEvent: recorder.handler)
     }
 
@@ -21,7 +22,8 @@ import Testing
         let recorder = EventRecorder()
         let entry = Sample.entry("https://o/catalog/a.jpg", body: Sample.bytes(5_000), partition: "ab12")
         do {
-            let store = try DiskStore(directory: folder.path + "/disk", onEvent: recorder.handler)
+            let store = try DiskStore(directory: folder.path + "/disk",
+                                      integrityKey: Sample.integrityKey, onEvent: recorder.handler)
             try store.store(entry, for: "https://o/catalog/a.jpg")
             #expect(store.entry(for: "https://o/catalog/a.jpg")?.body == entry.body)
         }
@@ -48,7 +50,7 @@ import Testing
         #expect(store.filePath(for: key) == path)
         let bytes = Sample.read(path)
         #expect(bytes.count == fileSize(entry, key: key))
-        #expect(Array(bytes[0..<8]) == Array("MCSD".utf8) + [0, 1, 0, 0])
+        #expect(Array(bytes[0..<8]) == Array("MCSD".utf8) + [0, 2, 0, 0])
         #expect(Array(bytes[bytes.count - 35..<bytes.count - 32]) == [1, 2, 3])
         #expect(Sample.mode(path) == 0o600)
         #expect(Sample.mode(folder.path + "/disk") == 0o700)
@@ -104,20 +106,24 @@ import Testing
     @Test func entryTooLargeAndInvalidConfiguration() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = try DiskStore(directory: folder.path + "/disk", configuration: .init(byteLimit: 1_000))
+        let store = try DiskStore(directory: folder.path + "/disk", configuration: .init(byteLimit: 1_000),
+                                  integrityKey: Sample.integrityKey)
         let entry = Sample.entry("k", body: Sample.bytes(100))
         #expect(throws: StorageError(.entryTooLarge, "disk entry of \(fileSize(entry, key: "k")) bytes exceeds the per-entry cap of 100 bytes")) {
             try store.store(entry, for: "k")
         }
         #expect(folder.files(under: "disk").isEmpty)
         #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")) {
-            try DiskStore(directory: folder.path + "/disk", configuration: .init(byteLimit: -1))
+            try DiskStore(directory: folder.path + "/disk", configuration: .init(byteLimit: -1),
+                          integrityKey: Sample.integrityKey)
         }
         #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")) {
-            try DiskStore(directory: folder.path + "/disk", configuration: .init(scanThreads: 0))
+            try DiskStore(directory: folder.path + "/disk", configuration: .init(scanThreads: 0),
+                          integrityKey: Sample.integrityKey)
         }
         #expect(throws: StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")) {
-            try DiskStore(directory: folder.path + "/disk", configuration: .init(countLimit: 0))
+            try DiskStore(directory: folder.path + "/disk", configuration: .init(countLimit: 0),
+                          integrityKey: Sample.integrityKey)
         }
     }
 
@@ -128,14 +134,16 @@ import Testing
         defer { folder.remove() }
         let recorder = EventRecorder()
         let configuration = DiskStore.Configuration(countLimit: 2, synchronizesWrites: false)
-        let store = try DiskStore(directory: folder.path + "/disk", configuration: configuration, onEvent: recorder.handler)
+        let store = try DiskStore(directory: folder.path + "/disk", configuration: configuration,
+                                  integrityKey: Sample.integrityKey, onEvent: recorder.handler)
         for key in ["k1", "k2", "k3"] { try store.store(Sample.entry(key, body: Sample.bytes(10)), for: key) }
         #expect(store.inventory().map(\.key) == ["k2", "k3"])
         #expect(recorder.events.map(\.reason) == [.countLimit])
         #expect(recorder.events.map(\.keyDigest) == [KeyDigest.hex(of: "k1")])
         #expect(folder.files(under: "disk").count == 2)
         let reopened = try DiskStore(directory: folder.path + "/disk",
-                                     configuration: .init(countLimit: 1, synchronizesWrites: false), onEvent: recorder.handler)
+                                     configuration: .init(countLimit: 1, synchronizesWrites: false),
+                                     integrityKey: Sample.integrityKey, onEvent: recorder.handler)
         #expect(reopened.totals.count == 1)
         #expect(recorder.events.map(\.reason) == [.countLimit, .countLimit])
         #expect(folder.files(under: "disk").count == 1)
@@ -144,7 +152,8 @@ import Testing
     @Test func missingParentsAreCreatedAndTrailingSlashIgnored() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        let store = try DiskStore(directory: folder.path + "/state/nested/disk/", configuration: .init(synchronizesWrites: false))
+        let store = try DiskStore(directory: folder.path + "/state/nested/disk/", configuration: .init(synchronizesWrites: false),
+                                  integrityKey: Sample.integrityKey)
         #expect(store.directory == folder.path + "/state/nested/disk")
         try store.store(Sample.entry("k", body: [1]), for: "k")
         #expect(store.filePath(for: "k").hasPrefix(folder.path + "/state/nested/disk/82/54/"))
@@ -158,7 +167,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path + "/elsewhere", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/disk", withDestinationPath: folder.path + "/elsewhere")
         #expect(throws: StorageError(.unsafePath, "\(folder.path)/disk is a symlink or not a folder")) {
-            try DiskStore(directory: folder.path + "/disk")
+            try DiskStore(directory: folder.path + "/disk", integrityKey: Sample.integrityKey)
         }
     }
 

@@ -181,14 +181,16 @@ import Testing
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         do {
-            let disk = try DiskStore(directory: folder.path + "/disk", configuration: .init(synchronizesWrites: false))
+            let disk = try DiskStore(directory: folder.path + "/disk", configuration: .init(synchronizesWrites: false),
+                                     integrityKey: Sample.integrityKey)
             let sealed = try open(folder, EventRecorder())
             try disk.store(Sample.entry("public", body: [1, 2, 3]), for: "public")
             try sealed.store(privateEntry([4, 5, 6]), for: "private")
         }
         let diskEvents = EventRecorder()
         let sealedEvents = EventRecorder()
-        let disk = try DiskStore(directory: folder.path + "/disk", onEvent: diskEvents.handler)
+        let disk = try DiskStore(directory: folder.path + "/disk",
+                                 integrityKey: Sample.integrityKey, onEvent: diskEvents.handler)
         let sealed = try open(folder, sealedEvents)
         #expect(disk.entry(for: "public")?.body == [1, 2, 3])
         #expect(sealed.entry(for: "private") == nil)

@@ -37,6 +37,12 @@ final class EventRecorder: Sendable {
 }
 
 enum Sample {
+    /// The secret of ``integrityKey``: 32 bytes of 0x5a.
+    static let integritySecret = [UInt8](repeating: 0x5a, count: 32)
+    /// The integrity key of every disk store and inventory in these tests, from a fixed secret, so a store reopened
+    /// on a folder reads its files and known answers stay fixed.
+    static let integrityKey = try! IntegrityKey(secret: SymmetricKey(bytes: integritySecret))
+
     static func entry(_ key: String, body: [UInt8], tier: String = "public", route: String = "catalog",
                       partition: String? = nil, expiresAt: Double = 2_000, head: [UInt8] = Array("HTTP/1.1 200 OK\r\n".utf8)) -> StoredEntry {
         StoredEntry(metadata: EntryMetadata(key: key, tier: tier, route: route, partition: partition, head: head,
@@ -45,7 +51,7 @@ enum Sample {
     }
 
     /// The size of `entry`'s file in a `disk` store under `key` (``DiskFileFormat``: 84 bytes of header and
-    /// checksums, the encoded metadata, the body).
+    /// tags, the encoded metadata, the body).
     static func diskFileSize(_ entry: StoredEntry, key: String, storageClass: StorageClassName = .disk) -> Int {
         var metadata = entry.metadata
         metadata.key = key

@@ -17,6 +17,7 @@ import Testing
         try DiskStore(directory: folder.path + "/disk",
                       configuration: .init(byteLimit: byteLimit, entryByteLimit: byteLimit, synchronizesWrites: true,
                                            writesBehind: true, pendingByteLimit: pendingByteLimit),
+                                           integrityKey: Sample.integrityKey,
                       onEvent: recorder.handler)
     }
 
@@ -205,6 +206,7 @@ final class WriterGate: Sendable {
         let store = try DiskStore(directory: folder.path + "/disk",
                                   configuration: .init(byteLimit: size + 700, entryByteLimit: size + 700,
                                                        synchronizesWrites: false, writesBehind: writesBehind),
+                                                       integrityKey: Sample.integrityKey,
                                   onEvent: { log.add("\($0.kind.rawValue) \($0.reason)") })
         try store.store(first, for: "first") { log.add("record first") }
         try store.store(Sample.entry("second", body: Sample.bytes(600, seed: 2)), for: "second") { log.add("record second") }
@@ -218,7 +220,8 @@ final class WriterGate: Sendable {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
         let store = try DiskStore(directory: folder.path + "/disk",
-                                  configuration: .init(synchronizesWrites: false, writesBehind: writesBehind))
+                                  configuration: .init(synchronizesWrites: false, writesBehind: writesBehind),
+                                  integrityKey: Sample.integrityKey)
         #expect(throws: Refused.self) {
             try store.store(Sample.entry("k", body: [1, 2, 3]), for: "k") { throw Refused() }
         }

@@ -32,15 +32,22 @@ public struct AuditEntry: Hashable, Sendable {
     /// For a variant: its normalised parameters (`w=144,fit=inside,fmt=jpeg,q=80`); `nil` otherwise.
     /// Only on `store` and `update`, always together with ``derivedFrom``.
     public var transform: AuditTransform?
+    /// For the `store` or `update` of a body kept in a file (`disk`, `encrypted-disk`): the body's keyed digest,
+    /// HMAC-SHA256 under a key derived from the install's integrity key (MediaStorage's `IntegrityKey`), of the
+    /// ``bytes`` bytes stored; `nil` otherwise (and in logs written before it existed). Keyed, so the log alone
+    /// cannot confirm a guess of a body (docs/audit-format.md, "Body digests"). Only on `store` and `update`,
+    /// always with ``bytes``.
+    public var bodyDigest: AuditDigest?
 
     /// Creates an entry. Numbers must be non-negative; the writer refuses negative ones with
     /// ``AuditError/Code/invalidNumber``, and `derivedFrom`/`transform` other than both on a `store` or
-    /// `update` with ``AuditError/Code/invalidDerivation`` (see ``validate()``).
+    /// `update` with ``AuditError/Code/invalidDerivation``, and `bodyDigest` other than on a `store` or `update`
+    /// with `bytes` with ``AuditError/Code/invalidBodyDigest`` (see ``validate()``).
     public init(
         event: AuditEvent, tier: AuditName? = nil, route: AuditName? = nil, storage: AuditStorage? = nil,
         key: AuditDigest? = nil, scope: AuditScope = .none, reason: ReasonCode? = nil,
         bytes: Int? = nil, ttl: Int? = nil, count: Int? = nil,
-        derivedFrom: AuditDigest? = nil, transform: AuditTransform? = nil
+        derivedFrom: AuditDigest? = nil, transform: AuditTransform? = nil, bodyDigest: AuditDigest? = nil
     ) {
         self.event = event
         self.tier = tier
@@ -54,6 +61,7 @@ public struct AuditEntry: Hashable, Sendable {
         self.count = count
         self.derivedFrom = derivedFrom
         self.transform = transform
+        self.bodyDigest = bodyDigest
     }
 
     /// The `partition` field.
@@ -64,12 +72,14 @@ public struct AuditEntry: Hashable, Sendable {
     /// `true` when the entry describes a variant (it has ``derivedFrom``).
     public var isVariant: Bool { derivedFrom != nil }
 
-    /// Checks the numeric fields, then the variant fields.
+    /// Checks the numeric fields, then the variant fields, then the body digest.
     /// - Throws: ``AuditError/Code/invalidNumber`` naming the first negative field;
     ///   ``AuditError/Code/invalidDerivation`` when `derivedFrom` or `transform` is on an event other than
     ///   `store` or `update` (`derivedFrom and transform are allowed only on store and update records, got
     ///   evict`), or one is set without the other (`derivedFrom and transform go together: transform is
-    ///   missing`).
+    ///   missing`); ``AuditError/Code/invalidBodyDigest`` when `bodyDigest` is on another event
+    ///   (`bodyDigest is allowed only on store and update records, got skip`) or without `bytes`
+    ///   (`bodyDigest needs bytes`).
     public func validate() throws {
         for (name, value) in [("bytes", bytes), ("ttl", ttl), ("count", count)] {
             if let value, value < 0 {
@@ -77,6 +87,17 @@ public struct AuditEntry: Hashable, Sendable {
             }
         }
         if let problem = derivationProblem { throw AuditError(.invalidDerivation, problem) }
+        if let problem = bodyDigestProblem { throw AuditError(.invalidBodyDigest, problem) }
+    }
+
+    /// Why `bodyDigest` is not allowed as it is, or `nil` when it is (absent, or on a `store` or `update` with
+    /// `bytes`). The parser refuses a line for the same reasons.
+    var bodyDigestProblem: String? {
+        guard bodyDigest != nil else { return nil }
+        guard event == .store || event == .update else {
+            return "bodyDigest is allowed only on store and update records, got \(event.rawValue)"
+        }
+        return bytes == nil ? "bodyDigest needs bytes" : nil
     }
 
     /// Why the variant fields are not allowed as they are, or `nil` when they are (both absent, or both

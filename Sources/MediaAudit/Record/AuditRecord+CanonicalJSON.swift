@@ -11,16 +11,20 @@ extension AuditRecord {
     /// JSON and hash of every other record are those of the 15-field format).
     public static let variantFieldNames = ["derivedFrom", "transform"]
 
-    /// Every field name in canonical (byte-wise sorted) order: ``fieldNames`` with `derivedFrom` after
-    /// `count` and `transform` after `time`.
+    /// The field only the `store` and `update` of a body kept in a file has (omitted, not `null`, when absent,
+    /// like the variant fields): `bodyDigest`.
+    public static let bodyFieldNames = ["bodyDigest"]
+
+    /// Every field name in canonical (byte-wise sorted) order: ``fieldNames`` with `bodyDigest` first (before
+    /// `bytes`), `derivedFrom` after `count` and `transform` after `time`.
     public static let allFieldNames = [
-        "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route", "seq",
-        "storage", "tier", "time", "transform", "ttl", "url",
+        "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route",
+        "seq", "storage", "tier", "time", "transform", "ttl", "url",
     ]
 
     /// The canonical JSON of the record (docs/audit-format.md): one object, keys sorted byte-wise, no
-    /// whitespace, every field of ``fieldNames`` present (`null` when absent) and the variant fields
-    /// `derivedFrom` and `transform` only when set, integers in decimal without sign or
+    /// whitespace, every field of ``fieldNames`` present (`null` when absent) and the optional fields
+    /// `bodyDigest`, `derivedFrom` and `transform` only when set, integers in decimal without sign or
     /// exponent, strings without escapes (every field's alphabet excludes `"`, `\` and control bytes).
     ///
     /// Equal to Python's `json.dumps(obj, sort_keys=True, separators=(",", ":"))`.
@@ -66,7 +70,13 @@ extension AuditRecord {
     /// Appends the canonical JSON without `hash` and returns the offset at which `hash` belongs.
     static func appendCanonical(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest,
                                 to out: inout [UInt8]) -> Int {
-        appendLiteral(#"{"bytes":"#, to: &out)
+        if let bodyDigest = entry.bodyDigest {
+            appendLiteral(#"{"bodyDigest":"#, to: &out)
+            appendString(bodyDigest.hex, to: &out)
+            appendLiteral(#","bytes":"#, to: &out)
+        } else {
+            appendLiteral(#"{"bytes":"#, to: &out)
+        }
         appendNumber(entry.bytes, to: &out)
         appendLiteral(#","count":"#, to: &out)
         appendNumber(entry.count, to: &out)

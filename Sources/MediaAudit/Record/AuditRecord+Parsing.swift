@@ -10,19 +10,20 @@ extension AuditRecord {
     }
 
     /// Parses one log line (without its trailing newline). Every field of ``fieldNames`` must be present,
-    /// the variant fields (``variantFieldNames``) may be, no other key is allowed, and each value must have
-    /// its typed shape. A variant field present must be a string (absent ones are omitted, never `null`),
-    /// and `derivedFrom` and `transform` come together on a `store` or `update` record only. The hash is not
-    /// checked here.
+    /// the variant fields (``variantFieldNames``) and `bodyDigest` (``bodyFieldNames``) may be, no other key is
+    /// allowed, and each value must have its typed shape. An optional field present must be a string (absent
+    /// ones are omitted, never `null`), `derivedFrom` and `transform` come together on a `store` or `update`
+    /// record only, and `bodyDigest` is on a `store` or `update` record with `bytes` only. The hash is not
+    /// checked here. Lines of logs written before `bodyDigest` existed parse as before (it is `nil`).
     /// - Throws: ``ParseFailure``, e.g. `invalidRecord("transform is invalid")`,
     ///   `invalidRecord("derivedFrom is not a string")`, `invalidRecord("derivedFrom and transform are allowed
-    ///   only on store and update records, got evict")`.
+    ///   only on store and update records, got evict")`, `invalidRecord("bodyDigest needs bytes")`.
     public static func parse(line: some StringProtocol) throws(ParseFailure) -> AuditRecord {
         guard let data = String(line).data(using: .utf8),
               let any = try? JSONSerialization.jsonObject(with: data, options: []),
               let object = any as? [String: Any]
         else { throw .invalidJSON }
-        let unknown = Set(object.keys).subtracting(fieldNames).subtracting(variantFieldNames)
+        let unknown = Set(object.keys).subtracting(fieldNames).subtracting(variantFieldNames).subtracting(bodyFieldNames)
         if let first = unknown.sorted().first { throw .invalidRecord("unknown field \(first)") }
         if let missing = fieldNames.first(where: { object[$0] == nil }) {
             throw .invalidRecord("missing field \(missing)")
@@ -49,7 +50,8 @@ extension AuditRecord {
             guard let text = try string(name) else { return nil }
             do { return try make(text) } catch { throw .invalidRecord("\(name) is invalid") }
         }
-        /// A variant field: absent is `nil`; present, it must be a valid string (`null` is not canonical).
+        /// An optional field (`derivedFrom`, `transform`, `bodyDigest`): absent is `nil`; present, it must be a
+        /// valid string (`null` is not canonical).
         func variant<T>(_ name: String, _ make: (String) throws -> T) throws(ParseFailure) -> T? {
             guard let value = object[name] else { return nil }
             guard let text = value as? String else { throw .invalidRecord("\(name) is not a string") }
@@ -81,8 +83,10 @@ extension AuditRecord {
             storage: storage, key: try typed("key", AuditDigest.init(hex:)), scope: scope,
             reason: try typed("reason", { try ReasonCode($0) }), bytes: try integer("bytes"), ttl: try integer("ttl"),
             count: try integer("count"), derivedFrom: try variant("derivedFrom", AuditDigest.init(hex:)),
-            transform: try variant("transform", { try AuditTransform($0) }))
+            transform: try variant("transform", { try AuditTransform($0) }),
+            bodyDigest: try variant("bodyDigest", AuditDigest.init(hex:)))
         if let problem = entry.derivationProblem { throw .invalidRecord(problem) }
+        if let problem = entry.bodyDigestProblem { throw .invalidRecord(problem) }
         return AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash)
     }
 }

@@ -1,9 +1,9 @@
 /// The running state of a reconciliation: feed the log's records in order with ``add(_:)``, then build
 /// the report with ``report(verification:inventory:)``.
 ///
-/// Memory: per-tier counters, the violations found, the last `store`, last change and whether the last
-/// `store`/`update` was a variant's, of each key in `objectKeys` (the objects found on disk, whose records
-/// the report judges), and, for the variant checks, a few words per key live at the current point of the
+/// Memory: per-tier counters, the violations found, the last `store`, last change and last `store`/`update`
+/// (a variant's or not, and the `bytes` and `bodyDigest` of the body it wrote), of each key in `objectKeys` (the
+/// objects found on disk, whose records the report judges), and, for the variant checks, a few words per key live at the current point of the
 /// log (``VariantSources``: keys whose last record is a `store`/`update`, memory ones only until the next
 /// `start`/`stop`). Records of other keys are counted and dropped. So a log of any length is reconciled in
 /// memory proportional to the inventory plus the objects the cache held at once.
@@ -16,9 +16,10 @@ public struct AuditReconciliation: Sendable {
     private var lastChange: [String: Mark] = [:]
     private var seededStore: [String: Mark] = [:]
     private var seededChange: [String: Mark] = [:]
-    /// Object key → whether its last `store`/`update` has `derivedFrom` (added, then seeded records).
-    private var lastWriteIsVariant: [String: Bool] = [:]
-    private var seededWriteIsVariant: [String: Bool] = [:]
+    /// Object key → its last `store`/`update` (added, then seeded records): whether it is a variant's, and the
+    /// body it wrote.
+    private var lastWrite: [String: Write] = [:]
+    private var seededWrite: [String: Write] = [:]
     private var sources = VariantSources()
     private var variantViolations: [AuditViolation] = []
     /// The policy in force at the current point of the log, and every policy batch seen (``AuditReport/policies``).
@@ -42,6 +43,23 @@ public struct AuditReconciliation: Sendable {
             tier = record.tier?.rawValue
         }
     }
+    /// What the report needs of a key's last `store` or `update`: the record that wrote its file.
+    struct Write: Sendable {
+        let seq: Int
+        let event: AuditEvent
+        let isVariant: Bool
+        let bytes: Int?
+        let bodyDigest: AuditDigest?
+
+        init(_ record: AuditRecord) {
+            seq = record.seq
+            event = record.event
+            isVariant = record.isVariant
+            bytes = record.bytes
+            bodyDigest = record.bodyDigest
+        }
+    }
+
     /// Records added.
     public private(set) var recordCount = 0
 
@@ -63,7 +81,7 @@ public struct AuditReconciliation: Sendable {
     public mutating func seed(_ record: AuditRecord) {
         sources.note(record)
         guard let key = record.key?.hex, objectKeys.contains(key) else { return }
-        if record.event == .store || record.event == .update { seededWriteIsVariant[key] = record.isVariant }
+        if record.event == .store || record.event == .update { seededWrite[key] = Write(record) }
         if record.event == .store, let tier = record.tier?.rawValue {
             storeViolations += Self.storeViolations(
                 record, tier: tier, storage: record.storage ?? AuditStorage.none, allowedStorage: allowedStorage)
@@ -84,7 +102,7 @@ public struct AuditReconciliation: Sendable {
         }
         sources.note(record)
         if let key = record.key?.hex, objectKeys.contains(key) {
-            if record.event == .store || record.event == .update { lastWriteIsVariant[key] = record.isVariant }
+            if record.event == .store || record.event == .update { lastWrite[key] = Write(record) }
             // An update with no earlier store (its store was pruned, or a 304 wrote the entry again after an
             // eviction) is the record of the file it wrote.
             if record.event == .store || (record.event == .update && lastStore[key] == nil) { lastStore[key] = Mark(record) }
@@ -143,7 +161,7 @@ public struct AuditReconciliation: Sendable {
         // The checkpoint's records (all before the added ones) fill in keys the log kept no record of since.
         let lastStore = self.lastStore.merging(seededStore) { added, _ in added }
         let lastChange = self.lastChange.merging(seededChange) { added, _ in added }
-        let lastWriteIsVariant = self.lastWriteIsVariant.merging(seededWriteIsVariant) { added, _ in added }
+        let lastWrite = self.lastWrite.merging(seededWrite) { added, _ in added }
         var rows = self.rows
         var violations: [AuditViolation] = []
         if let failure = verification.failure {
@@ -159,10 +177,11 @@ public struct AuditReconciliation: Sendable {
             var row = rows[tier ?? "unknown", default: [:]][storage] ?? AuditReport.Row(storage: storage)
             row.objects += 1
             row.bytes += object.bytes
-            if lastWriteIsVariant[object.key] == true { row.variantObjects += 1 }
+            if lastWrite[object.key]?.isVariant == true { row.variantObjects += 1 }
             rows[tier ?? "unknown", default: [:]][storage] = row
             violations += Self.objectViolations(
-                object, tier: tier, store: store, lastChange: lastChange[object.key], allowedStorage: allowedStorage)
+                object, tier: tier, store: store, lastChange: lastChange[object.key], lastWrite: lastWrite[object.key],
+                allowedStorage: allowedStorage)
         }
         let tiers = rows.keys.sorted().map { tier in
             AuditReport.Tier(
@@ -228,7 +247,7 @@ public struct AuditReconciliation: Sendable {
     }
 
     private static func objectViolations(
-        _ object: PersistedObject, tier: String?, store: Mark?, lastChange: Mark?,
+        _ object: PersistedObject, tier: String?, store: Mark?, lastChange: Mark?, lastWrite: Write?,
         allowedStorage: [String: AuditStorage]
     ) -> [AuditViolation] {
         var found: [AuditViolation] = []
@@ -259,6 +278,30 @@ public struct AuditReconciliation: Sendable {
             add(.storageMismatch, seq: store.seq,
                 "\(path) is in \(object.folder.rawValue)/ but store record \(store.seq) says \(stored.rawValue)")
         }
+        if object.folder == .disk, let lastWrite, let evidence = bodyMismatch(object, path: path, lastWrite: lastWrite) {
+            add(.bodyMismatch, seq: lastWrite.seq, evidence)
+        }
         return found
     }
+
+    /// The evidence of a `body-mismatch` of the `disk/` object at `path` against the record that wrote its file,
+    /// or `nil` when its body is the one recorded, or the record names no `bodyDigest` (earlier logs).
+    static func bodyMismatch(_ object: PersistedObject, path: String, lastWrite: Write) -> String? {
+        guard let recordedDigest = lastWrite.bodyDigest else { return nil }
+        let record = "\(lastWrite.event.rawValue) record \(lastWrite.seq)"
+        let recordedBytes = lastWrite.bytes.map(String.init) ?? "?"
+        let recorded = "\(record) recorded \(recordedBytes) bytes with digest \(short(recordedDigest))"
+        guard let bodyBytes = object.bodyBytes else {
+            return "\(path): its body cannot be checked against \(record) (\(object.bodyUnchecked ?? "no disk layout"))"
+        }
+        if let digest = object.bodyDigest {
+            guard digest != recordedDigest || bodyBytes != lastWrite.bytes else { return nil }
+            return "\(path) holds a body of \(bodyBytes) bytes with digest \(short(digest)); \(recorded)"
+        }
+        if bodyBytes != lastWrite.bytes { return "\(path) holds a body of \(bodyBytes) bytes; \(recorded)" }
+        return "\(path): its body cannot be checked against \(record) (\(object.bodyUnchecked ?? "no body digest"))"
+    }
+
+    /// A digest's first 16 hex digits and `…`, as evidence shows partitions.
+    static func short(_ digest: AuditDigest) -> String { String(digest.hex.prefix(16)) + "…" }
 }

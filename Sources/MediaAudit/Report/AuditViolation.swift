@@ -28,6 +28,10 @@ public struct AuditViolation: Hashable, Sendable, Codable {
         public static let removedObjectPresent = Kind("removed-object-present")
         /// A persisted object in a folder other than the storage its last `store` record names.
         public static let storageMismatch = Kind("storage-mismatch")
+        /// A `disk/` object whose body is not the one its key's last `store`/`update` record describes by
+        /// `bytes` and `bodyDigest` (replaced, truncated, or not checkable: docs/audit-format.md, "Body digests").
+        /// Records without `bodyDigest` (earlier logs) are not judged.
+        public static let bodyMismatch = Kind("body-mismatch")
         /// A `store` record for a tier whose storage is `none`.
         public static let storeInNoStoreTier = Kind("store-in-no-store-tier")
         /// A `store` record with storage wider than its tier allows.

@@ -25,14 +25,26 @@ public struct PersistedObject: Hashable, Sendable, Codable {
     /// The file's path relative to the state directory (`disk/public/ab/cd/<key>`), named in violation
     /// evidence; `nil` gives `<folder>/<key>`.
     public let path: String?
+    /// The length in bytes of the body a `disk/` file holds, when the scan found the disk layout; `nil` when it
+    /// did not (and for sealed objects, whose bodies are encrypted).
+    public let bodyBytes: Int?
+    /// The keyed digest of that body (the integrity key's body digest, what a `store` record's `bodyDigest`
+    /// names), or `nil` when the scan could not compute it (no integrity key, no disk layout).
+    public let bodyDigest: AuditDigest?
+    /// Why ``bodyDigest`` is `nil` for a `disk/` object, for people (the scan's defect, e.g. `unverified: no
+    /// integrity key to check its tags`); shown by a `body-mismatch` that cannot compare digests.
+    public let bodyUnchecked: String?
 
     public init(folder: Folder, key: String, bytes: Int, tier: String? = nil, isSealed: Bool = false,
-                path: String? = nil) {
+                path: String? = nil, bodyBytes: Int? = nil, bodyDigest: AuditDigest? = nil, bodyUnchecked: String? = nil) {
         self.folder = folder
         self.key = key
         self.bytes = bytes
         self.tier = tier
         self.isSealed = isSealed
         self.path = path
+        self.bodyBytes = bodyBytes
+        self.bodyDigest = bodyDigest
+        self.bodyUnchecked = bodyUnchecked
     }
 }

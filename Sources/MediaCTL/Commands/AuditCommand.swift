@@ -1,15 +1,18 @@
 import Glibc
 import MediaAudit
 import MediaPolicy
+import MediaService
 import MediaStorage
 
 /// `mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]`: what was
 /// persisted, per tier and storage class, and every violation of the policies (docs/audit-report.md).
 /// With several `--state-dir`, every replica of a fleet and the fleet's totals (``runFleet(_:context:clock:)``).
 ///
-/// Steps: scan `disk/` and `sealed/` read-only (``MediaStorage/StateInventory``), take each tier's
-/// widest allowed storage from the policies, then stream the log once (``AuditReader``), verifying
-/// the hash chain (``AuditChainCheck``) and reconciling (``AuditReconciliation``) as it goes.
+/// Steps: read the install's integrity key (``MediaService/IntegrityKeyFile``, never made here), scan `disk/`
+/// and `sealed/` read-only (``MediaStorage/StateInventory``: every disk file read whole, its tags verified and its
+/// body digested under the key), take each tier's widest allowed storage from the policies, then stream the log
+/// once (``AuditReader``), verifying the hash chain (``AuditChainCheck``) and reconciling
+/// (``AuditReconciliation``, which compares each disk body with its record's `bytes` and `bodyDigest`) as it goes.
 ///
 /// Output: ``MediaAudit/AuditReport/text`` followed, when the scan found temp files or defective
 /// entries, by an `inventory notes: N` section; with `--json`, one ``AuditDocument``. Then, with
@@ -17,7 +20,8 @@ import MediaStorage
 /// ``MediaAudit/AuditHTMLReport/html`` (created with mode 0600, or truncated; the log and inventory notes
 /// are their notes, the records' first and last `time` their time range).
 /// Exit: 0 clean, 1 violations, 2 unusable input (no state directory, invalid or unreadable
-/// policies, no audit log, unreadable log or folders; or a report file that cannot be written:
+/// policies, no audit log, unreadable log or folders, a `keys/integrity.key` that is refused (readable by group
+/// or others, not 32 bytes); or a report file that cannot be written:
 /// `cannot write the JUnit report 'FILE': <reason>`, `cannot write the HTML report 'FILE': <reason>`,
 /// after stdout is written and after trying the other file).
 public enum AuditCommand {
@@ -131,9 +135,15 @@ public enum AuditCommand {
         // A running service may store and remove while this reads. Its record always precedes the file,
         // so the files are scanned first and the log read after: every file found has its record. A file
         // removed after the scan (its removal record then read) is dropped before judging.
+        let integrityKey: IntegrityKey?
+        do {
+            integrityKey = try IntegrityKeyFile.existing(stateDirectory: state)
+        } catch {
+            throw CommandError(.unreadableFile, "cannot audit state directory '\(state)': \(error)", exitCode: .unusableInput)
+        }
         let scanned: StateInventory
         do {
-            scanned = try StateInventory.scan(stateDirectory: state)
+            scanned = try StateInventory.scan(stateDirectory: state, integrityKey: integrityKey)
         } catch {
             throw CommandError(
                 .unreadableFile, "cannot scan state directory '\(state)': \(error.context)", exitCode: .unusableInput)
@@ -185,13 +195,16 @@ public enum AuditCommand {
         policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
     }
 
-    /// What the reconciler judges of one scanned entry: the tier of a disk entry's metadata, else
-    /// (sealed objects, whose metadata is encrypted, and files that are not disk entries) the tier
-    /// folder it was found in (`sealed/<tier>/…`), else none; and whether its sealed header is well formed.
+    /// What the reconciler judges of one scanned entry: the tier of a verified disk entry's metadata, else
+    /// (sealed objects, whose metadata is encrypted, and files that are not verified disk entries) the tier
+    /// folder it was found in (`sealed/<tier>/…`), else none; whether its sealed header is well formed; and
+    /// the length and keyed digest of a disk file's body (or, without the digest, the scan's defect, which says why).
     /// So a plaintext file under `disk/private/` is judged against the `private` tier.
     static func persistedObject(_ item: InventoryItem) -> PersistedObject {
         PersistedObject(
             folder: item.folder == .disk ? .disk : .sealed, key: item.name, bytes: item.bytes,
-            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed, path: item.path)
+            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed, path: item.path, bodyBytes: item.bodyBytes,
+            bodyDigest: item.bodyDigest.flatMap { try? AuditDigest(hex: $0) },
+            bodyUnchecked: item.bodyDigest == nil ? item.defect?.description : nil)
     }
 }

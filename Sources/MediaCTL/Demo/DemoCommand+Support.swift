@@ -22,7 +22,8 @@ extension DemoCommand {
 
     static func audit(_ state: String, _ allowed: [String: AuditStorage]) throws(CommandError) -> AuditReport {
         do {
-            let inventory = try StateInventory.scan(stateDirectory: state)
+            let inventory = try StateInventory.scan(
+                stateDirectory: state, integrityKey: try IntegrityKeyFile.existing(stateDirectory: state))
             return try AuditReconciler.report(
                 stateDirectory: state, inventory: inventory.objects.map(AuditCommand.persistedObject),
                 allowedStorage: allowed)

@@ -19,6 +19,8 @@ extension MediaService {
                 source: (group: String, generation: Int)? = nil) -> String? {
         let counters = context.runtime.counters
         let bytes = entry.body.count
+        // Computed once, outside the gate and the store's lock; the disk store tags the file with the same value.
+        let bodyDigest = bodyDigest(of: entry, storage: decision.storage)
         return gate.shared { () -> String? in
             guard !wasPurgedDuringExchange(context) else {
                 try? auditor.record(.skip, subject, storage: .none, reason: "purged-during-fetch", bytes: bytes, ttl: nil)
@@ -37,7 +39,7 @@ extension MediaService {
                 for other in context.runtime.decidedStores where other !== store { other.remove(storeKey) }
                 try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.store, subject, storage: decision.storage, reason: decision.reason.rawValue,
-                                       bytes: bytes, ttl: decision.ttl, derivation: derivation)
+                                       bytes: bytes, ttl: decision.ttl, derivation: derivation, bodyDigest: bodyDigest)
                     recorded = true
                 }
             } catch {
@@ -60,13 +62,14 @@ extension MediaService {
     @discardableResult
     func commitUpdate(_ entry: StoredEntry, storeKey: String, storage: StorageClass, ttl: Int, context: RequestContext) -> Bool {
         guard let store = context.runtime.store(for: storage) else { return false }
+        let bodyDigest = bodyDigest(of: entry, storage: storage)
         return gate.shared { () -> Bool in
             guard !wasPurgedDuringExchange(context) else { return false }
             var recorded = false
             do {
                 try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.update, context.subject(storeKey: storeKey), storage: storage,
-                                       reason: "not-modified", bytes: entry.body.count, ttl: ttl)
+                                       reason: "not-modified", bytes: entry.body.count, ttl: ttl, bodyDigest: bodyDigest)
                     recorded = true
                 }
                 return true
@@ -78,5 +81,12 @@ extension MediaService {
                 return false
             }
         }
+    }
+
+    /// The `bodyDigest` of a `store`/`update` in `storage`: the body's keyed digest under the install's integrity key
+    /// for a body kept in a file (`disk`, `encrypted-disk`), kept with `entry` (so a disk store writing it tags the file
+    /// with the same value, and a body read from a disk file has it already); `nil` for `memory` and `none`.
+    func bodyDigest(of entry: StoredEntry, storage: StorageClass) -> [UInt8]? {
+        storage == .disk || storage == .encryptedDisk ? entry.bodyDigest(under: integrityKey) : nil
     }
 }

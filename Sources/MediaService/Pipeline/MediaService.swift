@@ -81,6 +81,9 @@ public final class MediaService: Sendable {
         configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
     }
     let keyer: PartitionKeyer
+    /// The install's integrity key (``IntegrityKeyFile``, `<state>/keys/integrity.key`, made at the first start): it
+    /// keys the disk stores' file tags and the `bodyDigest` of `store` and `update` records.
+    let integrityKey: IntegrityKey
     /// Partitions of signed-URL subjects (``SubjectKeyer``, the install's key in `<state>/keys/subject.key`), opened
     /// (made on first use) once a policy set has a tier with `signedURLs`, or by a purge of a subject.
     let subjectKeyer = Mutex<SubjectKeyer?>(nil)
@@ -113,8 +116,9 @@ public final class MediaService: Sendable {
     ///   - configuration: see ``Configuration``.
     ///   - auditLog: a recorder to use instead of `<state>/audit` (tests). Default: `nil`.
     /// - Throws: `ServiceError` `invalid-policy` when a secret file the policies name is refused
-    ///   (``PolicySecrets/load(for:)``; nothing is written then), `state-directory` when the directory or its subject
-    ///   key cannot be created, ``MediaAudit/AuditError`` (`locked` when another process writes the same log),
+    ///   (``PolicySecrets/load(for:)``; nothing is written then), `state-directory` when the directory, its integrity
+    ///   key or its subject key cannot be created or is refused, ``MediaAudit/AuditError`` (`locked` when another
+    ///   process writes the same log),
     ///   ``MediaStorage/StorageError``.
     public init(policies: PolicySet, fetcher: any OriginFetching, configuration: Configuration = Configuration(),
                 auditLog injected: (any AuditRecording)? = nil) throws {
@@ -122,6 +126,11 @@ public final class MediaService: Sendable {
         self.fetcher = fetcher
         let secrets = try Self.secrets(for: policies)
         try StateDirectory.prepare(configuration.stateDirectory)
+        do {
+            integrityKey = try IntegrityKeyFile.open(stateDirectory: configuration.stateDirectory)
+        } catch {
+            throw ServiceError(.stateDirectory, "\(error)")
+        }
         let clock = configuration.clock
         let auditor: ServiceAuditor
         if let injected {
@@ -147,10 +156,12 @@ public final class MediaService: Sendable {
         let barrier = configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
         for (name, tier) in policies.tiers {
             runtimes[name] = try Self.makeRuntime(name: name, tier: tier, counters: TierCounters(),
-                                                  configuration: configuration, auditor: auditor, barrier: barrier)
+                                                  configuration: configuration, integrityKey: integrityKey,
+                                                  auditor: auditor, barrier: barrier)
         }
         // Files of tiers the policies no longer keep in files (removed, renamed or narrowed) go now, audited.
-        try UnownedTierFolders.clear(stateDirectory: configuration.stateDirectory, runtimes: runtimes, auditor: auditor)
+        try UnownedTierFolders.clear(stateDirectory: configuration.stateDirectory, runtimes: runtimes,
+                                     integrityKey: integrityKey, auditor: auditor)
         UnownedTierFolders.dropUnscopedKeys(runtimes: runtimes, auditor: auditor)
         hitRoutes = HitRouteCache(snapshot: PolicySnapshot(policies: policies, digest: digest, router: router,
                                                            runtimes: runtimes, secrets: secrets))
@@ -161,13 +172,16 @@ public final class MediaService: Sendable {
     /// A new runtime for `tier`, named `name` (its stores opened on the state directory), whose store events are audited and
     /// counted in `counters`; sealed files an earlier process left are shredded while its store opens (audited,
     /// closed by a `shred` summary).
-    /// - Parameter barrier: what an object file waits on before it becomes visible (its record durable,
-    ///   docs/storage.md "Durability"), or `nil`.
+    /// - Parameters:
+    ///   - integrityKey: the install's key of the disk store's file tags.
+    ///   - barrier: what an object file waits on before it becomes visible (its record durable,
+    ///     docs/storage.md "Durability"), or `nil`.
     static func makeRuntime(name: String, tier: Tier, counters: TierCounters, configuration: Configuration,
-                            auditor: ServiceAuditor, barrier: (any DurabilityBarrier)?) throws -> TierRuntime {
+                            integrityKey: IntegrityKey, auditor: ServiceAuditor,
+                            barrier: (any DurabilityBarrier)?) throws -> TierRuntime {
         let shredsBefore = counters.value(.shredded)
         let runtime = try TierRuntime(
-            tier: tier, counters: counters, stateDirectory: configuration.stateDirectory,
+            tier: tier, counters: counters, stateDirectory: configuration.stateDirectory, integrityKey: integrityKey,
             synchronizesWrites: configuration.synchronizesWrites, writesBehind: configuration.writesBehind,
             barrier: barrier, observer: configuration.durabilityObservers.files
         ) { event in

@@ -155,11 +155,11 @@ extension MediaService {
         return report
     }
 
-    /// ``makeRuntime(name:tier:counters:configuration:auditor:barrier:)`` with this service's configuration.
+    /// ``makeRuntime(name:tier:counters:configuration:integrityKey:auditor:barrier:)`` with this service's configuration.
     private func openRuntime(name: String, tier: Tier, counters: TierCounters) throws -> TierRuntime {
         do {
             return try Self.makeRuntime(name: name, tier: tier, counters: counters, configuration: configuration,
-                                        auditor: auditor, barrier: durabilityBarrier)
+                                        integrityKey: integrityKey, auditor: auditor, barrier: durabilityBarrier)
         } catch {
             throw ServiceError(.stateDirectory, "cannot open the stores of tier \(name): \(error)")
         }

@@ -32,8 +32,11 @@ final class TierRuntime: Sendable {
     /// Seconds per derived image, queueing included (`mediactl_transform_seconds`).
     let transformTimes: DurationHistogram
 
-    /// - Parameters: barrier, observer: passed to the file stores (``MediaStorage/DurabilityBarrier``, crash tests).
-    init(tier: Tier, counters: TierCounters, stateDirectory: String, synchronizesWrites: Bool, writesBehind: Bool = false,
+    /// - Parameters:
+    ///   - integrityKey: the install's key of the disk store's file tags (``IntegrityKeyFile``).
+    ///   - barrier, observer: passed to the file stores (``MediaStorage/DurabilityBarrier``, crash tests).
+    init(tier: Tier, counters: TierCounters, stateDirectory: String, integrityKey: IntegrityKey,
+         synchronizesWrites: Bool, writesBehind: Bool = false,
          barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
          onEvent: @escaping StorageEventHandler) throws {
         self.tier = tier
@@ -77,7 +80,7 @@ final class TierRuntime: Sendable {
                             configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
                                                  countLimit: diskCount, synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
                                                  pendingByteLimit: pendingBytes),
-                            barrier: barrier, observer: observer, onEvent: onEvent)
+                            integrityKey: integrityKey, barrier: barrier, observer: observer, onEvent: onEvent)
             : nil
         sealed = persistent
             ? try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + tier.name,

@@ -13,16 +13,18 @@ import Synchronization
 /// to memory would leave its plaintext files on disk for good, reported by `mediactl audit` at every run.
 enum UnownedTierFolders {
     /// Empties every tier folder of `disk/` without a disk store in `runtimes`, and of `sealed/` without an
-    /// encrypted-disk store.
+    /// encrypted-disk store. Disk files are read under `integrityKey` (the install's): one that does not verify is
+    /// an `evict` `corrupt:bad-checksum` like any other.
     /// - Throws: ``MediaStorage/StorageError`` when a folder cannot be opened or read (the service does not
     ///   start: it would otherwise serve next to files it cannot account for).
-    static func clear(stateDirectory: String, runtimes: [String: TierRuntime], auditor: ServiceAuditor) throws {
+    static func clear(stateDirectory: String, runtimes: [String: TierRuntime], integrityKey: IntegrityKey,
+                      auditor: ServiceAuditor) throws {
         for name in tierFolders(stateDirectory + "/disk") where runtimes[name]?.disk == nil {
             // Opening indexes the entries and removes (and reports) the files that are not entries.
             let store = try DiskStore(
                 directory: stateDirectory + "/disk/" + name,
                 configuration: .init(byteLimit: Int.max / 4, entryByteLimit: Int.max / 4, synchronizesWrites: false),
-                onEvent: { auditor.record($0, tier: name) })
+                integrityKey: integrityKey, onEvent: { auditor.record($0, tier: name) })
             for metadata in store.removeAll(where: { _ in true }) { auditor.evictUnowned(metadata, tier: name) }
         }
         for name in tierFolders(stateDirectory + "/sealed") where runtimes[name]?.sealed == nil {

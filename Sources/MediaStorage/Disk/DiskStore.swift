@@ -6,7 +6,9 @@
 /// (LRU by last access, kept in memory, rebuilt at start in modification-time order). Files are
 /// 0600, folders 0700; symlinks are never followed. At start, leftover temp files are removed and
 /// corrupt, truncated, foreign-version and symlinked files are removed and reported as
-/// ``StorageEvent/Kind/corrupt``; on read, a file that fails its SHA-256 checksum is too.
+/// ``StorageEvent/Kind/corrupt``; on read, a file whose HMAC-SHA256 tags do not verify under the store's
+/// ``IntegrityKey`` is too (`bad-checksum`: flipped bytes, a body swapped by someone without the key, a file of
+/// another install), and so is a version 1 file (`foreign-version`: its checksums were unkeyed).
 public final class DiskStore: MediaStoring {
     /// Limits of a ``DiskStore``.
     public struct Configuration: Sendable, Hashable {
@@ -49,6 +51,8 @@ public final class DiskStore: MediaStoring {
     public static let folderName = "disk"
 
     public let configuration: Configuration
+    /// The key every file's tags are made and checked under (the install's, `<state>/keys/integrity.key`).
+    public let integrityKey: IntegrityKey
     public var storageClass: StorageClassName { .disk }
     let files: FileStore
 
@@ -56,12 +60,15 @@ public final class DiskStore: MediaStoring {
     /// reads each file's fixed header and metadata (not bodies) to rebuild the index. Events of
     /// the scan go to `onEvent` before `init` returns.
     /// - Parameters:
+    ///   - integrityKey: the key of the files' tags (``DiskFileFormat``): files made under another key are
+    ///     removed as corrupt (`bad-checksum`) at the scan. Open every store of one state directory with the
+    ///     same key, the install's.
     ///   - barrier: waited for before each file is renamed into place (the entry's audit record durable;
     ///     docs/storage.md, "Durability"). Default `nil`: nothing to wait for.
     ///   - observer: told of every write point (crash tests). Default `nil`.
     /// - Throws: ``StorageError`` `invalid-configuration` ("disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive"),
     ///   `unsafe-path` when `directory` is a symlink or not a folder, `io`.
-    public init(directory: String, configuration: Configuration = Configuration(),
+    public init(directory: String, configuration: Configuration = Configuration(), integrityKey: IntegrityKey,
                 barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
                 onEvent: @escaping StorageEventHandler = { _ in }) throws {
         guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.countLimit > 0,
@@ -69,8 +76,9 @@ public final class DiskStore: MediaStoring {
             throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")
         }
         self.configuration = configuration
+        self.integrityKey = integrityKey
         files = try FileStore(
-            storageClass: .disk, rootPath: directory, format: DiskFileFormat(), byteLimit: configuration.byteLimit,
+            storageClass: .disk, rootPath: directory, format: DiskFileFormat(key: integrityKey), byteLimit: configuration.byteLimit,
             countLimit: configuration.countLimit,
             entryByteLimit: configuration.effectiveEntryByteLimit, synchronizes: configuration.synchronizesWrites,
             scanThreads: configuration.scanThreads, writesBehind: configuration.writesBehind,

@@ -11,10 +11,24 @@ public struct StoredEntry: Hashable, Sendable {
         let body: [UInt8]
         // Holds only `Sendable` values (enforced by `decoded(as:_:)`).
         nonisolated(unsafe) let decoded = AtomicLazyReference<AnyObject>()
+        /// The body's keyed digest, once computed (``StoredEntry/bodyDigest(under:)``).
+        let digest = AtomicLazyReference<BodyDigest>()
 
-        init(_ metadata: EntryMetadata, _ body: [UInt8]) {
+        init(_ metadata: EntryMetadata, _ body: [UInt8], digest: BodyDigest? = nil) {
             self.metadata = metadata
             self.body = body
+            if let digest { _ = self.digest.storeIfNil(digest) }
+        }
+    }
+
+    /// A body digest and the key it was made under.
+    final class BodyDigest: Sendable {
+        let key: IntegrityKey
+        let bytes: [UInt8]
+
+        init(key: IntegrityKey, bytes: [UInt8]) {
+            self.key = key
+            self.bytes = bytes
         }
     }
 
@@ -23,7 +37,8 @@ public struct StoredEntry: Hashable, Sendable {
     /// Key, tier, route, partition, head, times.
     public var metadata: EntryMetadata {
         get { storage.metadata }
-        set { storage = Storage(newValue, storage.body) }
+        // Same body: its digest stays.
+        set { storage = Storage(newValue, storage.body, digest: storage.digest.load()) }
     }
 
     /// The response body.
@@ -41,6 +56,25 @@ public struct StoredEntry: Hashable, Sendable {
         var metadata = metadata
         metadata.bodyByteCount = body.count
         storage = Storage(metadata, body)
+    }
+
+    /// An entry read from a file whose body digest under `key` was computed while verifying it.
+    init(metadata: EntryMetadata, body: [UInt8], bodyDigest: [UInt8], key: IntegrityKey) {
+        var metadata = metadata
+        metadata.bodyByteCount = body.count
+        storage = Storage(metadata, body, digest: BodyDigest(key: key, bytes: bodyDigest))
+    }
+
+    /// The keyed digest of ``body`` under `key` (``IntegrityKey/bodyDigest(of:)``, 32 bytes), computed once and
+    /// kept with the entry: the service names it in the `store` record, and the disk store writing the entry
+    /// tags the file with the same value instead of hashing the body again. An entry read from a disk file
+    /// under `key` has it already (its read verified it). A new body starts without one; a new metadata keeps it.
+    /// Lock-free; if two threads race, both compute the same bytes.
+    public func bodyDigest(under key: IntegrityKey) -> [UInt8] {
+        if let known = storage.digest.load(), known.key === key { return known.bytes }
+        let made = BodyDigest(key: key, bytes: key.bodyDigest(of: storage.body))
+        let kept = storage.digest.storeIfNil(made)
+        return kept.key === key ? kept.bytes : made.bytes
     }
 
     /// A value the caller derived from this entry's metadata (e.g. its decoded head), computed once

@@ -9,8 +9,9 @@ protocol EntryFileFormat: Sendable {
     /// The size in bytes of the file for metadata of `metadataCount` bytes and a body of `bodyCount` bytes.
     func fileSize(metadataCount: Int, bodyCount: Int) -> Int
 
-    /// Writes the whole file to `fd` (a new, empty temp file). `name` is the final file name (64 hex).
-    func write(metadata: [UInt8], body: [UInt8], name: String, to fd: Int32, path: String) throws
+    /// Writes the whole file of `entry` (its `metadata` encoded by the caller) to `fd` (a new, empty temp file).
+    /// `name` is the final file name (64 hex).
+    func write(metadata: [UInt8], entry: StoredEntry, name: String, to fd: Int32, path: String) throws
 
     /// Reads and verifies the whole file of `size` bytes open at `fd`.
     func read(from fd: Int32, size: Int, name: String) -> Result<StoredEntry, FileDefect>

@@ -70,7 +70,7 @@ extension FileStore {
         }
         let pending = Pending(entry: stored, encodedMetadata: encoded, size: size, counted: false)
         try withFolder(of: digest, create: true) { folder in
-            let temporary = try writeTemporary(metadata: encoded, body: entry.body, digest: digest, in: folder)
+            let temporary = try writeTemporary(metadata: encoded, entry: stored, digest: digest, in: folder)
             let version: (generation: UInt64, mark: Int?)
             do {
                 version = try state.withLock { state in
@@ -96,14 +96,14 @@ extension FileStore {
 
     /// Writes (and with `synchronizes`, fsyncs) a new temporary file in `folder`; returns its name.
     /// - Throws: ``StorageError`` `io`; nothing is left behind then.
-    func writeTemporary(metadata: [UInt8], body: [UInt8], digest: String, in folder: Int32) throws -> String {
+    func writeTemporary(metadata: [UInt8], entry: StoredEntry, digest: String, in folder: Int32) throws -> String {
         let finalPath = path(of: digest)
         let temporary = "\(digest).tmp-\(Hex.encode(try SecureRandom.bytes(count: 8)))"
         reach(.writeTemporary, digest)
         let fd = openat(folder, temporary, O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw POSIX.failure("open", finalPath + ".tmp") }
         do {
-            try format.write(metadata: metadata, body: body, name: digest, to: fd, path: finalPath)
+            try format.write(metadata: metadata, entry: entry, name: digest, to: fd, path: finalPath)
             if synchronizes {
                 reach(.syncTemporary, digest)
                 if fsync(fd) != 0 { throw POSIX.failure("fsync", finalPath) }

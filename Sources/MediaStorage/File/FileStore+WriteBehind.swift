@@ -33,7 +33,7 @@ extension FileStore {
         guard let item = current, let pending = item.pending else { return }
         do {
             try withFolder(of: item.digest, create: true) { folder in
-                let temporary = try writeTemporary(metadata: pending.encodedMetadata, body: pending.entry.body,
+                let temporary = try writeTemporary(metadata: pending.encodedMetadata, entry: pending.entry,
                                                    digest: item.digest, in: folder)
                 try place(temporary, in: folder, key: key, digest: item.digest, generation: generation, mark: pending.mark)
             }

@@ -39,7 +39,8 @@ struct SealedFileFormat: EntryFileFormat {
 
     static func associatedData(name: String, header: [UInt8]) -> [UInt8] { Array(name.utf8) + header }
 
-    func write(metadata: [UInt8], body: [UInt8], name: String, to fd: Int32, path: String) throws {
+    func write(metadata: [UInt8], entry: StoredEntry, name: String, to fd: Int32, path: String) throws {
+        let body = entry.body
         let header = Self.header()
         let aad = Self.associatedData(name: name, header: header)
         let count = body.count + metadata.count + 4

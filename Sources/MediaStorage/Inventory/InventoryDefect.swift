@@ -11,9 +11,14 @@ public struct InventoryDefect: Hashable, Sendable, CustomStringConvertible {
         public static let foreignName = Code("foreign-name")
         /// The file is not at `<folder>/<tier>/<ab>/<cd>/<name>` with `ab`, `cd` the name's first four hex digits.
         public static let misplaced = Code("misplaced")
-        /// A disk file that does not parse as a disk entry (bad magic, version, length, checksum or
-        /// metadata, or metadata whose key does not hash to the file name).
+        /// A disk file that is not a verified disk entry: bad magic, a version other than 2 (version 1's
+        /// checksums were unkeyed), lengths that do not match its size, a header or file tag that does not
+        /// verify under the integrity key (`bad-checksum`), or metadata that does not decode or whose key does
+        /// not hash to the file name.
         public static let notADiskEntry = Code("not-a-disk-entry")
+        /// A version 2 disk file scanned without an integrity key: its tags cannot be checked, so its metadata
+        /// (tier, route) is not trusted and its body digest is unknown.
+        public static let unverified = Code("unverified")
         /// A sealed-folder file without the sealed-object header or shorter than an empty sealed entry.
         public static let notSealed = Code("not-sealed")
         /// Not a regular file (symlink, FIFO, socket, device).

@@ -1,6 +1,7 @@
 /// One directory entry found under the state directory's `disk/` or `sealed/` folder by
-/// ``StateInventory/scan(stateDirectory:)``. Nothing here is ever read beyond the file's header
-/// and metadata (disk) or its 8-byte header (sealed); no body byte is kept.
+/// ``StateInventory/scan(stateDirectory:integrityKey:configuration:)``. A disk file is read whole (its body
+/// only to compute its keyed digest, ``bodyDigest``), a sealed file only as far as its 8-byte header; no body
+/// byte is kept.
 public struct InventoryItem: Hashable, Sendable {
     /// The object folder the entry is under.
     public enum Folder: String, Hashable, Sendable, CaseIterable {
@@ -34,11 +35,18 @@ public struct InventoryItem: Hashable, Sendable {
     public let kind: Kind
     /// The size in bytes (`st_size`; for a symlink, the length of its target text).
     public let bytes: Int
-    /// The tier from the metadata of a disk object that parses as a disk entry, else `nil`
-    /// (always `nil` for sealed objects: their metadata is encrypted).
+    /// The tier from the metadata of a disk object that is a verified disk entry (its tags verify under
+    /// the integrity key), else `nil` (always `nil` for sealed objects: their metadata is encrypted).
     public let tier: String?
-    /// The route from the metadata of a disk object that parses, else `nil`.
+    /// The route from the metadata of a verified disk object, else `nil`.
     public let route: String?
+    /// B, the body's length in bytes, of a disk file with the disk layout (format version 1 or 2) whose
+    /// lengths match its size, verified or not; else `nil` (and for sealed objects).
+    public let bodyBytes: Int?
+    /// The body's keyed digest (`IntegrityKey.bodyDigest(of:)`, 64 lower-case hex: what a `store` record's
+    /// `bodyDigest` names) of a disk file with the disk layout, computed whether or not its tags verify;
+    /// `nil` without an integrity key, for other files, and for sealed objects.
+    public let bodyDigest: String?
     /// `true` for a sealed-folder object with a well-formed sealed header: magic `MCSE`, version 1,
     /// reserved 0, and at least the 40 bytes of an empty sealed entry. Always `false` in `disk/`.
     /// The tag cannot be checked without the serving process's key.
@@ -63,7 +71,8 @@ public struct InventoryItem: Hashable, Sendable {
 
     public init(
         folder: Folder, path: String, tierFolder: String?, name: String, kind: Kind, bytes: Int, tier: String? = nil,
-        route: String? = nil, isSealed: Bool = false, defect: InventoryDefect? = nil, fileID: FileID? = nil
+        route: String? = nil, bodyBytes: Int? = nil, bodyDigest: String? = nil, isSealed: Bool = false,
+        defect: InventoryDefect? = nil, fileID: FileID? = nil
     ) {
         self.folder = folder
         self.path = path
@@ -73,6 +82,8 @@ public struct InventoryItem: Hashable, Sendable {
         self.bytes = bytes
         self.tier = tier
         self.route = route
+        self.bodyBytes = bodyBytes
+        self.bodyDigest = bodyDigest
         self.isSealed = isSealed
         self.defect = defect
         self.fileID = fileID
@@ -83,7 +94,8 @@ extension InventoryItem {
     public static func == (lhs: InventoryItem, rhs: InventoryItem) -> Bool {
         lhs.folder == rhs.folder && lhs.path == rhs.path && lhs.tierFolder == rhs.tierFolder && lhs.name == rhs.name
             && lhs.kind == rhs.kind && lhs.bytes == rhs.bytes && lhs.tier == rhs.tier && lhs.route == rhs.route
-            && lhs.isSealed == rhs.isSealed && lhs.defect == rhs.defect
+            && lhs.bodyBytes == rhs.bodyBytes && lhs.bodyDigest == rhs.bodyDigest && lhs.isSealed == rhs.isSealed
+            && lhs.defect == rhs.defect
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -1,16 +1,19 @@
 import Glibc
 import MediaCrypto
 
-/// The walk behind ``StateInventory/scan(stateDirectory:configuration:)``: collects items, never writes.
+/// The walk behind ``StateInventory/scan(stateDirectory:integrityKey:configuration:)``: collects items, never writes.
 struct InventoryScanner {
     let maximumDepth: Int
+    /// The key disk files are verified and their bodies digested under; `nil`: neither (``InventoryDefect/Code/unverified``).
+    let integrityKey: IntegrityKey?
     var items: [InventoryItem] = []
 
     /// The smallest sealed file: header, nonce, tag and the 4-byte metadata length of an empty entry.
     static let minimumSealedBytes = SealedFileFormat.headerCount + AESGCM.overhead + 4
 
-    init(maximumDepth: Int) {
+    init(maximumDepth: Int, integrityKey: IntegrityKey?) {
         self.maximumDepth = maximumDepth
+        self.integrityKey = integrityKey
     }
 
     /// Scans `disk/` or `sealed/` inside the state directory `root`.
@@ -90,19 +93,18 @@ struct InventoryScanner {
         defer { close(fd) }
         var tier: String?
         var route: String?
+        var bodyBytes: Int?
+        var bodyDigest: String?
         var isSealed = false
         var defects: [InventoryDefect] = []
         switch folder {
         case .disk:
-            switch DiskFileFormat().readMetadata(from: fd, size: bytes, name: name) {
-            case .success(let metadata):
-                tier = metadata.tier
-                route = metadata.route
-            case .failure(let defect):
-                defects.append(InventoryDefect(.notADiskEntry, "\(defect.reason)"))
-            case nil:
-                defects.append(InventoryDefect(.notADiskEntry, "unreadable metadata"))
-            }
+            let examined = DiskFileFormat.examine(fd, size: bytes, name: name, key: integrityKey)
+            tier = examined.metadata?.tier
+            route = examined.metadata?.route
+            bodyBytes = examined.bodyBytes
+            bodyDigest = examined.bodyDigest.map(Hex.encode)
+            if let defect = examined.defect { defects.append(defect) }
         case .sealed:
             if let problem = Self.sealedProblem(fd, size: bytes) {
                 defects.append(InventoryDefect(.notSealed, problem))
@@ -120,7 +122,8 @@ struct InventoryScanner {
         items.append(
             InventoryItem(
                 folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes, tier: tier,
-                route: route, isSealed: isSealed, defect: defects.first, fileID: fileID))
+                route: route, bodyBytes: bodyBytes, bodyDigest: bodyDigest, isSealed: isSealed, defect: defects.first,
+                fileID: fileID))
     }
 
     /// Why the open file of `size` bytes is not a well-formed sealed object, or `nil` when it is.

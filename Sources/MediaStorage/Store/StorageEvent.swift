@@ -27,9 +27,10 @@ public struct StorageEvent: Hashable, Sendable, CustomStringConvertible {
         public static let truncated = Reason("truncated")
         /// File does not start with the store's magic bytes.
         public static let badMagic = Reason("bad-magic")
-        /// File written by another format version.
+        /// File written by another format version (for disk files: version 1, whose checksums were unkeyed).
         public static let foreignVersion = Reason("foreign-version")
-        /// SHA-256 checksum mismatch (flipped bytes).
+        /// A disk file's header or file tag (HMAC-SHA256 under the install's ``IntegrityKey``) does not verify:
+        /// flipped bytes, a body or header changed without the key, a file of another install.
         public static let badChecksum = Reason("bad-checksum")
         /// Metadata bytes do not decode, or name a different key.
         public static let malformed = Reason("malformed")

@@ -18,6 +18,7 @@ struct AuditLine: Decodable, Equatable {
     var url: String?
     var derivedFrom: String?
     var transform: String?
+    var bodyDigest: String?
     var prev: String
     var hash: String
 

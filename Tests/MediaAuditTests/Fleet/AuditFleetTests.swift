@@ -86,7 +86,7 @@ import Testing
         let xml = report.xml
         #expect(xml.hasPrefix("""
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="mediactl audit" tests="62" failures="5" errors="0" time="1.042">
+            <testsuites name="mediactl audit" tests="67" failures="5" errors="0" time="1.042">
               <testsuite name="/srv/a: audit-log" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
                 <properties>
                   <property name="stateDirectory" value="/srv/a"/>

@@ -6,7 +6,7 @@ import Testing
 @Suite struct AuditJUnitReportTests {
     typealias F = RenderingFixtures
 
-    /// The 12 `<testcase …/>` lines of one passing tier suite.
+    /// The 13 `<testcase …/>` lines of one passing tier suite.
     static func passingCases(_ classname: String) -> String {
         F.tierCheckNames.map {
             "    <testcase name=\"\(XMLEscaping.attribute($0))\" classname=\"\(classname)\" time=\"0.000\"/>\n"
@@ -17,7 +17,7 @@ import Testing
         let xml = AuditJUnitReport(report: F.clean, context: F.context).xml
         let expected = """
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="mediactl audit" tests="25" failures="0" errors="0" time="1.042">
+            <testsuites name="mediactl audit" tests="27" failures="0" errors="0" time="1.042">
               <testsuite name="audit-log" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
                 <properties>
                   <property name="records" value="3"/>
@@ -29,7 +29,7 @@ import Testing
                 </properties>
                 <testcase name="chain intact" classname="mediactl.audit-log" time="0.000"/>
               </testsuite>
-              <testsuite name="tier private" tests="12" failures="0" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
+              <testsuite name="tier private" tests="13" failures="0" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
                 <properties>
                   <property name="allowedStorage" value="encrypted-disk"/>
                   <property name="objects" value="2"/>
@@ -38,7 +38,7 @@ import Testing
 
             """ + Self.passingCases("mediactl.tier.private") + """
               </testsuite>
-              <testsuite name="tier public" tests="12" failures="0" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
+              <testsuite name="tier public" tests="13" failures="0" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
                 <properties>
                   <property name="allowedStorage" value="disk"/>
                   <property name="objects" value="1"/>
@@ -58,7 +58,7 @@ import Testing
         #expect(AuditCheck.checks(.tier).map(\.name) == F.tierCheckNames)
         #expect(AuditCheck.all.map(\.kind.rawValue) == [
             "broken-chain", "not-sealed", "disk-not-allowed", "unrecorded-object", "removed-object-present",
-            "storage-mismatch", "store-in-no-store-tier", "store-wider-than-tier", "unknown-tier",
+            "storage-mismatch", "body-mismatch", "store-in-no-store-tier", "store-wider-than-tier", "unknown-tier",
             "variant-wider-than-source", "variant-partition-mismatch", "variant-tier-mismatch",
             "variant-source-unrecorded",
         ])
@@ -69,7 +69,7 @@ import Testing
     @Test func violationsFailTheCaseOfTheirCheckInTheirTiersSuite() {
         let suites = AuditJUnitReport(report: F.withViolations, context: F.context).suites
         #expect(suites.map(\.name) == ["audit-log", "tier \(F.hostileTier)", "tier private", "tier unknown"])
-        #expect(suites.map(\.cases.count) == [1, 12, 12, 12])
+        #expect(suites.map(\.cases.count) == [1, 13, 13, 13])
         #expect(suites.map(\.failureCount) == [1, 1, 2, 1])
         let failing = suites.map { suite in suite.cases.filter { !$0.failures.isEmpty }.map(\.name) }
         #expect(failing == [
@@ -86,7 +86,7 @@ import Testing
         let xml = AuditJUnitReport(report: F.withViolations, context: F.context).xml
         #expect(xml.hasPrefix("""
             <?xml version="1.0" encoding="UTF-8"?>
-            <testsuites name="mediactl audit" tests="37" failures="5" errors="0" time="1.042">
+            <testsuites name="mediactl audit" tests="40" failures="5" errors="0" time="1.042">
               <testsuite name="audit-log" tests="1" failures="1" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
                 <properties>
                   <property name="records" value="4"/>
@@ -102,7 +102,7 @@ import Testing
             evidence: hash-mismatch at seq 2 (audit.jsonl line 2): hash 1f…, computed 2e…</failure>
                 </testcase>
               </testsuite>
-              <testsuite name="tier &lt;b&gt;&amp;&quot;x&#39;\u{FFFD}" tests="12" failures="1" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
+              <testsuite name="tier &lt;b&gt;&amp;&quot;x&#39;\u{FFFD}" tests="13" failures="1" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">
                 <properties>
                   <property name="allowedStorage" value="none: not in policies"/>
                   <property name="objects" value="0"/>
@@ -223,7 +223,7 @@ import Testing
         let suite = AuditJUnitReport(report: F.clean, context: context).suites[0]
         #expect(suite.properties.map(\.name) == ["records", "checkpointSeq", "lastHash", "violations"])
         #expect(AuditJUnitReport(report: F.clean, context: context).xml.contains(
-            #"<testsuites name="mediactl audit" tests="25" failures="0" errors="0" time="0.000">"#))
+            #"<testsuites name="mediactl audit" tests="27" failures="0" errors="0" time="0.000">"#))
         #expect(AuditJUnitReport(report: F.clean, context: context).xml.contains(#"timestamp="1970-01-01T00:00:00">"#))
     }
 

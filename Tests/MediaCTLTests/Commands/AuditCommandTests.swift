@@ -1,5 +1,6 @@
 import Foundation
 import MediaAudit
+import MediaService
 import MediaStorage
 import Testing
 
@@ -172,7 +173,8 @@ import Testing
         // A well-formed disk entry written behind the service's back (no store record).
         let scratch = try TemporaryDirectory()
         defer { scratch.remove() }
-        let store = try DiskStore(directory: scratch.path + "/public", configuration: .init(synchronizesWrites: false))
+        let store = try DiskStore(directory: scratch.path + "/public", configuration: .init(synchronizesWrites: false),
+                                  integrityKey: try IntegrityKeyFile.open(stateDirectory: harness.stateDirectory))
         let entry = StoredEntry(
             metadata: EntryMetadata(
                 key: "planted", tier: "public", route: "catalog", requestTime: 1, responseTime: 1,
@@ -259,7 +261,7 @@ import Testing
         let disk = try harness.objects(in: .disk)[0]
         let temporary = (disk.path as NSString).deletingLastPathComponent + "/\(disk.name).tmp-00000000000000aa"
         try Data([1, 2, 3]).write(to: URL(fileURLWithPath: harness.stateDirectory + "/" + temporary))
-        let scanned = try StateInventory.scan(stateDirectory: harness.stateDirectory)
+        let scanned = try harness.inventory()
         #expect(scanned.items.map(\.path).contains(temporary))
         try FileManager.default.removeItem(atPath: harness.stateDirectory + "/" + disk.path)
         try FileManager.default.removeItem(atPath: harness.stateDirectory + "/" + temporary)
@@ -275,14 +277,14 @@ import Testing
         defer { Task { await harness.close() } }
         try await harness.populate()
         let disk = try harness.objects(in: .disk)[0]
-        let scanned = try StateInventory.scan(stateDirectory: harness.stateDirectory)
+        let scanned = try harness.inventory()
         let path = harness.stateDirectory + "/" + disk.path
         try FileManager.default.copyItem(atPath: path, toPath: path + ".copy")
         #expect(rename(path + ".copy", path) == 0)
         let kept = AuditCommand.stillPresent(scanned, in: harness.stateDirectory)
         #expect(kept.items.map(\.path) == scanned.items.map(\.path).filter { $0 != disk.path })
         // Unchanged files stay.
-        #expect(AuditCommand.stillPresent(try StateInventory.scan(stateDirectory: harness.stateDirectory),
+        #expect(AuditCommand.stillPresent(try harness.inventory(),
                                           in: harness.stateDirectory).items.count == scanned.items.count)
     }
 

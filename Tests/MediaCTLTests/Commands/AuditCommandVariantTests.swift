@@ -1,5 +1,6 @@
 import Foundation
 import MediaAudit
+import MediaService
 import MediaStorage
 import Testing
 
@@ -46,7 +47,8 @@ import Testing
         func plantDiskEntry(_ name: String, tier: String) throws -> (path: String, bytes: Int) {
             let scratch = try TemporaryDirectory()
             defer { scratch.remove() }
-            let store = try DiskStore(directory: scratch.path + "/" + tier, configuration: .init(synchronizesWrites: false))
+            let store = try DiskStore(directory: scratch.path + "/" + tier, configuration: .init(synchronizesWrites: false),
+                                      integrityKey: try IntegrityKeyFile.open(stateDirectory: path))
             try store.store(StoredEntry(
                 metadata: EntryMetadata(key: name, tier: tier, route: "r", requestTime: 1, responseTime: 1,
                                         expiresAt: 2_000_000_000),

@@ -47,7 +47,7 @@ import Testing
         #expect(result.status == 0)
         let records = try harness.records()
         let root = try XMLNode.parse(String(contentsOfFile: junit, encoding: .utf8))
-        #expect(root.attributes["tests"] == "49")
+        #expect(root.attributes["tests"] == "53")
         #expect(root.attributes["failures"] == "0")
         #expect(root.children.map { $0.attributes["name"] ?? "" } == Self.suiteNames)
         let properties = Dictionary(uniqueKeysWithValues: root.children[0].descendants("property").map {
@@ -96,7 +96,7 @@ import Testing
             records: .init(first: records.first!.time, last: records.last!.time))
         let xml = try String(contentsOfFile: junit, encoding: .utf8)
         #expect(xml == AuditJUnitReport(report: document.report, context: context).xml)
-        #expect(xml.contains(#"<testsuites name="mediactl audit" tests="49" failures="0" errors="0" time="0.250">"#))
+        #expect(xml.contains(#"<testsuites name="mediactl audit" tests="53" failures="0" errors="0" time="0.250">"#))
         #expect(xml.contains(#"<testsuite name="audit-log" tests="1" failures="0" errors="0" skipped="0" time="0.000" timestamp="2026-11-29T11:07:15">"#))
         #expect(try String(contentsOfFile: html, encoding: .utf8) == AuditHTMLReport(report: document.report, context: context).html)
     }

@@ -103,7 +103,7 @@ final class PowerCut: FileWriteObserver, AuditWriteObserver {
         let files = FileManager.default
         do {
             try files.createDirectory(atPath: target, withIntermediateDirectories: false)
-            for folder in ["disk", "sealed"] where files.fileExists(atPath: "\(stateDirectory)/\(folder)") {
+            for folder in ["disk", "sealed", "keys"] where files.fileExists(atPath: "\(stateDirectory)/\(folder)") {
                 try files.copyItem(atPath: "\(stateDirectory)/\(folder)", toPath: "\(target)/\(folder)")
             }
             try files.createDirectory(atPath: "\(target)/audit", withIntermediateDirectories: false)

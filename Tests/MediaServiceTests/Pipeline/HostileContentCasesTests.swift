@@ -41,7 +41,7 @@ import Testing
         }
         #expect(harness.origin.callCount(for: url) == 2)
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:\(refusal.code)", "skip:\(refusal.code)"])
-        #expect(harness.filesUnderState().filter { !$0.path.hasPrefix("audit/") }.isEmpty)
+        #expect(harness.responseFilesUnderState().isEmpty)
 
         let jpeg = try Fixtures.bytes("catalog/horse-d29d871c.jpg")
         harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: jpeg), for: "http://origin.test/catalog/ok.jpg")
@@ -117,7 +117,7 @@ import Testing
         #expect(PipelineSupport.problemMembers(response)?["detail"] as? String
                 == "the origin's answer was refused: image/png is not one of tier public's contentTypes")
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:not-an-image"])
-        #expect(harness.filesUnderState().filter { !$0.path.hasPrefix("audit/") }.isEmpty)
+        #expect(harness.responseFilesUnderState().isEmpty)
     }
 
     @Test func c16NosniffOnEveryKindOfAnswer() async throws {

@@ -38,7 +38,7 @@ import Testing
         #expect(stores.map { $0.entry.tier?.rawValue } == ["avatar", "private"])
 
         let restarted = try PipelineHarness(policyJSON: Self.narrowedPolicy, stateDirectory: directory)
-        #expect(restarted.filesUnderState().map(\.path).filter { !$0.hasPrefix("audit/") } == [])
+        #expect(restarted.responseFilesUnderState().map(\.path) == [])
         let all = try restarted.auditRecords(includingPolicy: true)
         // The `policy` batch after `start` (one summary, one record per tier of the narrowed set).
         #expect(all.dropFirst().prefix { $0.entry.event == .policy }.count == 1 + 4)
@@ -71,7 +71,7 @@ import Testing
         try Data("not an entry".utf8).write(to: URL(fileURLWithPath: directory + "/disk/retired/ab/cd/stray"))
         try Data(repeating: 7, count: 40).write(to: URL(fileURLWithPath: directory + "/sealed/retired/ab/cd/" + String(repeating: "ab", count: 32)))
         let restarted = try PipelineHarness(stateDirectory: directory)
-        #expect(restarted.filesUnderState().map(\.path).filter { !$0.hasPrefix("audit/") } == [])
+        #expect(restarted.responseFilesUnderState().map(\.path) == [])
         let tail = try restarted.auditRecords().suffix(4)
         #expect(tail.map { "\($0.entry.event.rawValue):\($0.entry.tier?.rawValue ?? "-"):\($0.entry.reason?.rawValue ?? "-")" }
                 == ["start:-:service-start", "evict:retired:corrupt:malformed",

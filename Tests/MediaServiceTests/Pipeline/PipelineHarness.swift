@@ -60,6 +60,12 @@ final class PipelineHarness: Sendable {
         return out
     }
 
+    /// ``filesUnderState()`` without the audit log (`audit/`) and the install's keys (`keys/integrity.key`, made at
+    /// start; `keys/subject.key`): the files a response could have left.
+    func responseFilesUnderState() -> [(path: String, bytes: [UInt8])] {
+        filesUnderState().filter { !$0.path.hasPrefix("audit/") && !$0.path.hasPrefix("keys/") }
+    }
+
     func close() async {
         await service.stop()
         try? FileManager.default.removeItem(atPath: stateDirectory)

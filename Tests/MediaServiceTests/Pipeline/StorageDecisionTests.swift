@@ -38,7 +38,7 @@ import Testing
         let validated = await harness.get("/catalog/coins.jpg")
         #expect(validated.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=200; ttl=10; stored; detail=memory")
         #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
-        #expect(harness.filesUnderState().filter { !$0.path.hasPrefix("audit/") }.isEmpty)
+        #expect(harness.responseFilesUnderState().isEmpty)
         let records = try harness.auditRecords()
         #expect(PipelineSupport.events(records) == ["store:hook-narrowed:memory", "store:hook-narrowed:memory"])
         #expect(records.filter { $0.entry.event.rawValue == "store" }.map { $0.entry.storage?.rawValue } == ["memory", "memory"])
@@ -70,7 +70,7 @@ import Testing
         let first = await harness.get("/catalog/coins.jpg")
         #expect(first.body == jpeg)
         #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=vary-star")
-        #expect(harness.filesUnderState().filter { !$0.path.hasPrefix("audit/") }.isEmpty)
+        #expect(harness.responseFilesUnderState().isEmpty)
         #expect(PipelineSupport.events(try harness.auditRecords()) == ["skip:vary-star"])
     }
 

@@ -47,8 +47,10 @@ import Testing
     @Test func entriesStoredUnderUnscopedKeysGoAtStart() async throws {
         let state = FileManager.default.temporaryDirectory.appendingPathComponent("unscoped-\(UUID().uuidString)").path
         defer { try? FileManager.default.removeItem(atPath: state) }
+        try FileManager.default.createDirectory(atPath: state, withIntermediateDirectories: true)
         // An earlier version's entry: key `<url>\u{1F}-\u{1F}` (no tier).
-        let old = try DiskStore(directory: state + "/disk/keep", configuration: .init(synchronizesWrites: false))
+        let old = try DiskStore(directory: state + "/disk/keep", configuration: .init(synchronizesWrites: false),
+                                integrityKey: try IntegrityKeyFile.open(stateDirectory: state))
         let key = "http://origin.test/meta/u.jpg\u{1F}-\u{1F}"
         try old.store(StoredEntry(metadata: EntryMetadata(key: key, tier: "keep", route: "meta-alias", partition: nil,
                                                           head: [], requestTime: 1, responseTime: 1, expiresAt: 4_000_000_000),

@@ -5,6 +5,10 @@ import Testing
 @testable import MediaStorage
 
 @Suite struct StateInventoryTests {
+    /// HMAC-SHA256 under the body key of ``Sample/integrityKey`` of `Sample.bytes(100)` (Python's `hmac`:
+    /// `hmac.new(hmac.new(b"\x5a" * 32, b"mediactl-body-digest-v1", "sha256").digest(), body, "sha256")`).
+    static let bodyDigestOf100Bytes = "5599a4593f1e0e979d6841ba59b376f40715d146b411f49964513085780b235a"
+
     /// A state directory with one public disk object (key `k-disk`) and one private sealed object (key `k-sealed`).
     struct Planted {
         let folder: TemporaryFolder
@@ -14,7 +18,8 @@ import Testing
         init() throws {
             folder = try TemporaryFolder()
             let disk = try DiskStore(
-                directory: folder.path + "/disk/public", configuration: .init(synchronizesWrites: false))
+                directory: folder.path + "/disk/public", configuration: .init(synchronizesWrites: false),
+                integrityKey: Sample.integrityKey)
             try disk.store(Sample.entry("k-disk", body: Sample.bytes(100)), for: "k-disk")
             let sealed = try EncryptedDiskStore(
                 directory: folder.path + "/sealed/private", configuration: .init(synchronizesWrites: false))
@@ -45,12 +50,13 @@ import Testing
         defer { planted.folder.remove() }
         let diskPath = planted.relative("disk", "public", planted.diskHex)
         let sealedPath = planted.relative("sealed", "private", planted.sealedHex)
-        let inventory = try StateInventory.scan(stateDirectory: planted.folder.path)
+        let inventory = try StateInventory.scan(stateDirectory: planted.folder.path, integrityKey: Sample.integrityKey)
         #expect(
             inventory.items == [
                 InventoryItem(
                     folder: .disk, path: diskPath, tierFolder: "public", name: planted.diskHex, kind: .object,
-                    bytes: try planted.size(diskPath), tier: "public", route: "catalog"),
+                    bytes: try planted.size(diskPath), tier: "public", route: "catalog", bodyBytes: 100,
+                    bodyDigest: Self.bodyDigestOf100Bytes),
                 InventoryItem(
                     folder: .sealed, path: sealedPath, tierFolder: "private", name: planted.sealedHex,
                     kind: .object, bytes: try planted.size(sealedPath), isSealed: true),
@@ -83,7 +89,8 @@ import Testing
             "disk/public/\(planted.diskHex.prefix(2))/\(planted.diskHex.dropFirst(2).prefix(2))/" + temporaryName
         try planted.write([1, 2, 3], temporaryPath)
 
-        let items = try StateInventory.scan(stateDirectory: planted.folder.path).items
+        let items = try StateInventory.scan(stateDirectory: planted.folder.path,
+        integrityKey: Sample.integrityKey).items
         let byPath = Dictionary(uniqueKeysWithValues: items.map { ($0.path, $0) })
         #expect(items.count == 9)
         #expect(byPath[plainPath]?.defect == InventoryDefect(.notSealed, "no MCSE magic"))
@@ -127,7 +134,7 @@ import Testing
         defer { planted.folder.remove() }
         try planted.write(
             Array("MCSE".utf8) + [0, 1, 0, 0] + [UInt8](repeating: 0, count: 40), "sealed/private/ab/cd/receipt.jpg")
-        let item = try StateInventory.scan(stateDirectory: planted.folder.path).items
+        let item = try StateInventory.scan(stateDirectory: planted.folder.path, integrityKey: Sample.integrityKey).items
             .first { $0.name == "receipt.jpg" }
         #expect(item?.isSealed == true)
         #expect(item?.defect == InventoryDefect(.foreignName, "the name is not 64 lower-case hex characters"))
@@ -167,7 +174,8 @@ import Testing
             return out
         }
         let before = try snapshot()
-        let items = try StateInventory.scan(stateDirectory: planted.folder.path).items
+        let items = try StateInventory.scan(stateDirectory: planted.folder.path,
+        integrityKey: Sample.integrityKey).items
         #expect(try snapshot() == before)
         let linkPath = "sealed/private/\(linkHex.prefix(2))/\(linkHex.dropFirst(2).prefix(2))/\(linkHex)"
         #expect(
@@ -195,7 +203,7 @@ import Testing
         try FileManager.default.createDirectory(
             atPath: outside.path + "/public/ab/cd", withIntermediateDirectories: true)
         try FileManager.default.createSymbolicLink(atPath: folder.path + "/sealed", withDestinationPath: outside.path)
-        let items = try StateInventory.scan(stateDirectory: folder.path).items
+        let items = try StateInventory.scan(stateDirectory: folder.path, integrityKey: Sample.integrityKey).items
         #expect(
             items == [
                 InventoryItem(
@@ -207,10 +215,10 @@ import Testing
     @Test func emptyAndMissingStateDirectories() throws {
         let folder = try TemporaryFolder()
         defer { folder.remove() }
-        #expect(try StateInventory.scan(stateDirectory: folder.path).items == [])
+        #expect(try StateInventory.scan(stateDirectory: folder.path, integrityKey: Sample.integrityKey).items == [])
         let missing = folder.path + "/missing"
         #expect(throws: StorageError(.io, "open \(missing): No such file or directory (errno 2)")) {
-            try StateInventory.scan(stateDirectory: missing)
+            try StateInventory.scan(stateDirectory: missing, integrityKey: Sample.integrityKey)
         }
     }
 
@@ -220,7 +228,7 @@ import Testing
         try FileManager.default.createDirectory(atPath: folder.path + "/disk/a/b/c", withIntermediateDirectories: true)
         Sample.write([1], to: folder.path + "/disk/a/b/c/x")
         let items = try StateInventory.scan(
-            stateDirectory: folder.path, configuration: .init(maximumDepth: 2)
+            stateDirectory: folder.path, integrityKey: Sample.integrityKey, configuration: .init(maximumDepth: 2)
         ).items
         #expect(
             items == [

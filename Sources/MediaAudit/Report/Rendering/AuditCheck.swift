@@ -33,6 +33,7 @@ public struct AuditCheck: Hashable, Sendable {
         AuditCheck("no unrecorded object", kind: .unrecordedObject, scope: .tier),
         AuditCheck("no removed object still present", kind: .removedObjectPresent, scope: .tier),
         AuditCheck("every object in the storage its store record names", kind: .storageMismatch, scope: .tier),
+        AuditCheck("every disk object's body as recorded", kind: .bodyMismatch, scope: .tier),
         AuditCheck("no store in a no-store tier", kind: .storeInNoStoreTier, scope: .tier),
         AuditCheck("no store wider than the tier allows", kind: .storeWiderThanTier, scope: .tier),
         AuditCheck("tier defined by the policies", kind: .unknownTier, scope: .tier),

@@ -75,11 +75,11 @@ enum RenderingFixtures {
             ])
     }
 
-    /// The 12 per-tier check names, in report order (written out, not taken from `AuditCheck`).
+    /// The 13 per-tier check names, in report order (written out, not taken from `AuditCheck`).
     static let tierCheckNames = [
         "no plaintext under sealed/", "no disk object in a tier that does not allow disk", "no unrecorded object",
         "no removed object still present", "every object in the storage its store record names",
-        "no store in a no-store tier", "no store wider than the tier allows", "tier defined by the policies",
+        "every disk object's body as recorded", "no store in a no-store tier", "no store wider than the tier allows", "tier defined by the policies",
         "no variant wider than its source", "every variant in its source's partition",
         "every variant in its source's tier", "every variant's source recorded",
     ]

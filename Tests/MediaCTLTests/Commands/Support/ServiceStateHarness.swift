@@ -75,9 +75,14 @@ final class ServiceStateHarness: Sendable {
         await run(["audit", "--state-dir", stateDirectory, "--policies", policiesDirectory] + extra)
     }
 
+    /// The inventory of the state directory, scanned as `mediactl audit` does (under its integrity key).
+    func inventory() throws -> StateInventory {
+        try StateInventory.scan(stateDirectory: stateDirectory, integrityKey: try IntegrityKeyFile.existing(stateDirectory: stateDirectory))
+    }
+
     /// Relative paths (from the state directory) of the inventory's objects in `folder`.
     func objects(in folder: InventoryItem.Folder) throws -> [InventoryItem] {
-        try StateInventory.scan(stateDirectory: stateDirectory).objects.filter { $0.folder == folder }
+        try inventory().objects.filter { $0.folder == folder }
     }
 
     func records() throws -> [AuditRecord] { try AuditReader.records(directory: stateDirectory + "/audit") }
