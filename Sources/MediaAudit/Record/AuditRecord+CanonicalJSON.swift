@@ -11,16 +11,19 @@ extension AuditRecord {
     /// JSON and hash of every other record are those of the 15-field format).
     public static let variantFieldNames = ["derivedFrom", "transform"]
 
+    /// The field only a `gap` record has, always (omitted on every other record, like the variant fields).
+    public static let gapFieldNames = ["since"]
+
     /// Every field name in canonical (byte-wise sorted) order: ``fieldNames`` with `derivedFrom` after
-    /// `count` and `transform` after `time`.
+    /// `count`, `since` after `seq` and `transform` after `time`.
     public static let allFieldNames = [
         "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route", "seq",
-        "storage", "tier", "time", "transform", "ttl", "url",
+        "since", "storage", "tier", "time", "transform", "ttl", "url",
     ]
 
     /// The canonical JSON of the record (docs/audit-format.md): one object, keys sorted byte-wise, no
     /// whitespace, every field of ``fieldNames`` present (`null` when absent) and the variant fields
-    /// `derivedFrom` and `transform` only when set, integers in decimal without sign or
+    /// `derivedFrom` and `transform` and the gap field `since` only when set, integers in decimal without sign or
     /// exponent, strings without escapes (every field's alphabet excludes `"`, `\` and control bytes).
     ///
     /// Equal to Python's `json.dumps(obj, sort_keys=True, separators=(",", ":"))`.
@@ -89,6 +92,11 @@ extension AuditRecord {
         appendString(entry.route?.rawValue, to: &out)
         appendLiteral(#","seq":"#, to: &out)
         appendNumber(seq, to: &out)
+        if let since = entry.since {
+            appendLiteral(#","since":""#, to: &out)
+            since.appendRFC3339(to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
         appendLiteral(#","storage":"#, to: &out)
         appendString(entry.storage?.rawValue, to: &out)
         appendLiteral(#","tier":"#, to: &out)

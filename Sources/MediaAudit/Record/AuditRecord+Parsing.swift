@@ -12,17 +12,18 @@ extension AuditRecord {
     /// Parses one log line (without its trailing newline). Every field of ``fieldNames`` must be present,
     /// the variant fields (``variantFieldNames``) may be, no other key is allowed, and each value must have
     /// its typed shape. A variant field present must be a string (absent ones are omitted, never `null`),
-    /// and `derivedFrom` and `transform` come together on a `store` or `update` record only. The hash is not
-    /// checked here.
+    /// and `derivedFrom` and `transform` come together on a `store` or `update` record only; `since`
+    /// (``gapFieldNames``) is on every `gap` record and no other. The hash is not checked here.
     /// - Throws: ``ParseFailure``, e.g. `invalidRecord("transform is invalid")`,
     ///   `invalidRecord("derivedFrom is not a string")`, `invalidRecord("derivedFrom and transform are allowed
-    ///   only on store and update records, got evict")`.
+    ///   only on store and update records, got evict")`, `invalidRecord("a gap record needs since")`.
     public static func parse(line: some StringProtocol) throws(ParseFailure) -> AuditRecord {
         guard let data = String(line).data(using: .utf8),
               let any = try? JSONSerialization.jsonObject(with: data, options: []),
               let object = any as? [String: Any]
         else { throw .invalidJSON }
         let unknown = Set(object.keys).subtracting(fieldNames).subtracting(variantFieldNames)
+            .subtracting(gapFieldNames)
         if let first = unknown.sorted().first { throw .invalidRecord("unknown field \(first)") }
         if let missing = fieldNames.first(where: { object[$0] == nil }) {
             throw .invalidRecord("missing field \(missing)")
@@ -81,8 +82,12 @@ extension AuditRecord {
             storage: storage, key: try typed("key", AuditDigest.init(hex:)), scope: scope,
             reason: try typed("reason", { try ReasonCode($0) }), bytes: try integer("bytes"), ttl: try integer("ttl"),
             count: try integer("count"), derivedFrom: try variant("derivedFrom", AuditDigest.init(hex:)),
-            transform: try variant("transform", { try AuditTransform($0) }))
-        if let problem = entry.derivationProblem { throw .invalidRecord(problem) }
+            transform: try variant("transform", { try AuditTransform($0) }),
+            since: try variant("since", { text -> AuditTime in
+                guard let time = AuditTime(rfc3339: text) else { throw AuditError(.invalidGap, "since") }
+                return time
+            }))
+        if let problem = entry.derivationProblem ?? entry.gapProblem { throw .invalidRecord(problem) }
         return AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash)
     }
 }
