@@ -1,3 +1,4 @@
+import Foundation
 import Glibc
 import MediaAudit
 import Testing
@@ -176,5 +177,42 @@ import Testing
         #expect(world.recovering.outage == nil)
         #expect(world.events.all.isEmpty)
         #expect(throws: AuditError(.closed, "reopen after close of \(world.dir.active)")) { try world.log.reopenIfNeeded() }
+    }
+}
+
+/// What the lock of ``RecoveringAuditLog`` covers: appends (one at a time, as the log's own lock does), never a
+/// reader of its state, and a single append reaches the wrapped log as a single append.
+@Suite struct RecoveringAuditLogLockTests {
+    /// A recorder whose single appends wait for ``release`` once ``entered`` is signalled.
+    final class BlockingRecorder: AuditRecording {
+        let inner = InMemoryAuditLog()
+        let entered = DispatchSemaphore(value: 0)
+        let release = DispatchSemaphore(value: 0)
+
+        func append(_ entry: AuditEntry) throws -> AuditRecord {
+            entered.signal()
+            release.wait()
+            return try inner.append(entry)
+        }
+
+        func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] { try inner.append(contentsOf: entries) }
+        func flush() throws {}
+    }
+
+    @Test func theStateIsReadWithoutWaitingForAnAppend() throws {
+        let recorder = BlockingRecorder()
+        let recovering = RecoveringAuditLog(recorder, scheduler: ManualRetryScheduler())
+        let done = DispatchSemaphore(value: 0)
+        Thread {
+            _ = try? recovering.append(storeEntry("k1"))
+            done.signal()
+        }.start()
+        #expect(recorder.entered.wait(timeout: .now() + 10) == .success)
+        // The append holds the lock inside the recorder: the state is still read at once.
+        #expect(recovering.outage == nil)
+        #expect(recovering.outageCount == 0)
+        recorder.release.signal()
+        #expect(done.wait(timeout: .now() + 10) == .success)
+        #expect(recorder.inner.records.map(\.event) == [.store])
     }
 }

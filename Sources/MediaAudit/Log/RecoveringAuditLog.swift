@@ -16,8 +16,11 @@ import Synchronization
 /// - ``close()``: no more retries; `onEvent` hears ``AuditWriterEvent/closedWhileFailing(_:)`` during an outage.
 ///
 /// Other errors (a refused entry such as ``AuditError/Code/invalidNumber``, ``AuditError/Code/closed``) pass
-/// through and change nothing. Thread-safe: appends, retries and the state are serialised by one `Mutex`, so no
-/// append slips in between a recovery and its gap record.
+/// through and change nothing. Thread-safe: appends and retries are serialised by one `Mutex` (as an
+/// ``AuditLog``'s own lock serialises its appends), so no append slips in between a failure and the outage, or
+/// between a recovery and its gap record; a flush's fsync runs outside it, so appends never wait for the disk
+/// behind a flush. ``outage`` and ``outageCount`` read a copy kept under a lock of their own: a probe or a
+/// scrape never waits for an append.
 public final class RecoveringAuditLog: AuditRecording {
     /// Milliseconds since the Unix epoch (the `time` the wrapped log writes).
     public typealias Clock = @Sendable () -> Int64
@@ -25,6 +28,8 @@ public final class RecoveringAuditLog: AuditRecording {
     /// The wrapped log.
     public let log: any AuditRecording
     private let machine: Mutex<AuditWriterStateMachine>
+    /// ``outage`` and ``outageCount`` as of the last change (lock order: `machine`, then this).
+    private let published = Mutex<(outage: AuditOutage?, outages: Int)>((nil, 0))
     private let clock: Clock
     private let scheduler: any AuditRetryScheduling
     private let onEvent: @Sendable (AuditWriterEvent) -> Void
@@ -47,28 +52,35 @@ public final class RecoveringAuditLog: AuditRecording {
         self.onEvent = onEvent
     }
 
-    /// The outage in progress, or `nil` while the log is written.
-    public var outage: AuditOutage? { machine.withLock { $0.outage } }
+    /// The outage in progress, or `nil` while the log is written. Never waits for an append.
+    public var outage: AuditOutage? { published.withLock { $0.outage } }
 
-    /// Outages begun since the start (`mediactl_audit_writer_outages_total`).
-    public var outageCount: Int { machine.withLock { $0.outages } }
+    /// Outages begun since the start (`mediactl_audit_writer_outages_total`). Never waits for an append.
+    public var outageCount: Int { published.withLock { $0.outages } }
 
+    /// Appends `entry` to the log while it is written; throws ``AuditError/Code/unavailable`` during an outage
+    /// (counted), and the log's own error otherwise (an ``AuditError/Code/io`` one starts the outage).
     @discardableResult
     public func append(_ entry: AuditEntry) throws -> AuditRecord {
-        try append(contentsOf: [entry])[0]
+        try writing([entry]) { try log.append(entry) }
     }
 
-    /// Appends `entries` to the log while it is written; throws ``AuditError/Code/unavailable`` during an outage
-    /// (counted), and the log's own error otherwise (an ``AuditError/Code/io`` one starts the outage).
+    /// Appends `entries` as one batch; errors as ``append(_:)``.
     @discardableResult
     public func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] {
         try writing(entries) { try log.append(contentsOf: entries) }
     }
 
-    /// The log's flush while it is written; ``AuditError/Code/unavailable`` during an outage. A flush that fails
-    /// with ``AuditError/Code/io`` starts one.
+    /// The log's flush while it is written, outside the lock; ``AuditError/Code/unavailable`` during an outage. A
+    /// flush that fails with ``AuditError/Code/io`` starts one.
     public func flush() throws {
-        try writing([]) { try log.flush() }
+        if let outage { throw Self.unavailable(outage) }
+        do {
+            try log.flush()
+        } catch let error as AuditError where error.code == .io {
+            perform(changing { $0.appendFailed(error, refused: [], at: clock()) })
+            throw error
+        }
     }
 
     /// Retries at once during an outage, whatever the backoff (a graceful stop does, so that a log writable again
@@ -81,11 +93,20 @@ public final class RecoveringAuditLog: AuditRecording {
     /// then go to the wrapped log (closed by its owner). Idempotent.
     public func close() {
         scheduler.cancel()
-        perform(machine.withLock { $0.close() })
+        perform(changing { $0.close() })
+    }
+
+    /// Runs `change` on the state machine under its lock and publishes the result for ``outage``.
+    private func changing<T: Sendable>(_ change: (inout AuditWriterStateMachine) -> T) -> T {
+        machine.withLock { machine in
+            let result = change(&machine)
+            published.withLock { $0 = (machine.outage, machine.outages) }
+            return result
+        }
     }
 
     private func writing<T: Sendable>(_ entries: [AuditEntry], _ body: () throws -> T) throws -> T {
-        let (result, action) = machine.withLock { machine -> (Result<T, any Error>, AuditWriterStateMachine.Action) in
+        let (result, action) = changing { machine -> (Result<T, any Error>, AuditWriterStateMachine.Action) in
             if let outage = machine.outage {
                 machine.refuse(entries)
                 return (.failure(Self.unavailable(outage)), .none)
@@ -104,7 +125,7 @@ public final class RecoveringAuditLog: AuditRecording {
 
     /// One retry: make the log usable, write the gap record; under the lock, so appends wait for it.
     private func retry() {
-        let action = machine.withLock { machine -> AuditWriterStateMachine.Action in
+        let action = changing { machine -> AuditWriterStateMachine.Action in
             guard case .attemptRecovery(let outage) = machine.retry(at: clock()) else { return .none }
             do {
                 try (log as? AuditLog)?.reopenIfNeeded()
