@@ -18,6 +18,8 @@ struct AuditLine: Decodable, Equatable {
     var url: String?
     var derivedFrom: String?
     var transform: String?
+    /// Only on `gap` records: when the log stopped being written.
+    var since: String?
     var prev: String
     var hash: String
 
