@@ -19,6 +19,8 @@ public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let invalidDerivation = Code("invalid-derivation")
         /// `bodyDigest` on an event other than `store` or `update`, or without `bytes`.
         public static let invalidBodyDigest = Code("invalid-body-digest")
+        /// `since` on an event other than `gap`, or a `gap` record without it.
+        public static let invalidGap = Code("invalid-gap")
         /// A tier or route name was not `[A-Za-z0-9._-]{1,64}`.
         public static let invalidName = Code("invalid-name")
         /// A URL was not an absolute `http`/`https` URL with a host, or was too long.
@@ -35,6 +37,9 @@ public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
         public static let locked = Code("locked")
         /// The log was used after ``AuditLog/close()``.
         public static let closed = Code("closed")
+        /// ``RecoveringAuditLog`` refused the append without trying: the log has been failing since an earlier
+        /// append (the context says since when and why) and is retried on a backoff (docs/audit-format.md, "Gaps").
+        public static let unavailable = Code("unavailable")
         /// ``AuditPruner`` refused: the segments to remove, or the checkpoint, are evidence of a broken
         /// chain or of records the policies forbid (the context, `refusing to prune: …`, says which).
         public static let pruneRefused = Code("prune-refused")
@@ -44,11 +49,38 @@ public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
     public let code: Code
     /// What failed, for people.
     public let context: String
+    /// The `errno` of the failed system call (``AuditError/Code/io``), or `nil`.
+    public let errno: Int32?
+    /// The failed system call and its path, e.g. `write /var/lib/mediactl/audit/audit.jsonl`, or `nil`.
+    public let operation: String?
 
     public init(_ code: Code, _ context: String) {
-        self.code = code
-        self.context = context
+        self.init(code, context, errno: nil, operation: nil)
     }
 
+    /// An error naming the system call that failed (``AuditError/Code/io``).
+    /// - Parameters:
+    ///   - errno: the call's `errno`, e.g. `EPERM` (1).
+    ///   - operation: the call and its path, e.g. `write /var/lib/mediactl/audit/audit.jsonl`.
+    public init(_ code: Code, _ context: String, errno: Int32?, operation: String?) {
+        self.code = code
+        self.context = context
+        self.errno = errno
+        self.operation = operation
+    }
+
+    /// ``errno`` with its name, written `EPERM (1)`; `nil` without one.
+    public var systemError: AuditErrno? { errno.map { AuditErrno($0) } }
+
     public var description: String { "\(code): \(context)" }
+
+    /// Equal when ``code`` and ``context`` are (``errno`` and ``operation`` are named in the context already).
+    public static func == (lhs: AuditError, rhs: AuditError) -> Bool {
+        lhs.code == rhs.code && lhs.context == rhs.context
+    }
+
+    public func hash(into hasher: inout Hasher) {
+        hasher.combine(code)
+        hasher.combine(context)
+    }
 }

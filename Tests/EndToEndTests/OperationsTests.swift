@@ -52,7 +52,7 @@ import Glibc
         #expect(serve.adminPort != 0)
         #expect(try RawHTTP.get(port: serve.adminPort, "/_mediactl/health").status == 200)
         #expect(serve.stderr == "mediactl: warning: the admin listener 0.0.0.0:\(serve.adminPort) is not a loopback address: "
-            + "/_mediactl/health and /_mediactl/metrics are reachable from the network (purge and reload still require the admin token)\n")
+            + "/_mediactl/health, /_mediactl/ready and /_mediactl/metrics are reachable from the network (purge and reload still require the admin token)\n")
     }
 
     /// 64 keep-alive connections hammer the service while a SIGHUP adds a route: the route answers under the same

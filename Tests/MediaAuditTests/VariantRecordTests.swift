@@ -86,10 +86,10 @@ import Testing
     @Test func fieldOrderIsByteWiseSorted() {
         #expect(AuditRecord.allFieldNames == [
             "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route",
-            "seq", "storage", "tier", "time", "transform", "ttl", "url",
+            "seq", "since", "storage", "tier", "time", "transform", "ttl", "url",
         ])
         #expect(AuditRecord.allFieldNames
-            == (AuditRecord.fieldNames + AuditRecord.variantFieldNames + AuditRecord.bodyFieldNames)
+            == (AuditRecord.fieldNames + AuditRecord.variantFieldNames + AuditRecord.bodyFieldNames + AuditRecord.gapFieldNames)
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         #expect(AuditRecord.variantFieldNames == ["derivedFrom", "transform"])
         #expect(AuditRecord.fieldNames.count == 15)

@@ -119,7 +119,7 @@ import Testing
 
                 Options:
                   --listen HOST:PORT             Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080.
-                  --admin-listen HOST:PORT|off   Address of the admin listener (/_mediactl/health, /_mediactl/metrics, purge, reload); off: none. Default: 127.0.0.1:9091.
+                  --admin-listen HOST:PORT|off   Address of the admin listener (/_mediactl/health, /_mediactl/ready, /_mediactl/metrics, purge, reload); off: none. Default: 127.0.0.1:9091.
                   --policies DIR                 Policy directory (*.json). Default: ./Policies.
                   --state-dir DIR                State directory. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.
                   --origin ROUTE=URL             Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route.

@@ -62,7 +62,8 @@ enum AuditFiles {
     }
 
     static func ioError(_ call: String, _ path: String, _ code: Int32 = errno) -> AuditError {
-        AuditError(.io, "\(call) \(path): \(String(cString: strerror(code))) (errno \(code))")
+        AuditError(.io, "\(call) \(path): \(String(cString: strerror(code))) (errno \(code))", errno: code,
+                   operation: "\(call) \(path)")
     }
 
     /// Creates `path` (and a missing parent) with mode 0700, and enforces 0700 on it.

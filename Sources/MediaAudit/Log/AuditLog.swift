@@ -5,7 +5,9 @@ import Synchronization
 ///
 /// - The folder is created 0700, the file opened `O_APPEND` and kept 0600.
 /// - Each ``append(_:)`` assigns `seq` (previous + 1), `time` (the injected clock), `prev` (the previous
-///   `hash`) and `hash`, then writes the line in one `write(2)`; a failed write is truncated away.
+///   `hash`) and `hash`, then writes the line in one `write(2)`; a failed write is truncated away. When even
+///   that truncation fails, the log stops using its descriptor until ``reopenIfNeeded()`` repairs the file
+///   (``RecoveringAuditLog`` calls it on each retry).
 /// - fsync is batched (``Configuration/syncEveryRecords``, ``Configuration/syncIntervalMilliseconds``) and
 ///   always done by ``flush()`` and ``close()``; ``sync(through:)`` makes one record durable on demand (a
 ///   file store calls it before an object file it recorded becomes visible: docs/storage.md, "Durability"). With ``Configuration/syncsInBackground`` (the default) a
@@ -47,11 +49,15 @@ public final class AuditLog: Sendable {
         var syncError: AuditError?
         /// Completed background fsyncs (for tests and metrics).
         var backgroundSyncs = 0
+        /// ``close()`` was called (`fd` < 0 without it: the log stopped using a file it could not repair).
+        var isClosed = false
     }
 
     let clock: Clock
     /// Told of every write point (tests); `nil` in production.
     let observer: (any AuditWriteObserver)?
+    /// Writes each batch's bytes (``SystemAuditFileWriter`` unless a test injects a failing one).
+    let writer: any AuditFileWriting
     let state: Mutex<State>
     let syncer = AuditSyncThread()
     var activePath: String { directory + "/" + AuditFiles.activeName }
@@ -62,21 +68,28 @@ public final class AuditLog: Sendable {
     ///   last complete line cannot be parsed even after removing a torn tail.
     public convenience init(
         stateDirectory: String, configuration: Configuration = Configuration(),
-        clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil
+        clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil,
+        writer: any AuditFileWriting = SystemAuditFileWriter()
     ) throws {
-        try self.init(directory: stateDirectory + "/audit", configuration: configuration, clock: clock, observer: observer)
+        try self.init(directory: stateDirectory + "/audit", configuration: configuration, clock: clock, observer: observer,
+                      writer: writer)
     }
 
-    /// Opens (or creates) the log in an audit folder. Same errors as ``init(stateDirectory:configuration:clock:observer:)``.
-    /// - Parameter observer: told of every write point (crash tests). Default `nil`.
+    /// Opens (or creates) the log in an audit folder. Same errors as ``init(stateDirectory:configuration:clock:observer:writer:)``.
+    /// - Parameters:
+    ///   - observer: told of every write point (crash tests). Default `nil`.
+    ///   - writer: writes each batch's bytes. Default: ``SystemAuditFileWriter`` (`write(2)`); tests inject a
+    ///     failing one.
     public init(
         directory: String, configuration: Configuration = Configuration(),
-        clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil
+        clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil,
+        writer: any AuditFileWriting = SystemAuditFileWriter()
     ) throws {
         self.directory = directory
         self.configuration = configuration
         self.clock = clock
         self.observer = observer
+        self.writer = writer
         try AuditFiles.makeDirectory(directory)
         // The lock `mediactl audit prune` and readers share (docs/audit-format.md, "Retention"); made here so
         // that a reader can take it before the first prune ever creates it.
@@ -149,9 +162,10 @@ public final class AuditLog: Sendable {
     /// Appends one record and returns it as written.
     /// - Throws: ``AuditError/Code/invalidNumber`` for a negative number (nothing written),
     ///   ``AuditError/Code/closed`` after ``close()``, ``AuditError/Code/io`` when writing, rotating or
-    ///   syncing fails. A failed write or rotation leaves nothing of the record in the log and does not
-    ///   consume `seq` (a partial line is truncated away; if that truncation fails too, the log closes
-    ///   itself and later appends throw ``AuditError/Code/closed``). A failed batched fsync is thrown
+    ///   syncing fails (with the call's `errno`, ``AuditError/errno``). A failed write or rotation leaves
+    ///   nothing of the record in the log and does not consume `seq` (a partial line is truncated away; if
+    ///   that truncation fails too, the log stops using the file and later appends throw
+    ///   ``AuditError/Code/io`` until ``reopenIfNeeded()`` has removed it). A failed batched fsync is thrown
     ///   after the record was written: it is in the file and `seq` is consumed (with background
     ///   syncing, by the first append after the failure).
     @discardableResult
@@ -167,7 +181,7 @@ public final class AuditLog: Sendable {
         for entry in entries { try entry.validate() }
         guard !entries.isEmpty else { return [] }
         return try state.withLock { state throws -> [AuditRecord] in
-            guard state.fd >= 0 else { throw AuditError(.closed, "append after close of \(activePath)") }
+            try usable(state, "append")
             let now = clock()
             let time = AuditTime(millisecondsSinceEpoch: now)
             var records: [AuditRecord] = []
@@ -186,10 +200,13 @@ public final class AuditLog: Sendable {
             }
             observer?.reached(.willAppend(records: records, endOffset: state.activeSize + bytes.count))
             do {
-                try AuditFiles.writeAll(state.fd, bytes, path: activePath)
+                try writer.write(state.fd, bytes, path: activePath)
             } catch {
-                // Remove a partial line; if even that fails, stop writing rather than append after garbage.
-                if ftruncate(state.fd, off_t(state.activeSize)) != 0 {
+                // Remove a partial line; if even that fails, stop writing rather than append after garbage (an
+                // immutable file refuses the truncation too, but then nothing was written: keep the descriptor).
+                if ftruncate(state.fd, off_t(state.activeSize)) != 0
+                    && (try? AuditFiles.size(state.fd, path: activePath)) != state.activeSize
+                {
                     Glibc.close(state.fd)
                     state.fd = -1
                 }
@@ -220,7 +237,8 @@ public final class AuditLog: Sendable {
     /// fsyncs every record appended so far. The fsync runs on a duplicate of the descriptor outside
     /// the lock, as the background sync does, so appends (which callers may make under their own locks)
     /// never wait for the disk behind it.
-    /// - Throws: ``AuditError/Code/io``; ``AuditError/Code/closed`` after ``close()``.
+    /// - Throws: ``AuditError/Code/io`` (also while the log has stopped using its file); ``AuditError/Code/closed``
+    ///   after ``close()``.
     public func flush() throws {
         try sync(through: nil)
     }
@@ -232,7 +250,8 @@ public final class AuditLog: Sendable {
     /// else after one fsync of `audit.jsonl` (outside the lock, like ``flush()``; it covers every record
     /// written before it starts, so concurrent callers share it). A file store waits for this before it
     /// renames an object file into place (`MediaStorage.DurabilityBarrier`).
-    /// - Throws: ``AuditError/Code/io``; ``AuditError/Code/closed`` after ``close()`` when `seq` is not durable.
+    /// - Throws: ``AuditError/Code/io`` (also while the log has stopped using its file); ``AuditError/Code/closed``
+    ///   after ``close()`` when `seq` is not durable.
     public func sync(through seq: Int) throws {
         try sync(through: Optional(seq))
     }
@@ -241,7 +260,7 @@ public final class AuditLog: Sendable {
     private func sync(through seq: Int?) throws {
         let started = try state.withLock { state -> (fd: Int32, seq: Int, bytes: Int)? in
             if let seq, state.lastSeq - state.unsynced >= seq { return nil }
-            guard state.fd >= 0 else { throw AuditError(.closed, "flush after close of \(activePath)") }
+            try usable(state, "flush")
             guard state.unsynced > 0 else { return nil }
             let copy = dup(state.fd)
             guard copy >= 0 else { throw AuditFiles.ioError("dup", activePath) }
@@ -271,6 +290,7 @@ public final class AuditLog: Sendable {
                 if state.lockFD >= 0 { Glibc.close(state.lockFD) }
                 state.fd = -1
                 state.lockFD = -1
+                state.isClosed = true
             }
             if state.fd >= 0 { try sync(&state, now: clock()) }
         }
@@ -327,7 +347,17 @@ public final class AuditLog: Sendable {
         }
     }
 
-    /// Renames the full active file to the next `audit-NNNNNN.jsonl` and opens a new active file.
+    /// Throws unless the log can write: ``AuditError/Code/closed`` after ``close()``, ``AuditError/Code/io`` while
+    /// it has stopped using a file it could not repair (until ``reopenIfNeeded()``).
+    func usable(_ state: State, _ call: String) throws {
+        guard state.fd < 0 else { return }
+        if state.isClosed { throw AuditError(.closed, "\(call) after close of \(activePath)") }
+        throw AuditError(.io, "\(activePath) is not open: an earlier write or rotation failed and its file is not repaired yet")
+    }
+
+    /// Renames the full active file to the next `audit-NNNNNN.jsonl` and opens a new active file. Once the rename
+    /// is done the segment counts as written, even when the new file cannot be opened (the log then stops using a
+    /// descriptor until ``reopenIfNeeded()`` creates it).
     private func rotate(_ state: inout State) throws {
         try sync(&state, now: clock())
         let target = directory + "/" + AuditFiles.segmentName(state.nextSegmentIndex)
@@ -335,11 +365,11 @@ public final class AuditLog: Sendable {
         try AuditFiles.renameNoReplace(activePath, target)
         Glibc.close(state.fd)
         state.fd = -1
-        state.fd = try AuditFiles.openAppend(activePath)
-        try AuditFiles.syncDirectory(directory)
         state.nextSegmentIndex += 1
         state.activeSize = 0
         state.unsynced = 0
+        state.fd = try AuditFiles.openAppend(activePath)
+        try AuditFiles.syncDirectory(directory)
         observer?.reached(.rotated)
     }
 }

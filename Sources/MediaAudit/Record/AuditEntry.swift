@@ -39,15 +39,21 @@ public struct AuditEntry: Hashable, Sendable {
     /// always with ``bytes``.
     public var bodyDigest: AuditDigest?
 
+    /// On a `gap` record (and only there, always): when the log stopped being written, the time of the first
+    /// append that failed (docs/audit-format.md, "Gaps"); `nil` on every other record.
+    public var since: AuditTime?
+
     /// Creates an entry. Numbers must be non-negative; the writer refuses negative ones with
-    /// ``AuditError/Code/invalidNumber``, and `derivedFrom`/`transform` other than both on a `store` or
-    /// `update` with ``AuditError/Code/invalidDerivation``, and `bodyDigest` other than on a `store` or `update`
-    /// with `bytes` with ``AuditError/Code/invalidBodyDigest`` (see ``validate()``).
+    /// ``AuditError/Code/invalidNumber``, `derivedFrom`/`transform` other than both on a `store` or
+    /// `update` with ``AuditError/Code/invalidDerivation``, `bodyDigest` other than on a `store` or `update`
+    /// with `bytes` with ``AuditError/Code/invalidBodyDigest``, and `since` anywhere but on a `gap` (or a `gap`
+    /// without it) with ``AuditError/Code/invalidGap`` (see ``validate()``).
     public init(
         event: AuditEvent, tier: AuditName? = nil, route: AuditName? = nil, storage: AuditStorage? = nil,
         key: AuditDigest? = nil, scope: AuditScope = .none, reason: ReasonCode? = nil,
         bytes: Int? = nil, ttl: Int? = nil, count: Int? = nil,
-        derivedFrom: AuditDigest? = nil, transform: AuditTransform? = nil, bodyDigest: AuditDigest? = nil
+        derivedFrom: AuditDigest? = nil, transform: AuditTransform? = nil, bodyDigest: AuditDigest? = nil,
+        since: AuditTime? = nil
     ) {
         self.event = event
         self.tier = tier
@@ -62,6 +68,7 @@ public struct AuditEntry: Hashable, Sendable {
         self.derivedFrom = derivedFrom
         self.transform = transform
         self.bodyDigest = bodyDigest
+        self.since = since
     }
 
     /// The `partition` field.
@@ -72,14 +79,15 @@ public struct AuditEntry: Hashable, Sendable {
     /// `true` when the entry describes a variant (it has ``derivedFrom``).
     public var isVariant: Bool { derivedFrom != nil }
 
-    /// Checks the numeric fields, then the variant fields, then the body digest.
+    /// Checks the numeric fields, then the variant fields, then the body digest, then `since`.
     /// - Throws: ``AuditError/Code/invalidNumber`` naming the first negative field;
     ///   ``AuditError/Code/invalidDerivation`` when `derivedFrom` or `transform` is on an event other than
     ///   `store` or `update` (`derivedFrom and transform are allowed only on store and update records, got
     ///   evict`), or one is set without the other (`derivedFrom and transform go together: transform is
     ///   missing`); ``AuditError/Code/invalidBodyDigest`` when `bodyDigest` is on another event
     ///   (`bodyDigest is allowed only on store and update records, got skip`) or without `bytes`
-    ///   (`bodyDigest needs bytes`).
+    ///   (`bodyDigest needs bytes`); ``AuditError/Code/invalidGap`` when `since` is on an event other than `gap`
+    ///   (`since is allowed only on gap records, got store`) or a `gap` has none (`a gap record needs since`).
     public func validate() throws {
         for (name, value) in [("bytes", bytes), ("ttl", ttl), ("count", count)] {
             if let value, value < 0 {
@@ -88,6 +96,7 @@ public struct AuditEntry: Hashable, Sendable {
         }
         if let problem = derivationProblem { throw AuditError(.invalidDerivation, problem) }
         if let problem = bodyDigestProblem { throw AuditError(.invalidBodyDigest, problem) }
+        if let problem = gapProblem { throw AuditError(.invalidGap, problem) }
     }
 
     /// Why `bodyDigest` is not allowed as it is, or `nil` when it is (absent, or on a `store` or `update` with
@@ -98,6 +107,13 @@ public struct AuditEntry: Hashable, Sendable {
             return "bodyDigest is allowed only on store and update records, got \(event.rawValue)"
         }
         return bytes == nil ? "bodyDigest needs bytes" : nil
+    }
+
+    /// Why `since` is not allowed as it is, or `nil` when it is (on a `gap` record, and only there). The parser
+    /// refuses a line for the same reasons.
+    var gapProblem: String? {
+        if event == .gap { return since == nil ? "a gap record needs since" : nil }
+        return since == nil ? nil : "since is allowed only on gap records, got \(event.rawValue)"
     }
 
     /// Why the variant fields are not allowed as they are, or `nil` when they are (both absent, or both

@@ -24,12 +24,25 @@ public enum AuditEvent: String, Sendable, Hashable, CaseIterable, Codable {
     /// a summary record (no tier, `count` = tiers) then one per tier with its `storage` and `maxTTL` as `ttl`
     /// (docs/audit-format.md, "Policy records").
     case policy
+    /// The log could not be written for a while and is written again (docs/audit-format.md, "Gaps"): written
+    /// first once the writer recovers, `since` = when the first append failed, `time` = when it recovered,
+    /// `count` = the storage decisions (`store`, `update`, `skip`) refused meanwhile, `reason`
+    /// `audit-unavailable:<errno name>` (e.g. `audit-unavailable:eperm`).
+    case gap
+
+    /// `true` for the decisions about one response (`store`, `update`, `skip`): what a ``gap`` record counts.
+    public var isStorageDecision: Bool {
+        switch self {
+        case .store, .update, .skip: return true
+        default: return false
+        }
+    }
 
     /// `true` for the events after which the key is no longer persisted.
     public var removesObject: Bool {
         switch self {
         case .evict, .expire, .purge, .invalidate, .shred: return true
-        case .start, .store, .skip, .update, .stop, .policy: return false
+        case .start, .store, .skip, .update, .stop, .policy, .gap: return false
         }
     }
 }

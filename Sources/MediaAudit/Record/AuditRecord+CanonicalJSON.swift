@@ -15,16 +15,19 @@ extension AuditRecord {
     /// like the variant fields): `bodyDigest`.
     public static let bodyFieldNames = ["bodyDigest"]
 
+    /// The field only a `gap` record has, always (omitted on every other record, like the variant fields).
+    public static let gapFieldNames = ["since"]
+
     /// Every field name in canonical (byte-wise sorted) order: ``fieldNames`` with `bodyDigest` first (before
-    /// `bytes`), `derivedFrom` after `count` and `transform` after `time`.
+    /// `bytes`), `derivedFrom` after `count`, `since` after `seq` and `transform` after `time`.
     public static let allFieldNames = [
         "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route",
-        "seq", "storage", "tier", "time", "transform", "ttl", "url",
+        "seq", "since", "storage", "tier", "time", "transform", "ttl", "url",
     ]
 
     /// The canonical JSON of the record (docs/audit-format.md): one object, keys sorted byte-wise, no
     /// whitespace, every field of ``fieldNames`` present (`null` when absent) and the optional fields
-    /// `bodyDigest`, `derivedFrom` and `transform` only when set, integers in decimal without sign or
+    /// `bodyDigest`, `derivedFrom`, `transform` and the gap field `since` only when set, integers in decimal without sign or
     /// exponent, strings without escapes (every field's alphabet excludes `"`, `\` and control bytes).
     ///
     /// Equal to Python's `json.dumps(obj, sort_keys=True, separators=(",", ":"))`.
@@ -99,6 +102,11 @@ extension AuditRecord {
         appendString(entry.route?.rawValue, to: &out)
         appendLiteral(#","seq":"#, to: &out)
         appendNumber(seq, to: &out)
+        if let since = entry.since {
+            appendLiteral(#","since":""#, to: &out)
+            since.appendRFC3339(to: &out)
+            out.append(UInt8(ascii: "\""))
+        }
         appendLiteral(#","storage":"#, to: &out)
         appendString(entry.storage?.rawValue, to: &out)
         appendLiteral(#","tier":"#, to: &out)

@@ -10,20 +10,23 @@ extension AuditRecord {
     }
 
     /// Parses one log line (without its trailing newline). Every field of ``fieldNames`` must be present,
-    /// the variant fields (``variantFieldNames``) and `bodyDigest` (``bodyFieldNames``) may be, no other key is
-    /// allowed, and each value must have its typed shape. An optional field present must be a string (absent
-    /// ones are omitted, never `null`), `derivedFrom` and `transform` come together on a `store` or `update`
-    /// record only, and `bodyDigest` is on a `store` or `update` record with `bytes` only. The hash is not
-    /// checked here. Lines of logs written before `bodyDigest` existed parse as before (it is `nil`).
+    /// the variant fields (``variantFieldNames``), `bodyDigest` (``bodyFieldNames``) and `since` (``gapFieldNames``)
+    /// may be, no other key is allowed, and each value must have its typed shape. An optional field present must
+    /// be a string (absent ones are omitted, never `null`), `derivedFrom` and `transform` come together on a
+    /// `store` or `update` record only, `bodyDigest` is on a `store` or `update` record with `bytes` only, and
+    /// `since` is on every `gap` record and no other. The hash is not checked here. Lines of logs written before
+    /// `bodyDigest` existed parse as before (it is `nil`).
     /// - Throws: ``ParseFailure``, e.g. `invalidRecord("transform is invalid")`,
     ///   `invalidRecord("derivedFrom is not a string")`, `invalidRecord("derivedFrom and transform are allowed
-    ///   only on store and update records, got evict")`, `invalidRecord("bodyDigest needs bytes")`.
+    ///   only on store and update records, got evict")`, `invalidRecord("bodyDigest needs bytes")`,
+    ///   `invalidRecord("a gap record needs since")`.
     public static func parse(line: some StringProtocol) throws(ParseFailure) -> AuditRecord {
         guard let data = String(line).data(using: .utf8),
               let any = try? JSONSerialization.jsonObject(with: data, options: []),
               let object = any as? [String: Any]
         else { throw .invalidJSON }
         let unknown = Set(object.keys).subtracting(fieldNames).subtracting(variantFieldNames).subtracting(bodyFieldNames)
+            .subtracting(gapFieldNames)
         if let first = unknown.sorted().first { throw .invalidRecord("unknown field \(first)") }
         if let missing = fieldNames.first(where: { object[$0] == nil }) {
             throw .invalidRecord("missing field \(missing)")
@@ -84,9 +87,14 @@ extension AuditRecord {
             reason: try typed("reason", { try ReasonCode($0) }), bytes: try integer("bytes"), ttl: try integer("ttl"),
             count: try integer("count"), derivedFrom: try variant("derivedFrom", AuditDigest.init(hex:)),
             transform: try variant("transform", { try AuditTransform($0) }),
-            bodyDigest: try variant("bodyDigest", AuditDigest.init(hex:)))
-        if let problem = entry.derivationProblem { throw .invalidRecord(problem) }
-        if let problem = entry.bodyDigestProblem { throw .invalidRecord(problem) }
+            bodyDigest: try variant("bodyDigest", AuditDigest.init(hex:)),
+            since: try variant("since", { text -> AuditTime in
+                guard let time = AuditTime(rfc3339: text) else { throw AuditError(.invalidGap, "since") }
+                return time
+            }))
+        if let problem = entry.derivationProblem ?? entry.bodyDigestProblem ?? entry.gapProblem {
+            throw .invalidRecord(problem)
+        }
         return AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash)
     }
 }

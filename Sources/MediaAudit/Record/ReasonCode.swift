@@ -76,6 +76,10 @@ public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static let purgeAll = ReasonCode(unchecked: "purge-all")
     /// On `shred`: an encrypted-disk object whose key died with the previous process.
     public static let unreadableAfterRestart = ReasonCode(unchecked: "unreadable-after-restart")
+    /// On `gap` (docs/audit-format.md, "Gaps"): the log could not be written, for a reason without an `errno`;
+    /// `audit-unavailable:<errno name>` (`audit-unavailable:eperm`) when a system call failed. On `skip`: the
+    /// service refused to store because the log could not be written (the record itself is then refused).
+    public static let auditUnavailable = ReasonCode(unchecked: "audit-unavailable")
     /// A hook narrowed the decision to `storage`, e.g. `hook-narrowed:memory`.
     public static func hookNarrowed(to storage: AuditStorage) -> ReasonCode {
         ReasonCode(unchecked: "hook-narrowed:\(storage.rawValue)")

@@ -220,7 +220,7 @@ public struct AuditReconciliation: Sendable {
         case .purge: row.purged += 1
         case .invalidate: row.invalidated += 1
         case .shred: row.shredded += 1
-        case .start, .stop, .policy: break
+        case .start, .stop, .policy, .gap: break
         }
     }
 

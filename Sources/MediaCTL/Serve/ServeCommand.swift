@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import MediaAudit
 import MediaPolicy
 import MediaService
 
@@ -17,9 +18,10 @@ import MediaService
 /// `--access-log` (exit 2 when it cannot be opened; `SIGUSR1` reopens it), write
 /// `<state>/serve.json` (0600), print `mediactl: serving on http://HOST:PORT (state: DIR, policies: DIR)` and
 /// `mediactl: admin on http://HOST:PORT` (or `mediactl: no admin listener (--admin-listen off)`), sweep expired entries every
-/// ``Configuration/sweepInterval``. On the stop signal: stop accepting, let in-flight requests
-/// finish, ``MediaService/MediaService/stop()`` (shreds sealed objects, writes `stop`), remove
-/// `serve.json`, exit 0.
+/// ``Configuration/sweepInterval``. When the audit log cannot be written, and when it is written again, one line
+/// each on stderr (``MediaAudit/AuditWriterEvent/message``). On the stop signal: stop accepting, let in-flight
+/// requests finish, ``MediaService/MediaService/stop()`` (shreds sealed objects, writes `stop`; while the audit log
+/// cannot be written, says so on stderr instead), remove `serve.json`, exit 0.
 public struct ServeCommand: Sendable {
     /// Builds the admin endpoint (`POST /_mediactl/purge`) for a running service and its admin token.
     public typealias AdminFactory = @Sendable (MediaService, _ adminToken: String) -> AdminHTTPHandler.Handler
@@ -151,6 +153,8 @@ public struct ServeCommand: Sendable {
                 fetcher: configuration.fetcher ?? DefaultOriginFetcher.make()
             ) { service in
                 service.policyDigest = loaded.digest
+                // The audit writer's failures and recoveries, once each, as the service's other events.
+                service.auditEvents = { [context] event in context.diagnose(event.message) }
                 configuration.service(&service)
             }
         } catch {
@@ -271,7 +275,7 @@ public struct ServeCommand: Sendable {
 
     /// The warning printed for an admin listener on a non-loopback address.
     static func publicAdminWarning(_ address: ListenAddress) -> String {
-        "warning: the admin listener \(address) is not a loopback address: /_mediactl/health and /_mediactl/metrics "
+        "warning: the admin listener \(address) is not a loopback address: /_mediactl/health, /_mediactl/ready and /_mediactl/metrics "
             + "are reachable from the network (purge and reload still require the admin token)"
     }
 

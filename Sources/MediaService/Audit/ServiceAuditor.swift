@@ -8,17 +8,31 @@ import MediaStorage
 /// Records carry the key digest, the partition digest and, for tiers that are not partitioned, the
 /// URL without its query; never a credential, cookie or body byte (``MediaAudit/AuditEntry`` cannot
 /// hold them). A failed append is reported to the caller, which then does not persist.
+///
+/// Every record goes through a ``MediaAudit/RecoveringAuditLog``: once an append fails, the log is failing
+/// (every later append refused at once, counted) until a retry writes its `gap` record
+/// (docs/audit-format.md, "Gaps"; docs/operations.md, "When the audit log cannot be written").
 final class ServiceAuditor: Sendable {
     let log: any AuditRecording
-    private let tracked: FailureTrackingAuditLog
+    /// The log's recovering front: its outage, if any, and its retries.
+    let writer: RecoveringAuditLog
 
-    init(log: any AuditRecording) {
-        tracked = FailureTrackingAuditLog(log)
-        self.log = tracked
+    /// - Parameters:
+    ///   - log: the log (the service's ``MediaAudit/AuditLog``, or a recorder tests inject).
+    ///   - retry: the retry backoff.
+    ///   - clock: "now" in milliseconds since the epoch.
+    ///   - scheduler: runs the retries (``MediaAudit/AuditRetryTimer`` when `nil`).
+    ///   - onEvent: told of each change of the writer's state.
+    init(log: any AuditRecording, retry: AuditWriterStateMachine.Configuration = .init(),
+         clock: @escaping RecoveringAuditLog.Clock = AuditLog.systemClock, scheduler: (any AuditRetryScheduling)? = nil,
+         onEvent: @escaping @Sendable (AuditWriterEvent) -> Void = { _ in }) {
+        writer = RecoveringAuditLog(log, configuration: retry, clock: clock, scheduler: scheduler ?? AuditRetryTimer(),
+                                    onEvent: onEvent)
+        self.log = writer
     }
 
-    /// `true` once an append or flush has failed since the service started (`mediactl_audit_writer_failed`).
-    var writerFailed: Bool { tracked.hasFailed }
+    /// `true` while the log cannot be written (`mediactl_audit_writer_failed`, `/_mediactl/ready` 503).
+    var writerFailed: Bool { writer.outage != nil }
 
     /// What a record says about one stored response.
     struct Subject: Sendable {
@@ -66,9 +80,18 @@ final class ServiceAuditor: Sendable {
                                        count: count))
     }
 
+    /// The `stop` record, flushed. During an outage, one retry first (whatever the backoff): a log writable again
+    /// gets its `gap` record, then `stop`.
+    /// - Throws: ``MediaAudit/AuditError`` (`unavailable` when the log still cannot be written).
     func stop() throws {
+        writer.retryNow()
         _ = try log.append(AuditEntry(event: .stop, reason: code("graceful-stop")))
         try log.flush()
+    }
+
+    /// No more retries; during an outage the writer reports that it stops without a `stop` record.
+    func close() {
+        writer.close()
     }
 
     /// Appends a decision record (`store`, `skip`, `update`, `invalidate`); a variant's `store` (and `update`)

@@ -1,3 +1,4 @@
+import MediaAudit
 import MediaPolicy
 import MediaStorage
 
@@ -10,6 +11,9 @@ extension MediaService {
     ///   `skip` `purged-during-fetch`. A purge that begins later waits for this section, then removes the entry.
     /// - A store that refuses the entry before its record (larger than its per-entry cap, stopped, a temp
     ///   file that cannot be written) gives `skip` `store-failed`; one that fails after it, `evict` `store-failed`.
+    /// - While the audit log cannot be written (``ServiceAuditor/writerFailed``, docs/operations.md "When the audit
+    ///   log cannot be written") nothing is stored: `audit-unavailable` (its `skip` is refused by the log and counted
+    ///   in the gap record). A `store` record the log refuses gives the same, with no `skip` after it.
     /// - Returns: `nil` when stored, else the reason it was not (for `Cache-Status: detail`).
     /// - Parameter derivation: a variant's source and parameters, for its `store` record (`derivedFrom`, `transform`).
     ///   - source: a variant's source group and its change counter when the source was captured: a source that
@@ -33,6 +37,12 @@ extension MediaService {
                 counters.bump(.skipped)
                 return "source-changed-during-derivation"
             }
+            guard !auditor.writerFailed else {
+                try? auditor.record(.skip, subject, storage: .none, reason: ReasonCode.auditUnavailable.rawValue,
+                                    bytes: bytes, ttl: nil)
+                counters.bump(.skipped)
+                return ReasonCode.auditUnavailable.rawValue
+            }
             var recorded = false
             do {
                 // One stored response per store key: drop copies another class may hold.
@@ -42,6 +52,10 @@ extension MediaService {
                                        bytes: bytes, ttl: decision.ttl, derivation: derivation, bodyDigest: bodyDigest)
                     recorded = true
                 }
+            } catch let error as AuditError where !recorded && (error.code == .io || error.code == .unavailable) {
+                // The log could not write the `store` record (nothing stored): a `skip` would be refused too.
+                counters.bump(.skipped)
+                return ReasonCode.auditUnavailable.rawValue
             } catch {
                 try? auditor.record(recorded ? .evict : .skip, subject, storage: recorded ? decision.storage : .none,
                                     reason: "store-failed", bytes: recorded ? nil : bytes, ttl: nil)

@@ -2,7 +2,8 @@ import Foundation
 import HTTPCaching
 
 extension MediaService {
-    /// `GET /_mediactl/health` (JSON) and `GET /_mediactl/metrics` (Prometheus text format 0.0.4).
+    /// `GET /_mediactl/health` (JSON, liveness), `GET /_mediactl/ready` (readiness, ``readiness(_:)``) and
+    /// `GET /_mediactl/metrics` (Prometheus text format 0.0.4).
     func internalEndpoint(_ request: ServiceRequest) -> ServiceResponse {
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
         guard request.method == "GET" || request.method == "HEAD" else {
@@ -20,6 +21,8 @@ extension MediaService {
         case "/_mediactl/health":
             body = Array(healthJSON.utf8)
             contentType = "application/json"
+        case "/_mediactl/ready":
+            return readiness(request)
         case "/_mediactl/metrics":
             body = Array(metricsText.utf8)
             contentType = "text/plain; version=0.0.4; charset=utf-8"
@@ -46,7 +49,8 @@ extension MediaService {
 
     /// Per-tier counters (`mediactl_<counter>_total{tier="…"}`) and byte gauges
     /// (`mediactl_stored_bytes{tier="…",store="…"}`, `mediactl_pending_write_bytes{tier="…",store="…"}`), and
-    /// `mediactl_audit_writer_failed` (0 or 1, no labels: see ``FailureTrackingAuditLog``).
+    /// `mediactl_audit_writer_failed` (0 or 1) and `mediactl_audit_writer_outages_total` (no labels: see
+    /// ``ServiceAuditor/writerFailed``).
     var metricsText: String {
         var lines: [String] = []
         let snapshot = hitRoutes.snapshot
@@ -93,9 +97,12 @@ extension MediaService {
                 lines.append("mediactl_pending_write_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
             }
         }
-        lines.append("# HELP mediactl_audit_writer_failed 1 once an audit record could not be written since the start (disk full or unwritable): nothing unaudited is stored, so the replica stops caching what it cannot record.")
+        lines.append("# HELP mediactl_audit_writer_failed 1 while the audit log cannot be written (disk full or unwritable; retried from 1 s to every 30 s): nothing unaudited is stored, so the replica serves without caching and /_mediactl/ready answers 503.")
         lines.append("# TYPE mediactl_audit_writer_failed gauge")
         lines.append("mediactl_audit_writer_failed \(auditor.writerFailed ? 1 : 0)")
+        lines.append("# HELP mediactl_audit_writer_outages_total Times the audit log could not be written since the start (each ends with a gap record once it is written again).")
+        lines.append("# TYPE mediactl_audit_writer_outages_total counter")
+        lines.append("mediactl_audit_writer_outages_total \(auditor.writer.outageCount)")
         return lines.joined(separator: "\n") + "\n"
     }
 }

@@ -41,6 +41,15 @@ public final class MediaService: Sendable {
         /// files), written in the `policy` records of the audit log. Default: `nil`,
         /// ``PolicyDigest/of(_:)`` of the set itself.
         public var policyDigest: String?
+        /// When the audit log cannot be written: the delays between retries (docs/operations.md, "When the audit
+        /// log cannot be written"). Default: 1 s, doubling to 30 s.
+        public var auditRetry: AuditWriterStateMachine.Configuration
+        /// Runs the audit log's retries. Default: `nil`, a new ``MediaAudit/AuditRetryTimer``; tests fire their own.
+        public var auditRetryScheduler: (any AuditRetryScheduling)?
+        /// Told of each change of the audit writer's state, once: it fails (storing stops), is written again, or
+        /// the service stops while it fails. Default: ``AuditWriterEvent/message`` after `mediactl: ` on standard
+        /// error; `mediactl serve` writes it to its own stderr the same way.
+        public var auditEvents: @Sendable (AuditWriterEvent) -> Void
 
         public init(
             stateDirectory: String = ".mediactl",
@@ -48,9 +57,14 @@ public final class MediaService: Sendable {
             hooks: [any StorageHook] = [], targetLimits: RequestTarget.Configuration = .init(),
             audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true, writesBehind: Bool = true,
             transforms: TransformConfiguration = .init(), durabilityObservers: DurabilityObservers = .init(),
-            policyDigest: String? = nil
+            policyDigest: String? = nil, auditRetry: AuditWriterStateMachine.Configuration = .init(),
+            auditRetryScheduler: (any AuditRetryScheduling)? = nil,
+            auditEvents: @escaping @Sendable (AuditWriterEvent) -> Void = MediaService.writeAuditEventToStandardError
         ) {
             self.policyDigest = policyDigest
+            self.auditRetry = auditRetry
+            self.auditRetryScheduler = auditRetryScheduler
+            self.auditEvents = auditEvents
             self.stateDirectory = stateDirectory
             self.clock = clock
             self.hooks = hooks
@@ -132,16 +146,19 @@ public final class MediaService: Sendable {
             throw ServiceError(.stateDirectory, "\(error)")
         }
         let clock = configuration.clock
-        let auditor: ServiceAuditor
+        let milliseconds: @Sendable () -> Int64 = { Int64(clock() * 1000) }
+        let log: any AuditRecording
         if let injected {
             auditLog = nil
-            auditor = ServiceAuditor(log: injected)
+            log = injected
         } else {
-            let log = try AuditLog(stateDirectory: configuration.stateDirectory, configuration: configuration.audit,
-                                   clock: { Int64(clock() * 1000) }, observer: configuration.durabilityObservers.audit)
-            auditLog = log
-            auditor = ServiceAuditor(log: log)
+            let opened = try AuditLog(stateDirectory: configuration.stateDirectory, configuration: configuration.audit,
+                                      clock: milliseconds, observer: configuration.durabilityObservers.audit)
+            auditLog = opened
+            log = opened
         }
+        let auditor = ServiceAuditor(log: log, retry: configuration.auditRetry, clock: milliseconds,
+                                     scheduler: configuration.auditRetryScheduler, onEvent: configuration.auditEvents)
         self.auditor = auditor
         let torn = auditLog?.openReport.tornTailBytes ?? 0
         try auditor.start(reason: torn > 0 ? "repaired-torn-tail" : "service-start", bytes: torn > 0 ? torn : nil)
@@ -228,6 +245,16 @@ public final class MediaService: Sendable {
         }
     }
 
+    /// The audit log's outage in progress (docs/operations.md, "When the audit log cannot be written"), or `nil`
+    /// while it is written. While there is one, nothing is stored and `GET /_mediactl/ready` answers `503`.
+    public var auditOutage: AuditOutage? { auditor.writer.outage }
+
+    /// ``MediaAudit/AuditWriterEvent/message`` after `mediactl: ` and a newline on standard error: the default
+    /// ``Configuration/auditEvents``.
+    public static let writeAuditEventToStandardError: @Sendable (AuditWriterEvent) -> Void = { event in
+        DefaultOriginFetcher.writeToStandardError("mediactl: " + event.message)
+    }
+
     /// Seconds since the epoch, from the configured clock.
     var now: Double { configuration.clock() }
 
@@ -300,7 +327,9 @@ public final class MediaService: Sendable {
     }
 
     /// Graceful stop: waits for background refreshes and write-behind writes, shreds every sealed file (audited `shred`),
-    /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent.
+    /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent. While the audit log cannot be written,
+    /// it is retried once first: written again, it gets its `gap` record, then `stop`; still failing, no `stop` is
+    /// written and ``Configuration/auditEvents`` hears ``MediaAudit/AuditWriterEvent/closedWhileFailing(_:)``.
     public func stop() async {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         await background.waitForAll()
@@ -315,6 +344,7 @@ public final class MediaService: Sendable {
         subjectKeyer.withLock { $0?.destroyKey() }
         varyKey.destroy()
         try? auditor.stop()
+        auditor.close()
         try? auditLog?.close()
     }
 }

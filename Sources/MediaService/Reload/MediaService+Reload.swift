@@ -46,8 +46,9 @@ extension MediaService {
     ///   - digest: its hex SHA-256 (``PolicyDigest``).
     /// - Throws: ``ServiceError`` `stopping` after ``stop()``, `invalid-policy` when the router refuses a route or a
     ///   secret file is refused (``PolicySecrets/load(for:)``),
-    ///   `state-directory` when a new store cannot be opened (the set in force stays), `audit` when the
-    ///   records cannot be written (the new set is then in force).
+    ///   `state-directory` when a new store cannot be opened (the set in force stays), `audit` while the audit log
+    ///   cannot be written (``auditOutage``; the set in force stays), or when the records cannot be written (the
+    ///   new set is then in force).
     @discardableResult
     public func reload(policies: PolicySet, digest: String) throws -> PolicyReloadReport {
         do {
@@ -68,6 +69,11 @@ extension MediaService {
 
     private func swapPolicies(_ policies: PolicySet, digest: String) throws -> PolicyReloadReport {
         guard !isStopped.load(ordering: .acquiring) else { throw ServiceError(.stopping, "the service is stopping") }
+        // No set goes in force without its `policy` record: the stores after the gap must be judged by it.
+        if let outage = auditOutage {
+            throw ServiceError(.audit, "the audit log cannot be written since \(outage.since) (\(outage.shortCause)); "
+                + "the policies in force stay until it can")
+        }
         let router: Router
         do {
             router = try PolicySnapshot.router(for: policies)

@@ -19,6 +19,8 @@ struct AuditLine: Decodable, Equatable {
     var derivedFrom: String?
     var transform: String?
     var bodyDigest: String?
+    /// Only on `gap` records: when the log stopped being written.
+    var since: String?
     var prev: String
     var hash: String
 

@@ -99,7 +99,7 @@ import Testing
         #expect(origin.origin.requestCount == 1)
 
         // The public port answers 404 for the admin paths; the admin listener answers them.
-        for path in ["/_mediactl/health", "/_mediactl/metrics", "/_mediactl/purge"] {
+        for path in ["/_mediactl/health", "/_mediactl/ready", "/_mediactl/metrics", "/_mediactl/purge"] {
             let refused = try await HTTPGet.fetch(serving.base + path)
             #expect(refused.status == 404)
             #expect(refused.header("Content-Type") == "application/problem+json")
@@ -111,6 +111,10 @@ import Testing
             String(decoding: health.body, as: UTF8.self)
                 == "{\"routes\":[\"catalog\",\"large\",\"avatars\",\"uploads\",\"receipts\",\"one-time\"],\"status\":\"ok\",\"tiers\":[\"avatar\",\"no-store\",\"private\",\"public\"]}\n"
         )
+        let ready = try await HTTPGet.fetch(serving.admin + "/_mediactl/ready")
+        #expect(ready.status == 200)
+        #expect(ready.header("Content-Type") == "application/json")
+        #expect(String(decoding: ready.body, as: UTF8.self) == "{\"audit\":\"ok\",\"status\":\"ready\"}\n")
         let metrics = try await HTTPGet.fetch(serving.admin + "/_mediactl/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")
@@ -119,8 +123,8 @@ import Testing
         #expect(lines.contains("mediactl_stored_total{tier=\"public\"} 1"))
         #expect(lines.contains("mediactl_misses_total{tier=\"public\"} 1"))
         #expect(lines.contains("# TYPE mediactl_http_requests_total counter"))
-        // The public listener's requests: two GETs and a HEAD (plus the three 404s), none of the admin listener's.
-        #expect(lines.contains("mediactl_http_requests_total 6"))
+        // The public listener's requests: two GETs and a HEAD (plus the four 404s), none of the admin listener's.
+        #expect(lines.contains("mediactl_http_requests_total 7"))
         #expect(lines.contains("mediactl_policy_reloads_total{result=\"ok\"} 0"))
         #expect(lines.contains("mediactl_http_parse_errors_total 0"))
         #expect(metrics.header("Content-Length") == String(metrics.body.count))

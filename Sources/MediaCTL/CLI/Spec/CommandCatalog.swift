@@ -28,7 +28,7 @@ public enum CommandCatalog {
                 help: "Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080."),
             OptionSpec(
                 "admin-listen", valueName: "HOST:PORT|off",
-                help: "Address of the admin listener (/_mediactl/health, /_mediactl/metrics, purge, reload); off: none. Default: 127.0.0.1:9091."),
+                help: "Address of the admin listener (/_mediactl/health, /_mediactl/ready, /_mediactl/metrics, purge, reload); off: none. Default: 127.0.0.1:9091."),
             policies, stateDir,
             OptionSpec(
                 "origin", valueName: "ROUTE=URL", repeatable: true,

@@ -1,0 +1,67 @@
+import MediaAudit
+import Synchronization
+
+/// An in-memory log whose appends throw ``MediaAudit/AuditError/Code/io`` (`EPERM`, as a file made immutable
+/// does) while ``failing`` is set, writing nothing.
+final class FailingRecorder: AuditRecording {
+    let inner: InMemoryAuditLog
+    let failing = Mutex(false)
+
+    /// - Parameter clock: the records' `time`, in milliseconds since the epoch. Default: the system clock.
+    init(clock: @escaping AuditLog.Clock = AuditLog.systemClock) { inner = InMemoryAuditLog(clock: clock) }
+
+    func fail() { failing.withLock { $0 = true } }
+    func heal() { failing.withLock { $0 = false } }
+
+    func append(_ entry: AuditEntry) throws -> AuditRecord { try append(contentsOf: [entry])[0] }
+
+    func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] {
+        if failing.withLock({ $0 }) { throw Self.eperm }
+        return try inner.append(contentsOf: entries)
+    }
+
+    func flush() throws {
+        if failing.withLock({ $0 }) { throw Self.eperm }
+    }
+
+    static let eperm = AuditError(.io, "write /state/audit/audit.jsonl: Operation not permitted (errno 1)", errno: 1,
+                                  operation: "write /state/audit/audit.jsonl")
+}
+
+/// An ``MediaAudit/AuditRetryScheduling`` fired by hand: ``fire()`` runs the retries pending now.
+final class ManualRetryScheduler: AuditRetryScheduling {
+    private let state = Mutex<(delays: [Int64], pending: [@Sendable () -> Void], cancelled: Bool)>(([], [], false))
+
+    /// Every delay asked for, in milliseconds.
+    var delays: [Int64] { state.withLock { $0.delays } }
+
+    func schedule(after milliseconds: Int64, _ work: @escaping @Sendable () -> Void) {
+        state.withLock { state in
+            guard !state.cancelled else { return }
+            state.delays.append(milliseconds)
+            state.pending.append(work)
+        }
+    }
+
+    func cancel() {
+        state.withLock { state in
+            state.cancelled = true
+            state.pending = []
+        }
+    }
+
+    func fire() {
+        let work = state.withLock { state -> [@Sendable () -> Void] in
+            defer { state.pending = [] }
+            return state.pending
+        }
+        for item in work { item() }
+    }
+}
+
+/// The audit writer's events a service reported, as the lines `mediactl serve` would print.
+final class WriterEventLines: Sendable {
+    private let list = Mutex<[String]>([])
+    var lines: [String] { list.withLock { $0 } }
+    var handler: @Sendable (AuditWriterEvent) -> Void { { [self] event in list.withLock { $0.append(event.message) } } }
+}
