@@ -15,7 +15,8 @@ struct SlowReaderMemoryTests {
         return 0
     }
 
-    @Test func slowReadersOfA9MiBImageShareOneCopy() throws {
+    @Test(arguments: [false, true])
+    func slowReadersOfA9MiBImageShareOneCopy(ranged: Bool) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -43,14 +44,15 @@ struct SlowReaderMemoryTests {
             let fd = try RawHTTP.connect(port: world.port, timeoutSeconds: 10)
             var small: Int32 = 4_096
             setsockopt(fd, SOL_SOCKET, SO_RCVBUF, &small, socklen_t(MemoryLayout<Int32>.size))
-            try RawHTTP.write(fd, Array("GET /big/big.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n".utf8))
+            let range = ranged ? "Range: bytes=1-\r\n" : ""
+            try RawHTTP.write(fd, Array("GET /big/big.jpg HTTP/1.1\r\nHost: 127.0.0.1\r\n\(range)\r\n".utf8))
             readers.append(fd)
         }
         // Every reader's answer has begun (its head is readable) and none reads further.
         for fd in readers {
             var head = [UInt8](repeating: 0, count: 12)
             #expect(recv(fd, &head, 12, Int32(MSG_WAITALL)) == 12)
-            #expect(head == Array("HTTP/1.1 200".utf8))
+            #expect(head == Array((ranged ? "HTTP/1.1 206" : "HTTP/1.1 200").utf8))
         }
         let grown = Self.residentKiB(pid) - before
         #expect(grown < 54 * 1024, "resident memory grew by \(grown) KiB for 60 readers")

@@ -12,8 +12,22 @@ public struct HTTPServerResponse: Sendable {
     public var reasonPhrase: String
     /// The header fields in order, names case-preserved.
     public var headerFields: [(name: String, value: String)]
-    /// The body bytes. Not sent for `HEAD` requests or 1xx, 204 and 304 responses.
-    public var body: [UInt8]
+    /// The buffer the body is sent from: all of it, or the part ``bodyRange`` names (a `206` of a stored image is
+    /// sent from the one shared buffer of the whole image, not from a copy of the part).
+    public var bodyStorage: [UInt8]
+    /// The part of ``bodyStorage`` that is the body, or `nil` for all of it. Default: `nil`.
+    public var bodyRange: Range<Int>?
+    /// The body bytes (a copy when ``bodyRange`` is set; setting it sends all of the new bytes). Not sent for `HEAD`
+    /// requests or 1xx, 204 and 304 responses.
+    public var body: [UInt8] {
+        get { bodyRange.map { Array(bodyStorage[$0]) } ?? bodyStorage }
+        set {
+            bodyStorage = newValue
+            bodyRange = nil
+        }
+    }
+    /// The body's length in bytes, without copying.
+    public var bodyCount: Int { bodyRange?.count ?? bodyStorage.count }
     /// Whether to close the connection after this response. Default: `false`.
     public var closeConnection: Bool
 
@@ -25,7 +39,8 @@ public struct HTTPServerResponse: Sendable {
         self.status = status
         self.reasonPhrase = reasonPhrase ?? HTTPServerResponse.reasonPhrase(for: status)
         self.headerFields = headerFields
-        self.body = body
+        self.bodyStorage = body
+        self.bodyRange = nil
         self.closeConnection = closeConnection
     }
 

@@ -24,7 +24,7 @@ public enum HTTPResponseSerializer {
         _ response: HTTPServerResponse, headRequest: Bool, connection: ConnectionField, date: String? = nil
     ) -> [UInt8] {
         var out: [UInt8] = []
-        out.reserveCapacity(256 + response.headerFields.count * 48 + response.body.count)
+        out.reserveCapacity(256 + response.headerFields.count * 48 + response.bodyCount)
         if serializeHead(response, headRequest: headRequest, connection: connection, date: date, into: &out) {
             out.append(contentsOf: response.body)
         }
@@ -63,11 +63,11 @@ public enum HTTPResponseSerializer {
         }
         if let date, !hasDate { appendField("Date", date, to: &out) }
         if !(status < 200 || status == 204) {
-            if (headRequest || status == 304), response.body.isEmpty, let handlerLength {
+            if (headRequest || status == 304), response.bodyCount == 0, let handlerLength {
                 appendField("Content-Length", handlerLength, to: &out)
-            } else if status != 304 || !response.body.isEmpty {
+            } else if status != 304 || response.bodyCount != 0 {
                 out.append(contentsOf: "Content-Length: ".utf8)
-                appendDecimal(response.body.count, to: &out)
+                appendDecimal(response.bodyCount, to: &out)
                 out.append(contentsOf: crlf)
             }
         }

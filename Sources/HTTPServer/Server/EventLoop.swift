@@ -13,7 +13,7 @@ final class EventLoop: @unchecked Sendable {
     /// What other threads tell the loop.
     enum Message {
         /// An accepted, admitted socket (already non-blocking, `TCP_NODELAY`) and its peer text.
-        case accepted(fd: Int32, remoteAddress: String)
+        case accepted(fd: Int32, remoteAddress: String, peer: String)
         /// The answer of an async handler for `connection`.
         case response(ConnectionReference, HTTPServerResponse)
         /// An interim response (serialized) of the async exchange `exchange` of `connection`.
@@ -151,8 +151,8 @@ final class EventLoop: @unchecked Sendable {
         }
         for message in messages {
             switch message {
-            case .accepted(let fd, let remoteAddress):
-                register(fd: fd, remoteAddress: remoteAddress)
+            case .accepted(let fd, let remoteAddress, let peer):
+                register(fd: fd, remoteAddress: remoteAddress, peer: peer)
             case .response(let reference, let response):
                 reference.connection.completeAsync(response)
             case .interim(let reference, let exchange, let bytes):
@@ -167,9 +167,9 @@ final class EventLoop: @unchecked Sendable {
     }
 
     /// Takes ownership of an accepted socket: epoll registration, then the header deadline.
-    func register(fd: Int32, remoteAddress: String) {
+    func register(fd: Int32, remoteAddress: String, peer: String) {
         nextSerial &+= 1
-        let connection = HTTPConnection(fd: fd, serial: nextSerial, remoteAddress: remoteAddress, loop: self)
+        let connection = HTTPConnection(fd: fd, serial: nextSerial, remoteAddress: remoteAddress, peer: peer, loop: self)
         let slot = Int(fd)
         if slot >= connections.count {
             connections.append(contentsOf: repeatElement(nil, count: slot - connections.count + 1))

@@ -13,7 +13,7 @@ extension HTTPConnection {
             interimBacklog += bytes
             return
         }
-        let sent = Self.send(fd, bytes, from: 0, [], from: 0)
+        let sent = Self.send(fd, bytes, from: 0, [], from: 0, to: 0)
         if sent < 0 {
             close()
             return
@@ -29,7 +29,7 @@ extension HTTPConnection {
             setInterest(0)
             return
         }
-        let sent = Self.send(fd, interimBacklog, from: 0, [], from: 0)
+        let sent = Self.send(fd, interimBacklog, from: 0, [], from: 0, to: 0)
         if sent < 0 {
             close()
             return

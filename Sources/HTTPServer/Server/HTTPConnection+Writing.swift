@@ -15,40 +15,44 @@ extension HTTPConnection {
             into: &loop.headBuffer)
         writeFailureCounts = counts
         closeAfterWrite = closing
-        let body = sendsBody ? response.body : []
+        // The body is sent from its storage (a ranged body from its part of the shared buffer: no copy).
+        let body = sendsBody ? response.bodyStorage : []
+        let range = sendsBody ? (response.bodyRange ?? 0..<body.count) : 0..<0
         if !interimBacklog.isEmpty {
             // Interim responses the socket has not taken yet go first (rare: only after a partial interim write).
             let head = interimBacklog + loop.headBuffer
             interimBacklog = []
-            let sent = Self.send(fd, head, from: 0, body, from: 0)
-            afterSend(sent, head: head, headOffset: 0, body: body, bodyOffset: 0, copyHead: false)
+            let sent = Self.send(fd, head, from: 0, body, from: range.lowerBound, to: range.upperBound)
+            afterSend(sent, head: head, headOffset: 0, body: body, bodyOffset: range.lowerBound, bodyEnd: range.upperBound,
+                      copyHead: false)
             return
         }
-        let sent = Self.send(fd, loop.headBuffer, from: 0, body, from: 0)
-        afterSend(sent, head: loop.headBuffer, headOffset: 0, body: body, bodyOffset: 0, copyHead: true)
+        let sent = Self.send(fd, loop.headBuffer, from: 0, body, from: range.lowerBound, to: range.upperBound)
+        afterSend(sent, head: loop.headBuffer, headOffset: 0, body: body, bodyOffset: range.lowerBound,
+                  bodyEnd: range.upperBound, copyHead: true)
     }
 
     /// Sends raw bytes (the `100 Continue` interim response).
     func startWrite(head: [UInt8], closing: Bool) {
         writeFailureCounts = false
         closeAfterWrite = closing
-        let sent = Self.send(fd, head, from: 0, [], from: 0)
-        afterSend(sent, head: head, headOffset: 0, body: [], bodyOffset: 0, copyHead: false)
+        let sent = Self.send(fd, head, from: 0, [], from: 0, to: 0)
+        afterSend(sent, head: head, headOffset: 0, body: [], bodyOffset: 0, bodyEnd: 0, copyHead: false)
     }
 
     /// Continues a partial write on `EPOLLOUT`.
     func resumeWrite() {
         let head = pendingHead, body = pendingBody
-        let sent = Self.send(fd, head, from: pendingHeadOffset, body, from: pendingBodyOffset)
+        let sent = Self.send(fd, head, from: pendingHeadOffset, body, from: pendingBodyOffset, to: pendingBodyEnd)
         afterSend(sent, head: head, headOffset: pendingHeadOffset, body: body, bodyOffset: pendingBodyOffset,
-                  copyHead: false)
+                  bodyEnd: pendingBodyEnd, copyHead: false)
         if phase == .reading { process() }
     }
 
     /// Books `sent` bytes: done (back to reading, or lingering close), partial (wait for
     /// `EPOLLOUT`), or failed (close).
     private func afterSend(
-        _ sent: Int, head: [UInt8], headOffset: Int, body: [UInt8], bodyOffset: Int, copyHead: Bool
+        _ sent: Int, head: [UInt8], headOffset: Int, body: [UInt8], bodyOffset: Int, bodyEnd: Int, copyHead: Bool
     ) {
         if sent < 0 {
             if writeFailureCounts { loop.server.counters.timeouts.add(1, ordering: .relaxed) }
@@ -56,7 +60,7 @@ extension HTTPConnection {
             return
         }
         let headLeft = head.count - headOffset
-        let total = headLeft + body.count - bodyOffset
+        let total = headLeft + bodyEnd - bodyOffset
         if sent == total {
             let wasWriting = phase == .writing
             pendingHead = []
@@ -86,6 +90,7 @@ extension HTTPConnection {
             pendingBody = body
             pendingBodyOffset = bodyOffset + (sent - headLeft)
         }
+        pendingBodyEnd = bodyEnd
         // The response must leave at the minimum rate since its first partial write, after writeTimeout of grace.
         if phase != .writing {
             phase = .writing
@@ -93,16 +98,24 @@ extension HTTPConnection {
             writeSent = 0
         }
         writeSent += sent
-        // Only what left the socket's send queue counts (TIOCOUTQ: bytes not yet acknowledged by the peer).
-        var queued: Int32 = 0
-        let delivered = ioctl(fd, UInt(TIOCOUTQ), &queued) == 0 ? max(0, writeSent - Int(queued)) : writeSent
-        setDeadline(writeStarted + loop.writeMilliseconds + loop.milliseconds(atMinimumRate: delivered))
+        setDeadline(writeDeadline())
         setInterest(Epoll.writable)
     }
 
-    /// One non-blocking gathered send of `head[headOffset...]` and `body[bodyOffset...]`.
+    /// When the response being written must have been delivered: its first partial write, plus `writeTimeout` of
+    /// grace, plus what has been delivered so far at the minimum rate. Only what left the socket's send queue counts
+    /// (`TIOCOUTQ`: bytes not yet acknowledged by the peer), so a reader that stops earns nothing from what the
+    /// kernel holds, and one that keeps reading from a full queue earns its time even though no `EPOLLOUT` comes.
+    func writeDeadline() -> Int {
+        var queued: Int32 = 0
+        let delivered = ioctl(fd, UInt(TIOCOUTQ), &queued) == 0 ? max(0, writeSent - Int(queued)) : writeSent
+        return writeStarted + loop.writeMilliseconds + loop.milliseconds(atMinimumRate: delivered)
+    }
+
+    /// One non-blocking gathered send of `head[headOffset...]` and `body[bodyOffset..<bodyEnd]`.
     /// - Returns: bytes sent (0 when the socket buffer is full), or -1 on a hard error.
-    static func send(_ fd: Int32, _ head: [UInt8], from headOffset: Int, _ body: [UInt8], from bodyOffset: Int) -> Int {
+    static func send(_ fd: Int32, _ head: [UInt8], from headOffset: Int, _ body: [UInt8], from bodyOffset: Int,
+                     to bodyEnd: Int) -> Int {
         head.withUnsafeBytes { headBytes in
             body.withUnsafeBytes { bodyBytes in
                 var vectors = (
@@ -111,9 +124,9 @@ extension HTTPConnection {
                         iov_len: headBytes.count - headOffset),
                     iovec(
                         iov_base: UnsafeMutableRawPointer(mutating: bodyBytes.baseAddress.map { $0 + bodyOffset }),
-                        iov_len: bodyBytes.count - bodyOffset)
+                        iov_len: bodyEnd - bodyOffset)
                 )
-                let vectorCount = bodyBytes.count - bodyOffset > 0 ? 2 : 1
+                let vectorCount = bodyEnd - bodyOffset > 0 ? 2 : 1
                 return withUnsafeMutablePointer(to: &vectors) { pointer in
                     pointer.withMemoryRebound(to: iovec.self, capacity: 2) { iov -> Int in
                         var message = msghdr()

@@ -22,6 +22,8 @@ final class HTTPConnection {
     let fd: Int32
     let serial: UInt32
     let remoteAddress: String
+    /// The peer's address without the port (the per-address caps' key).
+    let peer: String
     unowned(unsafe) let loop: EventLoop
     var parser: HTTPRequestParser
     var phase = Phase.reading
@@ -51,6 +53,8 @@ final class HTTPConnection {
     var pendingHeadOffset = 0
     var pendingBody: [UInt8] = []
     var pendingBodyOffset = 0
+    /// Where the pending body ends in ``pendingBody`` (a ranged body ends before the buffer does).
+    var pendingBodyEnd = 0
     var closeAfterWrite = false
     /// Interim responses the socket has not taken yet while the handler runs (``writeInterim(_:exchange:)``).
     var interimBacklog: [UInt8] = []
@@ -61,7 +65,8 @@ final class HTTPConnection {
     static let lingerMilliseconds = 500
     static let lingerMaxBytes = 1 << 20
 
-    init(fd: Int32, serial: UInt32, remoteAddress: String, loop: EventLoop) {
+    init(fd: Int32, serial: UInt32, remoteAddress: String, peer: String, loop: EventLoop) {
+        self.peer = peer
         self.fd = fd
         self.serial = serial
         self.remoteAddress = remoteAddress
@@ -117,7 +122,11 @@ final class HTTPConnection {
         while phase == .reading {
             switch parser.next() {
             case .request(var request):
-                holdBody(request.body.count)
+                if !holdBody(request.body.count) {
+                    // Arrived whole with its head, but over the budget: not handed on.
+                    refuseOverBudget()
+                    return
+                }
                 requestDeadline = nil
                 requestStarted = nil
                 bodyStarted = nil
@@ -151,16 +160,8 @@ final class HTTPConnection {
                     }
                 }
                 if parser.isReadingBody && !holdBody(parser.receivedBodyBytes) {
-                    // Every connection's bodies together are over the budget: refuse this one, unread.
-                    let refusal = HTTPServerResponse.problem(
-                        status: 503, detail: "request bodies held in memory are at the server's limit; retry later",
-                        code: "body-budget-exhausted")
-                    var answered = refusal
-                    answered.headerFields.append(("Retry-After", "1"))
-                    loop.server.counters.bodiesRefused.add(1, ordering: .relaxed)
-                    releaseBody()  // the body is given up: what it held goes back at once, not at the close
-                    loop.server.handler.serverAnswered(status: 503, bodyBytes: answered.body.count)
-                    startWrite(answered, headRequest: false, connection: .close, closing: true, counts: false)
+                    // The bodies held are over the budget (all together, or this address's share): refuse, unread.
+                    refuseOverBudget()
                     return
                 }
                 if parser.takeContinueRequest() {
@@ -242,21 +243,32 @@ final class HTTPConnection {
     }
 
     /// Books the current request's body at `bytes` in the server's body budget.
-    /// - Returns: `false` when the budget (``HTTPServer/Configuration/maxBufferedBodyBytes``) is exceeded.
-    @discardableResult
+    /// - Returns: `false` when the budget is exceeded: all connections' (``HTTPServer/Configuration/maxBufferedBodyBytes``)
+    ///   or this address's share (``HTTPServer/Configuration/maxBufferedBodyBytesPerPeer``).
     func holdBody(_ bytes: Int) -> Bool {
         let delta = bytes - heldBodyBytes
         guard delta > 0 else { return true }
         heldBodyBytes = bytes
-        let total = loop.server.bufferedBodyBytes.add(delta, ordering: .relaxed).newValue
-        return total <= loop.server.configuration.maxBufferedBodyBytes
+        return loop.server.holdBodyBytes(delta, peer: peer)
     }
 
     /// Gives the current request's body bytes back to the budget.
     func releaseBody() {
         guard heldBodyBytes > 0 else { return }
-        loop.server.bufferedBodyBytes.subtract(heldBodyBytes, ordering: .relaxed)
+        loop.server.releaseBodyBytes(heldBodyBytes, peer: peer)
         heldBodyBytes = 0
+    }
+
+    /// `503` `body-budget-exhausted` with `Retry-After: 1`, then close; the body's bytes go back at once.
+    func refuseOverBudget() {
+        var refusal = HTTPServerResponse.problem(
+            status: 503, detail: "request bodies held in memory are at the server's limit; retry later",
+            code: "body-budget-exhausted")
+        refusal.headerFields.append(("Retry-After", "1"))
+        loop.server.counters.bodiesRefused.add(1, ordering: .relaxed)
+        releaseBody()
+        loop.server.handler.serverAnswered(status: 503, bodyBytes: refusal.body.count)
+        startWrite(refusal, headRequest: false, connection: .close, closing: true, counts: false)
     }
 
     /// Writes the handler's response for the current exchange.
@@ -299,6 +311,13 @@ final class HTTPConnection {
                 close()
             }
         case .writing:
+            // The queue may have drained without an EPOLLOUT (a large send queue signals only when it is low again):
+            // what the peer took since the last write still earns time.
+            let renewed = writeDeadline()
+            if renewed > MonotonicClock.nowMilliseconds() {
+                setDeadline(renewed)
+                return
+            }
             loop.server.counters.timeouts.add(1, ordering: .relaxed)
             close()
         case .lingering:

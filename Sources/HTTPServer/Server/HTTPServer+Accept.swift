@@ -55,7 +55,8 @@ extension HTTPServer {
             }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             counters.accepted.add(1, ordering: .relaxed)
-            loops[nextLoop].post(.accepted(fd: fd, remoteAddress: peerText.address + ":" + String(peerText.port)))
+            loops[nextLoop].post(.accepted(fd: fd, remoteAddress: peerText.address + ":" + String(peerText.port),
+                                           peer: peerText.address))
             nextLoop = (nextLoop + 1) % loops.count
         }
     }
@@ -68,6 +69,9 @@ extension HTTPServer {
         /// ``Configuration/maxConnectionsPerPeer`` are open from this address.
         case peerFull
     }
+
+    /// Connections an address may already hold and still be admitted into the last eighth of the cap.
+    static let reserveHolding = 8
 
     /// Idle keep-alive connections the loops close together, per connection admitted near the cap or refused at it.
     static let shedBatch = 16
@@ -84,7 +88,11 @@ extension HTTPServer {
         state.withLock { current -> Admission in
             guard current.connections.count < configuration.maxConnections else { return .full }
             let count = current.peerCounts[peer] ?? 0
-            if count >= configuration.maxConnectionsPerPeer && !configuration.uncappedPeers.contains(peer) { return .peerFull }
+            let uncapped = configuration.uncappedPeers.contains(peer)
+            if count >= configuration.maxConnectionsPerPeer && !uncapped { return .peerFull }
+            // The last eighth of the cap is kept for addresses that hold few connections: a handful of addresses at
+            // their per-address cap cannot take every slot from everyone else.
+            if current.connections.count >= shedThreshold && count >= Self.reserveHolding && !uncapped { return .full }
             current.connections[fd] = peer
             current.peerCounts[peer] = count + 1
             return .admitted(nearCap: current.connections.count >= shedThreshold)

@@ -13,7 +13,9 @@ extension HTTPServer {
         /// Maximum simultaneously open connections; one more is answered `503` and closed. From ⅞ of it on (a cap of 8 or
         /// more), each new
         /// connection (and each refused one) makes the loops close up to 16 idle keep-alive connections together,
-        /// longest idle first, so idle connections give way to new clients. Default: 1,024.
+        /// longest idle first, so idle connections give way to new clients; and that last eighth admits only addresses
+        /// holding fewer than 8 connections (``uncappedPeers`` excepted), so a few addresses at their per-address cap
+        /// cannot take every slot. Default: 1,024.
         public var maxConnections: Int
         /// Maximum simultaneously open connections from one peer address (port ignored); one more is answered `503`
         /// (`too many connections from one address`) and closed. Default: 256.
@@ -50,6 +52,10 @@ extension HTTPServer {
         /// and its connection closes. Each body is also bounded by the parser's `maxBodyBytes`. Default: 67,108,864
         /// (64 MiB).
         public var maxBufferedBodyBytes: Int
+        /// Of ``maxBufferedBodyBytes``, what the connections of one peer address may hold together (``uncappedPeers``
+        /// excepted); past it, the same `503`. One client cannot hold the budget. Default: 16,777,216 (16 MiB, two
+        /// bodies of the parser's default `maxBodyBytes`).
+        public var maxBufferedBodyBytesPerPeer: Int
         /// Request parsing limits (414, 431, 413). Default: ``HTTPRequestParser/Configuration/init(maxRequestLineBytes:maxHeaderBytes:maxFieldCount:maxBodyBytes:maxChunkLineBytes:underscoreNames:)`` defaults.
         public var parser: HTTPRequestParser.Configuration
         /// Whether responses without a `Date` field get one (RFC 9110 §6.6.1). Default: `true`.
@@ -68,7 +74,7 @@ extension HTTPServer {
             readHeaderTimeout: Duration = .seconds(10), requestTimeout: Duration = .seconds(60), minTransferRate: Int = 1_024,
             idleTimeout: Duration = .seconds(55),
             writeTimeout: Duration = .seconds(30), drainTimeout: Duration = .seconds(10),
-            maxBufferedBodyBytes: Int = 67_108_864,
+            maxBufferedBodyBytes: Int = 67_108_864, maxBufferedBodyBytesPerPeer: Int = 16_777_216,
             parser: HTTPRequestParser.Configuration = HTTPRequestParser.Configuration(),
             addsDateField: Bool = true, threadStackBytes: Int = 1_048_576,
             eventLoopCount: Int = Configuration.defaultEventLoopCount
@@ -87,6 +93,7 @@ extension HTTPServer {
             self.drainTimeout = drainTimeout
             self.parser = parser
             self.maxBufferedBodyBytes = maxBufferedBodyBytes
+            self.maxBufferedBodyBytesPerPeer = maxBufferedBodyBytesPerPeer
             self.addsDateField = addsDateField
             self.threadStackBytes = threadStackBytes
             self.eventLoopCount = eventLoopCount

@@ -43,8 +43,31 @@ public final class HTTPServer: Sendable {
     let state = Mutex(State())
     let stopping = Atomic<Bool>(false)
     let counters = Counters()
-    /// Request body bytes held by every connection together (``Configuration/maxBufferedBodyBytes``).
-    let bufferedBodyBytes = Atomic<Int>(0)
+    /// Request body bytes held: by every connection together, and per peer address (``Configuration/maxBufferedBodyBytes``,
+    /// ``Configuration/maxBufferedBodyBytesPerPeer``).
+    let bodyBytes = Mutex<(total: Int, byPeer: [String: Int])>((0, [:]))
+
+    /// Books `delta` more body bytes for `peer`; `false` when the total or the peer's share is over its limit (the
+    /// bytes stay booked until released).
+    func holdBodyBytes(_ delta: Int, peer: String) -> Bool {
+        let uncapped = configuration.uncappedPeers.contains(peer)
+        return bodyBytes.withLock { held in
+            held.total += delta
+            let mine = (held.byPeer[peer] ?? 0) + delta
+            held.byPeer[peer] = mine
+            return held.total <= configuration.maxBufferedBodyBytes
+                && (uncapped || mine <= configuration.maxBufferedBodyBytesPerPeer)
+        }
+    }
+
+    /// Gives `bytes` of `peer`'s body bytes back.
+    func releaseBodyBytes(_ bytes: Int, peer: String) {
+        bodyBytes.withLock { held in
+            held.total -= bytes
+            let left = (held.byPeer[peer] ?? 0) - bytes
+            held.byPeer[peer] = left > 0 ? left : nil
+        }
+    }
 
     /// Creates a server; nothing is bound until ``start()``.
     public init(configuration: Configuration = Configuration(), handler: any HTTPHandling) {

@@ -17,8 +17,10 @@ extension MediaHTTPHandler {
     /// The wire response for a service response: status, fields in order, body. The server adds
     /// framing (`Content-Length` from the body, except HEAD and 304, where the service's value stays).
     public static func serverResponse(_ response: ServiceResponse) -> HTTPServerResponse {
-        HTTPServerResponse(
-            status: response.status, headerFields: response.fields.map { ($0.name, $0.value) }, body: response.body)
+        var wire = HTTPServerResponse(
+            status: response.status, headerFields: response.fields.map { ($0.name, $0.value) }, body: response.bodyStorage)
+        wire.bodyRange = response.bodyRange
+        return wire
     }
 
     /// An RFC 9457 problem in the service's shape (`type`, `title`, `status`, `detail`, `code`),

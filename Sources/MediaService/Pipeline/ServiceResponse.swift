@@ -7,15 +7,39 @@ public struct ServiceResponse: Sendable {
     public var status: Int
     /// The header fields to send.
     public var fields: HTTPFields
-    /// The body (empty for HEAD and 304; the fields still give its `Content-Length`).
-    public var body: [UInt8]
+    /// The buffer the body comes from: all of it, or the part ``bodyRange`` names (a `206` of a stored image shares
+    /// the stored image's buffer instead of copying the part: hardening item 3).
+    public var bodyStorage: [UInt8]
+    /// The part of ``bodyStorage`` that is the body, or `nil` for all of it.
+    public var bodyRange: Range<Int>?
+    /// The body (empty for HEAD and 304; the fields still give its `Content-Length`). A copy when ``bodyRange`` is
+    /// set; setting it replaces the storage.
+    public var body: [UInt8] {
+        get { bodyRange.map { Array(bodyStorage[$0]) } ?? bodyStorage }
+        set {
+            bodyStorage = newValue
+            bodyRange = nil
+        }
+    }
+    /// The body's length in bytes, without copying.
+    public var bodyCount: Int { bodyRange?.count ?? bodyStorage.count }
     /// What the cache did.
     public var outcome: ServiceOutcome
 
     public init(status: Int, fields: HTTPFields, body: [UInt8], outcome: ServiceOutcome) {
         self.status = status
         self.fields = fields
-        self.body = body
+        self.bodyStorage = body
+        self.bodyRange = nil
+        self.outcome = outcome
+    }
+
+    /// A response whose body is `range` of `storage`, shared, not copied.
+    public init(status: Int, fields: HTTPFields, storage: [UInt8], range: Range<Int>, outcome: ServiceOutcome) {
+        self.status = status
+        self.fields = fields
+        self.bodyStorage = storage
+        self.bodyRange = range
         self.outcome = outcome
     }
 }
@@ -23,7 +47,7 @@ public struct ServiceResponse: Sendable {
 extension ServiceResponse {
     /// This response with its body dropped when `method` is `HEAD` (fields unchanged).
     func withoutBody(for method: String) -> ServiceResponse {
-        guard method == "HEAD", !body.isEmpty else { return self }
+        guard method == "HEAD", bodyCount != 0 else { return self }
         var response = self
         response.body = []
         return response

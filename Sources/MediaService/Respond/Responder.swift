@@ -176,7 +176,7 @@ enum Responder {
             var fields = fields
             fields.set("Content-Range", ContentRange.value(part, completeLength: body.count))
             fields.set("Content-Length", String(part.count))
-            return ServiceResponse(status: 206, fields: fields, body: Array(body[part.offsets]), outcome: outcome)
+            return ServiceResponse(status: 206, fields: fields, storage: body, range: part.offsets, outcome: outcome)
         case .unsatisfiable:
             var problem = problem(416, code: "range-not-satisfiable",
                                   detail: "no range of the Range field starts within the \(body.count) bytes of the representation",

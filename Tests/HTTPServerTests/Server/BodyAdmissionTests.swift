@@ -59,12 +59,33 @@ import Testing
         #expect(refused.field("retry-after") == "1")
         #expect(refused.text
             == #"{"code":"body-budget-exhausted","detail":"request bodies held in memory are at the server's limit; retry later","status":503,"title":"Service Unavailable","type":"https://mediactl.dev/problems/body-budget-exhausted"}"#)
-        // The first, already held, completes; once answered its bytes are given back.
+        // The first, already held, completes over the budget (200 bytes alone): refused too, even though its rest
+        // arrived in one read; its bytes are given back at once.
         first.send(String(repeating: "a", count: 120))
-        #expect(first.readResponse()?.text == "POST /upload 200")
+        #expect(first.readResponse()?.status == 503)
         let third = try TestClient(port: server.port)
         third.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 90\r\n\r\n" + String(repeating: "c", count: 90))
         #expect(third.readResponse()?.text == "POST /upload 90")
-        #expect(server.statistics.refusedBodies == 1)
+        #expect(server.statistics.refusedBodies == 2)
+    }
+
+    /// One address cannot hold the whole budget: its connections share `maxBufferedBodyBytesPerPeer`.
+    @Test func oneAddressHoldsAtMostItsShare() throws {
+        let server = try startServer(UploadOnly()) {
+            $0.eventLoopCount = 1
+            $0.maxBufferedBodyBytes = 1_000
+            $0.maxBufferedBodyBytesPerPeer = 100
+        }
+        defer { server.stop() }
+        let first = try TestClient(port: server.port)
+        first.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 500\r\n\r\n" + String(repeating: "a", count: 80))
+        _ = poll(nil, 0, 100)
+        let second = try TestClient(port: server.port)
+        second.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 500\r\n\r\n" + String(repeating: "b", count: 40))
+        #expect(second.readResponse()?.status == 503)
+        // Another address has its own share.
+        let other = try TestClient(port: server.port, sourceAddress: 0x7F00_0002)
+        other.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 90\r\n\r\n" + String(repeating: "c", count: 90))
+        #expect(other.readResponse()?.text == "POST /upload 90")
     }
 }

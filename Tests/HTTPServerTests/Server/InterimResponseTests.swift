@@ -126,7 +126,7 @@ import Testing
         _ = fcntl(serverSide, F_SETFL, fcntl(serverSide, F_GETFL) | O_NONBLOCK)
         let server = HTTPServer(handler: EchoHandler())
         let loop = try EventLoop(server: server)
-        let connection = HTTPConnection(fd: serverSide, serial: 1, remoteAddress: "", loop: loop)
+        let connection = HTTPConnection(fd: serverSide, serial: 1, remoteAddress: "", peer: "", loop: loop)
         connection.phase = .awaitingHandler
         let padding = String(repeating: "p", count: 3_000)
         let interims = (0..<8).map { index in

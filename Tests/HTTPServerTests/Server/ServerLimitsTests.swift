@@ -64,6 +64,25 @@ import Testing
         }
     }
 
+    /// The last eighth of the cap admits only addresses that hold fewer than 8 connections (security test F3: four
+    /// addresses at their per-address cap took every slot).
+    @Test func theLastEighthOfTheCapIsKeptForAddressesWithFewConnections() throws {
+        let server = try startServer(EchoHandler()) {
+            $0.maxConnections = 16
+            $0.maxConnectionsPerPeer = 16
+            $0.eventLoopCount = 1
+        }
+        defer { server.stop() }
+        let held = try (0..<14).map { _ in try TestClient(port: server.port) }
+        let refused = try TestClient(port: server.port)
+        #expect(refused.readResponse()?.text
+            == #"{"code":"too-many-connections","detail":"too many connections","status":503,"title":"Service Unavailable","type":"https://mediactl.dev/problems/too-many-connections"}"#)
+        let newcomer = try TestClient(port: server.port, sourceAddress: 0x7F00_0002)
+        newcomer.send("GET /new HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(newcomer.readResponse()?.text == "GET /new 0")
+        #expect(held.count == 14)
+    }
+
     @Test func uncappedPeersAreExempt() throws {
         let server = try startServer(EchoHandler()) {
             $0.maxConnectionsPerPeer = 1

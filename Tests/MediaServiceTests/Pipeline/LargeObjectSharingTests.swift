@@ -28,6 +28,13 @@ import Testing
         #expect(hits.map { $0.fields["Cache-Status"] ?? "" }.allSatisfy { $0.hasPrefix("mediactl; hit") })
         let addresses = Set(hits.map { Self.address($0.body) })
         #expect(addresses.count == 1)
+        // A range of it is a part of the same buffer, not a copy (security test F1: 8.8 MB per ranged reader).
+        let ranged = await harness.get("/catalog/large.png", [("Range", "bytes=1-")])
+        #expect(ranged.status == 206)
+        #expect(ranged.bodyRange == 1..<body.count)
+        #expect(Self.address(ranged.bodyStorage) == addresses.first!)
+        #expect(ranged.bodyCount == body.count - 1)
+        #expect(ranged.body == Array(body.dropFirst()))
         #expect(harness.origin.totalCallCount == 0)
     }
 }
