@@ -7,6 +7,7 @@ Mixes (every attacker connects from 127.0.0.1):
   slow-bodies     1,030 connections trickle a POST body to a pass-through route, one byte every 8 s (item 2)
   idle            1,024 keep-alive connections that are answered once, then idle (item 4)
   slow-readers    200 connections read a 9 MB PNG at about 1 KiB/s (item 3)
+  range-readers   the same with Range: bytes=1- (206 answers)
   mixed           400 slow bodies, 400 idle, 200 slow readers: 1,000 clients (item 5)
   idle-front      1,100 idle keep-alive connections from 127.0.0.1 run with --front 127.0.0.1 (no per-address cap:
                   the global cap of 1,024 and idle-first shedding; item 4)
@@ -70,7 +71,7 @@ HEADS = {
     "idle": b"GET /catalog/horse-d29d871c.jpg HTTP/1.1\r\nHost: m\r\n\r\n",
 }
 PLANS = {"unread-bodies": [("unread", 100)], "slow-bodies": [("body", 1030)], "idle": [("idle", 1024)],
-         "slow-readers": [("reader", 200)], "idle-front": [("idle", 1100)], "mixed": [("body", 400), ("idle", 400), ("reader", 200)]}
+         "slow-readers": [("reader", 200)], "range-readers": [("ranged", 200)], "idle-front": [("idle", 1100)], "mixed": [("body", 400), ("idle", 400), ("reader", 200)]}
 
 def main():
     p = argparse.ArgumentParser()
@@ -85,10 +86,11 @@ def main():
     for kind, n in PLANS[a.mix]:
         for _ in range(n):
             try:
-                s = connect(a.port, rcvbuf=4096 if kind == "reader" else None)
+                s = connect(a.port, rcvbuf=4096 if kind in ("reader", "ranged") else None)
             except OSError:
                 failed += 1; continue
-            head = HEADS.get(kind) or f"GET {a.large} HTTP/1.1\r\nHost: m\r\n\r\n".encode()
+            range_field = "Range: bytes=1-\r\n" if kind == "ranged" else ""
+            head = HEADS.get(kind) or f"GET {a.large} HTTP/1.1\r\nHost: m\r\n{range_field}\r\n".encode()
             try_send(s, head)
             conns.append((s, kind))
     junk = b"x" * 65536
@@ -104,7 +106,7 @@ def main():
             if seen[i]["eof"]: continue
             if kind == "unread": try_send(s, junk)                      # stream the body as fast as it goes
             elif kind == "body" and tick % 80 == 0: try_send(s, b"x")   # one byte every 8 s
-            note(i, try_recv(s, 100 if kind == "reader" else 65536))   # readers: about 1 KiB/s
+            note(i, try_recv(s, 100 if kind in ("reader", "ranged") else 65536))   # readers: about 1 KiB/s
     for i, (s, _) in enumerate(conns): note(i, try_recv(s, 65536))
     answers = {}
     for entry in seen:

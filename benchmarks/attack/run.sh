@@ -10,7 +10,7 @@
 #
 # Usage: benchmarks/attack/run.sh
 # Environment (defaults): ORIGIN_PORT=18091 MEDIACTL_PORT=18093 MEDIACTL_ADMIN_PORT=18094 SECONDS_PER_MIX=30
-#   MIXES="unread-bodies slow-bodies idle idle-front slow-readers mixed"  MEDIACTL=<repo>/.build/release/mediactl  BUILD=1
+#   MIXES="unread-bodies slow-bodies idle idle-front slow-readers range-readers mixed"  MEDIACTL=<repo>/.build/release/mediactl  BUILD=1
 #   RESULTS= (also write the table to this file)
 set -euo pipefail
 ROOT=$(cd "$(dirname "$0")/../.." && pwd)
@@ -18,7 +18,7 @@ ORIGIN_PORT=${ORIGIN_PORT:-18091}
 MEDIACTL_PORT=${MEDIACTL_PORT:-18093}
 MEDIACTL_ADMIN_PORT=${MEDIACTL_ADMIN_PORT:-18094}
 SECONDS_PER_MIX=${SECONDS_PER_MIX:-30}
-MIXES=${MIXES:-"unread-bodies slow-bodies idle idle-front slow-readers mixed"}
+MIXES=${MIXES:-"unread-bodies slow-bodies idle idle-front slow-readers range-readers mixed"}
 MEDIACTL=${MEDIACTL:-$ROOT/.build/release/mediactl}
 BUILD=${BUILD:-1}
 RESULTS=${RESULTS:-}
@@ -103,7 +103,7 @@ for mix in $MIXES; do
 import json, sys
 r = json.loads(sys.argv[1])
 bounds = {"unread-bodies": "≤ 64 MB above idle", "slow-bodies": "good client 100 %", "idle": "good client 100 %", "idle-front": "good client 100 %",
-          "slow-readers": "≤ 32 MB above idle", "mixed": "good client 100 %, ≤ budget + 64 MB"}
+          "slow-readers": "≤ 32 MB above idle", "range-readers": "≤ 32 MB above idle", "mixed": "good client 100 %, ≤ budget + 64 MB"}
 above = r["rss_peak_mib"] - r["rss_before_mib"]
 answers = ", ".join(f"{v} {k}" for k, v in r["answers"].items())
 print(f"| {r['mix']} | {r['attackers']}: {answers} | {r['good_200']} / {r['good_requests']} | "

@@ -136,7 +136,13 @@ extension HTTPRequestParser {
     /// RFC 3986 §3.2.2–3.2.3 `uri-host [ ":" port ]`: a non-empty reg-name (unreserved, sub-delims, `%XX`), an IPv4
     /// address, or an IP-literal in brackets; the port 0 to 5 digits.
     static func isHost(_ value: String) -> Bool {
-        var bytes = Array(value.utf8)[...]
+        var value = value
+        // The UTF-8 in place (no copy for a native string): this runs for every request.
+        return value.withUTF8 { isHost(bytes: $0) }
+    }
+
+    static func isHost(bytes buffer: UnsafeBufferPointer<UInt8>) -> Bool {
+        var bytes = buffer[...]
         guard !bytes.isEmpty else { return false }
         if bytes.first == UInt8(ascii: "[") {
             guard let close = bytes.firstIndex(of: UInt8(ascii: "]")), close > bytes.startIndex + 1 else { return false }
