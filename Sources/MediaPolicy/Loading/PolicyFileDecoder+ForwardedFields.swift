@@ -18,35 +18,12 @@ extension PolicyFileDecoder {
 
     /// `forwardRequestHeaders` (tier): client fields an image tier passes to its origin, in policy order.
     mutating func forwardedFieldNames(_ value: PolicyJSON, at path: String) -> [String]? {
-        let allowed = Self.forwardedFieldsAllowed
-        guard case .array(let elements) = value else {
-            reportType(value, at: path, allowed: allowed)
-            return nil
-        }
-        guard elements.count <= PolicyFormat.maximumForwardedFields else {
-            report(.invalidValue, path, value: value, problem: "\(elements.count) entries are more than 16", allowed: allowed)
-            return nil
-        }
-        var names: [String] = []
-        for (index, element) in elements.enumerated() {
-            let itemPath = "\(path)[\(index)]"
-            guard let name = string(element, at: itemPath, allowed: allowed) else { return nil }
-            guard PolicyText.isFieldName(name) else {
-                report(.invalidValue, itemPath, value: element, problem: "\(element.rendered) is not a field name", allowed: allowed)
-                return nil
-            }
+        fieldNameList(value, at: path, maximum: PolicyFormat.maximumForwardedFields, allowed: Self.forwardedFieldsAllowed) {
+            name, element in
             let lower = name.lowercased()
-            if let reason = Self.unforwardableFields[lower] ?? (lower.hasPrefix("proxy-") ? "Proxy-* fields are hop-by-hop" : nil) {
-                report(.invalidValue, itemPath, value: element, problem: "\(element.rendered) cannot be forwarded: \(reason)",
-                       allowed: allowed)
-                return nil
-            }
-            guard !names.contains(where: { $0.lowercased() == lower }) else {
-                report(.invalidValue, itemPath, value: element, problem: "\(element.rendered) is listed twice", allowed: allowed)
-                return nil
-            }
-            names.append(name)
+            guard let reason = Self.unforwardableFields[lower] ?? (lower.hasPrefix("proxy-") ? "Proxy-* fields are hop-by-hop" : nil)
+            else { return nil }
+            return "\(element.rendered) cannot be forwarded: \(reason)"
         }
-        return names
     }
 }
