@@ -36,9 +36,7 @@ extension HTTPServer {
             case .full:
                 counters.refused.add(1, ordering: .relaxed)
                 refuse(fd, detail: "too many connections")
-                // Idle keep-alive connections give way to the next one.
-                let share = max(1, Self.shedBatch / loops.count)
-                for loop in loops { loop.post(.shedIdle(share)) }
+                shedIdle(loops)  // idle keep-alive connections give way to the next one
                 continue
             case .peerFull:
                 counters.refused.add(1, ordering: .relaxed)
@@ -48,10 +46,7 @@ extension HTTPServer {
             case .admitted(let nearCap):
                 // Near the cap, idle connections make room before anyone is refused (idle-first, as nginx reuses
                 // idle keep-alive connections when it runs short).
-                if nearCap {
-                    let share = max(1, Self.shedBatch / loops.count)
-                    for loop in loops { loop.post(.shedIdle(share)) }
-                }
+                if nearCap { shedIdle(loops) }
             }
             _ = fcntl(fd, F_SETFL, fcntl(fd, F_GETFL) | O_NONBLOCK)
             counters.accepted.add(1, ordering: .relaxed)
@@ -97,6 +92,12 @@ extension HTTPServer {
             current.peerCounts[peer] = count + 1
             return .admitted(nearCap: current.connections.count >= shedThreshold)
         }
+    }
+
+    /// Asks every loop to close its share of ``shedBatch`` idle keep-alive connections.
+    func shedIdle(_ loops: [EventLoop]) {
+        let share = max(1, Self.shedBatch / loops.count)
+        for loop in loops { loop.post(.shedIdle(share)) }
     }
 
     /// Answers `503` with `Connection: close` without blocking and closes `fd`.

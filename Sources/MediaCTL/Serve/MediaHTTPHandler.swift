@@ -44,12 +44,21 @@ public struct MediaHTTPHandler: HTTPHandling {
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
+        answerInline(request) { service.handleIfCached($0) }
+    }
+
+    /// `/_mediactl/` targets answered ``adminOnly``, others by `answer` (on the event-loop thread, without
+    /// suspending), observed and logged; `nil` when `answer` declines.
+    @inline(__always)
+    private func answerInline(_ request: HTTPServerRequest, _ answer: (ServiceRequest) -> ServiceResponse?)
+        -> HTTPServerResponse?
+    {
         let start = accessLogStart()
         if Self.isReserved(request) {
             logAccess(request, Self.adminOnly, since: start)
             return Self.adminOnly
         }
-        guard let response = service.handleIfCached(Self.serviceRequest(request)) else { return nil }
+        guard let response = answer(Self.serviceRequest(request)) else { return nil }
         observer?(request, response)
         logAccess(request, response, since: start)
         return Self.serverResponse(response)
@@ -83,15 +92,7 @@ public struct MediaHTTPHandler: HTTPHandling {
     /// A request refused from its head alone, before the server reads its body (``MediaService/MediaService/refusalBeforeBody(_:)``):
     /// the server then closes the connection.
     public func refusesBody(_ head: HTTPServerRequest) -> HTTPServerResponse? {
-        let start = accessLogStart()
-        if Self.isReserved(head) {
-            logAccess(head, Self.adminOnly, since: start)
-            return Self.adminOnly
-        }
-        guard let response = service.refusalBeforeBody(Self.serviceRequest(head)) else { return nil }
-        observer?(head, response)
-        logAccess(head, response, since: start)
-        return Self.serverResponse(response)
+        answerInline(head) { service.refusalBeforeBody($0) }
     }
 
     /// Whether `request`'s target is under `/_mediactl/` (a byte-prefix test: cheap on every hit).
