@@ -4,7 +4,9 @@ import Testing
 
 /// Hardening item 3 against the built binary: slow readers of one large stored image share one copy of it. The
 /// bound is on memory, not time: 60 readers that read nothing would pin 60 copies of a 9 MiB body (540 MiB) if each
-/// hit had its own; shared, the process grows by far less than one tenth of that.
+/// hit had its own; shared, the process grows by far less than one tenth of that. Both ways of sharing are tested:
+/// a hot copy (the default 64 MiB tier allows 11 MiB per copy) and, on a tier whose hot copies are smaller than the
+/// image (8 MiB of memory: 1.5 MiB per copy), the entry shared while any response holds it.
 @Suite(.enabled(if: NginxOrigin.isAvailable, "nginx is installed by scripts/test"), .serialized)
 struct SlowReaderMemoryTests {
     static func residentKiB(_ pid: Int32) -> Int {
@@ -15,8 +17,8 @@ struct SlowReaderMemoryTests {
         return 0
     }
 
-    @Test(arguments: [false, true])
-    func slowReadersOfA9MiBImageShareOneCopy(ranged: Bool) throws {
+    @Test(arguments: [(false, false), (true, false), (false, true), (true, true)])
+    func slowReadersOfA9MiBImageShareOneCopy(ranged: Bool, beyondHotCopies: Bool) throws {
         let folder = FileManager.default.temporaryDirectory.appendingPathComponent("big-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: folder, withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(at: folder) }
@@ -27,9 +29,16 @@ struct SlowReaderMemoryTests {
         big += horse.dropFirst(2)
         try big.write(to: folder.appendingPathComponent("big.jpg"))
         try FileManager.default.setAttributes([.posixPermissions: 0o755], ofItemAtPath: folder.path)
+        let routes = ServeEnvironment.defaultRoutes + [.init(name: "big", mount: "/big/", originPath: "/big/", tier: "public")]
         let world = try ServeEnvironment(
-            extraRoutes: [.init(name: "big", mount: "/big/", originPath: "/big/", tier: "public")],
-            originServerConfig: "location /big/ { alias \(folder.path)/; add_header Cache-Control \"public, max-age=600\"; }")
+            originServerConfig: "location /big/ { alias \(folder.path)/; add_header Cache-Control \"public, max-age=600\"; }",
+            policy: { base in
+                let json = ServeEnvironment.policyJSON(originBase: base, routes: routes)
+                return beyondHotCopies
+                    ? json.replacingOccurrences(of: #""maxTTL": 31536000, "maxObjectBytes""#,
+                                                with: #""memoryBytes": 8388608, "maxTTL": 31536000, "maxObjectBytes""#)
+                    : json
+            })
         defer { world.tearDown() }
         try world.start()
         let first = try world.get("/big/big.jpg")

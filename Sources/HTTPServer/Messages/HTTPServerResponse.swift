@@ -24,8 +24,13 @@ public struct HTTPServerResponse: Sendable {
         set {
             bodyStorage = newValue
             bodyRange = nil
+            bodyOwner = nil
         }
     }
+    /// What keeps ``bodyStorage`` shared while this response is written: an object the handler's
+    /// cache shares the buffer through (held until the write completes), so the next reader of the same large object gets the same buffer. Default: `nil`;
+    /// setting ``body`` clears it.
+    public var bodyOwner: (any AnyObject & Sendable)?
     /// The body's length in bytes, without copying.
     public var bodyCount: Int { bodyRange?.count ?? bodyStorage.count }
     /// Whether to close the connection after this response. Default: `false`.

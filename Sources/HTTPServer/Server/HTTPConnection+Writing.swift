@@ -15,6 +15,8 @@ extension HTTPConnection {
             into: &loop.headBuffer)
         writeFailureCounts = counts
         closeAfterWrite = closing
+        // Held until the body is sent (a partial write keeps it with the pending body; see afterSend).
+        pendingBodyOwner = sendsBody ? response.bodyOwner : nil
         // The body is sent from its storage (a ranged body from its part of the shared buffer: no copy).
         let body = sendsBody ? response.bodyStorage : []
         let range = sendsBody ? (response.bodyRange ?? 0..<body.count) : 0..<0
@@ -65,6 +67,7 @@ extension HTTPConnection {
             let wasWriting = phase == .writing
             pendingHead = []
             pendingBody = []
+            pendingBodyOwner = nil
             if closeAfterWrite {
                 startLingering()
                 return

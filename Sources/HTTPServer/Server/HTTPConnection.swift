@@ -55,6 +55,8 @@ final class HTTPConnection {
     var pendingBodyOffset = 0
     /// Where the pending body ends in ``pendingBody`` (a ranged body ends before the buffer does).
     var pendingBodyEnd = 0
+    /// What keeps the pending body's buffer shared until it is sent (``HTTPServerResponse/bodyOwner``).
+    var pendingBodyOwner: (any AnyObject & Sendable)?
     var closeAfterWrite = false
     /// Interim responses the socket has not taken yet while the handler runs (``writeInterim(_:exchange:)``).
     var interimBacklog: [UInt8] = []
@@ -335,6 +337,7 @@ final class HTTPConnection {
         deadline = Int.max
         pendingHead = []
         pendingBody = []
+        pendingBodyOwner = nil
         interimBacklog = []
         loop.remove(self)
     }

@@ -20,6 +20,7 @@ extension MediaHTTPHandler {
         var wire = HTTPServerResponse(
             status: response.status, headerFields: response.fields.map { ($0.name, $0.value) }, body: response.bodyStorage)
         wire.bodyRange = response.bodyRange
+        wire.bodyOwner = response.bodyOwner
         return wire
     }
 

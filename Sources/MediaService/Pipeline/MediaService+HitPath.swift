@@ -73,7 +73,9 @@ extension MediaService {
             learned = true
         }
         runtime.counters.bump(.hits)
-        return prepared.response(texts: answerTexts, body: body, isHead: isHead, route: route)
+        var response = prepared.response(texts: answerTexts, body: body, isHead: isHead, route: route)
+        if !isHead { response.bodyOwner = entry.owner }
+        return response
     }
 
     /// ``fastHit(_:resolved:)`` for callers without use for the router's match (tests).

@@ -308,7 +308,7 @@ public final class MediaService: Sendable {
     public func sweep() {
         let time = now
         for runtime in runtimes.values {
-            runtime.hot?.sweep(now: time)
+            runtime.copies?.sweep(now: time)
             // Each expired entry leaves the variants index through the store's `expire` event.
             for store in runtime.decidedStores { _ = store.sweep(now: time) }
         }

@@ -19,8 +19,13 @@ public struct ServiceResponse: Sendable {
         set {
             bodyStorage = newValue
             bodyRange = nil
+            bodyOwner = nil
         }
     }
+    /// What keeps ``bodyStorage`` shared while this response is written: a stored entry's owner
+    /// (`StoredEntry.owner`), so the next reader of the same large object gets the same buffer. Default: `nil`;
+    /// setting ``body`` clears it.
+    public var bodyOwner: (any AnyObject & Sendable)?
     /// The body's length in bytes, without copying.
     public var bodyCount: Int { bodyRange?.count ?? bodyStorage.count }
     /// What the cache did.

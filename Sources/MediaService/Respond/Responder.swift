@@ -97,8 +97,10 @@ enum Responder {
     /// A response served from a stored candidate.
     static func stored(_ candidate: Candidate, context: RequestContext, now: Int64, status: CacheStatus,
                        storage: String) -> ServiceResponse {
-        content(candidate.response, head: candidate.head, body: candidate.entry.body, context: context, now: now,
-                cacheStatus: status, storage: storage, reason: nil)
+        var response = content(candidate.response, head: candidate.head, body: candidate.entry.body, context: context,
+                               now: now, cacheStatus: status, storage: storage, reason: nil)
+        if response.bodyCount != 0 { response.bodyOwner = candidate.entry.owner }
+        return response
     }
 
     /// A response carrying `response`'s representation.

@@ -18,7 +18,10 @@ final class TierRuntime: Sendable {
 
     let tier: Tier
     let memory: MemoryStore
-    let hot: MemoryStore?
+    /// The in-memory copies of the file entries (hot copies and shared large entries); `nil` on tiers without files.
+    let copies: FileCopies?
+    /// The hot copies (``FileCopies/hot``).
+    var hot: MemoryStore? { copies?.hot }
     let disk: DiskStore?
     let sealed: EncryptedDiskStore?
     let counters: TierCounters
@@ -61,20 +64,20 @@ final class TierRuntime: Sendable {
         // A hot copy may take a quarter of the hot budget (11 MiB of the default 64 MiB tier), not a tenth: a large
         // image read from its file is then kept once and every hit shares that one buffer (hardening item 3), where
         // each hit used to read and verify its own copy and a slow reader held it for its whole write.
-        let hot = persistent
-            ? try MemoryStore(configuration: .init(byteLimit: hotBudget.bytes, entryByteLimit: max(1, hotBudget.bytes / 4))) : nil
+        // Larger file entries are shared while a response holds them (``SharedEntries``).
+        let copies = persistent ? try FileCopies(hotBytes: hotBudget.bytes) : nil
         let onEvent: StorageEventHandler = { event in
             if let key = event.storeKey {
                 index.remove(key)
                 derived.remove(key)
                 // A file entry that left its store (evicted, failed write, shred) takes its hot copy along.
-                if event.storageClass != .memory { hot?.remove(key) }
+                if event.storageClass != .memory { copies?.remove(key) }
             }
             onEvent(event)
         }
         memory = try MemoryStore(configuration: .init(byteLimit: memoryBudget.bytes, entryByteLimit: memoryBudget.entry),
                                  onEvent: onEvent)
-        self.hot = hot
+        self.copies = copies
         disk = tier.storage == .disk
             ? try DiskStore(directory: stateDirectory + "/disk/" + tier.name,
                             configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
@@ -99,7 +102,7 @@ final class TierRuntime: Sendable {
         self.tier = tier
         counters = other.counters
         memory = other.memory
-        hot = other.hot
+        copies = other.copies
         disk = other.disk
         sealed = other.sealed
         variantIndex = other.variantIndex
@@ -138,21 +141,21 @@ final class TierRuntime: Sendable {
         }
     }
 
-    /// The entry for `key`: hot copy, then memory, disk, sealed (a file hit is copied to `hot`).
+    /// The entry for `key`: its in-memory copy, then memory, disk, sealed. A file hit is kept as a hot copy, or,
+    /// too large for one, shared while someone holds it, so concurrent readers of one large object share one read,
+    /// one verification and one buffer (``FileCopies``).
     func entry(for key: String) -> StoredEntry? {
         if let entry = entryInMemory(for: key) { return entry }
+        guard let copies else { return nil }
         for store in [disk as (any MediaStoring)?, sealed] {
-            if let store, let entry = store.entry(for: key) {
-                try? hot?.store(entry, for: key)
-                return entry
-            }
+            if let store, let entry = copies.read(key, from: { store.entry(for: key) }) { return entry }
         }
         return nil
     }
 
-    /// The entry for `key` if it is in memory (its hot copy or the memory store); never reads a file.
+    /// The entry for `key` if it is in memory (its hot or shared copy, or the memory store); never reads a file.
     func entryInMemory(for key: String) -> StoredEntry? {
-        if let hot, let entry = hot.entry(for: key) { return entry }
+        if let copies, let entry = copies.entry(for: key) { return entry }
         return memory.entry(for: key)
     }
 
@@ -162,33 +165,36 @@ final class TierRuntime: Sendable {
     /// Stores `entry` in `store` (one of ``decidedStores``) under `key`, with `record` as in
     /// `MediaStoring.store(_:for:recordingFirst:)`, and keeps the hot copy in step: the old one goes, the
     /// new one (persistent classes) comes first, so a write-behind store that fails later removes it
-    /// again (the event handler), and it goes again when `store` throws.
+    /// again (the event handler), and it goes again when `store` throws. Once stored, the copy is replaced again,
+    /// so a concurrent read of the old file cannot leave the old body in memory.
     func store(_ entry: StoredEntry, in store: any MediaStoring, for key: String,
                recordingFirst record: () throws -> Void) throws {
-        hot?.remove(key)
-        if store !== memory { try? hot?.store(entry, for: key) }
+        let keepsCopy = store !== memory
+        if keepsCopy { copies?.replace(key, with: entry) } else { copies?.remove(key) }
         do {
             try store.store(entry, for: key, recordingFirst: record)
         } catch {
-            hot?.remove(key)
+            copies?.remove(key)
             throw error
         }
+        if keepsCopy { copies?.replace(key, with: entry) } else { copies?.remove(key) }
     }
 
     /// Removes `key` from every store; returns the metadata of the decided entry removed, if any.
     @discardableResult func remove(_ key: String) -> EntryMetadata? {
-        hot?.remove(key)
         var removed: EntryMetadata?
         for store in decidedStores { if let metadata = store.remove(key) { removed = metadata } }
+        // After the files: a read that began before the removal either sees it coming or loses its copy here.
+        copies?.remove(key)
         removeVariant(key)
         return removed
     }
 
     /// Removes every decided entry matching `predicate` (and its hot copy); returns their metadata.
     func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata] {
-        hot?.removeAll(where: predicate)
         var removed: [EntryMetadata] = []
         for store in decidedStores { removed.append(contentsOf: store.removeAll(where: predicate)) }
+        copies?.removeAll(where: predicate)
         for metadata in removed { removeVariant(metadata.key) }
         return removed
     }

@@ -51,6 +51,17 @@ public struct StoredEntry: Hashable, Sendable {
         }
     }
 
+    /// The object that owns ``body``'s buffer: a response that keeps it until its write completes keeps this entry
+    /// alive, so ``SharedEntries`` can hand the same buffer to the next reader (hardening item 3). Its identity is
+    /// the entry's: two values with the same owner share one buffer.
+    public var owner: any AnyObject & Sendable { storage }
+
+    /// The entry whose ``owner`` is `owner`, or `nil` when `owner` is not an entry's.
+    public init?(owner: AnyObject) {
+        guard let storage = owner as? Storage else { return nil }
+        self.storage = storage
+    }
+
     /// An entry; `metadata.bodyByteCount` is set from `body`.
     public init(metadata: EntryMetadata, body: [UInt8]) {
         var metadata = metadata
