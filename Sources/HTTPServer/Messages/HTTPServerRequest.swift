@@ -24,6 +24,10 @@ public struct HTTPServerRequest: Sendable {
     /// Whether the client allows the connection to stay open after this request
     /// (RFC 9112 §9.3: HTTP/1.1 unless `Connection: close`; HTTP/1.0 only with `Connection: keep-alive`).
     public var keepAlive: Bool
+    /// What the handler's synchronous path learned about this request for its asynchronous one
+    /// (``HTTPHandling/handleSync(_:handoff:)``), so work done on the event loop is not done again; `nil` unless
+    /// the handler set it. The server never reads it.
+    public var handoff: (any Sendable)?
 
     /// Creates a request. Every parameter but `method` and `target` has a default.
     public init(

@@ -137,9 +137,11 @@ final class HTTPConnection {
                 exchange = Exchange(
                     headRequest: request.method == "HEAD", version: request.version, keepAlive: request.keepAlive)
                 let server = loop.server
-                if let response = server.handler.handleSync(request) {
+                var handoff: (any Sendable)?
+                if let response = server.handler.handleSync(request, handoff: &handoff) {
                     answer(response)
                 } else {
+                    request.handoff = handoff
                     startAsync(request)
                 }
             case .failure(let error):

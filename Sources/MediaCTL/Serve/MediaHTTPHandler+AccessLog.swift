@@ -39,10 +39,10 @@ extension MediaHTTPHandler {
     }
 
     /// `service.handle(request)`, with an ``MediaService/OriginContact`` bound when an access log is attached.
-    func handleLogged(_ request: ServiceRequest) async -> (ServiceResponse, OriginContact?) {
-        guard accessLog != nil else { return (await service.handle(request), nil) }
+    func handleLogged(_ answer: () async -> ServiceResponse) async -> (ServiceResponse, OriginContact?) {
+        guard accessLog != nil else { return (await answer(), nil) }
         let contact = OriginContact()
-        let response = await OriginContact.$current.withValue(contact) { await service.handle(request) }
+        let response = await OriginContact.$current.withValue(contact) { await answer() }
         return (response, contact)
     }
 }

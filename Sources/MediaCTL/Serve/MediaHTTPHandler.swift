@@ -44,7 +44,22 @@ public struct MediaHTTPHandler: HTTPHandling {
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
-        answerInline(request) { service.handleIfCached($0) }
+        var handoff: (any Sendable)?
+        return handleSync(request, handoff: &handoff)
+    }
+
+    /// ``handleSync(_:)``; a request the service admitted but cannot answer on the event loop is handed to
+    /// ``handle(_:interim:)`` as its ``HTTPServer/HTTPServerRequest/handoff``, so it is not admitted twice.
+    public func handleSync(_ request: HTTPServerRequest, handoff: inout (any Sendable)?) -> HTTPServerResponse? {
+        answerInline(request) { serviceRequest in
+            switch service.answerIfCached(serviceRequest) {
+            case .answered(let response): return response
+            case .admitted(let admitted):
+                handoff = admitted
+                return nil
+            case .declined: return nil
+            }
+        }
     }
 
     /// `/_mediactl/` targets answered ``adminOnly``, others by `answer` (on the event-loop thread, without
@@ -76,14 +91,22 @@ public struct MediaHTTPHandler: HTTPHandling {
             logAccess(request, Self.adminOnly, since: start)
             return Self.adminOnly
         }
-        var serviceRequest = Self.serviceRequest(request)
+        var forward: OriginInterimResponse.Handler?
         if interim.isEnabled {
-            serviceRequest.interimResponses = { response in
+            forward = { response in
                 interim.send(HTTPServerInterimResponse(status: response.status,
                                                        headerFields: response.fields.map { ($0.name, $0.value) }))
             }
         }
-        let (response, origin) = await handleLogged(serviceRequest)
+        let service = self.service
+        // Admitted on the event loop already (handleSync's handoff): continued, not admitted again.
+        let handoff = request.handoff as? AdmittedRequest
+        let (response, origin) = await handleLogged { [forward] () async -> ServiceResponse in
+            if let handoff { return await service.handle(handoff, interimResponses: forward) }
+            var serviceRequest = Self.serviceRequest(request)
+            serviceRequest.interimResponses = forward
+            return await service.handle(serviceRequest)
+        }
         observer?(request, response)
         logAccess(request, response, since: start, origin: origin)
         return Self.serverResponse(response)

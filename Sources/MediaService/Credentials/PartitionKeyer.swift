@@ -1,4 +1,5 @@
 import MediaCrypto
+import Synchronization
 
 /// A cache partition identifier: the hex HMAC-SHA256 of a credential under the process key.
 /// Safe to log, store and put in audit records.
@@ -20,6 +21,11 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
     static let domain = Array("mediactl-partition-v1\n".utf8)
 
     private let key: SymmetricKey
+    private let computed = Atomic<Int>(0)
+
+    /// How many partitions this keyer has computed: one per admitted request that presents a credential to a
+    /// partitioned tier (a test counts it to show a request is admitted once).
+    public var partitionsComputed: Int { computed.load(ordering: .relaxed) }
 
     /// A keyer with a fresh 32-byte random key.
     /// - Throws: ``CryptoError`` (`openssl-failure`) when the CSPRNG fails.
@@ -35,7 +41,8 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
     /// The partition of `credential`.
     /// - Throws: ``CryptoError`` (`key-destroyed` after ``destroyKey()``).
     public func partition(for credential: BearerToken) throws -> PartitionID {
-        PartitionID(hex: Hex.encode(try HMACSHA256.authenticationCode(for: Self.domain + Array(credential.token.utf8), key: key)))
+        computed.add(1, ordering: .relaxed)
+        return PartitionID(hex: Hex.encode(try HMACSHA256.authenticationCode(for: Self.domain + Array(credential.token.utf8), key: key)))
     }
 
     /// Zeroes the key (shutdown, `purge --all`); later calls throw.

@@ -258,36 +258,6 @@ public final class MediaService: Sendable {
     /// Seconds since the epoch, from the configured clock.
     var now: Double { configuration.clock() }
 
-    /// Answers one request. Never throws: every failure is a problem+json response (RFC 9457).
-    /// A `HEAD` answer has an empty body; its fields (`Content-Length` included) are those of `GET`.
-    public func handle(_ request: ServiceRequest) async -> ServiceResponse {
-        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
-        var resolved: RouteMatch?
-        if let hit = fastHit(request, resolved: &resolved) { return finished(hit, request) }
-        let context: RequestContext
-        switch admit(request, resolved: resolved) {
-        case .success(let admitted): context = admitted
-        case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
-        }
-        if context.method != "GET" && context.method != "HEAD" {
-            return finished(await passThrough(context, body: request.body), request, context)
-        }
-        return finished(await serve(context).withoutBody(for: request.method), request, context)
-    }
-
-    /// The answer a request gets from its head alone, before its body is read (docs/http-server.md, "Bodies nobody
-    /// reads"), or `nil` when its body is wanted. `request` has the head's fields and no body. A refusal is the one
-    /// ``handle(_:)`` would give: `404 no-route`, `405 method-not-allowed`, `400 body-not-allowed` (a GET or HEAD
-    /// with a body), `401` for a missing credential or signature, a CORS preflight. Only a method other than GET
-    /// and HEAD on a `"methods": "all"` route that admits it reads its body.
-    public func refusalBeforeBody(_ request: ServiceRequest) -> ServiceResponse? {
-        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
-        switch admit(request) {
-        case .success: return nil
-        case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
-        }
-    }
-
     /// `response` as sent: with the route's CORS fields (``CORSResponder``, when the route has `cors`) and, for a
     /// signed request, ``SignedAnswer``'s. Costs one dictionary check when no route has `cors`.
     func finished(_ response: ServiceResponse, _ request: ServiceRequest, _ context: RequestContext? = nil) -> ServiceResponse {

@@ -72,6 +72,24 @@ import Testing
         #expect(server.statistics.timeouts == 0)
     }
 
+    @Test func whatTheSyncPathLearnedReachesTheAsyncPathAsTheHandoff() throws {
+        struct HandoffHandler: HTTPHandling {
+            func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
+                HTTPServerResponse(status: 200, body: Array("async \(request.handoff as? String ?? "none")".utf8))
+            }
+            func handleSync(_ request: HTTPServerRequest, handoff: inout (any Sendable)?) -> HTTPServerResponse? {
+                if request.target == "/learned" { handoff = "admitted \(request.target)" }
+                return nil
+            }
+        }
+        let server = try startServer(HandoffHandler()) { $0.eventLoopCount = 1 }
+        defer { server.stop() }
+        let client = try TestClient(port: server.port)
+        client.send("GET /learned HTTP/1.1\r\nHost: t\r\n\r\nGET /plain HTTP/1.1\r\nHost: t\r\n\r\n")
+        #expect(client.readResponse()?.text == "async admitted /learned")
+        #expect(client.readResponse()?.text == "async none")
+    }
+
     @Test func asyncAnswersArePostedBackWhileTheLoopServesOthers() async throws {
         let permits = AsyncPermits()
         let handler = SplitHandler(holdingOn: permits)
