@@ -24,7 +24,7 @@ public protocol HTTPHandling: Sendable {
     /// ``handleSync(_:)`` that may leave what it learned for the asynchronous path: when it declines (`nil`),
     /// `handoff` becomes the request's ``HTTPServerRequest/handoff`` in ``handle(_:interim:)``. The server calls
     /// this one. Default: ``handleSync(_:)``, leaving `handoff` `nil`.
-    func handleSync(_ request: HTTPServerRequest, handoff: inout (any Sendable)?) -> HTTPServerResponse?
+    func handleSync(_ request: HTTPServerRequest, handoff: inout (any AnyObject & Sendable)?) -> HTTPServerResponse?
 
     /// Told, on the event-loop thread, that the server answered without the handler: a request it could not
     /// parse (`status` 400, 413, 414, 431, 501 or 505) or whose head did not arrive in time (408), with
@@ -47,7 +47,7 @@ extension HTTPHandling {
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? { nil }
 
-    public func handleSync(_ request: HTTPServerRequest, handoff: inout (any Sendable)?) -> HTTPServerResponse? {
+    public func handleSync(_ request: HTTPServerRequest, handoff: inout (any AnyObject & Sendable)?) -> HTTPServerResponse? {
         handleSync(request)
     }
 

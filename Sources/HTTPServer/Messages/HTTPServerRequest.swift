@@ -26,8 +26,8 @@ public struct HTTPServerRequest: Sendable {
     public var keepAlive: Bool
     /// What the handler's synchronous path learned about this request for its asynchronous one
     /// (``HTTPHandling/handleSync(_:handoff:)``), so work done on the event loop is not done again; `nil` unless
-    /// the handler set it. The server never reads it.
-    public var handoff: (any Sendable)?
+    /// the handler set it. The server never reads it. A class reference: one word to copy with the request.
+    public var handoff: (any AnyObject & Sendable)?
 
     /// Creates a request. Every parameter but `method` and `target` has a default.
     public init(

@@ -57,6 +57,7 @@ public struct HTTPRequestParser: Sendable {
 
     /// Whether bytes of an unfinished request are buffered (used for header timeouts and to decide
     /// whether a connection is idle during a graceful stop).
+    @inline(__always)
     public var hasPartialRequest: Bool {
         if case .requestLine = state { return readIndex < buffer.count }
         return true
@@ -65,6 +66,7 @@ public struct HTTPRequestParser: Sendable {
     /// Whether the head of the current request is complete and its body is being received.
     /// The current request without its body, once its head is complete and while its body is read
     /// (``isReadingBody``); `nil` otherwise.
+    @inline(__always)
     public var pendingHead: HTTPServerRequest? {
         guard isReadingBody else { return nil }
         var head = pending
@@ -73,8 +75,10 @@ public struct HTTPRequestParser: Sendable {
     }
 
     /// Body bytes of the current request received so far (after de-chunking); 0 before its body.
+    @inline(__always)
     public var receivedBodyBytes: Int { pending.body.count }
 
+    @inline(__always)
     public var isReadingBody: Bool {
         switch state {
         case .body, .chunkSize, .chunkData, .chunkEnd, .trailerFields: true

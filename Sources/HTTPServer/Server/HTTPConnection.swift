@@ -137,7 +137,7 @@ final class HTTPConnection {
                 exchange = Exchange(
                     headRequest: request.method == "HEAD", version: request.version, keepAlive: request.keepAlive)
                 let server = loop.server
-                var handoff: (any Sendable)?
+                var handoff: (any AnyObject & Sendable)?
                 if let response = server.handler.handleSync(request, handoff: &handoff) {
                     answer(response)
                 } else {
@@ -150,7 +150,7 @@ final class HTTPConnection {
                 loop.server.handler.serverAnswered(status: refusal.status, bodyBytes: refusal.body.count)
                 startWrite(refusal, headRequest: false, connection: .close, closing: true, counts: false)
             case .needMoreData:
-                if !bodyChecked, let head = parser.pendingHead {
+                if !bodyChecked, let head = parsed({ $0.pendingHead }) {
                     // Refused before its body is read: nothing of it is buffered, the connection closes.
                     bodyChecked = true
                     if let refusal = loop.server.handler.refusesBody(head) {
@@ -163,7 +163,7 @@ final class HTTPConnection {
                         return
                     }
                 }
-                if parser.isReadingBody && !holdBody(parser.receivedBodyBytes) {
+                if parsed({ $0.isReadingBody }) && !holdBody(parsed({ $0.receivedBodyBytes })) {
                     // The bodies held are over the budget (all together, or this address's share): refuse, unread.
                     refuseOverBudget()
                     return
@@ -178,12 +178,19 @@ final class HTTPConnection {
         }
     }
 
+    /// A query of the parser, read in place: a getter called through this class's stored `parser` copies the whole
+    /// parser first (its buffers retained and released, measured on the hit path); an `inout` access does not.
+    @inline(__always)
+    func parsed<Value>(_ query: (inout HTTPRequestParser) -> Value) -> Value {
+        query(&parser)
+    }
+
     static let continueInterim = Array("HTTP/1.1 100 Continue\r\n\r\n".utf8)
 
     /// Sets the read deadline (header or idle) and the read interest; closes an idle connection
     /// of a stopping server.
     func awaitInput() {
-        let partial = parser.hasPartialRequest
+        let partial = parsed({ $0.hasPartialRequest })
         if loop.stopping && !partial {
             close()
             return
@@ -192,11 +199,11 @@ final class HTTPConnection {
         if partial || servedRequests == 0 {
             let started = requestStarted ?? now
             requestStarted = started
-            if parser.isReadingBody {
+            if parsed({ $0.isReadingBody }) {
                 // The body: at the minimum rate since the head, after a grace; the whole request within requestTimeout.
                 let bodyStart = bodyStarted ?? now
                 bodyStarted = bodyStart
-                let byRate = bodyStart + loop.readHeaderMilliseconds + loop.milliseconds(atMinimumRate: parser.receivedBodyBytes)
+                let byRate = bodyStart + loop.readHeaderMilliseconds + loop.milliseconds(atMinimumRate: parsed({ $0.receivedBodyBytes }))
                 requestDeadline = min(started + loop.requestMilliseconds, byRate)
             } else if requestDeadline == nil {
                 requestDeadline = min(started + loop.readHeaderMilliseconds, started + loop.requestMilliseconds)
@@ -213,10 +220,10 @@ final class HTTPConnection {
     /// receiving a request head (a half-sent head is not in flight; waiting for it would let one slow
     /// client hold the stop for the whole read-header timeout). A body being received is let finish.
     /// Whether the connection waits for its next request after serving one (a keep-alive connection between requests).
-    var isIdleKeepAlive: Bool { phase == .reading && servedRequests > 0 && !parser.hasPartialRequest }
+    var isIdleKeepAlive: Bool { phase == .reading && servedRequests > 0 && !parsed({ $0.hasPartialRequest }) }
 
     func closeIfIdle() {
-        if phase == .reading && !parser.isReadingBody { close() }
+        if phase == .reading && !parsed({ $0.isReadingBody }) { close() }
     }
 
     // MARK: - Handler
@@ -307,7 +314,7 @@ final class HTTPConnection {
         switch phase {
         case .reading:
             loop.server.counters.timeouts.add(1, ordering: .relaxed)
-            if parser.hasPartialRequest {
+            if parsed({ $0.hasPartialRequest }) {
                 let timeout = HTTPServerResponse.problem(status: 408, detail: "request not received in time")
                 loop.server.handler.serverAnswered(status: 408, bodyBytes: timeout.body.count)
                 startWrite(timeout, headRequest: false, connection: .close, closing: true, counts: false)

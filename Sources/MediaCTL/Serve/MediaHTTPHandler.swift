@@ -44,21 +44,20 @@ public struct MediaHTTPHandler: HTTPHandling {
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
-        var handoff: (any Sendable)?
+        var handoff: (any AnyObject & Sendable)?
         return handleSync(request, handoff: &handoff)
     }
 
     /// ``handleSync(_:)``; a request the service admitted but cannot answer on the event loop is handed to
     /// ``handle(_:interim:)`` as its ``HTTPServer/HTTPServerRequest/handoff``, so it is not admitted twice.
-    public func handleSync(_ request: HTTPServerRequest, handoff: inout (any Sendable)?) -> HTTPServerResponse? {
+    public func handleSync(_ request: HTTPServerRequest, handoff: inout (any AnyObject & Sendable)?) -> HTTPServerResponse? {
         answerInline(request) { serviceRequest in
-            switch service.answerIfCached(serviceRequest) {
-            case .answered(let response): return response
-            case .admitted(let admitted):
+            var admitted: AdmittedRequest?
+            guard let response = service.handleIfCached(serviceRequest, admitted: &admitted) else {
                 handoff = admitted
                 return nil
-            case .declined: return nil
             }
+            return response
         }
     }
 

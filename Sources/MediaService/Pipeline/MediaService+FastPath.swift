@@ -7,18 +7,18 @@ extension MediaService {
     /// sealed entry without its hot copy): then call ``handle(_:)``, which reads it off the caller's
     /// thread and keeps a hot copy, so the next request is answered here.
     public func handleIfCached(_ request: ServiceRequest) -> ServiceResponse? {
-        if case .answered(let response) = answerIfCached(request) { return response }
-        return nil
+        var admitted: AdmittedRequest?
+        return handleIfCached(request, admitted: &admitted)
     }
 
-    /// ``handleIfCached(_:)`` that hands on what it learned: a request it admitted but cannot answer here comes
-    /// back as ``CachedAnswer/admitted(_:)``, for ``handle(_:interimResponses:)`` to continue without admitting
-    /// it again (`HTTPServer`'s handoff).
-    public func answerIfCached(_ request: ServiceRequest) -> CachedAnswer {
-        if request.target.hasPrefix("/_mediactl/") { return .answered(internalEndpoint(request)) }
+    /// ``handleIfCached(_:)`` that hands on what it learned: when it returns `nil` for a request it admitted,
+    /// `admitted` is that admission, for ``handle(_:interimResponses:)`` to continue without admitting the request
+    /// again (`HTTPServer`'s handoff). An answer is returned as is (no wrapper to copy it out of: this is the hit path).
+    public func handleIfCached(_ request: ServiceRequest, admitted: inout AdmittedRequest?) -> ServiceResponse? {
+        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         var resolved: RouteMatch?
-        if let hit = fastHit(request, resolved: &resolved, readsFiles: false) { return .answered(finished(hit, request)) }
-        return fullPathAnswer(request, resolved: resolved, readsFiles: false)
+        if let hit = fastHit(request, resolved: &resolved, readsFiles: false) { return finished(hit, request) }
+        return cachedAnswerByFullPath(request, resolved: resolved, readsFiles: false, admitted: &admitted)
     }
 
     /// ``handleIfCached(_:)`` without the memory-hit fast path: admission, the RFC 9111 decision over
@@ -26,35 +26,37 @@ extension MediaService {
     /// - Parameters:
     ///   - resolved: the router's match for the target, when the caller has it.
     ///   - readsFiles: whether entries only in files may be read (`false`: `nil` instead).
+    ///   - admitted: set to the request's admission when there is no answer (see ``handleIfCached(_:admitted:)``).
     func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch? = nil, readsFiles: Bool = true) -> ServiceResponse? {
-        if case .answered(let response) = fullPathAnswer(request, resolved: resolved, readsFiles: readsFiles) { return response }
-        return nil
+        var admitted: AdmittedRequest?
+        return cachedAnswerByFullPath(request, resolved: resolved, readsFiles: readsFiles, admitted: &admitted)
     }
 
-    /// ``cachedAnswerByFullPath(_:resolved:readsFiles:)``, with the admitted request when there is no answer.
-    func fullPathAnswer(_ request: ServiceRequest, resolved: RouteMatch? = nil, readsFiles: Bool = true) -> CachedAnswer {
-        if request.target.hasPrefix("/_mediactl/") { return .answered(internalEndpoint(request)) }
+    func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch?, readsFiles: Bool,
+                                admitted: inout AdmittedRequest?) -> ServiceResponse? {
+        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         let context: RequestContext
         switch admit(request, resolved: resolved) {
-        case .success(let admitted): context = admitted
-        case .failure(let refusal): return .answered(finished(refusal.response.withoutBody(for: request.method), request))
+        case .success(let made): context = made
+        case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
-        let admitted = CachedAnswer.admitted(AdmittedRequest(request: request, context: context))
+        admitted = AdmittedRequest(request: request, context: context)
         guard context.method == "GET" || context.method == "HEAD",
-              context.cachePolicy != .reloadIgnoringLocalCacheData else { return admitted }
+              context.cachePolicy != .reloadIgnoringLocalCacheData else { return nil }
         let time = now
         // A variant is looked up under its own key (the context's URL is its source's).
         let lookup = context.variant.map { variantContext(context, $0) } ?? context
-        guard let candidates = loadCandidates(lookup, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return admitted }
+        guard let candidates = loadCandidates(lookup, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
         var decision = makeDecision(lookup, candidates: candidates, now: time)
-        guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return admitted }
+        guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return nil }
+        admitted = nil
         context.runtime.counters.bump(.hits)
         let candidate = candidates[index]
         if let variant = context.variant {
-            return .answered(finished(storedVariant(candidate, stored: lookup, selection: variant, now: time), request, context))
+            return finished(storedVariant(candidate, stored: lookup, selection: variant, now: time), request, context)
         }
-        return .answered(finished(Responder.stored(candidate, context: context, now: Int64(time),
-                                                   status: CacheStatus(hit: true, ttl: remaining(candidate, context: context, now: time)),
-                                                   storage: "hit"), request, context))
+        return finished(Responder.stored(candidate, context: context, now: Int64(time),
+                                         status: CacheStatus(hit: true, ttl: remaining(candidate, context: context, now: time)),
+                                         storage: "hit"), request, context)
     }
 }

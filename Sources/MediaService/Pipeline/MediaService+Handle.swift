@@ -15,7 +15,7 @@ extension MediaService {
         return await answer(request, admitted: context)
     }
 
-    /// Continues a request the synchronous path admitted (``answerIfCached(_:)`` gave ``CachedAnswer/admitted(_:)``):
+    /// Continues a request the synchronous path admitted (``handleIfCached(_:admitted:)`` gave an ``AdmittedRequest``):
     /// the same answer ``handle(_:)`` gives it, without routing, admitting or keying it again.
     /// - Parameter interimResponses: where interim responses of its origin exchange go (``ServiceRequest/interimResponses``).
     public func handle(_ admitted: AdmittedRequest, interimResponses: OriginInterimResponse.Handler? = nil) async

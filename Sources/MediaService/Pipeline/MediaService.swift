@@ -260,7 +260,9 @@ public final class MediaService: Sendable {
 
     /// `response` as sent: with the route's CORS fields (``CORSResponder``, when the route has `cors`) and, for a
     /// signed request, ``SignedAnswer``'s. Costs one dictionary check when no route has `cors`.
-    func finished(_ response: ServiceResponse, _ request: ServiceRequest, _ context: RequestContext? = nil) -> ServiceResponse {
+    func finished(_ response: consuming ServiceResponse, _ request: ServiceRequest, _ context: RequestContext? = nil)
+        -> ServiceResponse
+    {
         var response = response
         if let context, let signature = context.signature {
             context.runtime.counters.signed.count("verified")

@@ -73,12 +73,16 @@ import Testing
     }
 
     @Test func whatTheSyncPathLearnedReachesTheAsyncPathAsTheHandoff() throws {
+        final class Learned: Sendable {
+            let text: String
+            init(text: String) { self.text = text }
+        }
         struct HandoffHandler: HTTPHandling {
             func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
-                HTTPServerResponse(status: 200, body: Array("async \(request.handoff as? String ?? "none")".utf8))
+                HTTPServerResponse(status: 200, body: Array("async \((request.handoff as? Learned)?.text ?? "none")".utf8))
             }
-            func handleSync(_ request: HTTPServerRequest, handoff: inout (any Sendable)?) -> HTTPServerResponse? {
-                if request.target == "/learned" { handoff = "admitted \(request.target)" }
+            func handleSync(_ request: HTTPServerRequest, handoff: inout (any AnyObject & Sendable)?) -> HTTPServerResponse? {
+                if request.target == "/learned" { handoff = Learned(text: "admitted \(request.target)") }
                 return nil
             }
         }

@@ -43,7 +43,7 @@ import Testing
                                         headerFields: [("Authorization", "Bearer tok-U1")])
         let keyer = harness.service.keyer
         let start = keyer.partitionsComputed
-        var handoff: (any Sendable)?
+        var handoff: (any AnyObject & Sendable)?
         #expect(handler.handleSync(request, handoff: &handoff) == nil)
         #expect(handoff is AdmittedRequest)
         request.handoff = handoff
