@@ -12,6 +12,7 @@ let package = Package(
     products: [
         .executable(name: "mediactl", targets: ["mediactl"]),
         .executable(name: "mediabench", targets: ["mediabench"]),
+        .library(name: "MediaCore", targets: ["MediaCore"]),
         .library(name: "HTTPCaching", targets: ["HTTPCaching"]),
         .library(name: "MediaCrypto", targets: ["MediaCrypto"]),
         .library(name: "MediaStorage", targets: ["MediaStorage"]),
@@ -24,19 +25,22 @@ let package = Package(
         .library(name: "MediaCTL", targets: ["MediaCTL"]),
     ],
     targets: [
+        // The shared vocabulary every module may use (a leaf: no dependencies): bytes (hex, CRC-32, bounds-checked
+        // reads) and image formats with their one sniffer.
+        .target(name: "MediaCore", swiftSettings: strict),
         // Pure RFC 9111: no I/O, no wall clock.
         .target(name: "HTTPCaching", swiftSettings: strict),
         // OpenSSL (libssl-dev) through a shim header; only MediaCrypto imports it.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
-        .target(name: "MediaCrypto", dependencies: ["COpenSSL"], swiftSettings: strict),
-        .target(name: "MediaStorage", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        .target(name: "MediaCrypto", dependencies: ["MediaCore", "COpenSSL"], swiftSettings: strict),
+        .target(name: "MediaStorage", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         // Signed capability URLs: the signing string, the verifier, keys files, and the signer BFFs use.
-        .target(name: "MediaSigning", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        .target(name: "MediaSigning", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         .target(name: "MediaPolicy", dependencies: ["HTTPCaching"], swiftSettings: strict),
-        .target(name: "MediaAudit", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        .target(name: "MediaAudit", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         // libvips (libvips-dev) through a shim header; only MediaTransform imports it.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
-        .target(name: "MediaTransform", dependencies: ["CVips"], swiftSettings: strict),
+        .target(name: "MediaTransform", dependencies: ["MediaCore", "CVips"], swiftSettings: strict),
         // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
         .systemLibrary(name: "CHTTPServerLinux"),
         .target(name: "HTTPServer", dependencies: ["CHTTPServerLinux"], swiftSettings: strict),
@@ -45,41 +49,42 @@ let package = Package(
         .systemLibrary(name: "CCurl"),
         .target(
             name: "MediaService",
-            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy", "MediaAudit",
-                           "MediaTransform", "CCurl"],
+            dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
+                           "MediaAudit", "MediaTransform", "CCurl"],
             swiftSettings: strict),
         .target(
             name: "MediaCTL",
-            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy", "MediaAudit",
-                           "MediaTransform", "MediaService", "HTTPServer"],
+            dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
+                           "MediaAudit", "MediaTransform", "MediaService", "HTTPServer"],
             resources: [.copy("Resources/samples")],
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
         .executableTarget(
             name: "mediabench",
-            dependencies: ["HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
+            dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
                            "MediaService", "MediaSigning", "HTTPServer"],
             swiftSettings: strict),
 
+        .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strict),
         .testTarget(name: "HTTPCachingTests", dependencies: ["HTTPCaching"], swiftSettings: strict),
-        .testTarget(name: "MediaCryptoTests", dependencies: ["MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "MediaCryptoTests", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaSigningTests", dependencies: ["MediaSigning", "MediaCrypto"], swiftSettings: strict),
-        .testTarget(name: "MediaStorageTests", dependencies: ["MediaStorage", "MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "MediaStorageTests", dependencies: ["MediaCore", "MediaStorage", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaPolicyTests", dependencies: ["MediaPolicy", "HTTPCaching"], swiftSettings: strict),
         .testTarget(name: "MediaAuditTests", dependencies: ["MediaAudit", "MediaCrypto"], swiftSettings: strict),
-        .testTarget(name: "MediaTransformTests", dependencies: ["MediaTransform"], swiftSettings: strict),
+        .testTarget(name: "MediaTransformTests", dependencies: ["MediaCore", "MediaTransform"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "MediaServiceTests",
-            dependencies: ["MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
+            dependencies: ["MediaCore", "MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
                            "MediaTransform", "MediaSigning"],
             swiftSettings: strict),
-        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCTL", "MediaTransform"], swiftSettings: strict),
+        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaTransform"], swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MediaCTL", "MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching", "MediaCrypto",
-                           "MediaSigning"],
+            dependencies: ["MediaCore", "MediaCTL", "MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching",
+                           "MediaCrypto", "MediaSigning"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

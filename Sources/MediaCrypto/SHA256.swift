@@ -1,4 +1,5 @@
 import COpenSSL
+import MediaCore
 
 /// A SHA-256 digest (FIPS 180-4): 32 bytes.
 public struct SHA256Digest: Hashable, Sendable, CustomStringConvertible {

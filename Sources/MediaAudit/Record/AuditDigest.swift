@@ -1,3 +1,4 @@
+import MediaCore
 import MediaCrypto
 
 /// A hex digest in an audit record (`key`, `partition`, `prev`, `hash`): exactly 64 lower-case hex

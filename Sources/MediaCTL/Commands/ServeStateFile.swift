@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 import MediaCrypto
 
 /// `<state>/serve.json`: how other `mediactl` commands reach the `mediactl serve` that owns a state

@@ -1,3 +1,4 @@
+import MediaCore
 import MediaCrypto
 import Synchronization
 

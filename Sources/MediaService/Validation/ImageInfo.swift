@@ -1,3 +1,5 @@
+import MediaCore
+
 /// What ``ImageValidator`` learned from an accepted body, before anything was decoded.
 public struct ImageInfo: Hashable, Sendable {
     /// The sniffed format; its ``ImageFormat/mimeType`` is the served `Content-Type`.

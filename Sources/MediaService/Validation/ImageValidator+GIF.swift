@@ -1,3 +1,5 @@
+import MediaCore
+
 extension ImageValidator {
     /// Walks a GIF (GIF89a specification §17–27): logical screen descriptor, global colour table,
     /// extension and image blocks with their sub-blocks, and the trailer `0x3B` as the last byte.

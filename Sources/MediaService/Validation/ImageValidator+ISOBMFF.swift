@@ -1,3 +1,5 @@
+import MediaCore
+
 extension ImageValidator {
     /// One ISO BMFF box (ISO/IEC 14496-12 §4.2): its type and the byte range of its payload.
     struct Box {

@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 
 extension ImageValidator {
     /// Walks a JPEG's markers (ITU-T T.81 §B.1): SOI, segments with lengths, the SOFn frame

@@ -1,3 +1,5 @@
+import MediaCore
+
 extension ImageValidator {
     /// Walks a PNG (PNG specification §5): the signature, IHDR first (13 bytes, valid CRC-32,
     /// valid bit depth and colour type), every chunk's length and CRC-32, IDAT, IEND last.

@@ -1,3 +1,5 @@
+import MediaCore
+
 extension ImageValidator {
     /// Checks a WebP container (RFC 9649 §2): the RIFF size equals the body length minus 8, the
     /// first chunk is `VP8 ` (lossy, §2.5), `VP8L` (lossless, §2.6) or `VP8X` (extended, §2.7)

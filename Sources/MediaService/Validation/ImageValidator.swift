@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Checks that a response body is the image it claims to be, cheaply and before anything is
 /// decoded: the format comes from magic numbers (``ImageSniffer``), the structure is walked
 /// (markers, chunks, blocks, boxes), and the pixel dimensions are read from the header and

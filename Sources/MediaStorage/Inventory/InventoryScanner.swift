@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 import MediaCrypto
 
 /// The walk behind ``StateInventory/scan(stateDirectory:integrityKey:configuration:)``: collects items, never writes.

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Removes metadata blocks from a GIF (GIF89a specification §§17–27; XMP part 3 §1.1.2).
 ///
 /// Blocks are walked from the header and logical screen descriptor (with its global colour table) to the

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// JPEG marker codes (ITU-T T.81 Table B.1) and what stripping does with each segment.
 enum JPEGMarker {
     static let soi = 0xD8, eoi = 0xD9, sos = 0xDA, com = 0xFE, app0 = 0xE0, app1 = 0xE1, app2 = 0xE2

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Removes metadata segments from a JPEG (ITU-T T.81 Annex B; JFIF; EXIF 2.32 §4.5.4; XMP part 3 §1.1.3).
 ///
 /// Before the first SOS, segments are walked by their lengths (fill bytes `FF` allowed before a marker):

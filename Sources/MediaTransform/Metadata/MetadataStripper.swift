@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Removes privacy-relevant metadata (EXIF with GPS, serial numbers and capture times; XMP; IPTC;
 /// comments; text chunks) from an image without re-encoding it: only container segments, chunks or
 /// blocks are left out, and the compressed pixel data stays byte-identical.

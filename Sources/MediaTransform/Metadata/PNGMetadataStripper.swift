@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Removes metadata chunks from a PNG (PNG 3rd edition §5.3, §11.3.3 eXIf, §11.3.4 tEXt/zTXt/iTXt, tIME).
 ///
 /// Chunks are walked from the signature to IEND, each CRC checked: `tEXt`, `zTXt`, `iTXt`, `eXIf` and

@@ -1,5 +1,6 @@
 import Foundation
 import MediaAudit
+import MediaCore
 import MediaCrypto
 import MediaService
 import MediaStorage

@@ -1,3 +1,4 @@
+import MediaCore
 @testable import MediaService
 import Testing
 

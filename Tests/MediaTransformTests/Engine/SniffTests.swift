@@ -1,3 +1,4 @@
+import MediaCore
 import Testing
 @testable import MediaTransform
 
@@ -35,6 +36,21 @@ import Testing
         #expect(Self.sniff([0xFF, 0xD8]) == nil)
         #expect(Self.sniff([]) == nil)
         #expect(Self.sniff(Array("<?xml version=\"1.0\"?><svg/>".utf8)) == nil)
+    }
+
+    /// One sniffer (MediaCore's, the one the service validates with): this module only narrows it to what it decodes,
+    /// so the two agree on every format both know and differ only where decoding does (HEIC, HEIF, non-AV1 AVIF).
+    @Test func theServiceSnifferDecidesAndDecodingOnlyNarrowsIt() {
+        let samples: [[UInt8]] = [
+            [0xFF, 0xD8, 0xFF, 0xE0], [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A], Array("GIF89a".utf8),
+            Array("RIFF\u{0}\u{0}\u{0}\u{0}WEBPVP8 ".utf8), Self.ftyp(["avif", "mif1"], items: ["av01"]),
+            Self.ftyp(["heic", "mif1"], items: ["hvc1"]), Self.ftyp(["mif1"], items: ["hvc1"]),
+            Self.ftyp(["avif"], items: ["hvc1"]), Array("<svg/>".utf8),
+        ]
+        let service = samples.map { ImageSniffer.sniff($0)?.name ?? "-" }
+        let decodable = samples.map { Self.sniff($0)?.rawValue ?? "-" }
+        #expect(service == ["jpeg", "png", "gif", "webp", "avif", "heic", "heif", "avif", "-"])
+        #expect(decodable == ["jpeg", "png", "gif", "webp", "avif", "-", "-", "-", "-"])
     }
 
     @Test func avifNeedsTheBrandAndAV1Items() {

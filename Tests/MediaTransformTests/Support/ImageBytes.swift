@@ -1,3 +1,4 @@
+import MediaCore
 @testable import MediaTransform
 
 /// Builders for synthetic image containers, written from the format specifications (not from the code

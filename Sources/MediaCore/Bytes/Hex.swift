@@ -1,4 +1,5 @@
-/// Lower-case hexadecimal encoding and decoding of bytes.
+/// Hexadecimal texts: lower-case encoding and decoding of bytes (digests, keys, partition ids), and the upper-case
+/// forms error details use (`0xFFE1`, `3C 21 44 4F`).
 public enum Hex {
     private static let digits: [UInt8] = Array("0123456789abcdef".utf8)
 
@@ -25,10 +26,10 @@ public enum Hex {
         return String(decoding: out, as: UTF8.self)
     }
 
-    /// Decodes hex (either case). Returns `nil` for an odd length or a non-hex character.
     @inline(__always)
     static func lowerHexDigit(_ nibble: UInt8) -> UInt8 { nibble < 10 ? 0x30 &+ nibble : 0x57 &+ nibble }
 
+    /// Decodes hex (either case). Returns `nil` for an odd length or a non-hex character.
     public static func decode(_ text: some StringProtocol) -> [UInt8]? {
         let utf8 = Array(text.utf8)
         guard utf8.count % 2 == 0 else { return nil }
@@ -50,5 +51,16 @@ public enum Hex {
         case UInt8(ascii: "A")...UInt8(ascii: "F"): return char - UInt8(ascii: "A") + 10
         default: return nil
         }
+    }
+
+    /// `value` as upper-case hex with at least `digits` digits, prefixed `0x`: `0xFFE1`.
+    public static func text(_ value: Int, digits: Int = 2) -> String {
+        let hex = String(value, radix: 16, uppercase: true)
+        return "0x" + String(repeating: "0", count: max(0, digits - hex.count)) + hex
+    }
+
+    /// Up to the first `limit` bytes as spaced upper-case hex: `3C 21 44 4F`.
+    public static func bytes(_ bytes: [UInt8], limit: Int = 8) -> String {
+        bytes.prefix(limit).map { String(text(Int($0)).dropFirst(2)) }.joined(separator: " ")
     }
 }

@@ -1,5 +1,5 @@
 import Testing
-@testable import MediaTransform
+import MediaCore
 
 @Suite struct CRC32Tests {
     @Test func publishedValues() {

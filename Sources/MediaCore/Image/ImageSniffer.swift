@@ -6,7 +6,7 @@
 /// `avif`/`avis` (AVIF), `heic`/`heix` (HEIC) or `mif1` (HEIF). Everything else, SVG and HTML
 /// included, is `nil`.
 public enum ImageSniffer {
-    static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
+    public static let pngSignature: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A]
 
     /// The format whose magic number starts `bytes`, or `nil` when none matches.
     /// - Complexity: O(1) except for the `ftyp` brand list, O(brands).
@@ -21,7 +21,7 @@ public enum ImageSniffer {
     }
 
     /// The HEIF-family format named by the `ftyp` box's brands, most specific first.
-    static func isobmffFormat(_ reader: ByteReader) -> ImageFormat? {
+    public static func isobmffFormat(_ reader: ByteReader) -> ImageFormat? {
         guard let size = reader.uint32BE(at: 0), size >= 16 else { return nil }
         let end = min(Int(size), reader.count)
         var brands: [String] = []

@@ -7,7 +7,7 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     /// The MIME type to serve as `Content-Type`, e.g. `image/jpeg`.
     public let mimeType: String
 
-    init(name: String, mimeType: String) {
+    public init(name: String, mimeType: String) {
         self.name = name
         self.mimeType = mimeType
     }
