@@ -36,7 +36,7 @@ let package = Package(
         .target(name: "MediaStorage", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         // Signed capability URLs: the signing string, the verifier, keys files, and the signer BFFs use.
         .target(name: "MediaSigning", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
-        .target(name: "MediaPolicy", dependencies: ["HTTPCaching"], swiftSettings: strict),
+        .target(name: "MediaPolicy", dependencies: ["MediaCore", "HTTPCaching"], swiftSettings: strict),
         .target(name: "MediaAudit", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         // libvips (libvips-dev) through a shim header; only MediaTransform imports it.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
@@ -70,8 +70,8 @@ let package = Package(
         .testTarget(name: "MediaCryptoTests", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaSigningTests", dependencies: ["MediaSigning", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaStorageTests", dependencies: ["MediaCore", "MediaStorage", "MediaCrypto"], swiftSettings: strict),
-        .testTarget(name: "MediaPolicyTests", dependencies: ["MediaPolicy", "HTTPCaching"], swiftSettings: strict),
-        .testTarget(name: "MediaAuditTests", dependencies: ["MediaAudit", "MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "MediaPolicyTests", dependencies: ["MediaCore", "MediaPolicy", "HTTPCaching"], swiftSettings: strict),
+        .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaTransformTests", dependencies: ["MediaCore", "MediaTransform"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(

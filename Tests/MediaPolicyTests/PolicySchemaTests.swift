@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 import Testing
 @testable import MediaPolicy
 

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Where and how long a response is kept, and why.
 public struct StorageDecision: Sendable, Hashable {
     /// One step of the hook chain that set, narrowed or clamped the decision.

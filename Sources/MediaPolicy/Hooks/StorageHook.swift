@@ -1,3 +1,5 @@
+import MediaCore
+
 /// What a user hook is offered and answers: a class and a time to live.
 public struct StorageChoice: Sendable, Hashable {
     /// The storage class.

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// The storage decision chain: RFC 9111 storability → tier policy → limits → user hooks.
 ///
 /// Each step may only narrow the class (`disk` > `encrypted-disk` > `memory` > `none`) and shorten

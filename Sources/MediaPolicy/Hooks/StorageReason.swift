@@ -1,3 +1,5 @@
+import MediaCore
+
 /// A stable reason code for a storage decision, as written to the audit log's `reason` field
 /// (ARCHITECTURE.md, "Audit log"). An open set: callers may create their own with ``init(_:)``.
 public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {

@@ -1,3 +1,5 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     static let nameAllowed = "1 to 64 lowercase letters, digits and '-', starting with a letter or digit"
 

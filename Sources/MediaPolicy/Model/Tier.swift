@@ -1,3 +1,5 @@
+import MediaCore
+
 /// One privacy tier of a policy (`tiers.<name>` in a policy file): where, how long and under which
 /// credential rules responses of its routes are kept. Times are seconds, sizes bytes.
 /// Every key, default and limit: docs/policy-format.md.

@@ -1,4 +1,5 @@
 import MediaAudit
+import MediaCore
 import MediaPolicy
 import MediaStorage
 

@@ -1,3 +1,4 @@
+import MediaCore
 import MediaPolicy
 import MediaStorage
 import MediaTransform

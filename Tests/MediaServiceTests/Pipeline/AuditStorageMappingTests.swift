@@ -1,3 +1,4 @@
+import MediaCore
 import MediaPolicy
 @testable import MediaService
 import Testing

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaPolicy
 @testable import MediaService
 import Testing

@@ -1,9 +1,10 @@
 /// Where a response may be kept, from widest to narrowest: `disk` > `encrypted-disk` > `memory` > `none`.
 ///
 /// `Comparable` by width: `StorageClass.none < .memory < .encryptedDisk < .disk`, so narrowing two
-/// decisions is `min(a, b)`. Raw values are the policy-file and audit-log spellings.
+/// decisions is `min(a, b)`. Raw values are the policy-file and audit-log spellings. One type for policies, the hook
+/// chain, the service and audit records (MediaAudit's `AuditStorage` is this type).
 /// Mapping onto Foundation's `URLCache.StoragePolicy`: docs/storage-classes.md.
-public enum StorageClass: String, Sendable, Hashable, CaseIterable, Comparable, CustomStringConvertible {
+public enum StorageClass: String, Sendable, Hashable, CaseIterable, Codable, Comparable, CustomStringConvertible {
     /// Persistent plaintext files under `disk/`; survives restarts.
     case disk = "disk"
     /// AES-256-GCM sealed files under `sealed/`, key only in process memory; unreadable after a restart.
