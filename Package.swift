@@ -23,6 +23,7 @@ let package = Package(
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "MediaService", targets: ["MediaService"]),
         .library(name: "MediaCTL", targets: ["MediaCTL"]),
+        .library(name: "MediaTestSupport", targets: ["MediaTestSupport"]),
     ],
     targets: [
         // The shared vocabulary every module may use (a leaf: no dependencies): bytes (hex, CRC-32, bounds-checked
@@ -59,10 +60,12 @@ let package = Package(
             resources: [.copy("Resources/samples")],
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
+        // Test doubles shared by the test targets and mediabench (never linked into mediactl).
+        .target(name: "MediaTestSupport", dependencies: ["MediaService", "HTTPCaching"], swiftSettings: strict),
         .executableTarget(
             name: "mediabench",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
-                           "MediaService", "MediaSigning", "HTTPServer"],
+                           "MediaService", "MediaSigning", "HTTPServer", "MediaTestSupport"],
             swiftSettings: strict),
 
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strict),
@@ -76,10 +79,10 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "MediaServiceTests",
-            dependencies: ["MediaCore", "MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
+            dependencies: ["MediaCore", "MediaTestSupport", "MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
                            "MediaTransform", "MediaSigning"],
             swiftSettings: strict),
-        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaTransform"], swiftSettings: strict),
+        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.
         .testTarget(
             name: "EndToEndTests",

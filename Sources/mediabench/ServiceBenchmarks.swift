@@ -2,6 +2,7 @@ import Dispatch
 import Foundation
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Synchronization
 
 /// Service benchmarks (issue 5 item 11); see docs/benchmarks.md, "Service (in-process)".

@@ -1,5 +1,6 @@
 import Foundation
 import MediaService
+import MediaTestSupport
 
 /// Memory hits of the 16 KB catalog JPEG: `handleIfCached` and `handle`, one thread.
 /// `MEDIABENCH_HIT_ITERATIONS` (default 200,000) sets the hits per round (lower it under callgrind).

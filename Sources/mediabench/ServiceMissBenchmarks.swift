@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import HTTPServer
 import MediaService
+import MediaTestSupport
 
 /// Sequential misses of unique URLs through the service against bare transport fetches of the same
 /// image, interleaved round by round (bare block, then service block) so drift hits both alike.

@@ -3,6 +3,7 @@ import HTTPCaching
 import MediaPolicy
 import MediaService
 import MediaSigning
+import MediaTestSupport
 
 /// Signed hits against bearer hits of one 16 KB JPEG (docs/benchmarks.md, "Signed URLs"): two partitioned memory tiers,
 /// one with `credentials: bearer-required`, one with `signedURLs`, answered through `handleIfCached` on one thread,

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaPolicy
 import MediaService
+import MediaTestSupport
 
 /// A `MediaService` for the variants suite: the route `large` mounts `/large/` on
 /// `http://origin.test/large/` in the tier `public`, which declares the default policy's variants

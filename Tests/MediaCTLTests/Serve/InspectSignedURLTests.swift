@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaService
 import MediaSigning
+import MediaTestSupport
 import Testing
 
 @testable import MediaCTL

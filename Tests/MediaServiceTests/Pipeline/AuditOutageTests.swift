@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaAudit
 import MediaPolicy
+import MediaTestSupport
 import Testing
 
 @testable import MediaService

@@ -1,6 +1,7 @@
 import Foundation
 import MediaAudit
 import MediaPolicy
+import MediaTestSupport
 import Testing
 
 @testable import MediaService

@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaAudit
 import MediaPolicy
+import MediaTestSupport
 @testable import MediaService
 import Testing
 

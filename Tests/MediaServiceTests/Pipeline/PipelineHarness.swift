@@ -3,6 +3,7 @@ import HTTPCaching
 import MediaAudit
 import MediaPolicy
 import MediaService
+import MediaTestSupport
 import Synchronization
 
 /// A service over the default policies, a counting origin and a temporary state directory, with a

@@ -3,6 +3,7 @@ import Foundation
 import HTTPCaching
 import MediaAudit
 import MediaPolicy
+import MediaTestSupport
 @testable import MediaService
 @testable import MediaStorage
 import Synchronization

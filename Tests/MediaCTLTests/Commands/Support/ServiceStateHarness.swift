@@ -4,6 +4,7 @@ import MediaAudit
 import MediaPolicy
 import MediaService
 import MediaStorage
+import MediaTestSupport
 import Synchronization
 
 @testable import MediaCTL

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaService
 import Synchronization
 
 /// A scripted ``OriginFetching`` for tests: answers by URL and `Authorization` value, counts
