@@ -1,8 +1,9 @@
 import Testing
 @testable import HTTPCaching
 
-/// A HEAD's new validator, and targeted qualified field names (review of the conformance round).
-@Suite struct ReviewFixesTests {
+/// A HEAD's new validator describes another representation (RFC 9111 §4.3.5), and the qualified forms of
+/// `no-cache` and `private` exclude every field they name (§5.2.2.4, §5.2.2.7).
+@Suite struct HeadUpdateAndQualifiedFieldNameTests {
     let t0 = Fixture.t0
 
     func freshen(_ stored: [(String, String)], _ head: [(String, String)]) -> Bool {

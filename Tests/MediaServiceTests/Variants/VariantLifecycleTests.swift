@@ -5,8 +5,9 @@ import MediaService
 import MediaStorage
 import Testing
 
-/// Faults a code review and a fresh-user trial found in the derived-image path, each with its right answer.
-@Suite struct VariantReviewTests {
+/// A derived image's life with its source: revalidation, keys, invalidation, stripping and the formats produced,
+/// each with its right answer.
+@Suite struct VariantLifecycleTests {
     static let hubble = "http://origin.test/large/hubble-1000.jpg"
 
     /// A revalidation whose 304 makes the source `private` gives a variant the shared tier does not store.

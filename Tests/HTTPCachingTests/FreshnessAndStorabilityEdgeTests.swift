@@ -1,8 +1,10 @@
 import Testing
 @testable import HTTPCaching
 
-/// CASES.md C07–C14 at the HTTPCaching level, each with its exact expected values.
-@Suite struct CasesC07toC14Tests {
+/// Edge cases of freshness and storability at the HTTPCaching level (RFC 9111 §3, §4.2, §5.1–§5.3: quoted, negative,
+/// huge and duplicate `max-age`, `Set-Cookie` in a shared cache, invalid `Expires`, an upstream `Age`, …), each with
+/// its exact expected values.
+@Suite struct FreshnessAndStorabilityEdgeTests {
     let t0 = Fixture.t0
 
     /// Stores a 200 with `pairs` at t0 (shared role) and asks again `after` seconds later.

@@ -4,8 +4,9 @@ import HTTPCaching
 @testable import MediaService
 import Testing
 
-/// Defects found in the review of the libcurl transport, one test each.
-@Suite(.timeLimit(.minutes(1))) struct CurlReviewTests {
+/// Edge cases of the libcurl transport, one test each: a slow head is not an idle timeout, cancellations racing
+/// answers, backoff past the deadline, the decoded-body limit, a head arriving line by line, stopping the engine.
+@Suite(.timeLimit(.minutes(1))) struct CurlTransportEdgeTests {
     /// libcurl's low-speed check (`CURLOPT_LOW_SPEED_*`) runs from the moment the request is sent:
     /// it must not fail an origin that thinks for longer than the idle timeout's whole seconds
     /// before its status line (only the request's timeout bounds that wait).
