@@ -1,7 +1,7 @@
 import Foundation
 import Testing
 
-/// The HTTP interface of `mediactl serve` (ARCHITECTURE.md): methods, conditionals, request
+/// The HTTP interface of `mediactl serve` (docs/service-behaviour.md): methods, conditionals, request
 /// `Cache-Control`, internal endpoints and `serve.json`.
 @Suite(.enabled(if: NginxOrigin.isAvailable, "nginx is installed by scripts/test"), .serialized)
 struct HTTPInterfaceTests {

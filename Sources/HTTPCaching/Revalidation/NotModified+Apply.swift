@@ -12,7 +12,7 @@ extension NotModified {
         /// The freshened stored responses, by ascending index; empty when the 304 matched nothing.
         public var updates: [Update]
         /// The index of the (updated) candidate to serve, or `nil` when nothing was selected: the caller
-        /// then fetches again without conditions (case C14).
+        /// then fetches again without conditions.
         public var serve: Int?
 
         /// The updated response at `index`, or `nil` when that candidate was not selected.

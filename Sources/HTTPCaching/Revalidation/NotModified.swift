@@ -7,7 +7,7 @@ public enum NotModified {
     /// - no validator at all: the stored response the conditional request was generated for, when the cache
     ///   asked about exactly one (`validating`; RFC 9110 §13.1: a 304 answers that request, so it refers to
     ///   that response); otherwise the only stored response, when there is exactly one and it has none;
-    /// - otherwise none (case C14: `ETag: "zz"` → `[]`, and the caller refetches unconditionally).
+    /// - otherwise none (`ETag: "zz"` → `[]`, and the caller refetches unconditionally).
     /// - Parameter validating: the index of the one stored response whose validators the conditional request
     ///   carried, or `nil` when it carried several (an `If-None-Match` list) or none.
     public static func select(_ candidates: [StoredResponse], for fields: HTTPFields, validating: Int? = nil) -> [Int] {
@@ -31,8 +31,7 @@ public enum NotModified {
 
     /// `stored` updated with a 304's header fields (§3.2, §4.3.4): each field of `fields` replaces the
     /// stored lines of that name, except fields never stored (§3.1, ``StoredFields``) and those the
-    /// stored body depends on (`Content-Length`, `Content-Type`, `Content-Encoding`, `Content-Range`,
-    /// case C13). The request and response times become those of the 304, so freshness restarts.
+    /// stored body depends on (`Content-Length`, `Content-Type`, `Content-Encoding`, `Content-Range`). The request and response times become those of the 304, so freshness restarts.
     /// - Parameters:
     ///   - requestTime: when the conditional request was sent.
     ///   - responseTime: when the 304 arrived.

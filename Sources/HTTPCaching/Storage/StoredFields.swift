@@ -21,7 +21,7 @@ public enum StoredFields {
     }
 
     /// `fields` without the names of ``excludedNames(_:cacheControl:role:)`` and without `proxy-*`.
-    /// Case C08: `private="Set-Cookie"` in a shared cache drops `Set-Cookie`.
+    /// `private="Set-Cookie"` in a shared cache drops `Set-Cookie`.
     /// - Parameter targets: targeted cache-control fields honoured (RFC 9213); the qualified `no-cache="…"` and
     ///   `private="…"` names of the one that applies are excluded too (the union: a field kept out by either
     ///   `Cache-Control` or the targeted field is not stored). Default: none.

@@ -5,7 +5,7 @@ import Foundation
 #endif
 
 /// The demo's HTTP client: a `URLSession` like an app's, with every cache and cookie store off
-/// (PLATFORM.md: `URLCache` on Linux is not an HTTP cache), so every row is a real request.
+/// (on Linux, Foundation's `URLCache` is not an HTTP cache), so every row is a real request.
 final class DemoClient: Sendable {
     /// One answer.
     struct Answer: Sendable {

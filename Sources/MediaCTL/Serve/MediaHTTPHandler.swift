@@ -2,7 +2,7 @@ import HTTPCaching
 import HTTPServer
 import MediaService
 
-/// The HTTP front of `mediactl serve` (ARCHITECTURE.md "HTTP interface"): maps each
+/// The HTTP front of `mediactl serve` (docs/service-behaviour.md): maps each
 /// ``HTTPServer/HTTPServerRequest`` to a ``MediaService/ServiceRequest`` and the
 /// ``MediaService/ServiceResponse`` back, unchanged (status, fields in order, body; problem+json
 /// bodies pass through as the service made them).

@@ -8,8 +8,8 @@ import MediaService
     import Glibc
 #endif
 
-/// `mediactl serve`: the media service over HTTP until SIGINT or SIGTERM (ARCHITECTURE.md "CLI",
-/// "HTTP interface").
+/// `mediactl serve`: the media service over HTTP until SIGINT or SIGTERM (docs/cli.md, `mediactl serve`;
+/// docs/service-behaviour.md).
 ///
 /// Steps: load the policies (exit 2 with every ``MediaPolicy/PolicyError``), apply `--origin`
 /// (exit 2 on an unknown route, naming it and the known ones), open the ``MediaService`` on

@@ -1,7 +1,7 @@
 import MediaCore
 
 /// A stable reason code for a storage decision, as written to the audit log's `reason` field
-/// (ARCHITECTURE.md, "Audit log"). An open set: callers may create their own with ``init(_:)``.
+/// (docs/audit-format.md). An open set: callers may create their own with ``init(_:)``.
 public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringConvertible, ExpressibleByStringLiteral {
     /// The code as written to the audit log, e.g. `tier-storage`.
     public let rawValue: String
@@ -27,7 +27,7 @@ public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringC
     /// `Vary: *` (RFC 9111 §4.1).
     public static let varyStar = StorageReason("vary-star")
     /// An origin `Set-Cookie` on a shared generic tier: one client's cookie is never replayed to
-    /// another (case C08; image tiers drop `Set-Cookie` instead).
+    /// another (image tiers drop `Set-Cookie` instead).
     public static let setCookieInSharedCache = StorageReason("set-cookie-in-shared-cache")
     /// A status code that is neither final nor understood, or not cacheable here (RFC 9111 §3).
     public static let statusNotStorable = StorageReason("status-not-storable")

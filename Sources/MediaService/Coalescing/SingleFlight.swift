@@ -6,8 +6,7 @@ import Synchronization
 /// (*waiters*) suspend and then:
 /// - receive the leader's value when `isShareable(value)` is true (role ``Role/joined``);
 /// - run their own operation, uncoalesced, when it is false (role ``Role/ownOperation``): a
-///   leader's `private`/`no-store`/credential-specific answer is never handed to anyone else
-///   (case C03);
+///   leader's `private`/`no-store`/credential-specific answer is never handed to anyone else;
 /// - receive the leader's error when the operation throws, except `CancellationError` (the
 ///   leader's cancellation is its own): then they run their own operation.
 ///

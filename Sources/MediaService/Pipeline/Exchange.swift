@@ -28,6 +28,6 @@ struct Exchange: Sendable {
     }
 
     var result: Result
-    /// Whether waiters of the same flight may receive it (never a `private`/`no-store` answer, C03).
+    /// Whether waiters of the same flight may receive it (never a `private`/`no-store` answer).
     var shareable: Bool
 }

@@ -176,12 +176,12 @@ extension MediaService {
             hasCredential = true
             if tier.partition == .credential { partition = try? keyer.partition(for: token).hex }
         case .forward:
-            // An empty or blank credential is no credential: it never forms a partition (C05).
+            // An empty or blank credential is no credential: it never forms a partition.
             let presented = authorization.filter { value in value.contains { $0 != " " && $0 != "\t" } }
             hasCredential = !presented.isEmpty
             if tier.partition == .credential, hasCredential {
                 // A bearer token keys the same partition as on bearer tiers, so a purge by credential
-                // (logout, C19) reaches it; other schemes get a keyed digest of the whole value.
+                // (logout) reaches it; other schemes get a keyed digest of the whole value.
                 if let token = try? BearerToken.from(request.fields) {
                     partition = try? keyer.partition(for: token).hex
                 } else {

@@ -8,7 +8,7 @@ extension MediaService {
     /// for file stores, the store's lock (the record is written as the entry becomes visible, so the
     /// store's own events for the key are never recorded out of order).
     ///
-    /// - A purge that began since admission (C19) is seen here at the latest: nothing is stored, audited
+    /// - A purge that began since admission is seen here at the latest: nothing is stored, audited
     ///   `skip` `purged-during-fetch`. A purge that begins later waits for this section, then removes the entry.
     /// - A store that refuses the entry before its record (larger than its per-entry cap, stopped, a temp
     ///   file that cannot be written) gives `skip` `store-failed`; one that fails after it, `evict` `store-failed`.

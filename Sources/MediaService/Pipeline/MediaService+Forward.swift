@@ -163,7 +163,7 @@ extension MediaService {
                 return refuse(context, status: 502, code: error.code.rawValue,
                               detail: "the origin's answer was refused: \(error.context)")
             }
-            // The tier's `contentTypes` is the allow-list: another format is refused, not served (C16).
+            // The tier's `contentTypes` is the allow-list: another format is refused, not served.
             if let format = info?.format.mimeType, !tier.accepts(mediaType: format) {
                 return refuse(context, status: 502, code: "not-an-image",
                               detail: "the origin's answer was refused: \(format) is not one of tier \(tier.name)'s contentTypes")
@@ -232,7 +232,7 @@ extension MediaService {
             response = Responder.problem(502, code: "origin-status-\(status)",
                                          detail: "the origin answered \(status) where an image was expected", outcome: outcome)
         }
-        // An answer to one credential is never handed to another caller (C03, C04).
+        // An answer to one credential is never handed to another caller.
         return Exchange(result: .refused(response), shareable: false)
     }
 

@@ -84,7 +84,7 @@ extension MediaService {
         return passedThroughHEAD(context, response, reason: reason)
     }
 
-    /// The fields a HEAD's 200 may merge into a stored response: a shared tier that refuses cookies never merges one (C08).
+    /// The fields a HEAD's 200 may merge into a stored response: a shared tier that refuses cookies never merges one.
     private func headUpdateFields(_ context: RequestContext, _ fields: HTTPFields) -> HTTPFields {
         var update = fields
         if context.role == .shared, context.tier.setCookie == .refuse { update.remove("Set-Cookie") }

@@ -3,11 +3,11 @@ import MediaSigning
 import MediaStorage
 import Synchronization
 
-/// What a purge removes (ARCHITECTURE.md `mediactl purge`).
+/// What a purge removes (docs/cli.md, `mediactl purge`).
 public enum PurgeScope: Sendable, Hashable {
     /// Every stored response of a route.
     case route(String)
-    /// Every stored response of one credential's partition (logout, case C19).
+    /// Every stored response of one credential's partition (logout).
     case credential(BearerToken)
     /// Every stored response of one signed-URL subject's partition (docs/signed-urls.md): 1–128 of `[A-Za-z0-9._-]`.
     case subject(String)

@@ -14,7 +14,7 @@ extension MediaService {
         let tier = context.tier
         var responseFields = response.fields
         if let image {
-            // The declared type never decides (C16); the origin's cookies never reach image clients (C08).
+            // The declared type never decides; the origin's cookies never reach image clients.
             responseFields.set("Content-Type", image.format.mimeType)
             responseFields.remove("Set-Cookie")
         }
@@ -40,7 +40,7 @@ extension MediaService {
             storability = .notStorable(StorageReason("answer-to-range-request"))
         }
         if context.role == .shared, tier.setCookie == .refuse, stored.fields["Set-Cookie"] != nil {
-            // C08: one client's cookie is never replayed to another (generic tiers unless `setCookie: store`; image
+            // One client's cookie is never replayed to another (generic tiers unless `setCookie: store`; image
             // tiers dropped it above; a qualified `private="Set-Cookie"` or `no-cache="Set-Cookie"` already kept it
             // out of `stored`).
             storability = .notStorable(.setCookieInSharedCache)
@@ -122,7 +122,7 @@ extension MediaService {
     }
 
     /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
-    /// (audited `update`); when it selects none (C14), fetch again without conditions.
+    /// (audited `update`); when it selects none, fetch again without conditions.
     /// A 304 without validators answers the one stored response the conditional asked about, if it asked about
     /// exactly one (``HTTPCaching/ConditionalRequest/validated(candidates:by:)``).
     func notModified(_ context: RequestContext, candidates: [Candidate], response: OriginResponse, conditional: HTTPFields?,
@@ -136,7 +136,7 @@ extension MediaService {
         let request = context.cacheRequest
         var served: (Candidate, StoredResponse, StoredHead, ttl: Int64, kept: Bool)?
         var updateFields = response.fields
-        // C08: a shared cache never merges an origin cookie into what every later client is served.
+        // A shared cache never merges an origin cookie into what every later client is served.
         if context.role == .shared, context.tier.setCookie == .refuse { updateFields.remove("Set-Cookie") }
         for index in selected {
             let candidate = candidates[index]

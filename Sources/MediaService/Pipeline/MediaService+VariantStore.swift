@@ -47,7 +47,7 @@ extension MediaService {
         let lifetime = min(captured.response.freshnessLifetime(role: stored.role), captured.head.policyTTL)
         let ttl = max(0, lifetime - captured.response.currentAge(now: Int64(time)))
         // RFC 9111 §3 on the variant's own fields (the source's, as a 304 may have updated them: a source that
-        // became `private` or `no-store` gives a variant a shared cache does not store, C20).
+        // became `private` or `no-store` gives a variant a shared cache does not store).
         let verdict = Storability.evaluate(method: "GET", requestFields: stored.originFields, status: 200,
                                            responseFields: fields, role: stored.role, targets: captured.response.targets)
         let storability: StorageProposal.Storability

@@ -107,7 +107,7 @@ public final class MediaService: Sendable {
     /// Derivations of one variant, coalesced (``serveVariant(_:_:)``).
     let derivations = SingleFlight<String, Derivation>()
     let isStopped = Atomic<Bool>(false)
-    /// Bumped when a purge starts: exchanges admitted earlier store nothing (C19, logout during a fetch).
+    /// Bumped when a purge starts: exchanges admitted earlier store nothing (logout during a fetch).
     let purgeEpoch = Atomic<Int>(0)
     /// Stores take it shared, purges, invalidations and expiries exclusive (``StoreGate``).
     let gate = StoreGate()

@@ -59,7 +59,7 @@ enum Responder {
     /// The tier's downstream `Cache-Control`, never more permissive than the origin's: when the
     /// origin says `no-store` or (unqualified) `private` and the tier's value says neither, the
     /// origin's value is sent, so no downstream cache keeps what the origin keeps out of shared
-    /// caches (C05, RFC 9111 §5.2.2.5 and §5.2.2.7).
+    /// caches (RFC 9111 §5.2.2.5 and §5.2.2.7).
     static func downstreamCacheControl(_ tier: Tier, origin: HTTPFields) -> String? {
         let originValue = origin["cache-control"]
         guard let configured = tier.downstreamCacheControl(origin: originValue) else { return nil }

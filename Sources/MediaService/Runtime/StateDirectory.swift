@@ -1,6 +1,6 @@
 import Foundation
 
-/// The state directory (ARCHITECTURE.md): `disk/`, `sealed/`, `audit/`, all 0700.
+/// The state directory (docs/architecture.md, "State directory"): `disk/`, `sealed/`, `audit/`, all 0700.
 enum StateDirectory {
     /// Creates `path` (0700) when missing.
     /// - Throws: ``ServiceError`` `state-directory` naming the path.

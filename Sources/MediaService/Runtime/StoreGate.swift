@@ -6,7 +6,7 @@ import Glibc
 /// A file store already orders its own changes with their records (both under its lock, see
 /// `MediaStoring.store(_:for:recordingFirst:)`); the gate covers what one store's lock cannot: a purge
 /// spans every store of every tier and records its batch after removing, and an exchange's purge check
-/// must not pass just before a purge removes what it is about to insert. With the gate, a purge (C19
+/// must not pass just before a purge removes what it is about to insert. With the gate, a purge (a
 /// logout) either sees an exchange's entry and removes it, or the exchange sees the purge and stores
 /// nothing; and no `store` of a key can land between a removal and its record.
 ///

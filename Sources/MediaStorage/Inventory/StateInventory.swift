@@ -1,7 +1,7 @@
 import Glibc
 
 /// A read-only inventory of what a state directory persists: every entry under `disk/` and
-/// `sealed/` (ARCHITECTURE.md "State directory"), for `mediactl audit`.
+/// `sealed/` (docs/architecture.md, "State directory"), for `mediactl audit`.
 ///
 /// The service lays objects out as `disk/<tier>/ab/cd/<64-hex>` and `sealed/<tier>/ab/cd/<64-hex>`
 /// (``DiskStore``, ``EncryptedDiskStore``). The scan reports whatever is there, in or out of that

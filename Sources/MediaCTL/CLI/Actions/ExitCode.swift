@@ -1,4 +1,4 @@
-/// A `mediactl` exit status (ARCHITECTURE.md "CLI").
+/// A `mediactl` exit status (docs/cli.md, "Exit status").
 public struct ExitCode: Sendable, Hashable, RawRepresentable, CustomStringConvertible {
     /// The process exit status.
     public let rawValue: Int32

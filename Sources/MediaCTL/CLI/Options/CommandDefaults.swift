@@ -1,4 +1,4 @@
-/// The defaults shared by the commands (ARCHITECTURE.md "CLI").
+/// The defaults shared by the commands (docs/cli.md).
 public enum CommandDefaults {
     /// Default of `--policies`: `./Policies`, relative to the working directory.
     public static let policiesDirectory = "./Policies"

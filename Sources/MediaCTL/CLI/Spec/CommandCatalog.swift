@@ -1,4 +1,4 @@
-/// The declarations of every `mediactl` command (ARCHITECTURE.md "CLI"). Help, parsing and
+/// The declarations of every `mediactl` command (docs/cli.md). Help, parsing and
 /// docs/cli.md all follow these.
 public enum CommandCatalog {
     static let exitCodes =
