@@ -13,69 +13,6 @@ import Synchronization
 /// partition digests) and the stores of every tier. Call ``stop()`` for a graceful stop: sealed
 /// files are shredded, keys zeroed, and a `stop` record is written.
 public final class MediaService: Sendable {
-    /// Tunables of a service.
-    public struct Configuration: Sendable {
-        /// The state directory, created 0700 when missing. Default: `./.mediactl`.
-        public var stateDirectory: String
-        /// "Now" in seconds since the epoch. Default: the system clock. Tests inject their own.
-        public var clock: @Sendable () -> Double
-        /// User storage hooks, run after RFC 9111, tier and limit steps; they can only narrow.
-        public var hooks: [any StorageHook]
-        /// Request-target limits (path length etc.). Default: ``RequestTarget/Configuration/init()``.
-        public var targetLimits: RequestTarget.Configuration
-        /// Audit log segment size and fsync batching.
-        public var audit: AuditLog.Configuration
-        /// Whether store writes `fsync` files and folders. Default: `true`. Benchmarks may turn it off.
-        public var synchronizesWrites: Bool
-        /// Write-behind for the `disk` and `encrypted-disk` classes: a miss is answered once its `store`
-        /// record is written and the entry is in memory; its file is written (and fsynced) by the store's
-        /// background writer afterwards (``MediaStorage/DiskStore/Configuration/writesBehind``). Purges,
-        /// sweeps and evictions drop an entry whose file is not written yet, so its file never appears.
-        /// ``flushWrites()`` and ``stop()`` wait for the writers. Default: `true`.
-        public var writesBehind: Bool
-        /// Derived images: transform threads, queue limit, AVIF share and timeout.
-        public var transforms: TransformConfiguration
-        /// Observers of every file and audit write point (crash tests). Default: none.
-        public var durabilityObservers: DurabilityObservers
-        /// Hex SHA-256 of the policy set given to `init` (``PolicyDigest/of(sources:overrides:)`` over its
-        /// files), written in the `policy` records of the audit log. Default: `nil`,
-        /// ``PolicyDigest/of(_:)`` of the set itself.
-        public var policyDigest: String?
-        /// When the audit log cannot be written: the delays between retries (docs/operations.md, "When the audit
-        /// log cannot be written"). Default: 1 s, doubling to 30 s.
-        public var auditRetry: AuditWriterStateMachine.Configuration
-        /// Runs the audit log's retries. Default: `nil`, a new ``MediaAudit/AuditRetryTimer``; tests fire their own.
-        public var auditRetryScheduler: (any AuditRetryScheduling)?
-        /// Told of each change of the audit writer's state, once: it fails (storing stops), is written again, or
-        /// the service stops while it fails. Default: ``AuditWriterEvent/message`` after `mediactl: ` on standard
-        /// error; `mediactl serve` writes it to its own stderr the same way.
-        public var auditEvents: @Sendable (AuditWriterEvent) -> Void
-
-        public init(
-            stateDirectory: String = ".mediactl",
-            clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
-            hooks: [any StorageHook] = [], targetLimits: RequestTarget.Configuration = .init(),
-            audit: AuditLog.Configuration = .init(), synchronizesWrites: Bool = true, writesBehind: Bool = true,
-            transforms: TransformConfiguration = .init(), durabilityObservers: DurabilityObservers = .init(),
-            policyDigest: String? = nil, auditRetry: AuditWriterStateMachine.Configuration = .init(),
-            auditRetryScheduler: (any AuditRetryScheduling)? = nil,
-            auditEvents: @escaping @Sendable (AuditWriterEvent) -> Void = MediaService.writeAuditEventToStandardError
-        ) {
-            self.policyDigest = policyDigest
-            self.auditRetry = auditRetry
-            self.auditRetryScheduler = auditRetryScheduler
-            self.auditEvents = auditEvents
-            self.stateDirectory = stateDirectory
-            self.clock = clock
-            self.hooks = hooks
-            self.targetLimits = targetLimits
-            self.audit = audit
-            self.synchronizesWrites = synchronizesWrites
-            self.writesBehind = writesBehind
-            self.transforms = transforms
-            self.durabilityObservers = durabilityObservers
-        }
-    }
 
     /// The policies in force (they change with ``reload(policies:digest:)``).
     public var policies: PolicySet { hitRoutes.snapshot.policies }
@@ -274,49 +211,5 @@ public final class MediaService: Sendable {
             CORSResponder.decorate(&response, cors: policy, origin: request.fields["origin"])
         }
         return response
-    }
-
-    /// Removes expired entries from every store (audited `expire`). `mediactl serve` calls it periodically.
-    public func sweep() {
-        let time = now
-        for runtime in runtimes.values {
-            runtime.copies?.sweep(now: time)
-            // Each expired entry leaves the variants index through the store's `expire` event.
-            for store in runtime.decidedStores { _ = store.sweep(now: time) }
-        }
-        auditor.flush()
-    }
-
-    /// Waits until every stored response accepted so far has reached its file (``Configuration/writesBehind``);
-    /// returns at once without write-behind.
-    public func flushWrites() {
-        for runtime in runtimes.values { for store in runtime.decidedStores { store.flush() } }
-    }
-
-    /// Waits until every background refresh (`stale-while-revalidate`) started so far has finished.
-    public func waitForBackgroundRefreshes() async {
-        await background.waitForAll()
-    }
-
-    /// Graceful stop: waits for background refreshes and write-behind writes, shreds every sealed file (audited `shred`),
-    /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent. While the audit log cannot be written,
-    /// it is retried once first: written again, it gets its `gap` record, then `stop`; still failing, no `stop` is
-    /// written and ``Configuration/auditEvents`` hears ``MediaAudit/AuditWriterEvent/closedWhileFailing(_:)``.
-    public func stop() async {
-        guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        await background.waitForAll()
-        // Disk files are kept for the next start; sealed ones would only be written to be shredded below.
-        for runtime in runtimes.values { runtime.disk?.flush() }
-        for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) {
-            let before = runtime.counters.value(.shredded)
-            runtime.sealed?.stop()
-            auditor.shredSummary(tier: name, count: runtime.counters.value(.shredded) - before, reason: "service-stop")
-        }
-        keyer.destroyKey()
-        subjectKeyer.withLock { $0?.destroyKey() }
-        varyKey.destroy()
-        try? auditor.stop()
-        auditor.close()
-        try? auditLog?.close()
     }
 }
