@@ -8,6 +8,19 @@ import Testing
         Sample.entry(key, body: Sample.bytes(count), expiresAt: expiresAt, head: [])
     }
 
+    /// ``MemoryStore/accepts(_:for:)`` answers exactly what ``MemoryStore/store(_:for:)`` does at the per-entry cap.
+    @Test func acceptsMatchesStoreAtTheCap() throws {
+        let store = try MemoryStore(configuration: .init(byteLimit: 1_000, countLimit: 10, entryByteLimit: 100))
+        let atCap = entry("k1", 98), overCap = entry("k2", 99)
+        #expect(MemoryStore.cost(of: atCap, for: "k1") == 100)
+        #expect(store.accepts(atCap, for: "k1"))
+        #expect(!store.accepts(overCap, for: "k2"))
+        try store.store(atCap, for: "k1")
+        #expect(throws: StorageError(.entryTooLarge, "memory entry of 101 bytes exceeds the per-entry cap of 100 bytes")) {
+            try store.store(overCap, for: "k2")
+        }
+    }
+
     @Test func strictLRUByBytes() throws {
         let recorder = EventRecorder()
         let store = try MemoryStore(configuration: .init(byteLimit: 300, countLimit: 10, entryByteLimit: 300),

@@ -69,7 +69,7 @@ final class FileCopies: Sendable {
     }
 
     private func keep(_ entry: StoredEntry, for key: String) {
-        if key.utf8.count + entry.metadata.head.count + entry.body.count <= hot.configuration.effectiveEntryByteLimit {
+        if hot.accepts(entry, for: key) {
             try? hot.store(entry, for: key)
         } else {
             shared.keep(entry, for: key)

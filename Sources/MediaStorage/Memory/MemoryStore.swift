@@ -46,6 +46,19 @@ public final class MemoryStore: MediaStoring {
         self.onEvent = onEvent
     }
 
+    /// What `entry` costs under `key`: `key.utf8.count + head.count + body.count` bytes.
+    public static func cost(of entry: StoredEntry, for key: String) -> Int {
+        key.utf8.count + entry.metadata.head.count + entry.body.count
+    }
+
+    /// The largest cost one entry may have: the per-entry cap, at most the byte limit.
+    public var entryCap: Int { min(configuration.effectiveEntryByteLimit, configuration.byteLimit) }
+
+    /// Whether ``store(_:for:)`` would take `entry` under `key` (its cost is within ``entryCap``).
+    public func accepts(_ entry: StoredEntry, for key: String) -> Bool {
+        Self.cost(of: entry, for: key) <= entryCap
+    }
+
     public func entry(for key: String) -> StoredEntry? {
         state.withLock { $0.touch(key) }
     }
@@ -63,8 +76,8 @@ public final class MemoryStore: MediaStoring {
         entry.metadata.key = key
         entry.metadata.storageClass = .memory
         entry.metadata.bodyByteCount = entry.body.count
-        let cost = key.utf8.count + entry.metadata.head.count + entry.body.count
-        let cap = min(configuration.effectiveEntryByteLimit, configuration.byteLimit)
+        let cost = Self.cost(of: entry, for: key)
+        let cap = entryCap
         guard cost <= cap else {
             throw StorageError(.entryTooLarge, "memory entry of \(cost) bytes exceeds the per-entry cap of \(cap) bytes")
         }
