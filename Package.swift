@@ -44,7 +44,7 @@ let package = Package(
         .target(name: "MediaTransform", dependencies: ["MediaCore", "CVips"], swiftSettings: strict),
         // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
         .systemLibrary(name: "CHTTPServerLinux"),
-        .target(name: "HTTPServer", dependencies: ["CHTTPServerLinux"], swiftSettings: strict),
+        .target(name: "HTTPServer", dependencies: ["MediaCore", "CHTTPServerLinux"], swiftSettings: strict),
         // libcurl's multi interface, loaded with dlopen at run time (no curl headers or -lcurl at
         // build time); only MediaService imports it.
         .systemLibrary(name: "CCurl"),

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// A response for the server to send.
 ///
 /// The server owns message framing: it writes `Content-Length` (from ``body``) and `Connection`
@@ -12,27 +14,18 @@ public struct HTTPServerResponse: Sendable {
     public var reasonPhrase: String
     /// The header fields in order, names case-preserved.
     public var headerFields: [(name: String, value: String)]
-    /// The buffer the body is sent from: all of it, or the part ``bodyRange`` names (a `206` of a stored image is
-    /// sent from the one shared buffer of the whole image, not from a copy of the part).
-    public var bodyStorage: [UInt8]
-    /// The part of ``bodyStorage`` that is the body, or `nil` for all of it. Default: `nil`.
-    public var bodyRange: Range<Int>?
-    /// The body bytes (a copy when ``bodyRange`` is set; setting it sends all of the new bytes). Not sent for `HEAD`
-    /// requests or 1xx, 204 and 304 responses.
+    /// The body as sent: a buffer or a range of one (a `206` of a stored image is sent from the one shared buffer of
+    /// the whole image, not from a copy of the part), and what keeps that buffer shared, held until the write
+    /// completes. Default: all of ``body``, no owner.
+    public var content: ResponseBody
+    /// The body bytes (a copy when the content is a range; setting it sends all of the new bytes). Not sent for
+    /// `HEAD` requests or 1xx, 204 and 304 responses.
     public var body: [UInt8] {
-        get { bodyRange.map { Array(bodyStorage[$0]) } ?? bodyStorage }
-        set {
-            bodyStorage = newValue
-            bodyRange = nil
-            bodyOwner = nil
-        }
+        get { content.bytes }
+        set { content.bytes = newValue }
     }
-    /// What keeps ``bodyStorage`` shared while this response is written: an object the handler's
-    /// cache shares the buffer through (held until the write completes), so the next reader of the same large object gets the same buffer. Default: `nil`;
-    /// setting ``body`` clears it.
-    public var bodyOwner: (any AnyObject & Sendable)?
     /// The body's length in bytes, without copying.
-    public var bodyCount: Int { bodyRange?.count ?? bodyStorage.count }
+    public var bodyCount: Int { content.count }
     /// Whether to close the connection after this response. Default: `false`.
     public var closeConnection: Bool
 
@@ -44,8 +37,7 @@ public struct HTTPServerResponse: Sendable {
         self.status = status
         self.reasonPhrase = reasonPhrase ?? HTTPServerResponse.reasonPhrase(for: status)
         self.headerFields = headerFields
-        self.bodyStorage = body
-        self.bodyRange = nil
+        content = ResponseBody(body)
         self.closeConnection = closeConnection
     }
 

@@ -16,10 +16,10 @@ extension HTTPConnection {
         writeFailureCounts = counts
         closeAfterWrite = closing
         // Held until the body is sent (a partial write keeps it with the pending body; see afterSend).
-        pendingBodyOwner = sendsBody ? response.bodyOwner : nil
+        pendingBodyOwner = sendsBody ? response.content.owner : nil
         // The body is sent from its storage (a ranged body from its part of the shared buffer: no copy).
-        let body = sendsBody ? response.bodyStorage : []
-        let range = sendsBody ? (response.bodyRange ?? 0..<body.count) : 0..<0
+        let body = sendsBody ? response.content.storage : []
+        let range = sendsBody ? response.content.span : 0..<0
         if !interimBacklog.isEmpty {
             // Interim responses the socket has not taken yet go first (rare: only after a partial interim write).
             let head = interimBacklog + loop.headBuffer

@@ -55,7 +55,7 @@ final class HTTPConnection {
     var pendingBodyOffset = 0
     /// Where the pending body ends in ``pendingBody`` (a ranged body ends before the buffer does).
     var pendingBodyEnd = 0
-    /// What keeps the pending body's buffer shared until it is sent (``HTTPServerResponse/bodyOwner``).
+    /// What keeps the pending body's buffer shared until it is sent (``HTTPServerResponse/content``'s owner).
     var pendingBodyOwner: (any AnyObject & Sendable)?
     var closeAfterWrite = false
     /// Interim responses the socket has not taken yet while the handler runs (``writeInterim(_:exchange:)``).

@@ -17,10 +17,8 @@ extension MediaHTTPHandler {
     /// The wire response for a service response: status, fields in order, body. The server adds
     /// framing (`Content-Length` from the body, except HEAD and 304, where the service's value stays).
     public static func serverResponse(_ response: ServiceResponse) -> HTTPServerResponse {
-        var wire = HTTPServerResponse(
-            status: response.status, headerFields: response.fields.map { ($0.name, $0.value) }, body: response.bodyStorage)
-        wire.bodyRange = response.bodyRange
-        wire.bodyOwner = response.bodyOwner
+        var wire = HTTPServerResponse(status: response.status, headerFields: response.fields.map { ($0.name, $0.value) })
+        wire.content = response.content
         return wire
     }
 

@@ -74,7 +74,7 @@ extension MediaService {
         }
         runtime.counters.bump(.hits)
         var response = prepared.response(texts: answerTexts, body: body, isHead: isHead, route: route)
-        if !isHead { response.bodyOwner = entry.owner }
+        if !isHead { response.content.owner = entry.owner }
         return response
     }
 

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// The service's answer: status, header fields and body, plus what the cache did (for `demo`,
 /// `fetch --json` and tests; never sent on the wire except through `Cache-Status`).
@@ -7,35 +8,24 @@ public struct ServiceResponse: Sendable {
     public var status: Int
     /// The header fields to send.
     public var fields: HTTPFields
-    /// The buffer the body comes from: all of it, or the part ``bodyRange`` names (a `206` of a stored image shares
-    /// the stored image's buffer instead of copying the part: hardening item 3).
-    public var bodyStorage: [UInt8]
-    /// The part of ``bodyStorage`` that is the body, or `nil` for all of it.
-    public var bodyRange: Range<Int>?
-    /// The body (empty for HEAD and 304; the fields still give its `Content-Length`). A copy when ``bodyRange`` is
-    /// set; setting it replaces the storage.
+    /// The body as sent: a buffer or a range of one (a `206` of a stored image shares the stored image's buffer
+    /// instead of copying the part: hardening item 3), and the stored entry that keeps it shared (`StoredEntry.owner`).
+    public var content: ResponseBody
+    /// The body (empty for HEAD and 304; the fields still give its `Content-Length`). A copy when the content is a
+    /// range; setting it replaces the content.
     public var body: [UInt8] {
-        get { bodyRange.map { Array(bodyStorage[$0]) } ?? bodyStorage }
-        set {
-            bodyStorage = newValue
-            bodyRange = nil
-            bodyOwner = nil
-        }
+        get { content.bytes }
+        set { content.bytes = newValue }
     }
-    /// What keeps ``bodyStorage`` shared while this response is written: a stored entry's owner
-    /// (`StoredEntry.owner`), so the next reader of the same large object gets the same buffer. Default: `nil`;
-    /// setting ``body`` clears it.
-    public var bodyOwner: (any AnyObject & Sendable)?
     /// The body's length in bytes, without copying.
-    public var bodyCount: Int { bodyRange?.count ?? bodyStorage.count }
+    public var bodyCount: Int { content.count }
     /// What the cache did.
     public var outcome: ServiceOutcome
 
     public init(status: Int, fields: HTTPFields, body: [UInt8], outcome: ServiceOutcome) {
         self.status = status
         self.fields = fields
-        self.bodyStorage = body
-        self.bodyRange = nil
+        content = ResponseBody(body)
         self.outcome = outcome
     }
 
@@ -43,8 +33,7 @@ public struct ServiceResponse: Sendable {
     public init(status: Int, fields: HTTPFields, storage: [UInt8], range: Range<Int>, outcome: ServiceOutcome) {
         self.status = status
         self.fields = fields
-        self.bodyStorage = storage
-        self.bodyRange = range
+        content = ResponseBody(storage: storage, range: range)
         self.outcome = outcome
     }
 }

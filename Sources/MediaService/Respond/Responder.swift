@@ -99,7 +99,7 @@ enum Responder {
                        storage: String) -> ServiceResponse {
         var response = content(candidate.response, head: candidate.head, body: candidate.entry.body, context: context,
                                now: now, cacheStatus: status, storage: storage, reason: nil)
-        if response.bodyCount != 0 { response.bodyOwner = candidate.entry.owner }
+        if response.bodyCount != 0 { response.content.owner = candidate.entry.owner }
         return response
     }
 

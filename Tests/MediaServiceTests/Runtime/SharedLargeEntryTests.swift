@@ -25,14 +25,14 @@ import Testing
         let runtime = try #require(harness.service.runtimes[tier])
         let miss = await harness.get(target, fields)
         #expect(miss.body == Self.big)
-        #expect(miss.bodyOwner == nil)
+        #expect(miss.content.owner == nil)
         var first: ServiceResponse? = await harness.get(target, fields)
         var second: ServiceResponse? = await harness.get(target, fields)
         #expect(first?.fields["Cache-Status"] == "mediactl; hit; ttl=600")
         #expect(second?.body == Self.big)
-        let firstOwner = first?.bodyOwner.map { ObjectIdentifier($0) }
+        let firstOwner = first?.content.owner.map { ObjectIdentifier($0) }
         #expect(firstOwner != nil)
-        #expect(second?.bodyOwner.map { ObjectIdentifier($0) } == firstOwner)
+        #expect(second?.content.owner.map { ObjectIdentifier($0) } == firstOwner)
         #expect(runtime.hot?.inventory().isEmpty == true)
         #expect(runtime.copies?.shared.count == 1)
         first = nil
@@ -42,7 +42,7 @@ import Testing
         // Read from the file again, and shared again.
         let third = await harness.get(target, fields)
         #expect(third.body == Self.big)
-        #expect(third.bodyOwner != nil)
+        #expect(third.content.owner != nil)
         #expect(runtime.copies?.shared.count == 1)
         #expect(harness.origin.totalCallCount == 1)
     }
@@ -53,11 +53,11 @@ import Testing
         harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: Self.big), for: "http://origin.test/catalog/big.png")
         _ = await harness.get("/catalog/big.png")
         let held = await harness.get("/catalog/big.png")
-        #expect(held.bodyOwner != nil)
+        #expect(held.content.owner != nil)
         #expect(try harness.service.purge(.route("catalog")) == 1)
         let after = await harness.get("/catalog/big.png")
         #expect(after.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=600; stored; detail=disk")
-        #expect(after.bodyOwner == nil)
+        #expect(after.content.owner == nil)
         #expect(harness.origin.totalCallCount == 2)
         #expect(held.body == Self.big)
     }
