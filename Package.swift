@@ -61,7 +61,7 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
         // Test doubles shared by the test targets and mediabench (never linked into mediactl).
-        .target(name: "MediaTestSupport", dependencies: ["MediaService", "HTTPCaching"], swiftSettings: strict),
+        .target(name: "MediaTestSupport", dependencies: ["MediaService", "MediaAudit", "HTTPCaching"], swiftSettings: strict),
         .executableTarget(
             name: "mediabench",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
@@ -74,7 +74,7 @@ let package = Package(
         .testTarget(name: "MediaSigningTests", dependencies: ["MediaSigning", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaStorageTests", dependencies: ["MediaCore", "MediaStorage", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaPolicyTests", dependencies: ["MediaCore", "MediaPolicy", "HTTPCaching"], swiftSettings: strict),
-        .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaCrypto"], swiftSettings: strict),
+        .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaCrypto", "MediaTestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaTransformTests", dependencies: ["MediaCore", "MediaTransform"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import MediaAudit
+import MediaTestSupport
 import Testing
 
 /// ``RecoveringAuditLog`` over a real ``AuditLog`` whose file writes an injected ``FailingFileWriter`` makes fail

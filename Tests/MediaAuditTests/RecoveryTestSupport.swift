@@ -28,48 +28,6 @@ final class FailingFileWriter: AuditFileWriting {
     }
 }
 
-/// An ``AuditRetryScheduling`` fired by hand: it keeps the delays asked for and the work, and ``fire()`` runs
-/// what is pending (never what that work schedules), so no test sleeps.
-final class ManualRetryScheduler: AuditRetryScheduling {
-    private struct State {
-        var delays: [Int64] = []
-        var pending: [@Sendable () -> Void] = []
-        var cancelled = false
-    }
-
-    private let state = Mutex(State())
-
-    /// Every delay asked for so far, in milliseconds.
-    var delays: [Int64] { state.withLock { $0.delays } }
-    /// Work scheduled and not run yet.
-    var pendingCount: Int { state.withLock { $0.pending.count } }
-    var isCancelled: Bool { state.withLock { $0.cancelled } }
-
-    func schedule(after milliseconds: Int64, _ work: @escaping @Sendable () -> Void) {
-        state.withLock { state in
-            guard !state.cancelled else { return }
-            state.delays.append(milliseconds)
-            state.pending.append(work)
-        }
-    }
-
-    func cancel() {
-        state.withLock { state in
-            state.cancelled = true
-            state.pending = []
-        }
-    }
-
-    /// Runs the work pending now.
-    func fire() {
-        let work = state.withLock { state -> [@Sendable () -> Void] in
-            defer { state.pending = [] }
-            return state.pending
-        }
-        for item in work { item() }
-    }
-}
-
 /// The events a ``RecoveringAuditLog`` reported, in order.
 final class WriterEvents: Sendable {
     private let list = Mutex<[AuditWriterEvent]>([])

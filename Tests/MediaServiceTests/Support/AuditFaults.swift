@@ -28,37 +28,6 @@ final class FailingRecorder: AuditRecording {
                                   operation: "write /state/audit/audit.jsonl")
 }
 
-/// An ``MediaAudit/AuditRetryScheduling`` fired by hand: ``fire()`` runs the retries pending now.
-final class ManualRetryScheduler: AuditRetryScheduling {
-    private let state = Mutex<(delays: [Int64], pending: [@Sendable () -> Void], cancelled: Bool)>(([], [], false))
-
-    /// Every delay asked for, in milliseconds.
-    var delays: [Int64] { state.withLock { $0.delays } }
-
-    func schedule(after milliseconds: Int64, _ work: @escaping @Sendable () -> Void) {
-        state.withLock { state in
-            guard !state.cancelled else { return }
-            state.delays.append(milliseconds)
-            state.pending.append(work)
-        }
-    }
-
-    func cancel() {
-        state.withLock { state in
-            state.cancelled = true
-            state.pending = []
-        }
-    }
-
-    func fire() {
-        let work = state.withLock { state -> [@Sendable () -> Void] in
-            defer { state.pending = [] }
-            return state.pending
-        }
-        for item in work { item() }
-    }
-}
-
 /// The audit writer's events a service reported, as the lines `mediactl serve` would print.
 final class WriterEventLines: Sendable {
     private let list = Mutex<[String]>([])
