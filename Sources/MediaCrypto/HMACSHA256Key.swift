@@ -52,7 +52,13 @@ public final class HMACSHA256Key: Sendable, CustomStringConvertible, CustomDebug
     }
 
     /// A new incremental MAC under this key.
-    public func makeHasher() -> HMACSHA256Hasher { HMACSHA256Hasher(inner: inner, outer: outer, key: self) }
+    public func makeHasher() -> HMACSHA256Hasher { HMACSHA256Hasher(key: self) }
+
+    /// A SHA-256 continuing from the inner pad state (the start of every MAC's inner hash).
+    func resumingInner() -> SHA256 { SHA256(resuming: inner) }
+
+    /// A SHA-256 continuing from the outer pad state (the start of every MAC's outer hash).
+    func resumingOuter() -> SHA256 { SHA256(resuming: outer) }
 
     /// The HMAC-SHA256 of `message`: 32 bytes.
     public func authenticationCode(for message: UnsafeRawBufferPointer) -> [UInt8] {
@@ -73,49 +79,36 @@ public final class HMACSHA256Key: Sendable, CustomStringConvertible, CustomDebug
     public var customMirror: Mirror { Mirror(self, children: []) }
 }
 
-/// One incremental HMAC-SHA256 under an ``HMACSHA256Key`` (``HMACSHA256Key/makeHasher()``). Single-use:
-/// ``finalize()`` consumes it. Its context is wiped when it goes.
+/// One incremental HMAC-SHA256 under an ``HMACSHA256Key`` (``HMACSHA256Key/makeHasher()``): a ``SHA256`` resumed
+/// from the key's inner pad state, then one from its outer state over the inner digest. Single-use: ``finalize()``
+/// consumes it. Its states are wiped when they go.
 public struct HMACSHA256Hasher: ~Copyable {
-    private let context: UnsafeMutablePointer<mediactl_sha256_ctx>
-    private let outer: UnsafeMutablePointer<mediactl_sha256_ctx>
-    /// Keeps the key's states alive while the hasher uses them.
+    private var inner: SHA256
+    /// The key, whose outer state starts the outer hash in ``finalize()``.
     private let key: HMACSHA256Key
 
-    init(inner: UnsafeMutablePointer<mediactl_sha256_ctx>, outer: UnsafeMutablePointer<mediactl_sha256_ctx>,
-         key: HMACSHA256Key) {
-        context = .allocate(capacity: 1)
-        context.initialize(to: inner.pointee)
-        self.outer = outer
+    init(key: HMACSHA256Key) {
+        inner = key.resumingInner()
         self.key = key
-    }
-
-    deinit {
-        mediactl_openssl_cleanse(context, MemoryLayout<mediactl_sha256_ctx>.size)
-        context.deallocate()
     }
 
     /// Feeds raw bytes.
     public mutating func update(_ buffer: UnsafeRawBufferPointer) {
-        guard buffer.count > 0 else { return }
-        _ = mediactl_sha256_update(context, buffer.baseAddress, buffer.count)
+        inner.update(buffer)
     }
 
     /// Feeds bytes from an array or any contiguous collection.
     public mutating func update(_ bytes: some Sequence<UInt8>) {
-        let handled: Void? = bytes.withContiguousStorageIfAvailable { update(UnsafeRawBufferPointer($0)) }
-        if handled == nil { Array(bytes).withUnsafeBytes { update($0) } }
+        inner.update(bytes)
     }
 
     /// Returns the 32-byte MAC and ends the hasher.
     public consuming func finalize() -> [UInt8] {
-        var innerDigest = [UInt8](repeating: 0, count: SHA256.byteCount)
-        innerDigest.withUnsafeMutableBytes { _ = mediactl_sha256_final(context, $0.baseAddress) }
-        context.pointee = outer.pointee
-        update(innerDigest)
+        // The digest's own array, uniquely held once the digest value is dropped: wiped in place below.
+        var innerDigest = inner.finalize().bytes
+        var outer = key.resumingOuter()
+        outer.update(innerDigest)
         innerDigest.withUnsafeMutableBytes { mediactl_openssl_cleanse($0.baseAddress, $0.count) }
-        return [UInt8](unsafeUninitializedCapacity: SHA256.byteCount) { buffer, count in
-            _ = mediactl_sha256_final(context, buffer.baseAddress)
-            count = SHA256.byteCount
-        }
+        return outer.finalize().bytes
     }
 }

@@ -40,6 +40,12 @@ public struct SHA256: ~Copyable {
         guard mediactl_sha256_init(context) == 1 else { fatalError("OpenSSL could not start a SHA-256 context") }
     }
 
+    /// A hash that continues from `state` (a copy of it: an HMAC key's prepared pad state).
+    init(resuming state: UnsafePointer<mediactl_sha256_ctx>) {
+        context = .allocate(capacity: 1)
+        context.initialize(to: state.pointee)
+    }
+
     deinit {
         mediactl_openssl_cleanse(context, MemoryLayout<mediactl_sha256_ctx>.size)
         context.deallocate()
