@@ -3,6 +3,5 @@ import Foundation
 import MediaCTL
 
 let status = await MediaCTLMain.run(
-    CommandLine.arguments.dropFirst(), environment: ProcessInfo.processInfo.environment,
-    actions: ProductionCommandActions())
+    CommandLine.arguments.dropFirst(), environment: ProcessInfo.processInfo.environment)
 exit(status)

@@ -3,7 +3,7 @@ import Testing
 
 @testable import MediaCTL
 
-/// `docs/cli.md` against ``CommandCatalog``: the synopsis has every command's usage line, every command has
+/// `docs/cli.md` against ``CommandTree``: the synopsis has every command's usage line, every command has
 /// its section and every option of a command is in the document.
 @Suite struct CLIDocumentTests {
     /// The repository's `docs/cli.md`, next to `Tests/`.
@@ -12,7 +12,7 @@ import Testing
 
     /// Every command spec but the root, depth first.
     static var commands: [CommandSpec] {
-        var pending = CommandCatalog.root.subcommands
+        var pending = CommandTree.root.subcommands
         var out: [CommandSpec] = []
         while let spec = pending.first {
             pending.removeFirst()

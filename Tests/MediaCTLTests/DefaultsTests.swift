@@ -9,33 +9,33 @@ import Testing
         let command = try MediaCTLMain.parse(["serve"], environment: [:])
         #expect(
             command
-                == .serve(
+                == .command(
                     ServeOptions(
                         listen: ListenAddress(host: "127.0.0.1", port: 8080), policiesDirectory: "./Policies",
                         stateDirectory: "./.mediactl", origins: [])))
     }
 
     @Test func everyCommandDefaults() throws {
-        let expectations: [([String], ParsedCommand)] = [
-            (["demo"], .demo(DemoOptions(keepServing: false))),
+        let expectations: [([String], ParsedCommandLine)] = [
+            (["demo"], .command(DemoOptions(keepServing: false))),
             (
                 ["fetch", "/catalog/coffee.jpg"],
-                .fetch(
+                .command(
                     FetchOptions(
                         path: "/catalog/coffee.jpg", headers: [], outputFile: nil, json: false,
                         policiesDirectory: "./Policies", stateDirectory: "./.mediactl"))
             ),
             (
                 ["inspect", "http://127.0.0.1:8081/catalog/a.jpg"],
-                .inspect(InspectOptions(url: "http://127.0.0.1:8081/catalog/a.jpg", policiesDirectory: "./Policies"))
+                .command(InspectOptions(url: "http://127.0.0.1:8081/catalog/a.jpg", policiesDirectory: "./Policies"))
             ),
             (
                 ["audit"],
-                .audit(AuditOptions(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))
+                .command(AuditOptions(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))
             ),
-            (["audit", "verify"], .auditVerify(AuditVerifyOptions(stateDirectory: "./.mediactl"))),
-            (["policy", "check"], .policyCheck(PolicyCheckOptions(policiesDirectory: "./Policies"))),
-            (["purge", "--all"], .purge(PurgeOptions(target: .all, stateDirectory: "./.mediactl"))),
+            (["audit", "verify"], .command(AuditVerifyOptions(stateDirectory: "./.mediactl"))),
+            (["policy", "check"], .command(PolicyCheckOptions(policiesDirectory: "./Policies"))),
+            (["purge", "--all"], .command(PurgeOptions(target: .all, stateDirectory: "./.mediactl"))),
         ]
         for (arguments, expected) in expectations {
             #expect(try MediaCTLMain.parse(arguments, environment: [:]) == expected, "\(arguments)")
@@ -43,9 +43,9 @@ import Testing
     }
 
     @Test func publicInitDefaultsMatchTheParser() throws {
-        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .serve(ServeOptions()))
-        #expect(try MediaCTLMain.parse(["audit"], environment: [:]) == .audit(AuditOptions()))
-        #expect(try MediaCTLMain.parse(["fetch", "/a"], environment: [:]) == .fetch(FetchOptions(path: "/a")))
+        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .command(ServeOptions()))
+        #expect(try MediaCTLMain.parse(["audit"], environment: [:]) == .command(AuditOptions()))
+        #expect(try MediaCTLMain.parse(["fetch", "/a"], environment: [:]) == .command(FetchOptions(path: "/a")))
         #expect(ListenAddress.default.description == "127.0.0.1:8080")
         #expect(CommandDefaults.policiesDirectory == "./Policies")
         #expect(CommandDefaults.stateDirectory == "./.mediactl")
@@ -53,12 +53,12 @@ import Testing
     }
 
     @Test func stateDirectoryComesFromTheEnvironment() throws {
-        let expectations: [([String], ParsedCommand)] = [
-            (["serve"], .serve(ServeOptions(stateDirectory: "/var/lib/mediactl"))),
-            (["fetch", "/a"], .fetch(FetchOptions(path: "/a", stateDirectory: "/var/lib/mediactl"))),
-            (["audit"], .audit(AuditOptions(stateDirectory: "/var/lib/mediactl"))),
-            (["audit", "verify"], .auditVerify(AuditVerifyOptions(stateDirectory: "/var/lib/mediactl"))),
-            (["purge", "--all"], .purge(PurgeOptions(target: .all, stateDirectory: "/var/lib/mediactl"))),
+        let expectations: [([String], ParsedCommandLine)] = [
+            (["serve"], .command(ServeOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["fetch", "/a"], .command(FetchOptions(path: "/a", stateDirectory: "/var/lib/mediactl"))),
+            (["audit"], .command(AuditOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["audit", "verify"], .command(AuditVerifyOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["purge", "--all"], .command(PurgeOptions(target: .all, stateDirectory: "/var/lib/mediactl"))),
         ]
         for (arguments, expected) in expectations {
             #expect(try MediaCTLMain.parse(arguments, environment: Self.stateEnvironment) == expected, "\(arguments)")
@@ -68,18 +68,18 @@ import Testing
     @Test func explicitStateDirectoryWinsOverTheEnvironment() throws {
         let spaced = try MediaCTLMain.parse(["audit", "--state-dir", "/srv/state"], environment: Self.stateEnvironment)
         let joined = try MediaCTLMain.parse(["audit", "--state-dir=/srv/state"], environment: Self.stateEnvironment)
-        #expect(spaced == .audit(AuditOptions(stateDirectory: "/srv/state")))
+        #expect(spaced == .command(AuditOptions(stateDirectory: "/srv/state")))
         #expect(joined == spaced)
     }
 
     @Test func emptyEnvironmentVariableFallsBackToTheDefault() throws {
         let command = try MediaCTLMain.parse(["audit", "verify"], environment: ["MEDIACTL_STATE_DIR": ""])
-        #expect(command == .auditVerify(AuditVerifyOptions(stateDirectory: "./.mediactl")))
+        #expect(command == .command(AuditVerifyOptions(stateDirectory: "./.mediactl")))
     }
 
     @Test func otherEnvironmentVariablesAreIgnored() throws {
         let command = try MediaCTLMain.parse(["serve"], environment: ["MEDIACTL_POLICIES": "/x", "STATE_DIR": "/y"])
-        #expect(command == .serve(ServeOptions()))
+        #expect(command == .command(ServeOptions()))
     }
 
     @Test func everyOptionOfServe() throws {
@@ -91,7 +91,7 @@ import Testing
             environment: Self.stateEnvironment)
         #expect(
             command
-                == .serve(
+                == .command(
                     ServeOptions(
                         listen: ListenAddress(host: "0.0.0.0", port: 0), policiesDirectory: "/etc/mediactl",
                         stateDirectory: "/srv/m",
@@ -107,7 +107,7 @@ import Testing
             environment: [:])
         #expect(
             command
-                == .fetch(
+                == .command(
                     FetchOptions(
                         path: "/receipts/r-7731.png?size=2",
                         headers: [RequestHeader(name: "Authorization", value: "Bearer t1")],
@@ -116,29 +116,29 @@ import Testing
 
     @Test func valuesMayStartWithASingleDash() throws {
         let command = try MediaCTLMain.parse(["fetch", "/a", "--output", "-"], environment: [:])
-        #expect(command == .fetch(FetchOptions(path: "/a", outputFile: "-")))
+        #expect(command == .command(FetchOptions(path: "/a", outputFile: "-")))
     }
 
     @Test func pathAfterTerminator() throws {
         let command = try MediaCTLMain.parse(["fetch", "--json", "--", "/-odd"], environment: [:])
-        #expect(command == .fetch(FetchOptions(path: "/-odd", json: true)))
+        #expect(command == .command(FetchOptions(path: "/-odd", json: true)))
     }
 
     @Test func otherCommandOptions() throws {
-        let expectations: [([String], ParsedCommand)] = [
-            (["demo", "--keep-serving"], .demo(DemoOptions(keepServing: true))),
+        let expectations: [([String], ParsedCommandLine)] = [
+            (["demo", "--keep-serving"], .command(DemoOptions(keepServing: true))),
             (
                 ["inspect", "--policies", "P", "https://o.example/a.jpg?v=1"],
-                .inspect(InspectOptions(url: "https://o.example/a.jpg?v=1", policiesDirectory: "P"))
+                .command(InspectOptions(url: "https://o.example/a.jpg?v=1", policiesDirectory: "P"))
             ),
             (
                 ["audit", "--json", "--policies", "P", "--state-dir", "S"],
-                .audit(AuditOptions(stateDirectory: "S", policiesDirectory: "P", json: true))
+                .command(AuditOptions(stateDirectory: "S", policiesDirectory: "P", json: true))
             ),
-            (["audit", "verify", "--state-dir", "S"], .auditVerify(AuditVerifyOptions(stateDirectory: "S"))),
+            (["audit", "verify", "--state-dir", "S"], .command(AuditVerifyOptions(stateDirectory: "S"))),
             (
                 ["policy", "check", "--policies=Policies.test"],
-                .policyCheck(PolicyCheckOptions(policiesDirectory: "Policies.test"))
+                .command(PolicyCheckOptions(policiesDirectory: "Policies.test"))
             ),
         ]
         for (arguments, expected) in expectations {
@@ -153,9 +153,9 @@ import Testing
             ("off", nil), ("[::1]:0", ListenAddress(host: "::1", port: 0)), ("10.0.0.5:9100", ListenAddress(host: "10.0.0.5", port: 9100)),
         ]
         for (text, expected) in expectations {
-            #expect(try MediaCTLMain.parse(["serve", "--admin-listen", text], environment: [:]) == .serve(ServeOptions(adminListen: expected)))
+            #expect(try MediaCTLMain.parse(["serve", "--admin-listen", text], environment: [:]) == .command(ServeOptions(adminListen: expected)))
         }
-        let bad = await CLIRun.run(["serve", "--admin-listen", "nine"], actions: RecordingActions())
+        let bad = await CLIRun.run(["serve", "--admin-listen", "nine"], using: CommandRecorder().environment)
         #expect(bad.status == 64)
         #expect(bad.stderr.hasPrefix("mediactl: invalid --admin-listen 'nine': expected HOST:PORT (or off)\n"))
         #expect(ServeCommand.isLoopback("127.0.0.1") && ServeCommand.isLoopback("127.8.0.1") && ServeCommand.isLoopback("::1"))
@@ -176,7 +176,7 @@ import Testing
         ]
         for (text, expected, description) in expectations {
             let command = try MediaCTLMain.parse(["serve", "--listen", text], environment: [:])
-            #expect(command == .serve(ServeOptions(listen: expected)), "\(text)")
+            #expect(command == .command(ServeOptions(listen: expected)), "\(text)")
             #expect(expected.description == description)
         }
     }

@@ -3,74 +3,69 @@ import Testing
 @testable import MediaCTL
 
 @Suite struct DispatchTests {
-    static let lines: [([String], ParsedCommand, String)] = [
+    static let lines: [([String], ParsedCommandLine, String)] = [
         (
-            ["serve", "--listen", "[::1]:9090"], .serve(ServeOptions(listen: ListenAddress(host: "::1", port: 9090))),
+            ["serve", "--listen", "[::1]:9090"], .command(ServeOptions(listen: ListenAddress(host: "::1", port: 9090))),
             "serve"
         ),
-        (["demo", "--keep-serving"], .demo(DemoOptions(keepServing: true)), "demo"),
+        (["demo", "--keep-serving"], .command(DemoOptions(keepServing: true)), "demo"),
         (
-            ["fetch", "/catalog/coffee.jpg", "--json"], .fetch(FetchOptions(path: "/catalog/coffee.jpg", json: true)),
+            ["fetch", "/catalog/coffee.jpg", "--json"], .command(FetchOptions(path: "/catalog/coffee.jpg", json: true)),
             "fetch"
         ),
-        (["inspect", "http://o.example/a.jpg"], .inspect(InspectOptions(url: "http://o.example/a.jpg")), "inspect"),
-        (["audit", "--json"], .audit(AuditOptions(json: true)), "audit"),
-        (["audit", "verify"], .auditVerify(AuditVerifyOptions()), "audit verify"),
-        (["policy", "check"], .policyCheck(PolicyCheckOptions()), "policy check"),
-        (["purge", "--credential-file", "t"], .purge(PurgeOptions(target: .credentialFile("t"))), "purge"),
-        (["reload", "--state-dir", "/var/lib/m"], .reload(ReloadOptions(stateDirectory: "/var/lib/m")), "reload"),
+        (["inspect", "http://o.example/a.jpg"], .command(InspectOptions(url: "http://o.example/a.jpg")), "inspect"),
+        (["audit", "--json"], .command(AuditOptions(json: true)), "audit"),
+        (["audit", "verify"], .command(AuditVerifyOptions()), "audit verify"),
+        (["audit", "prune", "--keep-segments", "3"], .command(AuditPruneOptions(keepSegments: 3)), "audit prune"),
+        (["policy", "check"], .command(PolicyCheckOptions()), "policy check"),
+        (["purge", "--credential-file", "t"], .command(PurgeOptions(target: .credentialFile("t"))), "purge"),
+        (["reload", "--state-dir", "/var/lib/m"], .command(ReloadOptions(stateDirectory: "/var/lib/m")), "reload"),
+        (["warm", "list.txt"], .command(WarmOptions(file: "list.txt")), "warm"),
+        (
+            ["sign", "--keys", "k", "--kid", "1", "--subject", "u", "--expires-in", "60", "/r.png"],
+            .command(SignOptions(keysFile: "k", keyID: "1", subject: "u", expiresIn: 60, target: "/r.png")), "sign"
+        ),
     ]
 
     @Test(arguments: lines)
-    func reachesTheRightActionWithTypedOptions(_ arguments: [String], _ expected: ParsedCommand, _ name: String) async {
-        let recorder = RecordingActions()
-        let result = await CLIRun.run(arguments, actions: recorder)
+    func reachesTheRightCommandWithTypedOptions(_ arguments: [String], _ expected: ParsedCommandLine, _ name: String) async {
+        let recorder = CommandRecorder()
+        let result = await CLIRun.run(arguments, using: recorder.environment)
         #expect(result == CLIRun(status: 0, stdout: "ran \(name)\n", stderr: ""))
         #expect(recorder.calls == [expected])
     }
 
+    /// Every command of the tree is reached by its own words, and the list above covers the tree, so a
+    /// command added to ``CommandTree/commands`` without a line here fails.
+    @Test func everyCommandOfTheTreeIsReachable() {
+        let paths = CommandTree.commands.map { $0.path }
+        #expect(Set(paths).count == paths.count)
+        #expect(Set(Self.lines.map { $0.2 }) == Set(paths.map { $0.joined(separator: " ") }))
+        for type in CommandTree.commands {
+            #expect(CommandTree.root.descendant(at: type.path) == type.spec.withSubcommands(of: CommandTree.root))
+        }
+    }
+
     @Test(arguments: [ExitCode.success, .failure, .unusableInput])
-    func actionStatusIsTheExitStatus(_ status: ExitCode) async {
-        let recorder = RecordingActions(status: status)
-        let result = await CLIRun.run(["audit"], actions: recorder)
+    func commandStatusIsTheExitStatus(_ status: ExitCode) async {
+        let recorder = CommandRecorder(status: status)
+        let result = await CLIRun.run(["audit"], using: recorder.environment)
         #expect(result.status == status.rawValue)
     }
 
-    @Test(arguments: lines)
-    func defaultActionsAreNotAvailable(_ arguments: [String], _ expected: ParsedCommand, _ name: String) async {
-        let result = await CLIRun.run(arguments)
-        #expect(result == CLIRun(status: 1, stdout: "", stderr: "mediactl: \(name) is not available in this build\n"))
-    }
-
-    /// A partial implementation keeps the defaults for the commands it does not provide.
-    @Test func partialImplementationKeepsDefaults() async {
-        struct OnlyPolicyCheck: CommandActions {
-            func policyCheck(_ options: PolicyCheckOptions, context: CommandContext) async -> ExitCode {
-                context.stdout.writeLine("checked \(options.policiesDirectory)")
-                return .unusableInput
-            }
-        }
-        let check = await CLIRun.run(["policy", "check"], actions: OnlyPolicyCheck())
-        #expect(check == CLIRun(status: 2, stdout: "checked ./Policies\n", stderr: ""))
-        let audit = await CLIRun.run(["audit"], actions: OnlyPolicyCheck())
-        #expect(audit == CLIRun(status: 1, stdout: "", stderr: "mediactl: audit is not available in this build\n"))
-    }
-
-    @Test func actionsSeeTheEnvironment() async {
-        struct EchoEnvironment: CommandActions {
-            func demo(_ options: DemoOptions, context: CommandContext) async -> ExitCode {
-                context.diagnose("HOME=\(context.environment["HOME"] ?? "-")")
-                return .success
-            }
-        }
-        let result = await CLIRun.run(["demo"], environment: ["HOME": "/home/u"], actions: EchoEnvironment())
+    @Test func commandsSeeTheEnvironment() async {
+        let environment = CommandEnvironment(interceptor: { _, context in
+            context.diagnose("HOME=\(context.environment["HOME"] ?? "-")")
+            return .success
+        })
+        let result = await CLIRun.run(["demo"], environment: ["HOME": "/home/u"], using: environment)
         #expect(result == CLIRun(status: 0, stdout: "", stderr: "mediactl: HOME=/home/u\n"))
     }
 
-    @Test func helpAndVersionNeverReachActions() async {
-        let recorder = RecordingActions()
+    @Test func helpAndVersionNeverReachCommands() async {
+        let recorder = CommandRecorder()
         for arguments in [[], ["help"], ["--version"], ["serve", "--help"], ["help", "purge"]] {
-            _ = await CLIRun.run(arguments, actions: recorder)
+            _ = await CLIRun.run(arguments, using: recorder.environment)
         }
         #expect(recorder.calls.isEmpty)
     }
@@ -81,5 +76,14 @@ import Testing
         #expect(ExitCode.unusableInput.rawValue == 2)
         #expect(ExitCode.usage.rawValue == 64)
         #expect(ExitCode.usage.description == "64")
+    }
+}
+
+extension CommandSpec {
+    /// This declaration with the subcommands its node has in `root`'s tree.
+    fileprivate func withSubcommands(of root: CommandSpec) -> CommandSpec {
+        CommandSpec(
+            path: path, summary: summary, usage: usage, options: options, positionals: positionals,
+            subcommands: root.descendant(at: path)?.subcommands ?? [], isRunnable: isRunnable, notes: notes)
     }
 }

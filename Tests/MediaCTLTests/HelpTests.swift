@@ -54,8 +54,8 @@ import Testing
 
     @Test(arguments: firstLines)
     func helpPrintsUsageFirstAndExits0(_ arguments: [String], _ firstLine: String) async {
-        let recorder = RecordingActions()
-        let result = await CLIRun.run(arguments, actions: recorder)
+        let recorder = CommandRecorder()
+        let result = await CLIRun.run(arguments, using: recorder.environment)
         #expect(result.status == 0)
         #expect(result.stderr == "")
         #expect(result.stdout.split(separator: "\n", omittingEmptySubsequences: false).first == Substring(firstLine))
@@ -68,7 +68,7 @@ import Testing
         let help = await CLIRun.run(["help"])
         let flag = await CLIRun.run(["--help"])
         #expect(bare.status == 0)
-        #expect(bare.stdout == CommandCatalog.root.helpText)
+        #expect(bare.stdout == CommandTree.root.helpText)
         #expect(help == bare)
         #expect(flag == bare)
     }
@@ -160,7 +160,7 @@ import Testing
     /// Walks the whole command tree: each command's help is its own, and its usage names every
     /// option it declares.
     @Test func everyCommandHasHelpNamingEveryOption() async {
-        var pending = [CommandCatalog.root]
+        var pending = [CommandTree.root]
         var visited = 0
         while let spec = pending.popLast() {
             visited += 1

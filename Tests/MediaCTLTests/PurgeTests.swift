@@ -18,7 +18,7 @@ import Testing
             (["purge", "--all"], PurgeOptions(target: .all)),
         ]
         for (arguments, expected) in expectations {
-            #expect(try MediaCTLMain.parse(arguments, environment: [:]) == .purge(expected), "\(arguments)")
+            #expect(try MediaCTLMain.parse(arguments, environment: [:]) == .command(expected), "\(arguments)")
         }
     }
 
@@ -36,8 +36,8 @@ import Testing
             (all + file + route, "options --route, --credential-file and --all cannot be used together"),
         ]
         for (options, message) in combinations {
-            let recorder = RecordingActions()
-            let result = await CLIRun.run(["purge"] + options, actions: recorder)
+            let recorder = CommandRecorder()
+            let result = await CLIRun.run(["purge"] + options, using: recorder.environment)
             #expect(result.status == 64, "\(options)")
             #expect(result.stderr == CLIRun.usageError(message, command: ["purge"]), "\(options)")
             #expect(recorder.calls.isEmpty)

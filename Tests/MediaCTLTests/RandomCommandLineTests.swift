@@ -31,8 +31,8 @@ import Testing
         for _ in 0..<3000 {
             let count = Int.random(in: 0...6, using: &generator)
             let arguments = (0..<count).map { _ in Self.vocabulary.randomElement(using: &generator)! }
-            let recorder = RecordingActions(status: .unusableInput)
-            let result = await CLIRun.run(arguments, actions: recorder)
+            let recorder = CommandRecorder(status: .unusableInput)
+            let result = await CLIRun.run(arguments, using: recorder.environment)
             statuses[result.status, default: 0] += 1
             switch result.status {
             case 0:

@@ -12,7 +12,7 @@ import Testing
             environment: [:])
         #expect(
             command
-                == .serve(
+                == .command(
                     ServeOptions(
                         stateDirectory: "S",
                         origins: [
@@ -23,9 +23,9 @@ import Testing
     }
 
     @Test func eventLoopsParsesInBothForms() throws {
-        #expect(try MediaCTLMain.parse(["serve", "--event-loops", "1"], environment: [:]) == .serve(ServeOptions(eventLoops: 1)))
-        #expect(try MediaCTLMain.parse(["serve", "--event-loops=256"], environment: [:]) == .serve(ServeOptions(eventLoops: 256)))
-        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .serve(ServeOptions(eventLoops: nil)))
+        #expect(try MediaCTLMain.parse(["serve", "--event-loops", "1"], environment: [:]) == .command(ServeOptions(eventLoops: 1)))
+        #expect(try MediaCTLMain.parse(["serve", "--event-loops=256"], environment: [:]) == .command(ServeOptions(eventLoops: 256)))
+        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .command(ServeOptions(eventLoops: nil)))
     }
 
     @Test func originSplitsAtTheFirstEquals() throws {
@@ -33,7 +33,7 @@ import Testing
             ["serve", "--origin", "one-time=http://o.example/?a=b=c"], environment: [:])
         #expect(
             command
-                == .serve(ServeOptions(origins: [OriginOverride(route: "one-time", url: "http://o.example/?a=b=c")])))
+                == .command(ServeOptions(origins: [OriginOverride(route: "one-time", url: "http://o.example/?a=b=c")])))
         #expect(OriginOverride(route: "one-time", url: "http://o.example/").description == "one-time=http://o.example/")
     }
 
@@ -47,7 +47,7 @@ import Testing
             environment: [:])
         #expect(
             command
-                == .fetch(
+                == .command(
                     FetchOptions(
                         path: "/avatars/u1001.jpg",
                         headers: [
@@ -62,7 +62,7 @@ import Testing
 
     @Test func headerValueMayHoldInnerTabsButNoOtherControls() throws {
         let command = try MediaCTLMain.parse(["fetch", "/a", "--header", "X-A: a\tb"], environment: [:])
-        #expect(command == .fetch(FetchOptions(path: "/a", headers: [RequestHeader(name: "X-A", value: "a\tb")])))
+        #expect(command == .command(FetchOptions(path: "/a", headers: [RequestHeader(name: "X-A", value: "a\tb")])))
         #expect(throws: UsageError.self) {
             try MediaCTLMain.parse(["fetch", "/a", "--header", "X-A: a\r\nX-B: b"], environment: [:])
         }
@@ -74,7 +74,7 @@ import Testing
     @Test func headerNamesAcceptEveryTokenCharacter() throws {
         let name = "!#$%&'*+-.^_`|~09azAZ"
         let command = try MediaCTLMain.parse(["fetch", "/a", "--header", name + ": v"], environment: [:])
-        #expect(command == .fetch(FetchOptions(path: "/a", headers: [RequestHeader(name: name, value: "v")])))
+        #expect(command == .command(FetchOptions(path: "/a", headers: [RequestHeader(name: name, value: "v")])))
     }
 
     @Test func nonRepeatableOptionsRejectASecondValue() async {

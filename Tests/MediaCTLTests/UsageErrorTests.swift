@@ -151,8 +151,8 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
 
     @Test(arguments: parsingCases + valueCases)
     func printsMessageAndUsageAndExits64(_ testCase: UsageCase) async {
-        let recorder = RecordingActions()
-        let result = await CLIRun.run(testCase.arguments, actions: recorder)
+        let recorder = CommandRecorder()
+        let result = await CLIRun.run(testCase.arguments, using: recorder.environment)
         #expect(result.status == 64)
         #expect(result.stdout == "")
         #expect(result.stderr == CLIRun.usageError(testCase.message, command: testCase.command))

@@ -293,15 +293,14 @@ import Testing
         defer { folder.remove() }
         let missing = folder.path + "/none"
         let result = await CLIRun.run(
-            ["audit", "--state-dir", missing, "--policies", PolicyCheckCommandTests.repositoryPolicies],
-            actions: ProductionCommandActions())
+            ["audit", "--state-dir", missing, "--policies", PolicyCheckCommandTests.repositoryPolicies])
         #expect(result.status == 2)
         #expect(result.stdout == "")
         #expect(result.stderr == "mediactl: state directory '\(missing)' does not exist\n")
-        let json = await CLIRun.run(["audit", "--json", "--state-dir", missing], actions: ProductionCommandActions())
+        let json = await CLIRun.run(["audit", "--json", "--state-dir", missing])
         #expect(json == CLIRun(status: 2, stdout: "", stderr: result.stderr))
         let file = try folder.file("plain", contents: "x")
-        let notDirectory = await CLIRun.run(["audit", "--state-dir", file], actions: ProductionCommandActions())
+        let notDirectory = await CLIRun.run(["audit", "--state-dir", file])
         #expect(notDirectory.status == 2)
         #expect(notDirectory.stderr == "mediactl: state directory '\(file)' is not a directory\n")
     }
@@ -310,8 +309,7 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let result = await CLIRun.run(
-            ["audit", "--state-dir", folder.path, "--policies", PolicyCheckCommandTests.repositoryPolicies],
-            actions: ProductionCommandActions())
+            ["audit", "--state-dir", folder.path, "--policies", PolicyCheckCommandTests.repositoryPolicies])
         #expect(result.status == 2)
         #expect(result.stderr == "mediactl: no audit log in '\(folder.path)/audit'\n")
     }
@@ -320,8 +318,7 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let result = await CLIRun.run(
-            ["audit", "--state-dir", folder.path, "--policies", folder.path + "/none"],
-            actions: ProductionCommandActions())
+            ["audit", "--state-dir", folder.path, "--policies", folder.path + "/none"])
         #expect(result.status == 2)
         #expect(
             result.stderr == """
@@ -336,7 +333,7 @@ import Testing
         defer { folder.remove() }
         let result = await CLIRun.run(
             ["audit", "--policies", PolicyCheckCommandTests.repositoryPolicies],
-            environment: ["MEDIACTL_STATE_DIR": folder.path + "/env"], actions: ProductionCommandActions())
+            environment: ["MEDIACTL_STATE_DIR": folder.path + "/env"])
         #expect(result.status == 2)
         #expect(result.stderr == "mediactl: state directory '\(folder.path)/env' does not exist\n")
     }

@@ -63,8 +63,7 @@ import Testing
         }
 
         func audit(_ extra: [String] = []) async -> CLIRun {
-            await CLIRun.run(["audit", "--state-dir", path, "--policies", PolicyCheckCommandTests.repositoryPolicies] + extra,
-                             actions: ProductionCommandActions())
+            await CLIRun.run(["audit", "--state-dir", path, "--policies", PolicyCheckCommandTests.repositoryPolicies] + extra)
         }
 
         func remove() { folder.remove() }
@@ -197,7 +196,7 @@ extension AuditCommandVariantTests {
         let before = AuditReader.files(directory: state.path + "/audit")
         let prune = await CLIRun.run(
             ["audit", "prune", "--keep-segments", "1", "--state-dir", state.path, "--policies",
-             PolicyCheckCommandTests.repositoryPolicies], actions: ProductionCommandActions())
+             PolicyCheckCommandTests.repositoryPolicies])
         let (source, variant) = (P.key("src").hex, P.key("src?w=144").hex)
         #expect(prune == CLIRun(
             status: 1, stdout: "",

@@ -34,11 +34,11 @@ import Testing
 
     @Test func parsesTheRepeatedFlagAndRefusesADirectoryGivenTwice() async throws {
         #expect(try MediaCTLMain.parse(["audit", "--state-dir", "a", "--state-dir=b", "--state-dir", "c"], environment: [:])
-            == .audit(AuditOptions(stateDirectory: "a", moreStateDirectories: ["b", "c"])))
+            == .command(AuditOptions(stateDirectory: "a", moreStateDirectories: ["b", "c"])))
         let single = try MediaCTLMain.parse(["audit", "--state-dir", "a"], environment: ["MEDIACTL_STATE_DIR": "env"])
-        #expect(single == .audit(AuditOptions(stateDirectory: "a")))
+        #expect(single == .command(AuditOptions(stateDirectory: "a")))
         #expect(try MediaCTLMain.parse(["audit"], environment: ["MEDIACTL_STATE_DIR": "env"])
-            == .audit(AuditOptions(stateDirectory: "env")))
+            == .command(AuditOptions(stateDirectory: "env")))
         #expect(AuditOptions(stateDirectory: "a").isFleet == false)
         #expect(AuditOptions(stateDirectory: "a", moreStateDirectories: ["b"]).stateDirectories == ["a", "b"])
         let twice = await CLIRun.run(["audit", "--state-dir", "a", "--state-dir", "b", "--state-dir", "a"])

@@ -25,7 +25,7 @@ import Testing
     static let policies = ServiceStateHarness.repository.appendingPathComponent("Policies").path
 
     func run(_ arguments: [String]) async -> CLIRun {
-        await CLIRun.run(arguments, actions: ProductionCommandActions())
+        await CLIRun.run(arguments)
     }
 
     @Test func prunesAndSaysWhatWasRemovedThenVerifyContinuesFromTheCheckpoint() async throws {

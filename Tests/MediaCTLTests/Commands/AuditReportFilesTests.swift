@@ -13,8 +13,8 @@ import Testing
 
     @Test func parsesBothFlagsWithAnyOtherOption() async throws {
         #expect(try MediaCTLMain.parse(["audit", "--junit", "r.xml", "--html=r.html", "--json"], environment: [:])
-            == .audit(AuditOptions(json: true, junitFile: "r.xml", htmlFile: "r.html")))
-        #expect(try MediaCTLMain.parse(["audit", "--html", "-"], environment: [:]) == .audit(AuditOptions(htmlFile: "-")))
+            == .command(AuditOptions(json: true, junitFile: "r.xml", htmlFile: "r.html")))
+        #expect(try MediaCTLMain.parse(["audit", "--html", "-"], environment: [:]) == .command(AuditOptions(htmlFile: "-")))
         let missing = await CLIRun.run(["audit", "--junit"])
         #expect(missing.status == 64)
         #expect(missing.stderr == CLIRun.usageError("missing value for option '--junit' (expected FILE)", command: ["audit"]))
@@ -168,7 +168,7 @@ import Testing
         defer { folder.remove() }
         let junit = folder.path + "/audit.xml"
         let result = await CLIRun.run(
-            ["audit", "--state-dir", folder.path + "/absent", "--junit", junit], actions: ProductionCommandActions())
+            ["audit", "--state-dir", folder.path + "/absent", "--junit", junit])
         #expect(result.status == 2)
         #expect(result.stderr == "mediactl: state directory '\(folder.path)/absent' does not exist\n")
         #expect(!FileManager.default.fileExists(atPath: junit))

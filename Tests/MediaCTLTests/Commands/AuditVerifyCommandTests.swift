@@ -54,11 +54,11 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let missing = await CLIRun.run(
-            ["audit", "verify", "--state-dir", folder.path + "/x"], actions: ProductionCommandActions())
+            ["audit", "verify", "--state-dir", folder.path + "/x"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "mediactl: state directory '\(folder.path)/x' does not exist\n")
         let noLog = await CLIRun.run(
-            ["audit", "verify", "--state-dir", folder.path], actions: ProductionCommandActions())
+            ["audit", "verify", "--state-dir", folder.path])
         #expect(noLog.status == 2)
         #expect(noLog.stdout == "")
         #expect(noLog.stderr == "mediactl: no audit log in '\(folder.path)/audit'\n")

@@ -19,7 +19,7 @@ import Testing
 
     @Test func defaultPoliciesAreAccepted() async {
         let result = await CLIRun.run(
-            ["policy", "check", "--policies", Self.repositoryPolicies], actions: ProductionCommandActions())
+            ["policy", "check", "--policies", Self.repositoryPolicies])
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let p = Self.repositoryPolicies
@@ -53,7 +53,7 @@ import Testing
         #expect(misspelled != text)
         _ = try folder.file("default.json", contents: misspelled)
         let result = await CLIRun.run(
-            ["policy", "check", "--policies", folder.path], actions: ProductionCommandActions())
+            ["policy", "check", "--policies", folder.path])
         #expect(result.status == 2)
         #expect(result.stdout == "")
         let allowed = PolicyFormat.tierKeys.joined(separator: ", ")
@@ -71,7 +71,7 @@ import Testing
         _ = try folder.file("a.json", contents: #"{ "tiers": { "t": { "storage": "disc" } }, "routes": [] }"#)
         _ = try folder.file("b.json", contents: "{ not json")
         let result = await CLIRun.run(
-            ["policy", "check", "--policies", folder.path], actions: ProductionCommandActions())
+            ["policy", "check", "--policies", folder.path])
         #expect(result.status == 2)
         let lines = result.stderr.split(separator: "\n").map(String.init)
         #expect(lines.count == 3)
@@ -83,7 +83,7 @@ import Testing
 
     @Test func missingDirectoryIsExitTwo() async {
         let result = await CLIRun.run(
-            ["policy", "check", "--policies", "/nonexistent/policies"], actions: ProductionCommandActions())
+            ["policy", "check", "--policies", "/nonexistent/policies"])
         #expect(result.status == 2)
         #expect(
             result.stderr == """

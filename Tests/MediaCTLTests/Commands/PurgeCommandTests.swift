@@ -109,7 +109,7 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let result = await CLIRun.run(
-            ["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
+            ["purge", "--all", "--state-dir", folder.path])
         #expect(
             result
                 == CLIRun(
@@ -119,7 +119,7 @@ import Testing
 
                         """))
         let missing = await CLIRun.run(
-            ["purge", "--route", "catalog", "--state-dir", folder.path + "/none"], actions: ProductionCommandActions())
+            ["purge", "--route", "catalog", "--state-dir", folder.path + "/none"])
         #expect(
             missing.stderr == "mediactl: state directory '\(folder.path)/none' does not exist\n")
         #expect(missing.status == 2)
@@ -130,7 +130,7 @@ import Testing
         defer { folder.remove() }
         try ServeStateFile(pid: Int32.max, listen: "127.0.0.1:9", adminToken: "t").write(stateDirectory: folder.path)
         let result = await CLIRun.run(
-            ["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
+            ["purge", "--all", "--state-dir", folder.path])
         #expect(
             result
                 == CLIRun(
@@ -147,7 +147,7 @@ import Testing
         // Port 1 on loopback: nothing listens there, so the connection is refused.
         try ServeStateFile(pid: getpid(), listen: "127.0.0.1:1", adminToken: "t").write(stateDirectory: folder.path)
         let result = await CLIRun.run(
-            ["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
+            ["purge", "--all", "--state-dir", folder.path])
         #expect(result.status == 2)
         #expect(result.stdout == "")
         #expect(
@@ -163,8 +163,8 @@ import Testing
         let expected = CLIRun(
             status: 2, stdout: "",
             stderr: "mediactl: the service for state directory \(folder.path) runs without an admin listener (--admin-listen off)\n")
-        #expect(await CLIRun.run(["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions()) == expected)
-        #expect(await CLIRun.run(["reload", "--state-dir", folder.path], actions: ProductionCommandActions()) == expected)
+        #expect(await CLIRun.run(["purge", "--all", "--state-dir", folder.path]) == expected)
+        #expect(await CLIRun.run(["reload", "--state-dir", folder.path]) == expected)
     }
 
     @Test func invalidServeJSONIsExitTwo() async throws {
@@ -172,7 +172,7 @@ import Testing
         defer { folder.remove() }
         _ = try folder.file("serve.json", contents: "{\"pid\":1}")
         let result = await CLIRun.run(
-            ["purge", "--all", "--state-dir", folder.path], actions: ProductionCommandActions())
+            ["purge", "--all", "--state-dir", folder.path])
         #expect(
             result
                 == CLIRun(

@@ -14,7 +14,7 @@ import Testing
     @Test func replicasOptionParsesAndExcludesStateDir() async throws {
         #expect(
             try MediaCTLMain.parse(["purge", "--all", "--replicas", "fleet.txt"], environment: ["MEDIACTL_STATE_DIR": "E"])
-                == .purge(PurgeOptions(target: .all, stateDirectory: "E", replicasFile: "fleet.txt")))
+                == .command(PurgeOptions(target: .all, stateDirectory: "E", replicasFile: "fleet.txt")))
         let both = await CLIRun.run(["purge", "--all", "--replicas", "f", "--state-dir", "S"])
         #expect(both.status == 64)
         #expect(
@@ -38,21 +38,21 @@ import Testing
         ]
         for (index, (contents, message)) in cases.enumerated() {
             let file = try folder.file("r\(index).txt", contents: contents)
-            let result = await CLIRun.run(["purge", "--all", "--replicas", file], actions: ProductionCommandActions())
+            let result = await CLIRun.run(["purge", "--all", "--replicas", file])
             #expect(result == CLIRun(status: 2, stdout: "", stderr: "mediactl: replicas file '\(file)' \(message)\n"))
         }
         let empty = try folder.file("empty.txt", contents: "# nothing\n\n")
         #expect(
-            await CLIRun.run(["purge", "--all", "--replicas", empty], actions: ProductionCommandActions())
+            await CLIRun.run(["purge", "--all", "--replicas", empty])
                 == CLIRun(status: 2, stdout: "", stderr: "mediactl: replicas file '\(empty)' names no replica\n"))
         let missing = await CLIRun.run(
-            ["purge", "--all", "--replicas", state + "/nope.txt"], actions: ProductionCommandActions())
+            ["purge", "--all", "--replicas", state + "/nope.txt"])
         #expect(missing.status == 2)
         #expect(missing.stderr == "mediactl: cannot read replicas file '\(state)/nope.txt': No such file or directory\n")
         let notServe = try folder.file("not-serve.json", contents: "{}")
         let bad = try folder.file("bad.txt", contents: "http://127.0.0.1:1 \(notServe)\n")
         #expect(
-            await CLIRun.run(["purge", "--all", "--replicas", bad], actions: ProductionCommandActions())
+            await CLIRun.run(["purge", "--all", "--replicas", bad])
                 == CLIRun(
                     status: 2, stdout: "",
                     stderr: "mediactl: serve.json '\(notServe)' is not a serve.json document ({\"pid\",\"listen\",\"adminToken\"})\n"))
@@ -93,7 +93,7 @@ import Testing
                 http://127.0.0.1:2 \(stopped.path)
 
                 """)
-        let result = await CLIRun.run(["purge", "--all", "--replicas", file], actions: ProductionCommandActions())
+        let result = await CLIRun.run(["purge", "--all", "--replicas", file])
         #expect(result.status == 1)
         #expect(
             result.stdout == """
@@ -124,14 +124,14 @@ import Testing
         let file = try folder.file(
             "fleet.txt",
             contents: "http://\(first.server.listen) \(first.harness.stateDirectory)\nhttp://\(second.server.listen) \(second.harness.stateDirectory)\n")
-        let route = await CLIRun.run(["purge", "--route", "catalog", "--replicas", file], actions: ProductionCommandActions())
+        let route = await CLIRun.run(["purge", "--route", "catalog", "--replicas", file])
         #expect(
             route
                 == CLIRun(
                     status: 0,
                     stdout: "http://\(first.server.listen): purged 1 entry\nhttp://\(second.server.listen): purged 1 entry\ntotal: purged 2 entries on 2 of 2 replicas\n",
                     stderr: ""))
-        let unknown = await CLIRun.run(["purge", "--route", "nope", "--replicas", file], actions: ProductionCommandActions())
+        let unknown = await CLIRun.run(["purge", "--route", "nope", "--replicas", file])
         #expect(unknown.status == 1)
         #expect(unknown.stdout.hasSuffix("total: purged 0 entries on 0 of 2 replicas\n"))
         #expect(

@@ -73,7 +73,7 @@ import Testing
             (base + ["--expires-in", "60", "--base-url", "ftp://x", "/a"], "invalid --base-url 'ftp://x': expected http://HOST[:PORT] or https://HOST[:PORT]"),
         ]
         for (arguments, message) in cases {
-            let result = await CLIRun.run(arguments, actions: ProductionCommandActions())
+            let result = await CLIRun.run(arguments)
             #expect(result.status == 64)
             #expect(result.stderr == CLIRun.usageError(message, command: ["sign"]))
         }

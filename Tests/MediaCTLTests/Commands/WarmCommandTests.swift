@@ -139,10 +139,10 @@ final class SteppingClock: Sendable {
     {
         let clock = SteppingClock(step: 0.1)
         let input = Array(stdin.utf8)
-        let environment = WarmCommand.Environment(
-            fetcher: fetcher, clock: { clock.read() }, isTerminal: isTerminal, standardInput: { input })
-        let actions = ClosureCommandActions(warm: { await WarmCommand.run($0, context: $1, environment: environment) })
-        return await CLIRun.run(arguments, actions: actions)
+        let environment = CommandEnvironment(
+            fetcher: fetcher, clock: CommandClock(now: CommandClock.system.now, monotonic: { clock.read() }),
+            standardInput: { input }, standardErrorIsTerminal: isTerminal)
+        return await CLIRun.run(arguments, using: environment)
     }
 
     @Test func warmsEveryPathInOrderAndSummarises() async throws {
@@ -242,11 +242,11 @@ final class SteppingClock: Sendable {
     }
 
     @Test func parsedOptions() throws {
-        #expect(try MediaCTLMain.parse(["warm"], environment: [:]) == .warm(WarmOptions()))
+        #expect(try MediaCTLMain.parse(["warm"], environment: [:]) == .command(WarmOptions()))
         #expect(try MediaCTLMain.parse(
             ["warm", "--server", "https://cache.example:8443/", "--concurrency", "64", "--policies", "P", "list.txt"],
             environment: ["MEDIACTL_STATE_DIR": "/s"])
-            == .warm(WarmOptions(server: "https://cache.example:8443", concurrency: 64, file: "list.txt",
+            == .command(WarmOptions(server: "https://cache.example:8443", concurrency: 64, file: "list.txt",
                                  policiesDirectory: "P", stateDirectory: "/s")))
     }
 }

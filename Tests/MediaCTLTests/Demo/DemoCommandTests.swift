@@ -86,7 +86,7 @@ import Testing
 
     @Test func demoPlaysEveryTierAndEndsWithACleanAudit() async throws {
         let started = ContinuousClock.now
-        let run = await CLIRun.run(["demo"], actions: ServeActions.actions)
+        let run = await CLIRun.run(["demo"])
         #expect(run.status == 0)
         #expect(run.stderr == "")
         let rows = Self.rows(run.stdout)
@@ -160,8 +160,7 @@ import Testing
             until: {
                 guard let (service, origin, state) = urls.withLock({ $0 }) else { return "no urls" }
                 // A kept demo is purgeable like `serve`: serve.json names it.
-                let purge = await CLIRun.run(["purge", "--route", "catalog", "--state-dir", state],
-                                             actions: ProductionCommandActions())
+                let purge = await CLIRun.run(["purge", "--route", "catalog", "--state-dir", state])
                 let admin = (try? ServeStateFile.read(stateDirectory: state))?.flatMap(\.admin) ?? "none"
                 let health = try? await HTTPGet.fetch("http://" + admin + "/_mediactl/health")
                 let hit = try? await HTTPGet.fetch(service + "/catalog/coffee-237a7131.jpg")
@@ -204,7 +203,7 @@ import Testing
         // The audit hint works from any directory: the demo's tiers are written next to the state.
         #expect(out.text.contains("  mediactl audit --state-dir \(state) --policies \(state)-policies\n"))
         let audit = await CLIRun.run(
-            ["audit", "--state-dir", state, "--policies", state + "-policies"], actions: ProductionCommandActions())
+            ["audit", "--state-dir", state, "--policies", state + "-policies"])
         #expect(audit.status == 0)
         #expect(audit.stdout.hasSuffix("\nclean: no violations\n"))
         try? FileManager.default.removeItem(atPath: state)

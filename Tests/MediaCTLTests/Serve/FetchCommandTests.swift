@@ -21,15 +21,11 @@ import Testing
         /// A fixed service clock: no second boundary can add an age of 1 s to a fresh answer.
         static let now = Date().timeIntervalSince1970.rounded(.down)
 
-        static var actions: ClosureCommandActions {
-            ClosureCommandActions(fetch: { options, context in
-                await FetchCommand(options: options, service: { $0.clock = { Setup.now } }).run(context: context)
-            })
-        }
+        static var environment: CommandEnvironment { CommandEnvironment(clock: .fixed(at: Setup.now)) }
 
         func run(_ arguments: [String]) async -> CLIRun {
             await CLIRun.run(
-                ["fetch"] + arguments + ["--policies", policies, "--state-dir", state], actions: Self.actions)
+                ["fetch"] + arguments + ["--policies", policies, "--state-dir", state], using: Self.environment)
         }
 
         func finish() async {
@@ -131,7 +127,7 @@ import Testing
             [
                 "fetch", "/catalog/horse-d29d871c.jpg", "--output", "-", "--json", "--policies", setup.policies,
                 "--state-dir", setup.state,
-            ], environment: [:], stdout: out, stderr: err, actions: Setup.actions)
+            ], environment: [:], stdout: out, stderr: err, commandEnvironment: Setup.environment)
         #expect(status == 0)
         #expect(out.bytes == setup.origin.origin.files["/catalog/horse-d29d871c.jpg"]!.bytes)
         #expect(try Self.object(err.text)["storage"] as? String == "disk")
@@ -148,8 +144,7 @@ import Testing
         #expect(document["cacheStatus"] is NSNull)
         #expect(document["storage"] is NSNull)
         let unfixed = await CLIRun.run(
-            ["fetch", "/receipts/r-7731.png", "--policies", setup.policies, "--state-dir", setup.state],
-            actions: ServeActions.actions)
+            ["fetch", "/receipts/r-7731.png", "--policies", setup.policies, "--state-dir", setup.state])
         #expect(unfixed.status == 1)
         #expect(unfixed.stdout.hasPrefix("401 Unauthorized\n"))
         let missing = await setup.run(["/catalog/none.jpg"])

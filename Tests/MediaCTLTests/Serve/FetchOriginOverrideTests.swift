@@ -16,7 +16,7 @@ import Testing
         let run = await CLIRun.run(
             ["fetch", "/catalog/coffee-237a7131.jpg", "--origin", "catalog=\(origin.base)/catalog/",
              "--policies", policies, "--state-dir", directory.path + "/state"],
-            actions: FetchCommandTests.Setup.actions)
+            using: FetchCommandTests.Setup.environment)
         #expect(run.status == 0)
         #expect(run.stdout.hasPrefix("200 OK\n"))
         #expect(run.stdout.hasSuffix("storage: disk (reason: tier-storage)\nbody: 15996 bytes\n"))
@@ -32,10 +32,10 @@ import Testing
         let run = await CLIRun.run(
             ["fetch", "/catalog/a.jpg", "--origin", "nosuch=http://127.0.0.1:1/", "--policies", policies,
              "--state-dir", directory.path + "/state"],
-            actions: FetchCommandTests.Setup.actions)
+            using: FetchCommandTests.Setup.environment)
         #expect(run.status == 2)
         #expect(run.stderr == "mediactl: --origin: nosuch: unknown route; allowed: avatars, catalog, large, one-time, receipts, uploads\n")
-        let malformed = await CLIRun.run(["fetch", "/catalog/a.jpg", "--origin", "bad"], actions: FetchCommandTests.Setup.actions)
+        let malformed = await CLIRun.run(["fetch", "/catalog/a.jpg", "--origin", "bad"], using: FetchCommandTests.Setup.environment)
         #expect(malformed.status == 64)
         #expect(malformed.stderr == CLIRun.usageError("invalid --origin 'bad': expected ROUTE=URL", command: ["fetch"]))
     }

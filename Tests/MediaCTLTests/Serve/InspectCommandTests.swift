@@ -7,10 +7,9 @@ import Testing
 /// `mediactl inspect URL` against the demo's origin (no `Date` field, so ages are exact).
 @Suite struct InspectCommandTests {
     /// `inspect` with a fixed clock, so the request and response times are the same second.
-    static let actions = ClosureCommandActions(inspect: { options, context in
-        let now = Date().timeIntervalSince1970.rounded(.down)
-        return await InspectCommand(options: options, clock: { now }).run(context: context)
-    })
+    static var environment: CommandEnvironment {
+        CommandEnvironment(clock: .fixed(at: Date().timeIntervalSince1970.rounded(.down)))
+    }
 
     /// The lines that explain the default tiers' `variants` (docs/variants.md).
     static let variantLines = """
@@ -25,7 +24,7 @@ import Testing
         let origin = try TestOrigin(addsDateField: false)
         let policies = try origin.writePolicies(in: directory)
         let url = origin.base + "/catalog/coffee-237a7131.jpg"
-        let run = await CLIRun.run(["inspect", url, "--policies", policies], actions: Self.actions)
+        let run = await CLIRun.run(["inspect", url, "--policies", policies], using: Self.environment)
         #expect(run.status == 0)
         #expect(run.stderr == "")
         #expect(
@@ -65,14 +64,14 @@ import Testing
         let origin = try TestOrigin(addsDateField: false)
         let policies = try origin.writePolicies(in: directory)
         let avatar = await CLIRun.run(
-            ["inspect", origin.base + "/avatars/u1001.jpg", "--policies", policies], actions: Self.actions)
+            ["inspect", origin.base + "/avatars/u1001.jpg", "--policies", policies], using: Self.environment)
         #expect(avatar.stdout.contains("\n  shared cache:   60 s (max-age)\n"))
         #expect(avatar.stdout.hasSuffix(
             "decision:         disk, ttl 60 s (reason tier-storage)\n  rfc9111: disk ttl=60 rfc9111-storable\n  tier: disk ttl=60 tier-storage\n"
                 + "metadata:         strip (the original is served and stored without EXIF, XMP, IPTC or text; pixels unchanged)\n"
                 + Self.variantLines + "variant storage:  disk at most, as its source (never wider, same partition, expires with it)\n"))
         let ticket = await CLIRun.run(
-            ["inspect", origin.base + "/one-time/ticket-5510.jpg", "--policies", policies], actions: Self.actions)
+            ["inspect", origin.base + "/one-time/ticket-5510.jpg", "--policies", policies], using: Self.environment)
         #expect(ticket.status == 0)
         #expect(ticket.stdout.contains("\n  Cache-Control:  no-store\n"))
         #expect(ticket.stdout.contains("\nRFC 9111 §3:      not storable in a shared cache (response-no-store)\n"))
@@ -90,12 +89,12 @@ import Testing
         let credential = try directory.file("u1.cred", contents: "demo-token-u1\n")
         let url = origin.base + "/receipts/r-7731.png"
         let run = await CLIRun.run(["inspect", url, "--credential-file", credential, "--policies", policies],
-                                   actions: Self.actions)
+                                   using: Self.environment)
         #expect(run.status == 0)
         #expect(run.stdout.contains("status: 200 OK, 47679 bytes"))
         #expect(run.stdout.contains("\ndecision:         encrypted-disk, ttl 60 s"))
         #expect(!run.stdout.contains("demo-token-u1"))
-        let anonymous = await CLIRun.run(["inspect", url, "--policies", policies], actions: Self.actions)
+        let anonymous = await CLIRun.run(["inspect", url, "--policies", policies], using: Self.environment)
         #expect(anonymous.stdout.contains("status: 401 Unauthorized"))
         await origin.stop()
     }
@@ -107,7 +106,7 @@ import Testing
         let policies = try origin.writePolicies(in: directory)
         let run = await CLIRun.run(
             ["inspect", "http://127.0.0.1:\(origin.port)/catalog/coffee-237a7131.jpg".replacingOccurrences(
-                of: "127.0.0.1", with: "localhost"), "--policies", policies], actions: Self.actions)
+                of: "127.0.0.1", with: "localhost"), "--policies", policies], using: Self.environment)
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix(
             "route:            none (no route's origin is a prefix of the URL)\ndecision:         - (no tier)\n"))
@@ -124,16 +123,16 @@ import Testing
         let base = "http://localhost:\(origin.port)"
         let run = await CLIRun.run(
             ["inspect", base + "/catalog/coffee-237a7131.jpg", "--policies", policies,
-             "--origin", "catalog=\(base)/catalog/"], actions: Self.actions)
+             "--origin", "catalog=\(base)/catalog/"], using: Self.environment)
         #expect(run.status == 0)
         #expect(run.stdout.contains("\nroute:            catalog (mount /catalog/, origin \(base)/catalog/)\n"))
         let unknown = await CLIRun.run(
             ["inspect", base + "/catalog/coffee-237a7131.jpg", "--policies", policies, "--origin", "catalgo=\(base)/"],
-            actions: Self.actions)
+            using: Self.environment)
         #expect(unknown.status == 2)
         #expect(unknown.stderr == "mediactl: --origin: catalgo: unknown route (did you mean `catalog`?); "
                 + "allowed: avatars, catalog, large, one-time, receipts, uploads\n")
-        let malformed = await CLIRun.run(["inspect", base + "/catalog/a.jpg", "--origin", "bad"], actions: Self.actions)
+        let malformed = await CLIRun.run(["inspect", base + "/catalog/a.jpg", "--origin", "bad"], using: Self.environment)
         #expect(malformed.status == 64)
         #expect(malformed.stderr == CLIRun.usageError("invalid --origin 'bad': expected ROUTE=URL", command: ["inspect"]))
         await origin.stop()
@@ -146,7 +145,7 @@ import Testing
         let policies = try origin.writePolicies(in: directory)
         await origin.stop()
         let url = origin.base + "/catalog/a.jpg"
-        let run = await CLIRun.run(["inspect", url, "--policies", policies], actions: ServeActions.actions)
+        let run = await CLIRun.run(["inspect", url, "--policies", policies])
         #expect(run.status == 1)
         #expect(run.stdout == "")
         #expect(run.stderr.hasPrefix("mediactl: cannot fetch \(url): connection-failed: "))
@@ -156,7 +155,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let run = await CLIRun.run(
-            ["inspect", "http://127.0.0.1:9/a.jpg", "--policies", directory.path + "/none"], actions: Self.actions)
+            ["inspect", "http://127.0.0.1:9/a.jpg", "--policies", directory.path + "/none"], using: Self.environment)
         #expect(
             run
                 == CLIRun(

@@ -12,7 +12,7 @@ import Testing
         let origin = try TestOrigin(addsDateField: false)
         let policies = try origin.writePolicies(in: directory)
         let run = await CLIRun.run(["inspect", origin.base + "/catalog/missing.jpg", "--policies", policies],
-                                   actions: InspectCommandTests.actions)
+                                   using: InspectCommandTests.environment)
         #expect(run.status == 0)
         #expect(run.stdout.hasSuffix("""
             body:             not validated (status 404)

@@ -38,11 +38,9 @@ import Testing
     }
 
     func run(_ world: World, _ url: String, fetcher: CountingOriginFetcher, stateDirectory: String? = nil) async -> CLIRun {
-        let actions = ClosureCommandActions(inspect: { options, context in
-            await InspectCommand(options: options, fetcher: fetcher, clock: { InspectSignedURLTests.now }).run(context: context)
-        })
+        let environment = CommandEnvironment(fetcher: fetcher, clock: .fixed(at: InspectSignedURLTests.now))
         return await CLIRun.run(["inspect", url, "--policies", world.policies, "--state-dir", stateDirectory ?? world.state],
-                                actions: actions)
+                                using: environment)
     }
 
     @Test func aValidURLShowsItsPartitionThenTheOriginRequest() async throws {

@@ -194,7 +194,7 @@ import Testing
         let extra = policies + "/z-extra.json"
         try Data("{ \"routes\": [ { \"name\": \"extra\", \"mount\": \"/extra/\", \"origin\": \"\(origin.base)/catalog/\", \"tier\": \"public\" } ] }".utf8)
             .write(to: URL(fileURLWithPath: extra))
-        let reloaded = await CLIRun.run(["reload", "--state-dir", state], actions: ProductionCommandActions())
+        let reloaded = await CLIRun.run(["reload", "--state-dir", state])
         let digest = try #require(serving.stderr.text.split(separator: " ").first { $0.count == 64 + 1 && $0.hasSuffix(";") }).dropLast()
         #expect(reloaded == CLIRun(status: 0, stdout: "reloaded: sha256 \(digest) (7 routes, 4 tiers; 0 stored responses removed)\n", stderr: ""))
         #expect(serving.stderr.text == "mediactl: reload: policies reloaded (sha256 \(digest); 7 routes, 4 tiers; 0 stored responses removed)\n")
@@ -212,7 +212,7 @@ import Testing
             problems = error.errors.map(\.description)
         }
         let count = problems.count
-        let refused = await CLIRun.run(["reload", "--state-dir", state], actions: ProductionCommandActions())
+        let refused = await CLIRun.run(["reload", "--state-dir", state])
         let summary = "reload failed: \(count) problem\(count == 1 ? "" : "s") in \(policies); the policies in force stay (sha256 \(digest))"
         #expect(refused == CLIRun(status: 1, stdout: "", stderr: (problems + [summary]).map { "mediactl: \($0)\n" }.joined()))
         #expect(serving.stderr.text.hasSuffix((problems + ["reload: " + summary]).map { "mediactl: \($0)\n" }.joined()))
@@ -239,8 +239,7 @@ import Testing
         let policies = try origin.writePolicies(in: directory)
         let state = directory.path + "/state"
         let run = await CLIRun.run(
-            ["serve", "--origin", "catalgo=http://127.0.0.1:9/catalog/", "--policies", policies, "--state-dir", state],
-            actions: ServeActions.actions)
+            ["serve", "--origin", "catalgo=http://127.0.0.1:9/catalog/", "--policies", policies, "--state-dir", state])
         #expect(
             run
                 == CLIRun(
@@ -258,8 +257,7 @@ import Testing
         let origin = try TestOrigin()
         let policies = try origin.writePolicies(in: directory)
         let run = await CLIRun.run(
-            ["serve", "--origin", "catalog=http://127.0.0.1:9/catalog?x=1", "--policies", policies],
-            actions: ServeActions.actions)
+            ["serve", "--origin", "catalog=http://127.0.0.1:9/catalog?x=1", "--policies", policies])
         #expect(run.status == 2)
         #expect(run.stderr.hasPrefix("mediactl: --origin: catalog: \"http://127.0.0.1:9/catalog?x=1\" "))
         await origin.stop()
@@ -269,7 +267,7 @@ import Testing
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let missing = directory.path + "/missing"
-        let run = await CLIRun.run(["serve", "--policies", missing], actions: ServeActions.actions)
+        let run = await CLIRun.run(["serve", "--policies", missing])
         #expect(
             run
                 == CLIRun(
@@ -295,7 +293,7 @@ import Testing
             expected = error
         }
         #expect(expected.errors.count >= 2)
-        let run = await CLIRun.run(["serve", "--policies", policies], actions: ServeActions.actions)
+        let run = await CLIRun.run(["serve", "--policies", policies])
         #expect(run.status == 2)
         #expect(run.stdout == "")
         #expect(run.stderr == expected.errors.map { "mediactl: \($0.description)\n" }.joined())
@@ -353,9 +351,7 @@ import Testing
         let state = try directory.file("state", contents: "x")
         let run = await CLIRun.run(
             ["serve", "--policies", policies, "--state-dir", state, "--listen", "127.0.0.1:0"],
-            actions: ClosureCommandActions(serve: { options, context in
-                await ServeCommand(options: options, configuration: .init(until: { "never" })).run(context: context)
-            }))
+            using: CommandEnvironment(stop: { "never" }))
         #expect(
             run
                 == CLIRun(

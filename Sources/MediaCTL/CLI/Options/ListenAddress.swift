@@ -28,6 +28,13 @@ public struct ListenAddress: Sendable, Hashable, CustomStringConvertible {
         host.contains(":") ? "[\(host)]:\(port)" : "\(host):\(port)"
     }
 
+    /// Parses `--admin-listen`: `off` (no admin listener, `nil`) or what ``parse(_:)`` accepts; a refusal's
+    /// reason ends in ` (or off)`.
+    static func parseOrOff(_ text: String) -> Result<ListenAddress?, ReasonError> {
+        if text == "off" { return .success(nil) }
+        return parse(text).map { Optional($0) }.mapError { ReasonError($0.reason + " (or off)") }
+    }
+
     /// Parses `HOST:PORT`.
     /// - Returns: the address, or the reason it is invalid, such as `"expected HOST:PORT"`,
     ///   `"host is empty"`, `"port must be a number from 0 to 65535"`,

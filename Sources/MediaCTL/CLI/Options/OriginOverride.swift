@@ -42,24 +42,3 @@ enum OriginURL {
         return true
     }
 }
-
-extension OriginOverride {
-    /// Every `--origin ROUTE=URL` of `parsed`, in order.
-    /// - Throws: ``UsageError`` `invalid-value` (`invalid --origin 'TEXT': REASON`) or `duplicate-option`
-    ///   (`route 'NAME' given more than one --origin`).
-    static func all(_ parsed: ParsedArguments) throws(UsageError) -> [OriginOverride] {
-        var origins: [OriginOverride] = []
-        for text in parsed.allValues("origin") {
-            switch OriginOverride.parse(text) {
-            case .success(let origin):
-                if origins.contains(where: { $0.route == origin.route }) {
-                    throw parsed.error(.duplicateOption, "route '\(origin.route)' given more than one --origin")
-                }
-                origins.append(origin)
-            case .failure(let error):
-                throw parsed.error(.invalidValue, "invalid --origin '\(text)': \(error.reason)")
-            }
-        }
-        return origins
-    }
-}

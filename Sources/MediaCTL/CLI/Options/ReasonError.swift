@@ -1,7 +1,8 @@
 /// Why a value is invalid, as a phrase that completes `invalid --option 'VALUE': <reason>`.
-struct ReasonError: Error, Hashable, Sendable, ExpressibleByStringLiteral {
-    let reason: String
+public struct ReasonError: Error, Hashable, Sendable, ExpressibleByStringLiteral {
+    /// The phrase, such as `expected HOST:PORT`.
+    public let reason: String
 
-    init(_ reason: String) { self.reason = reason }
-    init(stringLiteral value: String) { self.reason = value }
+    public init(_ reason: String) { self.reason = reason }
+    public init(stringLiteral value: String) { self.reason = value }
 }

@@ -42,3 +42,16 @@ public struct RequestHeader: Sendable, Hashable, CustomStringConvertible {
         }
     }
 }
+
+/// The `PATH` of `mediactl fetch` and `mediactl sign`: a request target in origin form.
+enum RequestTarget {
+    /// `text` when it starts with `/` and holds no space or control character.
+    /// - Returns: the target, or the reason: `"must start with '/'"`, `"contains a space or control character"`.
+    static func parse(_ text: String) -> Result<String, ReasonError> {
+        guard text.hasPrefix("/") else { return .failure("must start with '/'") }
+        if text.unicodeScalars.contains(where: { $0.value <= 0x20 || $0.value == 0x7F }) {
+            return .failure("contains a space or control character")
+        }
+        return .success(text)
+    }
+}

@@ -68,7 +68,7 @@ final class ServiceStateHarness: Sendable {
 
     /// `mediactl <arguments>` in-process with the production actions.
     func run(_ arguments: [String]) async -> CLIRun {
-        await CLIRun.run(arguments, actions: ProductionCommandActions())
+        await CLIRun.run(arguments)
     }
 
     /// `audit --state-dir S --policies P` plus `extra`.

@@ -4,7 +4,7 @@ public struct CommandContext: Sendable {
     public let stdout: any OutputSink
     /// Where diagnostics go, each line prefixed `mediactl: `.
     public let stderr: any OutputSink
-    /// The process environment as given to ``MediaCTLMain/run(_:environment:stdout:stderr:actions:)``.
+    /// The process environment as given to ``MediaCTLMain/run(_:environment:stdout:stderr:commandEnvironment:)``.
     public let environment: [String: String]
 
     public init(stdout: any OutputSink, stderr: any OutputSink, environment: [String: String]) {

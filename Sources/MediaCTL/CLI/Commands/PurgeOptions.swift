@@ -1,0 +1,108 @@
+import MediaSigning
+
+/// The options of `mediactl purge`.
+public struct PurgeOptions: MediaCommand {
+    /// What to purge: exactly one of `--route NAME`, `--credential-file FILE`, `--subject SUB`, `--all`.
+    public enum Target: Sendable, Hashable {
+        /// `--route NAME`: every object of the route.
+        case route(String)
+        /// `--credential-file FILE`: the partition of the credential read from the file.
+        case credentialFile(String)
+        /// `--subject SUB`: the partition of a signed-URL subject (docs/signed-urls.md).
+        case subject(String)
+        /// `--all`: every stored object.
+        case all
+    }
+
+    /// What to purge.
+    public var target: Target
+    /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`. Unused with ``replicasFile``.
+    public var stateDirectory: String
+    /// `--replicas FILE`: purge every replica the file names (``PurgeReplicasFile``) instead of the one
+    /// service of ``stateDirectory``; `nil` when not given. Cannot be combined with `--state-dir`.
+    public var replicasFile: String?
+
+    /// `--route NAME`: the route of a ``Target/route(_:)`` target; setting it makes that the target.
+    var route: String? {
+        get { if case .route(let name) = target { name } else { nil } }
+        set { if let newValue { target = .route(newValue) } }
+    }
+
+    /// `--credential-file FILE`: the file of a ``Target/credentialFile(_:)`` target; setting it makes that the target.
+    var credentialFile: String? {
+        get { if case .credentialFile(let file) = target { file } else { nil } }
+        set { if let newValue { target = .credentialFile(newValue) } }
+    }
+
+    /// `--subject SUB`: the subject of a ``Target/subject(_:)`` target; setting it makes that the target.
+    var subject: String? {
+        get { if case .subject(let subject) = target { subject } else { nil } }
+        set { if let newValue { target = .subject(newValue) } }
+    }
+
+    /// `--all`: whether the target is ``Target/all``; setting `true` makes that the target.
+    var all: Bool {
+        get { target == .all }
+        set { if newValue { target = .all } }
+    }
+
+    public init(target: Target, stateDirectory: String = CommandDefaults.stateDirectory, replicasFile: String? = nil) {
+        self.target = target
+        self.stateDirectory = stateDirectory
+        self.replicasFile = replicasFile
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["purge"],
+        summary: "Remove stored objects of one route, of one credential's or subject's partition, or all of them.",
+        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE]"],
+        arguments: [
+            .text("route", valueName: "NAME", help: "Purge every object of route NAME.", \.route),
+            .text(
+                "credential-file", valueName: "FILE",
+                help: "Purge the partition of the credential read from FILE (the token is never an argument).",
+                \.credentialFile),
+            .option(
+                "subject", valueName: "SUB",
+                help: "Purge the partition of signed-URL subject SUB (its logout or erasure; docs/signed-urls.md).",
+                \.subject
+            ) { input throws(UsageError) in
+                guard let subject = input.last else { return nil }
+                guard SignedURLParameters.isSubject(subject) else {
+                    throw input.error(.invalidValue, "invalid --subject: expected 1 to 128 of A-Z a-z 0-9 . _ -")
+                }
+                return subject
+            },
+            .flag("all", help: "Purge every stored object.", \.all),
+            .stateDirectory(\.stateDirectory),
+            .text(
+                "replicas", valueName: "FILE",
+                help: "Purge every replica FILE names, in parallel: lines 'ADMIN-URL STATE-DIR-OR-SERVE.JSON' (docs/scale-out.md).",
+                \.replicasFile),
+        ],
+        notes: [
+            "Exactly one of --route, --credential-file, --subject and --all is required.",
+            "Asks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.",
+            CommandTree.exitCodes(ok: "purged", failure: "the service failed the purge (5xx), or a replica of --replicas was not purged"),
+        ],
+        defaults: { PurgeOptions(target: .all) },
+        validation: { _, given throws(UsageError) in
+            let flags = given.flags(of: [\.route, \.credentialFile, \.subject, \.all])
+            guard flags.count == 1 else {
+                if flags.isEmpty {
+                    throw given.error(
+                        .conflictingOptions, "purge requires one of --route NAME, --credential-file FILE, --subject SUB or --all")
+                }
+                let list = flags.dropLast().joined(separator: ", ") + " and " + flags[flags.count - 1]
+                throw given.error(.conflictingOptions, "options \(list) cannot be used together")
+            }
+            if given.contains(\.replicasFile), given.contains(\.stateDirectory) {
+                throw given.error(.conflictingOptions, "options --state-dir and --replicas cannot be used together")
+            }
+        })
+
+    /// Asks the running service (or every replica of `--replicas`) to purge (``PurgeCommand``).
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
+        await PurgeCommand.run(self, context: context, client: PurgeClient(configuration: environment.purgeClient))
+    }
+}

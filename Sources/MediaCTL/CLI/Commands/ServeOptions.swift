@@ -1,0 +1,92 @@
+/// The options of `mediactl serve`.
+public struct ServeOptions: MediaCommand {
+    /// `--listen HOST:PORT`. Default: ``ListenAddress/default`` (127.0.0.1:8080).
+    public var listen: ListenAddress
+    /// `--admin-listen HOST:PORT|off`: where `/_mediactl/health`, `/_mediactl/metrics`, `POST /_mediactl/purge`
+    /// and `POST /_mediactl/admin/reload` are answered (docs/operations.md, "Admin listener"); `nil` (`off`): no
+    /// admin listener. Default: ``ListenAddress/adminDefault`` (127.0.0.1:9091).
+    public var adminListen: ListenAddress?
+    /// `--policies DIR`. Default: `./Policies`.
+    public var policiesDirectory: String
+    /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
+    public var stateDirectory: String
+    /// Every `--origin ROUTE=URL`, in command-line order, at most one per route. Default: empty.
+    public var origins: [OriginOverride]
+    /// `--event-loops N`: how many event-loop threads serve the connections, 1 to
+    /// ``maxEventLoops``. Default: `nil`, one per online CPU
+    /// (``HTTPServer/HTTPServer/Configuration/defaultEventLoopCount``).
+    public var eventLoops: Int?
+    /// `--access-log PATH|-`: where the access log goes (`-`: standard output). Default: `nil`, no access log.
+    public var accessLog: String?
+    /// Every `--front ADDR`: front proxies exempt from the per-address connection cap (256), canonical
+    /// (`127.0.0.1`, `[::1]`). Default: none.
+    public var fronts: [String]
+
+    /// The largest accepted `--event-loops` value.
+    public static let maxEventLoops = 256
+
+    public init(
+        listen: ListenAddress = .default, policiesDirectory: String = CommandDefaults.policiesDirectory,
+        stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = [],
+        eventLoops: Int? = nil, adminListen: ListenAddress? = .adminDefault, accessLog: String? = nil,
+        fronts: [String] = []
+    ) {
+        self.fronts = fronts
+        self.listen = listen
+        self.adminListen = adminListen
+        self.policiesDirectory = policiesDirectory
+        self.stateDirectory = stateDirectory
+        self.origins = origins
+        self.eventLoops = eventLoops
+        self.accessLog = accessLog
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["serve"],
+        summary: "Run the media service over HTTP until interrupted.",
+        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."],
+        arguments: [
+            .parsed(
+                "listen", valueName: "HOST:PORT",
+                help: "Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080.",
+                \.listen, parse: ListenAddress.parse),
+            .parsed(
+                "admin-listen", valueName: "HOST:PORT|off",
+                help: "Address of the admin listener (/_mediactl/health, /_mediactl/ready, /_mediactl/metrics, purge, reload); off: none. Default: 127.0.0.1:9091.",
+                \.adminListen, parse: ListenAddress.parseOrOff),
+            .policies(\.policiesDirectory),
+            .stateDirectory(\.stateDirectory),
+            .origins(
+                help: "Replace the origin base URL (http or https) of route ROUTE. Repeatable, once per route.",
+                \.origins),
+            .wholeNumber(
+                "event-loops", in: 1...maxEventLoops,
+                help: "Event-loop threads serving connections, 1 to 256. Default: one per online CPU.", \.eventLoops),
+            .text(
+                "access-log", valueName: "PATH|-",
+                help: "Append one JSON line per request to PATH (- for standard output); SIGUSR1 reopens it. Default: none.",
+                \.accessLog),
+            .repeated(
+                "front", valueName: "ADDR",
+                help: "Numeric address of a front proxy, exempt from the cap of 256 connections per client address. Repeatable.",
+                \.fronts, parse: { FrontAddress.parse($0).map(\.text) }),
+        ],
+        notes: [
+            "SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.",
+            CommandTree.exitCodes(ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)"),
+        ],
+        defaults: { ServeOptions() })
+
+    /// Serves until ``CommandEnvironment/stop`` (default: SIGINT or SIGTERM), answering `POST /_mediactl/purge`
+    /// and reload on the admin listener with the admin token written to `<state>/serve.json` (``ServeCommand``).
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
+        var configuration = ServeCommand.Configuration(
+            fetcher: environment.fetcher, admin: { service, adminToken in
+                AdminEndpoint.handler(service: service, adminToken: adminToken)
+            }, until: environment.stop)
+        if let clock = environment.clock {
+            configuration.service = { $0.clock = clock.now }
+        }
+        return await ServeCommand(options: self, configuration: configuration).run(context: context)
+    }
+}

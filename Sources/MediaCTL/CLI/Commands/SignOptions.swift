@@ -1,0 +1,54 @@
+/// The options of `mediactl sign`.
+public struct SignOptions: MediaCommand {
+    /// Longest `--expires-in`: 86,400 seconds (the largest `signedURLs.maxLifetime`).
+    public static let maxExpiresIn = 86_400
+
+    /// `--keys FILE`: the keys file (`KID SECRET` lines, mode 0600).
+    public var keysFile: String
+    /// `--kid KID`: the key to sign with.
+    public var keyID: String
+    /// `--subject SUB`: the subject, 1–128 of `[A-Za-z0-9._-]`.
+    public var subject: String
+    /// `--expires-in SECONDS`: 1–86,400.
+    public var expiresIn: Int
+    /// `--base-url URL`: printed before the target (`https://media.example.com`), or `nil`: the target only.
+    public var baseURL: String?
+    /// `PATH`: the request target to sign, starting with `/`, with an optional query (`/receipts/r.png?w=144`).
+    public var target: String
+
+    public init(keysFile: String, keyID: String, subject: String, expiresIn: Int, baseURL: String? = nil, target: String) {
+        self.keysFile = keysFile
+        self.keyID = keyID
+        self.subject = subject
+        self.expiresIn = expiresIn
+        self.baseURL = baseURL
+        self.target = target
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["sign"],
+        summary: "Print a signed capability URL for a tier with signedURLs (docs/signed-urls.md).",
+        usage: ["mediactl sign --keys FILE --kid KID --subject SUB --expires-in SECONDS [--base-url URL] PATH"],
+        arguments: [
+            .text("keys", valueName: "FILE", required: true, help: "The keys file (KID SECRET lines), readable by its owner only. Required.", \.keysFile),
+            .text("kid", valueName: "KID", required: true, help: "The key id to sign with. Required.", \.keyID),
+            .text("subject", valueName: "SUB", required: true, help: "The subject, 1 to 128 of A-Z a-z 0-9 . _ -: the partition the URL opens. Required.", \.subject),
+            .wholeNumber(
+                "expires-in", valueName: "SECONDS", in: 1...maxExpiresIn, unit: "seconds", required: true,
+                help: "Seconds from now until the URL expires, 1 to 86400. Required.", \.expiresIn),
+            .positional(
+                "PATH", help: "The request target to sign, such as /receipts/r-7731.png?w=144 (its query is signed too).",
+                \.target, parse: { $0.hasPrefix("/") ? .success($0) : .failure("must start with '/'") }),
+            .parsed(
+                "base-url", valueName: "URL", help: "Print the URL with this http(s)://HOST[:PORT] before the target. Default: the target only.",
+                \.baseURL,
+                parse: { WarmOptions.serverBase($0).map { .success($0) } ?? .failure("expected http://HOST[:PORT] or https://HOST[:PORT]") }),
+        ],
+        notes: [CommandTree.exitCodes(ok: "printed", failure: nil)],
+        defaults: { SignOptions(keysFile: "", keyID: "", subject: "", expiresIn: 1, target: "/") })
+
+    /// Prints the signed URL (``SignCommand``), expiring `--expires-in` seconds after the environment's now.
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
+        SignCommand.run(self, context: context, clock: environment.clocks.now)
+    }
+}
