@@ -10,11 +10,14 @@ import Testing
 final class ScriptedWarmFetcher: OriginFetching {
     let answers: [String: Result<OriginResponse, OriginError>]
     let asked = Mutex<[String]>([])
+    /// The timeout of every request, in order.
+    let timeouts = Mutex<[Double]>([])
 
     init(_ answers: [String: Result<OriginResponse, OriginError>]) { self.answers = answers }
 
     func fetch(_ request: OriginRequest) async throws -> OriginResponse {
         asked.withLock { $0.append(request.url) }
+        timeouts.withLock { $0.append(request.timeout) }
         guard let answer = answers[request.url] else { throw OriginError(.connectionFailed, "no answer scripted") }
         return try answer.get()
     }
@@ -235,10 +238,29 @@ final class SteppingClock: Sendable {
             (["warm", "--server", "127.0.0.1:8080"], "invalid --server '127.0.0.1:8080': expected http://HOST:PORT or https://HOST:PORT"),
             (["warm", "--server", "http://h:1/catalog/"], "invalid --server 'http://h:1/catalog/': expected http://HOST:PORT or https://HOST:PORT"),
             (["warm", "a.txt", "b.txt"], "unexpected argument 'b.txt'"),
+            (["warm", "--timeout", "0"], "invalid --timeout '0': expected a whole number of seconds from 1 to 3600"),
+            (["warm", "--timeout", "3601"], "invalid --timeout '3601': expected a whole number of seconds from 1 to 3600"),
+            (["warm", "--timeout", "1.5"], "invalid --timeout '1.5': expected a whole number of seconds from 1 to 3600"),
         ] {
             let result = await CLIRun.run(arguments)
             #expect(result == CLIRun(status: 64, stdout: "", stderr: CLIRun.usageError(message, command: ["warm"])), "\(arguments)")
         }
+    }
+
+    /// `--timeout` (added as one line in its command's file) reaches every request; 60 s without it.
+    @Test func timeoutReachesEveryRequest() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let policies = try Self.policies(in: directory)
+        let list = try directory.file("list.txt", contents: "/catalog/a.jpg\n")
+        let answers = ["http://h:1/catalog/a.jpg": ScriptedWarmFetcher.answer(200, cacheStatus: "mediactl; hit; ttl=9")]
+        let fetcher = ScriptedWarmFetcher(answers)
+        let given = await Self.run(["warm", "--server", "http://h:1", "--timeout", "5", "--policies", policies, list], fetcher: fetcher)
+        let defaulted = await Self.run(["warm", "--server", "http://h:1", "--policies", policies, list], fetcher: fetcher)
+        #expect(given.status == 0)
+        #expect(defaulted.status == 0)
+        #expect(fetcher.timeouts.withLock { $0 } == [5, 60])
+        #expect(try MediaCTLMain.parse(["warm", "--timeout=90"], environment: [:]) == .command(WarmOptions(timeout: 90)))
     }
 
     @Test func parsedOptions() throws {

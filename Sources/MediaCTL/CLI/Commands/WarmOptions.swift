@@ -1,10 +1,12 @@
-/// The options of `mediactl warm [--server URL] [--concurrency N] [FILE|-]`.
+/// The options of `mediactl warm [--server URL] [--concurrency N] [--timeout SECONDS] [FILE|-]`.
 public struct WarmOptions: MediaCommand {
     /// `--server URL`: the running service's base URL (`http://HOST:PORT`, no path). Default: `nil`, the
     /// listen address in `<state-dir>/serve.json`.
     public var server: String?
     /// `--concurrency N`: requests in flight at once, 1 to ``maxConcurrency``. Default: 4.
     public var concurrency: Int
+    /// `--timeout SECONDS`: how long to wait for each answer, 1 to ``maxTimeout``. Default: 60.
+    public var timeout: Int
     /// `FILE`: the list of paths, or `-` (the default) for standard input.
     public var file: String
     /// `--policies DIR`: the policies that say which routes are partitioned. Default: `./Policies`.
@@ -16,12 +18,15 @@ public struct WarmOptions: MediaCommand {
     public static let defaultConcurrency = 4
     /// The largest `--concurrency`: 64.
     public static let maxConcurrency = 64
+    /// The longest `--timeout`: 3,600 seconds.
+    public static let maxTimeout = 3600
 
     public init(
         server: String? = nil, concurrency: Int = WarmOptions.defaultConcurrency, file: String = "-",
         policiesDirectory: String = CommandDefaults.policiesDirectory,
-        stateDirectory: String = CommandDefaults.stateDirectory
+        stateDirectory: String = CommandDefaults.stateDirectory, timeout: Int = 60
     ) {
+        self.timeout = timeout
         self.server = server
         self.concurrency = concurrency
         self.file = file
@@ -32,7 +37,7 @@ public struct WarmOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["warm"],
         summary: "Fill the running service's cache from a list of paths.",
-        usage: ["mediactl warm [--server URL] [--concurrency N] [--policies DIR] [--state-dir DIR] [FILE|-]"],
+        usage: ["mediactl warm [--server URL] [--concurrency N] [--timeout SECONDS] [--policies DIR] [--state-dir DIR] [FILE|-]"],
         arguments: [
             .parsed(
                 "server", valueName: "URL",
@@ -41,6 +46,10 @@ public struct WarmOptions: MediaCommand {
             .wholeNumber(
                 "concurrency", in: 1...maxConcurrency, help: "Requests in flight at once, 1 to 64. Default: 4.",
                 \.concurrency),
+            .wholeNumber(
+                "timeout", valueName: "SECONDS", in: 1...maxTimeout, unit: "seconds",
+                help: "Seconds to wait for each answer, 1 to 3600; a path without an answer by then failed. Default: 60.",
+                \.timeout),
             .policies(
                 help: "Policies telling which routes are partitioned (refused: a list carries no credentials). Default: ./Policies.",
                 \.policiesDirectory),
@@ -59,7 +68,8 @@ public struct WarmOptions: MediaCommand {
 
     /// Sends every listed target to the running service (``WarmCommand``).
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
-        var warm = WarmCommand.Environment(fetcher: environment.originFetcher, clock: environment.clocks.monotonic)
+        var warm = WarmCommand.Environment(
+            fetcher: environment.originFetcher, clock: environment.clocks.monotonic, timeout: Double(timeout))
         if let standardInput = environment.standardInput { warm.standardInput = standardInput }
         if let isTerminal = environment.standardErrorIsTerminal { warm.isTerminal = isTerminal }
         return await WarmCommand.run(self, context: context, environment: warm)
