@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "MediaTransform", targets: ["MediaTransform"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "MediaService", targets: ["MediaService"]),
+        .library(name: "MediaServer", targets: ["MediaServer"]),
         .library(name: "MediaCTL", targets: ["MediaCTL"]),
         .library(name: "MediaTestSupport", targets: ["MediaTestSupport"]),
     ],
@@ -53,10 +54,15 @@ let package = Package(
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
                            "MediaAudit", "MediaTransform", "CCurl"],
             swiftSettings: strict),
+        // The service over HTTP: the public and admin handlers, the access log, signals, and MediaServer.
+        .target(
+            name: "MediaServer",
+            dependencies: ["MediaCore", "HTTPCaching", "MediaPolicy", "MediaAudit", "MediaService", "HTTPServer"],
+            swiftSettings: strict),
         .target(
             name: "MediaCTL",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
-                           "MediaAudit", "MediaTransform", "MediaService", "HTTPServer"],
+                           "MediaAudit", "MediaTransform", "MediaService", "HTTPServer", "MediaServer"],
             resources: [.copy("Resources/samples")],
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
@@ -82,7 +88,11 @@ let package = Package(
             dependencies: ["MediaCore", "MediaTestSupport", "MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
                            "MediaTransform", "MediaSigning"],
             swiftSettings: strict),
-        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MediaServerTests",
+            dependencies: ["MediaServer"],
+            swiftSettings: strict),
+        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaServer", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.
         .testTarget(
             name: "EndToEndTests",

@@ -1,3 +1,4 @@
+import MediaServer
 import HTTPCaching
 import HTTPServer
 import MediaCrypto

@@ -1,3 +1,4 @@
+import MediaServer
 import Foundation
 import MediaService
 

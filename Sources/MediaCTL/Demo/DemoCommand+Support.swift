@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import MediaAudit
+import MediaServer
 import MediaService
 import MediaStorage
 
@@ -62,6 +63,14 @@ extension DemoCommand {
             return try server.start()
         } catch {
             throw ServeCommand.listenError(error, address: ListenAddress(host: "127.0.0.1", port: 0))
+        }
+    }
+
+    static func start(_ server: MediaServer) throws(CommandError) -> MediaServer.BoundPorts {
+        do {
+            return try server.start()
+        } catch {
+            throw ServeCommand.listenError(error.error, address: ListenAddress(host: "127.0.0.1", port: 0))
         }
     }
 

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import MediaAudit
 import MediaPolicy
+import MediaServer
 import MediaService
 
 #if canImport(Glibc)
@@ -68,7 +69,7 @@ public struct DemoCommand: Sendable {
         running.stateDirectory = stateDirectory
         let signing = try DemoSigning(stateDirectory: stateDirectory)
         let origin = try DemoOrigin(samples: DemoSamples.all(), serviceToken: signing.token)
-        if options.keepServing && configuration.until == nil { running.signals = try ShutdownSignals() }
+        if options.keepServing && configuration.until == nil { running.signals = try ServeCommand.watch([SIGINT, SIGTERM]) }
         let originServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: origin)
         let originBase = "http://127.0.0.1:\(try Self.start(originServer))"
         running.originServer = originServer
@@ -82,20 +83,19 @@ public struct DemoCommand: Sendable {
         // With --keep-serving the demo is a running service like `serve`: an admin listener on a free
         // loopback port and an admin token in <state>/serve.json, so `mediactl purge --state-dir <state>` works.
         let adminToken = options.keepServing ? try? ServeStateFile.makeAdminToken() : nil
-        let handler = MediaHTTPHandler(service: service, observer: recorder.observer)
-        let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: handler)
-        let port = try Self.start(server)
-        let base = "http://127.0.0.1:\(port)"
+        let server = MediaServer(
+            service: service,
+            configuration: MediaServer.Configuration(
+                server: .init(host: "127.0.0.1", port: 0),
+                admin: adminToken == nil ? nil : .init(host: "127.0.0.1", port: 0, eventLoopCount: 1), sweepInterval: nil),
+            purge: adminToken.map { AdminEndpoint.handler(service: service, adminToken: $0) }, observer: recorder.observer)
         running.server = server
+        let ports = try Self.start(server)
+        let base = "http://127.0.0.1:\(ports.port)"
         var adminBase = base
-        if let adminToken {
-            let admin = AdminHTTPHandler(service: service, purge: AdminEndpoint.handler(service: service, adminToken: adminToken))
-            admin.publicServer.attach(server)
-            let adminServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0, eventLoopCount: 1), handler: admin)
-            let adminPort = try Self.start(adminServer)
-            running.adminServer = adminServer
+        if let adminToken, let adminPort = ports.adminPort {
             adminBase = "http://127.0.0.1:\(adminPort)"
-            try? ServeStateFile(pid: getpid(), listen: "127.0.0.1:\(port)", admin: "127.0.0.1:\(adminPort)",
+            try? ServeStateFile(pid: getpid(), listen: "127.0.0.1:\(ports.port)", admin: "127.0.0.1:\(adminPort)",
                                 adminToken: adminToken)
                 .write(stateDirectory: state)
         }
@@ -130,7 +130,7 @@ public struct DemoCommand: Sendable {
             if let until = configuration.until {
                 reason = await until()
             } else {
-                reason = ServeCommand.signalName(await running.signals?.wait())
+                reason = ServeCommand.signalName(await running.signals?.first(of: [SIGINT, SIGTERM]))
             }
             context.diagnose("\(reason): stopping the demo; state kept in \(state)")
         } else {

@@ -1,26 +1,25 @@
 import Foundation
 import HTTPServer
+import MediaServer
 import MediaService
 
-/// What a demo run started, so that every exit path stops it in order: the service's HTTP server,
-/// the service (`stop` record, sealed objects shredded), the origin, then the temporary state directory.
+/// What a demo run started, so that every exit path stops it in order: the service's listeners and the
+/// service (``MediaServer/MediaServer/stop(beforeServiceStops:)``: `stop` record, sealed objects shredded), the
+/// origin, then the temporary state directory.
 final class DemoRuntime {
-    var signals: ShutdownSignals?
+    var signals: SignalWatcher?
     var originServer: HTTPServer?
-    var server: HTTPServer?
-    var adminServer: HTTPServer?
+    var server: MediaServer?
     var service: MediaService?
     var stateDirectory: String?
 
-    /// Stops the service's server and the service (idempotent).
+    /// Stops the service's listeners and the service (idempotent).
     func stopService() async {
         if let server {
-            await OffPool.run { server.stop() }
+            await server.stop()
+        } else {
+            await service?.stop()
         }
-        if let adminServer {
-            await OffPool.run { adminServer.stop() }
-        }
-        await service?.stop()
         if let stateDirectory { ServeStateFile.remove(stateDirectory: stateDirectory) }
     }
 

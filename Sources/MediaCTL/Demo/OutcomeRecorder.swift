@@ -1,3 +1,4 @@
+import MediaServer
 import HTTPServer
 import MediaService
 import Synchronization

@@ -1,3 +1,5 @@
+import HTTPServer
+import MediaServer
 import HTTPCaching
 import MediaPolicy
 import MediaTransform
@@ -31,7 +33,7 @@ struct Inspection {
     }
 
     var text: String {
-        let status = "\(response.status) \(HTTPStatusText.reason(response.status))"
+        let status = "\(response.status) \(HTTPServerResponse.reasonPhrase(for: response.status))"
         var lines = ["GET \(url)", "status: \(status), \(response.body.count) bytes", ""]
         lines.append("origin cache headers:")
         for name in Self.shownFields {

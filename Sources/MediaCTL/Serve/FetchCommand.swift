@@ -1,3 +1,5 @@
+import HTTPServer
+import MediaServer
 import HTTPCaching
 import MediaService
 
@@ -121,7 +123,7 @@ public struct FetchCommand: Sendable {
     /// The text report: `200 OK`, the fields, a blank line, `route:`, `storage:`, `body:`, and for
     /// an `application/problem+json` answer not written to `--output`, `problem:` with the document.
     static func text(_ response: ServiceResponse, outputFile: String?) -> String {
-        var lines = ["\(response.status) \(HTTPStatusText.reason(response.status))"]
+        var lines = ["\(response.status) \(HTTPServerResponse.reasonPhrase(for: response.status))"]
         for field in response.fields { lines.append("\(field.name): \(field.value)") }
         lines.append("")
         let outcome = response.outcome

@@ -2,6 +2,7 @@ import Foundation
 import HTTPServer
 import MediaAudit
 import MediaPolicy
+import MediaServer
 import MediaService
 
 #if canImport(Glibc)
@@ -39,7 +40,7 @@ public struct ServeCommand: Sendable {
         /// The admin endpoint. Default: `nil` (`POST /_mediactl/purge` answers 404).
         public var admin: AdminFactory?
         /// What ends the run, returning its name for the last message (such as `SIGTERM`).
-        /// Default: `nil`, the first SIGINT or SIGTERM (``ShutdownSignals``).
+        /// Default: `nil`, the first SIGINT or SIGTERM (``MediaServer/SignalWatcher``).
         public var until: (@Sendable () async -> String)?
         /// Adjusts the service's configuration (state directory already set), such as its clock.
         /// Default: no change.
@@ -135,16 +136,10 @@ public struct ServeCommand: Sendable {
         } catch {
             throw CommandError(.adminToken, "cannot generate the admin token: \(error)", exitCode: .failure)
         }
-        var signals: ShutdownSignals?
-        var hangups: HangupSignals?
+        // One watcher for every signal serve handles: stop, reload, and reopen the access log.
+        var signals: SignalWatcher?
         if configuration.until == nil {
-            signals = try ShutdownSignals([SIGINT, SIGTERM])
-            do {
-                hangups = try HangupSignals()
-            } catch {
-                signals?.cancel()
-                throw error
-            }
+            signals = try Self.watch([SIGINT, SIGTERM, SIGHUP] + (options.accessLog == nil ? [] : [SIGUSR1]))
         }
         let service: MediaService
         do {
@@ -159,15 +154,13 @@ public struct ServeCommand: Sendable {
             }
         } catch {
             signals?.cancel()
-            hangups?.cancel()
             throw error
         }
-        let accessLog: AccessLogSetup?
+        let accessLog: AccessLog?
         do {
-            accessLog = try openAccessLog(service: service, context: context)
+            accessLog = try openAccessLog(service: service)
         } catch {
             signals?.cancel()
-            hangups?.cancel()
             await service.stop()
             throw error
         }
@@ -175,49 +168,37 @@ public struct ServeCommand: Sendable {
         let reloader = PolicyReloader(
             service: service, directory: options.policiesDirectory, overrides: options.origins, context: context,
             underscoreNames: underscoreNames)
-        let publicServer = HTTPServer(configuration: serverConfiguration(host: host, underscoreNames: underscoreNames),
-                                      handler: MediaHTTPHandler(service: service, accessLog: accessLog?.log))
-        let adminServer = options.adminListen.map { address in
-            let handler = AdminHTTPHandler(
-                service: service, purge: configuration.admin?(service, adminToken),
-                reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog?.log)
-            handler.publicServer.attach(publicServer)
-            return HTTPServer(configuration: adminServerConfiguration(host: adminHost ?? address.host, port: address.port),
-                              handler: handler)
-        }
-        func stopAll() async {
-            signals?.cancel()
-            hangups?.cancel()
-            await OffPool.run {
-                publicServer.stop()
-                adminServer?.stop()
-            }
-            accessLog?.close()
-            await service.stop()
-        }
-        let port: Int
+        let server = MediaServer(
+            service: service,
+            configuration: MediaServer.Configuration(
+                server: serverConfiguration(host: host, underscoreNames: underscoreNames),
+                admin: options.adminListen.map { adminServerConfiguration(host: adminHost ?? $0.host, port: $0.port) },
+                sweepInterval: configuration.sweepInterval, trimInterval: configuration.mallocTrimInterval),
+            purge: configuration.admin?(service, adminToken),
+            reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog)
+        let ports: MediaServer.BoundPorts
         do {
-            port = try publicServer.start()
+            ports = try server.start()
         } catch {
-            await stopAll()
-            throw Self.listenError(error, address: options.listen)
-        }
-        var adminBound: ListenAddress?
-        if let adminServer, let address = options.adminListen {
-            do {
-                adminBound = ListenAddress(host: address.host, port: UInt16(try adminServer.start()))
-            } catch {
-                await stopAll()
-                throw Self.listenError(error, address: address, what: "--admin-listen")
+            signals?.cancel()
+            await server.stop()
+            switch error.listener {
+            case .public: throw Self.listenError(error.error, address: options.listen)
+            case .admin: throw Self.listenError(error.error, address: options.adminListen!, what: "--admin-listen")
             }
         }
-        let bound = ListenAddress(host: options.listen.host, port: UInt16(port))
+        let bound = ListenAddress(host: options.listen.host, port: UInt16(ports.port))
+        var adminBound: ListenAddress?
+        if let address = options.adminListen, let adminPort = ports.adminPort {
+            adminBound = ListenAddress(host: address.host, port: UInt16(adminPort))
+        }
         do {
             try ServeStateFile(pid: getpid(), listen: bound.description, admin: adminBound?.description ?? ServeStateFile.adminOff,
                                 adminToken: adminToken)
                 .write(stateDirectory: options.stateDirectory)
         } catch {
-            await stopAll()
+            signals?.cancel()
+            await server.stop()
             throw error
         }
         context.stdout.writeLine(
@@ -230,42 +211,32 @@ public struct ServeCommand: Sendable {
         } else {
             context.stdout.writeLine("mediactl: no admin listener (--admin-listen off)")
         }
-        hangups?.start { _ = reloader.reload(trigger: "SIGHUP") }
-        let interval = configuration.sweepInterval
-        let sweeper = Task {
-            while !Task.isCancelled {
-                do { try await Task.sleep(for: interval) } catch { return }
-                service.sweep()
-            }
-        }
-        let trimmer = configuration.mallocTrimInterval.map { every in
-            Task.detached {
-                while !Task.isCancelled {
-                    do { try await Task.sleep(for: every) } catch { return }
-                    MallocTuning.trim()
+        let until = configuration.until
+        let reason = await server.run { [signals] in
+            if let until { return await until() }
+            return Self.signalName(await signals?.first(of: [SIGINT, SIGTERM]) { number in
+                switch number {
+                case SIGHUP: _ = await OffPool.run { reloader.reload(trigger: "SIGHUP") }
+                case SIGUSR1: Self.reopen(accessLog, context: context)
+                default: break
                 }
-            }
+            })
         }
-        let reason: String
-        if let until = configuration.until {
-            reason = await until()
-        } else {
-            reason = Self.signalName(await signals?.wait())
-        }
-        hangups?.cancel()
-        await OffPool.run {
-            publicServer.stop()  // drains first; health checks are answered meanwhile
-            adminServer?.stop()
-        }
-        sweeper.cancel()
-        trimmer?.cancel()
-        await sweeper.value  // a sweep in progress finishes before the stores stop
-        reloader.waitForReloads()  // a reload in progress finishes before the stores stop
-        accessLog?.close()  // before the service's keys are zeroed: the writer digests private paths with them
-        await service.stop()
+        signals?.cancel()
+        await server.stop { reloader.waitForReloads() }  // a reload in progress finishes before the stores stop
         ServeStateFile.remove(stateDirectory: options.stateDirectory)
         context.diagnose("\(reason): stopped after draining in-flight requests")
         return .success
+    }
+
+    /// A ``MediaServer/SignalWatcher`` of `signals`.
+    /// - Throws: ``CommandError`` `signal-handling` (exit 1) with the watcher's message.
+    static func watch(_ signals: [Int32]) throws(CommandError) -> SignalWatcher {
+        do {
+            return try SignalWatcher(signals)
+        } catch {
+            throw CommandError(.signalHandling, error.message, exitCode: .failure)
+        }
     }
 
     /// Whether the numeric address `host` is a loopback address (`127.0.0.0/8`, `::1`, `::ffff:127.x.x.x`).

@@ -3,6 +3,7 @@ import MediaService
 import Testing
 
 @testable import MediaCTL
+@testable import MediaServer
 @testable import MediaService
 
 /// A request is routed, admitted and keyed once, even when the event loop's synchronous path (`handleSync`) cannot

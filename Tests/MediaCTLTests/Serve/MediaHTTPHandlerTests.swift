@@ -5,6 +5,7 @@ import Synchronization
 import Testing
 
 @testable import MediaCTL
+@testable import MediaServer
 
 /// The adapter between HTTPServer and MediaService, called directly (no socket).
 @Suite struct MediaHTTPHandlerTests {

@@ -7,6 +7,7 @@ import Synchronization
 import Testing
 
 @testable import MediaCTL
+@testable import MediaServer
 
 #if canImport(Glibc)
     import Glibc

@@ -3,6 +3,7 @@ import HTTPServer
 import Synchronization
 
 @testable import MediaCTL
+@testable import MediaServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

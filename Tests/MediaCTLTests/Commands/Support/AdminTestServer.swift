@@ -3,6 +3,7 @@ import HTTPServer
 import MediaService
 
 @testable import MediaCTL
+@testable import MediaServer
 
 /// A real HTTP server on an ephemeral loopback port that answers every request with an
 /// ``AdminEndpoint`` (what `mediactl serve` does for `/_mediactl/purge`).

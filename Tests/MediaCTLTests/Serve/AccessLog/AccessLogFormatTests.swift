@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MediaCTL
+@testable import MediaServer
 
 /// The exact line of each kind of request (docs/operations.md, "Access log").
 @Suite struct AccessLogFormatTests {

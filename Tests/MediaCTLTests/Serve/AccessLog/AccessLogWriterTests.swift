@@ -3,6 +3,7 @@ import Glibc
 import Testing
 
 @testable import MediaCTL
+@testable import MediaServer
 
 /// ``AccessLog`` without its writer thread (``AccessLog/Configuration/startsWriter`` off): only `flush`,
 /// `reopen` and `close` write, so every test is deterministic.
@@ -99,16 +100,14 @@ import Testing
         let log = try AccessLog(path: path, format: Self.format, configuration: .init(startsWriter: false))
         let moved = directory.path + "/moved"
         #expect(rename(folder, moved) == 0)
-        #expect(throws: CommandError(.unwritableFile, "cannot open access log '\(path)': No such file or directory",
-                                     exitCode: .unusableInput)) { try log.reopen() }
+        #expect(throws: AccessLogError("cannot open access log '\(path)': No such file or directory")) { try log.reopen() }
         log.record(Self.entry("/catalog/a.jpg"))
         log.close()
         #expect(Self.read(moved + "/access.log") == Self.line(1, "/catalog/a.jpg"))
     }
 
     @Test func unopenableFileIsAnUnusableInputError() throws {
-        #expect(throws: CommandError(.unwritableFile, "cannot open access log '/nonexistent-dir/x.log': No such file or directory",
-                                     exitCode: .unusableInput)) {
+        #expect(throws: AccessLogError("cannot open access log '/nonexistent-dir/x.log': No such file or directory")) {
             _ = try AccessLog(path: "/nonexistent-dir/x.log", format: Self.format)
         }
     }
@@ -124,24 +123,5 @@ import Testing
         while log.writtenLines < 1 && Date() < deadline { try await Task.sleep(for: .milliseconds(1)) }
         #expect(Self.read(path) == Self.line(1, "/catalog/a.jpg"))
         log.close()
-    }
-}
-
-/// ``ReopenSignal`` with the real `SIGUSR1` delivered to this process.
-@Suite(.serialized) struct ReopenSignalTests {
-    @Test func runsTheActionOncePerSignalUntilCancelled() async throws {
-        let runs = AsyncStream<Void>.makeStream()
-        let signal = try ReopenSignal(signal: SIGUSR1) { runs.continuation.yield() }
-        var iterator = runs.stream.makeAsyncIterator()
-        #expect(kill(getpid(), SIGUSR1) == 0)
-        await iterator.next()
-        #expect(kill(getpid(), SIGUSR1) == 0)
-        await iterator.next()
-        #expect(throws: CommandError(.signalHandling, "another ReopenSignal is already installed", exitCode: .failure)) {
-            _ = try ReopenSignal(signal: SIGUSR1) {}
-        }
-        signal.cancel()
-        #expect(ShutdownSignalsTests.isDefaultAction(SIGUSR1))
-        signal.cancel()
     }
 }

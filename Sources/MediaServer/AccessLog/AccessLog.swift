@@ -71,8 +71,8 @@ public final class AccessLog: Sendable {
     private let wallOffset = Atomic<Int64>(AccessLog.currentWallOffset())
 
     /// Opens `path` (`-`: standard output) and starts the writer thread.
-    /// - Throws: ``CommandError`` `unwritable-file` (exit 2): `cannot open access log 'PATH': <errno text>`.
-    public init(path: String, format: AccessLogFormat, configuration: Configuration = Configuration()) throws(CommandError) {
+    /// - Throws: ``AccessLogError``: `cannot open access log 'PATH': <errno text>`.
+    public init(path: String, format: AccessLogFormat, configuration: Configuration = Configuration()) throws(AccessLogError) {
         self.path = path
         self.format = format
         self.configuration = configuration
@@ -135,9 +135,9 @@ public final class AccessLog: Sendable {
 
     /// Writes the queued lines to the current file, then opens ``path`` again (standard output: only the
     /// write). On failure the previous file stays in use.
-    /// - Throws: ``CommandError`` `unwritable-file`: `cannot open access log 'PATH': <errno text>`.
-    public func reopen() throws(CommandError) {
-        try output.withLock { (output: inout Output) throws(CommandError) in
+    /// - Throws: ``AccessLogError``: `cannot open access log 'PATH': <errno text>`.
+    public func reopen() throws(AccessLogError) {
+        try output.withLock { (output: inout Output) throws(AccessLogError) in
             drain(&output)
             guard !output.closed else { return }
             try output.file.reopen()

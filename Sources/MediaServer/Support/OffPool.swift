@@ -2,9 +2,9 @@ import Foundation
 
 /// Runs blocking work (``HTTPServer/HTTPServer/stop()``, which waits for in-flight requests) on
 /// its own thread, so no thread of the cooperative pool blocks.
-enum OffPool {
+public enum OffPool {
     /// Runs `body` on a new thread and resumes with its result.
-    static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
+    public static func run<T: Sendable>(_ body: @escaping @Sendable () -> T) async -> T {
         await withCheckedContinuation { continuation in
             let thread = Thread { continuation.resume(returning: body()) }
             thread.name = "mediactl-blocking"

@@ -10,8 +10,8 @@ final class AccessLogFile {
     private(set) var descriptor: Int32
 
     /// Opens `path` (`-`: standard output, never closed).
-    /// - Throws: ``CommandError`` `unwritable-file` (exit 2): `cannot open access log 'PATH': <errno text>`.
-    init(path: String) throws(CommandError) {
+    /// - Throws: ``AccessLogError``: `cannot open access log 'PATH': <errno text>`.
+    init(path: String) throws(AccessLogError) {
         if path == "-" {
             self.path = nil
             descriptor = 1
@@ -23,8 +23,8 @@ final class AccessLogFile {
 
     /// Opens `path` again and closes the previous descriptor (after `logrotate` renamed the file). On
     /// failure the previous descriptor stays in use.
-    /// - Throws: ``CommandError`` `unwritable-file` as ``init(path:)``.
-    func reopen() throws(CommandError) {
+    /// - Throws: ``AccessLogError`` as ``init(path:)``.
+    func reopen() throws(AccessLogError) {
         guard let path else { return }
         let fresh = try Self.open(path)
         Glibc.close(descriptor)
@@ -57,11 +57,10 @@ final class AccessLogFile {
         descriptor = -1
     }
 
-    private static func open(_ path: String) throws(CommandError) -> Int32 {
+    private static func open(_ path: String) throws(AccessLogError) -> Int32 {
         let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else {
-            throw CommandError(.unwritableFile, "cannot open access log '\(path)': \(String(cString: strerror(errno)))",
-                               exitCode: .unusableInput)
+            throw AccessLogError("cannot open access log '\(path)': \(String(cString: strerror(errno)))")
         }
         return fd
     }

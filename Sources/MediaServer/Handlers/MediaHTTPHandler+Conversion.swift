@@ -24,7 +24,7 @@ extension MediaHTTPHandler {
 
     /// An RFC 9457 problem in the service's shape (`type`, `title`, `status`, `detail`, `code`),
     /// with `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
-    static func problem(_ status: Int, code: String, detail: String) -> HTTPServerResponse {
+    public static func problem(_ status: Int, code: String, detail: String) -> HTTPServerResponse {
         let body = ProblemDetails(status: status, code: code, detail: detail).json
         return HTTPServerResponse(
             status: status,
