@@ -97,7 +97,7 @@ let package = Package(
         .testTarget(
             name: "EndToEndTests",
             dependencies: ["MediaCore", "MediaCTL", "MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching",
-                           "MediaCrypto", "MediaSigning"],
+                           "MediaCrypto", "MediaSigning", "MediaTestSupport"],
             swiftSettings: strict),
     ],
     swiftLanguageModes: [.v6]

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaTestSupport
 import Testing
 
 /// Hardening items 1, 2 and 4 against the built binary: bodies nobody reads are refused from the head, a body

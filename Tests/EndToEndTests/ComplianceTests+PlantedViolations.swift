@@ -1,6 +1,7 @@
 import Foundation
 import MediaAudit
 import MediaCrypto
+import MediaTestSupport
 import Testing
 
 extension ComplianceTests {

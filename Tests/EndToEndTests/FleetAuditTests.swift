@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// `mediactl audit --state-dir A --state-dir B` on two real replicas (issue 17 item 3, docs/scale-out.md):

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// The HTTP interface of `mediactl serve` (docs/service-behaviour.md): methods, conditionals, request

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// nginx `proxy_cache` in front of `mediactl serve` (docs/bff-integration.md): given mediactl's

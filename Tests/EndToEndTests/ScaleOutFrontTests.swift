@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// The nginx front documented in docs/scale-out.md, checked with `nginx -t` and run in front of three

@@ -1,5 +1,6 @@
 import Foundation
 import MediaSigning
+import MediaTestSupport
 import Testing
 
 /// docs/examples/signed-urls/policy.json against a real nginx origin and the built binary: the subject is the

@@ -1,5 +1,6 @@
 import Foundation
 import MediaSigning
+import MediaTestSupport
 import Testing
 
 #if canImport(Glibc)

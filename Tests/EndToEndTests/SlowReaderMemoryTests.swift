@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaTestSupport
 import Testing
 
 /// Hardening item 3 against the built binary: slow readers of one large stored image share one copy of it. The

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// Leniencies RFC 9112 allows that would help a desync behind another front are refusals (docs/http-server.md,

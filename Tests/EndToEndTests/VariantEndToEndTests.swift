@@ -1,5 +1,6 @@
 import Foundation
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// Derived images against the built binary and a real nginx origin, with the repository's default

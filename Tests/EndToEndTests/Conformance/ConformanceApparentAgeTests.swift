@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// The tier's TTL cap counts the apparent age from `Date` (RFC 9111 §4.2.3), as it counts `Age`: against the built

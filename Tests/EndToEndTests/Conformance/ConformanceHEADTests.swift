@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// RFC 9111 §4.3.5 against the built binary in conformance mode: a client HEAD that must reach the origin is

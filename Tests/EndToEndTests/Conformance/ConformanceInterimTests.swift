@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// RFC 9110 §15.2 interim responses and RFC 9112 §6 transfer codings against the built binary in

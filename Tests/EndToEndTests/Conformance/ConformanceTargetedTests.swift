@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// RFC 9213 targeted cache control in conformance mode against the built binary: `CDN-Cache-Control` (and a

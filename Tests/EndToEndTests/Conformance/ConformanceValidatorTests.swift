@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// Client validators answered from the store (RFC 9110 §13.1.2, §8.8.3; RFC 9111 §4.3.2) against the built

@@ -1,3 +1,4 @@
+import MediaTestSupport
 /// A `Cache-Status` field value (RFC 9211) split into its parameters:
 /// `mediactl; fwd=uri-miss; stored` → `hit == false`, `forward == "uri-miss"`, `stored == true`.
 struct CacheStatusValue: Sendable, Equatable {
@@ -22,4 +23,9 @@ struct CacheStatusValue: Sendable, Equatable {
     var forward: String? { parameters["fwd"] }
     var forwardStatus: String? { parameters["fwd-status"] }
     var detail: String? { parameters["detail"] }
+}
+
+extension HTTPResponse {
+    /// The parsed `Cache-Status` value, or an empty one.
+    var cacheStatus: CacheStatusValue { CacheStatusValue(header("Cache-Status") ?? "") }
 }

@@ -1,10 +1,11 @@
 import Foundation
+import MediaTestSupport
 
 /// `mediactl serve` in conformance mode (`docs/examples/conformance/conformance.json`: one
-/// `"methods": "all"` route on a generic shared tier, memory storage) in front of a ``ScriptedOrigin``.
+/// `"methods": "all"` route on a generic shared tier, memory storage) in front of a ``ScriptedOrigin/Socket``.
 /// ``tearDown()`` stops both (call it in a `defer`).
 final class ConformanceWorld: @unchecked Sendable {
-    let origin: ScriptedOrigin
+    let origin: ScriptedOrigin.Socket
     let root: URL
     let serve: MediactlProcess
 
@@ -12,7 +13,7 @@ final class ConformanceWorld: @unchecked Sendable {
     /// policy pointed at it; `tier` entries are merged into the `http` tier (e.g. `"cache": "private"`).
     init(tier: [String: String] = [:], extraArguments: [String] = [],
          handler: @escaping @Sendable (ScriptedOrigin.Request, Int, ScriptedOrigin.Connection) -> Void) throws {
-        origin = try ScriptedOrigin(handler: handler)
+        origin = try ScriptedOrigin.Socket(handler: handler)
         root = FileManager.default.temporaryDirectory.appendingPathComponent("mediactl-conf-\(UUID().uuidString)")
         let policies = root.appendingPathComponent("policies")
         try FileManager.default.createDirectory(at: policies, withIntermediateDirectories: true)

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import MediaTestSupport
 #endif
 
 /// The built `mediactl` binary run as a child process: `mediactl serve` on a loopback port, and one-shot

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import MediaTestSupport
 #endif
 
 /// A real nginx `proxy_cache` in front of `mediactl serve` (docs/bff-integration.md), on a free

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import MediaTestSupport
 #endif
 
 /// A real nginx origin for end-to-end tests, on a free loopback port, serving `Tests/Fixtures/corpus`

@@ -2,6 +2,7 @@ import Foundation
 
 #if canImport(Glibc)
 import Glibc
+import MediaTestSupport
 #endif
 
 /// The nginx front of docs/scale-out.md (`docs/examples/scale-out/nginx-front.conf`) with its production

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 
 /// One end-to-end world: a real nginx origin, a policies folder whose routes point at it, a state
 /// directory, and `mediactl serve` on a free loopback port. ``tearDown()`` stops everything

@@ -1,5 +1,6 @@
 import Foundation
 import MediaSigning
+import MediaTestSupport
 
 /// The world of the browser test (BrowserSignedURLTests): docs/examples/signed-urls/policy.json served by the
 /// built `mediactl serve`, a real nginx origin, and a second nginx server on another port that serves the

@@ -1,4 +1,5 @@
 import MediaAudit
+import MediaTestSupport
 import Testing
 
 @Suite struct SVGChartTests {

@@ -1,5 +1,6 @@
 import Foundation
 import MediaAudit
+import MediaTestSupport
 import Testing
 
 @Suite struct XMLEscapingTests {

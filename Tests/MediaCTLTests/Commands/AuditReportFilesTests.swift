@@ -1,6 +1,7 @@
 import Foundation
 import MediaAudit
 import MediaStorage
+import MediaTestSupport
 import Synchronization
 import Testing
 

@@ -3,6 +3,7 @@ import HTTPServer
 import MediaAudit
 import MediaPolicy
 import MediaService
+import MediaTestSupport
 import Synchronization
 import Testing
 
@@ -421,7 +422,7 @@ import Testing
         // The server is draining once its listening socket is closed; the request is still held, and
         // the service has not been stopped (no `stop` record).
         let port = serving.port
-        #expect(await eventually { !Self.accepts(port: port) })
+        #expect(await eventually { !FreePort.accepts(port: port) })
         #expect(try AuditReader.records(directory: state + "/audit").map(\.event).filter({ $0 != .policy }) == [.start])
         held.release.open()
         let answer = try await inFlight.value
@@ -430,23 +431,6 @@ import Testing
         #expect(await stopping.value == .success)
         #expect(try AuditReader.records(directory: state + "/audit").map(\.event).filter({ $0 != .policy }) == [.start, .store, .stop])
         await OffPool.run { originServer.stop() }
-    }
-
-    /// Whether a TCP connection to 127.0.0.1:`port` is accepted (loopback: refused at once when closed).
-    static func accepts(port: Int) -> Bool {
-        let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
-        guard fd >= 0 else { return false }
-        defer { close(fd) }
-        var address = sockaddr_in()
-        address.sin_family = sa_family_t(AF_INET)
-        address.sin_port = in_port_t(UInt16(port).bigEndian)
-        address.sin_addr.s_addr = inet_addr("127.0.0.1")
-        let result = withUnsafePointer(to: &address) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
-                connect(fd, $0, socklen_t(MemoryLayout<sockaddr_in>.size))
-            }
-        }
-        return result == 0
     }
 
     @Test func listenHostNamesAreResolved() throws {

@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// The memory-hit fast path under concurrent hits, new stores and purges: every answer's fields

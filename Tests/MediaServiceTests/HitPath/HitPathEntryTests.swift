@@ -1,6 +1,7 @@
 import HTTPCaching
 @testable import MediaService
 import MediaStorage
+import MediaTestSupport
 import Testing
 
 /// The memory-hit fast path against the full path, entry by entry: freshness limits (RFC 9111 and the

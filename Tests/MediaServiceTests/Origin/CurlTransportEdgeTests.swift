@@ -2,6 +2,7 @@ import Foundation
 import Glibc
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// Edge cases of the libcurl transport, one test each: a slow head is not an idle timeout, cancellations racing
@@ -71,7 +72,7 @@ import Testing
     /// A retry whose backoff would end past the fetch's deadline is not made: the connection
     /// failure is thrown at once, not a `timeout` after sleeping beyond `OriginRequest.timeout`.
     @Test func backoffPastTheDeadlineThrowsTheConnectionFailureAtOnce() async throws {
-        let port = try TestHTTPServer.closedPort()
+        let port = try ScriptedOrigin.Socket.closedPort()
         let retries = Counter()
         let fetcher = try CurlOriginFetcher(configuration: .init(retryBaseDelay: 5)) { _, _ in retries.increment() }
         let start = ContinuousClock.now

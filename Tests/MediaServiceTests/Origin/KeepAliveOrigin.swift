@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaTestSupport
 import Synchronization
 
 /// A keep-alive HTTP/1.1 origin for transport tests, on 127.0.0.1 or ::1 (an ephemeral port): one
@@ -34,7 +35,7 @@ final class KeepAliveOrigin: Sendable {
     /// Starts listening on `host` (`127.0.0.1` or `::1`); `handler` answers each request and
     /// returns whether to read another request from the same connection.
     init(host: String = "127.0.0.1",
-         handler: @escaping @Sendable (Request, TestHTTPServer.Connection) -> Bool) throws {
+         handler: @escaping @Sendable (Request, ScriptedOrigin.Connection) -> Bool) throws {
         let v6 = host.contains(":")
         let fd = socket(v6 ? AF_INET6 : AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EIO) }
@@ -68,8 +69,8 @@ final class KeepAliveOrigin: Sendable {
         listener = fd
         port = boundPort
         self.host = host
-        let origin = UnsafeTransfer(self)
-        Thread.detachNewThread { origin.value.acceptLoop(handler) }
+        let origin = self
+        Thread.detachNewThread { origin.acceptLoop(handler) }
     }
 
     var baseURL: String { host.contains(":") ? "http://[\(host)]:\(port)" : "http://\(host):\(port)" }
@@ -88,22 +89,22 @@ final class KeepAliveOrigin: Sendable {
         close(listener)
     }
 
-    private func acceptLoop(_ handler: @escaping @Sendable (Request, TestHTTPServer.Connection) -> Bool) {
+    private func acceptLoop(_ handler: @escaping @Sendable (Request, ScriptedOrigin.Connection) -> Bool) {
         while true {
             let client = accept(listener, nil, nil)
             if client < 0 { return }
             let number = accepted.add(1, ordering: .acquiringAndReleasing).newValue
-            let origin = UnsafeTransfer(self)
+            let origin = self
             Thread.detachNewThread {
                 defer { close(client) }
                 var pending: [UInt8] = []
                 while true {
                     guard let request = Self.readRequest(client, pending: &pending, connection: number) else {
-                        origin.value.closedByPeer.add(1, ordering: .acquiringAndReleasing)
+                        origin.closedByPeer.add(1, ordering: .acquiringAndReleasing)
                         return
                     }
-                    origin.value.received.withLock { $0.append(request) }
-                    if !handler(request, TestHTTPServer.Connection(fd: client)) { return }
+                    origin.received.withLock { $0.append(request) }
+                    if !handler(request, ScriptedOrigin.Connection(fd: client)) { return }
                 }
             }
         }

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// The behavioural contract of the origin transport (``OriginFetching``), run against
@@ -16,8 +17,8 @@ import Testing
                                     0x75, 0x8F, 0x02, 0x00, 0x02, 0xE5, 0x61, 0x76, 0x07, 0x00, 0x00, 0x00]
 
     /// Answers by path: /ok, /redirect, /slow, /big (no length), /declared-big, /dropped.
-    static func origin(closedEarly: Locked<Bool>? = nil, flaky: Counter = Counter()) throws -> TestHTTPServer {
-        try TestHTTPServer { request, connection in
+    static func origin(closedEarly: Locked<Bool>? = nil, flaky: Counter = Counter()) throws -> ScriptedOrigin.Socket {
+        try ScriptedOrigin.Socket { request, connection in
             switch request.target {
             case "/flaky":
                 if flaky.increment() == 1 { return }
@@ -147,7 +148,7 @@ import Testing
     }
 
     @Test func connectionRefusedIsRetriedTwiceForGET() async throws {
-        let port = try TestHTTPServer.closedPort()
+        let port = try ScriptedOrigin.Socket.closedPort()
         let retries = Locked<[Int]>([])
         let fetcher = try Self.fetcher(retryBaseDelay: 0.001) { attempt, error in
             retries.update { $0.append(attempt) }
@@ -162,7 +163,7 @@ import Testing
     }
 
     @Test func nonIdempotentRequestsAreNotRetried() async throws {
-        let port = try TestHTTPServer.closedPort()
+        let port = try ScriptedOrigin.Socket.closedPort()
         let retries = Locked(0)
         let fetcher = try Self.fetcher(retryBaseDelay: 0.001) { _, _ in
             retries.update { $0 += 1 }
@@ -175,7 +176,7 @@ import Testing
     }
 
     @Test func retriesCanBeTurnedOffForConformanceRoutes() async throws {
-        let port = try TestHTTPServer.closedPort()
+        let port = try ScriptedOrigin.Socket.closedPort()
         let retries = Locked(0)
         let fetcher = try Self.fetcher(retryBaseDelay: 0.001) { _, _ in
             retries.update { $0 += 1 }
@@ -208,7 +209,7 @@ import Testing
     }
 
     @Test func headReturnsNoBodyEvenWithALargeContentLength() async throws {
-        let server = try TestHTTPServer { _, connection in
+        let server = try ScriptedOrigin.Socket { _, connection in
             connection.write("HTTP/1.1 200 OK\r\nContent-Length: 50000000\r\nConnection: close\r\n\r\n")
         }
         defer { server.stop() }

@@ -2,33 +2,8 @@ import Foundation
 import HTTPCaching
 import MediaAudit
 import MediaService
+import MediaTestSupport
 import Synchronization
-
-/// An origin answering through a closure of (request, 1-based call number), for scripts that depend
-/// on the request's fields (conditionals) or on the call order. Counts and records every request.
-final class ScriptedOrigin: OriginFetching {
-    typealias Handler = @Sendable (OriginRequest, Int) -> OriginResponse
-    private let handler: Handler
-    private let delay: Duration
-    private let state = Mutex<[OriginRequest]>([])
-
-    init(delay: Duration = .zero, _ handler: @escaping Handler) {
-        self.handler = handler
-        self.delay = delay
-    }
-
-    var requests: [OriginRequest] { state.withLock { $0 } }
-    var callCount: Int { state.withLock { $0.count } }
-
-    func fetch(_ request: OriginRequest) async throws -> OriginResponse {
-        let number = state.withLock { requests -> Int in
-            requests.append(request)
-            return requests.count
-        }
-        if delay > .zero { try await Task.sleep(for: delay) }
-        return handler(request, number)
-    }
-}
 
 /// Test data and helpers shared by the pipeline suites.
 enum PipelineSupport {
@@ -133,6 +108,6 @@ final class GatedOrigin: OriginFetching {
             return requests.count
         }
         if number > ungatedCalls { await gate.wait() }
-        return handler(request, number)
+        return try handler(request, number)
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// RFC 9110 §14 through the pipeline on a generic (conformance-mode) tier: `Range` requests answered from a

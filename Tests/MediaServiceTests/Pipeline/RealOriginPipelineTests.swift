@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// The pipeline over real sockets: ``CurlOriginFetcher`` against a loopback HTTP origin, so
@@ -18,7 +19,7 @@ import Testing
 
     @Test func hygieneConditionalsAndSniffingOverTheWire() async throws {
         let jpeg = try Fixtures.bytes("catalog/horse-d29d871c.jpg")
-        let server = try TestHTTPServer { request, connection in
+        let server = try ScriptedOrigin.Socket { request, connection in
             if request.header("If-None-Match") == "\"h1\"" {
                 connection.write(Self.response("304 Not Modified", [("ETag", "\"h1\""), ("Cache-Control", "max-age=60")]))
             } else {
@@ -55,7 +56,7 @@ import Testing
     }
 
     @Test func redirectIsRefusedAndItsTargetNeverContacted() async throws {
-        let server = try TestHTTPServer { request, connection in
+        let server = try ScriptedOrigin.Socket { request, connection in
             connection.write(Self.response("302 Found", [("Location", "/catalog/elsewhere.jpg"), ("Cache-Control", "max-age=600")]))
         }
         defer { server.stop() }
@@ -69,7 +70,7 @@ import Testing
 
     @Test func bearerTierForwardsTheTokenAndSealsTheAnswer() async throws {
         let receipt = try Fixtures.bytes("receipts/r-7732.jpg")
-        let server = try TestHTTPServer { request, connection in
+        let server = try ScriptedOrigin.Socket { request, connection in
             if request.header("Authorization") == "Bearer t1" {
                 connection.write(Self.response("200 OK", [("Cache-Control", "private, max-age=60")], body: receipt))
             } else {

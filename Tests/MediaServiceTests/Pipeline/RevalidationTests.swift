@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// RFC 9111 §4.3 through the pipeline: conditional requests, 304 updates (C13), 304s that select

@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// C08 on generic (conformance-mode) tiers: a shared cache never replays one client's origin

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// Serving stale (RFC 9111 §4.2.4, RFC 5861), request directives (§5.2.1), the in-process

@@ -2,6 +2,7 @@ import HTTPCaching
 import MediaCore
 import MediaPolicy
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// Steps 6–8 through the pipeline: RFC 9111 storability (`no-store`, `Vary: *`, upstream `Age`),

@@ -1,38 +1,41 @@
 import Foundation
 
-/// One HTTP/1.1 response as read off the wire.
-struct HTTPResponse: Sendable {
+/// One HTTP/1.1 response as read off the wire by ``RawHTTP``.
+public struct HTTPResponse: Sendable {
     /// The status code, e.g. 200.
-    var status: Int
+    public var status: Int
     /// Header fields in wire order, names as sent.
-    var fields: [(name: String, value: String)]
+    public var fields: [(name: String, value: String)]
     /// The body (de-chunked when `Transfer-Encoding: chunked`).
-    var body: [UInt8]
+    public var body: [UInt8]
+
+    public init(status: Int, fields: [(name: String, value: String)], body: [UInt8]) {
+        self.status = status
+        self.fields = fields
+        self.body = body
+    }
 
     /// The first value of `name` (case-insensitive), or `nil`.
-    func header(_ name: String) -> String? {
+    public func header(_ name: String) -> String? {
         fields.first { $0.name.lowercased() == name.lowercased() }?.value
     }
 
     /// Every value of `name` (case-insensitive), in order.
-    func headers(_ name: String) -> [String] {
+    public func headers(_ name: String) -> [String] {
         fields.filter { $0.name.lowercased() == name.lowercased() }.map(\.value)
     }
 
     /// The body as UTF-8 text.
-    var text: String { String(decoding: body, as: UTF8.self) }
-
-    /// The parsed `Cache-Status` value, or an empty one.
-    var cacheStatus: CacheStatusValue { CacheStatusValue(header("Cache-Status") ?? "") }
+    public var text: String { String(decoding: body, as: UTF8.self) }
 
     /// The problem+json `detail` member, or `nil` when the body is not a problem document.
-    var problemDetail: String? {
+    public var problemDetail: String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
         return object["detail"] as? String
     }
 
     /// The problem+json `code` member, or `nil` when the body is not a problem document.
-    var problemCode: String? {
+    public var problemCode: String? {
         guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any] else { return nil }
         return object["code"] as? String
     }

@@ -6,14 +6,16 @@ import Glibc
 
 /// A tiny HTTP/1.1 client over real loopback sockets: one request per connection (`Connection: close`),
 /// plus raw byte access for malformed requests and slow clients.
-enum RawHTTP {
-    struct Failure: Error, CustomStringConvertible {
-        let description: String
+/// Every call blocks (use it off the cooperative pool, or in tests that may block).
+public enum RawHTTP {
+    /// A connect, send or read error, or an incomplete response, described for the test log.
+    public struct Failure: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Sends `method target` with `headers` (plus `Host` and `Connection: close`) and reads the response.
     /// - Throws: `RawHTTP.Failure` on connect/read errors or when no complete response arrives in `timeoutSeconds`.
-    static func request(
+    public static func request(
         port: Int, _ method: String = "GET", _ target: String, headers: [(String, String)] = [],
         timeoutSeconds: Double = 20
     ) throws -> HTTPResponse {
@@ -27,14 +29,14 @@ enum RawHTTP {
     }
 
     /// `GET target` with an optional bearer token.
-    static func get(port: Int, _ target: String, token: String? = nil, headers: [(String, String)] = []) throws -> HTTPResponse {
+    public static func get(port: Int, _ target: String, token: String? = nil, headers: [(String, String)] = []) throws -> HTTPResponse {
         var all = headers
         if let token { all.append(("Authorization", "Bearer \(token)")) }
         return try request(port: port, "GET", target, headers: all)
     }
 
     /// Sends `bytes` as is on a new connection and reads one response.
-    static func send(port: Int, raw bytes: [UInt8], timeoutSeconds: Double = 20) throws -> HTTPResponse {
+    public static func send(port: Int, raw bytes: [UInt8], timeoutSeconds: Double = 20) throws -> HTTPResponse {
         let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
         try write(fd, bytes)
@@ -44,7 +46,7 @@ enum RawHTTP {
     /// Opens a loopback connection with send/receive timeouts.
     /// - Parameter source: the local address to connect from (any of 127.0.0.0/8 is loopback on Linux), e.g.
     ///   `"127.0.0.2"` to be another client address; `nil`: the system's choice (127.0.0.1).
-    static func connect(port: Int, timeoutSeconds: Double = 20, source: String? = nil) throws -> Int32 {
+    public static func connect(port: Int, timeoutSeconds: Double = 20, source: String? = nil) throws -> Int32 {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw Failure(description: "socket: errno \(errno)") }
         if let source {
@@ -79,7 +81,7 @@ enum RawHTTP {
     }
 
     /// Writes all of `bytes` (MSG_NOSIGNAL: a closed peer is an error, not SIGPIPE).
-    static func write(_ fd: Int32, _ bytes: [UInt8]) throws {
+    public static func write(_ fd: Int32, _ bytes: [UInt8]) throws {
         var offset = 0
         while offset < bytes.count {
             let sent = bytes[offset...].withUnsafeBytes { Glibc.send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL)) }
@@ -90,7 +92,7 @@ enum RawHTTP {
 
     /// Like ``request(port:_:_:headers:timeoutSeconds:)``, also returning the interim (1xx) responses read
     /// before the final one, in order (RFC 9110 §15.2), each with its status and fields and no body.
-    static func requestWithInterim(
+    public static func requestWithInterim(
         port: Int, _ method: String = "GET", _ target: String, headers: [(String, String)] = [],
         version: String = "HTTP/1.1", timeoutSeconds: Double = 20
     ) throws -> (interim: [HTTPResponse], final: HTTPResponse) {
@@ -104,7 +106,7 @@ enum RawHTTP {
     }
 
     /// Reads the interim (1xx) responses and then the final response of one request.
-    static func readResponses(_ fd: Int32, isHead: Bool) throws -> (interim: [HTTPResponse], final: HTTPResponse) {
+    public static func readResponses(_ fd: Int32, isHead: Bool) throws -> (interim: [HTTPResponse], final: HTTPResponse) {
         var buffer: [UInt8] = []
         var interim: [HTTPResponse] = []
         while true {
@@ -116,14 +118,14 @@ enum RawHTTP {
 
     /// Reads one response: the head, then `Content-Length` bytes, chunks, or everything until close.
     /// A 1xx response is returned after its head (it has no body).
-    static func readResponse(_ fd: Int32, isHead: Bool) throws -> HTTPResponse {
+    public static func readResponse(_ fd: Int32, isHead: Bool) throws -> HTTPResponse {
         var buffer: [UInt8] = []
         return try readResponse(fd, isHead: isHead, buffer: &buffer)
     }
 
     /// ``readResponse(_:isHead:)`` over `buffer`, which holds bytes already received and keeps those
     /// received after the response (the next response of the connection).
-    static func readResponse(_ fd: Int32, isHead: Bool, buffer: inout [UInt8]) throws -> HTTPResponse {
+    public static func readResponse(_ fd: Int32, isHead: Bool, buffer: inout [UInt8]) throws -> HTTPResponse {
         var chunk = [UInt8](repeating: 0, count: 65_536)
         func fill() throws -> Bool {
             let count = chunk.withUnsafeMutableBytes { recv(fd, $0.baseAddress, $0.count, 0) }
@@ -173,7 +175,7 @@ enum RawHTTP {
     }
 
     /// The index where `needle` first occurs in `haystack`.
-    static func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
+    public static func firstRange(of needle: [UInt8], in haystack: [UInt8]) -> Int? {
         guard haystack.count >= needle.count else { return nil }
         for start in 0...(haystack.count - needle.count) where haystack[start] == needle[0] {
             if haystack[start..<(start + needle.count)].elementsEqual(needle) { return start }

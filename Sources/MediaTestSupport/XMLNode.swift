@@ -3,33 +3,35 @@ import Foundation
     import FoundationXML
 #endif
 
-/// An XML document parsed by Foundation's `XMLParser` (libxml2 on Linux) into elements.
-final class XMLNode {
-    let name: String
-    let attributes: [String: String]
-    var children: [XMLNode] = []
+/// An XML document parsed by Foundation's `XMLParser` (libxml2 on Linux) into elements: each node has its
+/// name, attributes, child elements and the character data directly inside it. Build one with ``parse(_:)``.
+public final class XMLNode {
+    public let name: String
+    public let attributes: [String: String]
+    public var children: [XMLNode] = []
     /// The character data directly inside the element (entities resolved).
-    var text = ""
+    public var text = ""
 
-    init(name: String, attributes: [String: String]) {
+    public init(name: String, attributes: [String: String]) {
         self.name = name
         self.attributes = attributes
     }
 
     /// Children named `name`.
-    func elements(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
+    public func elements(_ name: String) -> [XMLNode] { children.filter { $0.name == name } }
 
     /// Every descendant named `name`, depth first.
-    func descendants(_ name: String) -> [XMLNode] {
+    public func descendants(_ name: String) -> [XMLNode] {
         children.flatMap { ($0.name == name ? [$0] : []) + $0.descendants(name) }
     }
 
-    struct ParseError: Error, CustomStringConvertible {
-        let description: String
+    /// Why a text is not well-formed XML (the parser's error and line).
+    public struct ParseError: Error, CustomStringConvertible {
+        public let description: String
     }
 
     /// Parses `text`; throws on any well-formedness error.
-    static func parse(_ text: String) throws -> XMLNode {
+    public static func parse(_ text: String) throws -> XMLNode {
         let builder = Builder()
         let parser = XMLParser(data: Data(text.utf8))
         parser.delegate = builder

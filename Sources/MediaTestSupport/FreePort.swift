@@ -4,10 +4,10 @@ import Foundation
 import Glibc
 #endif
 
-/// Loopback port helpers for tests.
-enum FreePort {
+/// Loopback port helpers for tests, all on `127.0.0.1`: a free port to listen on, and whether something listens.
+public enum FreePort {
     /// A port that was free a moment ago (bind to 0, read it back, close).
-    static func find() throws -> Int {
+    public static func find() throws -> Int {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { throw POSIXError(.EMFILE) }
         defer { close(fd) }
@@ -27,7 +27,7 @@ enum FreePort {
     }
 
     /// Whether something accepts a connection on `127.0.0.1:port` right now.
-    static func accepts(port: Int) -> Bool {
+    public static func accepts(port: Int) -> Bool {
         let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
         guard fd >= 0 else { return false }
         defer { close(fd) }
@@ -40,8 +40,9 @@ enum FreePort {
         } == 0
     }
 
-    /// Polls until something accepts connections on `port`.
-    static func waitUntilListening(port: Int, timeoutSeconds: Double) throws {
+    /// Polls every 20 ms until something accepts connections on `port`.
+    /// - Throws: `POSIXError(.ETIMEDOUT)` when nothing does within `timeoutSeconds`.
+    public static func waitUntilListening(port: Int, timeoutSeconds: Double) throws {
         let deadline = Date().addingTimeInterval(timeoutSeconds)
         while Date() < deadline {
             let fd = socket(AF_INET, Int32(SOCK_STREAM.rawValue), 0)
