@@ -81,7 +81,7 @@ let package = Package(
         .testTarget(name: "MediaStorageTests", dependencies: ["MediaCore", "MediaStorage", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaPolicyTests", dependencies: ["MediaCore", "MediaPolicy", "HTTPCaching"], swiftSettings: strict),
         .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaCrypto", "MediaTestSupport"], swiftSettings: strict),
-        .testTarget(name: "MediaTransformTests", dependencies: ["MediaCore", "MediaTransform"], swiftSettings: strict),
+        .testTarget(name: "MediaTransformTests", dependencies: ["MediaCore", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "MediaServiceTests",

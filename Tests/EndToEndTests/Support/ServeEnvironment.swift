@@ -51,26 +51,12 @@ final class ServeEnvironment: @unchecked Sendable {
         return try String(contentsOf: file, encoding: .utf8).replacingOccurrences(of: "http://127.0.0.1:8081", with: originBase)
     }
 
-    /// The default tiers (Policies/default.json) with `routes` pointing at `originBase`.
+    /// The default tiers (Tests/Fixtures/policies/default.json) with `routes` pointing at `originBase`.
     static func policyJSON(originBase: String, routes: [Route]) -> String {
         let routeLines = routes.map {
             "    { \"name\": \"\($0.name)\", \"mount\": \"\($0.mount)\", \"origin\": \"\(originBase)\($0.originPath)\", \"tier\": \"\($0.tier)\" }"
         }
-        return """
-        { "tiers": {
-            "public":  { "storage": "disk", "cache": "shared", "credentials": "strip",
-                         "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
-                         "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
-                         "downstreamCacheControl": "public, max-age=31536000, immutable" },
-            "avatar":  { "storage": "disk", "cache": "shared", "credentials": "strip",
-                         "versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 31536000 },
-            "private": { "storage": "encrypted-disk", "cache": "private", "credentials": "bearer-required",
-                         "partition": "credential", "maxTTL": 600, "downstreamCacheControl": "private, no-store" },
-            "no-store":{ "storage": "none" } },
-          "routes": [
-        \(routeLines.joined(separator: ",\n"))
-          ] }
-        """
+        return TestFixtures.defaultPolicy(routes: routeLines)
     }
 
     /// The running serve's port.

@@ -1,27 +1,14 @@
 import Foundation
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Synchronization
 import Testing
 
 @testable import MediaCTL
 
-/// An ``OriginFetching`` answering each URL from a table (in-process, no socket), recording the URLs asked.
-final class ScriptedWarmFetcher: OriginFetching {
-    let answers: [String: Result<OriginResponse, OriginError>]
-    let asked = Mutex<[String]>([])
-    /// The timeout of every request, in order.
-    let timeouts = Mutex<[Double]>([])
-
-    init(_ answers: [String: Result<OriginResponse, OriginError>]) { self.answers = answers }
-
-    func fetch(_ request: OriginRequest) async throws -> OriginResponse {
-        asked.withLock { $0.append(request.url) }
-        timeouts.withLock { $0.append(request.timeout) }
-        guard let answer = answers[request.url] else { throw OriginError(.connectionFailed, "no answer scripted") }
-        return try answer.get()
-    }
-
+extension ScriptedOrigin {
+    /// A scripted answer for ``ScriptedOrigin/init(delay:table:)``: `status`, an optional `Cache-Status`, `body`.
     static func answer(_ status: Int, cacheStatus: String? = nil, body: String = "") -> Result<OriginResponse, OriginError> {
         var fields = HTTPFields()
         if let cacheStatus { fields.append("Cache-Status", cacheStatus) }
@@ -137,7 +124,7 @@ final class SteppingClock: Sendable {
         return path
     }
 
-    static func run(_ arguments: [String], fetcher: ScriptedWarmFetcher, stdin: String = "", isTerminal: Bool = false)
+    static func run(_ arguments: [String], fetcher: ScriptedOrigin, stdin: String = "", isTerminal: Bool = false)
         async -> CLIRun
     {
         let clock = SteppingClock(step: 0.1)
@@ -153,10 +140,10 @@ final class SteppingClock: Sendable {
         defer { directory.remove() }
         let policies = try Self.policies(in: directory)
         let list = try directory.file("list.txt", contents: "# catalog\n/catalog/a.jpg\n/catalog/b.jpg?w=144\n/avatars/u1.jpg\n")
-        let fetcher = ScriptedWarmFetcher([
-            "http://127.0.0.1:9/catalog/a.jpg": ScriptedWarmFetcher.answer(200, cacheStatus: "mediactl; fwd=uri-miss; stored"),
-            "http://127.0.0.1:9/catalog/b.jpg?w=144": ScriptedWarmFetcher.answer(200, cacheStatus: "mediactl; hit; ttl=99"),
-            "http://127.0.0.1:9/avatars/u1.jpg": ScriptedWarmFetcher.answer(200, cacheStatus: "mediactl; fwd=uri-miss; stored"),
+        let fetcher = ScriptedOrigin(table: [
+            "http://127.0.0.1:9/catalog/a.jpg": ScriptedOrigin.answer(200, cacheStatus: "mediactl; fwd=uri-miss; stored"),
+            "http://127.0.0.1:9/catalog/b.jpg?w=144": ScriptedOrigin.answer(200, cacheStatus: "mediactl; hit; ttl=99"),
+            "http://127.0.0.1:9/avatars/u1.jpg": ScriptedOrigin.answer(200, cacheStatus: "mediactl; fwd=uri-miss; stored"),
         ])
         let result = await Self.run(
             ["warm", "--server", "http://127.0.0.1:9/", "--concurrency", "1", "--policies", policies, list], fetcher: fetcher)
@@ -164,7 +151,7 @@ final class SteppingClock: Sendable {
             3 paths in 0.5 s: 2 stored, 0 refreshed, 1 already fresh, 0 not stored, 0 refused, 0 failed
 
             """, stderr: ""))
-        #expect(fetcher.asked.withLock { $0 } == [
+        #expect(fetcher.requests.map(\.url) == [
             "http://127.0.0.1:9/catalog/a.jpg", "http://127.0.0.1:9/catalog/b.jpg?w=144", "http://127.0.0.1:9/avatars/u1.jpg",
         ])
     }
@@ -173,8 +160,8 @@ final class SteppingClock: Sendable {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let policies = try Self.policies(in: directory)
-        let fetcher = ScriptedWarmFetcher([
-            "http://h:1/catalog/missing.jpg": ScriptedWarmFetcher.answer(404, body: #"{"code":"origin-status-404"}"#),
+        let fetcher = ScriptedOrigin(table: [
+            "http://h:1/catalog/missing.jpg": ScriptedOrigin.answer(404, body: #"{"code":"origin-status-404"}"#),
         ])
         let result = await Self.run(["warm", "--server", "http://h:1", "--policies", policies, "-"], fetcher: fetcher,
                                     stdin: "/catalog/missing.jpg\n/catalog/down.jpg\n")
@@ -192,7 +179,7 @@ final class SteppingClock: Sendable {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let policies = try Self.policies(in: directory)
-        let fetcher = ScriptedWarmFetcher([:])
+        let fetcher = ScriptedOrigin(table: [:])
         let result = await Self.run(["warm", "--server", "http://h:1", "--policies", policies], fetcher: fetcher,
                                     stdin: "/catalog/a.jpg\n/receipts/r-7731.png\n/nope/a.jpg\n")
         #expect(result == CLIRun(status: 2, stdout: "", stderr: """
@@ -200,14 +187,14 @@ final class SteppingClock: Sendable {
             mediactl: line 3: /nope/a.jpg: no route matches
 
             """))
-        #expect(fetcher.asked.withLock { $0 }.isEmpty)
+        #expect(fetcher.requests.map(\.url).isEmpty)
     }
 
     @Test func withoutServerAndServeJSONExitsTwo() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let policies = try Self.policies(in: directory)
-        let result = await Self.run(["warm", "--policies", policies, "--state-dir", directory.path], fetcher: ScriptedWarmFetcher([:]),
+        let result = await Self.run(["warm", "--policies", policies, "--state-dir", directory.path], fetcher: ScriptedOrigin(table: [:]),
                                     stdin: "/catalog/a.jpg\n")
         #expect(result == CLIRun(status: 2, stdout: "", stderr: """
             mediactl: no running service for state directory \(directory.path) (no serve.json; give --server URL)
@@ -217,13 +204,13 @@ final class SteppingClock: Sendable {
 
     @Test func unreadableListExitsTwo() async throws {
         let result = await Self.run(["warm", "--server", "http://h:1", "--policies", "/nonexistent", "/x"],
-                                    fetcher: ScriptedWarmFetcher([:]))
+                                    fetcher: ScriptedOrigin(table: [:]))
         #expect(result.status == 2)
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let policies = try Self.policies(in: directory)
         let missing = await Self.run(["warm", "--server", "http://h:1", "--policies", policies, directory.path + "/none.txt"],
-                                     fetcher: ScriptedWarmFetcher([:]))
+                                     fetcher: ScriptedOrigin(table: [:]))
         #expect(missing == CLIRun(status: 2, stdout: "", stderr: """
             mediactl: cannot read warm list '\(directory.path)/none.txt': No such file or directory
 
@@ -253,13 +240,13 @@ final class SteppingClock: Sendable {
         defer { directory.remove() }
         let policies = try Self.policies(in: directory)
         let list = try directory.file("list.txt", contents: "/catalog/a.jpg\n")
-        let answers = ["http://h:1/catalog/a.jpg": ScriptedWarmFetcher.answer(200, cacheStatus: "mediactl; hit; ttl=9")]
-        let fetcher = ScriptedWarmFetcher(answers)
+        let answers = ["http://h:1/catalog/a.jpg": ScriptedOrigin.answer(200, cacheStatus: "mediactl; hit; ttl=9")]
+        let fetcher = ScriptedOrigin(table: answers)
         let given = await Self.run(["warm", "--server", "http://h:1", "--timeout", "5", "--policies", policies, list], fetcher: fetcher)
         let defaulted = await Self.run(["warm", "--server", "http://h:1", "--policies", policies, list], fetcher: fetcher)
         #expect(given.status == 0)
         #expect(defaulted.status == 0)
-        #expect(fetcher.timeouts.withLock { $0 } == [5, 60])
+        #expect(fetcher.requests.map(\.timeout) == [5, 60])
         #expect(try MediaCTLMain.parse(["warm", "--timeout=90"], environment: [:]) == .command(WarmOptions(timeout: 90)))
     }
 

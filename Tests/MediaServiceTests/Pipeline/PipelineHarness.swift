@@ -80,23 +80,8 @@ final class PipelineHarness: Sendable {
             with: #""downstreamCacheControl": "public, max-age=31536000, immutable", "forwardRequestHeaders": ["# + list + "] }")
     }
 
-    static let defaultPolicy = """
-    { "tiers": {
-        "public":  { "storage": "disk", "cache": "shared", "credentials": "strip",
-                     "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
-                     "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
-                     "downstreamCacheControl": "public, max-age=31536000, immutable" },
-        "avatar":  { "storage": "disk", "cache": "shared", "credentials": "strip",
-                     "versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 31536000 },
-        "private": { "storage": "encrypted-disk", "cache": "private", "credentials": "bearer-required",
-                     "partition": "credential", "maxTTL": 600, "downstreamCacheControl": "private, no-store" },
-        "no-store":{ "storage": "none" } },
-      "routes": [
-        { "name": "catalog",  "mount": "/catalog/",  "origin": "http://origin.test/catalog/",  "tier": "public" },
-        { "name": "avatars",  "mount": "/avatars/",  "origin": "http://origin.test/avatars/",  "tier": "avatar" },
-        { "name": "receipts", "mount": "/receipts/", "origin": "http://origin.test/receipts/", "tier": "private" },
-        { "name": "one-time", "mount": "/one-time/", "origin": "http://origin.test/one-time/", "tier": "no-store" } ] }
-    """
+    /// Tests/Fixtures/policies/default.json.
+    static let defaultPolicy = TestFixtures.defaultPolicy
 }
 
 /// A clock tests move by hand.

@@ -1,15 +1,10 @@
 import Foundation
+import MediaTestSupport
 
-/// Reads files of Tests/Fixtures/corpus through a path relative to this source file.
-enum Fixtures {
-    static let corpus: URL = URL(fileURLWithPath: #filePath)
-        .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
-        .appendingPathComponent("Fixtures/corpus")
+/// The files of Tests/Fixtures/corpus (``TestFixtures``).
+typealias Fixtures = TestFixtures
 
-    static func bytes(_ relativePath: String) throws -> [UInt8] {
-        [UInt8](try Data(contentsOf: corpus.appendingPathComponent(relativePath)))
-    }
-
+extension Fixtures {
     /// One row of MANIFEST.tsv.
     struct Entry: Sendable, CustomTestStringConvertible {
         let path: String
