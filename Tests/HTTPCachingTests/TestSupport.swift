@@ -26,10 +26,12 @@ enum Fixture {
 
     static func decide(
         _ candidates: [StoredResponse], request requestPairs: [(String, String)] = [], method: String = "GET",
-        role: CacheRole = .shared, now: EpochSeconds, configuration: ServingDecision.Configuration = .init()
+        role: CacheRole = .shared, now: EpochSeconds, configuration: ServingDecision.Configuration = .init(),
+        lifetimeCaps: [Int64] = []
     ) -> ServingAction {
         var machine = ServingDecision(request: CacheRequest(method: method, fields: HTTPFields(requestPairs)),
-                                      candidates: candidates, role: role, configuration: configuration, digest: digest)
+                                      candidates: candidates, role: role, configuration: configuration, digest: digest,
+                                      lifetimeCaps: lifetimeCaps)
         return machine.lookup(now: now)
     }
 }

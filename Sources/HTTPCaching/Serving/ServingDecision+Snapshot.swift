@@ -14,8 +14,11 @@ extension ServingDecision {
         var forbidsStale: Bool
         var staleWhileRevalidate: Int64?
         var staleIfError: Int64?
+        /// The cache's cap on the freshness, as a current age (``ServingDecision/init(request:candidates:role:configuration:digest:lifetimeCaps:)``).
+        var cap: Int64?
 
-        init(_ stored: UnsafePointer<StoredResponse>, role: CacheRole, configuration: Freshness.Configuration) {
+        init(_ stored: UnsafePointer<StoredResponse>, role: CacheRole, configuration: Freshness.Configuration, cap: Int64?) {
+            self.cap = cap
             requestTime = stored.pointee.requestTime
             responseTime = stored.pointee.responseTime
             ageValue = stored.pointee.parsed.age ?? 0

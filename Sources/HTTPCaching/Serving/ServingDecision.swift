@@ -53,9 +53,14 @@ public struct ServingDecision: Sendable {
     ///   - role: shared or private cache.
     ///   - configuration: default ``Configuration/init(freshness:staleIfError:)``.
     ///   - digest: the keyed digest used for sensitive `Vary` fields when the responses were stored.
+    ///   - lifetimeCaps: the cache's own cap on each candidate's freshness (a policy's maximum time to live), as
+    ///     a current age in seconds, parallel to `candidates`; empty (the default) for none. A selected response
+    ///     whose current age reached a cap shorter than its freshness lifetime is validated, unless the request's
+    ///     `max-stale` covers the excess over the cap (it then counts as stale by that excess, §4.2.4); a cap
+    ///     longer than the lifetime changes nothing, so the response's own staleness rules apply unchanged.
     public init(
         request: CacheRequest, candidates: [StoredResponse], role: CacheRole,
-        configuration: Configuration = Configuration(), digest: (String) -> String
+        configuration: Configuration = Configuration(), digest: (String) -> String, lifetimeCaps: [Int64] = []
     ) {
         self.request = request.directives
         self.candidates = candidates
@@ -71,7 +76,10 @@ public struct ServingDecision: Sendable {
         }
         selected = best
         snapshot = best.map { index in
-            candidates.withUnsafeBufferPointer { Snapshot($0.baseAddress! + index, role: role, configuration: configuration.freshness) }
+            candidates.withUnsafeBufferPointer {
+                Snapshot($0.baseAddress! + index, role: role, configuration: configuration.freshness,
+                         cap: lifetimeCaps.indices.contains(index) ? lifetimeCaps[index] : nil)
+            }
         }
     }
 
@@ -100,6 +108,9 @@ public struct ServingDecision: Sendable {
         guard let stored = snapshot, !request.requiresValidation && !stored.noCache else { return nil }
         let lifetime = stored.lifetime
         let age = stored.currentAge(now: now)
+        if let cap = stored.cap, cap < lifetime, age >= cap {
+            guard let maxStale = request.maxStale, age - cap <= maxStale else { return nil }
+        }
         let maxAgeHolds = request.maxAge.map { age <= $0 } ?? true
         if lifetime > age {
             guard maxAgeHolds && (request.minFresh.map { lifetime - age >= $0 } ?? true) else { return nil }

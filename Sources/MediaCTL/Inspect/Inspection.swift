@@ -108,7 +108,9 @@ struct Inspection {
         let proposal = StorageProposal(
             tier: tier, route: route,
             request: .init(hasCredential: hasCredential, hasVersionParameter: tier.isVersioned(query: query)),
-            response: .init(status: response.status, fields: fields),
+            // As the service proposes it: image tiers drop the origin's cookie before storage.
+            response: .init(status: response.status, fields: fields,
+                            setsCookie: !tier.validatesImages && StoredFields.filter(fields, role: role).contains("set-cookie")),
             body: .init(byteCount: response.body.count, format: format, pixelWidth: width, pixelHeight: height),
             storability: storability)
         let decision = StorageHookChain().decide(proposal)

@@ -16,8 +16,11 @@ public struct StorageHookChain: Sendable {
 
     /// Decides where and how long `proposal`'s response is kept.
     ///
-    /// 1. `rfc9111`: `.notStorable(reason)` → `none` with that reason; `.storable(ttl)` → `disk`
-    ///    (widest), ttl clamped to 0…2,147,483,648, reason `rfc9111-storable`.
+    /// 1. `rfc9111`: on a shared-cache tier whose `setCookie` is `refuse`, a response that sets a cookie → `none`
+    ///    (`set-cookie-in-shared-cache`: one client's cookie is never replayed to another); `.notStorable(reason)`
+    ///    → `none` with that reason; an answer to a range request with a status other than `200` → `none`
+    ///    (`answer-to-range-request`); `.storable(ttl)` → `disk` (widest), ttl clamped to 0…2,147,483,648,
+    ///    reason `rfc9111-storable`.
     /// 2. `tier`: class narrowed to the tier's `storage` (`tier-storage`), or `none` (`no-partition`)
     ///    on a `partition: credential` tier without a request credential; ttl capped at `maxTTL`
     ///    (`tier-max-ttl`), or at `unversionedMaxTTL` without the version parameter (`unversioned-max-ttl`), less the
@@ -25,11 +28,22 @@ public struct StorageHookChain: Sendable {
     /// 3. `limits`: body over `maxObjectBytes` → `over-size-limit`; width × height over `maxPixels` →
     ///    `over-pixel-limit`; sniffed format not in `contentTypes` (unless `["*/*"]`) → `not-an-image`.
     /// 4. `hook:<name>` for each user hook (see ``StorageHook``).
+    /// 5. `source`: a derived image narrowed to its source's class (``StorageProposal/sourceStorage``,
+    ///    `source-storage:<class>`).
+    /// 6. `purge`: a purge that began during the exchange (``StorageProposal/Request/purgedDuringExchange``) → `none`
+    ///    (`purged-during-fetch`).
     public func decide(_ proposal: StorageProposal) -> StorageDecision {
         var state = Progress()
+        if proposal.tier.cache == .shared, proposal.tier.setCookie == .refuse, proposal.response.setsCookie {
+            state.set("rfc9111", .none, 0, .setCookieInSharedCache)
+            return state.decision
+        }
         switch proposal.storability {
         case .notStorable(let reason):
             state.set("rfc9111", .none, 0, reason)
+            return state.decision
+        case .storable where proposal.request.isRangeRequest && proposal.response.status != 200:
+            state.set("rfc9111", .none, 0, .answerToRangeRequest)
             return state.decision
         case .storable(let ttl):
             state.set("rfc9111", .disk, min(max(ttl, 0), PolicyFormat.maximumSeconds), .rfc9111Storable)
@@ -57,7 +71,14 @@ public struct StorageHookChain: Sendable {
         }
         for hook in hooks {
             runHook(hook, proposal, &state)
-            if state.storage == .none { break }
+            if state.storage == .none { return state.decision }
+        }
+        if let source = proposal.sourceStorage, state.storage > source {
+            state.set("source", source, state.ttl, .sourceStorage(source))
+            if state.storage == .none { return state.decision }
+        }
+        if proposal.request.purgedDuringExchange {
+            state.set("purge", .none, 0, .purgedDuringFetch)
         }
         return state.decision
     }

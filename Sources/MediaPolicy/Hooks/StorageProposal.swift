@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// Everything a storage decision may look at: the tier and route, facts about the request, the
 /// response head, facts about the body, and the RFC 9111 storability verdict computed by the caller.
@@ -9,10 +10,18 @@ public struct StorageProposal: Sendable, Hashable {
         public var hasCredential: Bool
         /// Whether the URL carries the tier's `versionParameter`.
         public var hasVersionParameter: Bool
+        /// Whether the request sent to the origin asked for a range (`Range`, RFC 9110 §14.2). Default: `false`.
+        public var isRangeRequest: Bool
+        /// Whether a purge began after the request was admitted: its answer may belong to what the purge
+        /// removed. Default: `false`.
+        public var purgedDuringExchange: Bool
 
-        public init(hasCredential: Bool = false, hasVersionParameter: Bool = false) {
+        public init(hasCredential: Bool = false, hasVersionParameter: Bool = false, isRangeRequest: Bool = false,
+                    purgedDuringExchange: Bool = false) {
             self.hasCredential = hasCredential
             self.hasVersionParameter = hasVersionParameter
+            self.isRangeRequest = isRangeRequest
+            self.purgedDuringExchange = purgedDuringExchange
         }
     }
 
@@ -25,11 +34,15 @@ public struct StorageProposal: Sendable, Hashable {
         /// The response's current age when it would be stored (RFC 9111 §4.2.3: `Age` and the apparent age from
         /// `Date`), seconds: the tier's TTL cap counts it. Default: 0.
         public var currentAge: Int
+        /// Whether the response as it would be stored sets a cookie: a `Set-Cookie` that no qualified `private` or
+        /// `no-cache` keeps out of storage (RFC 9111 §5.2.2.4, §5.2.2.7). Default: `false`.
+        public var setsCookie: Bool
 
-        public init(status: Int, fields: HTTPFields = HTTPFields(), currentAge: Int = 0) {
+        public init(status: Int, fields: HTTPFields = HTTPFields(), currentAge: Int = 0, setsCookie: Bool = false) {
             self.status = status
             self.fields = fields
             self.currentAge = currentAge
+            self.setsCookie = setsCookie
         }
     }
 
@@ -80,14 +93,19 @@ public struct StorageProposal: Sendable, Hashable {
     public var body: Body
     /// The caller's RFC 9111 verdict.
     public var storability: Storability
+    /// For a derived image, the class its source is stored in (`none` when the source was not stored): the derived
+    /// image is never kept in a wider class. `nil` (the default) for a response of the origin.
+    public var sourceStorage: StorageClass?
 
     /// Creates a proposal; every fact is given by the caller.
-    public init(tier: Tier, route: Route, request: Request, response: Response, body: Body, storability: Storability) {
+    public init(tier: Tier, route: Route, request: Request, response: Response, body: Body, storability: Storability,
+                sourceStorage: StorageClass? = nil) {
         self.tier = tier
         self.route = route
         self.request = request
         self.response = response
         self.body = body
         self.storability = storability
+        self.sourceStorage = sourceStorage
     }
 }

@@ -29,6 +29,9 @@ public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringC
     /// An origin `Set-Cookie` on a shared generic tier: one client's cookie is never replayed to
     /// another (image tiers drop `Set-Cookie` instead).
     public static let setCookieInSharedCache = StorageReason("set-cookie-in-shared-cache")
+    /// An answer to a request for a range that is not the whole representation (a `206`, a `416`, any status
+    /// chosen for that range): not what a plain `GET` of the URL gets.
+    public static let answerToRangeRequest = StorageReason("answer-to-range-request")
     /// A status code that is neither final nor understood, or not cacheable here (RFC 9111 §3).
     public static let statusNotStorable = StorageReason("status-not-storable")
 
@@ -54,6 +57,15 @@ public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let overPixelLimit = StorageReason("over-pixel-limit")
     /// The sniffed format is not one of the tier's `contentTypes`.
     public static let notAnImage = StorageReason("not-an-image")
+
+    // MARK: After the hooks
+
+    /// A derived image narrowed to the class its source is stored in: `source-storage:memory`, `source-storage:none`, ….
+    public static func sourceStorage(_ storage: StorageClass) -> StorageReason {
+        StorageReason("source-storage:\(storage.rawValue)")
+    }
+    /// A purge began while the response was being fetched: it may belong to what the purge removed.
+    public static let purgedDuringFetch = StorageReason("purged-during-fetch")
 
     // MARK: User hooks
 

@@ -47,7 +47,7 @@ extension MediaService {
         // A variant is looked up under its own key (the context's URL is its source's).
         let lookup = context.variant.map { variantContext(context, $0) } ?? context
         guard let candidates = loadCandidates(lookup, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
-        var decision = makeDecision(lookup, candidates: candidates, now: time)
+        var decision = makeDecision(lookup, candidates: candidates)
         guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return nil }
         admitted = nil
         context.runtime.counters.bump(.hits)

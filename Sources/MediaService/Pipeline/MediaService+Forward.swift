@@ -6,10 +6,10 @@ extension MediaService {
     /// and turns the exchange into this caller's response (serving stale on an origin failure when
     /// RFC 9111 and the tier allow it).
     func forward(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
-                 conditional: HTTPFields?, reason: CacheStatus.Forward) async -> ServiceResponse {
+                 conditional: HTTPFields?, reason: CacheStatus.Forward) async -> Served {
         if context.method == "HEAD", context.isGeneric, context.variant == nil {
-            return await headThrough(context, decision: &decision, candidates: candidates, conditional: conditional,
-                                     reason: reason)
+            return Served(await headThrough(context, decision: &decision, candidates: candidates, conditional: conditional,
+                                            reason: reason))
         }
         // Whether an origin error may be answered with a stored response (stale-if-error): then a generic
         // tier's 5xx is not passed through, and not stored over the response that will be served.
@@ -38,21 +38,22 @@ extension MediaService {
                     joined = false
                 }
             } catch {
-                return Responder.problem(502, code: "origin-error", detail: "the origin exchange failed", outcome: context.outcome)
+                return Served(Responder.problem(502, code: "origin-error", detail: "the origin exchange failed",
+                                                outcome: context.outcome))
             }
         }
         if joined { context.runtime.counters.bump(.coalesced) }
         let time = Int64(now)
         switch result.result {
         case .content(let content):
-            context.capture?.set(SourceCapture.Source(content))
             var status = content.cacheStatus
             if joined { status.collapsed = true }
-            return Responder.content(content.response, head: content.head, body: content.body, context: context,
-                                     now: time, cacheStatus: status, storage: joined ? "collapsed" : content.storage,
-                                     reason: content.reason)
+            return Served(Responder.content(content.response, head: content.head, body: content.body, context: context,
+                                            now: time, cacheStatus: status, storage: joined ? "collapsed" : content.storage,
+                                            reason: content.reason),
+                          .exchanged(content))
         case .refused(let response):
-            return response
+            return Served(response)
         case .originFailed(let status, let response):
             return staleOrFailure(context, decision: &decision, candidates: candidates, status: status, failure: response)
         }
@@ -61,17 +62,19 @@ extension MediaService {
     /// After an origin failure (`status` `nil`: unreachable; else its 5xx): a stored response served stale when
     /// RFC 5861 `stale-if-error` (or the tier's `serveStaleOnError`) allows, else `failure`.
     func staleOrFailure(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
-                        status: Int?, failure: ServiceResponse) -> ServiceResponse {
+                        status: Int?, failure: ServiceResponse) -> Served {
         let time = Int64(now)
-        guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else { return failure }
+        guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else {
+            return Served(failure)
+        }
         let candidate = candidates[index]
         context.runtime.counters.bump(.hits)
-        context.capture?.set(SourceCapture.Source(candidate))
-        return Responder.stored(candidate, context: context, now: time,
-                                status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
-                                                    ttl: remaining(candidate, context: context, now: Double(time)),
-                                                    detail: "stale-if-error"),
-                                storage: "hit")
+        let answer = Responder.stored(candidate, context: context, now: time,
+                                      status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
+                                                          ttl: remaining(candidate, context: context, now: Double(time)),
+                                                          detail: "stale-if-error"),
+                                      storage: "hit")
+        return Served(answer, .stored(candidate))
     }
 
     /// The fields sent to the origin: the request's, with the cache's validators in place of the client's

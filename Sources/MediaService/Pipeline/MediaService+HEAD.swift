@@ -31,7 +31,7 @@ extension MediaService {
         } catch {
             let problem = (error as? OriginError).map { Self.originFailureProblem($0, tier: tier, outcome: context.outcome) }
                 ?? Responder.problem(502, code: "origin-error", detail: "the origin could not be reached", outcome: context.outcome)
-            return staleOrFailure(context, decision: &decision, candidates: candidates, status: nil, failure: problem)
+            return staleOrFailure(context, decision: &decision, candidates: candidates, status: nil, failure: problem).response
         }
         let responseTime = now
         let time = Int64(responseTime)
@@ -49,7 +49,8 @@ extension MediaService {
         }
         if (500...599).contains(response.status) {
             let passed = passedThroughHEAD(context, response, reason: reason)
-            return staleOrFailure(context, decision: &decision, candidates: candidates, status: response.status, failure: passed)
+            return staleOrFailure(context, decision: &decision, candidates: candidates, status: response.status,
+                                  failure: passed).response
         }
         // Only a HEAD answer this cache could store (RFC 9111 §3, §3.5: not `no-store`, not `private` in a shared
         // cache, not an authenticated answer without `public`/`s-maxage`/`must-revalidate`) may update what it stores.

@@ -35,7 +35,7 @@ extension MediaService {
         if context.method != "GET" && context.method != "HEAD" {
             return finished(await passThrough(context, body: request.body), request, context)
         }
-        return finished(await serve(context).withoutBody(for: request.method), request, context)
+        return finished(await serve(context).response.withoutBody(for: request.method), request, context)
     }
 
     /// The answer a request gets from its head alone, before its body is read (docs/http-server.md, "Bodies nobody

@@ -3,33 +3,34 @@ import MediaPolicy
 import MediaStorage
 
 extension MediaService {
-    /// Step 3 of the request flow: the RFC 9111 decision over the group's stored responses.
-    func serve(_ context: RequestContext) async -> ServiceResponse {
-        if let variant = context.variant { return await serveVariant(context, variant) }
+    /// Step 3 of the request flow: the RFC 9111 decision over the group's stored responses. The answer
+    /// carries the representation it serves (what a derived image is made from).
+    func serve(_ context: RequestContext) async -> Served {
+        if let variant = context.variant { return Served(await serveVariant(context, variant)) }
         let time = now
         let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(context, now: time)
-        var decision = makeDecision(context, candidates: candidates, now: time)
+        var decision = makeDecision(context, candidates: candidates)
         let action = decision.lookup(now: Int64(time))
         let counters = context.runtime.counters
         switch action {
         case .serveFresh(let index, _):
             counters.bump(.hits)
             let candidate = candidates[index]
-            context.capture?.set(SourceCapture.Source(candidate))
             let ttl = remaining(candidate, context: context, now: time)
-            return Responder.stored(candidate, context: context, now: Int64(time),
-                                    status: CacheStatus(hit: true, ttl: ttl), storage: "hit")
+            return Served(Responder.stored(candidate, context: context, now: Int64(time),
+                                           status: CacheStatus(hit: true, ttl: ttl), storage: "hit"), .stored(candidate))
         case .serveStale(let index, _, let reason):
             counters.bump(.hits)
             let candidate = candidates[index]
-            context.capture?.set(SourceCapture.Source(candidate))
             if reason == .staleWhileRevalidate { refreshInBackground(context, candidates: candidates, selected: index) }
             let ttl = remaining(candidate, context: context, now: time)
-            return Responder.stored(candidate, context: context, now: Int64(time),
-                                    status: CacheStatus(hit: true, ttl: ttl, detail: reason.rawValue), storage: "hit")
+            return Served(Responder.stored(candidate, context: context, now: Int64(time),
+                                           status: CacheStatus(hit: true, ttl: ttl, detail: reason.rawValue), storage: "hit"),
+                          .stored(candidate))
         case .gatewayTimeout:
-            return Responder.problem(504, code: "only-if-cached", detail: "nothing usable is stored and only-if-cached forbids the origin",
-                                     outcome: context.outcome)
+            return Served(Responder.problem(504, code: "only-if-cached",
+                                            detail: "nothing usable is stored and only-if-cached forbids the origin",
+                                            outcome: context.outcome))
         case .revalidate(let index, let conditional):
             counters.bump(.revalidations)
             let reason: CacheStatus.Forward = forbiddenByRequest(context, candidates, index ?? decision.selected, now: time)
@@ -46,7 +47,7 @@ extension MediaService {
             }
             return await forward(context, decision: &decision, candidates: candidates, conditional: nil, reason: reason)
         case .forwardOriginError:
-            return Responder.problem(502, code: "origin-error", detail: "the origin failed", outcome: context.outcome)
+            return Served(Responder.problem(502, code: "origin-error", detail: "the origin failed", outcome: context.outcome))
         }
     }
 
@@ -58,29 +59,13 @@ extension MediaService {
         return remaining(candidates[selected], context: context, now: now) > 0
     }
 
-    /// The decision, with the policy's TTL cap applied: a selected response older than the cap is
-    /// validated even when RFC 9111 would still call it fresh.
-    ///
-    /// The cap only acts when it is shorter than the response's own freshness lifetime; otherwise RFC
-    /// 9111 already calls the response stale, and the request's `max-stale`, `only-if-cached` and
-    /// `stale-if-error` apply unchanged (§4.2.4, §5.2.1). Past a shorter cap the response counts as
-    /// stale by the excess, so a request `max-stale` covering the excess still accepts it.
-    func makeDecision(_ context: RequestContext, candidates: [Candidate], now: Double) -> ServingDecision {
-        let configuration = ServingDecision.Configuration(staleIfError: Int64(context.tier.serveStaleOnError))
-        let stored = candidates.map(\.response)
-        let decision = ServingDecision(request: context.cacheRequest, candidates: stored, role: context.role,
-                                       configuration: configuration, digest: digest)
-        guard let selected = decision.selected else { return decision }
-        let candidate = candidates[selected]
-        let age = candidate.response.currentAge(now: Int64(now))
-        guard age >= candidate.policyTTL,
-              candidate.policyTTL < candidate.response.freshnessLifetime(role: context.role)
-        else { return decision }
-        if let maxStale = context.cacheRequest.directives.maxStale, age - candidate.policyTTL <= maxStale { return decision }
-        var fields = context.cacheRequest.fields
-        fields.append("Cache-Control", "no-cache")
-        return ServingDecision(request: CacheRequest(method: "GET", fields: fields), candidates: stored,
-                               role: context.role, configuration: configuration, digest: digest)
+    /// The RFC 9111 decision over `candidates`, with the policy's TTL cap of each (``Candidate/policyTTL``) as the
+    /// decision's lifetime cap: a selected response older than its cap is validated even when RFC 9111 would
+    /// still call it fresh (``HTTPCaching/ServingDecision/init(request:candidates:role:configuration:digest:lifetimeCaps:)``).
+    func makeDecision(_ context: RequestContext, candidates: [Candidate]) -> ServingDecision {
+        ServingDecision(request: context.cacheRequest, candidates: candidates.map(\.response), role: context.role,
+                        configuration: ServingDecision.Configuration(staleIfError: Int64(context.tier.serveStaleOnError)),
+                        digest: digest, lifetimeCaps: candidates.map(\.policyTTL))
     }
 
     /// Remaining freshness under both RFC 9111 and the policy cap (negative when stale), for `Cache-Status: ttl`.
@@ -141,7 +126,7 @@ extension MediaService {
         var refresh = context
         refresh.interim = nil   // the client already has its answer: a refresh forwards no interim response
         background.run { [self, context = refresh] in
-            var decision = makeDecision(context, candidates: candidates, now: now)
+            var decision = makeDecision(context, candidates: candidates)
             _ = decision.lookup(now: Int64(now))
             _ = await forward(context, decision: &decision, candidates: candidates,
                               conditional: conditional.isEmpty ? nil : conditional, reason: .stale)

@@ -24,7 +24,7 @@ extension MediaService {
             role: context.role, requestTime: Int64(requestTime), responseTime: Int64(responseTime), digest: digest,
             targets: context.targets)
         let stored: StoredResponse
-        var storability: StorageProposal.Storability
+        let storability: StorageProposal.Storability
         switch outcome {
         case .store(let candidate):
             stored = candidate
@@ -34,29 +34,21 @@ extension MediaService {
                                     requestTime: Int64(requestTime), responseTime: Int64(responseTime), targets: context.targets)
             storability = .notStorable(StorageReason(why.code))
         }
-        if case .storable = storability, response.status != 200, fields.contains("range") {
-            // An answer to a Range request other than the whole representation (a 416, a 206 the storability
-            // rules already refuse, any status chosen for that range) is not what a plain GET of the URL gets.
-            storability = .notStorable(StorageReason("answer-to-range-request"))
-        }
-        if context.role == .shared, tier.setCookie == .refuse, stored.fields["Set-Cookie"] != nil {
-            // One client's cookie is never replayed to another (generic tiers unless `setCookie: store`; image
-            // tiers dropped it above; a qualified `private="Set-Cookie"` or `no-cache="Set-Cookie"` already kept it
-            // out of `stored`).
-            storability = .notStorable(.setCookieInSharedCache)
-        }
+        // The hook chain owns every veto (docs/architecture.md): an answer to a range request, a cookie in a shared
+        // cache (image tiers dropped it above; a qualified `private="Set-Cookie"` or `no-cache="Set-Cookie"` already
+        // kept it out of `stored`), a purge during the exchange.
         let proposal = StorageProposal(
             tier: tier, route: context.route,
-            request: .init(hasCredential: context.hasCredential, hasVersionParameter: context.isVersioned),
+            request: .init(hasCredential: context.hasCredential, hasVersionParameter: context.isVersioned,
+                           isRangeRequest: fields.contains("range"),
+                           purgedDuringExchange: wasPurgedDuringExchange(context)),
             response: .init(status: response.status, fields: responseFields,
-                            currentAge: Int(min(stored.currentAge(now: Int64(responseTime)), Int64(Int32.max)))),
+                            currentAge: Int(min(stored.currentAge(now: Int64(responseTime)), Int64(Int32.max))),
+                            setsCookie: stored.fields.contains("set-cookie")),
             body: .init(byteCount: response.body.count, format: image?.format.mimeType,
                         pixelWidth: image?.width, pixelHeight: image?.height),
             storability: storability)
-        var decision = chain.decide(proposal)
-        if decision.storage != .none, wasPurgedDuringExchange(context) {
-            decision = StorageDecision(storage: .none, ttl: 0, reason: "purged-during-fetch", trail: decision.trail)
-        }
+        let decision = chain.decide(proposal)
         let storeKey = CacheKey.store(group: context.groupKey, secondary: stored.secondaryKey)
         // The policy cap counts age (`Age` and the apparent age from `Date`), like RFC 9111 freshness: already spent.
         let policyTTL = Int64(decision.ttl) + stored.currentAge(now: Int64(responseTime))

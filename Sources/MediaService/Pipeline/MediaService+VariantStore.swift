@@ -22,8 +22,8 @@ extension MediaService {
     ///   - sourceDigest: hex SHA-256 of the source body (``StoredHead/sourceDigest``).
     ///   - derived: `false` when `image` is a stored variant of the same source bytes stored again (nothing was
     ///     transformed: not counted in `variants_derived_total`).
-    ///   - sourceGeneration: the source group's change counter read when the source was captured.
-    func storeVariant(_ image: DerivedImage, of captured: SourceCapture.Source, sourceDigest: String,
+    ///   - sourceGeneration: the source group's change counter read when the source was served.
+    func storeVariant(_ image: DerivedImage, of captured: Representation, sourceDigest: String,
                       sourceGeneration: Int, source: RequestContext, stored: RequestContext, selection: VariantSelection,
                       reason: CacheStatus.Forward?, derived: Bool) -> Derivation {
         let tier = stored.tier
@@ -43,7 +43,6 @@ extension MediaService {
         if !varies { fields.remove("vary") }
         let response = StoredResponse(status: 200, fields: fields, requestTime: captured.response.requestTime,
                                       responseTime: captured.response.responseTime, targets: captured.response.targets)
-        let sourceClass = captured.storeKey == nil ? StorageClass.none : StorageClass(rawValue: captured.storage) ?? .none
         let lifetime = min(captured.response.freshnessLifetime(role: stored.role), captured.head.policyTTL)
         let ttl = max(0, lifetime - captured.response.currentAge(now: Int64(time)))
         // RFC 9111 §3 on the variant's own fields (the source's, as a 304 may have updated them: a source that
@@ -60,19 +59,13 @@ extension MediaService {
         }
         let proposal = StorageProposal(
             tier: tier, route: stored.route,
-            request: .init(hasCredential: stored.hasCredential, hasVersionParameter: stored.isVersioned),
+            request: .init(hasCredential: stored.hasCredential, hasVersionParameter: stored.isVersioned,
+                           purgedDuringExchange: wasPurgedDuringExchange(stored)),
             response: .init(status: 200, fields: fields),
             body: .init(byteCount: image.bytes.count, format: image.format.mimeType, pixelWidth: image.width,
                         pixelHeight: image.height),
-            storability: storability)
-        var decision = chain.decide(proposal)
-        if decision.storage > sourceClass {
-            decision = StorageDecision(storage: sourceClass, ttl: sourceClass == .none ? 0 : decision.ttl,
-                                       reason: StorageReason("source-storage:" + sourceClass.rawValue), trail: decision.trail)
-        }
-        if decision.storage != .none, wasPurgedDuringExchange(stored) {
-            decision = StorageDecision(storage: .none, ttl: 0, reason: "purged-during-fetch", trail: decision.trail)
-        }
+            storability: storability, sourceStorage: captured.storage)
+        let decision = chain.decide(proposal)
         let sourceKey = captured.storeKey ?? CacheKey.store(group: source.groupKey, secondary: .empty)
         let derivation = ServiceAuditor.Derivation(source: CacheKey.digest(sourceKey), transform: transform)
         // Never fresher than the source, nor than its own decision (a hook may shorten a variant's ttl).

@@ -12,7 +12,7 @@ extension MediaService {
         let stored = variantContext(context, selection)
         let time = now
         let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(stored, now: time)
-        var decision = makeDecision(stored, candidates: candidates, now: time)
+        var decision = makeDecision(stored, candidates: candidates)
         let counters = context.runtime.counters
         switch decision.lookup(now: Int64(time)) {
         case .serveFresh(let index, _):
@@ -88,11 +88,9 @@ extension MediaService {
         return response
     }
 
-    /// One derivation: the source through the normal path, then the transform on the worker pool, validation,
-    /// the storage decision (never wider than the source's class) and the store with its audit record.
-    /// - Parameter stale: the variant's stored responses that were not usable (stale, or a request's `no-cache`):
-    ///   one derived from the same source bytes is stored again with the source's new freshness instead of
-    ///   being derived again (a revalidated, unchanged source costs no transform).
+    /// One derivation: the source through the normal path (routed, coalesced, validated, audited and stored under
+    /// its tier), then ``derive(from:original:context:stored:selection:reason:stale:)`` on the representation it served.
+    /// - Parameter stale: the variant's stored responses that were not usable (stale, or a request's `no-cache`).
     func derive(_ context: RequestContext, stored: RequestContext, selection: VariantSelection,
                 reason: CacheStatus.Forward, stale: [Candidate] = []) async -> Derivation {
         var source = context
@@ -100,15 +98,31 @@ extension MediaService {
         source.method = "GET"
         // The source is the cache's own request: the client's conditionals and ranges apply to the variant.
         source.clientFields.removeAll { MediaService.clientConditionals.contains($0) }
-        let capture = SourceCapture()
-        source.capture = capture
-        let original = await serve(source)
-        let sourceGeneration = context.runtime.derivedIndex.generation(of: source.groupKey)
-        guard original.status == 200, let captured = capture.source else {
-            return Derivation(result: .response(original), shareable: false)
+        let served = await serve(source)
+        guard served.response.status == 200, let representation = served.representation else {
+            return Derivation(result: .response(served.response), shareable: false)
         }
-        let reason: CacheStatus.Forward? = original.outcome.storage == "hit" ? nil : reason
-        if captured.response.parsed.cacheControl.noTransform {
+        let reason: CacheStatus.Forward? = served.response.outcome.storage == "hit" ? nil : reason
+        return await derive(from: representation, original: served.response, context: source, stored: stored,
+                            selection: selection, reason: reason, stale: stale)
+    }
+
+    /// A derived image of `representation` (the source as the source path served it, `original`): the transform
+    /// on the worker pool, validation, the storage decision (never wider than the source's class) and the store
+    /// with its audit record.
+    /// - Parameters:
+    ///   - context: the source's request context (no variant selected).
+    ///   - stored: the context the variant is looked up and stored under (``variantContext(_:_:)``).
+    ///   - reason: RFC 9211 `fwd` for the variant's `Cache-Status`, `nil` when the source came from storage.
+    ///   - stale: the variant's stored responses that were not usable: one derived from the same source bytes is
+    ///     stored again with the source's new freshness instead of being derived again (a revalidated, unchanged
+    ///     source costs no transform).
+    func derive(from representation: Representation, original: ServiceResponse, context: RequestContext,
+                stored: RequestContext, selection: VariantSelection, reason: CacheStatus.Forward?,
+                stale: [Candidate]) async -> Derivation {
+        let source = context
+        let sourceGeneration = context.runtime.derivedIndex.generation(of: source.groupKey)
+        if representation.response.parsed.cacheControl.noTransform {
             // RFC 9110 §7.7: a response with no-transform is served as the origin sent it (a tier that strips
             // metadata refused it before storage).
             var response = original
@@ -118,13 +132,13 @@ extension MediaService {
         guard let declaration = context.runtime.variantDeclaration else {
             return Derivation(result: .response(original), shareable: false)
         }
-        let sourceDigest = SHA256.hash(captured.body).hex
+        let sourceDigest = SHA256.hash(representation.body).hex
         if let reusable = stale.first(where: { $0.head.sourceDigest == sourceDigest }),
            let format = OutputFormat.allCases.first(where: { $0.mimeType == reusable.head.contentType }),
            let width = reusable.head.width, let height = reusable.head.height {
             let image = DerivedImage(bytes: reusable.entry.body, format: format, width: width, height: height,
                                      sourceHasAlpha: false)
-            return storeVariant(image, of: captured, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
+            return storeVariant(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
                                 source: source, stored: stored, selection: selection, reason: reason, derived: false)
         }
         let tier = context.tier
@@ -132,7 +146,7 @@ extension MediaService {
         let transforms = configuration.transforms
         let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(transforms.timeout * 1000)))
         let workers = Self.workers(for: selection.spec, transforms)
-        let body = captured.body, spec = selection.spec, formats = declaration.formats
+        let body = representation.body, spec = selection.spec, formats = declaration.formats
         let started = ContinuousClock.now
         let outcome: Result<DerivedImage, TransformError>
         do {
@@ -176,7 +190,7 @@ extension MediaService {
             return refuseVariant(context, stored: stored, code: "variant-invalid",
                                  detail: "the derived image failed validation: \(error.context)")
         }
-        return storeVariant(image, of: captured, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
+        return storeVariant(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
                             source: source, stored: stored, selection: selection, reason: reason, derived: true)
     }
 

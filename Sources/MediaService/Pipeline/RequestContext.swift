@@ -27,8 +27,6 @@ struct RequestContext: Sendable {
     /// The derived image the request selects (a tier with `variants` and a query with `w`), or `nil`: the
     /// representation at ``upstreamURL`` itself. ``upstreamURL`` is then the source's URL.
     var variant: VariantSelection? = nil
-    /// Set by the variant path on the source's context: receives the representation the source path serves.
-    var capture: SourceCapture? = nil
     /// Where this request's own origin exchange forwards interim responses (``MediaService/interimForwarder(for:tier:)``), or `nil`.
     var interim: OriginInterimResponse.Handler? = nil
     /// The verified signature of a signed request (docs/signed-urls.md), or `nil`: its subject gave ``partition``.
