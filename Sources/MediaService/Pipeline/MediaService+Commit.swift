@@ -63,7 +63,7 @@ extension MediaService {
                 counters.bump(.skipped)
                 return "store-failed"
             }
-            context.runtime.addVariant(storeKey)
+            context.runtime.indexStoredResponse(storeKey)
             counters.bump(.stored)
             return nil
         }

@@ -88,7 +88,7 @@ extension MediaService {
             let found = readsFiles ? context.runtime.entry(for: storeKey) : context.runtime.entryInMemory(for: storeKey)
             guard let entry = found else {
                 if !readsFiles && context.runtime.hasFileStores { return nil }
-                context.runtime.removeVariant(storeKey)
+                context.runtime.unindexStoredResponse(storeKey)
                 continue
             }
             if entry.metadata.expiresAt <= now {

@@ -1,8 +1,8 @@
 import Synchronization
 
 /// Source group key (URL + partition) → store keys of the variants derived from it, so a source that
-/// changes takes its variants along (docs/variants.md). Kept in step with ``VariantIndex`` by
-/// ``TierRuntime/addVariant(_:)`` and ``TierRuntime/removeVariant(_:)``; non-variant keys never enter it.
+/// changes takes its variants along (docs/variants.md). Kept in step with ``StoredResponseIndex`` by
+/// ``TierRuntime/indexStoredResponse(_:)`` and ``TierRuntime/unindexStoredResponse(_:)``; non-variant keys never enter it.
 final class DerivedIndex: Sendable {
     private let sources = Mutex<[String: Set<String>]>([:])
     /// Change counters of source groups, hashed into a fixed number of buckets (bounded memory; a collision only

@@ -28,7 +28,7 @@ final class TierRuntime: Sendable {
     let counters: TierCounters
     /// Variant group key → store keys; an entry that leaves a decided store (evicted, expired, corrupt,
     /// shredded) leaves the index at once, so unique URLs never grow it past what is stored.
-    let variantIndex: VariantIndex
+    let responseIndex: StoredResponseIndex
     /// Source group → its derived images' store keys (``DerivedIndex``).
     let derivedIndex: DerivedIndex
     /// The tier's `variants` in MediaTransform's terms, or `nil` when the tier declares none.
@@ -45,7 +45,7 @@ final class TierRuntime: Sendable {
          onEvent: @escaping StorageEventHandler) throws {
         self.tier = tier
         self.counters = counters
-        variantIndex = VariantIndex()
+        responseIndex = StoredResponseIndex()
         derivedIndex = DerivedIndex()
         transformTimes = DurationHistogram()
         let persistent = tier.storage == .disk || tier.storage == .encryptedDisk
@@ -60,7 +60,7 @@ final class TierRuntime: Sendable {
         let hotBudget = limits(tier.memoryBytes - (persistent ? tier.memoryBytes / 4 : tier.memoryBytes) - pendingBytes)
         let diskBudget = limits(tier.diskBytes)
         let diskCount = max(1, tier.diskBytes / Self.fileBlockBytes)
-        let index = variantIndex, derived = derivedIndex
+        let index = responseIndex, derived = derivedIndex
         variantDeclaration = tier.variants.map(TierRuntime.declaration)
         // A hot copy may take a quarter of the hot budget (11 MiB of the default 64 MiB tier), not a tenth: a large
         // image read from its file is then kept once and every hit shares that one buffer (hardening item 3), where
@@ -93,7 +93,7 @@ final class TierRuntime: Sendable {
                                                           pendingByteLimit: pendingBytes),
                                      barrier: barrier, observer: observer, onEvent: onEvent)
             : nil
-        for metadata in disk?.inventory() ?? [] { addVariant(metadata.key) }
+        for metadata in disk?.inventory() ?? [] { indexStoredResponse(metadata.key) }
     }
 
     /// A runtime for `tier` on `other`'s stores, indexes, counters and histogram: what a reload makes for a
@@ -106,7 +106,7 @@ final class TierRuntime: Sendable {
         copies = other.copies
         disk = other.disk
         sealed = other.sealed
-        variantIndex = other.variantIndex
+        responseIndex = other.responseIndex
         derivedIndex = other.derivedIndex
         transformTimes = other.transformTimes
         variantDeclaration = tier.variants.map(TierRuntime.declaration)
@@ -187,7 +187,7 @@ final class TierRuntime: Sendable {
         for store in decidedStores { if let metadata = store.remove(key) { removed = metadata } }
         // After the files: a read that began before the removal either sees it coming or loses its copy here.
         copies?.remove(key)
-        removeVariant(key)
+        unindexStoredResponse(key)
         return removed
     }
 
@@ -196,41 +196,41 @@ final class TierRuntime: Sendable {
         var removed: [EntryMetadata] = []
         for store in decidedStores { removed.append(contentsOf: store.removeAll(where: predicate)) }
         copies?.removeAll(where: predicate)
-        for metadata in removed { removeVariant(metadata.key) }
+        for metadata in removed { unindexStoredResponse(metadata.key) }
         return removed
     }
 
     func storeKeys(group: String) -> [String] {
-        variantIndex.groups.withLock { Array($0[group] ?? []) }.sorted()
+        responseIndex.groups.withLock { Array($0[group] ?? []) }.sorted()
     }
 
     /// ``storeKeys(group:)`` and the index generation they were read at (see ``generation``).
     func storeKeysWithGeneration(group: String) -> (keys: [String], generation: Int) {
-        let (keys, generation) = variantIndex.groups.withLock { index in
-            (Array(index[group] ?? []), variantIndex.generation.load(ordering: .relaxed))
+        let (keys, generation) = responseIndex.groups.withLock { index in
+            (Array(index[group] ?? []), responseIndex.generation.load(ordering: .relaxed))
         }
         return (keys.sorted(), generation)
     }
 
-    /// The current generation of the variants index: equal to a value read earlier only when the
+    /// The current generation of the stored-response index: equal to a value read earlier only when the
     /// index has not changed since.
-    var generation: Int { variantIndex.generation.load(ordering: .acquiring) }
+    var generation: Int { responseIndex.generation.load(ordering: .acquiring) }
 
     /// Store keys of every group of `primary` (all partitions).
     func storeKeys(primary: String) -> [String] {
         let prefix = primary + String(CacheKey.separator)
-        return variantIndex.groups.withLock { index in
+        return responseIndex.groups.withLock { index in
             index.filter { $0.key.hasPrefix(prefix) }.flatMap(\.value)
         }.sorted()
     }
 
-    func addVariant(_ storeKey: String) {
-        variantIndex.add(storeKey)
+    func indexStoredResponse(_ storeKey: String) {
+        responseIndex.add(storeKey)
         derivedIndex.add(storeKey)
     }
 
-    func removeVariant(_ storeKey: String) {
-        variantIndex.remove(storeKey)
+    func unindexStoredResponse(_ storeKey: String) {
+        responseIndex.remove(storeKey)
         derivedIndex.remove(storeKey)
     }
 

@@ -52,7 +52,7 @@ enum UnownedTierFolders {
             let prefix = CacheKey.scope(of: runtime.tier) + separator
             let sameTier = [name + separator, name + CacheKey.stripScopeSuffix + separator]
             for metadata in disk.removeAll(where: { !$0.key.hasPrefix(prefix) }) {
-                runtime.removeVariant(metadata.key)
+                runtime.unindexStoredResponse(metadata.key)
                 let reason = sameTier.contains { metadata.key.hasPrefix($0) } ? "tier-metadata-changed" : "cache-key-changed"
                 auditor.evictUnowned(metadata, tier: name, reason: reason)
             }

@@ -6,7 +6,7 @@ import Testing
 /// The variants index holds exactly the store keys that are stored: evicted entries leave it when the
 /// store evicts them, not when their URL happens to be requested again (unique URLs would otherwise
 /// grow it without bound: ≈ 0.5 KB per origin fetch in `wrk-vs-nginx.sh`'s miss runs).
-@Suite struct VariantIndexEvictionTests {
+@Suite struct StoredResponseIndexEvictionTests {
     @Test func evictedKeysLeaveTheIndexAtOnce() async throws {
         let harness = try PipelineHarness(policyJSON: AuditInvariantTests.tightPolicy)
         defer { Task { await harness.close() } }
@@ -22,8 +22,8 @@ import Testing
         let evictions = try harness.auditRecords().filter { $0.entry.event.rawValue == "evict" }.count
         #expect(stored.count + evictions == 40)
         #expect(stored.count < 40)
-        #expect(runtime.variantIndex.count == stored.count)
-        let indexed = runtime.variantIndex.groups.withLock { Set($0.values.flatMap { $0 }) }
+        #expect(runtime.responseIndex.count == stored.count)
+        let indexed = runtime.responseIndex.groups.withLock { Set($0.values.flatMap { $0 }) }
         #expect(indexed == stored)
     }
 
@@ -38,12 +38,12 @@ import Testing
         }
         let disk = try #require(harness.service.runtimes["public"])
         let memory = try #require(harness.service.runtimes["mem"])
-        #expect(disk.variantIndex.count == 1)
-        #expect(memory.variantIndex.count == 1)
+        #expect(disk.responseIndex.count == 1)
+        #expect(memory.responseIndex.count == 1)
         harness.clock.advance(60 + 3_600)  // kept for ttl + maxTTL (the revalidation window)
         harness.service.sweep()
-        #expect(disk.variantIndex.count == 0)
-        #expect(memory.variantIndex.count == 0)
+        #expect(disk.responseIndex.count == 0)
+        #expect(memory.responseIndex.count == 0)
         #expect(PipelineSupport.events(try harness.auditRecords()).filter { $0.hasPrefix("expire") }.count == 2)
     }
 

@@ -1,11 +1,11 @@
 import Synchronization
 
-/// Variant group key (primary key + partition) → store keys of its stored responses (RFC 9111 §4.1),
+/// Group key (primary key + partition) → store keys of its stored responses, one per secondary key (RFC 9111 §4.1),
 /// with a generation bumped by every change.
 ///
 /// A class so that the stores' event handlers can drop evicted, expired, corrupt and shredded keys
 /// while the ``TierRuntime`` that owns the index is still being initialised.
-final class VariantIndex: Sendable {
+final class StoredResponseIndex: Sendable {
     let groups = Mutex<[String: Set<String>]>([:])
     /// Bumped (under the index lock) by every change of the index, so a hit path may reuse the store
     /// keys it read at an equal generation.
