@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "MediaTransform", targets: ["MediaTransform"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "MediaService", targets: ["MediaService"]),
+        .library(name: "MediaCurl", targets: ["MediaCurl"]),
         .library(name: "MediaServer", targets: ["MediaServer"]),
         .library(name: "MediaCTL", targets: ["MediaCTL"]),
         .library(name: "MediaTestSupport", targets: ["MediaTestSupport"]),
@@ -46,14 +47,17 @@ let package = Package(
         // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
         .systemLibrary(name: "CHTTPServerLinux"),
         .target(name: "HTTPServer", dependencies: ["MediaCore", "CHTTPServerLinux"], swiftSettings: strict),
-        // libcurl's multi interface, loaded with dlopen at run time (no curl headers or -lcurl at
-        // build time); only MediaService imports it.
-        .systemLibrary(name: "CCurl"),
+        // The pipeline; it reaches origins through its OriginFetching protocol only (the transport, MediaCurl, sits above).
         .target(
             name: "MediaService",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
-                           "MediaAudit", "MediaTransform", "CCurl"],
+                           "MediaAudit", "MediaTransform"],
             swiftSettings: strict),
+        // libcurl's multi interface, loaded with dlopen at run time (no curl headers or -lcurl at
+        // build time); only MediaCurl imports it.
+        .systemLibrary(name: "CCurl"),
+        // The origin transport: CurlOriginFetcher (MediaService's OriginFetching over libcurl), DefaultOriginFetcher.
+        .target(name: "MediaCurl", dependencies: ["HTTPCaching", "MediaService", "CCurl"], swiftSettings: strict),
         // The service over HTTP: the public and admin handlers, the access log, signals, and MediaServer.
         .target(
             name: "MediaServer",
@@ -62,7 +66,7 @@ let package = Package(
         .target(
             name: "MediaCTL",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
-                           "MediaAudit", "MediaTransform", "MediaService", "HTTPServer", "MediaServer"],
+                           "MediaAudit", "MediaTransform", "MediaService", "MediaCurl", "HTTPServer", "MediaServer"],
             resources: [.copy("Resources/samples")],
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
@@ -71,7 +75,7 @@ let package = Package(
         .executableTarget(
             name: "mediabench",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
-                           "MediaService", "MediaSigning", "HTTPServer", "MediaTestSupport"],
+                           "MediaService", "MediaCurl", "MediaSigning", "HTTPServer", "MediaTestSupport"],
             swiftSettings: strict),
 
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strict),
@@ -85,18 +89,18 @@ let package = Package(
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "MediaServiceTests",
-            dependencies: ["MediaCore", "MediaTestSupport", "MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
-                           "MediaTransform", "MediaSigning"],
+            dependencies: ["MediaCore", "MediaTestSupport", "MediaService", "MediaCurl", "HTTPCaching", "MediaCrypto", "MediaStorage",
+                           "MediaPolicy", "MediaAudit", "MediaTransform", "MediaSigning"],
             swiftSettings: strict),
         .testTarget(
             name: "MediaServerTests",
             dependencies: ["MediaServer"],
             swiftSettings: strict),
-        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaServer", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaServer", "MediaCurl", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MediaCore", "MediaCTL", "MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching",
+            dependencies: ["MediaCore", "MediaCTL", "MediaService", "MediaCurl", "MediaAudit", "MediaPolicy", "HTTPCaching",
                            "MediaCrypto", "MediaSigning", "MediaTestSupport"],
             swiftSettings: strict),
     ],
