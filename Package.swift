@@ -19,6 +19,7 @@ let package = Package(
         .library(name: "MediaSigning", targets: ["MediaSigning"]),
         .library(name: "MediaPolicy", targets: ["MediaPolicy"]),
         .library(name: "MediaAudit", targets: ["MediaAudit"]),
+        .library(name: "MediaAuditReports", targets: ["MediaAuditReports"]),
         .library(name: "MediaTransform", targets: ["MediaTransform"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "MediaService", targets: ["MediaService"]),
@@ -41,6 +42,9 @@ let package = Package(
         .target(name: "MediaSigning", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         .target(name: "MediaPolicy", dependencies: ["MediaCore", "HTTPCaching"], swiftSettings: strict),
         .target(name: "MediaAudit", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
+        // The audit report's JUnit XML and HTML renderings (with their SVG chart and XML escaping) for
+        // `mediactl audit --junit/--html`; the text and JSON reports stay in MediaAudit.
+        .target(name: "MediaAuditReports", dependencies: ["MediaAudit"], swiftSettings: strict),
         // libvips (libvips-dev) through a shim header; only MediaTransform imports it.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "MediaTransform", dependencies: ["MediaCore", "CVips"], swiftSettings: strict),
@@ -66,7 +70,8 @@ let package = Package(
         .target(
             name: "MediaCTL",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
-                           "MediaAudit", "MediaTransform", "MediaService", "MediaCurl", "HTTPServer", "MediaServer"],
+                           "MediaAudit", "MediaAuditReports", "MediaTransform", "MediaService", "MediaCurl", "HTTPServer",
+                           "MediaServer"],
             resources: [.copy("Resources/samples")],
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
@@ -84,7 +89,7 @@ let package = Package(
         .testTarget(name: "MediaSigningTests", dependencies: ["MediaSigning", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaStorageTests", dependencies: ["MediaCore", "MediaStorage", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaPolicyTests", dependencies: ["MediaCore", "MediaPolicy", "HTTPCaching"], swiftSettings: strict),
-        .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaCrypto", "MediaTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaAuditReports", "MediaCrypto", "MediaTestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaTransformTests", dependencies: ["MediaCore", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
@@ -96,7 +101,10 @@ let package = Package(
             name: "MediaServerTests",
             dependencies: ["MediaServer"],
             swiftSettings: strict),
-        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaServer", "MediaCurl", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MediaCTLTests",
+            dependencies: ["MediaCore", "MediaCTL", "MediaServer", "MediaCurl", "MediaAuditReports", "MediaTransform", "MediaTestSupport"],
+            swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.
         .testTarget(
             name: "EndToEndTests",
