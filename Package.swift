@@ -19,9 +19,11 @@ let package = Package(
         .library(name: "MediaSigning", targets: ["MediaSigning"]),
         .library(name: "MediaPolicy", targets: ["MediaPolicy"]),
         .library(name: "MediaAudit", targets: ["MediaAudit"]),
+        .library(name: "MediaAuditReports", targets: ["MediaAuditReports"]),
         .library(name: "MediaTransform", targets: ["MediaTransform"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
         .library(name: "MediaService", targets: ["MediaService"]),
+        .library(name: "MediaCurl", targets: ["MediaCurl"]),
         .library(name: "MediaServer", targets: ["MediaServer"]),
         .library(name: "MediaCTL", targets: ["MediaCTL"]),
         .library(name: "MediaTestSupport", targets: ["MediaTestSupport"]),
@@ -40,20 +42,26 @@ let package = Package(
         .target(name: "MediaSigning", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         .target(name: "MediaPolicy", dependencies: ["MediaCore", "HTTPCaching"], swiftSettings: strict),
         .target(name: "MediaAudit", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
+        // The audit report's JUnit XML and HTML renderings (with their SVG chart and XML escaping) for
+        // `mediactl audit --junit/--html`; the text and JSON reports stay in MediaAudit.
+        .target(name: "MediaAuditReports", dependencies: ["MediaAudit"], swiftSettings: strict),
         // libvips (libvips-dev) through a shim header; only MediaTransform imports it.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "MediaTransform", dependencies: ["MediaCore", "CVips"], swiftSettings: strict),
         // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
         .systemLibrary(name: "CHTTPServerLinux"),
         .target(name: "HTTPServer", dependencies: ["MediaCore", "CHTTPServerLinux"], swiftSettings: strict),
-        // libcurl's multi interface, loaded with dlopen at run time (no curl headers or -lcurl at
-        // build time); only MediaService imports it.
-        .systemLibrary(name: "CCurl"),
+        // The pipeline; it reaches origins through its OriginFetching protocol only (the transport, MediaCurl, sits above).
         .target(
             name: "MediaService",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
-                           "MediaAudit", "MediaTransform", "CCurl"],
+                           "MediaAudit", "MediaTransform"],
             swiftSettings: strict),
+        // libcurl's multi interface, loaded with dlopen at run time (no curl headers or -lcurl at
+        // build time); only MediaCurl imports it.
+        .systemLibrary(name: "CCurl"),
+        // The origin transport: CurlOriginFetcher (MediaService's OriginFetching over libcurl), DefaultOriginFetcher.
+        .target(name: "MediaCurl", dependencies: ["HTTPCaching", "MediaService", "CCurl"], swiftSettings: strict),
         // The service over HTTP: the public and admin handlers, the access log, signals, and MediaServer.
         .target(
             name: "MediaServer",
@@ -62,7 +70,8 @@ let package = Package(
         .target(
             name: "MediaCTL",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
-                           "MediaAudit", "MediaTransform", "MediaService", "HTTPServer", "MediaServer"],
+                           "MediaAudit", "MediaAuditReports", "MediaTransform", "MediaService", "MediaCurl", "HTTPServer",
+                           "MediaServer"],
             resources: [.copy("Resources/samples")],
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
@@ -71,7 +80,7 @@ let package = Package(
         .executableTarget(
             name: "mediabench",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
-                           "MediaService", "MediaSigning", "HTTPServer", "MediaTestSupport"],
+                           "MediaService", "MediaCurl", "MediaSigning", "HTTPServer", "MediaTestSupport"],
             swiftSettings: strict),
 
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strict),
@@ -80,23 +89,26 @@ let package = Package(
         .testTarget(name: "MediaSigningTests", dependencies: ["MediaSigning", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaStorageTests", dependencies: ["MediaCore", "MediaStorage", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaPolicyTests", dependencies: ["MediaCore", "MediaPolicy", "HTTPCaching"], swiftSettings: strict),
-        .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaCrypto", "MediaTestSupport"], swiftSettings: strict),
+        .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaAuditReports", "MediaCrypto", "MediaTestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaTransformTests", dependencies: ["MediaCore", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
         .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "MediaServiceTests",
-            dependencies: ["MediaCore", "MediaTestSupport", "MediaService", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",
-                           "MediaTransform", "MediaSigning"],
+            dependencies: ["MediaCore", "MediaTestSupport", "MediaService", "MediaCurl", "HTTPCaching", "MediaCrypto", "MediaStorage",
+                           "MediaPolicy", "MediaAudit", "MediaTransform", "MediaSigning"],
             swiftSettings: strict),
         .testTarget(
             name: "MediaServerTests",
             dependencies: ["MediaServer"],
             swiftSettings: strict),
-        .testTarget(name: "MediaCTLTests", dependencies: ["MediaCore", "MediaCTL", "MediaServer", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
+        .testTarget(
+            name: "MediaCTLTests",
+            dependencies: ["MediaCore", "MediaCTL", "MediaServer", "MediaCurl", "MediaAuditReports", "MediaTransform", "MediaTestSupport"],
+            swiftSettings: strict),
         // Drives the built `mediactl` and a real nginx origin over real sockets.
         .testTarget(
             name: "EndToEndTests",
-            dependencies: ["MediaCore", "MediaCTL", "MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching",
+            dependencies: ["MediaCore", "MediaCTL", "MediaService", "MediaCurl", "MediaAudit", "MediaPolicy", "HTTPCaching",
                            "MediaCrypto", "MediaSigning", "MediaTestSupport"],
             swiftSettings: strict),
     ],

@@ -6,7 +6,7 @@
 // (include/curl/curl.h: CURLOPTTYPE_*, CURLOPT_*, CURLINFO_*, CURLcode, CURLPROTO_*,
 // CURL_GLOBAL_*, CURL_VERSION_*, struct curl_version_info_data; include/curl/multi.h:
 // CURLMOPT_*, CURLMcode, CURLMSG, struct CURLMsg, struct curl_waitfd).
-// Only MediaService imports this module. Swift cannot call C variadic functions, so
+// Only MediaCurl imports this module. Swift cannot call C variadic functions, so
 // curl_easy_setopt / curl_easy_getinfo / curl_multi_setopt get typed, non-variadic wrappers.
 #ifndef CCURL_SHIM_H
 #define CCURL_SHIM_H

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import HTTPServer
+import MediaCurl
 import MediaService
 import MediaTestSupport
 

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCurl
 import MediaPolicy
 import MediaService
 import Testing

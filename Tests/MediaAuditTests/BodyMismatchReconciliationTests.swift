@@ -1,5 +1,6 @@
 import Foundation
 import MediaAudit
+import MediaAuditReports
 import Testing
 
 /// Planted `body-mismatch` violations: disk objects whose body (length and keyed digest, as the inventory read it)

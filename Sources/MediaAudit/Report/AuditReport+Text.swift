@@ -1,5 +1,7 @@
 extension AuditReport {
-    static let columns = [
+    /// The counts of a tier's table, in order: the text report's columns, and the first of the HTML page's
+    /// (MediaAuditReports).
+    public static let columns = [
         "stored", "updated", "skipped", "evicted", "expired", "purged", "invalidated", "shredded", "objects",
         "bytes",
     ]

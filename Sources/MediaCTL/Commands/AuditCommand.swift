@@ -1,5 +1,6 @@
 import Glibc
 import MediaAudit
+import MediaAuditReports
 import MediaPolicy
 import MediaService
 import MediaStorage
@@ -16,8 +17,8 @@ import MediaStorage
 ///
 /// Output: ``MediaAudit/AuditReport/text`` followed, when the scan found temp files or defective
 /// entries, by an `inventory notes: N` section; with `--json`, one ``AuditDocument``. Then, with
-/// `--junit FILE`, ``MediaAudit/AuditJUnitReport/xml`` is written to FILE and, with `--html FILE`,
-/// ``MediaAudit/AuditHTMLReport/html`` (created with mode 0600, or truncated; the log and inventory notes
+/// `--junit FILE`, ``MediaAuditReports/AuditJUnitReport/xml`` is written to FILE and, with `--html FILE`,
+/// ``MediaAuditReports/AuditHTMLReport/html`` (created with mode 0600, or truncated; the log and inventory notes
 /// are their notes, the records' first and last `time` their time range).
 /// Exit: 0 clean, 1 violations, 2 unusable input (no state directory, invalid or unreadable
 /// policies, no audit log, unreadable log or folders, a `keys/integrity.key` that is refused (readable by group
@@ -62,7 +63,7 @@ public enum AuditCommand {
 
     /// `audit` with several `--state-dir`: every replica is audited against the same policies (loaded once)
     /// before anything is printed; then ``AuditFleetDocument`` as text or JSON and the fleet's JUnit and HTML
-    /// files (``MediaAudit/AuditFleetJUnitReport``, ``MediaAudit/AuditFleetHTMLReport``). Exit 1 when any replica has a
+    /// files (``MediaAuditReports/AuditFleetJUnitReport``, ``MediaAuditReports/AuditFleetHTMLReport``). Exit 1 when any replica has a
     /// violation; 2, with nothing on stdout, when any replica cannot be audited (the error names its state
     /// directory or log), or, after stdout, when a report file cannot be written.
     static func runFleet(_ options: AuditOptions, context: CommandContext, clock: AuditReportClock) -> ExitCode {

@@ -4,7 +4,7 @@ import MediaAudit
 /// (``AuditPruner``).
 ///
 /// Removes all rotated segments of `<state>/audit` but the newest N, after verifying them and writing the
-/// ``MediaAudit/AuditCheckpoint`` (where the chain continues, and the records of the objects still stored). Safe
+/// ``MediaAuditReports/AuditCheckpoint`` (where the chain continues, and the records of the objects still stored). Safe
 /// while `mediactl serve` runs. Copy the segments elsewhere first to keep their records.
 ///
 /// Output: `pruned 3 segments (seq 1-52431, 25165824 bytes); checkpoint at seq 52431, hash <hex>; 17 stored

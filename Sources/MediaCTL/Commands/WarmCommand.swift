@@ -18,7 +18,7 @@ import MediaService
 public enum WarmCommand {
     /// What the command talks to, injectable for tests.
     public struct Environment: Sendable {
-        /// The HTTP client. Default: ``MediaService/DefaultOriginFetcher/make(note:)`` (libcurl; no cache, no cookies).
+        /// The HTTP client. Default: ``MediaCurl/DefaultOriginFetcher/make(note:)`` (libcurl; no cache, no cookies).
         public var fetcher: any OriginFetching
         /// Seconds on a monotonic clock, for progress and the summary's duration.
         public var clock: @Sendable () -> Double

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import MediaAudit
+import MediaCurl
 import MediaPolicy
 import MediaServer
 import MediaService

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCurl
 import MediaPolicy
 import MediaService
 import MediaSigning
@@ -16,8 +17,8 @@ import MediaSigning
 public struct InspectCommand: Sendable {
     /// The parsed command line.
     public let options: InspectOptions
-    /// The origin transport. Default: ``MediaService/DefaultOriginFetcher/make(note:)`` (a
-    /// ``MediaService/CurlOriginFetcher``).
+    /// The origin transport. Default: ``MediaCurl/DefaultOriginFetcher/make(note:)`` (a
+    /// ``MediaCurl/CurlOriginFetcher``).
     public let fetcher: any OriginFetching
     /// "Now" in seconds since the epoch. Default: the system clock.
     public let clock: @Sendable () -> Double

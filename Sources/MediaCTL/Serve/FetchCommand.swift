@@ -1,10 +1,11 @@
 import HTTPServer
+import MediaCurl
 import MediaServer
 import HTTPCaching
 import MediaService
 
 /// `mediactl fetch PATH`: one request through the pipeline, in-process, against the policies'
-/// real origins (``MediaService/DefaultOriginFetcher``: libcurl), on the state directory of `serve`.
+/// real origins (``MediaCurl/DefaultOriginFetcher``: libcurl), on the state directory of `serve`.
 ///
 /// Text output: the status line, the response fields, then `route:`, `storage:` and `body:`
 /// lines (and `variant:` for a derived image). `--json`: one document
@@ -70,8 +71,8 @@ public struct FetchCommand: Sendable {
 
     /// The parsed command line.
     public let options: FetchOptions
-    /// The origin transport. Default: ``MediaService/DefaultOriginFetcher/make(note:)`` (a
-    /// ``MediaService/CurlOriginFetcher``; when libcurl cannot be used, every fetch fails with a 502 naming why).
+    /// The origin transport. Default: ``MediaCurl/DefaultOriginFetcher/make(note:)`` (a
+    /// ``MediaCurl/CurlOriginFetcher``; when libcurl cannot be used, every fetch fails with a 502 naming why).
     public let fetcher: any OriginFetching
     /// Adjusts the service's configuration (state directory already set), such as its clock.
     /// Default: no change.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import MediaAudit
+import MediaCurl
 import MediaPolicy
 import MediaServer
 import MediaService
@@ -34,8 +35,8 @@ public struct ServeCommand: Sendable {
         /// Server limits and timeouts; `host` and `port` come from `--listen`. Default: the
         /// ``HTTPServer/HTTPServer/Configuration`` defaults (10 s header, 55 s idle, 10 s drain timeouts).
         public var server: HTTPServer.Configuration
-        /// The origin transport. Default: `nil`, ``MediaService/DefaultOriginFetcher/make(note:)`` (a
-        /// ``MediaService/CurlOriginFetcher``; when libcurl cannot be used, every fetch fails with a 502 naming why).
+        /// The origin transport. Default: `nil`, ``MediaCurl/DefaultOriginFetcher/make(note:)`` (a
+        /// ``MediaCurl/CurlOriginFetcher``; when libcurl cannot be used, every fetch fails with a 502 naming why).
         public var fetcher: (any OriginFetching)?
         /// The admin endpoint. Default: `nil` (`POST /_mediactl/purge` answers 404).
         public var admin: AdminFactory?

@@ -76,7 +76,7 @@ public protocol OriginFetching: Sendable {
     /// never part of the returned response (neither its status nor its fields). `interim` may be called
     /// on the transport's own thread: it must return quickly and never block.
     /// Default: calls ``fetch(_:)`` and reports no interim response (test doubles);
-    /// ``CurlOriginFetcher`` reports them.
+    /// `CurlOriginFetcher` (MediaCurl) reports them.
     /// - Throws: as ``fetch(_:)``.
     func fetch(_ request: OriginRequest, interim: OriginInterimResponse.Handler?) async throws -> OriginResponse
 }

@@ -62,8 +62,8 @@ public final class MediaService: Sendable {
     /// in files (``UnownedTierFolders``, audited), and writes a `start` record.
     /// - Parameters:
     ///   - policies: the loaded policies (`PolicyLoader`).
-    ///   - fetcher: the origin transport (``CurlOriginFetcher`` in production, through
-    ///     ``DefaultOriginFetcher``).
+    ///   - fetcher: the origin transport (`CurlOriginFetcher` in production, through `DefaultOriginFetcher`:
+    ///     the MediaCurl module).
     ///   - configuration: see ``Configuration``.
     ///   - auditLog: a recorder to use instead of `<state>/audit` (tests). Default: `nil`.
     /// - Throws: `ServiceError` `invalid-policy` when a secret file the policies name is refused
@@ -189,7 +189,7 @@ public final class MediaService: Sendable {
     /// ``MediaAudit/AuditWriterEvent/message`` after `mediactl: ` and a newline on standard error: the default
     /// ``Configuration/auditEvents``.
     public static let writeAuditEventToStandardError: @Sendable (AuditWriterEvent) -> Void = { event in
-        DefaultOriginFetcher.writeToStandardError("mediactl: " + event.message)
+        MediaService.writeToStandardError("mediactl: " + event.message)
     }
 
     /// Seconds since the epoch, from the configured clock.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MediaAudit
+@testable import MediaAuditReports
 
 /// `AuditFleet`: the totals of several replicas' reports and their JUnit and HTML renderings.
 @Suite struct AuditFleetTests {

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 
 @testable import MediaAudit
+@testable import MediaAuditReports
 
 @Suite struct AuditHTMLReportTests {
     typealias F = RenderingFixtures

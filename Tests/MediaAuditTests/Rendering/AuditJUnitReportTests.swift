@@ -3,6 +3,7 @@ import MediaTestSupport
 import Testing
 
 @testable import MediaAudit
+@testable import MediaAuditReports
 
 @Suite struct AuditJUnitReportTests {
     typealias F = RenderingFixtures

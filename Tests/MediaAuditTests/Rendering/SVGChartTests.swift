@@ -1,4 +1,5 @@
 import MediaAudit
+import MediaAuditReports
 import MediaTestSupport
 import Testing
 

@@ -1,5 +1,6 @@
 import Foundation
 import MediaAudit
+import MediaAuditReports
 import MediaStorage
 import Synchronization
 import Testing

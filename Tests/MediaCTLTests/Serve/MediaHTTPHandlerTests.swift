@@ -1,5 +1,6 @@
 import HTTPCaching
 import HTTPServer
+import MediaCurl
 import MediaService
 import Synchronization
 import Testing

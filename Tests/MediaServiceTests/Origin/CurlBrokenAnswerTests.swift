@@ -1,4 +1,5 @@
 import HTTPCaching
+@testable import MediaCurl
 @testable import MediaService
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HTTPCaching
+@testable import MediaCurl
 @testable import MediaService
 import Synchronization
 import Testing

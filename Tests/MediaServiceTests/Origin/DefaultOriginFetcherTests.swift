@@ -1,4 +1,5 @@
 import Foundation
+@testable import MediaCurl
 @testable import MediaService
 import Testing
 

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCurl
 import MediaService
 import MediaTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCurl
 import MediaService
 import MediaTestSupport
 import Testing

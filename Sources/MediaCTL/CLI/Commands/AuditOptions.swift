@@ -7,10 +7,10 @@ public struct AuditOptions: MediaCommand {
     public var policiesDirectory: String
     /// `--json`: one JSON document instead of text. Default: `false`.
     public var json: Bool
-    /// `--junit FILE`: also write the report as JUnit XML to FILE (``MediaAudit/AuditJUnitReport``).
+    /// `--junit FILE`: also write the report as JUnit XML to FILE (``MediaAuditReports/AuditJUnitReport``).
     /// Default: `nil`, no file.
     public var junitFile: String?
-    /// `--html FILE`: also write the report as one HTML page to FILE (``MediaAudit/AuditHTMLReport``).
+    /// `--html FILE`: also write the report as one HTML page to FILE (``MediaAuditReports/AuditHTMLReport``).
     /// Default: `nil`, no file.
     public var htmlFile: String?
 

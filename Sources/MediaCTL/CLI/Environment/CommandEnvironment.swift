@@ -1,3 +1,4 @@
+import MediaCurl
 import MediaService
 
 /// What the commands talk to besides their options: the origin transport, the clocks, the client of a
@@ -5,7 +6,7 @@ import MediaService
 /// default; tests inject what they script.
 public struct CommandEnvironment: Sendable {
     /// The HTTP client of `serve`, `fetch`, `inspect` and `warm`. Default: `nil`,
-    /// ``MediaService/DefaultOriginFetcher/make(note:)`` (libcurl; when it cannot be used, every fetch fails
+    /// ``MediaCurl/DefaultOriginFetcher/make(note:)`` (libcurl; when it cannot be used, every fetch fails
     /// with a 502 naming why).
     public var fetcher: (any OriginFetching)?
     /// The clocks of `audit` (report time and duration), `sign` and `inspect` (now), `fetch` and `serve` (the

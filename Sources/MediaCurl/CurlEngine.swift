@@ -1,6 +1,7 @@
 import CCurl
 import Glibc
 import HTTPCaching
+import MediaService
 import Synchronization
 
 /// The thread that drives one libcurl multi handle for a ``CurlOriginFetcher``.
@@ -91,7 +92,7 @@ final class CurlEngine: @unchecked Sendable {
 
     /// Runs one attempt of `request` within `remaining` (`CURLOPT_TIMEOUT_MS`); `interim` receives its
     /// interim responses on the engine thread.
-    /// - Throws: ``OriginError``, ``OriginAttemptFailure`` (retry decision) or `CancellationError`.
+    /// - Throws: ``MediaService/OriginError``, ``OriginAttemptFailure`` (retry decision) or `CancellationError`.
     func perform(_ request: OriginRequest, remaining: Duration,
                  interim: OriginInterimResponse.Handler? = nil) async throws -> OriginResponse {
         let (seconds, attoseconds) = remaining.components

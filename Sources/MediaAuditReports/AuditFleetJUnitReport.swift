@@ -1,4 +1,6 @@
-/// An ``AuditFleet`` as one JUnit XML document: every replica's suites of ``AuditJUnitReport`` under one
+import MediaAudit
+
+/// An ``MediaAudit/AuditFleet`` as one JUnit XML document: every replica's suites of ``AuditJUnitReport`` under one
 /// `testsuites` root, so CI shows which replica failed which check.
 ///
 /// Replica `i` (1-based, command-line order) named `NAME` contributes, in order, its `audit-log` and

@@ -1,3 +1,5 @@
+import MediaAudit
+
 /// One check `mediactl audit` performs, as the reports name it: a JUnit `testcase`, a row of the HTML
 /// page. Each check passes when the report has no violation of its ``kind``.
 ///
@@ -25,7 +27,7 @@ public struct AuditCheck: Hashable, Sendable {
         self.scope = scope
     }
 
-    /// Every check, in report order (one per ``AuditViolation/Kind``).
+    /// Every check, in report order (one per ``MediaAudit/AuditViolation/Kind``).
     public static let all: [AuditCheck] = [
         AuditCheck("chain intact", kind: .brokenChain, scope: .log),
         AuditCheck("no plaintext under sealed/", kind: .notSealed, scope: .tier),

@@ -1,27 +1,28 @@
 import HTTPCaching
+import MediaService
 
-/// ``OriginFetching`` over libcurl's multi interface, driven by one dedicated thread.
+/// ``MediaService/OriginFetching`` over libcurl's multi interface, driven by one dedicated thread.
 ///
 /// The service's only origin transport (``DefaultOriginFetcher``). Its contract:
 /// - No cache, no cookies (no cookie engine is ever enabled).
 /// - Redirects are never followed: the 3xx response is returned as-is.
-/// - `GET`/`HEAD` (``OriginRequest/isRetryable``) are retried on connection failures only (cannot
+/// - `GET`/`HEAD` (``MediaService/OriginRequest/isRetryable``) are retried on connection failures only (cannot
 ///   resolve or connect, or the connection closed before any response byte; never timeouts, TLS
 ///   failures or bad answers), at most ``Configuration/maxRetries`` times, with jittered
 ///   exponential backoff; a retry whose backoff would end past the fetch's deadline is not made
 ///   (the connection failure is thrown at once).
-/// - The body is received under ``OriginRequest/maxBodyBytes``: the transfer is aborted (and its
+/// - The body is received under ``MediaService/OriginRequest/maxBodyBytes``: the transfer is aborted (and its
 ///   connection closed) as soon as it exceeds the limit, or at the head when `Content-Length`
-///   announces more (except for `HEAD`, and a coded body that ``OriginRequest/decodesContentCoding``
-///   has libcurl decode: the limit counts decoded bytes) → ``OriginError/Code/tooLarge``.
-/// - ``OriginRequest/timeout`` bounds the whole fetch, retries included (`CURLOPT_TIMEOUT_MS` is
+///   announces more (except for `HEAD`, and a coded body that ``MediaService/OriginRequest/decodesContentCoding``
+///   has libcurl decode: the limit counts decoded bytes) → ``MediaService/OriginError/Code/tooLarge``.
+/// - ``MediaService/OriginRequest/timeout`` bounds the whole fetch, retries included (`CURLOPT_TIMEOUT_MS` is
 ///   the time remaining); ``Configuration/idleTimeout`` bounds connecting and any stall.
 /// - Cancelling the calling task removes the transfer and throws `CancellationError`.
 ///
 /// Where it differs from Foundation's `URLSession` (the transport before it):
 /// - **Content decoding only when asked**: no `Accept-Encoding` is ever added, and the body arrives
 ///   exactly as the origin sent it, with its `Content-Encoding`, unless
-///   ``OriginRequest/decodesContentCoding`` is set (then libcurl's decoders run, the limit applies
+///   ``MediaService/OriginRequest/decodesContentCoding`` is set (then libcurl's decoders run, the limit applies
 ///   to decoded bytes and `Content-Encoding` is removed). URLSession's libcurl advertised
 ///   `deflate, gzip, br, zstd` and always decoded behind the caller's back.
 /// - No default `Accept: */*` and no `Expect: 100-continue` are sent; only the request's fields,
@@ -31,7 +32,7 @@ import HTTPCaching
 ///   `Transfer-Encoding`, `TE`, `Trailer`, `Upgrade`, `Proxy-*`) are removed, and
 ///   `Content-Length` except for `HEAD` (the body's count is authoritative). Trailers are dropped;
 ///   interim 1xx responses never reach the final response (``fetch(_:interim:)`` reports them).
-/// - Transfer codings: `chunked` is removed; without ``OriginRequest/decodesContentCoding`` any other
+/// - Transfer codings: `chunked` is removed; without ``MediaService/OriginRequest/decodesContentCoding`` any other
 ///   coding (which the origin applied unasked: no `TE` is sent) is left as received and the body is
 ///   read until the connection closes (RFC 9112 §6.3 rule 4), `Transfer-Encoding` itself removed
 ///   (hop-by-hop). With it, libcurl decodes the codings it knows and fails others (`invalid-response`).
@@ -72,7 +73,7 @@ public final class CurlOriginFetcher: OriginFetching {
     }
 
     /// Fetches `request`, retrying connection failures of `GET`/`HEAD`.
-    /// - Throws: ``OriginError`` or `CancellationError`.
+    /// - Throws: ``MediaService/OriginError`` or `CancellationError`.
     public func fetch(_ request: OriginRequest) async throws -> OriginResponse {
         try await fetch(request, interim: nil)
     }
@@ -80,7 +81,7 @@ public final class CurlOriginFetcher: OriginFetching {
     /// ``fetch(_:)``, handing each interim response (1xx other than 101: `102`, `103`, `100` when the origin
     /// sends one) to `interim` on the engine thread as its head ends, with its own fields (hop-by-hop
     /// ones removed). No retry follows an interim response (the origin has answered).
-    /// - Throws: ``OriginError`` or `CancellationError`.
+    /// - Throws: ``MediaService/OriginError`` or `CancellationError`.
     public func fetch(_ request: OriginRequest, interim: OriginInterimResponse.Handler?) async throws -> OriginResponse {
         guard Self.isAbsoluteHTTPURL(request.url) else {
             throw OriginError(.invalidRequest, "not an absolute http(s) URL")

@@ -1,4 +1,6 @@
-/// An ``AuditReport`` as JUnit XML, the Ant/Jenkins format that GitLab, Jenkins and GitHub test reporters
+import MediaAudit
+
+/// An ``MediaAudit/AuditReport`` as JUnit XML, the Ant/Jenkins format that GitLab, Jenkins and GitHub test reporters
 /// read: each check of ``AuditCheck/all`` is a `testcase`, each violation a `failure` in its check's case.
 ///
 /// Shape (two-space indentation, UTF-8, every line ends with `\n`):
@@ -28,7 +30,7 @@
 /// - Counts: `tests` = test cases, `failures` = test cases with at least one `failure` (a case may hold
 ///   several, one per violation), `errors` and `skipped` 0 (an audit that cannot run writes no report).
 /// - Times: the root's `time` is the whole audit (the checks run in one streamed pass, so suites and cases
-///   say `0.000`); `timestamp` is ``AuditReportContext/generatedAt`` in UTC without a zone designator, as
+///   say `0.000`); `timestamp` is ``MediaAudit/AuditReportContext/generatedAt`` in UTC without a zone designator, as
 ///   the Ant schema's `ISO8601_DATETIME_PATTERN` requires.
 /// - Text is escaped by ``XMLEscaping``. What is written comes from the report (tier names, keys, paths
 ///   relative to the state directory, seqs, evidence) and the context: no URL, credential or partition

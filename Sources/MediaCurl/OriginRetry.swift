@@ -1,3 +1,5 @@
+import MediaService
+
 /// A failed attempt of an origin fetch, as a transport reports it: the error, and whether retrying
 /// an idempotent request may help (a refused or unreachable host, a connection closed before any
 /// response byte; never a timeout, a TLS failure or a bad answer).
@@ -9,15 +11,15 @@ struct OriginAttemptFailure: Error {
 /// The retry policy of every transport (``CurlOriginFetcher``).
 enum OriginRetry {
     /// Runs `attempt` until it answers, retrying ``OriginAttemptFailure``s that are retryable for a
-    /// request that may be retried (``OriginRequest/isRetryable``: `GET`/`HEAD`), at most
+    /// request that may be retried (``MediaService/OriginRequest/isRetryable``: `GET`/`HEAD`), at most
     /// `maxRetries` times, after `retryBaseDelay × 2^(n-1) × jitter(0.5…1.5)` seconds before retry
-    /// *n*. ``OriginRequest/timeout`` bounds everything: each attempt gets the time that remains,
+    /// *n*. ``MediaService/OriginRequest/timeout`` bounds everything: each attempt gets the time that remains,
     /// and a retry whose backoff would end past the deadline is not made (the failure is thrown).
     /// - Parameters:
     ///   - observer: called before each retry with the failed attempt's number and error.
-    ///   - attempt: one attempt within `remaining`; throws ``OriginError`` (final),
+    ///   - attempt: one attempt within `remaining`; throws ``MediaService/OriginError`` (final),
     ///     ``OriginAttemptFailure`` or `CancellationError`.
-    /// - Throws: ``OriginError`` carrying the number of attempts made, or `CancellationError`.
+    /// - Throws: ``MediaService/OriginError`` carrying the number of attempts made, or `CancellationError`.
     static func fetch(
         _ request: OriginRequest, maxRetries: Int, retryBaseDelay: Double,
         observer: (@Sendable (_ attempt: Int, _ error: OriginError) -> Void)?,

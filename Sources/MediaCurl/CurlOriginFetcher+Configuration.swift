@@ -1,3 +1,5 @@
+import MediaService
+
 extension CurlOriginFetcher {
     /// Transport tunables.
     public struct Configuration: Sendable, Hashable {
@@ -5,7 +7,7 @@ extension CurlOriginFetcher {
         /// (`CURLOPT_CONNECTTIMEOUT_MS`, unless ``connectTimeout`` is set) and, once the final
         /// response's status line has arrived (not a 1xx, not a proxy's `CONNECT` answer), the stall
         /// timeout (no byte moved for that long, header lines included; checked about once a second). Waiting for the status line is bounded by the request's own timeout
-        /// (``OriginRequest/timeout``, the tier's `originTimeout`) only. Default: 10.
+        /// (``MediaService/OriginRequest/timeout``, the tier's `originTimeout`) only. Default: 10.
         public var idleTimeout: Double
         /// Seconds allowed to establish a connection (TCP and TLS), or `nil` for ``idleTimeout``.
         /// Default: `nil`.
@@ -29,7 +31,7 @@ extension CurlOriginFetcher {
         public var maxTotalConnections: Int
         /// Idle keep-alive connections kept for reuse (`CURLMOPT_MAXCONNECTS`). Default: 64.
         public var maxIdleConnections: Int
-        /// `User-Agent` sent when the request has none. Default: ``ServiceVersion/userAgent`` (`mediactl/0.1.0`).
+        /// `User-Agent` sent when the request has none. Default: ``MediaService/ServiceVersion/userAgent`` (`mediactl/0.1.0`).
         public var userAgent: String
 
         public init(idleTimeout: Double = 10, connectTimeout: Double? = nil, maxRetries: Int = 2,

@@ -1,5 +1,6 @@
 import CCurl
 import HTTPCaching
+import MediaService
 
 extension CurlEngine {
     /// Sets every option of one attempt on a fresh (or reset) easy handle.

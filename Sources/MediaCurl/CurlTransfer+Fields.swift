@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaService
 
 extension CurlTransfer {
     /// Hop-by-hop response fields (RFC 9110 §7.6.1), never passed on; `Proxy-*` names too.
@@ -9,7 +10,7 @@ extension CurlTransfer {
     ///   reach the final response's.
     /// - The blank line ends the head. An interim head (1xx other than 101) goes to ``interim`` with its
     ///   own fields (hop-by-hop ones removed), then its fields are dropped. For a final response with
-    ///   `Content-Length` over ``OriginRequest/maxBodyBytes`` (not `HEAD`, 204 or 304, nor a coded body
+    ///   `Content-Length` over ``MediaService/OriginRequest/maxBodyBytes`` (not `HEAD`, 204 or 304, nor a coded body
     ///   libcurl decodes, nor one with `Transfer-Encoding`, whose length the coding determines, RFC 9112
     ///   §6.3) the transfer is refused at once.
     /// - Lines after the final head (trailers) are ignored; obs-fold continuation lines are
@@ -69,7 +70,7 @@ extension CurlTransfer {
         return true
     }
 
-    /// Whether libcurl decodes this response's body: ``OriginRequest/decodesContentCoding`` is set
+    /// Whether libcurl decodes this response's body: ``MediaService/OriginRequest/decodesContentCoding`` is set
     /// and the head names a content coding other than `identity`.
     var isDecodedCoding: Bool {
         request.decodesContentCoding && fields.contains { field in
@@ -85,7 +86,7 @@ extension CurlTransfer {
 
     /// The response fields as the caller should see them: hop-by-hop fields, `Proxy-*` and the
     /// names listed in `Connection` removed (``endToEnd(_:)``), `Content-Length` except for `HEAD`, and
-    /// `Content-Encoding` when libcurl decoded the body (``OriginRequest/decodesContentCoding``:
+    /// `Content-Encoding` when libcurl decoded the body (``MediaService/OriginRequest/decodesContentCoding``:
     /// a transfer that ends well decoded every listed coding).
     func visibleFields() -> HTTPFields {
         var result = Self.endToEnd(HTTPFields(lines: fields))

@@ -1,4 +1,6 @@
-/// An ``AuditFleet`` as one self-contained HTML5 page: the fleet's totals first, then a section per
+import MediaAudit
+
+/// An ``MediaAudit/AuditFleet`` as one self-contained HTML5 page: the fleet's totals first, then a section per
 /// replica with everything ``AuditHTMLReport`` shows for one state directory. No script, no external asset,
 /// every text escaped by ``XMLEscaping``; every line ends with `\n`.
 ///

@@ -1,5 +1,6 @@
 import CCurl
 import HTTPCaching
+import MediaService
 import Synchronization
 
 /// One attempt of a fetch inside ``CurlEngine``: the request, the response as it arrives, and
@@ -11,7 +12,7 @@ import Synchronization
 /// except ``cancelled``, which the task's cancellation handler sets.
 final class CurlTransfer: @unchecked Sendable {
     let request: OriginRequest
-    /// Receives each interim (1xx) response when its head ends (``OriginFetching/fetch(_:interim:)``), or `nil`.
+    /// Receives each interim (1xx) response when its head ends (``MediaService/OriginFetching/fetch(_:interim:)``), or `nil`.
     let interim: OriginInterimResponse.Handler?
     /// `CURLOPT_TIMEOUT_MS` of this attempt: the fetch's remaining time.
     let timeoutMilliseconds: Int
@@ -37,7 +38,7 @@ final class CurlTransfer: @unchecked Sendable {
     var fields: [HTTPFields.Field] = []
     var announcedLength: Int?
     var body: [UInt8] = []
-    /// Why a callback aborted the transfer (``OriginError/Code/tooLarge``).
+    /// Why a callback aborted the transfer (``MediaService/OriginError/Code/tooLarge``).
     var abort: OriginError?
 
     init(request: OriginRequest, timeoutMilliseconds: Int, idleTimeout: Duration,
@@ -65,7 +66,7 @@ final class CurlTransfer: @unchecked Sendable {
 }
 
 extension CurlTransfer {
-    /// `CURLOPT_WRITEFUNCTION`: appends body bytes under ``OriginRequest/maxBodyBytes``; returning
+    /// `CURLOPT_WRITEFUNCTION`: appends body bytes under ``MediaService/OriginRequest/maxBodyBytes``; returning
     /// less than given aborts the transfer (`CURLE_WRITE_ERROR`) and closes its connection.
     static let writeCallback: ccurl_write_callback = { buffer, size, count, user in
         let transfer = Unmanaged<CurlTransfer>.fromOpaque(user!).takeUnretainedValue()

@@ -1,11 +1,13 @@
-/// An ``AuditReport`` as one self-contained HTML5 page for people: no script, no external asset (styles
+import MediaAudit
+
+/// An ``MediaAudit/AuditReport`` as one self-contained HTML5 page for people: no script, no external asset (styles
 /// inline, the chart inline SVG), every text escaped by ``XMLEscaping``.
 ///
 /// Sections, in order (each an `<h2>` with an `id`):
 /// - `summary`: a table of `result` (`clean` or `N violation(s)`), `chain` (`intact, last hash <hex>` or
 ///   `broken: <kind> at seq N (<file> line L): <detail>`), `records` (with `after the checkpoint at seq N`
-///   after a prune), `time range` (``AuditReportContext/TimeRange/text``) and `generated`
-///   (``AuditReportContext/generatedAt``, RFC 3339);
+///   after a prune), `time range` (``MediaAudit/AuditReportContext/TimeRange/text``) and `generated`
+///   (``MediaAudit/AuditReportContext/generatedAt``, RFC 3339);
 /// - `violations`: a table of `kind`, `check`, `tier`, `folder`, `key`, `seq`, `evidence`, in report
 ///   order (or `No violations.`);
 /// - `tiers`: per tier an `<h3>` (`tier <name> (allows <storage>)`) and a table with one row per storage

@@ -1,5 +1,6 @@
-/// What the JUnit and HTML renderings of an ``AuditReport`` show besides the report itself: when the
-/// audit ran, how long it took, the time range of the records it reconciled, and notes for people.
+/// What the JUnit and HTML renderings of an ``AuditReport`` (the MediaAuditReports module) show besides the
+/// report itself: when the audit ran, how long it took, the time range of the records it reconciled, and
+/// notes for people.
 ///
 /// The CLI fills it while it audits (``TimeRange/add(_:)`` for every record streamed); tests build it
 /// with fixed values so that the renderings are exact.
@@ -51,15 +52,5 @@ public struct AuditReportContext: Hashable, Sendable {
         self.durationMilliseconds = durationMilliseconds
         self.records = records
         self.notes = notes
-    }
-
-    /// `durationMilliseconds` as seconds with three decimals, `12.345` (JUnit's `time` format).
-    var durationSeconds: String { Self.seconds(milliseconds: durationMilliseconds) }
-
-    /// Milliseconds as seconds with three decimals, no grouping: `0.000`, `12.345`.
-    static func seconds(milliseconds: Int64) -> String {
-        let value = max(0, milliseconds)
-        let fraction = String(value % 1000)
-        return "\(value / 1000)." + String(repeating: "0", count: 3 - fraction.count) + fraction
     }
 }

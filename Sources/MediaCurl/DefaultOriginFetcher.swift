@@ -1,6 +1,4 @@
-#if canImport(Glibc)
-import Glibc
-#endif
+import MediaService
 
 /// The production origin transport: a ``CurlOriginFetcher`` with defaults.
 ///
@@ -39,9 +37,8 @@ public enum DefaultOriginFetcher {
         return UnavailableOriginFetcher(reason: reason)
     }
 
-    /// Writes `line` and a newline to standard error.
+    /// Writes `line` and a newline to standard error (``MediaService/MediaService/writeToStandardError(_:)``).
     public static func writeToStandardError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        MediaService.writeToStandardError(line)
     }
 }

@@ -1,10 +1,11 @@
 import CCurl
+import MediaService
 
 extension CurlTransfer {
     /// The outcome of a finished transfer: the response, or the error to throw.
     ///
     /// Error mapping (contexts name the curl error number, never the URL):
-    /// - a callback's abort (``OriginError/Code/tooLarge``) wins over curl's `CURLE_WRITE_ERROR`;
+    /// - a callback's abort (``MediaService/OriginError/Code/tooLarge``) wins over curl's `CURLE_WRITE_ERROR`;
     /// - `CURLE_OPERATION_TIMEDOUT` → `timeout`: "no complete answer within *t* s" when the
     ///   attempt used its whole remaining time, otherwise "the connection was idle too long";
     /// - cannot resolve or connect (5, 6, 7) → `connection-failed`, retryable;
@@ -15,7 +16,7 @@ extension CurlTransfer {
     ///   saying so;
     /// - a malformed status line or head (8), a head over libcurl's limit (27 before 8.6, 100 since) →
     ///   `invalid-response`, saying so;
-    /// - a content coding libcurl cannot decode (61, ``OriginRequest/decodesContentCoding``) →
+    /// - a content coding libcurl cannot decode (61, ``MediaService/OriginRequest/decodesContentCoding``) →
     ///   `invalid-response`, saying so;
     /// - a malformed URL (3) → `invalid-request`;
     /// - anything else (a non-HTTP answer, a broken body) → `invalid-response`, not retryable.
