@@ -5,8 +5,17 @@
 # serve's user + system CPU ticks (/proc/PID/stat) over the run divided by wrk's request count.
 # Usage: benchmarks/hit-cpu-pairs.sh BEFORE-BINARY AFTER-BINARY [PAIRS=8] [SECONDS=8]
 #   PERF=1 also records a `perf record -e cpu-clock -g` profile of each run into $WORK/<label>-<pair>/perf.data.
+#   MODE=miss measures sequential misses instead: `wrk -t1 -c1` with benchmarks/wrk-report.lua's `unique` mode (a new
+#   `?miss=` URL per request, so each is routed, admitted, fetched from nginx, validated, stored and audited); the
+#   figure is then CPU per miss. CONNECTIONS=N overrides the connection count of either mode.
 set -euo pipefail
 BEFORE=$1; AFTER=$2; PAIRS=${3:-8}; SECONDS_PER_RUN=${4:-8}
+MODE=${MODE:-hit}
+case "$MODE" in
+    hit) CONNECTIONS=${CONNECTIONS:-64}; WRK_SCRIPT=() ;;
+    miss) CONNECTIONS=${CONNECTIONS:-1} ;;
+    *) echo "hit-cpu-pairs: MODE is hit or miss, not $MODE" >&2; exit 2 ;;
+esac
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 WORK=${WORK:-$(mktemp -d /tmp/mediactl-hit-cpu.XXXXXX)}
 ORIGIN_PORT=${ORIGIN_PORT:-18181}; PORT=${PORT:-18183}; ADMIN_PORT=${ADMIN_PORT:-18184}
@@ -24,14 +33,16 @@ run() {  # run LABEL BINARY → prints "LABEL REQUESTS µs"
         --admin-listen "127.0.0.1:$ADMIN_PORT" --event-loops 1 > "$w/serve.log" 2>&1 &
     local pid=$! url="http://127.0.0.1:$PORT/catalog/horse-d29d871c.jpg"
     for _ in $(seq 1 100); do curl -s -o /dev/null "$url" && break; sleep 0.1; done
-    taskset -c 1 wrk -t1 -c64 -d2s "$url" > /dev/null
+    [ "$MODE" = miss ] && WRK_SCRIPT=(-s "$ROOT/benchmarks/wrk-report.lua" "$url" -- unique x "$label-warm")
+    taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d2s ${WRK_SCRIPT[@]+"${WRK_SCRIPT[@]}"} "$url" > /dev/null
     read -r u1 s1 < <(awk '{print $14, $15}' "/proc/$pid/stat")
     local perf_pid=""
     if [ "${PERF:-0}" = 1 ]; then
         perf record -e cpu-clock -g -p "$pid" -o "$w/perf.data" -- sleep "$SECONDS_PER_RUN" > /dev/null 2>&1 &
         perf_pid=$!
     fi
-    taskset -c 1 wrk -t1 -c64 -d"${SECONDS_PER_RUN}s" "$url" > "$w/wrk.txt"
+    [ "$MODE" = miss ] && WRK_SCRIPT=(-s "$ROOT/benchmarks/wrk-report.lua" "$url" -- unique x "$label")
+    taskset -c 1 wrk -t1 -c"$CONNECTIONS" -d"${SECONDS_PER_RUN}s" ${WRK_SCRIPT[@]+"${WRK_SCRIPT[@]}"} "$url" > "$w/wrk.txt"
     [ -n "$perf_pid" ] && wait "$perf_pid"
     read -r u2 s2 < <(awk '{print $14, $15}' "/proc/$pid/stat")
     kill -TERM "$pid"; wait "$pid" 2>/dev/null || true
@@ -46,12 +57,13 @@ for pair in $(seq 1 "$PAIRS"); do
     results+=("$(run "after-$pair" "$AFTER")")
     echo "${results[-2]}"; echo "${results[-1]}"
 done
-printf '%s\n' "${results[@]}" | python3 -c '
-import statistics, sys
+printf '%s\n' "${results[@]}" | MODE=$MODE python3 -c '
+import os, statistics, sys
+unit = os.environ["MODE"]
 rows = [line.split() for line in sys.stdin if line.strip()]
 before = [float(r[2]) for r in rows if r[0].startswith("before")]
 after = [float(r[2]) for r in rows if r[0].startswith("after")]
 ratios = [a / b for b, a in zip(before, after)]
-print("µs per hit, before: %s (median %.2f)" % (", ".join("%.2f" % x for x in before), statistics.median(before)))
-print("µs per hit, after:  %s (median %.2f)" % (", ".join("%.2f" % x for x in after), statistics.median(after)))
+print("µs per %s, before: %s (median %.2f)" % (unit, ", ".join("%.2f" % x for x in before), statistics.median(before)))
+print("µs per %s, after:  %s (median %.2f)" % (unit, ", ".join("%.2f" % x for x in after), statistics.median(after)))
 print("after / before per pair: %.3f to %.3f, median %.3f" % (min(ratios), max(ratios), statistics.median(ratios)))'

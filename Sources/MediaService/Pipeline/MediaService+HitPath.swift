@@ -102,7 +102,7 @@ extension MediaService {
         if runtime.variantDeclaration != nil {
             // A variant target hits its stored variant; one whose format follows `Accept` (fmt=auto) or that is
             // refused takes the full path every time.
-            switch selectVariant(match, runtime: runtime, accept: nil) {
+            switch Self.selectVariant(match, runtime: runtime, accept: nil) {
             case .success(let selected?):
                 if let selection = selected.selection {
                     guard !selection.negotiated else { return nil }

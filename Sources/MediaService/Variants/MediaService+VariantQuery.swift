@@ -14,7 +14,7 @@ extension MediaService {
     /// - Returns: the variant (or none) and the source URL; `nil` when the tier has no variants or the request
     ///   has no query; a ``MediaTransform/VariantError`` (`variant-not-allowed`, answered `400`) for anything the
     ///   tier does not declare.
-    func selectVariant(_ match: RouteMatch, runtime: TierRuntime, accept: String?) -> Result<SelectedVariant?, VariantError> {
+    static func selectVariant(_ match: RouteMatch, runtime: TierRuntime, accept: String?) -> Result<SelectedVariant?, VariantError> {
         guard let declaration = runtime.variantDeclaration, let query = match.query else { return .success(nil) }
         let parsed: ParsedVariantQuery?
         do {

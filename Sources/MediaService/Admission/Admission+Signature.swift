@@ -2,8 +2,8 @@ import HTTPCaching
 import MediaPolicy
 import MediaSigning
 
-extension MediaService {
-    /// A signed request admitted by ``admitSignature(_:match:routingError:tier:snapshot:outcome:)``: the verified
+extension Admission {
+    /// A signed request admitted by ``admitSignature(_:parameters:match:tier:outcome:)``: the verified
     /// signature and the route match without the four signature parameters.
     struct SignedAdmission {
         var signature: VerifiedSignature
@@ -35,7 +35,7 @@ extension MediaService {
     /// Nothing reaches the origin or the stores before this step.
     /// - Returns: `.success(nil)` for an unsigned request to admit as usual, the admitted signature, or the refusal.
     func admitSignature(_ request: ServiceRequest, parameters: [Substring]?, match: RouteMatch, tier: Tier,
-                        snapshot: PolicySnapshot, outcome: ServiceOutcome) -> Result<SignedAdmission?, Refusal> {
+                        outcome: ServiceOutcome) -> Result<SignedAdmission?, Refusal> {
         guard let signed = tier.signedURLs else {
             guard let parameters, parameters.contains(where: { SigningString.split($0).name == "sig" }) else { return .success(nil) }
             // Answered without route and tier, so the access log writes only a digest of the path (never the query).
@@ -54,7 +54,7 @@ extension MediaService {
         }
         if let known = snapshot.signatures.entry(for: request.target), known.match.route == match.route {
             // Verified before under these keys: only the expiry can have changed.
-            guard Double(known.signature.expires) > now else {
+            guard Double(known.signature.expires) > clock() else {
                 counters?.count(SignatureRefusal.Code.expired.rawValue)
                 return .failure(Self.signatureRefusal(SignatureRefusal(.expired, "the signed URL has expired"), outcome: outcome))
             }
@@ -65,7 +65,7 @@ extension MediaService {
             counters?.count(SignatureRefusal.Code.unknownKeyID.rawValue)
             return .failure(Self.signatureRefusal(SignatureRefusal(.unknownKeyID, "the tier has no keys"), outcome: outcome))
         }
-        switch verifier.verify(path: path, parameters: parameters, now: now) {
+        switch verifier.verify(path: path, parameters: parameters, now: clock()) {
         case .failure(let refusal):
             counters?.count(refusal.code.rawValue)
             return .failure(Self.signatureRefusal(refusal, outcome: outcome))
@@ -73,7 +73,7 @@ extension MediaService {
             // Counted `verified` when answered (``finished(_:_:_:)``): a miss is admitted twice, by the synchronous
             // fast path and again by the full path.
             let reduced = Self.match(match, query: signature.query)
-            let partition = subjectPartition(signature.subject)
+            let partition = keys.partition(forSubject: signature.subject)
             if let partition {
                 snapshot.signatures.keep(SignatureCache.Entry(signature: signature, match: reduced, partition: partition),
                                          for: request.target)
