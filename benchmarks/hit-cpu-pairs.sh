@@ -12,8 +12,9 @@ set -euo pipefail
 BEFORE=$1; AFTER=$2; PAIRS=${3:-8}; SECONDS_PER_RUN=${4:-8}
 MODE=${MODE:-hit}
 case "$MODE" in
-    hit) CONNECTIONS=${CONNECTIONS:-64}; WRK_SCRIPT=() ;;
-    miss) CONNECTIONS=${CONNECTIONS:-1} ;;
+    hit) CONNECTIONS=${CONNECTIONS:-64}; WRK_SCRIPT=(); MEMORY_BYTES=67108864 ;;
+    # 1 GiB for misses: every new object fits, so no run pays for evictions another does not.
+    miss) CONNECTIONS=${CONNECTIONS:-1}; MEMORY_BYTES=1073741824 ;;
     *) echo "hit-cpu-pairs: MODE is hit or miss, not $MODE" >&2; exit 2 ;;
 esac
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
@@ -27,10 +28,12 @@ run() {  # run LABEL BINARY → prints "LABEL REQUESTS µs"
     sed -e "s#@WORK@#$w#g" -e "s#@ORIGIN_PORT@#$ORIGIN_PORT#g" -e "s#@CORPUS@#$ROOT/Tests/Fixtures/corpus#g" \
         "$ROOT/benchmarks/nginx-origin.conf.in" > "$w/origin.conf"
     taskset -c 1 nginx -c "$w/origin.conf" -p "$w" 2>/dev/null
-    sed -e "s#@PUBLIC_STORAGE@#memory#" -e "s#@PUBLIC_MEMORY_BYTES@#67108864#" -e "s#@PRIVATE_MEMORY_BYTES@#16777216#" \
+    sed -e "s#@PUBLIC_STORAGE@#memory#" -e "s#@PUBLIC_MEMORY_BYTES@#$MEMORY_BYTES#" -e "s#@PRIVATE_MEMORY_BYTES@#16777216#" \
         -e "s#@ORIGIN_PORT@#$ORIGIN_PORT#g" "$ROOT/benchmarks/mediactl-policy.json.in" > "$w/policies/bench.json"
+    local admin=()   # builds before the admin listener (e.g. 1bf5938) have no --admin-listen
+    "$binary" serve --help 2>&1 | grep -q -- --admin-listen && admin=(--admin-listen "127.0.0.1:$ADMIN_PORT")
     taskset -c 0 "$binary" serve --policies "$w/policies" --state-dir "$w/state" --listen "127.0.0.1:$PORT" \
-        --admin-listen "127.0.0.1:$ADMIN_PORT" --event-loops 1 > "$w/serve.log" 2>&1 &
+        ${admin[@]+"${admin[@]}"} --event-loops 1 > "$w/serve.log" 2>&1 &
     local pid=$! url="http://127.0.0.1:$PORT/catalog/horse-d29d871c.jpg"
     for _ in $(seq 1 100); do curl -s -o /dev/null "$url" && break; sleep 0.1; done
     [ "$MODE" = miss ] && WRK_SCRIPT=(-s "$ROOT/benchmarks/wrk-report.lua" "$url" -- unique x "$label-warm")
