@@ -56,19 +56,18 @@ public struct HTTPServerResponse: Sendable {
     public static func problem(status: Int, detail: String, code: String? = nil, closeConnection: Bool = false)
         -> HTTPServerResponse
     {
-        let title = reasonPhrase(for: status)
-        let code = code ?? defaultCode(for: status)
-        let json =
-            "{\"code\":\(jsonString(code)),\"detail\":\(jsonString(detail)),\"status\":\(status),\"title\":\(jsonString(title)),"
-            + "\"type\":\(jsonString("https://mediactl.dev/problems/" + code))}"
+        let body = ProblemDetails(status: status, code: code ?? defaultCode(for: status), detail: detail).json
         return HTTPServerResponse(
             status: status,
             headerFields: [
                 ("Content-Type", "application/problem+json"), ("Cache-Control", "no-store"),
                 ("X-Content-Type-Options", "nosniff"),
             ],
-            body: Array(json.utf8), closeConnection: closeConnection)
+            body: body, closeConnection: closeConnection)
     }
+
+    /// The standard reason phrase for `status` (``MediaCore/HTTPStatus/reasonPhrase(for:)``), or `""` when unknown.
+    public static func reasonPhrase(for status: Int) -> String { HTTPStatus.reasonPhrase(for: status) }
 
     /// The stable problem `code` of the server's own answers, by status.
     static func defaultCode(for status: Int) -> String {
@@ -83,26 +82,5 @@ public struct HTTPServerResponse: Sendable {
         case 505: return "http-version-not-supported"
         default: return "http-\(status)"
         }
-    }
-
-    static func jsonString(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\r": out += "\\r"
-            case "\t": out += "\\t"
-            default:
-                if scalar.value < 0x20 {
-                    let hex = String(scalar.value, radix: 16)
-                    out += "\\u" + String(repeating: "0", count: 4 - hex.count) + hex
-                } else {
-                    out.unicodeScalars.append(scalar)
-                }
-            }
-        }
-        return out + "\""
     }
 }

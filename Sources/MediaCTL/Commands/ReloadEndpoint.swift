@@ -1,3 +1,4 @@
+import MediaCore
 import MediaServer
 import Foundation
 import HTTPCaching

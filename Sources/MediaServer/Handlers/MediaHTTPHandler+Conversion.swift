@@ -25,12 +25,6 @@ extension MediaHTTPHandler {
     /// An RFC 9457 problem in the service's shape (`type`, `title`, `status`, `detail`, `code`),
     /// with `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
     public static func problem(_ status: Int, code: String, detail: String) -> HTTPServerResponse {
-        let body = ProblemDetails(status: status, code: code, detail: detail).json
-        return HTTPServerResponse(
-            status: status,
-            headerFields: [
-                ("Content-Type", "application/problem+json"), ("Cache-Control", "no-store"),
-                ("X-Content-Type-Options", "nosniff"),
-            ], body: body)
+        HTTPServerResponse.problem(status: status, detail: detail, code: code)
     }
 }

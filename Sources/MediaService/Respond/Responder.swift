@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaPolicy
 
 /// Builds the service's responses (step 9 of the request flow): the tier's downstream

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// The stored head's JSON written by hand: the same bytes as `JSONEncoder` with `.sortedKeys`
 /// (the format every version has stored, so nothing on disk changes), at a fraction of the cost.
 ///
@@ -115,47 +117,7 @@ extension StoredHead {
         } while divisor > 0
     }
 
-    private static let hexDigits: [UInt8] = Array("0123456789abcdef".utf8)
-
-    /// A quoted JSON string; runs of bytes that need no escape are copied at once.
-    static func appendJSONString(_ text: String, to out: inout [UInt8]) {
-        out.append(UInt8(ascii: "\""))
-        var text = text
-        text.withUTF8 { bytes in
-            // Common case: nothing to escape, one copy.
-            var clean = true
-            for byte in bytes where byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
-                || byte == UInt8(ascii: "/") {
-                clean = false
-                break
-            }
-            if clean {
-                out.append(contentsOf: bytes)
-                return
-            }
-            var runStart = 0
-            for index in 0..<bytes.count {
-                let byte = bytes[index]
-                guard byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == UInt8(ascii: "/")
-                else { continue }
-                out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<index]))
-                runStart = index + 1
-                out.append(UInt8(ascii: "\\"))
-                switch byte {
-                case UInt8(ascii: "\""), UInt8(ascii: "\\"), UInt8(ascii: "/"): out.append(byte)
-                case 0x08: out.append(UInt8(ascii: "b"))
-                case 0x09: out.append(UInt8(ascii: "t"))
-                case 0x0A: out.append(UInt8(ascii: "n"))
-                case 0x0C: out.append(UInt8(ascii: "f"))
-                case 0x0D: out.append(UInt8(ascii: "r"))
-                default:
-                    out.append(contentsOf: "u00".utf8)
-                    out.append(hexDigits[Int(byte >> 4)])
-                    out.append(hexDigits[Int(byte & 0x0F)])
-                }
-            }
-            out.append(contentsOf: UnsafeBufferPointer(rebasing: bytes[runStart..<bytes.count]))
-        }
-        out.append(UInt8(ascii: "\""))
-    }
+    /// A quoted JSON string, as `JSONEncoder` writes it (``MediaCore/JSONString``).
+    @inline(__always)
+    static func appendJSONString(_ text: String, to out: inout [UInt8]) { JSONString.append(text, to: &out) }
 }

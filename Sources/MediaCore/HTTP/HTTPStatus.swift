@@ -1,4 +1,6 @@
-extension HTTPServerResponse {
+/// HTTP status codes (RFC 9110 §15): the one table of reason phrases, for the server's status lines and the
+/// titles of problem details.
+public enum HTTPStatus {
     /// The standard reason phrase for `status` (RFC 9110 §15, RFC 6585, 102 from RFC 2518, 103 from RFC 8297), or `""` when unknown.
     public static func reasonPhrase(for status: Int) -> String {
         switch status {
