@@ -30,10 +30,11 @@ let package = Package(
     ],
     targets: [
         // The shared vocabulary every module may use (a leaf: no dependencies): bytes (hex, CRC-32, bounds-checked
-        // reads) and image formats with their one sniffer.
+        // reads), image formats with their one sniffer, storage classes, calendar arithmetic, JSON strings, HTTP
+        // reason phrases and RFC 9457 problem details.
         .target(name: "MediaCore", swiftSettings: strict),
         // Pure RFC 9111: no I/O, no wall clock.
-        .target(name: "HTTPCaching", swiftSettings: strict),
+        .target(name: "HTTPCaching", dependencies: ["MediaCore"], swiftSettings: strict),
         // OpenSSL (libssl-dev) through a shim header; only MediaCrypto imports it.
         .systemLibrary(name: "COpenSSL", pkgConfig: "openssl", providers: [.apt(["libssl-dev"])]),
         .target(name: "MediaCrypto", dependencies: ["MediaCore", "COpenSSL"], swiftSettings: strict),
@@ -84,7 +85,7 @@ let package = Package(
             swiftSettings: strict),
 
         .testTarget(name: "MediaCoreTests", dependencies: ["MediaCore"], swiftSettings: strict),
-        .testTarget(name: "HTTPCachingTests", dependencies: ["HTTPCaching"], swiftSettings: strict),
+        .testTarget(name: "HTTPCachingTests", dependencies: ["MediaCore", "HTTPCaching"], swiftSettings: strict),
         .testTarget(name: "MediaCryptoTests", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaSigningTests", dependencies: ["MediaSigning", "MediaCrypto"], swiftSettings: strict),
         .testTarget(name: "MediaStorageTests", dependencies: ["MediaCore", "MediaStorage", "MediaCrypto"], swiftSettings: strict),

@@ -1,3 +1,5 @@
+import MediaCore
+
 extension HTTPDate {
     /// Parses an HTTP-date in any of the three formats of RFC 9110 §5.6.7:
     /// IMF-fixdate (`Sun, 06 Nov 1994 08:49:37 GMT`), obsolete RFC 850
@@ -56,7 +58,7 @@ extension HTTPDate {
         else { return nil }
         var year: Int
         if let now {
-            let currentYear = civil(fromDays: floorDivide(now, 86_400)).year
+            let currentYear = Int(CivilDate.civil(fromDays: CivilDate.floorDivide(now, 86_400)).year)
             year = currentYear - currentYear % 100 + yy
             if year > currentYear + 50 { year -= 100 }
             // A `now` far from the present gives years no HTTP-date can carry (and would overflow).
@@ -81,9 +83,9 @@ extension HTTPDate {
     private static func assemble(year: Int, month: Int, day: Int, _ b: UnsafeBufferPointer<UInt8>, timeAt offset: Int) -> EpochSeconds? {
         guard b[offset + 2] == UInt8(ascii: ":"), b[offset + 5] == UInt8(ascii: ":"),
               let hour = digits(b, offset, 2), let minute = digits(b, offset + 3, 2), let second = digits(b, offset + 6, 2),
-              hour < 24, minute < 60, second <= 60, day >= 1, day <= daysInMonth(year: year, month: month)
+              hour < 24, minute < 60, second <= 60, day >= 1, day <= CivilDate.daysInMonth(year: year, month: month)
         else { return nil }
-        let days = HTTPDate.days(year: year, month: month, day: day)
+        let days = CivilDate.days(year: Int64(year), month: Int64(month), day: Int64(day))
         return days * 86_400 + Int64(hour * 3600 + minute * 60 + min(second, 59))
     }
 

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// The `time` field: an instant with millisecond precision, written as RFC 3339 UTC with exactly three
 /// fraction digits, e.g. `2026-11-29T11:07:15.123Z`.
 public struct AuditTime: Hashable, Sendable, Comparable, CustomStringConvertible {
@@ -9,11 +11,11 @@ public struct AuditTime: Hashable, Sendable, Comparable, CustomStringConvertible
 
     /// The RFC 3339 text, `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     public var rfc3339: String {
-        let millis = Int64.floorMod(millisecondsSinceEpoch, 1000)
-        let seconds = Int64.floorDiv(millisecondsSinceEpoch, 1000)
-        let days = Int64.floorDiv(seconds, 86_400)
-        let secondOfDay = Int64.floorMod(seconds, 86_400)
-        let (year, month, day) = Self.civil(fromDays: days)
+        let millis = CivilDate.floorModulo(millisecondsSinceEpoch, 1000)
+        let seconds = CivilDate.floorDivide(millisecondsSinceEpoch, 1000)
+        let days = CivilDate.floorDivide(seconds, 86_400)
+        let secondOfDay = CivilDate.floorModulo(seconds, 86_400)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
             + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(millis, 3) + "Z"
     }
@@ -21,11 +23,11 @@ public struct AuditTime: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Appends the UTF-8 bytes of ``rfc3339`` to `out`, without building a `String` (years 0–9999;
     /// other years take the `String` path so the bytes stay identical).
     func appendRFC3339(to out: inout [UInt8]) {
-        let millis = Int64.floorMod(millisecondsSinceEpoch, 1000)
-        let seconds = Int64.floorDiv(millisecondsSinceEpoch, 1000)
-        let days = Int64.floorDiv(seconds, 86_400)
-        let secondOfDay = Int64.floorMod(seconds, 86_400)
-        let (year, month, day) = Self.civil(fromDays: days)
+        let millis = CivilDate.floorModulo(millisecondsSinceEpoch, 1000)
+        let seconds = CivilDate.floorDivide(millisecondsSinceEpoch, 1000)
+        let days = CivilDate.floorDivide(seconds, 86_400)
+        let secondOfDay = CivilDate.floorModulo(seconds, 86_400)
+        let (year, month, day) = CivilDate.civil(fromDays: days)
         guard (0...9999).contains(year) else { return out.append(contentsOf: rfc3339.utf8) }
         func two(_ value: Int64) {
             out.append(UInt8(ascii: "0") + UInt8(value / 10))
@@ -68,8 +70,8 @@ public struct AuditTime: Hashable, Sendable, Comparable, CustomStringConvertible
               let millis = number(20..<23), (1...12).contains(month), (1...31).contains(day), hour < 24,
               minute < 60, second < 60
         else { return nil }
-        let days = Self.days(fromCivil: year, month, day)
-        guard Self.civil(fromDays: days) == (year, month, day) else { return nil }
+        let days = CivilDate.days(year: year, month: month, day: day)
+        guard CivilDate.civil(fromDays: days) == (year, month, day) else { return nil }
         self.millisecondsSinceEpoch = ((days * 86_400 + hour * 3600 + minute * 60 + second) * 1000) + millis
     }
 
@@ -82,35 +84,4 @@ public struct AuditTime: Hashable, Sendable, Comparable, CustomStringConvertible
         let text = String(value)
         return text.count >= width ? text : String(repeating: "0", count: width - text.count) + text
     }
-
-    // Howard Hinnant's civil-from-days and days-from-civil (proleptic Gregorian).
-    static func civil(fromDays z0: Int64) -> (Int64, Int64, Int64) {
-        let z = z0 + 719_468
-        let era = Int64.floorDiv(z, 146_097)
-        let doe = z - era * 146_097
-        let yoe = (doe - doe / 1460 + doe / 36_524 - doe / 146_096) / 365
-        let doy = doe - (365 * yoe + yoe / 4 - yoe / 100)
-        let mp = (5 * doy + 2) / 153
-        let day = doy - (153 * mp + 2) / 5 + 1
-        let month = mp < 10 ? mp + 3 : mp - 9
-        return (yoe + era * 400 + (month <= 2 ? 1 : 0), month, day)
-    }
-
-    static func days(fromCivil year0: Int64, _ month: Int64, _ day: Int64) -> Int64 {
-        let year = month <= 2 ? year0 - 1 : year0
-        let era = Int64.floorDiv(year, 400)
-        let yoe = year - era * 400
-        let doy = (153 * (month > 2 ? month - 3 : month + 9) + 2) / 5 + day - 1
-        let doe = yoe * 365 + yoe / 4 - yoe / 100 + doy
-        return era * 146_097 + doe - 719_468
-    }
-}
-
-extension Int64 {
-    fileprivate static func floorDiv(_ a: Int64, _ b: Int64) -> Int64 {
-        let q = a / b
-        return (a % b != 0 && (a < 0) != (b < 0)) ? q - 1 : q
-    }
-
-    fileprivate static func floorMod(_ a: Int64, _ b: Int64) -> Int64 { a - floorDiv(a, b) * b }
 }
