@@ -9,7 +9,7 @@ import Synchronization
 /// tier, origin fields, partition, derived image selected) or a ``Refusal`` with its problem response.
 ///
 /// A value over its inputs: the policy snapshot and purge epoch read once when the request arrives, the clock, the
-/// target limits and the per-process keys (``AdmissionKeys``). It touches no store and no origin, so every refusal
+/// target limits and the per-process keys (``RequestKeys``). It touches no store and no origin, so every refusal
 /// is decided before anything is read or fetched. It runs once per request: the synchronous path hands what it
 /// admitted to the async path (``AdmittedRequest``).
 struct Admission: Sendable {
@@ -27,7 +27,7 @@ struct Admission: Sendable {
     /// Bounds on the request target (``RequestTarget/Configuration``).
     var limits: RequestTarget.Configuration
     /// Partition digests and keyed digests.
-    var keys: any AdmissionKeys
+    var keys: any RequestKeys
 
     /// Route (path normalised, traversal refused), method, body, signature, credentials per tier (RFC 6750 bearer
     /// tokens), partition, origin fields, derived-image selection.

@@ -2,7 +2,7 @@ import HTTPCaching
 import MediaCore
 import MediaCrypto
 
-extension MediaService: AdmissionKeys {
+extension MediaService: RequestKeys {
     func partition(for token: BearerToken) -> String? { try? keyer.partition(for: token).hex }
 
     func partition(forSubject subject: String) -> String? { subjectPartition(subject) }

@@ -47,16 +47,17 @@ extension MediaService {
         // A variant is looked up under its own key (the context's URL is its source's).
         let lookup = context.variant.map { variantContext(context, $0) } ?? context
         guard let candidates = loadCandidates(lookup, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
-        var decision = makeDecision(lookup, candidates: candidates)
-        guard case .serveFresh(let index, _) = decision.lookup(now: Int64(time)) else { return nil }
+        // Only a fresh response is answered here (no stale reason in its status): anything else takes the async path.
+        guard case .serve(let index, let status, _) = CacheLookup(context: lookup, candidates: candidates, now: time,
+                                                                  keys: self).decide(),
+              status.detail == nil else { return nil }
         admitted = nil
         context.runtime.counters.bump(.hits)
         let candidate = candidates[index]
         if let variant = context.variant {
             return finished(storedVariant(candidate, stored: lookup, selection: variant, now: time), request, context)
         }
-        return finished(Responder.stored(candidate, context: context, now: Int64(time),
-                                         status: CacheStatus(hit: true, ttl: remaining(candidate, context: context, now: time)),
-                                         storage: "hit"), request, context)
+        return finished(Responder.stored(candidate, context: context, now: Int64(time), status: status, storage: "hit"),
+                        request, context)
     }
 }

@@ -7,72 +7,34 @@ extension MediaService {
     /// carries the representation it serves (what a derived image is made from).
     func serve(_ context: RequestContext) async -> Served {
         if let variant = context.variant { return Served(await serveVariant(context, variant)) }
-        let time = now
-        let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(context, now: time)
-        var decision = makeDecision(context, candidates: candidates)
-        let action = decision.lookup(now: Int64(time))
+        let lookup = lookup(context)
         let counters = context.runtime.counters
-        switch action {
-        case .serveFresh(let index, _):
+        switch lookup.decide() {
+        case .serve(let index, let status, let refreshes):
             counters.bump(.hits)
-            let candidate = candidates[index]
-            let ttl = remaining(candidate, context: context, now: time)
-            return Served(Responder.stored(candidate, context: context, now: Int64(time),
-                                           status: CacheStatus(hit: true, ttl: ttl), storage: "hit"), .stored(candidate))
-        case .serveStale(let index, _, let reason):
-            counters.bump(.hits)
-            let candidate = candidates[index]
-            if reason == .staleWhileRevalidate { refreshInBackground(context, candidates: candidates, selected: index) }
-            let ttl = remaining(candidate, context: context, now: time)
-            return Served(Responder.stored(candidate, context: context, now: Int64(time),
-                                           status: CacheStatus(hit: true, ttl: ttl, detail: reason.rawValue), storage: "hit"),
+            let candidate = lookup.candidates[index]
+            if refreshes { refreshInBackground(context, candidates: lookup.candidates, selected: index) }
+            return Served(Responder.stored(candidate, context: context, now: Int64(lookup.now), status: status, storage: "hit"),
                           .stored(candidate))
-        case .gatewayTimeout:
-            return Served(Responder.problem(504, code: "only-if-cached",
-                                            detail: "nothing usable is stored and only-if-cached forbids the origin",
-                                            outcome: context.outcome))
-        case .revalidate(let index, let conditional):
-            counters.bump(.revalidations)
-            let reason: CacheStatus.Forward = forbiddenByRequest(context, candidates, index ?? decision.selected, now: time)
-                ? .request : .stale
-            return await forward(context, decision: &decision, candidates: candidates, conditional: conditional, reason: reason)
-        case .fetch:
-            counters.bump(.misses)
-            let reason: CacheStatus.Forward
-            if context.cachePolicy == .reloadIgnoringLocalCacheData
-                || forbiddenByRequest(context, candidates, decision.selected, now: time) {
-                reason = .request
-            } else {
-                reason = candidates.isEmpty ? .uriMiss : (decision.selected == nil ? .varyMiss : .stale)
-            }
-            return await forward(context, decision: &decision, candidates: candidates, conditional: nil, reason: reason)
-        case .forwardOriginError:
-            return Served(Responder.problem(502, code: "origin-error", detail: "the origin failed", outcome: context.outcome))
+        case .forward(var decision, let conditional, let reason, let validates):
+            counters.bump(validates ? .revalidations : .misses)
+            return await forward(context, decision: &decision, candidates: lookup.candidates, conditional: conditional,
+                                 reason: reason)
+        case .answer(let response):
+            return Served(response)
         }
     }
 
-    /// RFC 9211 §2.2 `fwd=request`: the request's directives (`no-cache`, `max-age`, `min-fresh`)
-    /// forbade a response that was fresh under RFC 9111 and the policy cap.
-    func forbiddenByRequest(_ context: RequestContext, _ candidates: [Candidate], _ selected: Int?, now: Double) -> Bool {
-        if context.cacheRequest.requiresValidation { return true }
-        guard let selected else { return false }
-        return remaining(candidates[selected], context: context, now: now) > 0
+    /// The ``CacheLookup`` of `context` now: the group's stored responses (none for a reload request).
+    func lookup(_ context: RequestContext) -> CacheLookup {
+        let time = now
+        let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(context, now: time)
+        return CacheLookup(context: context, candidates: candidates, now: time, keys: self)
     }
 
-    /// The RFC 9111 decision over `candidates`, with the policy's TTL cap of each (``Candidate/policyTTL``) as the
-    /// decision's lifetime cap: a selected response older than its cap is validated even when RFC 9111 would
-    /// still call it fresh (``HTTPCaching/ServingDecision/init(request:candidates:role:configuration:digest:lifetimeCaps:)``).
-    func makeDecision(_ context: RequestContext, candidates: [Candidate]) -> ServingDecision {
-        ServingDecision(request: context.cacheRequest, candidates: candidates.map(\.response), role: context.role,
-                        configuration: ServingDecision.Configuration(staleIfError: Int64(context.tier.serveStaleOnError)),
-                        digest: digest, lifetimeCaps: candidates.map(\.policyTTL))
-    }
-
-    /// Remaining freshness under both RFC 9111 and the policy cap (negative when stale), for `Cache-Status: ttl`.
+    /// ``CacheLookup/remaining(_:role:now:)`` for `context`'s cache role.
     func remaining(_ candidate: Candidate, context: RequestContext, now: Double) -> Int64 {
-        let age = candidate.response.currentAge(now: Int64(now))
-        let lifetime = min(candidate.response.freshnessLifetime(role: context.role), candidate.policyTTL)
-        return lifetime - age
+        CacheLookup.remaining(candidate, role: context.role, now: now)
     }
 
     /// The stored responses of the request's group, dropping (and auditing) ones past their `expiresAt`.
@@ -126,7 +88,7 @@ extension MediaService {
         var refresh = context
         refresh.interim = nil   // the client already has its answer: a refresh forwards no interim response
         background.run { [self, context = refresh] in
-            var decision = makeDecision(context, candidates: candidates)
+            var decision = CacheLookup(context: context, candidates: candidates, now: now, keys: self).decision
             _ = decision.lookup(now: Int64(now))
             _ = await forward(context, decision: &decision, candidates: candidates,
                               conditional: conditional.isEmpty ? nil : conditional, reason: .stale)

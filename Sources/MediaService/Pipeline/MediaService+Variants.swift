@@ -10,22 +10,17 @@ extension MediaService {
     /// stored under its tier) and the variant derived from it, once per variant at a time.
     func serveVariant(_ context: RequestContext, _ selection: VariantSelection) async -> ServiceResponse {
         let stored = variantContext(context, selection)
-        let time = now
-        let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(stored, now: time)
-        var decision = makeDecision(stored, candidates: candidates)
+        let lookup = lookup(stored)
+        let candidates = lookup.candidates
         let counters = context.runtime.counters
-        switch decision.lookup(now: Int64(time)) {
-        case .serveFresh(let index, _):
+        switch lookup.decide() {
+        case .serve(let index, let status, _):
             counters.bump(.hits)
-            return storedVariant(candidates[index], stored: stored, selection: selection, now: time)
-        case .serveStale(let index, _, let reason):
-            counters.bump(.hits)
-            return storedVariant(candidates[index], stored: stored, selection: selection, now: time, detail: reason.rawValue)
-        case .gatewayTimeout:
-            return answer(Responder.problem(504, code: "only-if-cached",
-                                            detail: "nothing usable is stored and only-if-cached forbids the origin",
-                                            outcome: context.outcome), selection)
-        case .revalidate, .fetch, .forwardOriginError:
+            // No background refresh for a variant served stale: the next request that finds it unusable derives it.
+            return storedVariant(candidates[index], stored: stored, selection: selection, now: lookup.now, detail: status.detail)
+        case .answer(let response):
+            return answer(response, selection)
+        case .forward:
             break
         }
         // RFC 9211 `fwd`: why the source request went towards the origin; `derive` drops it when the source

@@ -8,7 +8,7 @@ import Testing
 /// what it admits or refuses follows from them alone (no store read, no origin asked).
 @Suite struct AdmissionTests {
     /// Keys that name what they were given and count the partitions taken.
-    final class RecordingKeys: AdmissionKeys {
+    final class RecordingKeys: RequestKeys {
         let partitions = Mutex(0)
         func partition(for token: BearerToken) -> String? {
             partitions.withLock { $0 += 1 }

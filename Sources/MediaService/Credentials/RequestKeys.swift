@@ -1,10 +1,10 @@
-/// The keyed digests admission takes under the per-process keys (``MediaService`` gives its own): never the raw
+/// The keyed digests the stages take under the per-process keys (``MediaService`` gives its own): never the raw
 /// credential or subject.
-protocol AdmissionKeys: Sendable {
+protocol RequestKeys: Sendable {
     /// The hex partition of a bearer token (``PartitionKeyer``), or `nil` once the keys are destroyed.
     func partition(for token: BearerToken) -> String?
     /// The hex partition of a signed URL's subject, or `nil` when the subject key cannot be used (stopping).
     func partition(forSubject subject: String) -> String?
-    /// Hex HMAC-SHA256 of `value` (partitions of non-bearer credentials).
+    /// Hex HMAC-SHA256 of `value` (partitions of non-bearer credentials, secondary keys of sensitive `Vary` fields).
     func digest(_ value: String) -> String
 }

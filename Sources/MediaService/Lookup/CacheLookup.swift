@@ -1,0 +1,87 @@
+import HTTPCaching
+
+/// Step 3 of the request flow, the stage after ``Admission``: the RFC 9111 §4 serving decision over the stored
+/// responses of a request's group, with the tier's TTL cap as each stored response's lifetime cap
+/// (``Candidate/policyTTL``: a response older than its cap is validated even while RFC 9111 calls it fresh).
+///
+/// A value over its inputs (the admitted request, the candidates the caller loaded, the clock reading and the keyed
+/// digest of sensitive `Vary` fields): it reads no store and asks no origin. Its ``Outcome`` says what to do next.
+struct CacheLookup {
+    /// What the lookup decided.
+    enum Outcome {
+        /// Serve the stored response at `index` of ``CacheLookup/candidates``: fresh, or stale where the request or the
+        /// response allows it (`status` carries the stale reason). With `refreshes`, a validation runs in the
+        /// background (`stale-while-revalidate`).
+        case serve(index: Int, status: CacheStatus, refreshes: Bool)
+        /// Ask the origin: a fetch (`conditional` `nil`) or a validation with the cache's validators. `decision`
+        /// continues if the origin fails (``HTTPCaching/ServingDecision/originFailed(status:now:)``); `reason` is
+        /// RFC 9211 `fwd`; `validates` tells a validation from a fetch (the counters tell them apart).
+        case forward(ServingDecision, conditional: HTTPFields?, reason: CacheStatus.Forward, validates: Bool)
+        /// Answer without the origin: `504 only-if-cached`, or `502` when the decision cannot continue.
+        case answer(ServiceResponse)
+    }
+
+    var context: RequestContext
+    /// The group's stored responses (``MediaService/loadCandidates(_:now:)``); empty for a reload request.
+    var candidates: [Candidate]
+    /// Seconds since the epoch.
+    var now: Double
+    /// The keyed digest of sensitive `Vary` fields the responses were stored under (``RequestKeys/digest(_:)``).
+    var keys: any RequestKeys
+
+    /// The decision over ``candidates`` with their caps.
+    var decision: ServingDecision {
+        ServingDecision(request: context.cacheRequest, candidates: candidates.map(\.response), role: context.role,
+                        configuration: ServingDecision.Configuration(staleIfError: Int64(context.tier.serveStaleOnError)),
+                        digest: keys.digest, lifetimeCaps: candidates.map(\.policyTTL))
+    }
+
+    /// Decides; see ``Outcome``.
+    func decide() -> Outcome {
+        var decision = decision
+        switch decision.lookup(now: Int64(now)) {
+        case .serveFresh(let index, _):
+            let candidate = candidates[index]
+            return .serve(index: index, status: CacheStatus(hit: true, ttl: Self.remaining(candidate, role: context.role, now: now)),
+                          refreshes: false)
+        case .serveStale(let index, _, let reason):
+            let candidate = candidates[index]
+            return .serve(index: index, status: CacheStatus(hit: true, ttl: Self.remaining(candidate, role: context.role, now: now),
+                                                            detail: reason.rawValue),
+                          refreshes: reason == .staleWhileRevalidate)
+        case .gatewayTimeout:
+            return .answer(Responder.problem(504, code: "only-if-cached",
+                                             detail: "nothing usable is stored and only-if-cached forbids the origin",
+                                             outcome: context.outcome))
+        case .revalidate(let index, let conditional):
+            let reason: CacheStatus.Forward = forbiddenByRequest(index ?? decision.selected) ? .request : .stale
+            return .forward(decision, conditional: conditional, reason: reason, validates: true)
+        case .fetch:
+            let reason: CacheStatus.Forward
+            if context.cachePolicy == .reloadIgnoringLocalCacheData || forbiddenByRequest(decision.selected) {
+                reason = .request
+            } else {
+                reason = candidates.isEmpty ? .uriMiss : (decision.selected == nil ? .varyMiss : .stale)
+            }
+            return .forward(decision, conditional: nil, reason: reason, validates: false)
+        case .forwardOriginError:
+            return .answer(Responder.problem(502, code: "origin-error", detail: "the origin failed", outcome: context.outcome))
+        }
+    }
+
+    /// RFC 9211 §2.2 `fwd=request`: the request's directives (`no-cache`, `max-age`, `min-fresh`) forbade a response
+    /// that was fresh under RFC 9111 and the policy cap.
+    func forbiddenByRequest(_ selected: Int?) -> Bool {
+        if context.cacheRequest.requiresValidation { return true }
+        guard let selected else { return false }
+        return Self.remaining(candidates[selected], role: context.role, now: now) > 0
+    }
+
+    /// Remaining freshness under both RFC 9111 and the policy cap (negative when stale), seconds, for
+    /// `Cache-Status: ttl` (RFC 9211 §2.5).
+    static func remaining(_ candidate: Candidate, role: CacheRole, now: Double) -> Int64 {
+        let age = candidate.response.currentAge(now: Int64(now))
+        let lifetime = min(candidate.response.freshnessLifetime(role: role), candidate.policyTTL)
+        return lifetime - age
+    }
+}
