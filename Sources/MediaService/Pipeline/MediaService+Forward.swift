@@ -48,10 +48,8 @@ extension MediaService {
         case .content(let content):
             var status = content.cacheStatus
             if joined { status.collapsed = true }
-            return Served(Responder.content(content.response, head: content.head, body: content.body, context: context,
-                                            now: time, cacheStatus: status, storage: joined ? "collapsed" : content.storage,
-                                            reason: content.reason),
-                          .exchanged(content))
+            return Served(.exchanged(content), context: context, now: time, status: status,
+                          storage: joined ? "collapsed" : content.storage, reason: content.reason)
         case .refused(let response):
             return Served(response)
         case .originFailed(let status, let response):
@@ -69,12 +67,11 @@ extension MediaService {
         }
         let candidate = candidates[index]
         context.runtime.counters.bump(.hits)
-        let answer = Responder.stored(candidate, context: context, now: time,
-                                      status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
-                                                          ttl: remaining(candidate, context: context, now: Double(time)),
-                                                          detail: "stale-if-error"),
-                                      storage: "hit")
-        return Served(answer, .stored(candidate))
+        return Served(.stored(candidate), context: context, now: time,
+                      status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
+                                          ttl: remaining(candidate, context: context, now: Double(time)),
+                                          detail: "stale-if-error"),
+                      storage: "hit")
     }
 
     /// The fields sent to the origin: the request's, with the cache's validators in place of the client's

@@ -12,10 +12,9 @@ extension MediaService {
         switch lookup.decide() {
         case .serve(let index, let status, let refreshes):
             counters.bump(.hits)
-            let candidate = lookup.candidates[index]
             if refreshes { refreshInBackground(context, candidates: lookup.candidates, selected: index) }
-            return Served(Responder.stored(candidate, context: context, now: Int64(lookup.now), status: status, storage: "hit"),
-                          .stored(candidate))
+            return Served(.stored(lookup.candidates[index]), context: context, now: Int64(lookup.now), status: status,
+                          storage: "hit")
         case .forward(var decision, let conditional, let reason, let validates):
             counters.bump(validates ? .revalidations : .misses)
             return await forward(context, decision: &decision, candidates: lookup.candidates, conditional: conditional,

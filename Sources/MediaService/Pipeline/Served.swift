@@ -5,8 +5,17 @@ struct Served: Sendable {
     var response: ServiceResponse
     var representation: Representation?
 
-    init(_ response: ServiceResponse, _ representation: Representation? = nil) {
+    /// An answer that is no representation (a refusal, a problem, a passed-through answer).
+    init(_ response: ServiceResponse) {
         self.response = response
+        self.representation = nil
+    }
+
+    /// `representation` answered (``Responder/respond(_:context:now:status:storage:reason:)``), and kept with its answer.
+    init(_ representation: Representation, context: RequestContext, now: Int64, status: CacheStatus, storage: String,
+         reason: String? = nil) {
+        self.response = Responder.respond(representation, context: context, now: now, status: status, storage: storage,
+                                          reason: reason)
         self.representation = representation
     }
 }

@@ -95,6 +95,19 @@ enum Responder {
         return served
     }
 
+    /// The answer `representation` gets (RFC 9111 §4: a stored response served, or what an exchange produced):
+    /// ``stored(_:context:now:status:storage:)`` or ``content(_:head:body:context:now:cacheStatus:storage:reason:)``.
+    static func respond(_ representation: Representation, context: RequestContext, now: Int64, status: CacheStatus,
+                        storage: String, reason: String? = nil) -> ServiceResponse {
+        switch representation {
+        case .stored(let candidate):
+            stored(candidate, context: context, now: now, status: status, storage: storage)
+        case .exchanged(let content):
+            Self.content(content.response, head: content.head, body: content.body, context: context, now: now,
+                         cacheStatus: status, storage: storage, reason: reason)
+        }
+    }
+
     /// A response served from a stored candidate.
     static func stored(_ candidate: Candidate, context: RequestContext, now: Int64, status: CacheStatus,
                        storage: String) -> ServiceResponse {
