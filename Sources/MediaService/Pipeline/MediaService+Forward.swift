@@ -108,7 +108,8 @@ extension MediaService {
         return String(decoding: key, as: UTF8.self)
     }
 
-    /// One exchange with the origin: fetch, then 304 handling, validation, decision, storage, audit.
+    /// One exchange with the origin (``OriginExchange``), then what its answer gets: a 304 merged into the stored
+    /// responses, a refusal audited, a response decided on, stored and audited (``decideAndStore(_:response:fields:image:requestTime:responseTime:reason:servedETag:)``).
     ///
     /// A 5xx answer is an origin failure on image tiers (a `502` problem, or a stale response where
     /// `stale-if-error` allows). On a generic tier it is the origin's answer, passed through with its own
@@ -117,79 +118,31 @@ extension MediaService {
     func exchange(_ context: RequestContext, candidates: [Candidate], conditional: HTTPFields?,
                   reason: CacheStatus.Forward, staleOnError: Bool = false) async -> Exchange {
         let fields = originFields(context, conditional: conditional)
-        let tier = context.tier
-        let requestTime = now
-        var response: OriginResponse
-        do {
-            response = try await OriginContact.measure(\.status) {
-                try await fetcher.fetch(OriginRequest(
-                    method: "GET", url: context.upstreamURL, fields: fields, timeout: tier.originTimeout,
-                    maxBodyBytes: tier.maxObjectBytes, allowsRetry: !context.isGeneric,
-                    decodesContentCoding: tier.validatesImages), interim: context.interim)
-            }
-        } catch let error as OriginError {
-            if error.code == .tooLarge {
-                return refuse(context, status: 502, code: "over-size-limit",
-                              detail: "the origin's answer exceeds maxObjectBytes (\(tier.maxObjectBytes) bytes)")
-            }
-            if error.code == .redirectRefused {
-                return refuse(context, status: 502, code: "redirect-refused", detail: "the origin redirected; redirects are never followed")
-            }
-            let problem = Self.originFailureProblem(error, tier: tier, outcome: context.outcome)
-            return Exchange(result: .originFailed(status: nil, response: problem), shareable: true)
-        } catch {
-            let problem = Responder.problem(502, code: "origin-error", detail: "the origin could not be reached",
-                                            outcome: context.outcome)
-            return Exchange(result: .originFailed(status: nil, response: problem), shareable: true)
-        }
-        let responseTime = now
-        if context.cors != nil { response.fields = CORSResponder.originFieldsWithoutCORS(response.fields) }
-        if response.status == 304, conditional != nil {
+        let (answer, requestTime, responseTime) = await OriginExchange(fetcher: fetcher, clock: configuration.clock)
+            .run(context, fields: fields, conditional: conditional, staleOnError: staleOnError)
+        switch answer {
+        case .failed(let status, let problem):
+            return Exchange(result: .originFailed(status: status, response: problem), shareable: true)
+        case .refused(let refusal):
+            return refuse(context, status: refusal.status, code: refusal.code, detail: refusal.detail)
+        case .statusRefused(let status):
+            return refuseOriginStatus(context, status: status)
+        case .notModified(let response):
             return await notModified(context, candidates: candidates, response: response, conditional: conditional,
                                      requestTime: requestTime, responseTime: responseTime, reason: reason)
-        }
-        if (500...599).contains(response.status), !context.isGeneric || staleOnError {
-            let problem = Responder.problem(502, code: "origin-error", detail: "the origin answered \(response.status)",
-                                            outcome: context.outcome)
-            return Exchange(result: .originFailed(status: response.status, response: problem), shareable: true)
-        }
-        var info: ImageInfo?
-        if tier.validatesImages {
-            guard response.status == 200 else { return refuseOriginStatus(context, status: response.status) }
-            do {
-                info = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels, maxBytes: tier.maxObjectBytes))
-                    .validate(response.body)
-            } catch {
-                return refuse(context, status: 502, code: error.code.rawValue,
-                              detail: "the origin's answer was refused: \(error.context)")
+        case .fetched(let fetched):
+            var exchange = decideAndStore(context, response: fetched.served, fields: fields, image: fetched.image,
+                                          requestTime: requestTime, responseTime: responseTime, reason: reason,
+                                          servedETag: fetched.servedETag)
+            if context.isGeneric, (500...599).contains(fetched.received.status), !exchange.shareable,
+               Self.mayShareUnstored(fetched.received.fields) {
+                // A passed-through server error that was not stored still answers every waiter of the flight: a
+                // failing origin sees one request per burst, not one per client (never an answer that sets a cookie
+                // or is `private` / `no-store`: that one belongs to its requester).
+                exchange.shareable = true
             }
-            // The tier's `contentTypes` is the allow-list: another format is refused, not served.
-            if let format = info?.format.mimeType, !tier.accepts(mediaType: format) {
-                return refuse(context, status: 502, code: "not-an-image",
-                              detail: "the origin's answer was refused: \(format) is not one of tier \(tier.name)'s contentTypes")
-            }
+            return exchange
         }
-        var served = response
-        var servedETag: String?
-        if tier.metadata == .strip, info != nil {
-            switch stripMetadata(context, response) {
-            case .success(let stripped):
-                served = stripped.response
-                servedETag = stripped.etag
-            case .failure(let refusal):
-                return refusal.exchange
-            }
-        }
-        var exchange = decideAndStore(context, response: served, fields: fields, image: info, requestTime: requestTime,
-                                      responseTime: responseTime, reason: reason, servedETag: servedETag)
-        if context.isGeneric, (500...599).contains(response.status), !exchange.shareable,
-           Self.mayShareUnstored(response.fields) {
-            // A passed-through server error that was not stored still answers every waiter of the flight: a failing
-            // origin sees one request per burst, not one per client (never an answer that sets a cookie or is
-            // `private` / `no-store`: that one belongs to its requester).
-            exchange.shareable = true
-        }
-        return exchange
     }
 
     /// Whether an unstored answer may go to coalesced waiters: no `Set-Cookie`, no `private`, no `no-store`.
