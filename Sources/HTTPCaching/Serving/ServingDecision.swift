@@ -1,4 +1,4 @@
-/// The RFC 9111 §4 serving decision as a pure state machine (STYLE §3): create it with the
+/// The RFC 9111 §4 serving decision as a pure state machine: create it with the
 /// presented request and the stored responses of its primary key (and partition), call
 /// ``lookup(now:)`` and perform the returned ``ServingAction``; if that action contacted the origin
 /// and the origin failed, call ``originFailed(status:now:)``.
