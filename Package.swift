@@ -77,7 +77,8 @@ let package = Package(
             swiftSettings: strict),
         .executableTarget(name: "mediactl", dependencies: ["MediaCTL"], swiftSettings: strict),
         // Test doubles shared by the test targets and mediabench (never linked into mediactl).
-        .target(name: "MediaTestSupport", dependencies: ["MediaService", "MediaAudit", "HTTPCaching"], swiftSettings: strict),
+        .target(name: "MediaTestSupport", dependencies: ["MediaService", "MediaAudit", "MediaPolicy", "HTTPCaching"],
+                swiftSettings: strict),
         .executableTarget(
             name: "mediabench",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaPolicy", "MediaAudit",

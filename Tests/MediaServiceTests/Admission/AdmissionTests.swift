@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// A bare 304 (no validators) to the cache's own conditional request for one stored response updates it:

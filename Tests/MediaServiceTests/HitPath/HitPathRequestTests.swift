@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// The memory-hit fast path against the full path, request by request: plain `GET`/`HEAD` are served

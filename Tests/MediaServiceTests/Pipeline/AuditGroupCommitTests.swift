@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaAudit
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// The service with the audit log's group commit (the default): each miss's record is in the file when

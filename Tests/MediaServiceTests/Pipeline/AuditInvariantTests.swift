@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaAudit
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// Invariants between the state directory and the audit log after a mixed scenario: every

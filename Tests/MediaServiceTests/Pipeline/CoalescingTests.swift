@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// Single-flight origin exchanges through the pipeline: one origin call for concurrent cold

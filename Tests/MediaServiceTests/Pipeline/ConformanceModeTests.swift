@@ -2,6 +2,7 @@ import Foundation
 import MediaPolicy
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// Conformance mode (issue 7): one route mounts `/` with a generic tier, so the service is a plain

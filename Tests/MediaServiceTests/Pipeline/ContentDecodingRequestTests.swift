@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// Image tiers ask the transport to decode any content coding the origin applies anyway

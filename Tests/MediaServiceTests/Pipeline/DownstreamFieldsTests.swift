@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// What image clients are told: never a longer lifetime than mediactl keeps, CORS fields kept,

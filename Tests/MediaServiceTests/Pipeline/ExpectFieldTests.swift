@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// A client's `Expect: 100-continue` is met by the service itself (it reads the whole body before

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// ``MediaService/handleIfCached(_:)``: answers what needs no origin exactly like ``MediaService/handle(_:)``,

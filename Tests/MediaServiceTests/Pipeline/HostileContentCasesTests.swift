@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// CASES.md "Hostile content", C15–C17: refused before storage with exact codes, audited `skip`,

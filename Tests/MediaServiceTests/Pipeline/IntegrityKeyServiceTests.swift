@@ -6,6 +6,7 @@ import MediaPolicy
 import MediaSigning
 @testable import MediaService
 import MediaStorage
+import MediaTestSupport
 import Testing
 
 /// The install's integrity key through the service: `<state>/keys/integrity.key` made once and owner-only, the

@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import HTTPCaching
 @testable import MediaService
 import MediaStorage
+import MediaTestSupport
 import Testing
 
 /// CASES.md "Isolation between users", C01–C06, through ``MediaService/handle(_:)``.

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// Hardening item 3: a large stored image is read from its file once and every hit shares that one buffer; a slow

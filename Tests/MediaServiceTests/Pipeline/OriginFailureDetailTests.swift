@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// The problem `detail` of an origin exchange that failed carries the transport's own reason

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 @Suite struct PipelineSmokeTests {

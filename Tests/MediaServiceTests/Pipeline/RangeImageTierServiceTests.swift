@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// RFC 9110 §14 on image tiers: the cache never forwards `Range` (it needs the whole image to validate and

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// Requests refused before any lookup, through ``MediaService/handle(_:)``: exact status, problem

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// Step 9 (respond): which fields clients receive, client conditionals, internal endpoints.

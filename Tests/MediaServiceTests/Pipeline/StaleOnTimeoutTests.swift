@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 import Testing
 
 /// `stale-if-error` over a transport failure: `fwd-status` in `Cache-Status` is the status the

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaStorage
+import MediaTestSupport
 import Testing
 
 @testable import MediaService

@@ -1,5 +1,6 @@
 import Foundation
 import MediaStorage
+import MediaTestSupport
 import Testing
 @testable import MediaService
 

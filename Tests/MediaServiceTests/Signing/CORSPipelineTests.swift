@@ -1,5 +1,6 @@
 import HTTPCaching
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 /// Routes with `cors` (docs/signed-urls.md, "CORS"): mediactl answers CORS itself; the origin's CORS never

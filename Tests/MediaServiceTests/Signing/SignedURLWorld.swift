@@ -2,6 +2,7 @@ import Foundation
 import HTTPCaching
 import MediaService
 import MediaSigning
+import MediaTestSupport
 
 /// A pipeline harness over a policy with a signed tier: keys and an origin token written 0600 into a temporary
 /// folder, and a signer for its key `k1`.

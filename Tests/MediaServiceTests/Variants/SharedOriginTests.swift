@@ -3,6 +3,7 @@ import HTTPCaching
 import MediaAudit
 import MediaService
 import MediaStorage
+import MediaTestSupport
 import Testing
 
 /// Two routes of different tiers on one origin URL never share stored responses, origin exchanges or

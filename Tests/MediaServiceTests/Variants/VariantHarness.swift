@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaService
+import MediaTestSupport
 
 /// Policies and origin replies for the derived-image suites: the default tiers with `variants` (and
 /// `metadata: strip` on avatar and private), routes `large` (public), `uploads` (avatar), `receipts` (private)

@@ -3,6 +3,7 @@ import HTTPCaching
 import MediaAudit
 import MediaService
 import MediaStorage
+import MediaTestSupport
 import Testing
 
 /// A derived image's life with its source: revalidation, keys, invalidation, stripping and the formats produced,

@@ -3,22 +3,22 @@ import HTTPCaching
 import MediaAudit
 import MediaPolicy
 import MediaService
-import MediaTestSupport
 import Synchronization
 
-/// A service over the default policies, a counting origin and a temporary state directory, with a
-/// manual clock (seconds since the epoch).
-final class PipelineHarness: Sendable {
-    static let originBase = "http://origin.test"
-    let origin = CountingOriginFetcher()
-    let stateDirectory: String
-    let clock: ManualClock
-    let service: MediaService
+/// The pipeline harness: a real ``MediaService`` over the default test policies (`Tests/Fixtures/policies/default.json`,
+/// origins at `http://origin.test`), a counting origin and a temporary state directory, with a manual clock
+/// (seconds since the epoch). The service tests drive it in process; its `service` is the one under test.
+public final class PipelineHarness: Sendable {
+    public static let originBase = "http://origin.test"
+    public let origin = CountingOriginFetcher()
+    public let stateDirectory: String
+    public let clock: ManualClock
+    public let service: MediaService
 
     /// - Parameters:
     ///   - fetcher: an origin to use instead of ``origin`` (which then sees no requests).
     ///   - stateDirectory: an existing state directory to reuse (restart tests); default a new temporary one.
-    init(policyJSON: String? = nil, hooks: [any StorageHook] = [], fetcher: (any OriginFetching)? = nil,
+    public init(policyJSON: String? = nil, hooks: [any StorageHook] = [], fetcher: (any OriginFetching)? = nil,
          stateDirectory: String? = nil, clockStart: Double = 1_800_000_000,
          transforms: TransformConfiguration = .init()) throws {
         self.stateDirectory = stateDirectory
@@ -33,20 +33,20 @@ final class PipelineHarness: Sendable {
             transforms: transforms))
     }
 
-    func get(_ target: String, _ fields: [(String, String)] = [], method: String = "GET",
+    public func get(_ target: String, _ fields: [(String, String)] = [], method: String = "GET",
              policy: RequestCachePolicy = .useProtocolCachePolicy) async -> ServiceResponse {
         await service.handle(ServiceRequest(method: method, target: target, fields: HTTPFields(fields), cachePolicy: policy))
     }
 
     /// Every audit record written so far; without the `policy` batches (one after each `start`, one per
     /// reload) unless `includingPolicy`.
-    func auditRecords(includingPolicy: Bool = false) throws -> [AuditRecord] {
+    public func auditRecords(includingPolicy: Bool = false) throws -> [AuditRecord] {
         try AuditReader.records(directory: stateDirectory + "/audit").filter { includingPolicy || $0.entry.event != .policy }
     }
 
     /// Every byte of every file under the state directory, concatenated per file, once every write-behind
     /// write has landed (so a scan for plaintext is never vacuous).
-    func filesUnderState() -> [(path: String, bytes: [UInt8])] {
+    public func filesUnderState() -> [(path: String, bytes: [UInt8])] {
         service.flushWrites()
         var out: [(String, [UInt8])] = []
         let enumerator = FileManager.default.enumerator(atPath: stateDirectory)
@@ -63,17 +63,17 @@ final class PipelineHarness: Sendable {
 
     /// ``filesUnderState()`` without the audit log (`audit/`) and the install's keys (`keys/integrity.key`, made at
     /// start; `keys/subject.key`): the files a response could have left.
-    func responseFilesUnderState() -> [(path: String, bytes: [UInt8])] {
+    public func responseFilesUnderState() -> [(path: String, bytes: [UInt8])] {
         filesUnderState().filter { !$0.path.hasPrefix("audit/") && !$0.path.hasPrefix("keys/") }
     }
 
-    func close() async {
+    public func close() async {
         await service.stop()
         try? FileManager.default.removeItem(atPath: stateDirectory)
     }
 
     /// ``defaultPolicy`` with the public tier forwarding `names` to its origin (`forwardRequestHeaders`).
-    static func defaultPolicy(publicForwards names: [String]) -> String {
+    public static func defaultPolicy(publicForwards names: [String]) -> String {
         let list = names.map { "\"\($0)\"" }.joined(separator: ", ")
         return defaultPolicy.replacingOccurrences(
             of: #""downstreamCacheControl": "public, max-age=31536000, immutable" }"#,
@@ -81,14 +81,14 @@ final class PipelineHarness: Sendable {
     }
 
     /// Tests/Fixtures/policies/default.json.
-    static let defaultPolicy = TestFixtures.defaultPolicy
+    public static let defaultPolicy = TestFixtures.defaultPolicy
 }
 
-/// A clock tests move by hand.
-final class ManualClock: Sendable {
+/// A clock tests move by hand: seconds since the epoch.
+public final class ManualClock: Sendable {
     private let seconds: Mutex<Double>
-    init(start: Double) { seconds = Mutex(start) }
-    var now: Double { seconds.withLock { $0 } }
-    func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
+    public init(start: Double) { seconds = Mutex(start) }
+    public var now: Double { seconds.withLock { $0 } }
+    public func advance(_ delta: Double) { seconds.withLock { $0 += delta } }
 }
 
