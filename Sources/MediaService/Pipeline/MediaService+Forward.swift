@@ -128,8 +128,12 @@ extension MediaService {
         case .statusRefused(let status):
             return refuseOriginStatus(context, status: status)
         case .notModified(let response):
-            return await notModified(context, candidates: candidates, response: response, conditional: conditional,
-                                     requestTime: requestTime, responseTime: responseTime, reason: reason)
+            if let merged = notModified(context, candidates: candidates, response: response, conditional: conditional,
+                                        requestTime: requestTime, responseTime: responseTime, reason: reason) {
+                return merged
+            }
+            // The 304 selects no stored response: the representation is fetched again, without conditions.
+            return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
         case .fetched(let fetched):
             var exchange = decideAndStore(context, response: fetched.served, fields: fields, image: fetched.image,
                                           requestTime: requestTime, responseTime: responseTime, reason: reason,

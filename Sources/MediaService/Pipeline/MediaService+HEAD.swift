@@ -36,8 +36,13 @@ extension MediaService {
         let responseTime = now
         let time = Int64(responseTime)
         if response.status == 304, conditional != nil {
-            let exchange = await notModified(context, candidates: candidates, response: response, conditional: conditional,
-                                             requestTime: requestTime, responseTime: responseTime, reason: reason)
+            let exchange: Exchange
+            if let merged = notModified(context, candidates: candidates, response: response, conditional: conditional,
+                                        requestTime: requestTime, responseTime: responseTime, reason: reason) {
+                exchange = merged
+            } else {
+                exchange = await self.exchange(context, candidates: candidates, conditional: nil, reason: reason)
+            }
             switch exchange.result {
             case .content(let content):
                 return Responder.content(content.response, head: content.head, body: content.body, context: context,

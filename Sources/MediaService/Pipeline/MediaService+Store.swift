@@ -114,17 +114,16 @@ extension MediaService {
     }
 
     /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
-    /// (audited `update`); when it selects none, fetch again without conditions.
-    /// A 304 without validators answers the one stored response the conditional asked about, if it asked about
-    /// exactly one (``HTTPCaching/ConditionalRequest/validated(candidates:by:)``).
+    /// (audited `update`). A 304 without validators answers the one stored response the conditional asked about, if
+    /// it asked about exactly one (``HTTPCaching/ConditionalRequest/validated(candidates:by:)``).
+    /// - Returns: the merged representation, or `nil` when the 304 selects none (or a purge began meanwhile): the
+    ///   caller then fetches again without conditions.
     func notModified(_ context: RequestContext, candidates: [Candidate], response: OriginResponse, conditional: HTTPFields?,
-                     requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) async -> Exchange {
+                     requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) -> Exchange? {
         let stored = candidates.map(\.response)
         let asked = conditional.flatMap { ConditionalRequest.validated(candidates: stored, by: $0) }
         let selected = wasPurgedDuringExchange(context) ? [] : NotModified.select(stored, for: response.fields, validating: asked)
-        guard !selected.isEmpty else {
-            return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
-        }
+        guard !selected.isEmpty else { return nil }
         let request = context.cacheRequest
         var served: (Candidate, StoredResponse, StoredHead, ttl: Int64, kept: Bool)?
         var updateFields = response.fields
