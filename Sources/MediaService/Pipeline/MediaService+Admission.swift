@@ -14,7 +14,7 @@ extension MediaService: RequestKeys {
     func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Admission.Refusal> {
         // The epoch first: a reload swaps the snapshot before it bumps the epoch, so a request that reads the
         // new epoch also reads the new snapshot, and one that reads the old epoch stores nothing.
-        let epoch = purgeEpoch.load(ordering: .acquiring)
+        let epoch = purgeEpoch.current
         return Admission(snapshot: hitRoutes.snapshot, epoch: epoch, clock: configuration.clock,
                          limits: configuration.targetLimits, keys: self).admit(request, resolved: resolved)
     }

@@ -109,7 +109,7 @@ extension MediaService {
     }
 
     /// One exchange with the origin (``OriginExchange``), then what its answer gets: a 304 merged into the stored
-    /// responses, a refusal audited, a response decided on, stored and audited (``decideAndStore(_:response:fields:image:requestTime:responseTime:reason:servedETag:)``).
+    /// responses, a refusal audited, a response decided on, stored and audited (``storeCommit.decideAndStore(_:response:fields:image:requestTime:responseTime:reason:servedETag:)``).
     ///
     /// A 5xx answer is an origin failure on image tiers (a `502` problem, or a stale response where
     /// `stale-if-error` allows). On a generic tier it is the origin's answer, passed through with its own
@@ -135,7 +135,7 @@ extension MediaService {
             // The 304 selects no stored response: the representation is fetched again, without conditions.
             return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
         case .fetched(let fetched):
-            var exchange = decideAndStore(context, response: fetched.served, fields: fields, image: fetched.image,
+            var exchange = storeCommit.decideAndStore(context, response: fetched.served, fields: fields, image: fetched.image,
                                           requestTime: requestTime, responseTime: responseTime, reason: reason,
                                           servedETag: fetched.servedETag)
             if context.isGeneric, (500...599).contains(fetched.received.status), !exchange.shareable,

@@ -62,7 +62,7 @@ extension MediaService {
         let storable = Storability.evaluate(method: "GET", requestFields: fields, status: response.status,
                                             responseFields: response.fields, role: context.role,
                                             targets: context.targets).isStorable
-        if response.status == 200, storable, !wasPurgedDuringExchange(context) {
+        if response.status == 200, storable, !storeCommit.wasPurgedDuringExchange(context) {
             var served: (Candidate, ttl: Int64)?
             var invalidates = false
             for candidate in candidates where candidate.response.matches(request: context.cacheRequest.fields, digest: digest) {
@@ -76,7 +76,7 @@ extension MediaService {
                     invalidates = true
                     continue
                 }
-                let (fresh, ttl, _) = storeUpdate(candidate, updated, context: context, requestTime: requestTime,
+                let (fresh, ttl, _) = storeCommit.storeUpdate(candidate, updated, context: context, requestTime: requestTime,
                                                   responseTime: responseTime)
                 if served == nil { served = (fresh, ttl) }
             }

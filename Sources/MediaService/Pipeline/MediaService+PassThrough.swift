@@ -53,7 +53,7 @@ extension MediaService {
                 auditor.recordRemoval(.invalidate, metadata, storeKey: storeKey, url: metadata.partition == nil ? primary : nil,
                                       reason: "unsafe-method")
                 // Its variants go with it (they were derived from what the unsafe request may have changed).
-                dropVariantsUnderGate(ofSource: CacheKey.group(ofStoreKey: storeKey), in: runtime, reason: "unsafe-method")
+                storeCommit.dropVariantsUnderGate(ofSource: CacheKey.group(ofStoreKey: storeKey), in: runtime, reason: "unsafe-method")
             }
         }
     }

@@ -58,7 +58,7 @@ extension MediaService {
         }
         // Exclusive: no exchange stores between the epoch bump and the batch's record (StoreGate).
         let removed = try gate.exclusive { () throws -> [EntryMetadata] in
-            purgeEpoch.add(1, ordering: .acquiringAndReleasing)
+            purgeEpoch.bump()
             var removed: [EntryMetadata] = []
             let runtimes = self.runtimes
             for name in runtimes.keys.sorted() {

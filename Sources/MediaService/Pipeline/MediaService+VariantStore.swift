@@ -60,7 +60,7 @@ extension MediaService {
         let proposal = StorageProposal(
             tier: tier, route: stored.route,
             request: .init(hasCredential: stored.hasCredential, hasVersionParameter: stored.isVersioned,
-                           purgedDuringExchange: wasPurgedDuringExchange(stored)),
+                           purgedDuringExchange: storeCommit.wasPurgedDuringExchange(stored)),
             response: .init(status: 200, fields: fields),
             body: .init(byteCount: image.bytes.count, format: image.format.mimeType, pixelWidth: image.width,
                         pixelHeight: image.height),
@@ -78,19 +78,20 @@ extension MediaService {
         head.sourceDigest = sourceDigest
         let storeKey = CacheKey.store(group: stored.groupKey, secondary: .empty)
         if derived { stored.runtime.counters.bump(.variantsDerived) }
-        let ownExpiry = MediaService.expiresAt(responseTime: time, ttl: Int64(decision.ttl), tier: tier)
+        let ownExpiry = StoreCommit.expiresAt(responseTime: time, ttl: Int64(decision.ttl), tier: tier)
         let entry = StoredEntry(
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: stored.route.name, partition: stored.partition,
                                     head: head.encoded(), requestTime: Double(captured.response.requestTime),
                                     responseTime: Double(captured.response.responseTime),
                                     expiresAt: min(captured.expiresAt ?? ownExpiry, ownExpiry)),
             body: image.bytes)
-        let content = storeDecided(entry, response: response, head: head, decision: decision,
+        let content = storeCommit.storeDecided(entry, response: response, head: head, decision: decision,
                                    subject: subject(stored, storeKey: storeKey, source: source), context: stored,
                                    status: CacheStatus(forward: reason), derivation: derivation,
                                    source: (group: source.groupKey, generation: sourceGeneration))
         return Derivation(result: .content(content), shareable: content.storeKey != nil)
     }
+
 
     /// Whether `source` varies (`Vary`) on a field that a variant's key does not cover: anything but
     /// `Accept-Encoding` (the cache always asks for the identity coding) and, on a partitioned tier,
@@ -99,31 +100,6 @@ extension MediaService {
         (source.parsed.varyFieldNames ?? ["*"]).contains { name in
             let name = name.lowercased()
             return name != "accept-encoding" && !(tier.partition == .credential && name == "authorization")
-        }
-    }
-
-    /// Removes the variants derived from the source group `sourceGroup` (its representation changed: a new
-    /// response was stored for it), each audited `evict` with reason `source-changed`.
-    /// The source group's change counter is bumped first, so a derivation of the old representation that has not
-    /// stored its variant yet finds it changed and stores nothing (``commit(_:into:storeKey:subject:decision:context:derivation:)``).
-    func dropVariants(ofSource sourceGroup: String, in runtime: TierRuntime) {
-        runtime.derivedIndex.bumpGeneration(of: sourceGroup)
-        guard !runtime.derivedIndex.variants(of: sourceGroup).isEmpty else { return }
-        gate.exclusive { evictVariants(ofSource: sourceGroup, in: runtime, reason: "source-changed") }
-    }
-
-    /// ``dropVariants(ofSource:in:)`` for a caller that holds the ``StoreGate`` exclusively (invalidation).
-    func dropVariantsUnderGate(ofSource sourceGroup: String, in runtime: TierRuntime, reason: String) {
-        runtime.derivedIndex.bumpGeneration(of: sourceGroup)
-        evictVariants(ofSource: sourceGroup, in: runtime, reason: reason)
-    }
-
-    /// Removes the indexed variants of `sourceGroup`, each audited `evict` with `reason` (the gate held exclusively).
-    private func evictVariants(ofSource sourceGroup: String, in runtime: TierRuntime, reason: String) {
-        for key in runtime.derivedIndex.variants(of: sourceGroup) {
-            guard let metadata = runtime.remove(key) else { continue }
-            auditor.recordRemoval(.evict, metadata, storeKey: key, reason: reason)
-            runtime.counters.bump(.evicted)
         }
     }
 }

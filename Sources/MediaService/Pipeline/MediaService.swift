@@ -45,9 +45,13 @@ public final class MediaService: Sendable {
     let derivations = SingleFlight<String, Derivation>()
     let isStopped = Atomic<Bool>(false)
     /// Bumped when a purge starts: exchanges admitted earlier store nothing (logout during a fetch).
-    let purgeEpoch = Atomic<Int>(0)
+    let purgeEpoch = PurgeEpoch()
     /// Stores take it shared, purges, invalidations and expiries exclusive (``StoreGate``).
     let gate = StoreGate()
+    /// The commit stage over this service's chain, auditor, gate, integrity key and purge epoch.
+    var storeCommit: StoreCommit {
+        StoreCommit(chain: chain, auditor: auditor, gate: gate, integrityKey: integrityKey, purgeEpoch: purgeEpoch, keys: self)
+    }
     let background = BackgroundTasks()
     /// The policy snapshot in force and the admissions of raw targets for the memory-hit fast path
     /// (``fastHit(_:)``).

@@ -145,7 +145,7 @@ extension MediaService {
             // Swap, then bump the epoch: a request that reads the new epoch at admission reads the new snapshot.
             hitRoutes.replace(with: PolicySnapshot(policies: policies, digest: digest, router: router, runtimes: runtimes,
                                                    secrets: secrets))
-            purgeEpoch.add(1, ordering: .acquiringAndReleasing)
+            purgeEpoch.bump()
             do {
                 try auditor.policy(digest: digest, tiers: policies.tiers, reason: "policy-reloaded")
                 for batch in batches {

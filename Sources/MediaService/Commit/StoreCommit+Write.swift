@@ -3,7 +3,7 @@ import MediaCore
 import MediaPolicy
 import MediaStorage
 
-extension MediaService {
+extension StoreCommit {
     /// Step 8: stores a decided entry and writes its `store` record, under the ``StoreGate`` (shared) and,
     /// for file stores, the store's lock (the record is written as the entry becomes visible, so the
     /// store's own events for the key are never recorded out of order).
@@ -69,6 +69,7 @@ extension MediaService {
         }
     }
 
+
     /// A 304's update of one stored response (RFC 9111 §4.3.4), audited `update`, under the gate and the
     /// store's lock like ``commit(_:into:storeKey:subject:decision:context:)``. A purge that began since
     /// admission removes (or removed) the entry: nothing is updated. A failed update drops the entry.
@@ -97,6 +98,7 @@ extension MediaService {
             }
         }
     }
+
 
     /// The `bodyDigest` of a `store`/`update` in `storage`: the body's keyed digest under the install's integrity key
     /// for a body kept in a file (`disk`, `encrypted-disk`), kept with `entry` (so a disk store writing it tags the file

@@ -1,10 +1,30 @@
 import HTTPCaching
+import MediaAudit
 import MediaCore
 import MediaPolicy
 import MediaStorage
 import Synchronization
 
-extension MediaService {
+/// Steps 6–8 of the request flow, the last stage before the answer: the storage decision and the write. RFC 9111
+/// storability gives the proposal, the hook chain (``MediaPolicy/StorageHookChain``) decides and owns every veto (a
+/// cookie in a shared cache, an answer to a range request, a derived image's source class, a purge during the
+/// exchange), and the store happens with its audit record, written before the bytes become visible (``StoreGate``).
+///
+/// A value over the service's shared parts: the chain, the auditor, the gate, the integrity key, the purge epoch and
+/// the keyed digest of sensitive `Vary` fields (``MediaService/storeCommit``).
+struct StoreCommit: Sendable {
+    let chain: StorageHookChain
+    let auditor: ServiceAuditor
+    let gate: StoreGate
+    let integrityKey: IntegrityKey
+    let purgeEpoch: PurgeEpoch
+    let keys: any RequestKeys
+
+    /// The keyed digest of a sensitive `Vary` field's value (``RequestKeys/digest(_:)``).
+    func digest(_ value: String) -> String { keys.digest(value) }
+}
+
+extension StoreCommit {
     /// Steps 6–8: RFC 9111 storability, the hook chain, the store, the audit record.
     /// The audit record is written before the bytes: an object never exists without its record.
     /// - Parameter servedETag: the `ETag` served for a stripped original (``StoredHead/servedETag``), or `nil`.
@@ -70,6 +90,7 @@ extension MediaService {
         return Exchange(result: .content(content), shareable: content.storeKey != nil)
     }
 
+
     /// Steps 7–8 for a decided entry, original or variant: when the decision is `none` (or the tier has no store
     /// for its class), the audited `skip`; otherwise ``commit(_:into:storeKey:subject:decision:context:derivation:source:)``.
     /// - Parameters:
@@ -106,79 +127,14 @@ extension MediaService {
         return content
     }
 
+
     /// Whether a purge started after `context` was admitted: its answer may belong to what the
     /// purge removed, so it is not stored (a 304 then updates nothing and the representation is
     /// fetched again, not stored either).
     func wasPurgedDuringExchange(_ context: RequestContext) -> Bool {
-        purgeEpoch.load(ordering: .acquiring) != context.purgeEpoch
+        purgeEpoch.current != context.purgeEpoch
     }
 
-    /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
-    /// (audited `update`). A 304 without validators answers the one stored response the conditional asked about, if
-    /// it asked about exactly one (``HTTPCaching/ConditionalRequest/validated(candidates:by:)``).
-    /// - Returns: the merged representation, or `nil` when the 304 selects none (or a purge began meanwhile): the
-    ///   caller then fetches again without conditions.
-    func notModified(_ context: RequestContext, candidates: [Candidate], response: OriginResponse, conditional: HTTPFields?,
-                     requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) -> Exchange? {
-        let stored = candidates.map(\.response)
-        let asked = conditional.flatMap { ConditionalRequest.validated(candidates: stored, by: $0) }
-        let selected = wasPurgedDuringExchange(context) ? [] : NotModified.select(stored, for: response.fields, validating: asked)
-        guard !selected.isEmpty else { return nil }
-        let request = context.cacheRequest
-        var served: (Candidate, StoredResponse, StoredHead, ttl: Int64, kept: Bool)?
-        var updateFields = response.fields
-        // A shared cache never merges an origin cookie into what every later client is served.
-        if context.role == .shared, context.tier.setCookie == .refuse { updateFields.remove("Set-Cookie") }
-        for index in selected {
-            let candidate = candidates[index]
-            var response = candidate.response
-            // A targeted field the 304 brings counts (the stored head kept the list only if one was present).
-            if response.targets != context.targets { response.targets = context.targets }
-            let updated = NotModified.update(response, with: updateFields, requestTime: Int64(requestTime),
-                                             responseTime: Int64(responseTime), role: context.role)
-            let (fresh, ttl, kept) = storeUpdate(candidate, updated, context: context, requestTime: requestTime,
-                                                 responseTime: responseTime)
-            if served == nil || updated.matches(request: request.fields, digest: digest) {
-                served = (fresh, updated, fresh.head, ttl, kept)
-            }
-        }
-        let (candidate, updated, head, ttl, kept) = served!
-        let status = CacheStatus(forward: reason, forwardStatus: 304, ttl: ttl)
-        var content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
-                                       storage: head.storage, reason: "not-modified")
-        if kept {
-            content.storeKey = candidate.storeKey
-            content.expiresAt = candidate.entry.metadata.expiresAt
-        } else {
-            content.storage = "none"
-        }
-        return Exchange(result: .content(content), shareable: true)
-    }
-
-    /// Writes `updated` (a 304's or a HEAD's update of `candidate`, RFC 9111 §3.2) over the stored entry,
-    /// audited `update`: the stored body and what was learned about it stay, the head and times are new.
-    /// - Returns: the updated candidate, its time to live (seconds, under the tier's cap) and whether it was kept.
-    func storeUpdate(_ candidate: Candidate, _ updated: StoredResponse, context: RequestContext, requestTime: Double,
-                     responseTime: Double) -> (candidate: Candidate, ttl: Int64, kept: Bool) {
-        let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
-        // The cap counts the current age (`Age` and the apparent age from `Date`, RFC 9111 §4.2.3), as freshness does.
-        let age = updated.currentAge(now: Int64(responseTime))
-        let ttl = max(0, min(cap - age, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
-        let policyTTL = ttl + age
-        var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
-                              height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)
-        head.storage = candidate.head.storage
-        head.keepDerivation(of: candidate.head)
-        var entry = candidate.entry
-        entry.metadata.head = head.encoded()
-        entry.metadata.requestTime = requestTime
-        entry.metadata.responseTime = responseTime
-        entry.metadata.expiresAt = Self.expiresAt(responseTime: responseTime, ttl: ttl, tier: context.tier)
-        let storage = StorageClass(rawValue: candidate.head.storage) ?? .memory
-        let kept = commitUpdate(entry, storeKey: candidate.storeKey, storage: storage, ttl: Int(ttl), context: context)
-        return (Candidate(storeKey: candidate.storeKey, response: updated, head: head, entry: entry, policyTTL: policyTTL),
-                ttl, kept)
-    }
 
     /// When a stored response may be swept: its time to live, plus (on tiers that are not partitioned) the
     /// tier's `maxTTL` during which it can still be revalidated; partitioned tiers keep nothing stale.
