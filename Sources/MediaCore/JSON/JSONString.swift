@@ -9,11 +9,11 @@ public enum JSONString {
     /// - Parameter escapingSlashes: whether `/` is written `\/` (`JSONEncoder`'s default). Default: `true`.
     public static func append(_ text: String, to out: inout [UInt8], escapingSlashes: Bool = true) {
         out.append(UInt8(ascii: "\""))
-        let slash: UInt8 = escapingSlashes ? UInt8(ascii: "/") : UInt8(ascii: "\"")
         var text = text
         text.withUTF8 { bytes in
             @inline(__always) func escapes(_ byte: UInt8) -> Bool {
-                byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\") || byte == slash
+                byte < 0x20 || byte == UInt8(ascii: "\"") || byte == UInt8(ascii: "\\")
+                    || (escapingSlashes && byte == UInt8(ascii: "/"))
             }
             // Common case: nothing to escape, one copy.
             guard bytes.contains(where: escapes) else {

@@ -52,5 +52,4 @@ extension Admission {
         }
         return .success((hasCredential, partition))
     }
-
 }

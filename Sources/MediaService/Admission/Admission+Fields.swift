@@ -16,6 +16,4 @@ extension Admission {
         }
         return out
     }
-
-
 }

@@ -70,8 +70,8 @@ extension Admission {
             counters?.count(refusal.code.rawValue)
             return .failure(Self.signatureRefusal(refusal, outcome: outcome))
         case .success(let signature):
-            // Counted `verified` when answered (``finished(_:_:_:)``): a miss is admitted twice, by the synchronous
-            // fast path and again by the full path.
+            // Counted `verified` when answered (``MediaService/finished(_:_:_:)``), not here: once per request, on
+            // whichever path answers it.
             let reduced = Self.match(match, query: signature.query)
             let partition = keys.partition(forSubject: signature.subject)
             if let partition {

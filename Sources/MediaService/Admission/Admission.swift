@@ -1,9 +1,7 @@
 import HTTPCaching
 import MediaCore
-import MediaCrypto
 import MediaPolicy
 import MediaSigning
-import Synchronization
 
 /// Steps 1–2 of the request flow, the pipeline's first stage: a request becomes a ``RequestContext`` (route,
 /// tier, origin fields, partition, derived image selected) or a ``Refusal`` with its problem response.

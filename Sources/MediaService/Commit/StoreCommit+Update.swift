@@ -2,10 +2,8 @@ import HTTPCaching
 import MediaCore
 import MediaPolicy
 import MediaStorage
-import Synchronization
 
 extension StoreCommit {
-
     /// Writes `updated` (a 304's or a HEAD's update of `candidate`, RFC 9111 §3.2) over the stored entry,
     /// audited `update`: the stored body and what was learned about it stay, the head and times are new.
     /// - Returns: the updated candidate, its time to live (seconds, under the tier's cap) and whether it was kept.

@@ -1,12 +1,7 @@
-import HTTPCaching
 import MediaCore
-import MediaCrypto
-import MediaPolicy
 import MediaStorage
-import MediaTransform
 
 extension StoreCommit {
-
     /// Removes the variants derived from the source group `sourceGroup` (its representation changed: a new
     /// response was stored for it), each audited `evict` with reason `source-changed`.
     /// The source group's change counter is bumped first, so a derivation of the old representation that has not
@@ -17,13 +12,11 @@ extension StoreCommit {
         gate.exclusive { evictVariants(ofSource: sourceGroup, in: runtime, reason: "source-changed") }
     }
 
-
     /// ``dropVariants(ofSource:in:)`` for a caller that holds the ``StoreGate`` exclusively (invalidation).
     func dropVariantsUnderGate(ofSource sourceGroup: String, in runtime: TierRuntime, reason: String) {
         runtime.derivedIndex.bumpGeneration(of: sourceGroup)
         evictVariants(ofSource: sourceGroup, in: runtime, reason: reason)
     }
-
 
     /// Removes the indexed variants of `sourceGroup`, each audited `evict` with `reason` (the gate held exclusively).
     private func evictVariants(ofSource sourceGroup: String, in runtime: TierRuntime, reason: String) {

@@ -69,7 +69,6 @@ extension StoreCommit {
         }
     }
 
-
     /// A 304's update of one stored response (RFC 9111 §4.3.4), audited `update`, under the gate and the
     /// store's lock like ``commit(_:into:storeKey:subject:decision:context:)``. A purge that began since
     /// admission removes (or removed) the entry: nothing is updated. A failed update drops the entry.
@@ -98,7 +97,6 @@ extension StoreCommit {
             }
         }
     }
-
 
     /// The `bodyDigest` of a `store`/`update` in `storage`: the body's keyed digest under the install's integrity key
     /// for a body kept in a file (`disk`, `encrypted-disk`), kept with `entry` (so a disk store writing it tags the file

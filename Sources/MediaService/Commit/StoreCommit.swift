@@ -3,7 +3,6 @@ import MediaAudit
 import MediaCore
 import MediaPolicy
 import MediaStorage
-import Synchronization
 
 /// Steps 6–8 of the request flow, the last stage before the answer: the storage decision and the write. RFC 9111
 /// storability gives the proposal, the hook chain (``MediaPolicy/StorageHookChain``) decides and owns every veto (a
@@ -90,7 +89,6 @@ extension StoreCommit {
         return Exchange(result: .content(content), shareable: content.storeKey != nil)
     }
 
-
     /// Steps 7–8 for a decided entry, original or variant: when the decision is `none` (or the tier has no store
     /// for its class), the audited `skip`; otherwise ``commit(_:into:storeKey:subject:decision:context:derivation:source:)``.
     /// - Parameters:
@@ -127,14 +125,12 @@ extension StoreCommit {
         return content
     }
 
-
     /// Whether a purge started after `context` was admitted: its answer may belong to what the
     /// purge removed, so it is not stored (a 304 then updates nothing and the representation is
     /// fetched again, not stored either).
     func wasPurgedDuringExchange(_ context: RequestContext) -> Bool {
         purgeEpoch.current != context.purgeEpoch
     }
-
 
     /// When a stored response may be swept: its time to live, plus (on tiers that are not partitioned) the
     /// tier's `maxTTL` during which it can still be revalidated; partitioned tiers keep nothing stale.

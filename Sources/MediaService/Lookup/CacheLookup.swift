@@ -9,10 +9,10 @@ import HTTPCaching
 struct CacheLookup {
     /// What the lookup decided.
     enum Outcome {
-        /// Serve the stored response at `index` of ``CacheLookup/candidates``: fresh, or stale where the request or the
-        /// response allows it (`status` carries the stale reason). With `refreshes`, a validation runs in the
-        /// background (`stale-while-revalidate`).
-        case serve(index: Int, status: CacheStatus, refreshes: Bool)
+        /// Serve the stored response at `index` of ``CacheLookup/candidates`` with `status`: fresh (`stale` `nil`), or
+        /// stale where the request or the response allows it (`status` then carries the reason as its detail). A
+        /// ``HTTPCaching/StaleReason/staleWhileRevalidate`` answer is validated in the background by the caller.
+        case serve(index: Int, status: CacheStatus, stale: StaleReason?)
         /// Ask the origin: a fetch (`conditional` `nil`) or a validation with the cache's validators. `decision`
         /// continues if the origin fails (``HTTPCaching/ServingDecision/originFailed(status:now:)``); `reason` is
         /// RFC 9211 `fwd`; `validates` tells a validation from a fetch (the counters tell them apart).
@@ -43,12 +43,12 @@ struct CacheLookup {
         case .serveFresh(let index, _):
             let candidate = candidates[index]
             return .serve(index: index, status: CacheStatus(hit: true, ttl: Self.remaining(candidate, role: context.role, now: now)),
-                          refreshes: false)
+                          stale: nil)
         case .serveStale(let index, _, let reason):
             let candidate = candidates[index]
             return .serve(index: index, status: CacheStatus(hit: true, ttl: Self.remaining(candidate, role: context.role, now: now),
                                                             detail: reason.rawValue),
-                          refreshes: reason == .staleWhileRevalidate)
+                          stale: reason)
         case .gatewayTimeout:
             return .answer(Responder.problem(504, code: "only-if-cached",
                                              detail: "nothing usable is stored and only-if-cached forbids the origin",

@@ -47,10 +47,9 @@ extension MediaService {
         // A variant is looked up under its own key (the context's URL is its source's).
         let lookup = context.variant.map { variantContext(context, $0) } ?? context
         guard let candidates = loadCandidates(lookup, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
-        // Only a fresh response is answered here (no stale reason in its status): anything else takes the async path.
-        guard case .serve(let index, let status, _) = CacheLookup(context: lookup, candidates: candidates, now: time,
-                                                                  keys: self).decide(),
-              status.detail == nil else { return nil }
+        // Only a fresh response is answered here: anything else takes the async path.
+        guard case .serve(let index, let status, nil) = CacheLookup(context: lookup, candidates: candidates, now: time,
+                                                                    keys: self).decide() else { return nil }
         admitted = nil
         context.runtime.counters.bump(.hits)
         let candidate = candidates[index]

@@ -5,7 +5,6 @@ import MediaStorage
 import Synchronization
 
 extension MediaService {
-
     /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
     /// (audited `update`). A 304 without validators answers the one stored response the conditional asked about, if
     /// it asked about exactly one (``HTTPCaching/ConditionalRequest/validated(candidates:by:)``).

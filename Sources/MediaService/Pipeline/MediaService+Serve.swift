@@ -10,9 +10,9 @@ extension MediaService {
         let lookup = lookup(context)
         let counters = context.runtime.counters
         switch lookup.decide() {
-        case .serve(let index, let status, let refreshes):
+        case .serve(let index, let status, let stale):
             counters.bump(.hits)
-            if refreshes { refreshInBackground(context, candidates: lookup.candidates, selected: index) }
+            if stale == .staleWhileRevalidate { refreshInBackground(context, candidates: lookup.candidates, selected: index) }
             return Served(.stored(lookup.candidates[index]), context: context, now: Int64(lookup.now), status: status,
                           storage: "hit")
         case .forward(var decision, let conditional, let reason, let validates):
@@ -29,11 +29,6 @@ extension MediaService {
         let time = now
         let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(context, now: time)
         return CacheLookup(context: context, candidates: candidates, now: time, keys: self)
-    }
-
-    /// ``CacheLookup/remaining(_:role:now:)`` for `context`'s cache role.
-    func remaining(_ candidate: Candidate, context: RequestContext, now: Double) -> Int64 {
-        CacheLookup.remaining(candidate, role: context.role, now: now)
     }
 
     /// The stored responses of the request's group, dropping (and auditing) ones past their `expiresAt`.

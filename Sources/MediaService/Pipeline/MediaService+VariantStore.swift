@@ -92,7 +92,6 @@ extension MediaService {
         return Derivation(result: .content(content), shareable: content.storeKey != nil)
     }
 
-
     /// Whether `source` varies (`Vary`) on a field that a variant's key does not cover: anything but
     /// `Accept-Encoding` (the cache always asks for the identity coding) and, on a partitioned tier,
     /// `Authorization` (the partition is in the key); `Vary: *` always. Such a source's variants are not stored.

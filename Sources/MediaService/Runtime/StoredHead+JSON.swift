@@ -20,12 +20,12 @@ extension StoredHead {
         out.append(UInt8(ascii: "{"))
         if let contentType {
             Self.appendLiteral(#""contentType":"#, to: &out)
-            Self.appendJSONString(contentType, to: &out)
+            JSONString.append(contentType, to: &out)
             out.append(UInt8(ascii: ","))
         }
         if let derivedFrom {
             Self.appendLiteral(#""derivedFrom":"#, to: &out)
-            Self.appendJSONString(derivedFrom, to: &out)
+            JSONString.append(derivedFrom, to: &out)
             out.append(UInt8(ascii: ","))
         }
         Self.appendLiteral(#""fields":"#, to: &out)
@@ -35,7 +35,7 @@ extension StoredHead {
             Self.appendJSONInteger(Int64(height), to: &out)
         }
         Self.appendLiteral(#","method":"#, to: &out)
-        Self.appendJSONString(method, to: &out)
+        JSONString.append(method, to: &out)
         Self.appendLiteral(#","policyTTL":"#, to: &out)
         Self.appendJSONInteger(policyTTL, to: &out)
         Self.appendLiteral(#","requestTime":"#, to: &out)
@@ -44,16 +44,16 @@ extension StoredHead {
         Self.appendJSONInteger(responseTime, to: &out)
         if let servedETag {
             Self.appendLiteral(#","servedETag":"#, to: &out)
-            Self.appendJSONString(servedETag, to: &out)
+            JSONString.append(servedETag, to: &out)
         }
         if let sourceDigest {
             Self.appendLiteral(#","sourceDigest":"#, to: &out)
-            Self.appendJSONString(sourceDigest, to: &out)
+            JSONString.append(sourceDigest, to: &out)
         }
         Self.appendLiteral(#","status":"#, to: &out)
         Self.appendJSONInteger(Int64(status), to: &out)
         Self.appendLiteral(#","storage":"#, to: &out)
-        Self.appendJSONString(storage, to: &out)
+        JSONString.append(storage, to: &out)
         if let targeted {
             Self.appendLiteral(#","targeted":"#, to: &out)
             Self.appendJSONStrings(targeted, to: &out)
@@ -61,7 +61,7 @@ extension StoredHead {
 
         if let transform {
             Self.appendLiteral(#","transform":"#, to: &out)
-            Self.appendJSONString(transform, to: &out)
+            JSONString.append(transform, to: &out)
         }
         Self.appendLiteral(#","vary":"#, to: &out)
         Self.appendJSONLists(vary, to: &out)
@@ -77,7 +77,7 @@ extension StoredHead {
         out.append(UInt8(ascii: "["))
         for (index, part) in list.enumerated() {
             if index > 0 { out.append(UInt8(ascii: ",")) }
-            appendJSONString(part, to: &out)
+            JSONString.append(part, to: &out)
         }
         out.append(UInt8(ascii: "]"))
     }
@@ -93,7 +93,7 @@ extension StoredHead {
             for part in item {
                 if !firstPart { out.append(UInt8(ascii: ",")) }
                 firstPart = false
-                appendJSONString(part, to: &out)
+                JSONString.append(part, to: &out)
             }
             out.append(UInt8(ascii: "]"))
         }
@@ -116,8 +116,4 @@ extension StoredHead {
             divisor /= 10
         } while divisor > 0
     }
-
-    /// A quoted JSON string, as `JSONEncoder` writes it (``MediaCore/JSONString``).
-    @inline(__always)
-    static func appendJSONString(_ text: String, to out: inout [UInt8]) { JSONString.append(text, to: &out) }
 }
