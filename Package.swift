@@ -93,7 +93,7 @@ let package = Package(
         .testTarget(name: "MediaPolicyTests", dependencies: ["MediaCore", "MediaPolicy", "HTTPCaching"], swiftSettings: strict),
         .testTarget(name: "MediaAuditTests", dependencies: ["MediaCore", "MediaAudit", "MediaAuditReports", "MediaCrypto", "MediaTestSupport"], swiftSettings: strict),
         .testTarget(name: "MediaTransformTests", dependencies: ["MediaCore", "MediaTransform", "MediaTestSupport"], swiftSettings: strict),
-        .testTarget(name: "HTTPServerTests", dependencies: ["HTTPServer"], swiftSettings: strict),
+        .testTarget(name: "HTTPServerTests", dependencies: ["MediaCore", "HTTPServer"], swiftSettings: strict),
         .testTarget(
             name: "MediaServiceTests",
             dependencies: ["MediaCore", "MediaTestSupport", "MediaService", "MediaCurl", "HTTPCaching", "MediaCrypto", "MediaStorage",

@@ -1,5 +1,6 @@
 import CCurl
 import HTTPCaching
+import MediaCore
 import MediaService
 
 extension CurlEngine {
@@ -51,10 +52,10 @@ extension CurlEngine {
         case "HEAD":
             configured = configured && long(Int32(CCURLOPT_NOBODY), 1)
         default:
-            guard request.method.utf8.allSatisfy({ Self.isTokenByte($0) }), !request.method.isEmpty else {
+            guard request.method.rawValue.utf8.allSatisfy({ Self.isTokenByte($0) }), !request.method.rawValue.isEmpty else {
                 return OriginError(.invalidRequest, "not a valid method")
             }
-            sendsBody = !request.body.isEmpty || ["POST", "PUT", "PATCH"].contains(request.method)
+            sendsBody = !request.body.isEmpty || [.post, .put, .patch].contains(request.method)
             if sendsBody {
                 let copy = UnsafeMutableRawPointer.allocate(byteCount: max(1, request.body.count), alignment: 1)
                 request.body.withUnsafeBytes { copy.copyMemory(from: $0.baseAddress ?? UnsafeRawPointer(copy), byteCount: $0.count) }
@@ -63,7 +64,7 @@ extension CurlEngine {
                     && ccurl_easy_setopt_off_t(api, easy, Int32(CCURLOPT_POSTFIELDSIZE_LARGE), Int64(request.body.count)) == CCURLE_OK
                     && pointer(Int32(CCURLOPT_POSTFIELDS), copy)
             }
-            configured = configured && string(Int32(CCURLOPT_CUSTOMREQUEST), request.method)
+            configured = configured && string(Int32(CCURLOPT_CUSTOMREQUEST), request.method.rawValue)
         }
         transfer.headerList = headerList(for: request, sendsBody: sendsBody)
         configured = configured && pointer(Int32(CCURLOPT_HTTPHEADER), UnsafeRawPointer(transfer.headerList))

@@ -1,5 +1,6 @@
 import CCurl
 import HTTPCaching
+import MediaCore
 import MediaService
 import Synchronization
 

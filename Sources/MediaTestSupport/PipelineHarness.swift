@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaAudit
+import MediaCore
 import MediaPolicy
 import MediaService
 import Synchronization
@@ -33,7 +34,7 @@ public final class PipelineHarness: Sendable {
             transforms: transforms))
     }
 
-    public func get(_ target: String, _ fields: [(String, String)] = [], method: String = "GET",
+    public func get(_ target: String, _ fields: [(String, String)] = [], method: HTTPMethod = "GET",
              policy: RequestCachePolicy = .useProtocolCachePolicy) async -> ServiceResponse {
         await service.handle(ServiceRequest(method: method, target: target, fields: HTTPFields(fields), cachePolicy: policy))
     }

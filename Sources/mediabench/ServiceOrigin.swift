@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import MediaCore
 import Synchronization
 
 /// A loopback origin for the real-transport miss figures: an `HTTPServer` on an ephemeral
@@ -15,13 +16,13 @@ import Synchronization
 final class ServiceOrigin: HTTPHandling {
     let body: [UInt8]
     let requests = Atomic<Int>(0)
-    private let fields: [(name: String, value: String)]
+    private let fields: HTTPFields
     /// The answer delay in µs (`MEDIABENCH_ORIGIN_DELAY_US`); 0 answers at once.
     let delayMicroseconds: Int
 
     init(body: [UInt8]) {
         self.body = body
-        fields = ServiceFixture.originFields().map { ($0.name, $0.value) }
+        fields = ServiceFixture.originFields()
         delayMicroseconds = max(0, Int(ProcessInfo.processInfo.environment["MEDIABENCH_ORIGIN_DELAY_US"] ?? "") ?? 0)
     }
 

@@ -1,3 +1,4 @@
+import MediaCore
 import Testing
 @testable import HTTPCaching
 
@@ -9,7 +10,7 @@ import Testing
 
     private func select(_ request: [(String, String)], _ stored: StoredResponse, method: String = "GET",
                         length: Int = 10) -> RangeSelection {
-        RangeSelection.evaluate(method: method, requestFields: HTTPFields(request), response: stored, length: length)
+        RangeSelection.evaluate(method: HTTPMethod(method), requestFields: HTTPFields(request), response: stored, length: length)
     }
 
     @Test func noRangeIsFull() {

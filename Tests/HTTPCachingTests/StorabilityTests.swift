@@ -1,10 +1,11 @@
+import MediaCore
 import Testing
 @testable import HTTPCaching
 
 @Suite struct StorabilityTests {
     func verdict(_ response: [(String, String)], status: Int = 200, request: [(String, String)] = [],
                  method: String = "GET", role: CacheRole = .shared) -> String? {
-        Storability.evaluate(method: method, requestFields: HTTPFields(request), status: status,
+        Storability.evaluate(method: HTTPMethod(method), requestFields: HTTPFields(request), status: status,
                              responseFields: HTTPFields(response), role: role).reason?.code
     }
 

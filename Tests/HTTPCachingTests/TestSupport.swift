@@ -1,4 +1,5 @@
 @testable import HTTPCaching
+import MediaCore
 
 /// Shared fixtures: a fixed clock and a fake keyed digest.
 enum Fixture {
@@ -29,7 +30,7 @@ enum Fixture {
         role: CacheRole = .shared, now: EpochSeconds, configuration: ServingDecision.Configuration = .init(),
         lifetimeCaps: [Int64] = []
     ) -> ServingAction {
-        var machine = ServingDecision(request: CacheRequest(method: method, fields: HTTPFields(requestPairs)),
+        var machine = ServingDecision(request: CacheRequest(method: HTTPMethod(method), fields: HTTPFields(requestPairs)),
                                       candidates: candidates, role: role, configuration: configuration, digest: digest,
                                       lifetimeCaps: lifetimeCaps)
         return machine.lookup(now: now)

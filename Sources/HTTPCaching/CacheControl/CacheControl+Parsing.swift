@@ -1,3 +1,4 @@
+import MediaCore
 extension CacheControl {
     mutating func parse(_ value: String, _ state: inout ParseState) {
         if let done: Void = value.utf8.withContiguousStorageIfAvailable({ parse(bytes: $0, &state) }) {

@@ -1,3 +1,4 @@
+import MediaCore
 /// The parsed `Cache-Control` directives of a request or a response (RFC 9111 §5.2), plus
 /// `immutable` (RFC 8246), `stale-while-revalidate` and `stale-if-error` (RFC 5861).
 ///

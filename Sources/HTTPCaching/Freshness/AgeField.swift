@@ -1,3 +1,4 @@
+import MediaCore
 /// The `Age` response field (RFC 9111 §5.1): `Age = delta-seconds`.
 public enum AgeField {
     /// The `Age` value of `fields`, or `nil` when absent or invalid (a recipient ignores an invalid

@@ -1,3 +1,4 @@
+import MediaCore
 extension Freshness {
     /// The `Date` value (RFC 9110 §6.6.1), or `responseTime` when `Date` is absent or invalid.
     public static func dateValue(_ fields: HTTPFields, responseTime: EpochSeconds) -> EpochSeconds {

@@ -1,3 +1,4 @@
+import MediaCore
 extension Freshness {
     /// The `Expires` field (§5.3): absent, a valid HTTP-date, or invalid (`0`, `-1`, empty, …),
     /// which means "already expired". Only the first line counts (§4.2.1: first occurrence).

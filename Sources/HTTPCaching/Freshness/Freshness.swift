@@ -1,3 +1,4 @@
+import MediaCore
 /// Freshness lifetime (RFC 9111 §4.2.1, §4.2.2) and age (§4.2.3) of a stored response.
 public enum Freshness {
     /// Tunables of the heuristic freshness lifetime (§4.2.2).

@@ -1,3 +1,4 @@
+import MediaCore
 /// The `If-Range` precondition (RFC 9110 §13.1.5): whether a `Range` request may be answered with part of
 /// the selected representation, or must get all of it.
 public enum IfRange {

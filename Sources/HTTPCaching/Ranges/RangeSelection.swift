@@ -1,3 +1,4 @@
+import MediaCore
 /// How a request with `Range` is answered from a complete representation (RFC 9110 §14.2, §13.1.5, §15.3.7,
 /// §15.5.17).
 public enum RangeSelection: Sendable, Hashable {
@@ -19,7 +20,7 @@ public enum RangeSelection: Sendable, Hashable {
     /// statuses are not a representation to take a part of). `If-Range` is evaluated before the range,
     /// so a mismatch sends the whole representation even when the range could not be satisfied.
     /// - Complexity: O(1) without `range`; otherwise linear in the field values.
-    public static func evaluate(method: String, range: String?, ifRange: String?, status: Int, length: Int,
+    public static func evaluate(method: HTTPMethod, range: String?, ifRange: String?, status: Int, length: Int,
                                 entityTag: EntityTag?, lastModified: EpochSeconds?, date: EpochSeconds?) -> RangeSelection {
         guard let range, method == "GET", status == 200, let request = ByteRangeRequest(range) else { return .full }
         guard IfRange.permitsRange(ifRange, entityTag: entityTag, lastModified: lastModified, date: date) else { return .full }
@@ -32,7 +33,7 @@ public enum RangeSelection: Sendable, Hashable {
     /// ``evaluate(method:range:ifRange:status:length:entityTag:lastModified:date:)`` for a request's fields and a
     /// stored response: its status and `ETag`, `Last-Modified` and `Date` (the time it was received when it has
     /// no `Date`, RFC 9110 §6.6.1). Reads `Range` first and nothing else when it is absent.
-    public static func evaluate(method: String, requestFields: HTTPFields, response: StoredResponse,
+    public static func evaluate(method: HTTPMethod, requestFields: HTTPFields, response: StoredResponse,
                                 length: Int) -> RangeSelection {
         guard let range = requestFields["range"] else { return .full }
         return evaluate(method: method, range: range, ifRange: requestFields["if-range"], status: response.status,

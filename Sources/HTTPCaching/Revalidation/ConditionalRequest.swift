@@ -1,3 +1,4 @@
+import MediaCore
 /// Conditional requests a cache sends (RFC 9111 §4.3.1) and evaluates for its clients (§4.3.2).
 public enum ConditionalRequest {
     /// The precondition fields for validating stored responses (§4.3.1): `If-None-Match` listing the

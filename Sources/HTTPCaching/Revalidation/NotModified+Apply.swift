@@ -1,3 +1,4 @@
+import MediaCore
 extension NotModified {
     /// One freshened stored response.
     public struct Update: Sendable, Hashable {

@@ -1,3 +1,4 @@
+import MediaCore
 extension NotModified {
     /// The outcome of ``freshenWithHEAD(_:headStatus:headFields:requestTime:responseTime:role:)``.
     public enum HEADFreshening: Sendable, Hashable {
@@ -22,7 +23,7 @@ extension NotModified {
         guard headStatus == 200 else { return .markStale }
         // A validator the HEAD response carries must be the stored one: a new `ETag` or `Last-Modified` on a stored
         // response without one describes another representation (merging it would validate the old body).
-        for name in ["etag", "last-modified"] {
+        for name: HTTPFieldName in [.eTag, .lastModified] {
             if let theirs = headFields.values(for: name).first, stored.fields.values(for: name).first != theirs {
                 return .markStale
             }

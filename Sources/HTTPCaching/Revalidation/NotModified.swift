@@ -1,3 +1,4 @@
+import MediaCore
 /// Handling a 304 (Not Modified) answer to a validation request (RFC 9111 §4.3.3, §4.3.4).
 public enum NotModified {
     /// The indices of the stored responses a 304 with `fields` updates (§4.3.4):
@@ -45,9 +46,9 @@ public enum NotModified {
             let name = field.name.lowercased()
             guard !StoredFields.bodyDependent.contains(name), done.insert(name).inserted else { continue }
             // Replace in place (the first stored line keeps its position), then add further lines.
-            let values = incoming.values(for: name)
-            merged.set(field.name, values[0])
-            for value in values.dropFirst() { merged.append(field.name, value) }
+            let values = incoming.values(for: field.fieldName)
+            merged.set(field.fieldName, values[0])
+            for value in values.dropFirst() { merged.append(field.fieldName, value) }
         }
         var updated = stored
         updated.fields = merged

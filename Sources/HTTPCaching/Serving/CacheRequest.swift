@@ -1,7 +1,8 @@
+import MediaCore
 /// The parts of a presented request that a serving decision reads (RFC 9111 §4).
 public struct CacheRequest: Sendable, Hashable {
     /// The method, case-sensitive, e.g. `GET`.
-    public let method: String
+    public let method: HTTPMethod
     /// The request header fields.
     public let fields: HTTPFields
     /// The request's `Cache-Control` (§5.2.1).
@@ -10,7 +11,7 @@ public struct CacheRequest: Sendable, Hashable {
     /// when the request has no `Cache-Control` field at all (§5.4).
     public let requiresValidation: Bool
 
-    public init(method: String, fields: HTTPFields) {
+    public init(method: HTTPMethod, fields: HTTPFields) {
         self.method = method
         self.fields = fields
         cacheControl = CacheControl(fields: fields)

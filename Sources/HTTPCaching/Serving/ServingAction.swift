@@ -1,3 +1,4 @@
+import MediaCore
 /// What the caller of ``ServingDecision`` does next.
 public enum ServingAction: Sendable, Hashable {
     /// Serve `candidates[index]` as is, with `Age: age` (§4.2, §5.1).

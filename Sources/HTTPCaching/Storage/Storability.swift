@@ -1,3 +1,4 @@
+import MediaCore
 /// Whether a response may be stored (RFC 9111 §3, §3.5).
 ///
 /// Design choices (see docs/rfc9111-conformance.md): only responses to `GET` are stored (HEAD
@@ -39,7 +40,7 @@ public enum Storability {
     ///   - targets: the targeted cache-control fields honoured, in order (RFC 9213, ``TargetedCacheControl``);
     ///     when one applies, its directives replace `Cache-Control` and `Expires`. Default: none.
     public static func evaluate(
-        method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
+        method: HTTPMethod, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
         targets: [String] = []
     ) -> StorabilityVerdict {
         let targeted = targets.isEmpty ? nil : TargetedCacheControl.select(responseFields, targets: targets)
@@ -51,7 +52,7 @@ public enum Storability {
     /// The same as ``evaluate(method:requestFields:status:responseFields:role:targets:)`` with the effective
     /// directives already parsed (`ignoresExpires`: they came from a targeted field, so `Expires` does not count).
     public static func evaluate(
-        method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields,
+        method: HTTPMethod, requestFields: HTTPFields, status: Int, responseFields: HTTPFields,
         responseCacheControl cc: CacheControl, ignoresExpires: Bool = false, role: CacheRole
     ) -> StorabilityVerdict {
         guard method == "GET" else { return StorabilityVerdict(reason: .methodNotCacheable) }

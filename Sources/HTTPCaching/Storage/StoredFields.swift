@@ -1,3 +1,4 @@
+import MediaCore
 /// Which header fields a cache keeps (RFC 9111 §3.1) and which a 304 may update (§3.2).
 public enum StoredFields {
     /// Hop-by-hop fields never stored (RFC 9110 §7.6.1): `connection`, `keep-alive`,

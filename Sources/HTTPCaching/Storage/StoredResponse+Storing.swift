@@ -1,3 +1,4 @@
+import MediaCore
 extension StoredResponse {
     /// The outcome of ``storing(method:requestFields:status:responseFields:role:requestTime:responseTime:digest:)``.
     public enum StoringOutcome: Sendable, Hashable {
@@ -24,7 +25,7 @@ extension StoredResponse {
     ///   - targets: the targeted cache-control fields honoured, in order (RFC 9213); default none. When one
     ///     applies, its directives replace `Cache-Control` and `Expires` for storability and freshness.
     public static func storing(
-        method: String, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
+        method: HTTPMethod, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
         requestTime: EpochSeconds, responseTime: EpochSeconds, digest: (String) -> String, targets: [String] = []
     ) -> StoringOutcome {
         // The effective directives are parsed once here and reused by storability and (when the filter

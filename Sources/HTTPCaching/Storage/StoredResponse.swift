@@ -1,3 +1,4 @@
+import MediaCore
 /// A response held by a cache (RFC 9111 §3): what the service persists next to the body.
 ///
 /// The parsed `Cache-Control`, `Date`, `Age`, `ETag` and `Last-Modified` are recomputed whenever
@@ -12,7 +13,7 @@ public struct StoredResponse: Sendable, Hashable {
     /// When the response was received (`response_time`, §4.2.3); reset by a 304 update.
     public var responseTime: EpochSeconds
     /// The method of the stored request; `"GET"` (HEAD responses are not stored, see ``Storability``).
-    public var requestMethod: String
+    public var requestMethod: HTTPMethod
     /// The stored request's values of the fields nominated by `Vary` (§4.1).
     public var secondaryKey: SecondaryKey
     /// The targeted cache-control fields this cache honours, in order (RFC 9213, e.g.
@@ -32,7 +33,7 @@ public struct StoredResponse: Sendable, Hashable {
     ///   - targets: the targeted cache-control fields honoured (RFC 9213); default none.
     public init(
         status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
-        requestMethod: String = "GET", secondaryKey: SecondaryKey = .empty, targets: [String] = []
+        requestMethod: HTTPMethod = "GET", secondaryKey: SecondaryKey = .empty, targets: [String] = []
     ) {
         self.init(status: status, fields: fields, requestTime: requestTime, responseTime: responseTime,
                   requestMethod: requestMethod, secondaryKey: secondaryKey, targets: targets,
@@ -41,7 +42,7 @@ public struct StoredResponse: Sendable, Hashable {
 
     /// Creates a stored response whose `parsed` fields the caller already computed from `fields`.
     init(status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
-         requestMethod: String, secondaryKey: SecondaryKey, targets: [String] = [], parsed: Parsed) {
+         requestMethod: HTTPMethod, secondaryKey: SecondaryKey, targets: [String] = [], parsed: Parsed) {
         self.status = status
         self.fields = fields
         self.requestTime = requestTime

@@ -1,3 +1,4 @@
+import MediaCore
 /// Targeted cache control (RFC 9213): a field such as `CDN-Cache-Control` whose directives replace
 /// `Cache-Control` and `Expires` for the caches it targets.
 ///
@@ -38,7 +39,7 @@ public enum TargetedCacheControl {
 
     /// Whether any of `targets` is present in `fields` (cheap: no parsing).
     public static func isPresent(in fields: HTTPFields, targets: [String]) -> Bool {
-        targets.contains { fields.contains($0) }
+        targets.contains { fields.contains(HTTPFieldName($0)) }
     }
 
     /// The dictionary's directives as a ``CacheControl``, or `nil` when a known directive has the wrong type.

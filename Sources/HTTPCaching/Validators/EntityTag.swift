@@ -1,3 +1,4 @@
+import MediaCore
 /// An entity tag (RFC 9110 §8.8.3): `[W/] "opaque"`, kept with its quotes.
 public struct EntityTag: Sendable, Hashable, CustomStringConvertible {
     /// The opaque-tag including its double quotes, e.g. `"v1"`.

@@ -1,3 +1,4 @@
+import MediaCore
 /// `Vary` handling (RFC 9111 §4.1): nominated field names, secondary keys and matching.
 public enum Vary {
     /// Request fields whose values are replaced by a keyed digest in secondary keys:
@@ -36,7 +37,7 @@ public enum Vary {
         for name in fieldNames {
             let lower = name.lowercased()
             guard !entries.contains(where: { $0.name == lower }) else { continue }
-            var value = request[lower].map(normalise)
+            var value = request[HTTPFieldName(lower)].map(normalise)
             if let plain = value, sensitiveFieldNames.contains(lower) { value = digest(plain) }
             entries.append(SecondaryKey.Entry(name: lower, value: value))
         }
@@ -55,7 +56,7 @@ public enum Vary {
     /// field has the same normalised value (or digest), absent matching only absent.
     public static func matches(_ stored: SecondaryKey, request: HTTPFields, digest: (String) -> String) -> Bool {
         for entry in stored.entries {
-            var value = request[entry.name].map(normalise)
+            var value = request[HTTPFieldName(entry.name)].map(normalise)
             if let plain = value, sensitiveFieldNames.contains(entry.name) { value = digest(plain) }
             if value != entry.value { return false }
         }

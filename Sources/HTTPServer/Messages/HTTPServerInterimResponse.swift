@@ -1,3 +1,5 @@
+import MediaCore
+
 /// An interim (1xx) response a handler sends ahead of its final response (RFC 9110 §15.2), e.g.
 /// `103 Early Hints` (RFC 8297) with `Link` fields, or `102 Processing`.
 ///
@@ -10,10 +12,10 @@ public struct HTTPServerInterimResponse: Sendable {
     /// The reason phrase; defaults to the standard phrase for ``status`` (empty when unknown).
     public var reasonPhrase: String
     /// The header fields in order, names case-preserved.
-    public var headerFields: [(name: String, value: String)]
+    public var headerFields: HTTPFields
 
     /// Creates an interim response; `reasonPhrase` defaults to ``HTTPServerResponse/reasonPhrase(for:)``.
-    public init(status: Int, reasonPhrase: String? = nil, headerFields: [(name: String, value: String)] = []) {
+    public init(status: Int, reasonPhrase: String? = nil, headerFields: HTTPFields = []) {
         self.status = status
         self.reasonPhrase = reasonPhrase ?? HTTPServerResponse.reasonPhrase(for: status)
         self.headerFields = headerFields

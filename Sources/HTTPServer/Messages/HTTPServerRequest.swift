@@ -1,19 +1,21 @@
+import MediaCore
+
 /// One parsed HTTP/1.1 request, as handed to an ``HTTPHandling`` handler.
 ///
 /// The parser fills every field except ``remoteAddress``, which the connection sets.
 /// Field names are case-preserving; look them up with ``field(_:)`` or ``fieldValues(_:)``,
 /// which compare names ASCII case-insensitively (RFC 9110 §5.1).
 public struct HTTPServerRequest: Sendable {
-    /// The method token as received, case-sensitive (RFC 9110 §9.1), e.g. `"GET"`.
-    public var method: String
+    /// The method token as received, case-sensitive (RFC 9110 §9.1), e.g. `.get`.
+    public var method: HTTPMethod
     /// The request-target as received, unmodified (RFC 9112 §3.2), e.g. `"/catalog/a.jpg?v=2"`.
     public var target: String
     /// The protocol version: `.http1_0` or `.http1_1`.
     public var version: HTTPVersion
     /// The header field lines in order of arrival, names case-preserved, values with OWS trimmed.
-    public var headerFields: [(name: String, value: String)]
+    public var headerFields: HTTPFields
     /// The trailer field lines of a chunked body (RFC 9112 §7.1.2), in order. Empty otherwise.
-    public var trailerFields: [(name: String, value: String)]
+    public var trailerFields: HTTPFields
     /// The message body, de-chunked. Empty when the request has none.
     public var body: [UInt8]
     /// Whether the request carried framing for a body (`Content-Length` or `Transfer-Encoding`),
@@ -31,8 +33,8 @@ public struct HTTPServerRequest: Sendable {
 
     /// Creates a request. Every parameter but `method` and `target` has a default.
     public init(
-        method: String, target: String, version: HTTPVersion = .http1_1,
-        headerFields: [(name: String, value: String)] = [], trailerFields: [(name: String, value: String)] = [],
+        method: HTTPMethod, target: String, version: HTTPVersion = .http1_1,
+        headerFields: HTTPFields = [], trailerFields: HTTPFields = [],
         body: [UInt8] = [], hasBody: Bool = false, remoteAddress: String = "", keepAlive: Bool = true
     ) {
         self.method = method
@@ -49,13 +51,13 @@ public struct HTTPServerRequest: Sendable {
     /// The combined value of the header lines named `name` (joined with `", "`, RFC 9110 §5.3),
     /// or `nil` when there is none. Names compare ASCII case-insensitively.
     /// - Complexity: O(n) in the number of header lines.
-    public func field(_ name: String) -> String? {
-        headerFields.fieldValue(name)
+    public func field(_ name: HTTPFieldName) -> String? {
+        headerFields[name]
     }
 
     /// The value of each header line named `name`, in order; empty when absent.
-    public func fieldValues(_ name: String) -> [String] {
-        headerFields.fieldValues(name)
+    public func fieldValues(_ name: HTTPFieldName) -> [String] {
+        headerFields.values(for: name)
     }
 }
 

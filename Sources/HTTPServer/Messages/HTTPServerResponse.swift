@@ -13,7 +13,7 @@ public struct HTTPServerResponse: Sendable {
     /// The reason phrase; defaults to the standard phrase for ``status`` (empty when unknown).
     public var reasonPhrase: String
     /// The header fields in order, names case-preserved.
-    public var headerFields: [(name: String, value: String)]
+    public var headerFields: HTTPFields
     /// The body as sent: a buffer or a range of one (a `206` of a stored image is sent from the one shared buffer of
     /// the whole image, not from a copy of the part), and what keeps that buffer shared, held until the write
     /// completes. Default: all of ``body``, no owner.
@@ -31,7 +31,7 @@ public struct HTTPServerResponse: Sendable {
 
     /// Creates a response; `reasonPhrase` defaults to ``HTTPServerResponse/reasonPhrase(for:)``.
     public init(
-        status: Int, reasonPhrase: String? = nil, headerFields: [(name: String, value: String)] = [],
+        status: Int, reasonPhrase: String? = nil, headerFields: HTTPFields = [],
         body: [UInt8] = [], closeConnection: Bool = false
     ) {
         self.status = status
@@ -42,8 +42,8 @@ public struct HTTPServerResponse: Sendable {
     }
 
     /// The combined value of the header lines named `name` (ASCII case-insensitive), or `nil`.
-    public func field(_ name: String) -> String? {
-        headerFields.fieldValue(name)
+    public func field(_ name: HTTPFieldName) -> String? {
+        headerFields[name]
     }
 
     /// An RFC 9457 `application/problem+json` response with the same members and fields as the service's
@@ -60,8 +60,7 @@ public struct HTTPServerResponse: Sendable {
         return HTTPServerResponse(
             status: status,
             headerFields: [
-                ("Content-Type", "application/problem+json"), ("Cache-Control", "no-store"),
-                ("X-Content-Type-Options", "nosniff"),
+                (.contentType, "application/problem+json"), (.cacheControl, "no-store"), (.xContentTypeOptions, "nosniff"),
             ],
             body: body, closeConnection: closeConnection)
     }

@@ -1,3 +1,4 @@
+import MediaCore
 extension HTTPRequestParser {
     /// RFC 9112 §3: `method SP request-target SP HTTP-version`, single spaces, token method,
     /// visible-ASCII target, `HTTP/DIGIT.DIGIT` version (1.0 and 1.1 accepted, others → 505).
@@ -19,7 +20,7 @@ extension HTTPRequestParser {
             return HTTPParseError(
                 code: .unsupportedVersion, status: 505, message: "HTTP version \(parsed) is not supported")
         }
-        pending.method = String(decoding: method, as: UTF8.self)
+        pending.method = HTTPMethod(String(decoding: method, as: UTF8.self))
         pending.target = String(decoding: target, as: UTF8.self)
         pending.version = parsed
         return nil
@@ -32,7 +33,7 @@ extension HTTPRequestParser {
     /// RFC 9112 §5: `field-name ":" OWS field-value OWS`; obs-fold and whitespace before the colon
     /// are refused, as are NUL, bare CR and other control characters in the value (RFC 9110 §5.5). A value
     /// with obs-text is read as ISO-8859-1 (``FieldValueOctets``), so its bytes survive unchanged.
-    func parseFieldLine(_ line: ArraySlice<UInt8>) -> Result<(name: String, value: String), HTTPParseError> {
+    func parseFieldLine(_ line: ArraySlice<UInt8>) -> Result<HTTPFields.Field, HTTPParseError> {
         if ASCII.isWhitespace(line[line.startIndex]) {
             return .failure(.badRequest(.obsoleteLineFolding, "obsolete line folding in header section"))
         }
@@ -59,7 +60,8 @@ extension HTTPRequestParser {
             if byte == ASCII.cr { return .failure(.badRequest(.bareCarriageReturn, "bare CR in field line")) }
             return .failure(.badRequest(.invalidFieldValue, "control character in field value"))
         }
-        return .success((String(decoding: name, as: UTF8.self), FieldValueOctets.decode(value, hasNonASCII: hasNonASCII)))
+        return .success(HTTPFields.Field(
+            name: String(decoding: name, as: UTF8.self), value: FieldValueOctets.decode(value, hasNonASCII: hasNonASCII)))
     }
 
     /// At the end of the header section: checks `Host`, decides keep-alive (RFC 9112 §9.3) and the
@@ -73,17 +75,17 @@ extension HTTPRequestParser {
         var connectionTokens: [String] = []
         var expectsContinue = false
         for field in pending.headerFields {
-            if HTTPFieldName.equal(field.name, "host") {
+            if HTTPFields.namesEqual(field.name, "Host") {
                 hostCount += 1
                 hostValue = field.value
-            } else if HTTPFieldName.equal(field.name, "content-length") {
+            } else if HTTPFields.namesEqual(field.name, "Content-Length") {
                 contentLengths.append(field.value)
-            } else if HTTPFieldName.equal(field.name, "transfer-encoding") {
-                transferCodings += HTTPFieldName.lowercasedTokens(field.value)
-            } else if HTTPFieldName.equal(field.name, "connection") {
-                connectionTokens += HTTPFieldName.lowercasedTokens(field.value)
-            } else if HTTPFieldName.equal(field.name, "expect") {
-                expectsContinue = HTTPFieldName.lowercasedTokens(field.value).contains("100-continue")
+            } else if HTTPFields.namesEqual(field.name, "Transfer-Encoding") {
+                transferCodings += Self.lowercasedTokens(field.value)
+            } else if HTTPFields.namesEqual(field.name, "Connection") {
+                connectionTokens += Self.lowercasedTokens(field.value)
+            } else if HTTPFields.namesEqual(field.name, "Expect") {
+                expectsContinue = Self.lowercasedTokens(field.value).contains("100-continue")
             }
         }
         let isHTTP11 = pending.version == .http1_1
@@ -96,7 +98,7 @@ extension HTTPRequestParser {
         pending.keepAlive =
             isHTTP11 ? !connectionTokens.contains("close") : connectionTokens.contains("keep-alive")
 
-        if !transferCodings.isEmpty || pending.headerFields.containsField("transfer-encoding") {
+        if !transferCodings.isEmpty || pending.headerFields.contains(.transferEncoding) {
             if !contentLengths.isEmpty {
                 return .badRequest(.conflictingFraming, "both Content-Length and Transfer-Encoding")
             }

@@ -1,3 +1,4 @@
+import MediaCore
 /// Turns an ``HTTPServerResponse`` into the exact bytes of an HTTP/1.1 response (RFC 9112 §4, §6),
 /// either head and body in one buffer, or the head alone (``serializeHead(_:headRequest:connection:date:into:)``)
 /// for a gathered write of head and body.
@@ -51,14 +52,14 @@ public enum HTTPResponseSerializer {
         var handlerLength: String?
         var hasDate = false
         for field in response.headerFields {
-            if HTTPFieldName.equal(field.name, "content-length") {
+            if HTTPFields.namesEqual(field.name, "Content-Length") {
                 handlerLength = field.value
                 continue
             }
-            if HTTPFieldName.equal(field.name, "connection") || HTTPFieldName.equal(field.name, "transfer-encoding") {
+            if HTTPFields.namesEqual(field.name, "Connection") || HTTPFields.namesEqual(field.name, "Transfer-Encoding") {
                 continue
             }
-            if !hasDate && HTTPFieldName.equal(field.name, "date") { hasDate = true }
+            if !hasDate && HTTPFields.namesEqual(field.name, "Date") { hasDate = true }
             appendField(field.name, field.value, to: &out)
         }
         if let date, !hasDate { appendField("Date", date, to: &out) }

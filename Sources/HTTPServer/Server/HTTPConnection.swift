@@ -135,7 +135,7 @@ final class HTTPConnection {
                 bodyChecked = false
                 request.remoteAddress = remoteAddress
                 exchange = Exchange(
-                    headRequest: request.method == "HEAD", version: request.version, keepAlive: request.keepAlive)
+                    headRequest: request.method == .head, version: request.version, keepAlive: request.keepAlive)
                 let server = loop.server
                 var handoff: (any AnyObject & Sendable)?
                 if let response = server.handler.handleSync(request, handoff: &handoff) {
@@ -158,7 +158,7 @@ final class HTTPConnection {
                         _ = parser.takeContinueRequest()  // no 100 Continue for a body that is refused
                         var closing = refusal
                         closing.closeConnection = true
-                        exchange = Exchange(headRequest: head.method == "HEAD", version: head.version, keepAlive: false)
+                        exchange = Exchange(headRequest: head.method == .head, version: head.version, keepAlive: false)
                         answer(closing)
                         return
                     }
@@ -275,7 +275,7 @@ final class HTTPConnection {
         var refusal = HTTPServerResponse.problem(
             status: 503, detail: "request bodies held in memory are at the server's limit; retry later",
             code: "body-budget-exhausted")
-        refusal.headerFields.append(("Retry-After", "1"))
+        refusal.headerFields.append(.retryAfter, "1")
         loop.server.counters.bodiesRefused.add(1, ordering: .relaxed)
         releaseBody()
         loop.server.handler.serverAnswered(status: 503, bodyBytes: refusal.body.count)

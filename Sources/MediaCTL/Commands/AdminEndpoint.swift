@@ -55,7 +55,7 @@ public struct AdminEndpoint: Sendable {
     }
 
     /// Answers one request (see the type's documentation). Never throws.
-    public func respond(method: String, target: String, fields: HTTPFields, body: [UInt8]) -> ServiceResponse {
+    public func respond(method: HTTPMethod, target: String, fields: HTTPFields, body: [UInt8]) -> ServiceResponse {
         guard Self.handles(target: target) else {
             return Self.problem(404, "no-route", "no endpoint at \(Self.path(of: target))")
         }
@@ -130,7 +130,7 @@ extension AdminEndpoint {
     static func handler(service: MediaService, adminToken: String) -> AdminHTTPHandler.Handler {
         let endpoint = AdminEndpoint(service: service, adminToken: adminToken)
         return { request in
-            let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
+            let fields = request.headerFields
             let answer = endpoint.respond(method: request.method, target: request.target, fields: fields,
                                           body: request.body)
             return MediaHTTPHandler.serverResponse(answer)

@@ -26,12 +26,12 @@ enum ReloadEndpoint {
     static func handler(reloader: PolicyReloader, adminToken: String) -> AdminHTTPHandler.Handler {
         let token = AdminToken(adminToken)
         return { request in
-            let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
+            let fields = request.headerFields
             guard token.accepts(fields) else {
                 var response = MediaHTTPHandler.problem(
                     401, code: "admin-token-required",
                     detail: "\(AdminHTTPHandler.reloadPath) requires the admin token of serve.json as a bearer token")
-                response.headerFields.append(("WWW-Authenticate", "Bearer realm=\"mediactl-admin\""))
+                response.headerFields.append(.wwwAuthenticate, "Bearer realm=\"mediactl-admin\"")
                 return response
             }
             guard request.body.count <= maximumBodyBytes else {

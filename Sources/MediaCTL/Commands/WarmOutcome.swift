@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCore
 import MediaService
 
 /// What happened to one warmed target, read from the service's answer (RFC 9211 `Cache-Status`).

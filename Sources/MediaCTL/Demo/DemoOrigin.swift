@@ -1,5 +1,6 @@
 import Foundation
 import HTTPServer
+import MediaCore
 import MediaCrypto
 import Synchronization
 
@@ -66,9 +67,9 @@ public final class DemoOrigin: HTTPHandling {
     /// The answer to `request` (everything is in memory, so it never suspends).
     func answer(_ request: HTTPServerRequest) -> HTTPServerResponse {
         requests.add(1, ordering: .relaxed)
-        guard request.method == "GET" || request.method == "HEAD" else {
+        guard request.method.isRead else {
             var response = HTTPServerResponse.problem(status: 405, detail: "the demo origin answers GET and HEAD")
-            response.headerFields.append(("Allow", "GET, HEAD"))
+            response.headerFields.append(.allow, "GET, HEAD")
             return response
         }
         let path = String(request.path)
@@ -77,7 +78,7 @@ public final class DemoOrigin: HTTPHandling {
         if folder == "web-receipts" {
             guard let serviceToken, request.field("Authorization") == "Bearer " + serviceToken else {
                 var response = HTTPServerResponse.problem(status: 401, detail: "the service token is required")
-                response.headerFields.append(("WWW-Authenticate", "Bearer"))
+                response.headerFields.append(.wwwAuthenticate, "Bearer")
                 return response
             }
             // Each subject its own receipt: a signed URL is the same path for every user.
@@ -92,29 +93,34 @@ public final class DemoOrigin: HTTPHandling {
             resolved = Self.nextVersion(of: path)
         }
         guard let file = files[resolved] else { return .problem(status: 404, detail: "no sample at \(path)") }
-        var fields: [(name: String, value: String)] = [("Content-Type", file.contentType)]
+        var fields: HTTPFields = [(.contentType, file.contentType)]
         switch folder {
         case "catalog", "large":
-            fields += [("Cache-Control", "public, max-age=31536000, immutable"), ("ETag", file.etag)]
+            fields.append(.cacheControl, "public, max-age=31536000, immutable")
+            fields.append(.eTag, file.etag)
         case "avatars", "uploads":
-            fields += [("Cache-Control", "max-age=60"), ("ETag", file.etag)]
+            fields.append(.cacheControl, "max-age=60")
+            fields.append(.eTag, file.etag)
         case "web-receipts":
-            fields += [("Cache-Control", "private, max-age=60"), ("ETag", file.etag)]
+            fields.append(.cacheControl, "private, max-age=60")
+            fields.append(.eTag, file.etag)
         case "receipts":
             let authorization = request.field("Authorization") ?? ""
             guard Self.tokens.contains(where: { authorization == "Bearer " + $0 }) else {
                 var response = HTTPServerResponse.problem(status: 401, detail: "a demo bearer token is required")
-                response.headerFields.append(("WWW-Authenticate", "Bearer"))
+                response.headerFields.append(.wwwAuthenticate, "Bearer")
                 return response
             }
-            fields += [("Cache-Control", "private, max-age=60"), ("ETag", file.etag)]
+            fields.append(.cacheControl, "private, max-age=60")
+            fields.append(.eTag, file.etag)
         default:
-            fields += [("Cache-Control", "no-store")]
+            fields.append(.cacheControl, "no-store")
         }
         if folder != "one-time", let condition = request.field("If-None-Match"),
             condition.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag })
         {
-            return HTTPServerResponse(status: 304, headerFields: fields.filter { $0.name != "Content-Type" })
+            fields.remove(.contentType)
+            return HTTPServerResponse(status: 304, headerFields: fields)
         }
         return HTTPServerResponse(status: 200, headerFields: fields, body: file.bytes)
     }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCore
 import MediaCurl
 import MediaPolicy
 import MediaService
@@ -69,7 +70,7 @@ public struct InspectCommand: Sendable {
             url = origin.url
             fields = HTTPFields()
             if let authorization = origin.authorization { fields.append("Authorization", authorization) }
-            if let (name, value) = origin.subjectHeader { fields.append(name, value) }
+            if let (name, value) = origin.subjectHeader { fields.append(HTTPFieldName(name), value) }
             hasCredential = true
         }
         fields.append("Accept-Encoding", "identity")   // as the service asks image origins

@@ -1,4 +1,5 @@
 import HTTPServer
+import MediaCore
 import MediaServer
 import HTTPCaching
 import MediaPolicy
@@ -37,7 +38,7 @@ struct Inspection {
         var lines = ["GET \(url)", "status: \(status), \(response.body.count) bytes", ""]
         lines.append("origin cache headers:")
         for name in Self.shownFields {
-            lines.append("  " + pad(name + ":") + (response.fields[name] ?? "-"))
+            lines.append("  " + pad(name + ":") + (response.fields[HTTPFieldName(name)] ?? "-"))
         }
         lines.append("")
         let stored = self.stored

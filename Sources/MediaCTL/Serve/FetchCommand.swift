@@ -1,4 +1,5 @@
 import HTTPServer
+import MediaCore
 import MediaCurl
 import MediaServer
 import HTTPCaching
@@ -104,7 +105,7 @@ public struct FetchCommand: Sendable {
         let service = try ServiceSetup.openService(
             policies: policies, stateDirectory: options.stateDirectory, fetcher: fetcher, configure: service)
         var fields = HTTPFields()
-        for header in options.headers { fields.append(header.name, header.value) }
+        for header in options.headers { fields.append(HTTPFieldName(header.name), header.value) }
         if let token { fields.set("Authorization", "Bearer " + token) }
         let response = await service.handle(ServiceRequest(target: options.path, fields: fields))
         await service.stop()

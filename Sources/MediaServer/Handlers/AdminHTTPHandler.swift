@@ -79,7 +79,7 @@ public struct AdminHTTPHandler: HTTPHandling {
     private func answer(_ request: HTTPServerRequest) -> HTTPServerResponse {
         if request.path == Self.reloadPath {
             var response = MediaHTTPHandler.problem(405, code: "method-not-allowed", detail: "\(Self.reloadPath) answers POST only")
-            response.headerFields.append(("Allow", "POST"))
+            response.headerFields.append(.allow, "POST")
             return response
         }
         // The service answers every `/_mediactl/` target synchronously (its internal endpoints).

@@ -16,9 +16,9 @@ extension MediaHTTPHandler {
         accessLog.record(
             AccessLogRecordCodec.Fields(
                 milliseconds: start.milliseconds, status: response.status,
-                bytes: request.method == "HEAD" ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds,
+                bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds,
                 originStatus: origin?.status, originMicroseconds: origin?.microseconds),
-            strings: (request.method, request.target, response.outcome.route, response.outcome.tier,
+            strings: (request.method.rawValue, request.target, response.outcome.route, response.outcome.tier,
                       response.outcome.cacheStatus, response.outcome.variant, response.outcome.partition))
     }
 
@@ -26,8 +26,8 @@ extension MediaHTTPHandler {
     func logAccess(_ request: HTTPServerRequest, _ response: HTTPServerResponse, since start: AccessLogStart?) {
         guard let accessLog, let start else { return }
         accessLog.record(AccessLogEntry(
-            milliseconds: start.milliseconds, method: request.method, target: request.target, status: response.status,
-            bytes: request.method == "HEAD" ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds))
+            milliseconds: start.milliseconds, method: request.method.rawValue, target: request.target, status: response.status,
+            bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds))
     }
 
     /// Queues the line of a request the HTTP server answered itself (unparseable: 400, 413, 414, 431, 501,

@@ -1,23 +1,22 @@
 import Foundation
 import HTTPCaching
 import HTTPServer
+import MediaCore
 import MediaService
 
 extension MediaHTTPHandler {
     /// The service's view of a wire request: method, raw target, header fields in order, body.
     /// Trailer fields are dropped (RFC 9110 §6.5.1: they must not be merged into the header
     /// section unless understood; none is).
-    /// The field list is built in one pass of exact size (no append-by-append regrowth); the
-    /// strings are shared, not copied.
+    /// The fields are the parser's own (one ``MediaCore/HTTPFields`` type on both sides): nothing is converted.
     public static func serviceRequest(_ request: HTTPServerRequest) -> ServiceRequest {
-        let fields = HTTPFields(request.headerFields.map { ($0.name, $0.value) })
-        return ServiceRequest(method: request.method, target: request.target, fields: fields, body: request.body)
+        ServiceRequest(method: request.method, target: request.target, fields: request.headerFields, body: request.body)
     }
 
     /// The wire response for a service response: status, fields in order, body. The server adds
     /// framing (`Content-Length` from the body, except HEAD and 304, where the service's value stays).
     public static func serverResponse(_ response: ServiceResponse) -> HTTPServerResponse {
-        var wire = HTTPServerResponse(status: response.status, headerFields: response.fields.map { ($0.name, $0.value) })
+        var wire = HTTPServerResponse(status: response.status, headerFields: response.fields)
         wire.content = response.content
         return wire
     }

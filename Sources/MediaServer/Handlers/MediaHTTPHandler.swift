@@ -93,8 +93,7 @@ public struct MediaHTTPHandler: HTTPHandling {
         var forward: OriginInterimResponse.Handler?
         if interim.isEnabled {
             forward = { response in
-                interim.send(HTTPServerInterimResponse(status: response.status,
-                                                       headerFields: response.fields.map { ($0.name, $0.value) }))
+                interim.send(HTTPServerInterimResponse(status: response.status, headerFields: response.fields))
             }
         }
         let service = self.service

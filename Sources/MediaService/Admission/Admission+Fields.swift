@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 extension Admission {
     /// Conformance mode: the client's fields minus hop-by-hop ones (RFC 9110 §7.6.1: `Connection`, the

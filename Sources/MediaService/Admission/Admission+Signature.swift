@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaPolicy
 import MediaSigning
 
@@ -107,7 +108,7 @@ extension Admission {
                                                        forwarding: tier.forwardRequestHeaders)
         fields.remove("Referer")
         if let token = secrets.originTokens[route.name] { fields.set("Authorization", token.authorizationValue) }
-        if let header = route.subjectHeader { fields.set(header, signature.subject) }
+        if let header = route.subjectHeader { fields.set(HTTPFieldName(header), signature.subject) }
         return fields
     }
 }

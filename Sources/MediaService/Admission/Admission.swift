@@ -111,10 +111,10 @@ struct Admission: Sendable {
             originFields = HeaderHygiene.originRequestFields(from: request.fields, forwardAuthorization: forwardsAuthorization,
                                                              forwarding: tier.forwardRequestHeaders, carriesBody: !isRead)
             // Only mediactl names a subject: a client's own subject field never reaches the origin.
-            if let header = route.subjectHeader { originFields.remove(header) }
+            if let header = route.subjectHeader { originFields.remove(HTTPFieldName(header)) }
         } else {
             originFields = Self.passThroughFields(request.fields, forwardAuthorization: forwardsAuthorization)
-            if let header = route.subjectHeader { originFields.remove(header) }
+            if let header = route.subjectHeader { originFields.remove(HTTPFieldName(header)) }
         }
         if tier.validatesImages, isRead {
             // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.

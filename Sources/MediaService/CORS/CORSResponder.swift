@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaPolicy
 
 /// CORS answered by mediactl itself on routes with `cors` (Fetch standard, "CORS protocol";

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// An OAuth 2.0 bearer token taken from `Authorization: Bearer <token>` (RFC 6750 §2.1).
 ///

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// Which client request fields an image tier sends to its origin: an allow-list, not a deny-list
 /// (docs/policy-format.md, "What reaches the origin").

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// Steps 4–5 of the request flow, the stage after ``CacheLookup``: one exchange with the origin. It fetches (the
 /// fields ``MediaService/originFields(_:conditional:)`` built: the cache's validators in place of the client's

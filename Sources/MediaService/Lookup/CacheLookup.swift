@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// Step 3 of the request flow, the stage after ``Admission``: the RFC 9111 §4 serving decision over the stored
 /// responses of a request's group, with the tier's TTL cap as each stored response's lifetime cap

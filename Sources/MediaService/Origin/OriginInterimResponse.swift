@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// An interim (1xx) response an origin sent before its final response (RFC 9110 §15.2), e.g.
 /// `103 Early Hints` (RFC 8297) with `Link` fields, or `102 Processing`. Never stored, never part of

@@ -1,9 +1,10 @@
 import HTTPCaching
+import MediaCore
 
 /// One request to an origin, after routing and header hygiene.
 public struct OriginRequest: Sendable, Hashable {
     /// The method, upper case. Default: `GET`.
-    public var method: String
+    public var method: HTTPMethod
     /// The absolute `http(s)` URL (``RouteMatch/upstreamURL``).
     public var url: String
     /// The fields to send (already filtered by ``HeaderHygiene``).
@@ -27,7 +28,7 @@ public struct OriginRequest: Sendable, Hashable {
     public var decodesContentCoding: Bool
 
     public init(
-        method: String = "GET", url: String, fields: HTTPFields = HTTPFields(), timeout: Double = 15,
+        method: HTTPMethod = "GET", url: String, fields: HTTPFields = HTTPFields(), timeout: Double = 15,
         maxBodyBytes: Int = 10_485_760, body: [UInt8] = [], allowsRetry: Bool = true,
         decodesContentCoding: Bool = false
     ) {

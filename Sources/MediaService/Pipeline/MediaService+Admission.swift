@@ -8,7 +8,7 @@ extension MediaService: RequestKeys {
     func partition(forSubject subject: String) -> String? { subjectPartition(subject) }
 
     /// Request fields a cache answers itself instead of forwarding.
-    static let clientConditionals = ["if-none-match", "if-modified-since", "if-match", "if-unmodified-since", "if-range", "range"]
+    static let clientConditionals: [HTTPFieldName] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range]
 
     /// Admission (``Admission``) under the policy snapshot and purge epoch in force now, read once here.
     func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Admission.Refusal> {

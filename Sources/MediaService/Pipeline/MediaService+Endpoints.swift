@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCore
 
 extension MediaService {
     /// `GET /_mediactl/health` (JSON, liveness), `GET /_mediactl/ready` (readiness, ``readiness(_:)``) and

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaAudit
+import MediaCore
 
 extension MediaService {
     /// `GET`/`HEAD /_mediactl/ready`, the readiness probe (docs/operations.md, "Liveness and readiness"): whether

@@ -31,7 +31,7 @@ extension MediaService {
         let transform = selection.spec.normalised(format: image.format)
         var fields = captured.response.fields
         for name in ["content-encoding", "content-range", "content-md5", "digest", "repr-digest", "content-digest"] {
-            fields.remove(name)
+            fields.remove(HTTPFieldName(name))
         }
         fields.set("Content-Type", image.format.mimeType)
         fields.set("Content-Length", String(image.bytes.count))

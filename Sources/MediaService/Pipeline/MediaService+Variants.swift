@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCore
 import MediaCrypto
 import MediaPolicy
 import MediaTransform
@@ -92,7 +93,7 @@ extension MediaService {
         source.variant = nil
         source.method = "GET"
         // The source is the cache's own request: the client's conditionals and ranges apply to the variant.
-        source.clientFields.removeAll { MediaService.clientConditionals.contains($0) }
+        source.clientFields.removeAll { name in MediaService.clientConditionals.contains(HTTPFieldName(name)) }
         let served = await serve(source)
         guard served.response.status == 200, let representation = served.representation else {
             return Derivation(result: .response(served.response), shareable: false)

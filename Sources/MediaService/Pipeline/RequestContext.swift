@@ -1,11 +1,12 @@
 import HTTPCaching
+import MediaCore
 import MediaPolicy
 import MediaSigning
 
 /// Everything the pipeline knows about an admitted request.
 struct RequestContext: Sendable {
     /// `GET`, `HEAD`, or another method on a pass-through route.
-    var method: String
+    var method: HTTPMethod
     var route: MediaPolicy.Route
     var runtime: TierRuntime
     var tier: Tier { runtime.tier }
@@ -34,7 +35,7 @@ struct RequestContext: Sendable {
     /// The CORS the route answers (its `cors`, else its tier's), or `nil`: the origin's CORS fields are dropped then.
     var cors: CORSPolicy? = nil
 
-    init(method: String, route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
+    init(method: HTTPMethod, route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
          clientFields: HTTPFields, originFields: HTTPFields, hasCredential: Bool, partition: String?,
          cachePolicy: RequestCachePolicy, purgeEpoch: Int) {
         self.method = method

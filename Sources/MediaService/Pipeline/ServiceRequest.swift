@@ -1,10 +1,11 @@
 import HTTPCaching
+import MediaCore
 
 /// One client request as the service sees it: what `mediactl serve` parsed off the wire, or what an
 /// in-process caller builds.
 public struct ServiceRequest: Sendable {
     /// The method, case-sensitive (`GET`, `HEAD`, …).
-    public var method: String
+    public var method: HTTPMethod
     /// The request-target as received, e.g. `/catalog/horse.jpg?w=200`.
     public var target: String
     /// The request header fields, in order.
@@ -21,7 +22,7 @@ public struct ServiceRequest: Sendable {
     /// transport's thread: it must return quickly and never block.
     public var interimResponses: OriginInterimResponse.Handler?
 
-    public init(method: String = "GET", target: String, fields: HTTPFields = HTTPFields(), body: [UInt8] = [],
+    public init(method: HTTPMethod = "GET", target: String, fields: HTTPFields = HTTPFields(), body: [UInt8] = [],
                 cachePolicy: RequestCachePolicy = .useProtocolCachePolicy,
                 interimResponses: OriginInterimResponse.Handler? = nil) {
         self.method = method

@@ -40,7 +40,7 @@ public struct ServiceResponse: Sendable {
 
 extension ServiceResponse {
     /// This response with its body dropped when `method` is `HEAD` (fields unchanged).
-    func withoutBody(for method: String) -> ServiceResponse {
+    func withoutBody(for method: HTTPMethod) -> ServiceResponse {
         guard method == "HEAD", bodyCount != 0 else { return self }
         var response = self
         response.body = []

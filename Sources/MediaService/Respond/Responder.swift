@@ -125,12 +125,12 @@ enum Responder {
         fields.reserveCapacity(response.fields.count + 8)  // the kept lines plus the ≤ 7 this function sets
         if tier.validatesImages {
             for field in response.fields {
-                if let name = keptImageTierName(field.name) { fields.append(name, field.value) }
+                if let name = keptImageTierName(field.name) { fields.append(HTTPFieldName(name), field.value) }
             }
             if let contentType = head.contentType { fields.set("Content-Type", contentType) }
         } else {
             for field in response.fields where !["age", "content-length", "cache-control"].contains(field.name.lowercased()) {
-                fields.append(field.name, field.value)
+                fields.append(HTTPFieldName(field.name), field.value)
             }
         }
         if let servedETag = head.servedETag { fields.set("ETag", servedETag) }

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCore
 
 /// The response head kept with every stored entry (``MediaStorage/EntryMetadata/head``): the RFC 9111
 /// stored response plus what validation learned about the body. Encoded as JSON.
@@ -46,7 +47,7 @@ struct StoredHead: Codable, Sendable, Hashable {
         fields = response.fields.map { [$0.name, $0.value] }
         requestTime = response.requestTime
         responseTime = response.responseTime
-        method = response.requestMethod
+        method = response.requestMethod.rawValue
         vary = response.secondaryKey.entries.map { entry in entry.value.map { [entry.name, $0] } ?? [entry.name] }
         self.contentType = contentType
         self.width = width
@@ -79,7 +80,7 @@ struct StoredHead: Codable, Sendable, Hashable {
             parts.isEmpty ? nil : SecondaryKey.Entry(name: parts[0], value: parts.count > 1 ? parts[1] : nil)
         })
         return StoredResponse(status: status, fields: HTTPFields(pairs), requestTime: requestTime,
-                              responseTime: responseTime, requestMethod: method, secondaryKey: key, targets: targeted ?? [])
+                              responseTime: responseTime, requestMethod: HTTPMethod(method), secondaryKey: key, targets: targeted ?? [])
     }
 
     /// The head bytes kept in ``MediaStorage/EntryMetadata/head``: JSON with sorted keys, written by

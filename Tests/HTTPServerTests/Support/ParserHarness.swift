@@ -1,4 +1,5 @@
 @testable import HTTPServer
+import MediaCore
 
 /// What a parser produced from some input: requests in order, then the failure or leftover state.
 struct ParseOutcome {
@@ -41,6 +42,6 @@ func parse(
 }
 
 /// The names and values of field lines, for exact comparison.
-func pairs(_ fields: [(name: String, value: String)]) -> [[String]] {
+func pairs(_ fields: HTTPFields) -> [[String]] {
     fields.map { [$0.name, $0.value] }
 }

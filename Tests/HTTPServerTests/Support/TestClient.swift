@@ -1,5 +1,6 @@
 import Glibc
 import HTTPServer
+import MediaCore
 
 /// A response read off the wire by ``TestClient``.
 struct WireResponse {
@@ -8,7 +9,7 @@ struct WireResponse {
     var fields: [(name: String, value: String)]
     var body: [UInt8]
 
-    func field(_ name: String) -> String? { fields.fieldValue(name) }
+    func field(_ name: String) -> String? { HTTPFields(fields.map { ($0.name, $0.value) })[HTTPFieldName(name)] }
     var text: String { String(decoding: body, as: UTF8.self) }
 }
 

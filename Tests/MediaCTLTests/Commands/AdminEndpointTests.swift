@@ -16,7 +16,7 @@ import Testing
     ) -> ServiceResponse {
         var fields = HTTPFields()
         if let authorization { fields.append("Authorization", authorization) }
-        return endpoint.respond(method: method, target: target, fields: fields, body: Array(body.utf8))
+        return endpoint.respond(method: HTTPMethod(method), target: target, fields: fields, body: Array(body.utf8))
     }
 
     func detail(_ response: ServiceResponse) -> String {

@@ -1,4 +1,5 @@
 import HTTPServer
+import MediaCore
 import Testing
 
 @testable import MediaCTL
@@ -11,7 +12,7 @@ import Testing
         origin = try DemoOrigin(samples: DemoSamples.all())
     }
 
-    func get(_ target: String, _ fields: [(name: String, value: String)] = [], method: String = "GET")
+    func get(_ target: String, _ fields: HTTPFields = [], method: HTTPMethod = .get)
         -> HTTPServerResponse
     {
         origin.answer(HTTPServerRequest(method: method, target: target, headerFields: fields))
@@ -52,7 +53,7 @@ import Testing
             #expect(response.field("Cache-Control") == "private, max-age=60")
             #expect(response.field("Content-Type") == "image/png")
         }
-        for fields in [[], [("Authorization", "Bearer demo-token-u3")], [("Authorization", "demo-token-u1")]] {
+        for fields: HTTPFields in [[], [("Authorization", "Bearer demo-token-u3")], [("Authorization", "demo-token-u1")]] {
             let response = get("/receipts/r-7731.png", fields)
             #expect(response.status == 401)
             #expect(response.field("WWW-Authenticate") == "Bearer")

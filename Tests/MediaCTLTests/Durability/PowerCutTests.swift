@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaAudit
+import MediaCore
 import MediaPolicy
 import MediaService
 import MediaStorage

@@ -1,5 +1,6 @@
 import HTTPCaching
 import HTTPServer
+import MediaCore
 import MediaCurl
 import MediaService
 import Synchronization
@@ -144,7 +145,7 @@ import Testing
         let expected = "{\"code\":\"no-route\",\"detail\":\"/_mediactl/ is answered on the admin listener only (serve --admin-listen)\",\"status\":404,\"title\":\"Not Found\",\"type\":\"https://mediactl.dev/problems/no-route\"}"
         for (method, target) in [("GET", "/_mediactl/health"), ("GET", "/_mediactl/metrics"), ("HEAD", "/_mediactl/metrics"),
                                  ("POST", "/_mediactl/purge?all"), ("POST", "/_mediactl/admin/reload"), ("GET", "/_mediactl/x")] {
-            let request = HTTPServerRequest(method: method, target: target)
+            let request = HTTPServerRequest(method: HTTPMethod(method), target: target)
             for answer in [try #require(handler.handleSync(request)), await handler.handle(request)] {
                 #expect(answer.status == 404, "\(method) \(target)")
                 #expect(answer.field("Content-Type") == "application/problem+json")

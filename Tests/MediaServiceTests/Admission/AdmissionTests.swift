@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaTestSupport
 import Synchronization
 import Testing
@@ -25,7 +26,7 @@ import Testing
     }
 
     func request(_ target: String, _ fields: [(String, String)] = [], method: String = "GET") -> ServiceRequest {
-        ServiceRequest(method: method, target: target, fields: HTTPFields(fields))
+        ServiceRequest(method: HTTPMethod(method), target: target, fields: HTTPFields(fields))
     }
 
     @Test func aBearerRequestTakesItsPartitionFromTheKeysOnce() throws {

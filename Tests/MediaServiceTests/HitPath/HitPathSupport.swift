@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 @testable import MediaService
 import Testing
 
@@ -68,6 +69,6 @@ enum HitPathSupport {
 
     static func request(_ target: String, _ fields: [(String, String)] = [], method: String = "GET",
                         policy: RequestCachePolicy = .useProtocolCachePolicy) -> ServiceRequest {
-        ServiceRequest(method: method, target: target, fields: HTTPFields(fields), cachePolicy: policy)
+        ServiceRequest(method: HTTPMethod(method), target: target, fields: HTTPFields(fields), cachePolicy: policy)
     }
 }

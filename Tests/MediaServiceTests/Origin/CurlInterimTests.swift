@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 @testable import MediaCurl
 @testable import MediaService
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import Glibc
 import HTTPCaching
+import MediaCore
 @testable import MediaCurl
 @testable import MediaService
 import Synchronization

@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaAudit
+import MediaCore
 import MediaPolicy
 import MediaTestSupport
 import Testing
@@ -41,7 +42,7 @@ import Testing
         }
 
         func get(_ target: String, method: String = "GET") async -> ServiceResponse {
-            await service.handle(ServiceRequest(method: method, target: target))
+            await service.handle(ServiceRequest(method: HTTPMethod(method), target: target))
         }
 
         var records: [AuditRecord] { recorder.inner.records }

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaService
 import MediaTestSupport
 import Testing

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 @testable import MediaService
 import MediaTestSupport
 import Synchronization
@@ -38,7 +39,7 @@ import Testing
 
     static func request(_ target: String, method: String = "GET", _ recorder: Recorder,
                         fields: [(String, String)] = []) -> ServiceRequest {
-        ServiceRequest(method: method, target: target, fields: HTTPFields(fields), interimResponses: recorder.handler)
+        ServiceRequest(method: HTTPMethod(method), target: target, fields: HTTPFields(fields), interimResponses: recorder.handler)
     }
 
     @Test func aMissForwardsTheOriginsInterimResponsesAndStoresNoneOfTheirFields() async throws {

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 @testable import MediaService
 import MediaStorage
 import MediaTestSupport
@@ -310,7 +311,7 @@ import Testing
         #expect(first.body == jpeg)
         let sent = try #require(harness.origin.requests.first)
         #expect(sent.url == url)
-        for name in ["X-Forwarded-Host", "Forwarded", "X-Forwarded-For", "X-Forwarded-Proto", "Cookie", "Authorization"] {
+        for name: HTTPFieldName in ["X-Forwarded-Host", "Forwarded", "X-Forwarded-For", "X-Forwarded-Proto", "Cookie", "Authorization"] {
             #expect(!sent.fields.contains(name), "\(name) reached the origin")
         }
         #expect(!sent.fields.description.contains("evil.example"))

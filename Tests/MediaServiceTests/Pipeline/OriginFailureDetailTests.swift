@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 @testable import MediaService
 import MediaTestSupport
 import Testing
@@ -15,7 +16,7 @@ import Testing
         let harness = try PipelineHarness(policyJSON: policy)
         defer { Task { await harness.close() } }
         harness.origin.setReply(.init(error: error), for: url)
-        return await harness.get(target, method: method)
+        return await harness.get(target, method: HTTPMethod(method))
     }
 
     @Test func anIdleStallNamesTheStallNotTheTierTimeout() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCore
 import MediaService
 import MediaTestSupport
 import Testing

@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCore
 import MediaService
 import MediaTestSupport
 import Testing
@@ -72,7 +73,7 @@ import Testing
         let harness = try PipelineHarness()
         defer { Task { await harness.close() } }
         let response = await harness.service.handle(ServiceRequest(
-            method: refusal.method, target: refusal.target, fields: HTTPFields(refusal.fields.map { ($0.key, $0.value) }),
+            method: HTTPMethod(refusal.method), target: refusal.target, fields: HTTPFields(refusal.fields.map { ($0.key, $0.value) }),
             body: refusal.body))
         #expect(response.status == refusal.status)
         #expect(response.fields["Content-Type"] == "application/problem+json")
@@ -107,7 +108,7 @@ import Testing
         let harness = try PipelineHarness()
         defer { Task { await harness.close() } }
         for method in ["POST", "PUT", "DELETE", "PATCH", "OPTIONS"] {
-            let response = await harness.get("/catalog/x.jpg", method: method)
+            let response = await harness.get("/catalog/x.jpg", method: HTTPMethod(method))
             #expect(response.status == 405)
             #expect(response.fields["Allow"] == "GET, HEAD")
         }

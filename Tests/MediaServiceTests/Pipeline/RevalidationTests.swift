@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 @testable import MediaService
 import MediaTestSupport
 import Testing

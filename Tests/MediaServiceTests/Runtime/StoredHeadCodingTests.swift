@@ -1,5 +1,6 @@
 import Foundation
 import HTTPCaching
+import MediaCore
 @testable import MediaService
 import Testing
 

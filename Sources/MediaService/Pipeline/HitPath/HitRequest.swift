@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// One-pass classification of a client request for the memory-hit fast path.
 enum HitRequest {

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaStorage
 
 /// A stored entry's answer to a plain `GET`/`HEAD`, built once by ``Responder`` and reused by every

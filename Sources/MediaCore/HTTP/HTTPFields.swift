@@ -3,7 +3,12 @@
 /// field value (the lines joined with ", ", RFC 9110 §5.3).
 ///
 /// `Set-Cookie` must not be combined (RFC 9110 §5.3); use ``values(for:)`` for it.
-public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryLiteral, CustomStringConvertible {
+///
+/// Names are ``HTTPFieldName``s: `fields[.cacheControl]`, or a string literal for a name without a static member.
+/// The server's parser, the RFC 9111 core, the service and the curl transport all hold fields in this one type.
+public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, ExpressibleByDictionaryLiteral,
+    ExpressibleByArrayLiteral, CustomStringConvertible
+{
     /// One field line.
     public struct Field: Sendable, Hashable {
         /// The name as received, case preserved.
@@ -15,6 +20,15 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
             self.name = name
             self.value = value
         }
+
+        /// A line named `name`; `value` is kept as given (not trimmed).
+        public init(_ name: HTTPFieldName, _ value: String) {
+            self.name = name.rawName
+            self.value = value
+        }
+
+        /// The line's name as an ``HTTPFieldName``.
+        public var fieldName: HTTPFieldName { HTTPFieldName(name) }
     }
 
     /// The field lines, in order.
@@ -31,8 +45,13 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         fields = lines
     }
 
-    public init(dictionaryLiteral elements: (String, String)...) {
-        self.init(elements)
+    public init(dictionaryLiteral elements: (HTTPFieldName, String)...) {
+        fields = elements.map { Field(name: $0.0.rawName, value: HTTPFields.trim($0.1)) }
+    }
+
+    /// `[(.contentType, "image/png"), ("X-Custom", "1")]`: lines in order, values trimmed.
+    public init(arrayLiteral elements: (HTTPFieldName, String)...) {
+        fields = elements.map { Field(name: $0.0.rawName, value: HTTPFields.trim($0.1)) }
     }
 
     /// Reserves room for `count` field lines (no effect on the lines; avoids regrowth while appending).
@@ -43,61 +62,70 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     /// The number of field lines.
     public var count: Int { fields.count }
     public var isEmpty: Bool { fields.isEmpty }
+    public var startIndex: Int { 0 }
+    public var endIndex: Int { fields.count }
+    /// The line at `position`, in order of arrival or insertion.
+    public subscript(position: Int) -> Field { fields[position] }
 
     public func makeIterator() -> IndexingIterator<[Field]> { fields.makeIterator() }
 
     /// The combined value of every line named `name` (joined with ", "), or `nil` when absent.
-    public subscript(name: String) -> String? {
+    public subscript(name: HTTPFieldName) -> String? {
         var result: String?
-        for field in fields where HTTPFields.namesEqual(field.name, name) {
+        for field in fields where HTTPFields.namesEqual(field.name, name.rawName) {
             if let existing = result { result = existing + ", " + field.value } else { result = field.value }
         }
         return result
     }
 
     /// The value of each line named `name`, in order. Empty when absent.
-    public func values(for name: String) -> [String] {
-        fields.lazy.filter { HTTPFields.namesEqual($0.name, name) }.map(\.value)
+    public func values(for name: HTTPFieldName) -> [String] {
+        fields.lazy.filter { HTTPFields.namesEqual($0.name, name.rawName) }.map(\.value)
     }
 
     /// The value of the first line named `name` (not combined), or `nil` when absent; no array is built.
-    func firstValue(for name: String) -> String? {
-        for field in fields where HTTPFields.namesEqual(field.name, name) { return field.value }
+    public func firstValue(for name: HTTPFieldName) -> String? {
+        for field in fields where HTTPFields.namesEqual(field.name, name.rawName) { return field.value }
         return nil
     }
 
     /// The members of the comma-separated list in every line named `name` (RFC 9110 §5.6.1):
     /// commas inside quoted strings do not split, elements are trimmed and empty ones dropped.
-    public func listValues(for name: String) -> [Substring] {
+    public func listValues(for name: HTTPFieldName) -> [Substring] {
         var out: [Substring] = []
-        for field in fields where HTTPFields.namesEqual(field.name, name) {
+        for field in fields where HTTPFields.namesEqual(field.name, name.rawName) {
             out.append(contentsOf: HTTPFieldList.split(field.value[...]))
         }
         return out
     }
 
     /// Whether a line named `name` exists.
-    public func contains(_ name: String) -> Bool {
-        fields.contains { HTTPFields.namesEqual($0.name, name) }
+    public func contains(_ name: HTTPFieldName) -> Bool {
+        fields.contains { HTTPFields.namesEqual($0.name, name.rawName) }
     }
 
     /// Appends a line; existing lines of that name stay.
-    public mutating func append(_ name: String, _ value: String) {
-        fields.append(Field(name: name, value: HTTPFields.trim(value)))
+    public mutating func append(_ name: HTTPFieldName, _ value: String) {
+        fields.append(Field(name: name.rawName, value: HTTPFields.trim(value)))
+    }
+
+    /// Appends a prepared line as it is (its value not trimmed again): for parsers that trimmed it already.
+    public mutating func append(_ field: Field) {
+        fields.append(field)
     }
 
     /// Replaces every line named `name` with one line (where the first one was, else at the end).
     /// A `nil` value removes them.
-    public mutating func set(_ name: String, _ value: String?) {
+    public mutating func set(_ name: HTTPFieldName, _ value: String?) {
         guard let value else {
             remove(name)
             return
         }
-        if let first = fields.firstIndex(where: { HTTPFields.namesEqual($0.name, name) }) {
+        if let first = fields.firstIndex(where: { HTTPFields.namesEqual($0.name, name.rawName) }) {
             fields[first] = Field(name: fields[first].name, value: HTTPFields.trim(value))
             var index = fields.count - 1
             while index > first {
-                if HTTPFields.namesEqual(fields[index].name, name) { fields.remove(at: index) }
+                if HTTPFields.namesEqual(fields[index].name, name.rawName) { fields.remove(at: index) }
                 index -= 1
             }
         } else {
@@ -106,10 +134,10 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
     }
 
     /// Removes every line named `name`.
-    public mutating func remove(_ name: String) {
+    public mutating func remove(_ name: HTTPFieldName) {
         // No write (and no copy of shared storage) when there is nothing to remove.
         guard contains(name) else { return }
-        fields.removeAll { HTTPFields.namesEqual($0.name, name) }
+        fields.removeAll { HTTPFields.namesEqual($0.name, name.rawName) }
     }
 
     /// Removes every line whose name satisfies `predicate` (given the lower-cased name).
@@ -160,11 +188,13 @@ public struct HTTPFields: Sendable, Hashable, Sequence, ExpressibleByDictionaryL
         return true
     }
 
-    @inline(__always) static func lowerASCII(_ byte: UInt8) -> UInt8 {
+    /// `byte` with an ASCII capital letter lowercased.
+    @inline(__always) public static func lowerASCII(_ byte: UInt8) -> UInt8 {
         byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
     }
 
-    static func trim(_ value: String) -> String {
+    /// `value` without leading and trailing SP and HTAB (RFC 9110 §5.6.3 OWS); no copy when there is none.
+    public static func trim(_ value: String) -> String {
         // Most values have no surrounding whitespace: two byte checks, no substring.
         let utf8 = value.utf8
         guard let first = utf8.first, let last = utf8.last else { return value }
