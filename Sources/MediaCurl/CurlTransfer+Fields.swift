@@ -102,7 +102,7 @@ extension CurlTransfer {
     /// `fields` without hop-by-hop fields (RFC 9110 §7.6.1): ``hopByHop``, the names `Connection` lists, `Proxy-*`.
     static func endToEnd(_ fields: HTTPFields) -> HTTPFields {
         var result = fields
-        let listed = Set(result.listValues(for: "Connection").map { $0.lowercased() })
+        let listed = Set(result.listValues(for: .connection).map { $0.lowercased() })
         result.removeAll { name in
             let lower = name.lowercased()
             return hopByHop.contains(lower) || listed.contains(lower) || lower.hasPrefix("proxy-")

@@ -48,7 +48,7 @@ final class CurlTransfer: @unchecked Sendable {
         self.interim = interim
         self.timeoutMilliseconds = timeoutMilliseconds
         self.idleTimeout = idleTimeout
-        isHead = request.method == "HEAD"
+        isHead = request.method == .head
     }
 
     /// Resumes the fetching task (exactly once; engine thread, never under a lock).

@@ -78,7 +78,7 @@ public final class CountingOriginFetcher: OriginFetching {
 
     /// ``fetch(_:)``, reporting the reply's ``Reply/interim`` responses to `interim` first.
     public func fetch(_ request: OriginRequest, interim: OriginInterimResponse.Handler?) async throws -> OriginResponse {
-        let authorization = request.fields["Authorization"]
+        let authorization = request.fields[.authorization]
         let reply = state.withLock { state -> Reply? in
             state.counts[request.url, default: 0] += 1
             state.requests.append(request)
@@ -91,7 +91,7 @@ public final class CountingOriginFetcher: OriginFetching {
         if let interim { for response in reply.interim { interim(response) } }
         if reply.delay > .zero { try await Task.sleep(for: reply.delay) }
         var response = try reply.result.get()
-        if request.method == "HEAD" { response.body = [] }
+        if request.method == .head { response.body = [] }
         if response.body.count > request.maxBodyBytes {
             throw OriginError(.tooLarge, "the body exceeds \(request.maxBodyBytes) bytes")
         }

@@ -89,7 +89,7 @@ enum ServiceMissBenchmarks {
         defer { fixture.close() }
         let service = fixture.service
         var bareFields = ServiceFixture.clientFields
-        bareFields.remove("Host")
+        bareFields.remove(.host)
         let sendable = bareFields
         let result = ServiceBenchmarks.wait { () -> Result<(Side, Side, Side), BenchError> in
             var bare = Side(latency: ServiceLatency(capacity: plan.rounds * plan.perRound))

@@ -329,7 +329,7 @@ enum VariantBenchmarks {
                               response.outcome.cacheStatus?.contains("hit") == false,
                               response.outcome.variant?.hasPrefix(expected) == true,
                               response.outcome.variant?.hasSuffix(",fmt=\(benchCase.format.rawValue),q=\(quality)") == true,
-                              response.fields["Content-Type"] == benchCase.format.mimeType else {
+                              response.fields[.contentType] == benchCase.format.mimeType else {
                             return .failure(BenchError("\(request.target): \(response.status), storage \(response.outcome.storage ?? "nil"), "
                                                        + "cache status \(response.outcome.cacheStatus ?? "nil"), variant "
                                                        + "\(response.outcome.variant ?? "nil"): \(String(decoding: response.body.prefix(300), as: UTF8.self))"))

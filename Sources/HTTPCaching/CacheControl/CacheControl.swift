@@ -80,7 +80,7 @@ public struct CacheControl: Sendable, Hashable {
 
     /// Whether `fields` contain at least one `Cache-Control` line (relevant for `Pragma`, §5.4).
     public static func isPresent(in fields: HTTPFields) -> Bool {
-        fields.contains("cache-control")
+        fields.contains(.cacheControl)
     }
 
     /// Tracks duplicates across lines.

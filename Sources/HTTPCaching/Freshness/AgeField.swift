@@ -7,7 +7,7 @@ public enum AgeField {
     /// members do not count, RFC 9110 §5.6.1); a sign, a fraction or an empty value is invalid. Values
     /// above 2,147,483,648 are 2,147,483,648 (§1.2.2).
     public static func parse(_ fields: HTTPFields) -> Int64? {
-        guard let first = fields.firstValue(for: "age") else { return nil }
+        guard let first = fields.firstValue(for: .age) else { return nil }
         return parse(first)
     }
 

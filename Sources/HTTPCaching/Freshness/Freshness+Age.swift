@@ -2,7 +2,7 @@ import MediaCore
 extension Freshness {
     /// The `Date` value (RFC 9110 §6.6.1), or `responseTime` when `Date` is absent or invalid.
     public static func dateValue(_ fields: HTTPFields, responseTime: EpochSeconds) -> EpochSeconds {
-        fields.values(for: "date").first.flatMap { HTTPDate.parse($0) } ?? responseTime
+        fields.values(for: .date).first.flatMap { HTTPDate.parse($0) } ?? responseTime
     }
 
     /// The current age in seconds (§4.2.3), computed without overflow and clamped to

@@ -12,7 +12,7 @@ extension Freshness {
 
         /// Reads the first `Expires` line of `fields`.
         public init(_ fields: HTTPFields) {
-            guard let line = fields.firstValue(for: "expires") else { self = .absent; return }
+            guard let line = fields.firstValue(for: .expires) else { self = .absent; return }
             self = HTTPDate.parse(line).map { .date($0) } ?? .invalid
         }
     }

@@ -43,9 +43,9 @@ public enum Freshness {
         role: CacheRole, configuration: Configuration = Configuration()
     ) -> (seconds: Int64, source: Source) {
         lifetime(status: status, cacheControl: cacheControl,
-                 date: fields.values(for: "date").first.flatMap { HTTPDate.parse($0) },
+                 date: fields.values(for: .date).first.flatMap { HTTPDate.parse($0) },
                  expires: ExpiresValue(fields),
-                 lastModified: fields.values(for: "last-modified").first.flatMap { HTTPDate.parse($0) },
+                 lastModified: fields.values(for: .lastModified).first.flatMap { HTTPDate.parse($0) },
                  responseTime: responseTime, role: role, configuration: configuration)
     }
 
@@ -87,6 +87,6 @@ public enum Freshness {
     public static func hasExplicitLifetime(fields: HTTPFields, cacheControl: CacheControl, role: CacheRole,
                                            ignoresExpires: Bool = false) -> Bool {
         cacheControl.maxAge != nil || (role == .shared && cacheControl.sharedMaxAge != nil)
-            || (!ignoresExpires && fields.contains("expires"))
+            || (!ignoresExpires && fields.contains(.expires))
     }
 }

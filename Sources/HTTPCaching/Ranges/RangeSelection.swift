@@ -22,7 +22,7 @@ public enum RangeSelection: Sendable, Hashable {
     /// - Complexity: O(1) without `range`; otherwise linear in the field values.
     public static func evaluate(method: HTTPMethod, range: String?, ifRange: String?, status: Int, length: Int,
                                 entityTag: EntityTag?, lastModified: EpochSeconds?, date: EpochSeconds?) -> RangeSelection {
-        guard let range, method == "GET", status == 200, let request = ByteRangeRequest(range) else { return .full }
+        guard let range, method == .get, status == 200, let request = ByteRangeRequest(range) else { return .full }
         guard IfRange.permitsRange(ifRange, entityTag: entityTag, lastModified: lastModified, date: date) else { return .full }
         switch request.resolve(length: length) {
         case .unsatisfiable: return .unsatisfiable
@@ -35,8 +35,8 @@ public enum RangeSelection: Sendable, Hashable {
     /// no `Date`, RFC 9110 §6.6.1). Reads `Range` first and nothing else when it is absent.
     public static func evaluate(method: HTTPMethod, requestFields: HTTPFields, response: StoredResponse,
                                 length: Int) -> RangeSelection {
-        guard let range = requestFields["range"] else { return .full }
-        return evaluate(method: method, range: range, ifRange: requestFields["if-range"], status: response.status,
+        guard let range = requestFields[.range] else { return .full }
+        return evaluate(method: method, range: range, ifRange: requestFields[.ifRange], status: response.status,
                         length: length, entityTag: response.parsed.entityTag, lastModified: response.parsed.lastModified,
                         date: response.parsed.date ?? response.responseTime)
     }

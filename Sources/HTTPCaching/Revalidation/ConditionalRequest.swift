@@ -12,10 +12,10 @@ public enum ConditionalRequest {
         }
         var out = HTTPFields()
         if !tags.isEmpty {
-            out.append("If-None-Match", tags.joined(separator: ", "))
+            out.append(.ifNoneMatch, tags.joined(separator: ", "))
         } else if let index, let lastModified = candidates[index].parsed.lastModifiedText,
                   candidates[index].parsed.lastModified != nil {
-            out.append("If-Modified-Since", lastModified)
+            out.append(.ifModifiedSince, lastModified)
         }
         return out
     }
@@ -27,13 +27,13 @@ public enum ConditionalRequest {
     /// (``NotModified/select(_:for:validating:)``; RFC 9111 §4.3.4, RFC 9110 §13.1).
     public static func validated(candidates: [StoredResponse], by conditional: HTTPFields) -> Int? {
         let asked: [Int]
-        if let inm = conditional["if-none-match"] {
+        if let inm = conditional[.ifNoneMatch] {
             let tags = EntityTag.list(inm)
             asked = candidates.indices.filter { index in
                 guard let tag = candidates[index].parsed.entityTag else { return false }
                 return tags.contains { $0.weakMatches(tag) }
             }
-        } else if let ims = conditional.values(for: "if-modified-since").first {
+        } else if let ims = conditional.values(for: .ifModifiedSince).first {
             asked = candidates.indices.filter { candidates[$0].parsed.lastModifiedText == ims }
         } else {
             asked = []
@@ -46,12 +46,12 @@ public enum ConditionalRequest {
     /// precedence; otherwise `If-Modified-Since` holds when the stored `Last-Modified` (else `Date`)
     /// is not after it. An invalid `If-Modified-Since` is ignored.
     public static func isNotModified(requestFields: HTTPFields, stored: StoredResponse) -> Bool {
-        if let inm = requestFields["if-none-match"] {
+        if let inm = requestFields[.ifNoneMatch] {
             if HTTPFieldList.trimOWS(inm[...]) == "*" { return true }
             guard let tag = stored.parsed.entityTag else { return false }
             return EntityTag.list(inm).contains { $0.weakMatches(tag) }
         }
-        guard let imsText = requestFields.values(for: "if-modified-since").first, let ims = HTTPDate.parse(imsText),
+        guard let imsText = requestFields.values(for: .ifModifiedSince).first, let ims = HTTPDate.parse(imsText),
               let modified = stored.parsed.lastModified ?? stored.parsed.date
         else { return false }
         return modified <= ims

@@ -28,8 +28,8 @@ extension NotModified {
                 return .markStale
             }
         }
-        if let mine = stored.fields.values(for: "content-length").first,
-           let theirs = headFields.values(for: "content-length").first, mine != theirs {
+        if let mine = stored.fields.values(for: .contentLength).first,
+           let theirs = headFields.values(for: .contentLength).first, mine != theirs {
             return .markStale
         }
         return .updated(update(stored, with: headFields, requestTime: requestTime, responseTime: responseTime, role: role))

@@ -12,14 +12,14 @@ public enum NotModified {
     /// - Parameter validating: the index of the one stored response whose validators the conditional request
     ///   carried, or `nil` when it carried several (an `If-None-Match` list) or none.
     public static func select(_ candidates: [StoredResponse], for fields: HTTPFields, validating: Int? = nil) -> [Int] {
-        if let etagLine = fields.values(for: "etag").first {
+        if let etagLine = fields.values(for: .eTag).first {
             guard let tag = EntityTag(etagLine) else { return [] }
             if !tag.isWeak {
                 return candidates.indices.filter { candidates[$0].parsed.entityTag.map(tag.strongMatches) ?? false }
             }
             return mostRecent(candidates, candidates.indices.filter { candidates[$0].parsed.entityTag.map(tag.weakMatches) ?? false })
         }
-        if let modifiedLine = fields.values(for: "last-modified").first {
+        if let modifiedLine = fields.values(for: .lastModified).first {
             guard let modified = HTTPDate.parse(modifiedLine) else { return [] }
             return mostRecent(candidates, candidates.indices.filter { candidates[$0].parsed.lastModified == modified })
         }

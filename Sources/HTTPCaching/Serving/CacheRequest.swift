@@ -18,14 +18,14 @@ public struct CacheRequest: Sendable, Hashable {
         if cacheControl.noCache {
             requiresValidation = true
         } else if !CacheControl.isPresent(in: fields) {
-            requiresValidation = fields.listValues(for: "pragma").contains { $0.lowercased() == "no-cache" }
+            requiresValidation = fields.listValues(for: .pragma).contains { $0.lowercased() == "no-cache" }
         } else {
             requiresValidation = false
         }
     }
 
     /// Whether a stored response may answer this method: GET and HEAD (§4).
-    public var isServableFromCache: Bool { method == "GET" || method == "HEAD" }
+    public var isServableFromCache: Bool { method.isRead }
 
     /// The request's caching constraints as plain values (what ``ServingDecision`` keeps).
     public var directives: Directives {

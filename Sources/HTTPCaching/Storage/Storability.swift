@@ -55,7 +55,7 @@ public enum Storability {
         method: HTTPMethod, requestFields: HTTPFields, status: Int, responseFields: HTTPFields,
         responseCacheControl cc: CacheControl, ignoresExpires: Bool = false, role: CacheRole
     ) -> StorabilityVerdict {
-        guard method == "GET" else { return StorabilityVerdict(reason: .methodNotCacheable) }
+        guard method == .get else { return StorabilityVerdict(reason: .methodNotCacheable) }
         guard status >= 200, status <= 599, status != 206, status != 304 else {
             return StorabilityVerdict(reason: .statusNotStorable)
         }
@@ -65,7 +65,7 @@ public enum Storability {
         if cc.noStore, !(cc.mustUnderstand && understood) { return StorabilityVerdict(reason: .responseNoStore) }
         if role == .shared {
             if cc.isPrivate { return StorabilityVerdict(reason: .privateInSharedCache) }
-            if requestFields.contains("authorization"), !(cc.isPublic || cc.sharedMaxAge != nil || cc.mustRevalidate) {
+            if requestFields.contains(.authorization), !(cc.isPublic || cc.sharedMaxAge != nil || cc.mustRevalidate) {
                 return StorabilityVerdict(reason: .authorizationInSharedCache)
             }
         }

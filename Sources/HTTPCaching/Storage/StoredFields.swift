@@ -15,7 +15,7 @@ public enum StoredFields {
     /// `no-cache="…"` (any role, §5.2.2.4) and, in a shared cache, of a qualified `private="…"` (§5.2.2.7).
     public static func excludedNames(_ fields: HTTPFields, cacheControl: CacheControl, role: CacheRole) -> Set<String> {
         var names = hopByHop
-        for member in fields.listValues(for: "connection") { names.insert(member.lowercased()) }
+        for member in fields.listValues(for: .connection) { names.insert(member.lowercased()) }
         names.formUnion(cacheControl.noCacheFieldNames)
         if role == .shared { names.formUnion(cacheControl.privateFieldNames) }
         return names
@@ -48,7 +48,7 @@ public enum StoredFields {
         -> (fields: HTTPFields, removedAny: Bool)
     {
         var listed: Set<String> = []
-        for member in fields.listValues(for: "connection") { listed.insert(member.lowercased()) }
+        for member in fields.listValues(for: .connection) { listed.insert(member.lowercased()) }
         listed.formUnion(cacheControl.noCacheFieldNames)
         if role == .shared { listed.formUnion(cacheControl.privateFieldNames) }
         func isExcluded(_ name: String) -> Bool {

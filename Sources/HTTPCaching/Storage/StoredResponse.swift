@@ -85,10 +85,10 @@ public struct StoredResponse: Sendable, Hashable {
         init(_ fields: HTTPFields, cacheControl parsedCacheControl: CacheControl?, isTargeted: Bool = false) {
             self.isTargeted = parsedCacheControl != nil && isTargeted
             cacheControl = parsedCacheControl ?? CacheControl(fields: fields)
-            date = fields.firstValue(for: "date").flatMap { HTTPDate.parse($0) }
+            date = fields.firstValue(for: .date).flatMap { HTTPDate.parse($0) }
             age = AgeField.parse(fields)
-            entityTag = fields.firstValue(for: "etag").flatMap { EntityTag($0) }
-            lastModifiedText = fields.firstValue(for: "last-modified")
+            entityTag = fields.firstValue(for: .eTag).flatMap { EntityTag($0) }
+            lastModifiedText = fields.firstValue(for: .lastModified)
             lastModified = lastModifiedText.flatMap { HTTPDate.parse($0) }
             expires = self.isTargeted ? .absent : Freshness.ExpiresValue(fields)
             varyFieldNames = Vary.fieldNames(of: fields)
@@ -99,7 +99,7 @@ public struct StoredResponse: Sendable, Hashable {
     /// its `Vary` has no `*`, its ``secondaryKey`` nominates exactly the fields its `Vary` names
     /// (a key that does not cover `Vary` never matches) and every nominated value matches.
     public func matches(request: HTTPFields, digest: (String) -> String) -> Bool {
-        guard requestMethod == "GET", let names = parsed.varyFieldNames else { return false }
+        guard requestMethod == .get, let names = parsed.varyFieldNames else { return false }
         if names.isEmpty && secondaryKey.entries.isEmpty { return true }
         guard names == secondaryKey.fieldNames else { return false }
         return Vary.matches(secondaryKey, request: request, digest: digest)
@@ -131,7 +131,7 @@ public struct StoredResponse: Sendable, Hashable {
     /// The fields to send when serving at `now`: the stored fields with `Age` set (§5.1, §4).
     public func servedFields(now: EpochSeconds) -> HTTPFields {
         var out = fields
-        out.set("Age", ageFieldValue(now: now))
+        out.set(.age, ageFieldValue(now: now))
         return out
     }
 }

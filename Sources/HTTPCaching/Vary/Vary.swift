@@ -9,9 +9,9 @@ public enum Vary {
     /// sorted), or `nil` when a member is `*` — also inside a list such as `Accept-Encoding, *` —
     /// in which case the response never matches (§4.1).
     public static func fieldNames(of responseFields: HTTPFields) -> [String]? {
-        guard responseFields.contains("vary") else { return [] }
+        guard responseFields.contains(.vary) else { return [] }
         var names: [String] = []
-        for member in responseFields.listValues(for: "vary") {
+        for member in responseFields.listValues(for: .vary) {
             if member == "*" { return nil }
             let name = member.lowercased()
             if !names.contains(name) { names.append(name) }

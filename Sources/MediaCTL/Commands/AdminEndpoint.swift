@@ -59,16 +59,16 @@ public struct AdminEndpoint: Sendable {
         guard Self.handles(target: target) else {
             return Self.problem(404, "no-route", "no endpoint at \(Self.path(of: target))")
         }
-        guard method == "POST" else {
+        guard method == .post else {
             var response = Self.problem(405, "method-not-allowed", "\(Self.purgePath) answers POST only")
-            response.fields.set("Allow", "POST")
+            response.fields.set(.allow, "POST")
             return response
         }
         guard isAuthorized(fields) else {
             var response = Self.problem(
                 401, "admin-token-required",
                 "\(Self.purgePath) requires the admin token of serve.json as a bearer token")
-            response.fields.set("WWW-Authenticate", "Bearer realm=\"mediactl-admin\"")
+            response.fields.set(.wwwAuthenticate, "Bearer realm=\"mediactl-admin\"")
             return response
         }
         guard body.count <= configuration.maximumBodyBytes else {
@@ -116,10 +116,10 @@ public struct AdminEndpoint: Sendable {
 
     private static func response(_ status: Int, _ body: [UInt8], contentType: String) -> ServiceResponse {
         var fields = HTTPFields()
-        fields.append("Content-Type", contentType)
-        fields.append("Content-Length", String(body.count))
-        fields.append("Cache-Control", "no-store")
-        fields.append("X-Content-Type-Options", "nosniff")
+        fields.append(.contentType, contentType)
+        fields.append(.contentLength, String(body.count))
+        fields.append(.cacheControl, "no-store")
+        fields.append(.xContentTypeOptions, "nosniff")
         return ServiceResponse(status: status, fields: fields, body: body, outcome: ServiceOutcome())
     }
 }

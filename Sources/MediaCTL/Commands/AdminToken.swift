@@ -15,7 +15,7 @@ struct AdminToken: Sendable {
 
     /// Whether `fields` carry the admin token.
     func accepts(_ fields: HTTPFields) -> Bool {
-        let values = fields.values(for: "Authorization")
+        let values = fields.values(for: .authorization)
         guard values.count == 1, let presented = try? BearerToken.parse(authorization: values[0]) else { return false }
         return ConstantTime.equals(Array(presented.token.utf8), token)
     }

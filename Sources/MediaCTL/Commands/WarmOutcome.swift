@@ -22,7 +22,7 @@ public enum WarmOutcome: Sendable, Hashable {
     /// The outcome of an answer with `status`, `fields` and `body`.
     public static func of(status: Int, fields: HTTPFields, body: [UInt8]) -> WarmOutcome {
         guard (200..<400).contains(status) else { return .refused(status: status, code: problemCode(body) ?? "-") }
-        let parameters = (fields["Cache-Status"] ?? "").split(separator: ";").dropFirst()
+        let parameters = (fields[.cacheStatus] ?? "").split(separator: ";").dropFirst()
             .map { $0.drop { $0 == " " } }
         var detail: Substring?
         for parameter in parameters {

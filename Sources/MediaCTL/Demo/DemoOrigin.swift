@@ -76,7 +76,7 @@ public final class DemoOrigin: HTTPHandling {
         let folder = path.split(separator: "/").first.map(String.init) ?? ""
         var resolved = path
         if folder == "web-receipts" {
-            guard let serviceToken, request.field("Authorization") == "Bearer " + serviceToken else {
+            guard let serviceToken, request.field(.authorization) == "Bearer " + serviceToken else {
                 var response = HTTPServerResponse.problem(status: 401, detail: "the service token is required")
                 response.headerFields.append(.wwwAuthenticate, "Bearer")
                 return response
@@ -105,7 +105,7 @@ public final class DemoOrigin: HTTPHandling {
             fields.append(.cacheControl, "private, max-age=60")
             fields.append(.eTag, file.etag)
         case "receipts":
-            let authorization = request.field("Authorization") ?? ""
+            let authorization = request.field(.authorization) ?? ""
             guard Self.tokens.contains(where: { authorization == "Bearer " + $0 }) else {
                 var response = HTTPServerResponse.problem(status: 401, detail: "a demo bearer token is required")
                 response.headerFields.append(.wwwAuthenticate, "Bearer")
@@ -116,7 +116,7 @@ public final class DemoOrigin: HTTPHandling {
         default:
             fields.append(.cacheControl, "no-store")
         }
-        if folder != "one-time", let condition = request.field("If-None-Match"),
+        if folder != "one-time", let condition = request.field(.ifNoneMatch),
             condition.split(separator: ",").contains(where: { $0.trimmingCharacters(in: .whitespaces) == file.etag })
         {
             fields.remove(.contentType)

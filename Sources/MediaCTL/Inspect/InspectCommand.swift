@@ -58,7 +58,7 @@ public struct InspectCommand: Sendable {
         let token = try options.credentialFile.map { path throws(CommandError) in try CredentialFile.readToken(atPath: path) }
         var url = options.url
         var fields = HTTPFields()
-        if let token { fields.append("Authorization", "Bearer " + token) }
+        if let token { fields.append(.authorization, "Bearer " + token) }
         var hasCredential = token != nil
         // A signed URL of the service: its signature first, then the origin request it stands for.
         let query = url.firstIndex(of: "?").map { url[url.index(after: $0)...] }
@@ -69,11 +69,11 @@ public struct InspectCommand: Sendable {
             guard let origin = signed.origin else { return .failure }
             url = origin.url
             fields = HTTPFields()
-            if let authorization = origin.authorization { fields.append("Authorization", authorization) }
+            if let authorization = origin.authorization { fields.append(.authorization, authorization) }
             if let (name, value) = origin.subjectHeader { fields.append(HTTPFieldName(name), value) }
             hasCredential = true
         }
-        fields.append("Accept-Encoding", "identity")   // as the service asks image origins
+        fields.append(.acceptEncoding, "identity")   // as the service asks image origins
         let requestTime = clock()
         let response: OriginResponse
         do {

@@ -92,7 +92,7 @@ struct Inspection {
         }
         let role: HTTPCaching.CacheRole = tier.cache == .private ? .private : .shared
         var fields = response.fields
-        if let format { fields.set("Content-Type", format) }
+        if let format { fields.set(.contentType, format) }
         let verdict = Storability.evaluate(
             method: "GET", requestFields: hasCredential ? ["Authorization": "Bearer <redacted>"] : HTTPFields(),
             status: response.status, responseFields: fields, role: role, targets: match?.route.targetedCacheControl ?? tier.targetedFields)
@@ -111,7 +111,7 @@ struct Inspection {
             request: .init(hasCredential: hasCredential, hasVersionParameter: tier.isVersioned(query: query)),
             // As the service proposes it: image tiers drop the origin's cookie before storage.
             response: .init(status: response.status, fields: fields,
-                            setsCookie: !tier.validatesImages && StoredFields.filter(fields, role: role).contains("set-cookie")),
+                            setsCookie: !tier.validatesImages && StoredFields.filter(fields, role: role).contains(.setCookie)),
             body: .init(byteCount: response.body.count, format: format, pixelWidth: width, pixelHeight: height),
             storability: storability)
         let decision = StorageHookChain().decide(proposal)

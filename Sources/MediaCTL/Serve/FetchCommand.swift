@@ -106,7 +106,7 @@ public struct FetchCommand: Sendable {
             policies: policies, stateDirectory: options.stateDirectory, fetcher: fetcher, configure: service)
         var fields = HTTPFields()
         for header in options.headers { fields.append(HTTPFieldName(header.name), header.value) }
-        if let token { fields.set("Authorization", "Bearer " + token) }
+        if let token { fields.set(.authorization, "Bearer " + token) }
         let response = await service.handle(ServiceRequest(target: options.path, fields: fields))
         await service.stop()
         let report = options.outputFile == "-" ? context.stderr : context.stdout
@@ -142,7 +142,7 @@ public struct FetchCommand: Sendable {
         if let outputFile { body += outputFile == "-" ? " (written to stdout)" : " (written to \(outputFile))" }
         lines.append(body)
         // An error's problem document (one line of JSON) says why, when the body is not written elsewhere.
-        if outputFile == nil, response.fields["Content-Type"] == "application/problem+json",
+        if outputFile == nil, response.fields[.contentType] == "application/problem+json",
            let text = String(validating: response.body, as: UTF8.self), !text.contains(where: \.isNewline) {
             lines.append("problem: \(text)")
         }

@@ -39,19 +39,19 @@ extension AdminHTTPHandler {
     /// when it is the 200 answer to `GET /_mediactl/metrics` and the public server (or an access log) is attached
     /// (for `HEAD`, only `Content-Length` grows); otherwise `response` unchanged.
     func addingServerMetrics(_ response: ServiceResponse, for request: HTTPServerRequest) -> ServiceResponse {
-        guard response.status == 200, request.method == "GET" || request.method == "HEAD",
+        guard response.status == 200, request.method.isRead,
             request.path == "/_mediactl/metrics"
         else { return response }
         let statistics = publicServer.statistics
         guard statistics != nil || accessLog != nil else { return response }
         var response = response
         let extra = Array(((statistics.map(Self.metricsLines) ?? "") + (accessLog?.metricsText ?? "")).utf8)
-        if request.method == "HEAD" {
-            let length = Int(response.fields["Content-Length"] ?? "") ?? 0
-            response.fields.set("Content-Length", String(length + extra.count))
+        if request.method == .head {
+            let length = Int(response.fields[.contentLength] ?? "") ?? 0
+            response.fields.set(.contentLength, String(length + extra.count))
         } else {
             response.body += extra
-            response.fields.set("Content-Length", String(response.body.count))
+            response.fields.set(.contentLength, String(response.body.count))
         }
         return response
     }

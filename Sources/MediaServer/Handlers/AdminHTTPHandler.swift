@@ -54,13 +54,13 @@ public struct AdminHTTPHandler: HTTPHandling {
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
         guard request.target.hasPrefix(Self.prefix) else { return Self.outsidePrefix }
-        if request.method == "POST" && (request.path == Self.purgePath || request.path == Self.reloadPath) { return nil }
+        if request.method == .post && (request.path == Self.purgePath || request.path == Self.reloadPath) { return nil }
         return answer(request)
     }
 
     public func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         guard request.target.hasPrefix(Self.prefix) else { return Self.outsidePrefix }
-        if request.method == "POST" {
+        if request.method == .post {
             switch request.path {
             case Self.purgePath:
                 guard let purge else { return Self.noEndpoint(Self.purgePath) }

@@ -9,13 +9,13 @@ extension Admission {
     {
         var hasCredential = false
         var partition: String?
-        let authorization = request.fields.values(for: "authorization")
+        let authorization = request.fields.values(for: .authorization)
         switch tier.credentials {
         case .strip:
             break
         case .refuse:
             // Credentials are `Authorization` and `Cookie` (MediaPolicy `Tier.CredentialPolicy`).
-            if !authorization.isEmpty || request.fields.contains("cookie") {
+            if !authorization.isEmpty || request.fields.contains(.cookie) {
                 return .failure(Refusal(response: Responder.problem(
                     400, code: "credentials-refused", detail: "tier \(tier.name) refuses credentials", outcome: outcome)))
             }
@@ -25,13 +25,13 @@ extension Admission {
                 token = try BearerToken.from(request.fields)
             } catch {
                 var response = Responder.problem(401, code: "invalid-token", detail: error.context, outcome: outcome)
-                response.fields.set("WWW-Authenticate", "Bearer error=\"invalid_token\"")
+                response.fields.set(.wwwAuthenticate, "Bearer error=\"invalid_token\"")
                 return .failure(Refusal(response: response))
             }
             guard let token else {
                 var response = Responder.problem(401, code: "credentials-required",
                                                  detail: "tier \(tier.name) requires a bearer token", outcome: outcome)
-                response.fields.set("WWW-Authenticate", "Bearer")
+                response.fields.set(.wwwAuthenticate, "Bearer")
                 return .failure(Refusal(response: response))
             }
             hasCredential = true

@@ -7,7 +7,7 @@ extension Admission {
     /// `Proxy-*`, `Host` (the origin's is sent), `Content-Length` (recomputed from the body) and `Expect`
     /// (met by the service, which reads the whole body first).
     static func passThroughFields(_ client: HTTPFields, forwardAuthorization: Bool) -> HTTPFields {
-        let named = Set(client.listValues(for: "connection").map { $0.lowercased() })
+        let named = Set(client.listValues(for: .connection).map { $0.lowercased() })
         // `Expect`: the service met the expectation itself (it reads the whole body before forwarding).
         let hopByHop = StoredFields.hopByHop.union(["trailer", "host", "content-length", "expect"])
         var out = client

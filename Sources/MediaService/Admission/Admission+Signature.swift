@@ -50,7 +50,7 @@ extension Admission {
             counters?.count("signature-required")
             var response = SignedAnswer.refusal(401, code: "signature-required",
                                                 detail: "tier \(tier.name) answers signed URLs only", outcome: outcome)
-            response.fields.set("WWW-Authenticate", "Mediactl-Signed-URL realm=\"\(tier.name)\"")
+            response.fields.set(.wwwAuthenticate, "Mediactl-Signed-URL realm=\"\(tier.name)\"")
             return .failure(Refusal(response: response))
         }
         if let known = snapshot.signatures.entry(for: request.target), known.match.route == match.route {
@@ -106,8 +106,8 @@ extension Admission {
                                    secrets: PolicySecrets) -> HTTPFields {
         var fields = HeaderHygiene.originRequestFields(from: client, forwardAuthorization: false,
                                                        forwarding: tier.forwardRequestHeaders)
-        fields.remove("Referer")
-        if let token = secrets.originTokens[route.name] { fields.set("Authorization", token.authorizationValue) }
+        fields.remove(.referer)
+        if let token = secrets.originTokens[route.name] { fields.set(.authorization, token.authorizationValue) }
         if let header = route.subjectHeader { fields.set(HTTPFieldName(header), signature.subject) }
         return fields
     }

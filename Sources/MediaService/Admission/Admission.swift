@@ -61,15 +61,15 @@ struct Admission: Sendable {
         if let cors, CORSResponder.isPreflight(request) {
             return .failure(Refusal(response: CORSResponder.preflight(request, cors: cors, outcome: outcome)))
         }
-        let isRead = request.method == "GET" || request.method == "HEAD"
+        let isRead = request.method.isRead
         if !isRead && route.methods != .all {
             var response = Responder.problem(405, code: "method-not-allowed",
                                              detail: "route \(route.name) answers GET and HEAD only", outcome: outcome)
-            response.fields.set("Allow", "GET, HEAD")
+            response.fields.set(.allow, "GET, HEAD")
             return .failure(Refusal(response: response))
         }
-        if isRead && (!request.body.isEmpty || request.fields.contains("transfer-encoding")
-                      || (request.fields["content-length"].map { $0 != "0" } ?? false)) {
+        if isRead && (!request.body.isEmpty || request.fields.contains(.transferEncoding)
+                      || (request.fields[.contentLength].map { $0 != "0" } ?? false)) {
             return .failure(Refusal(response: Responder.problem(400, code: "body-not-allowed",
                                                                 detail: "a \(request.method) request carries no body",
                                                                 outcome: outcome)))
@@ -122,14 +122,14 @@ struct Admission: Sendable {
             // Validation and storage need the image's own bytes (RFC 9110 §12.5.3): the client's
             // Accept-Encoding is not the cache's; a coding applied anyway is decoded by the transport
             // (OriginRequest.decodesContentCoding), bounded by maxObjectBytes.
-            originFields.set("Accept-Encoding", "identity")
+            originFields.set(.acceptEncoding, "identity")
         }
         // With cors, mediactl answers CORS itself: the origin never sees Origin (so its answer cannot vary on it).
-        if cors != nil { originFields.remove("origin") }
+        if cors != nil { originFields.remove(.origin) }
         var upstreamURL = match.upstreamURL
         var variant: VariantSelection?
         if isRead, runtime.variantDeclaration != nil {
-            switch MediaService.selectVariant(match, runtime: runtime, accept: request.fields["accept"]) {
+            switch MediaService.selectVariant(match, runtime: runtime, accept: request.fields[.accept]) {
             case .success(let selected?):
                 variant = selected.selection
                 upstreamURL = selected.sourceURL

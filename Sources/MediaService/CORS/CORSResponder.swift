@@ -20,8 +20,8 @@ enum CORSResponder {
 
     /// Whether `request` is a CORS preflight: `OPTIONS` with `Origin` and `Access-Control-Request-Method`.
     static func isPreflight(_ request: ServiceRequest) -> Bool {
-        request.method == "OPTIONS" && request.fields.contains("origin")
-            && request.fields.contains("access-control-request-method")
+        request.method == .options && request.fields.contains(.origin)
+            && request.fields.contains(.accessControlRequestMethod)
     }
 
     /// The answer to a preflight on a route with `cors`: `204` with `Access-Control-Allow-Origin`,
@@ -29,21 +29,21 @@ enum CORSResponder {
     /// `Access-Control-Allow-Headers: Authorization`, and `Vary: Origin`; for an origin not listed, `403`
     /// problem `cors-origin-not-allowed` without CORS fields. Never reaches the origin.
     static func preflight(_ request: ServiceRequest, cors: CORSPolicy, outcome: ServiceOutcome) -> ServiceResponse {
-        let origin = request.fields["origin"] ?? ""
+        let origin = request.fields[.origin] ?? ""
         guard cors.allows(origin) else {
             var refusal = Responder.problem(403, code: "cors-origin-not-allowed",
                                             detail: "this origin may not read the route's answers", outcome: outcome)
-            refusal.fields.append("Vary", "Origin")
+            refusal.fields.append(.vary, "Origin")
             return refusal
         }
         var fields = HTTPFields()
-        fields.append("Access-Control-Allow-Origin", origin)
-        fields.append("Access-Control-Allow-Methods", "GET, HEAD")
-        if cors.allowAuthorization { fields.append("Access-Control-Allow-Headers", "Authorization") }
-        fields.append("Access-Control-Max-Age", String(cors.maxAge))
-        fields.append("Vary", "Origin")
-        fields.append("Cache-Control", "no-store")
-        fields.append("X-Content-Type-Options", "nosniff")
+        fields.append(.accessControlAllowOrigin, origin)
+        fields.append(.accessControlAllowMethods, "GET, HEAD")
+        if cors.allowAuthorization { fields.append(.accessControlAllowHeaders, "Authorization") }
+        fields.append(.accessControlMaxAge, String(cors.maxAge))
+        fields.append(.vary, "Origin")
+        fields.append(.cacheControl, "no-store")
+        fields.append(.xContentTypeOptions, "nosniff")
         var outcome = outcome
         outcome.reason = preflightReason
         return ServiceResponse(status: 204, fields: fields, body: [], outcome: outcome)
@@ -57,13 +57,13 @@ enum CORSResponder {
         if fields.fields.contains(where: { isCORSField($0.name) }) {
             fields = HTTPFields(lines: fields.fields.filter { !isCORSField($0.name) })
         }
-        if !fields.listValues(for: "Vary").contains(where: { HTTPFields.namesEqual(String($0), "Origin") }) {
-            fields.append("Vary", "Origin")
+        if !fields.listValues(for: .vary).contains(where: { HTTPFields.namesEqual(String($0), "Origin") }) {
+            fields.append(.vary, "Origin")
         }
         if let origin, cors.allows(origin) {
-            fields.append("Access-Control-Allow-Origin", origin)
-            fields.append("Access-Control-Expose-Headers", exposedFields)
-            fields.append("Timing-Allow-Origin", origin)
+            fields.append(.accessControlAllowOrigin, origin)
+            fields.append(.accessControlExposeHeaders, exposedFields)
+            fields.append(.timingAllowOrigin, origin)
         }
         response.fields = fields
     }
@@ -71,7 +71,7 @@ enum CORSResponder {
     /// An origin's answer on a `cors` route before it is validated, stored or served: its CORS fields dropped
     /// and `Origin` removed from its `Vary` (the origin never saw the field: mediactl does not send it).
     static func originFieldsWithoutCORS(_ fields: HTTPFields) -> HTTPFields {
-        let varies = fields.listValues(for: "Vary")
+        let varies = fields.listValues(for: .vary)
         let hasOriginVary = varies.contains { HTTPFields.namesEqual(String($0), "Origin") }
         guard hasOriginVary || fields.fields.contains(where: { isCORSField($0.name) }) else { return fields }
         var kept = fields.fields.filter { !isCORSField($0.name) && !HTTPFields.namesEqual($0.name, "Vary") }

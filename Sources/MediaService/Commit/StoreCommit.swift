@@ -34,10 +34,10 @@ extension StoreCommit {
         var responseFields = response.fields
         if let image {
             // The declared type never decides; the origin's cookies never reach image clients.
-            responseFields.set("Content-Type", image.format.mimeType)
-            responseFields.remove("Set-Cookie")
+            responseFields.set(.contentType, image.format.mimeType)
+            responseFields.remove(.setCookie)
         }
-        responseFields.set("Content-Length", String(response.body.count))
+        responseFields.set(.contentLength, String(response.body.count))
         let outcome = StoredResponse.storing(
             method: "GET", requestFields: fields, status: response.status, responseFields: responseFields,
             role: context.role, requestTime: Int64(requestTime), responseTime: Int64(responseTime), digest: digest,
@@ -59,11 +59,11 @@ extension StoreCommit {
         let proposal = StorageProposal(
             tier: tier, route: context.route,
             request: .init(hasCredential: context.hasCredential, hasVersionParameter: context.isVersioned,
-                           isRangeRequest: fields.contains("range"),
+                           isRangeRequest: fields.contains(.range),
                            purgedDuringExchange: wasPurgedDuringExchange(context)),
             response: .init(status: response.status, fields: responseFields,
                             currentAge: Int(min(stored.currentAge(now: Int64(responseTime)), Int64(Int32.max))),
-                            setsCookie: stored.fields.contains("set-cookie")),
+                            setsCookie: stored.fields.contains(.setCookie)),
             body: .init(byteCount: response.body.count, format: image?.format.mimeType,
                         pixelWidth: image?.width, pixelHeight: image?.height),
             storability: storability)

@@ -48,7 +48,7 @@ public struct BearerToken: Hashable, Sendable, CustomStringConvertible, CustomDe
     /// - Throws: ``CredentialError/Code/multipleAuthorization`` for more than one line, or what
     ///   ``parse(authorization:)`` throws.
     public static func from(_ fields: HTTPFields) throws(CredentialError) -> BearerToken? {
-        let values = fields.values(for: "Authorization")
+        let values = fields.values(for: .authorization)
         guard let value = values.first else { return nil }
         guard values.count == 1 else {
             throw CredentialError(.multipleAuthorization, "\(values.count) Authorization field lines")

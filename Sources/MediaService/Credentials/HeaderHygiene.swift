@@ -33,7 +33,7 @@ public enum HeaderHygiene {
     /// - Returns: the passed fields in the client's order, then `User-Agent`.
     public static func originRequestFields(from client: HTTPFields, forwardAuthorization: Bool,
                                            forwarding: [String] = [], carriesBody: Bool = false) -> HTTPFields {
-        let hopByHop = client.listValues(for: "Connection").map(String.init)
+        let hopByHop = client.listValues(for: .connection).map(String.init)
         var forwardsUserAgent = false
         for name in forwarding where HTTPFields.namesEqual(name, "user-agent") { forwardsUserAgent = true }
         func passes(_ name: String) -> Bool {

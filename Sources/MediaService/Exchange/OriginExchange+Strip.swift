@@ -18,7 +18,7 @@ extension OriginExchange {
     ///   `Cache-Control: no-transform` (`origin-forbids-transform`, RFC 9110 §7.7) or the metadata cannot be
     ///   removed losslessly (`metadata-not-strippable`).
     static func stripMetadata(_ context: RequestContext, _ response: OriginResponse) -> Result<StrippedOriginal, Refusal> {
-        if CacheControl(response.fields["cache-control"] ?? "").noTransform {
+        if CacheControl(response.fields[.cacheControl] ?? "").noTransform {
             return .failure(Refusal(status: 502, code: "origin-forbids-transform",
                                     detail: "the origin sent Cache-Control: no-transform, and tier \(context.tier.name) serves originals only without their metadata"))
         }

@@ -44,7 +44,7 @@ public struct OriginRequest: Sendable, Hashable {
 
     /// Whether the request may be retried after a connection failure (RFC 9110 §9.2.2):
     /// `GET` and `HEAD` only, and only when ``allowsRetry``.
-    public var isRetryable: Bool { allowsRetry && (method == "GET" || method == "HEAD") }
+    public var isRetryable: Bool { allowsRetry && (method.isRead) }
 }
 
 /// An origin's answer, redirects included (they are never followed).

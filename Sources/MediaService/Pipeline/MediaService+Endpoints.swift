@@ -7,13 +7,13 @@ extension MediaService {
     /// `GET /_mediactl/metrics` (Prometheus text format 0.0.4).
     func internalEndpoint(_ request: ServiceRequest) -> ServiceResponse {
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
-        guard request.method == "GET" || request.method == "HEAD" else {
+        guard request.method.isRead else {
             let isPurge = path == "/_mediactl/purge"
             let allowed = isPurge ? "POST" : "GET, HEAD"
             var response = Responder.problem(405, code: "method-not-allowed",
                                              detail: "\(path) answers \(isPurge ? "POST" : "GET and HEAD") only",
                                              outcome: ServiceOutcome())
-            response.fields.set("Allow", allowed)
+            response.fields.set(.allow, allowed)
             return response
         }
         let body: [UInt8]
@@ -31,11 +31,11 @@ extension MediaService {
             return Responder.problem(404, code: "no-route", detail: "no endpoint at \(path)", outcome: ServiceOutcome())
         }
         var fields = HTTPFields()
-        fields.append("Content-Type", contentType)
-        fields.append("Content-Length", String(body.count))
-        fields.append("Cache-Control", "no-store")
-        fields.append("X-Content-Type-Options", "nosniff")
-        return ServiceResponse(status: 200, fields: fields, body: request.method == "HEAD" ? [] : body,
+        fields.append(.contentType, contentType)
+        fields.append(.contentLength, String(body.count))
+        fields.append(.cacheControl, "no-store")
+        fields.append(.xContentTypeOptions, "nosniff")
+        return ServiceResponse(status: 200, fields: fields, body: request.method == .head ? [] : body,
                                outcome: ServiceOutcome())
     }
 

@@ -41,7 +41,7 @@ extension MediaService {
         case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
         admitted = AdmittedRequest(request: request, context: context)
-        guard context.method == "GET" || context.method == "HEAD",
+        guard context.method.isRead,
               context.cachePolicy != .reloadIgnoringLocalCacheData else { return nil }
         let time = now
         // A variant is looked up under its own key (the context's URL is its source's).

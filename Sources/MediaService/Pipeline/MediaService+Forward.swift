@@ -8,7 +8,7 @@ extension MediaService {
     /// RFC 9111 and the tier allow it).
     func forward(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
                  conditional: HTTPFields?, reason: CacheStatus.Forward) async -> Served {
-        if context.method == "HEAD", context.isGeneric, context.variant == nil {
+        if context.method == .head, context.isGeneric, context.variant == nil {
             return Served(await headThrough(context, decision: &decision, candidates: candidates, conditional: conditional,
                                             reason: reason))
         }
@@ -90,8 +90,8 @@ extension MediaService {
     /// request fields images are commonly negotiated on.
     func flightKey(_ context: RequestContext, conditional: HTTPFields?) -> String {
         let fields = context.originFields
-        let accept = fields["accept"] ?? "", encoding = fields["accept-encoding"] ?? ""
-        let language = fields["accept-language"] ?? ""
+        let accept = fields[.accept] ?? "", encoding = fields[.acceptEncoding] ?? ""
+        let language = fields[.acceptLanguage] ?? ""
         let validators = conditional?.description ?? ""
         // One byte buffer, one String at the end (String `+=` re-checks capacity and ASCII-ness per append).
         var key: [UInt8] = []
@@ -153,7 +153,7 @@ extension MediaService {
     /// Whether an unstored answer may go to coalesced waiters: no `Set-Cookie`, no `private`, no `no-store`.
     static func mayShareUnstored(_ fields: HTTPFields) -> Bool {
         let cc = CacheControl(fields: fields)
-        return !fields.contains("set-cookie") && !cc.isPrivate && !cc.noStore
+        return !fields.contains(.setCookie) && !cc.isPrivate && !cc.noStore
     }
 
     /// A refusal before storage: audited `skip` with the reason, answered with a problem.
@@ -184,7 +184,7 @@ extension MediaService {
         case 400...499:
             var problem = Responder.problem(status, code: "origin-status-\(status)", detail: "the origin answered \(status)",
                                             outcome: outcome)
-            if status == 401 { problem.fields.set("WWW-Authenticate", "Bearer") }
+            if status == 401 { problem.fields.set(.wwwAuthenticate, "Bearer") }
             response = problem
         default:
             response = Responder.problem(502, code: "origin-status-\(status)",

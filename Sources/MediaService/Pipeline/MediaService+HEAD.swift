@@ -94,7 +94,7 @@ extension MediaService {
     /// The fields a HEAD's 200 may merge into a stored response: a shared tier that refuses cookies never merges one.
     private func headUpdateFields(_ context: RequestContext, _ fields: HTTPFields) -> HTTPFields {
         var update = fields
-        if context.role == .shared, context.tier.setCookie == .refuse { update.remove("Set-Cookie") }
+        if context.role == .shared, context.tier.setCookie == .refuse { update.remove(.setCookie) }
         return update
     }
 
@@ -104,7 +104,7 @@ extension MediaService {
         -> ServiceResponse {
         var fields = StoredFields.filter(response.fields, role: .private)
         let status = CacheStatus(forward: reason, forwardStatus: response.status)
-        fields.set("Cache-Status", status.description)
+        fields.set(.cacheStatus, status.description)
         var outcome = context.outcome
         outcome.cacheStatus = status.description
         outcome.storage = "none"

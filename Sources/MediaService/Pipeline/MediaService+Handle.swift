@@ -32,7 +32,7 @@ extension MediaService {
 
     /// The answer to an admitted request: a pass-through exchange, or the cache's (RFC 9111).
     private func answer(_ request: ServiceRequest, admitted context: RequestContext) async -> ServiceResponse {
-        if context.method != "GET" && context.method != "HEAD" {
+        if context.method != .get && context.method != .head {
             return finished(await passThrough(context, body: request.body), request, context)
         }
         return finished(await serve(context).response.withoutBody(for: request.method), request, context)

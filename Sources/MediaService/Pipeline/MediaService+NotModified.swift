@@ -20,7 +20,7 @@ extension MediaService {
         var served: (Candidate, StoredResponse, StoredHead, ttl: Int64, kept: Bool)?
         var updateFields = response.fields
         // A shared cache never merges an origin cookie into what every later client is served.
-        if context.role == .shared, context.tier.setCookie == .refuse { updateFields.remove("Set-Cookie") }
+        if context.role == .shared, context.tier.setCookie == .refuse { updateFields.remove(.setCookie) }
         for index in selected {
             let candidate = candidates[index]
             var response = candidate.response

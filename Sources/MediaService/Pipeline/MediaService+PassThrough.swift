@@ -27,11 +27,11 @@ extension MediaService {
                                                        target: context.upstreamURL, responseFields: response.fields)
         for uri in invalidated { invalidate(primary: uri) }
         var fields = StoredFields.filter(response.fields, role: .private)
-        fields.remove("Content-Length")
-        if response.status != 304 && response.status != 204 { fields.set("Content-Length", String(response.body.count)) }
+        fields.remove(.contentLength)
+        if response.status != 304 && response.status != 204 { fields.set(.contentLength, String(response.body.count)) }
         let status = CacheStatus(forward: .method, forwardStatus: response.status,
                                  detail: invalidated.isEmpty ? nil : "invalidated")
-        fields.set("Cache-Status", status.description)
+        fields.set(.cacheStatus, status.description)
         var outcome = context.outcome
         outcome.cacheStatus = status.description
         outcome.storage = "none"

@@ -26,15 +26,15 @@ extension MediaService {
                 detail: "the audit log cannot be written since \(outage.since) (\(outage.shortCause)): responses are "
                     + "served but not stored; next retry in \(wait) s",
                 outcome: ServiceOutcome())
-            response.fields.set("Retry-After", String(wait))
+            response.fields.set(.retryAfter, String(wait))
             return response.withoutBody(for: request.method)
         }
         let body = Array("{\"audit\":\"ok\",\"status\":\"ready\"}\n".utf8)
         var fields = HTTPFields()
-        fields.append("Content-Type", "application/json")
-        fields.append("Content-Length", String(body.count))
-        fields.append("Cache-Control", "no-store")
-        fields.append("X-Content-Type-Options", "nosniff")
+        fields.append(.contentType, "application/json")
+        fields.append(.contentLength, String(body.count))
+        fields.append(.cacheControl, "no-store")
+        fields.append(.xContentTypeOptions, "nosniff")
         return ServiceResponse(status: 200, fields: fields, body: body, outcome: ServiceOutcome())
             .withoutBody(for: request.method)
     }

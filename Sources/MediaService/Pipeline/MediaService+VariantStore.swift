@@ -33,14 +33,14 @@ extension MediaService {
         for name in ["content-encoding", "content-range", "content-md5", "digest", "repr-digest", "content-digest"] {
             fields.remove(HTTPFieldName(name))
         }
-        fields.set("Content-Type", image.format.mimeType)
-        fields.set("Content-Length", String(image.bytes.count))
-        fields.set("ETag", "\"v-" + String(SHA256.hash(image.bytes).hex.prefix(32)) + "\"")
+        fields.set(.contentType, image.format.mimeType)
+        fields.set(.contentLength, String(image.bytes.count))
+        fields.set(.eTag, "\"v-" + String(SHA256.hash(image.bytes).hex.prefix(32)) + "\"")
         // The variant key has no secondary key: a source that varies on anything but what every variant request
         // shares (the identity coding the cache always asks for; the credential on a partitioned tier, already in
         // the key) keeps its variants out of storage.
         let varies = Self.variesBeyondVariantKey(captured.response, tier: tier)
-        if !varies { fields.remove("vary") }
+        if !varies { fields.remove(.vary) }
         let response = StoredResponse(status: 200, fields: fields, requestTime: captured.response.requestTime,
                                       responseTime: captured.response.responseTime, targets: captured.response.targets)
         let lifetime = min(captured.response.freshnessLifetime(role: stored.role), captured.head.policyTTL)

@@ -78,8 +78,8 @@ extension MediaService {
             response.outcome.derivedFrom = head.derivedFrom
         }
         if selection.negotiated,
-           !response.fields.listValues(for: "Vary").contains(where: { HTTPFields.namesEqual(String($0), "Accept") }) {
-            response.fields.append("Vary", "Accept")
+           !response.fields.listValues(for: .vary).contains(where: { HTTPFields.namesEqual(String($0), "Accept") }) {
+            response.fields.append(.vary, "Accept")
         }
         return response
     }
@@ -208,7 +208,7 @@ extension MediaService {
     /// (no storage decision was made).
     func busy(_ context: RequestContext, code: String, detail: String) -> ServiceResponse {
         var response = Responder.problem(503, code: code, detail: detail, outcome: context.outcome)
-        response.fields.set("Retry-After", "1")
+        response.fields.set(.retryAfter, "1")
         return response
     }
 

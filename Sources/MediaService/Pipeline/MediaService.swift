@@ -212,7 +212,7 @@ public final class MediaService: Sendable {
         let cors = hitRoutes.snapshot.cors
         if !cors.isEmpty, let route = response.outcome.route, response.outcome.reason != CORSResponder.preflightReason,
            let policy = context?.cors ?? cors[route] {
-            CORSResponder.decorate(&response, cors: policy, origin: request.fields["origin"])
+            CORSResponder.decorate(&response, cors: policy, origin: request.fields[.origin])
         }
         return response
     }

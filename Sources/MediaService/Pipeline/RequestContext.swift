@@ -88,7 +88,7 @@ struct RequestContext: Sendable {
     /// `Authorization` sees the forwarded credential) with the cache policy's directives added.
     var cacheRequest: CacheRequest {
         var fields = originFields
-        if let added = cachePolicy.addedCacheControl { fields.append("Cache-Control", added) }
+        if let added = cachePolicy.addedCacheControl { fields.append(.cacheControl, added) }
         return CacheRequest(method: "GET", fields: fields)
     }
 

@@ -41,7 +41,7 @@ public struct ServiceResponse: Sendable {
 extension ServiceResponse {
     /// This response with its body dropped when `method` is `HEAD` (fields unchanged).
     func withoutBody(for method: HTTPMethod) -> ServiceResponse {
-        guard method == "HEAD", bodyCount != 0 else { return self }
+        guard method == .head, bodyCount != 0 else { return self }
         var response = self
         response.body = []
         return response

@@ -48,10 +48,10 @@ enum Responder {
     static func problem(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
         let body = ProblemDetails(status: status, code: code, detail: detail).json
         var fields = HTTPFields()
-        fields.append("Content-Type", "application/problem+json")
-        fields.append("Content-Length", String(body.count))
-        fields.append("Cache-Control", "no-store")
-        fields.append("X-Content-Type-Options", "nosniff")
+        fields.append(.contentType, "application/problem+json")
+        fields.append(.contentLength, String(body.count))
+        fields.append(.cacheControl, "no-store")
+        fields.append(.xContentTypeOptions, "nosniff")
         var outcome = outcome
         outcome.reason = outcome.reason ?? code
         return ServiceResponse(status: status, fields: fields, body: body, outcome: outcome)
@@ -62,7 +62,7 @@ enum Responder {
     /// origin's value is sent, so no downstream cache keeps what the origin keeps out of shared
     /// caches (RFC 9111 §5.2.2.5 and §5.2.2.7).
     static func downstreamCacheControl(_ tier: Tier, origin: HTTPFields) -> String? {
-        let originValue = origin["cache-control"]
+        let originValue = origin[.cacheControl]
         guard let configured = tier.downstreamCacheControl(origin: originValue) else { return nil }
         guard let originValue, configured != originValue else { return configured }
         let originDirectives = CacheControl(originValue)
@@ -91,7 +91,7 @@ enum Responder {
     static func servedValidators(_ response: StoredResponse, _ head: StoredHead) -> StoredResponse {
         guard let servedETag = head.servedETag else { return response }
         var served = response
-        served.fields.set("ETag", servedETag)
+        served.fields.set(.eTag, servedETag)
         return served
     }
 
@@ -127,27 +127,27 @@ enum Responder {
             for field in response.fields {
                 if let name = keptImageTierName(field.name) { fields.append(HTTPFieldName(name), field.value) }
             }
-            if let contentType = head.contentType { fields.set("Content-Type", contentType) }
+            if let contentType = head.contentType { fields.set(.contentType, contentType) }
         } else {
             for field in response.fields where !["age", "content-length", "cache-control"].contains(field.name.lowercased()) {
                 fields.append(HTTPFieldName(field.name), field.value)
             }
         }
-        if let servedETag = head.servedETag { fields.set("ETag", servedETag) }
-        fields.set("Age", response.ageFieldValue(now: now))
+        if let servedETag = head.servedETag { fields.set(.eTag, servedETag) }
+        fields.set(.age, response.ageFieldValue(now: now))
         if var cacheControl = downstreamCacheControl(tier, origin: response.fields) {
             if tier.validatesImages && tier.downstreamCacheControl == nil {
                 cacheControl = clamped(cacheControl, to: Int64(tier.ttlCap(versioned: context.isVersioned)))
             }
-            fields.set("Cache-Control", cacheControl)
+            fields.set(.cacheControl, cacheControl)
         }
         if tier.partition == .credential,
-           !fields.listValues(for: "Vary").contains(where: { HTTPFields.namesEqual(String($0), "Authorization") }) {
-            fields.append("Vary", "Authorization")
+           !fields.listValues(for: .vary).contains(where: { HTTPFields.namesEqual(String($0), "Authorization") }) {
+            fields.append(.vary, "Authorization")
         }
-        fields.set("X-Content-Type-Options", "nosniff")
+        fields.set(.xContentTypeOptions, "nosniff")
         let cacheStatusValue = cacheStatus.description
-        fields.set("Cache-Status", cacheStatusValue)
+        fields.set(.cacheStatus, cacheStatusValue)
         var outcome = context.outcome
         outcome.cacheStatus = cacheStatusValue
         outcome.storage = storage
@@ -155,20 +155,20 @@ enum Responder {
         let notModified = (200...299).contains(response.status)
             && ConditionalRequest.isNotModified(requestFields: context.clientFields, stored: servedValidators(response, head))
         if notModified {
-            fields.remove("Content-Type")
-            fields.remove("Content-Language")
+            fields.remove(.contentType)
+            fields.remove(.contentLanguage)
             return ServiceResponse(status: 304, fields: fields, body: [], outcome: outcome)
         }
         if response.status == 200 {
             // Ranges are served from every complete 200 this builds (RFC 9110 §14.3).
-            fields.set("Accept-Ranges", "bytes")
-            if context.method == "GET", let range = context.clientFields["range"] {
+            fields.set(.acceptRanges, "bytes")
+            if context.method == .get, let range = context.clientFields[.range] {
                 if let partial = ranged(range, response: response, head: head, body: body, fields: fields,
                                         context: context, outcome: outcome) { return partial }
             }
         }
-        if response.status != 304 && response.status != 204 { fields.set("Content-Length", String(body.count)) }
-        return ServiceResponse(status: response.status, fields: fields, body: context.method == "HEAD" ? [] : body,
+        if response.status != 304 && response.status != 204 { fields.set(.contentLength, String(body.count)) }
+        return ServiceResponse(status: response.status, fields: fields, body: context.method == .head ? [] : body,
                                outcome: outcome)
     }
 
@@ -182,7 +182,7 @@ enum Responder {
         // The validator clients see: a stripped original's own `ETag`, else the stored one.
         let entityTag = if let served = head.servedETag { EntityTag(served) } else { response.parsed.entityTag }
         let selection = RangeSelection.evaluate(
-            method: "GET", range: range, ifRange: context.clientFields["if-range"], status: 200, length: body.count,
+            method: "GET", range: range, ifRange: context.clientFields[.ifRange], status: 200, length: body.count,
             entityTag: entityTag, lastModified: response.parsed.lastModified,
             date: response.parsed.date ?? response.responseTime)
         switch selection {
@@ -190,16 +190,16 @@ enum Responder {
             return nil
         case .partial(let part):
             var fields = fields
-            fields.set("Content-Range", ContentRange.value(part, completeLength: body.count))
-            fields.set("Content-Length", String(part.count))
+            fields.set(.contentRange, ContentRange.value(part, completeLength: body.count))
+            fields.set(.contentLength, String(part.count))
             return ServiceResponse(status: 206, fields: fields, storage: body, range: part.offsets, outcome: outcome)
         case .unsatisfiable:
             var problem = problem(416, code: "range-not-satisfiable",
                                   detail: "no range of the Range field starts within the \(body.count) bytes of the representation",
                                   outcome: outcome)
-            problem.fields.set("Content-Range", ContentRange.unsatisfied(completeLength: body.count))
-            problem.fields.set("Accept-Ranges", "bytes")
-            if let cacheStatus = fields["cache-status"] { problem.fields.set("Cache-Status", cacheStatus) }
+            problem.fields.set(.contentRange, ContentRange.unsatisfied(completeLength: body.count))
+            problem.fields.set(.acceptRanges, "bytes")
+            if let cacheStatus = fields[.cacheStatus] { problem.fields.set(.cacheStatus, cacheStatus) }
             return problem
         }
     }

@@ -7,11 +7,11 @@ import MediaSigning
 enum SignedAnswer {
     /// `response` with ``SignedAnswer``'s fields for a signature expiring at `expires` (Unix seconds), at `now`.
     static func decorate(_ response: inout ServiceResponse, expires: Int64, now: Double) {
-        response.fields.set("Referrer-Policy", "no-referrer")
+        response.fields.set(.referrerPolicy, "no-referrer")
         let remaining = max(0, expires - Int64(now.rounded(.up)))
-        guard let value = response.fields["cache-control"] else {
+        guard let value = response.fields[.cacheControl] else {
             if (200...299).contains(response.status) || response.status == 304 {
-                response.fields.set("Cache-Control", "private, max-age=\(remaining)")
+                response.fields.set(.cacheControl, "private, max-age=\(remaining)")
             }
             return
         }
@@ -19,13 +19,13 @@ enum SignedAnswer {
         if directives.noStore { return }
         var capped = Responder.clamped(value, to: remaining)
         if directives.maxAge == nil { capped += ", max-age=\(remaining)" }
-        response.fields.set("Cache-Control", capped)
+        response.fields.set(.cacheControl, capped)
     }
 
     /// A refusal of a signed request: problem+json with `Referrer-Policy: no-referrer`.
     static func refusal(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
         var response = Responder.problem(status, code: code, detail: detail, outcome: outcome)
-        response.fields.set("Referrer-Policy", "no-referrer")
+        response.fields.set(.referrerPolicy, "no-referrer")
         return response
     }
 }

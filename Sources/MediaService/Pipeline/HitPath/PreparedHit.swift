@@ -52,7 +52,7 @@ final class PreparedHit: Sendable {
         ageIndex = age ?? 0
         cacheStatusIndex = cacheStatus ?? 0
         isServable = age != nil && cacheStatus != nil && template.status == response.status
-            && response.requestMethod == "GET" && response.parsed.varyFieldNames?.isEmpty == true
+            && response.requestMethod == .get && response.parsed.varyFieldNames?.isEmpty == true
             && response.secondaryKey.entries.isEmpty && !response.parsed.cacheControl.noCache
     }
 
