@@ -19,10 +19,10 @@ enum CachingBenchmarks {
         let now: EpochSeconds = 1_700_000_000
         let stored = StoredResponse(
             status: 200,
-            fields: HTTPFields([("Cache-Control", header), ("Date", HTTPDate.format(now - 100)), ("ETag", "\"v1\""),
-                                ("Content-Type", "image/jpeg"), ("Content-Length", "48213")]),
+            fields: [(.cacheControl, header), (.date, HTTPDate.format(now - 100)), (.eTag, "\"v1\""),
+                     (.contentType, "image/jpeg"), (.contentLength, "48213")],
             requestTime: now - 100, responseTime: now - 100)
-        let request = CacheRequest(method: "GET", fields: HTTPFields([("Accept", "image/*")]))
+        let request = CacheRequest(method: .get, fields: [(.accept, "image/*")])
         let candidates = [stored]
         let decisionIterations = 2_000_000
         let decisionNs = best(iterations: decisionIterations) {
@@ -32,7 +32,7 @@ enum CachingBenchmarks {
         report("serving decision (fresh hit, prepared request)", decisionNs)
 
         let fullNs = best(iterations: decisionIterations) {
-            let request = CacheRequest(method: "GET", fields: HTTPFields([("Accept", "image/*")]))
+            let request = CacheRequest(method: .get, fields: [(.accept, "image/*")])
             var machine = ServingDecision(request: request, candidates: candidates, role: .shared, digest: { $0 })
             if case .serveFresh(_, let age) = machine.lookup(now: now) { sink &+= age }
         }

@@ -52,22 +52,22 @@ final class ServiceFixture: Sendable {
 
     /// The origin's answer fields for a catalog image: one year, immutable, with a validator.
     static func originFields() -> HTTPFields {
-        HTTPFields([
-            ("Cache-Control", "public, max-age=31536000, immutable"),
-            ("Content-Type", "image/jpeg"),
-            ("Date", HTTPDate.format(Int64(Date().timeIntervalSince1970))),
-            ("ETag", "\"5d40df37\""),
-            ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"),
-        ])
+        [
+            (.cacheControl, "public, max-age=31536000, immutable"),
+            (.contentType, "image/jpeg"),
+            (.date, HTTPDate.format(Int64(Date().timeIntervalSince1970))),
+            (.eTag, "\"5d40df37\""),
+            (.lastModified, "Sun, 06 Nov 1994 08:49:37 GMT"),
+        ]
     }
 
     /// Client request fields as a browser-like image client sends them.
-    static let clientFields = HTTPFields([
-        ("Host", "127.0.0.1:8080"),
-        ("User-Agent", "mediabench/1"),
-        ("Accept", "image/avif,image/webp,image/*,*/*;q=0.8"),
-        ("Accept-Encoding", "gzip, deflate"),
-    ])
+    static let clientFields: HTTPFields = [
+        (.host, "127.0.0.1:8080"),
+        (.userAgent, "mediabench/1"),
+        (.accept, "image/avif,image/webp,image/*,*/*;q=0.8"),
+        (.acceptEncoding, "gzip, deflate"),
+    ]
 }
 
 /// A benchmark setup failure, with what went wrong.

@@ -62,12 +62,12 @@ final class VariantFixture: Sendable {
 
     /// The origin's answer fields for a large image: public, one year, immutable, with validators.
     static func originFields() -> HTTPFields {
-        HTTPFields([
-            ("Cache-Control", "public, max-age=31536000, immutable"),
-            ("Content-Type", "image/jpeg"),
-            ("Date", HTTPDate.format(Int64(Date().timeIntervalSince1970))),
-            ("ETag", "\"large-1\""),
-            ("Last-Modified", "Sun, 06 Nov 1994 08:49:37 GMT"),
-        ])
+        [
+            (.cacheControl, "public, max-age=31536000, immutable"),
+            (.contentType, "image/jpeg"),
+            (.date, HTTPDate.format(Int64(Date().timeIntervalSince1970))),
+            (.eTag, "\"large-1\""),
+            (.lastModified, "Sun, 06 Nov 1994 08:49:37 GMT"),
+        ]
     }
 }

@@ -68,7 +68,7 @@ enum ReloadEndpoint {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return HTTPServerResponse(
             status: status,
-            headerFields: [("Content-Type", contentType), ("Cache-Control", "no-store"), ("X-Content-Type-Options", "nosniff")],
+            headerFields: [(.contentType, contentType), (.cacheControl, "no-store"), (.xContentTypeOptions, "nosniff")],
             body: [UInt8](data))
     }
 }
