@@ -34,7 +34,7 @@ extension CurlTransfer {
         if line.isEmpty {
             guard status >= 200 else {
                 if status >= 100, status != 101, let interim {
-                    interim(OriginInterimResponse(status: status, fields: Self.endToEnd(HTTPFields(lines: fields))))
+                    interim(OriginInterimResponse(status: HTTPStatus(code: status), fields: Self.endToEnd(HTTPFields(lines: fields))))
                 }
                 fields.removeAll(keepingCapacity: true)
                 return true

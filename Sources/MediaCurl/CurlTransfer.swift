@@ -62,7 +62,7 @@ final class CurlTransfer: @unchecked Sendable {
 
     /// The received response, its fields as the caller should see them (``CurlTransfer/visibleFields()``).
     func response(status code: Int) -> OriginResponse {
-        OriginResponse(status: code, fields: visibleFields(), body: body)
+        OriginResponse(status: HTTPStatus(code: code), fields: visibleFields(), body: body)
     }
 }
 

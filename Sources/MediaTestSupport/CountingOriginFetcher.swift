@@ -30,7 +30,7 @@ public final class CountingOriginFetcher: OriginFetching {
         public var interim: [OriginInterimResponse]
 
         /// A response, after `interim` responses.
-        public init(status: Int = 200, fields: HTTPFields = HTTPFields(), body: [UInt8] = [], delay: Duration = .zero,
+        public init(status: HTTPStatus = 200, fields: HTTPFields = HTTPFields(), body: [UInt8] = [], delay: Duration = .zero,
                     interim: [OriginInterimResponse] = []) {
             result = .success(OriginResponse(status: status, fields: fields, body: body))
             self.delay = delay

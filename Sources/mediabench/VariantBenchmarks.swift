@@ -190,7 +190,7 @@ enum VariantBenchmarks {
         let plain = ServiceRequest(target: "/large/astronaut-144.jpg", fields: ServiceFixture.clientFields)
         let warm = ServiceBenchmarks.wait { () -> [Int] in
             var statuses: [Int] = []
-            for request in [variant, plain, variant, plain] { statuses.append(await service.handle(request).status) }
+            for request in [variant, plain, variant, plain] { statuses.append(await service.handle(request).status.code) }
             return statuses
         }
         guard warm == [200, 200, 200, 200],

@@ -7,13 +7,13 @@ import Testing
 @Suite struct ErrorStatusTests {
     let t0 = Fixture.t0
 
-    func verdict(_ response: [(String, String)], status: Int, role: CacheRole = .shared) -> String? {
+    func verdict(_ response: [(String, String)], status: HTTPStatus, role: CacheRole = .shared) -> String? {
         Storability.evaluate(method: "GET", requestFields: [:], status: status, responseFields: HTTPFields(response),
                              role: role).reason?.code
     }
 
     @Test func errorsNeedExplicitFreshness() {
-        for status in [500, 502, 503, 504, 505, 599, 299, 499, 418] {
+        for status: HTTPStatus in [500, 502, 503, 504, 505, 599, 299, 499, 418] {
             #expect(verdict([("Cache-Control", "public")], status: status) == "error-without-explicit-freshness", "\(status)")
             #expect(verdict([("Last-Modified", "Mon, 01 Jan 2024 00:00:00 GMT")], status: status)
                 == "error-without-explicit-freshness", "\(status)")

@@ -119,7 +119,7 @@ import Testing
 
     @Test func c11NotHeuristicForOtherStatuses() {
         let pairs = [("Last-Modified", HTTPDate.format(t0 - 10 * 86_400))]
-        for status in [302, 403, 500] {
+        for status: HTTPStatus in [302, 403, 500] {
             #expect(Fixture.stored(pairs, status: status).freshnessLifetime(role: .shared) == 0, "\(status)")
             #expect(Storability.evaluate(method: "GET", requestFields: [:], status: status, responseFields: HTTPFields(pairs),
                                          role: .shared).reason?.code

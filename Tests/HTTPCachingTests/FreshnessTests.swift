@@ -5,7 +5,7 @@ import Testing
 @Suite struct FreshnessTests {
     let t0 = Fixture.t0
 
-    func lifetime(_ pairs: [(String, String)], status: Int = 200, role: CacheRole = .shared,
+    func lifetime(_ pairs: [(String, String)], status: HTTPStatus = 200, role: CacheRole = .shared,
                   configuration: Freshness.Configuration = .init()) -> (Int64, Freshness.Source) {
         let stored = Fixture.stored(pairs, status: status)
         let result = Freshness.lifetime(status: status, fields: stored.fields, cacheControl: stored.parsed.cacheControl,
@@ -61,10 +61,10 @@ import Testing
 
     @Test func heuristicOnlyForHeuristicallyCacheableStatuses() {
         let pairs = [("Last-Modified", HTTPDate.format(t0 - 10 * 86_400))]
-        for status in [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501] {
+        for status: HTTPStatus in [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501] {
             #expect(lifetime(pairs, status: status) == (86_400, .heuristic), "\(status)")
         }
-        for status in [302, 303, 307, 400, 401, 403, 500, 502, 503] {
+        for status: HTTPStatus in [302, 303, 307, 400, 401, 403, 500, 502, 503] {
             #expect(lifetime(pairs, status: status) == (0, .none), "\(status)")
         }
     }

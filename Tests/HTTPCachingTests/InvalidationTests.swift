@@ -15,7 +15,7 @@ import Testing
         for method in ["GET", "HEAD", "OPTIONS", "TRACE"] {
             #expect(Invalidation.invalidatedURIs(method: HTTPMethod(method), status: 200, target: target, responseFields: [:]) == [])
         }
-        for status in [100, 199, 400, 404, 500, 503] {
+        for status: HTTPStatus in [100, 199, 400, 404, 500, 503] {
             #expect(Invalidation.invalidatedURIs(method: "POST", status: status, target: target, responseFields: [:]) == [], "\(status)")
         }
     }

@@ -106,7 +106,7 @@ import Testing
     }
 
     func failing(_ cacheControl: String, request: [(String, String)] = [], configuration: ServingDecision.Configuration = .init(),
-                 status: Int?, at now: EpochSeconds) -> (ServingAction, ServingAction) {
+                 status: HTTPStatus?, at now: EpochSeconds) -> (ServingAction, ServingAction) {
         var machine = ServingDecision(request: CacheRequest(method: "GET", fields: HTTPFields(request)),
                                       candidates: [stored(cacheControl)], role: .shared, configuration: configuration, digest: Fixture.digest)
         let first = machine.lookup(now: now)

@@ -3,7 +3,7 @@ import Testing
 @testable import HTTPCaching
 
 @Suite struct StorabilityTests {
-    func verdict(_ response: [(String, String)], status: Int = 200, request: [(String, String)] = [],
+    func verdict(_ response: [(String, String)], status: HTTPStatus = 200, request: [(String, String)] = [],
                  method: String = "GET", role: CacheRole = .shared) -> String? {
         Storability.evaluate(method: HTTPMethod(method), requestFields: HTTPFields(request), status: status,
                              responseFields: HTTPFields(response), role: role).reason?.code
@@ -22,10 +22,10 @@ import Testing
     }
 
     @Test func statusMustBeFinalAndSupported() {
-        for status in [100, 101, 103, 199, 206, 304, 600, 0] {
+        for status: HTTPStatus in [100, 101, 103, 199, 206, 304, 600, 0] {
             #expect(verdict([("Cache-Control", "max-age=60")], status: status) == "status-not-storable", "\(status)")
         }
-        for status in [200, 203, 204, 301, 302, 404, 410, 500] {
+        for status: HTTPStatus in [200, 203, 204, 301, 302, 404, 410, 500] {
             #expect(verdict([("Cache-Control", "max-age=60")], status: status) == nil, "\(status)")
         }
     }

@@ -17,7 +17,7 @@ enum Fixture {
 
     /// A stored GET response received at `t0` (request sent at `t0`), with `Date: t0`.
     static func stored(
-        _ pairs: [(String, String)], status: Int = 200, at time: EpochSeconds = t0, date: Bool = true,
+        _ pairs: [(String, String)], status: HTTPStatus = 200, at time: EpochSeconds = t0, date: Bool = true,
         key: SecondaryKey = .empty
     ) -> StoredResponse {
         var fields = HTTPFields(pairs)

@@ -10,7 +10,7 @@ import Testing
     static let storesCookies = Tier(name: "generic", storage: .disk, maxTTL: 3600, setCookie: .store)
     static let privateCache = Tier(name: "mine", storage: .memory, cache: .private, maxTTL: 3600)
 
-    func proposal(tier: Tier = shared, status: Int = 200, storability: StorageProposal.Storability = .storable(ttl: 60),
+    func proposal(tier: Tier = shared, status: HTTPStatus = 200, storability: StorageProposal.Storability = .storable(ttl: 60),
                   range: Bool = false, purged: Bool = false, cookie: Bool = false,
                   source: StorageClass? = nil) -> StorageProposal {
         StorageProposal(

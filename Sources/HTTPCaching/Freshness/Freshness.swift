@@ -31,7 +31,7 @@ public enum Freshness {
     }
 
     /// Statuses that are heuristically cacheable (RFC 9110 §15.1): 200 203 204 206 300 301 308 404 405 410 414 501.
-    public static let heuristicallyCacheableStatuses: Set<Int> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
+    public static let heuristicallyCacheableStatuses: Set<HTTPStatus> = [200, 203, 204, 206, 300, 301, 308, 404, 405, 410, 414, 501]
 
     /// The freshness lifetime in seconds (`0 ... 2147483648`) and its source (§4.2.1): for a shared
     /// cache `s-maxage`, then `max-age`, then `Expires − Date` (an invalid `Expires` such as `0` means
@@ -39,7 +39,7 @@ public enum Freshness {
     /// heuristic for heuristically cacheable statuses without explicit freshness: `heuristicPercent`
     /// of `Date − Last-Modified` when `Last-Modified` is valid and not after `Date` (§4.2.2).
     public static func lifetime(
-        status: Int, fields: HTTPFields, cacheControl: CacheControl, responseTime: EpochSeconds,
+        status: HTTPStatus, fields: HTTPFields, cacheControl: CacheControl, responseTime: EpochSeconds,
         role: CacheRole, configuration: Configuration = Configuration()
     ) -> (seconds: Int64, source: Source) {
         lifetime(status: status, cacheControl: cacheControl,
@@ -52,7 +52,7 @@ public enum Freshness {
     /// The same as ``lifetime(status:fields:cacheControl:responseTime:role:configuration:)`` from
     /// already parsed values (`date`/`lastModified` `nil` when absent or invalid).
     public static func lifetime(
-        status: Int, cacheControl: CacheControl, date: EpochSeconds?, expires: ExpiresValue,
+        status: HTTPStatus, cacheControl: CacheControl, date: EpochSeconds?, expires: ExpiresValue,
         lastModified: EpochSeconds?, responseTime: EpochSeconds, role: CacheRole,
         configuration: Configuration = Configuration()
     ) -> (seconds: Int64, source: Source) {
@@ -62,7 +62,7 @@ public enum Freshness {
     }
 
     static func lifetime(
-        status: Int, sharedMaxAge: Int64?, maxAge: Int64?, date: EpochSeconds?, expires: ExpiresValue,
+        status: HTTPStatus, sharedMaxAge: Int64?, maxAge: Int64?, date: EpochSeconds?, expires: ExpiresValue,
         lastModified: EpochSeconds?, responseTime: EpochSeconds, role: CacheRole, configuration: Configuration
     ) -> (seconds: Int64, source: Source) {
         if role == .shared, let sharedMaxAge { return (sharedMaxAge, .sharedMaxAge) }

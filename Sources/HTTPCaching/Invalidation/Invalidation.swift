@@ -10,7 +10,7 @@ public enum Invalidation {
     /// (absolute or relative, resolved against the target) when they have the target's origin.
     /// Empty for safe methods, error statuses, or a target that is not an absolute URI.
     /// URIs are returned in their resolved form (lower-cased scheme, dot-segments removed), without duplicates.
-    public static func invalidatedURIs(method: HTTPMethod, status: Int, target: String, responseFields: HTTPFields) -> [String] {
+    public static func invalidatedURIs(method: HTTPMethod, status: HTTPStatus, target: String, responseFields: HTTPFields) -> [String] {
         guard !safeMethods.contains(method), (200...399).contains(status),
               let base = URIReference(absolute: target) else { return [] }
         var out = [base.description]

@@ -20,7 +20,7 @@ public enum RangeSelection: Sendable, Hashable {
     /// statuses are not a representation to take a part of). `If-Range` is evaluated before the range,
     /// so a mismatch sends the whole representation even when the range could not be satisfied.
     /// - Complexity: O(1) without `range`; otherwise linear in the field values.
-    public static func evaluate(method: HTTPMethod, range: String?, ifRange: String?, status: Int, length: Int,
+    public static func evaluate(method: HTTPMethod, range: String?, ifRange: String?, status: HTTPStatus, length: Int,
                                 entityTag: EntityTag?, lastModified: EpochSeconds?, date: EpochSeconds?) -> RangeSelection {
         guard let range, method == .get, status == 200, let request = ByteRangeRequest(range) else { return .full }
         guard IfRange.permitsRange(ifRange, entityTag: entityTag, lastModified: lastModified, date: date) else { return .full }

@@ -17,7 +17,7 @@ extension NotModified {
     /// updated as for a 304 (§3.2, ``update(_:with:requestTime:responseTime:role:)``); otherwise the
     /// stored response is to be treated as stale.
     public static func freshenWithHEAD(
-        _ stored: StoredResponse, headStatus: Int, headFields: HTTPFields,
+        _ stored: StoredResponse, headStatus: HTTPStatus, headFields: HTTPFields,
         requestTime: EpochSeconds, responseTime: EpochSeconds, role: CacheRole
     ) -> HEADFreshening {
         guard headStatus == 200 else { return .markStale }

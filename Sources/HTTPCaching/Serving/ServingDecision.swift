@@ -1,3 +1,4 @@
+import MediaCore
 /// The RFC 9111 §4 serving decision as a pure state machine: create it with the
 /// presented request and the stored responses of its primary key (and partition), call
 /// ``lookup(now:)`` and perform the returned ``ServingAction``; if that action contacted the origin
@@ -140,7 +141,7 @@ public struct ServingDecision: Sendable {
     /// directive forbids it (response `no-cache`, `must-revalidate`, and in a shared cache
     /// `proxy-revalidate` or `s-maxage`, §4.2.4); otherwise ``ServingAction/forwardOriginError``
     /// (also when called in any state other than after `revalidate`/`fetch`).
-    public mutating func originFailed(status: Int?, now: EpochSeconds) -> ServingAction {
+    public mutating func originFailed(status: HTTPStatus?, now: EpochSeconds) -> ServingAction {
         guard case .awaitingOrigin(let selected) = state else { return .forwardOriginError }
         state = .finished
         if let status, !(500...599).contains(status) { return .forwardOriginError }

@@ -7,12 +7,12 @@ import MediaCore
 public enum Storability {
     /// Statuses whose caching semantics this cache implements (RFC 9110 §15), for `must-understand`:
     /// 200 203 204 300 301 302 303 307 308 404 405 410 414 501.
-    public static let understoodStatuses: Set<Int> = [200, 203, 204, 300, 301, 302, 303, 307, 308, 404, 405, 410, 414, 501]
+    public static let understoodStatuses: Set<HTTPStatus> = [200, 203, 204, 300, 301, 302, 303, 307, 308, 404, 405, 410, 414, 501]
 
     /// The final statuses registered in the IANA HTTP Status Code Registry (RFC 9110 §15 and later RFCs:
     /// 6585, 7538, 7725, 8297, 8470, 4918, 5842, 2774); any other final status is "unrecognised" (§15:
     /// treated like `x00` by clients; a cache stores it only with explicit freshness).
-    public static let registeredStatuses: Set<Int> = [
+    public static let registeredStatuses: Set<HTTPStatus> = [
         200, 201, 202, 203, 204, 205, 206, 207, 208, 226,
         300, 301, 302, 303, 304, 305, 307, 308,
         400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415, 416, 417, 421, 422, 423,
@@ -40,7 +40,7 @@ public enum Storability {
     ///   - targets: the targeted cache-control fields honoured, in order (RFC 9213, ``TargetedCacheControl``);
     ///     when one applies, its directives replace `Cache-Control` and `Expires`. Default: none.
     public static func evaluate(
-        method: HTTPMethod, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
+        method: HTTPMethod, requestFields: HTTPFields, status: HTTPStatus, responseFields: HTTPFields, role: CacheRole,
         targets: [String] = []
     ) -> StorabilityVerdict {
         let targeted = targets.isEmpty ? nil : TargetedCacheControl.select(responseFields, targets: targets)
@@ -52,7 +52,7 @@ public enum Storability {
     /// The same as ``evaluate(method:requestFields:status:responseFields:role:targets:)`` with the effective
     /// directives already parsed (`ignoresExpires`: they came from a targeted field, so `Expires` does not count).
     public static func evaluate(
-        method: HTTPMethod, requestFields: HTTPFields, status: Int, responseFields: HTTPFields,
+        method: HTTPMethod, requestFields: HTTPFields, status: HTTPStatus, responseFields: HTTPFields,
         responseCacheControl cc: CacheControl, ignoresExpires: Bool = false, role: CacheRole
     ) -> StorabilityVerdict {
         guard method == .get else { return StorabilityVerdict(reason: .methodNotCacheable) }

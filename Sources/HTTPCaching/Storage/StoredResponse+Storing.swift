@@ -25,7 +25,7 @@ extension StoredResponse {
     ///   - targets: the targeted cache-control fields honoured, in order (RFC 9213); default none. When one
     ///     applies, its directives replace `Cache-Control` and `Expires` for storability and freshness.
     public static func storing(
-        method: HTTPMethod, requestFields: HTTPFields, status: Int, responseFields: HTTPFields, role: CacheRole,
+        method: HTTPMethod, requestFields: HTTPFields, status: HTTPStatus, responseFields: HTTPFields, role: CacheRole,
         requestTime: EpochSeconds, responseTime: EpochSeconds, digest: (String) -> String, targets: [String] = []
     ) -> StoringOutcome {
         // The effective directives are parsed once here and reused by storability and (when the filter

@@ -5,7 +5,7 @@ import MediaCore
 /// ``fields`` change, so serving decisions do not re-parse them.
 public struct StoredResponse: Sendable, Hashable {
     /// The final status code, e.g. 200.
-    public var status: Int
+    public var status: HTTPStatus
     /// The stored header fields (already filtered, see ``StoredFields/filter(_:role:)``).
     public var fields: HTTPFields { didSet { parsed = Parsed(fields, targets: targets) } }
     /// When the request that produced this response was sent (`request_time`, §4.2.3).
@@ -32,7 +32,7 @@ public struct StoredResponse: Sendable, Hashable {
     ///   - secondaryKey: default ``SecondaryKey/empty`` (no `Vary`).
     ///   - targets: the targeted cache-control fields honoured (RFC 9213); default none.
     public init(
-        status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
+        status: HTTPStatus, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
         requestMethod: HTTPMethod = "GET", secondaryKey: SecondaryKey = .empty, targets: [String] = []
     ) {
         self.init(status: status, fields: fields, requestTime: requestTime, responseTime: responseTime,
@@ -41,7 +41,7 @@ public struct StoredResponse: Sendable, Hashable {
     }
 
     /// Creates a stored response whose `parsed` fields the caller already computed from `fields`.
-    init(status: Int, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
+    init(status: HTTPStatus, fields: HTTPFields, requestTime: EpochSeconds, responseTime: EpochSeconds,
          requestMethod: HTTPMethod, secondaryKey: SecondaryKey, targets: [String] = [], parsed: Parsed) {
         self.status = status
         self.fields = fields

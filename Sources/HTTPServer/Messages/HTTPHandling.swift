@@ -1,3 +1,4 @@
+import MediaCore
 /// The application behind an ``HTTPServer``: turns each request into a response.
 ///
 /// The server calls ``handleSync(_:)`` first, inline on the event-loop thread that owns the
@@ -30,7 +31,7 @@ public protocol HTTPHandling: Sendable {
     /// parse (`status` 400, 413, 414, 431, 501 or 505) or whose head did not arrive in time (408), with
     /// `bodyBytes` of problem+json. No request is available (it was not parsed). For access logs; must return
     /// at once. Default: does nothing.
-    func serverAnswered(status: Int, bodyBytes: Int)
+    func serverAnswered(status: HTTPStatus, bodyBytes: Int)
 
     /// Asked, on the event-loop thread, when a request's head is complete and its body has not all arrived: a
     /// response refuses the request before its body is read (`400`, `404`, `405`, `401`…), the connection then
@@ -51,7 +52,7 @@ extension HTTPHandling {
         handleSync(request)
     }
 
-    public func serverAnswered(status: Int, bodyBytes: Int) {}
+    public func serverAnswered(status: HTTPStatus, bodyBytes: Int) {}
 
     public func refusesBody(_ head: HTTPServerRequest) -> HTTPServerResponse? { nil }
 }

@@ -8,16 +8,16 @@ import MediaCore
 /// `Transfer-Encoding` fields are dropped, as for final responses).
 public struct HTTPServerInterimResponse: Sendable {
     /// The status code: 100–199 except 101 (the server does not switch protocols).
-    public var status: Int
+    public var status: HTTPStatus
     /// The reason phrase; defaults to the standard phrase for ``status`` (empty when unknown).
     public var reasonPhrase: String
     /// The header fields in order, names case-preserved.
     public var headerFields: HTTPFields
 
-    /// Creates an interim response; `reasonPhrase` defaults to ``HTTPServerResponse/reasonPhrase(for:)``.
-    public init(status: Int, reasonPhrase: String? = nil, headerFields: HTTPFields = []) {
+    /// Creates an interim response; `reasonPhrase` defaults to ``MediaCore/HTTPStatus/reasonPhrase``.
+    public init(status: HTTPStatus, reasonPhrase: String? = nil, headerFields: HTTPFields = []) {
         self.status = status
-        self.reasonPhrase = reasonPhrase ?? HTTPServerResponse.reasonPhrase(for: status)
+        self.reasonPhrase = reasonPhrase ?? status.reasonPhrase
         self.headerFields = headerFields
     }
 

@@ -9,7 +9,7 @@ import MediaCore
 /// connection to close by setting ``closeConnection``.
 public struct HTTPServerResponse: Sendable {
     /// The status code, 100–599.
-    public var status: Int
+    public var status: HTTPStatus
     /// The reason phrase; defaults to the standard phrase for ``status`` (empty when unknown).
     public var reasonPhrase: String
     /// The header fields in order, names case-preserved.
@@ -29,13 +29,13 @@ public struct HTTPServerResponse: Sendable {
     /// Whether to close the connection after this response. Default: `false`.
     public var closeConnection: Bool
 
-    /// Creates a response; `reasonPhrase` defaults to ``HTTPServerResponse/reasonPhrase(for:)``.
+    /// Creates a response; `reasonPhrase` defaults to ``MediaCore/HTTPStatus/reasonPhrase``.
     public init(
-        status: Int, reasonPhrase: String? = nil, headerFields: HTTPFields = [],
+        status: HTTPStatus, reasonPhrase: String? = nil, headerFields: HTTPFields = [],
         body: [UInt8] = [], closeConnection: Bool = false
     ) {
         self.status = status
-        self.reasonPhrase = reasonPhrase ?? HTTPServerResponse.reasonPhrase(for: status)
+        self.reasonPhrase = reasonPhrase ?? status.reasonPhrase
         self.headerFields = headerFields
         content = ResponseBody(body)
         self.closeConnection = closeConnection
@@ -53,7 +53,7 @@ public struct HTTPServerResponse: Sendable {
     /// - Parameters:
     ///   - status: the status code; the title is its reason phrase.
     ///   - detail: a human-readable explanation (JSON-escaped here).
-    public static func problem(status: Int, detail: String, code: String? = nil, closeConnection: Bool = false)
+    public static func problem(status: HTTPStatus, detail: String, code: String? = nil, closeConnection: Bool = false)
         -> HTTPServerResponse
     {
         let body = ProblemDetails(status: status, code: code ?? defaultCode(for: status), detail: detail).json
@@ -69,7 +69,7 @@ public struct HTTPServerResponse: Sendable {
     public static func reasonPhrase(for status: Int) -> String { HTTPStatus.reasonPhrase(for: status) }
 
     /// The stable problem `code` of the server's own answers, by status.
-    static func defaultCode(for status: Int) -> String {
+    static func defaultCode(for status: HTTPStatus) -> String {
         switch status {
         case 400: return "malformed-request"
         case 408: return "request-timeout"

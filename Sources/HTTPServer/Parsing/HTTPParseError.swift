@@ -1,3 +1,4 @@
+import MediaCore
 /// Why a request could not be parsed, with the status the server answers it with.
 ///
 /// After any parse error the connection is answered once and closed (RFC 9112 §9.6).
@@ -50,11 +51,11 @@ public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// The failure's stable code.
     public let code: Code
     /// The status code to answer with: 400, 413, 414, 431, 501 or 505.
-    public let status: Int
+    public let status: HTTPStatus
     /// A one-line human-readable explanation, safe to send to the client (no request bytes).
     public let message: String
 
-    public init(code: Code, status: Int, message: String) {
+    public init(code: Code, status: HTTPStatus, message: String) {
         self.code = code
         self.status = status
         self.message = message

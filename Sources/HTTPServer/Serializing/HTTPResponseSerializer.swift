@@ -44,7 +44,7 @@ public enum HTTPResponseSerializer {
         let statusForbidsBody = status < 200 || status == 204 || status == 304
         let sendsBody = !headRequest && !statusForbidsBody
         out.append(contentsOf: "HTTP/1.1 ".utf8)
-        appendDecimal(status, to: &out)
+        appendDecimal(status.code, to: &out)
         out.append(ASCII.space)
         out.append(contentsOf: response.reasonPhrase.utf8)
         out.append(contentsOf: crlf)

@@ -105,16 +105,16 @@ public struct AdminEndpoint: Sendable {
         String(target.split(separator: "?", maxSplits: 1, omittingEmptySubsequences: false).first ?? "")
     }
 
-    static func problem(_ status: Int, _ code: String, _ detail: String) -> ServiceResponse {
+    static func problem(_ status: HTTPStatus, _ code: String, _ detail: String) -> ServiceResponse {
         let problem = ProblemDetails(status: status, code: code, detail: detail)
         return response(status, problem.json, contentType: "application/problem+json")
     }
 
-    static func json(_ status: Int, _ text: String) -> ServiceResponse {
+    static func json(_ status: HTTPStatus, _ text: String) -> ServiceResponse {
         response(status, Array(text.utf8), contentType: "application/json")
     }
 
-    private static func response(_ status: Int, _ body: [UInt8], contentType: String) -> ServiceResponse {
+    private static func response(_ status: HTTPStatus, _ body: [UInt8], contentType: String) -> ServiceResponse {
         var fields = HTTPFields()
         fields.append(.contentType, contentType)
         fields.append(.contentLength, String(body.count))

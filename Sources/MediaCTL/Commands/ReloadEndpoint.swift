@@ -64,7 +64,7 @@ enum ReloadEndpoint {
         }
     }
 
-    private static func json(_ status: Int, _ object: [String: Any], contentType: String) -> HTTPServerResponse {
+    private static func json(_ status: HTTPStatus, _ object: [String: Any], contentType: String) -> HTTPServerResponse {
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return HTTPServerResponse(
             status: status,

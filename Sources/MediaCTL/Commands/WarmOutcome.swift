@@ -15,12 +15,12 @@ public enum WarmOutcome: Sendable, Hashable {
     case notStored(reason: String)
     /// Answered with a status of 400 or more (or another that is not a success): the status and the
     /// problem's `code` (RFC 9457), `-` when the body has none.
-    case refused(status: Int, code: String)
+    case refused(status: HTTPStatus, code: String)
     /// No answer: the connection failed or timed out; the transport's message.
     case failed(reason: String)
 
     /// The outcome of an answer with `status`, `fields` and `body`.
-    public static func of(status: Int, fields: HTTPFields, body: [UInt8]) -> WarmOutcome {
+    public static func of(status: HTTPStatus, fields: HTTPFields, body: [UInt8]) -> WarmOutcome {
         guard (200..<400).contains(status) else { return .refused(status: status, code: problemCode(body) ?? "-") }
         let parameters = (fields[.cacheStatus] ?? "").split(separator: ";").dropFirst()
             .map { $0.drop { $0 == " " } }

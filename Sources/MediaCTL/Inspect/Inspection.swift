@@ -34,7 +34,7 @@ struct Inspection {
     }
 
     var text: String {
-        let status = "\(response.status) \(HTTPServerResponse.reasonPhrase(for: response.status))"
+        let status = "\(response.status) \(response.status.reasonPhrase)"
         var lines = ["GET \(url)", "status: \(status), \(response.body.count) bytes", ""]
         lines.append("origin cache headers:")
         for name in Self.shownFields {
@@ -155,7 +155,7 @@ struct Inspection {
 
     /// What the service answers an image-tier request whose origin answered `status` (not 200),
     /// as `MediaService` decides it (`exchange`, `refuseOriginStatus`): `"<status>, <problem code>"`.
-    static func serviceAnswer(forOriginStatus status: Int) -> String {
+    static func serviceAnswer(forOriginStatus status: HTTPStatus) -> String {
         switch status {
         case 300...399: return "502, redirect-refused"
         case 400...499: return "\(status), origin-status-\(status)"

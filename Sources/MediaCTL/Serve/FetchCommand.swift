@@ -17,7 +17,7 @@ public struct FetchCommand: Sendable {
     /// The `--json` document.
     public struct Report: Sendable, Hashable, Codable {
         /// The status code.
-        public var status: Int
+        public var status: HTTPStatus
         /// The response fields, name → value (repeated names joined with `", "`).
         public var headers: [String: String]
         /// The `Cache-Status` value, or `nil`.
@@ -125,7 +125,7 @@ public struct FetchCommand: Sendable {
     /// The text report: `200 OK`, the fields, a blank line, `route:`, `storage:`, `body:`, and for
     /// an `application/problem+json` answer not written to `--output`, `problem:` with the document.
     static func text(_ response: ServiceResponse, outputFile: String?) -> String {
-        var lines = ["\(response.status) \(HTTPServerResponse.reasonPhrase(for: response.status))"]
+        var lines = ["\(response.status) \(response.status.reasonPhrase)"]
         for field in response.fields { lines.append("\(field.name): \(field.value)") }
         lines.append("")
         let outcome = response.outcome

@@ -1,6 +1,95 @@
-/// HTTP status codes (RFC 9110 §15): the one table of reason phrases, for the server's status lines and the
-/// titles of problem details.
-public enum HTTPStatus {
+/// An HTTP status code (RFC 9110 §15), 100–599 on the wire, with the one table of reason phrases (for the
+/// server's status lines and the titles of problem details).
+///
+/// An integer literal is a status, and statuses compare by code, so `response.status == 200` and
+/// `status >= 500` read as before; the codes mediactl answers with are static members (`.ok`, `.notModified`,
+/// …). The shape follows swift-http-types' `HTTPResponse.Status`. Encoded as its code (a JSON number).
+public struct HTTPStatus: Sendable, Hashable, Comparable, RawRepresentable, ExpressibleByIntegerLiteral,
+    LosslessStringConvertible, Codable
+{
+    /// The three-digit code, e.g. `304`.
+    public let code: Int
+
+    @inlinable public init(code: Int) {
+        self.code = code
+    }
+
+    @inlinable public init(rawValue: Int) {
+        code = rawValue
+    }
+
+    @inlinable public init(integerLiteral value: Int) {
+        code = value
+    }
+
+    public init(from decoder: any Decoder) throws {
+        code = try decoder.singleValueContainer().decode(Int.self)
+    }
+
+    public func encode(to encoder: any Encoder) throws {
+        var container = encoder.singleValueContainer()
+        try container.encode(code)
+    }
+
+    @inlinable public var rawValue: Int { code }
+
+    /// The code in decimal, e.g. `"304"`.
+    public var description: String { String(code) }
+
+    /// The status of a decimal code (`"304"`), or `nil` when `description` is not three digits.
+    public init?(_ description: String) {
+        guard description.utf8.count == 3, let code = Int(description) else { return nil }
+        self.code = code
+    }
+
+    /// Whether the status has `code`: for a code read from elsewhere (a table of expected codes, a log line).
+    @inlinable public static func == (lhs: HTTPStatus, rhs: Int) -> Bool { lhs.code == rhs }
+    /// Whether the status does not have `code`.
+    @inlinable public static func != (lhs: HTTPStatus, rhs: Int) -> Bool { lhs.code != rhs }
+
+    @inlinable public static func < (lhs: HTTPStatus, rhs: HTTPStatus) -> Bool { lhs.code < rhs.code }
+
+    /// The standard reason phrase of ``code``, or `""` when unknown.
+    public var reasonPhrase: String { HTTPStatus.reasonPhrase(for: code) }
+
+    /// The class of a status (RFC 9110 §15: its first digit).
+    public enum Kind: Sendable, Hashable {
+        case informational, successful, redirection, clientError, serverError, invalid
+    }
+
+    /// The class of ``code``; `.invalid` outside 100–599.
+    public var kind: Kind {
+        switch code {
+        case 100..<200: .informational
+        case 200..<300: .successful
+        case 300..<400: .redirection
+        case 400..<500: .clientError
+        case 500..<600: .serverError
+        default: .invalid
+        }
+    }
+
+    public static let ok: HTTPStatus = 200
+    public static let noContent: HTTPStatus = 204
+    public static let partialContent: HTTPStatus = 206
+    public static let notModified: HTTPStatus = 304
+    public static let badRequest: HTTPStatus = 400
+    public static let unauthorized: HTTPStatus = 401
+    public static let forbidden: HTTPStatus = 403
+    public static let notFound: HTTPStatus = 404
+    public static let methodNotAllowed: HTTPStatus = 405
+    public static let notAcceptable: HTTPStatus = 406
+    public static let gone: HTTPStatus = 410
+    public static let contentTooLarge: HTTPStatus = 413
+    public static let uriTooLong: HTTPStatus = 414
+    public static let rangeNotSatisfiable: HTTPStatus = 416
+    public static let tooManyRequests: HTTPStatus = 429
+    public static let internalServerError: HTTPStatus = 500
+    public static let notImplemented: HTTPStatus = 501
+    public static let badGateway: HTTPStatus = 502
+    public static let serviceUnavailable: HTTPStatus = 503
+    public static let gatewayTimeout: HTTPStatus = 504
+
     /// The standard reason phrase for `status` (RFC 9110 §15, RFC 6585, 102 from RFC 2518, 103 from RFC 8297), or `""` when unknown.
     public static func reasonPhrase(for status: Int) -> String {
         switch status {

@@ -8,13 +8,13 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
     /// `Error` for a status without one.
     public var title: String
     /// The HTTP status.
-    public var status: Int
+    public var status: HTTPStatus
     /// What happened in this occurrence.
     public var detail: String
     /// The stable machine-readable code (an extension member), e.g. `over-pixel-limit`.
     public var code: String
 
-    public init(status: Int, code: String, detail: String) {
+    public init(status: HTTPStatus, code: String, detail: String) {
         self.type = "https://mediactl.dev/problems/" + code
         self.title = ProblemDetails.title(for: status)
         self.status = status
@@ -32,7 +32,7 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
         out.append(contentsOf: #","detail":"#.utf8)
         JSONString.append(detail, to: &out, escapingSlashes: false)
         out.append(contentsOf: #","status":"#.utf8)
-        out.append(contentsOf: String(status).utf8)
+        out.append(contentsOf: String(status.code).utf8)
         out.append(contentsOf: #","title":"#.utf8)
         JSONString.append(title, to: &out, escapingSlashes: false)
         out.append(contentsOf: #","type":"#.utf8)
@@ -42,8 +42,8 @@ public struct ProblemDetails: Sendable, Hashable, Codable {
     }
 
     /// The title of `status`: its reason phrase, or `Error` when it has none.
-    public static func title(for status: Int) -> String {
-        let phrase = HTTPStatus.reasonPhrase(for: status)
+    public static func title(for status: HTTPStatus) -> String {
+        let phrase = status.reasonPhrase
         return phrase.isEmpty ? "Error" : phrase
     }
 }

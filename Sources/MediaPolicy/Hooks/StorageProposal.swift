@@ -28,7 +28,7 @@ public struct StorageProposal: Sendable, Hashable {
     /// The response head.
     public struct Response: Sendable, Hashable {
         /// Status code, e.g. 200.
-        public var status: Int
+        public var status: HTTPStatus
         /// The response header fields.
         public var fields: HTTPFields
         /// The response's current age when it would be stored (RFC 9111 §4.2.3: `Age` and the apparent age from
@@ -38,7 +38,7 @@ public struct StorageProposal: Sendable, Hashable {
         /// `no-cache` keeps out of storage (RFC 9111 §5.2.2.4, §5.2.2.7). Default: `false`.
         public var setsCookie: Bool
 
-        public init(status: Int, fields: HTTPFields = HTTPFields(), currentAge: Int = 0, setsCookie: Bool = false) {
+        public init(status: HTTPStatus, fields: HTTPFields = HTTPFields(), currentAge: Int = 0, setsCookie: Bool = false) {
             self.status = status
             self.fields = fields
             self.currentAge = currentAge

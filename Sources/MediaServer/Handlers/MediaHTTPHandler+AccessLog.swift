@@ -1,4 +1,5 @@
 import HTTPServer
+import MediaCore
 import MediaService
 
 extension MediaHTTPHandler {
@@ -15,9 +16,9 @@ extension MediaHTTPHandler {
         guard let accessLog, let start else { return }
         accessLog.record(
             AccessLogRecordCodec.Fields(
-                milliseconds: start.milliseconds, status: response.status,
+                milliseconds: start.milliseconds, status: response.status.code,
                 bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds,
-                originStatus: origin?.status, originMicroseconds: origin?.microseconds),
+                originStatus: origin?.status?.code, originMicroseconds: origin?.microseconds),
             strings: (request.method.rawValue, request.target, response.outcome.route, response.outcome.tier,
                       response.outcome.cacheStatus, response.outcome.variant, response.outcome.partition))
     }
@@ -26,16 +27,16 @@ extension MediaHTTPHandler {
     func logAccess(_ request: HTTPServerRequest, _ response: HTTPServerResponse, since start: AccessLogStart?) {
         guard let accessLog, let start else { return }
         accessLog.record(AccessLogEntry(
-            milliseconds: start.milliseconds, method: request.method.rawValue, target: request.target, status: response.status,
+            milliseconds: start.milliseconds, method: request.method.rawValue, target: request.target, status: response.status.code,
             bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds))
     }
 
     /// Queues the line of a request the HTTP server answered itself (unparseable: 400, 413, 414, 431, 501,
     /// 505; or a head not received in time: 408): `method`, `route`, `tier` and `path` `null`, `duration_us` 0.
-    public func serverAnswered(status: Int, bodyBytes: Int) {
+    public func serverAnswered(status: HTTPStatus, bodyBytes: Int) {
         guard let accessLog else { return }
         accessLog.record(AccessLogEntry(milliseconds: AccessLogStart.now().milliseconds, method: nil, target: nil,
-                                        status: status, bytes: bodyBytes, durationMicroseconds: 0))
+                                        status: status.code, bytes: bodyBytes, durationMicroseconds: 0))
     }
 
     /// `service.handle(request)`, with an ``MediaService/OriginContact`` bound when an access log is attached.

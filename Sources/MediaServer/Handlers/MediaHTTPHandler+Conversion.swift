@@ -23,7 +23,7 @@ extension MediaHTTPHandler {
 
     /// An RFC 9457 problem in the service's shape (`type`, `title`, `status`, `detail`, `code`),
     /// with `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
-    public static func problem(_ status: Int, code: String, detail: String) -> HTTPServerResponse {
+    public static func problem(_ status: HTTPStatus, code: String, detail: String) -> HTTPServerResponse {
         HTTPServerResponse.problem(status: status, detail: detail, code: code)
     }
 }

@@ -20,10 +20,10 @@ struct OriginExchange: Sendable {
         /// with ``Refusal/code``, answered with ``Refusal/status``.
         case refused(Refusal)
         /// An origin status other than `200` on an image tier (never stored; a 4xx passes on as a problem).
-        case statusRefused(Int)
+        case statusRefused(HTTPStatus)
         /// The origin could not be reached (`status` `nil`) or answered 5xx where a stored response may be served
         /// instead (image tiers, or `staleOnError`): `problem` answers when none is.
-        case failed(status: Int?, problem: ServiceResponse)
+        case failed(status: HTTPStatus?, problem: ServiceResponse)
     }
 
     /// A response as received and as it is served.
@@ -40,7 +40,7 @@ struct OriginExchange: Sendable {
 
     /// A refusal before storage: its status, its stable code (the `skip` record's reason) and its detail.
     struct Refusal: Error, Sendable {
-        var status: Int
+        var status: HTTPStatus
         var code: String
         var detail: String
     }

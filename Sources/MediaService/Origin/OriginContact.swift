@@ -1,3 +1,4 @@
+import MediaCore
 import Synchronization
 
 #if canImport(Glibc)
@@ -16,19 +17,19 @@ public final class OriginContact: Sendable {
     /// The recorder of the running task, or `nil`.
     @TaskLocal public static var current: OriginContact?
 
-    private let state = Mutex<(status: Int?, microseconds: Int64?)>((nil, nil))
+    private let state = Mutex<(status: HTTPStatus?, microseconds: Int64?)>((nil, nil))
 
     public init() {}
 
     /// The status of the last origin answer, or `nil` (no exchange, or none got an answer: connection failure,
     /// timeout).
-    public var status: Int? { state.withLock { $0.status } }
+    public var status: HTTPStatus? { state.withLock { $0.status } }
     /// Microseconds spent in origin exchanges, from sending the request to the whole answer (body
     /// included), summed over the request's exchanges; `nil` when there was none.
     public var microseconds: Int64? { state.withLock { $0.microseconds } }
 
     /// Records one exchange: `status` (`nil` when no answer came) and its duration in microseconds.
-    public func record(status: Int?, microseconds: Int64) {
+    public func record(status: HTTPStatus?, microseconds: Int64) {
         state.withLock { state in
             if let status { state.status = status }
             state.microseconds = (state.microseconds ?? 0) + microseconds
@@ -44,7 +45,7 @@ public final class OriginContact: Sendable {
 
     /// Runs `fetch`, recording its status and duration in ``current`` when one is bound.
     static func measure<Response>(
-        _ status: (Response) -> Int, _ fetch: () async throws -> Response
+        _ status: (Response) -> HTTPStatus, _ fetch: () async throws -> Response
     ) async throws -> Response {
         guard let recorder = current else { return try await fetch() }
         let started = monotonicMicroseconds()

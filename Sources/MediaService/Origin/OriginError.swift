@@ -1,3 +1,4 @@
+import MediaCore
 /// Why an origin fetch failed: a stable ``code``, a context, and the number of attempts made.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch.
@@ -38,7 +39,7 @@ public struct OriginError: Error, Hashable, Sendable, CustomStringConvertible {
     }
 
     /// The gateway status to answer: 504 for `timeout`, otherwise 502.
-    public var httpStatus: Int { code == .timeout ? 504 : 502 }
+    public var httpStatus: HTTPStatus { code == .timeout ? .gatewayTimeout : .badGateway }
 
     public var description: String { "\(code): \(context) (attempts: \(attempts))" }
 }

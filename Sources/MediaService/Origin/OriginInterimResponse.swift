@@ -9,13 +9,13 @@ public struct OriginInterimResponse: Sendable, Hashable {
     public typealias Handler = @Sendable (OriginInterimResponse) -> Void
 
     /// The status code, 100–199 (never 101: a transport that does not switch protocols reports none).
-    public var status: Int
+    public var status: HTTPStatus
     /// The interim response's own fields, in order, without hop-by-hop ones (RFC 9110 §7.6.1:
     /// `Connection` and the names it lists, `Keep-Alive`, `Transfer-Encoding`, `TE`, `Trailer`,
     /// `Upgrade`, `Proxy-*`).
     public var fields: HTTPFields
 
-    public init(status: Int, fields: HTTPFields = HTTPFields()) {
+    public init(status: HTTPStatus, fields: HTTPFields = HTTPFields()) {
         self.status = status
         self.fields = fields
     }

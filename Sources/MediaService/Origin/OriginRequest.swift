@@ -50,13 +50,13 @@ public struct OriginRequest: Sendable, Hashable {
 /// An origin's answer, redirects included (they are never followed).
 public struct OriginResponse: Sendable, Hashable {
     /// The status code, e.g. 200, 304, 302.
-    public var status: Int
+    public var status: HTTPStatus
     /// The response fields.
     public var fields: HTTPFields
     /// The body (empty for `HEAD`, 204 and 304).
     public var body: [UInt8]
 
-    public init(status: Int, fields: HTTPFields = HTTPFields(), body: [UInt8] = []) {
+    public init(status: HTTPStatus, fields: HTTPFields = HTTPFields(), body: [UInt8] = []) {
         self.status = status
         self.fields = fields
         self.body = body

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// The result of one origin exchange (fetch or validation, then validate, decide, store, audit),
 /// handed to coalesced waiters when ``shareable``.
@@ -9,7 +10,7 @@ struct Exchange: Sendable {
         /// A refusal to send as is (not an image, over a limit, an origin 4xx).
         case refused(ServiceResponse)
         /// The origin could not be reached (`status == nil`) or answered 5xx: the caller may serve stale.
-        case originFailed(status: Int?, response: ServiceResponse)
+        case originFailed(status: HTTPStatus?, response: ServiceResponse)
     }
 
     /// What to serve, and what happened to it.

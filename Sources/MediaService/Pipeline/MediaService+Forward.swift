@@ -61,7 +61,7 @@ extension MediaService {
     /// After an origin failure (`status` `nil`: unreachable; else its 5xx): a stored response served stale when
     /// RFC 5861 `stale-if-error` (or the tier's `serveStaleOnError`) allows, else `failure`.
     func staleOrFailure(_ context: RequestContext, decision: inout ServingDecision, candidates: [Candidate],
-                        status: Int?, failure: ServiceResponse) -> Served {
+                        status: HTTPStatus?, failure: ServiceResponse) -> Served {
         let time = Int64(now)
         guard case .serveStale(let index, _, _) = decision.originFailed(status: status, now: time) else {
             return Served(failure)
@@ -157,7 +157,7 @@ extension MediaService {
     }
 
     /// A refusal before storage: audited `skip` with the reason, answered with a problem.
-    func refuse(_ context: RequestContext, status: Int, code: String, detail: String) -> Exchange {
+    func refuse(_ context: RequestContext, status: HTTPStatus, code: String, detail: String) -> Exchange {
         let storeKey = CacheKey.store(group: context.groupKey, secondary: .empty)
         try? auditor.record(.skip, context.subject(storeKey: storeKey), storage: .none, reason: code, bytes: nil, ttl: nil)
         context.runtime.counters.bump(.refused)
@@ -168,7 +168,7 @@ extension MediaService {
     }
 
     /// An origin answer other than 200 on an image tier: never stored; 4xx statuses pass on as problems.
-    func refuseOriginStatus(_ context: RequestContext, status: Int) -> Exchange {
+    func refuseOriginStatus(_ context: RequestContext, status: HTTPStatus) -> Exchange {
         let storeKey = CacheKey.store(group: context.groupKey, secondary: .empty)
         try? auditor.record(.skip, context.subject(storeKey: storeKey), storage: .none, reason: "status-not-storable",
                             bytes: nil, ttl: nil)

@@ -5,7 +5,7 @@ import MediaCore
 /// `fetch --json` and tests; never sent on the wire except through `Cache-Status`).
 public struct ServiceResponse: Sendable {
     /// The status code.
-    public var status: Int
+    public var status: HTTPStatus
     /// The header fields to send.
     public var fields: HTTPFields
     /// The body as sent: a buffer or a range of one (a `206` of a stored image shares the stored image's buffer
@@ -22,7 +22,7 @@ public struct ServiceResponse: Sendable {
     /// What the cache did.
     public var outcome: ServiceOutcome
 
-    public init(status: Int, fields: HTTPFields, body: [UInt8], outcome: ServiceOutcome) {
+    public init(status: HTTPStatus, fields: HTTPFields, body: [UInt8], outcome: ServiceOutcome) {
         self.status = status
         self.fields = fields
         content = ResponseBody(body)
@@ -30,7 +30,7 @@ public struct ServiceResponse: Sendable {
     }
 
     /// A response whose body is `range` of `storage`, shared, not copied.
-    public init(status: Int, fields: HTTPFields, storage: [UInt8], range: Range<Int>, outcome: ServiceOutcome) {
+    public init(status: HTTPStatus, fields: HTTPFields, storage: [UInt8], range: Range<Int>, outcome: ServiceOutcome) {
         self.status = status
         self.fields = fields
         content = ResponseBody(storage: storage, range: range)

@@ -1,3 +1,4 @@
+import MediaCore
 /// Builds `Cache-Status` field values (RFC 9211) for the cache named `mediactl`.
 ///
 /// Examples: `mediactl; hit; ttl=3400`, `mediactl; fwd=uri-miss; stored`,
@@ -24,7 +25,7 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     /// Why the request went forward, or `nil` on a hit.
     public var forward: Forward?
     /// The status the origin answered to the forwarded request.
-    public var forwardStatus: Int?
+    public var forwardStatus: HTTPStatus?
     /// Remaining freshness in seconds (negative when stale).
     public var ttl: Int64?
     /// Whether the answer was stored.
@@ -34,7 +35,7 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
     /// Implementation detail: a storage class, a skip reason, a stale reason.
     public var detail: String?
 
-    public init(hit: Bool = false, forward: Forward? = nil, forwardStatus: Int? = nil, ttl: Int64? = nil,
+    public init(hit: Bool = false, forward: Forward? = nil, forwardStatus: HTTPStatus? = nil, ttl: Int64? = nil,
                 stored: Bool = false, detail: String? = nil) {
         self.hit = hit
         self.forward = forward
@@ -86,7 +87,7 @@ public struct CacheStatus: Sendable, Hashable, CustomStringConvertible {
             write(cacheName)
             if hit { write("; hit" as StaticString) }
             if let forward { write("; fwd=" as StaticString); write(forward.rawValue) }
-            if let forwardStatus { write("; fwd-status=" as StaticString); writeDecimal(Int64(forwardStatus)) }
+            if let forwardStatus { write("; fwd-status=" as StaticString); writeDecimal(Int64(forwardStatus.code)) }
             if let ttl { write("; ttl=" as StaticString); writeDecimal(ttl) }
             if stored { write("; stored" as StaticString) }
             if collapsed { write("; collapsed" as StaticString) }

@@ -45,7 +45,7 @@ enum Responder {
         return table
     }()
 
-    static func problem(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
+    static func problem(_ status: HTTPStatus, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
         let body = ProblemDetails(status: status, code: code, detail: detail).json
         var fields = HTTPFields()
         fields.append(.contentType, "application/problem+json")

@@ -1,3 +1,4 @@
+import MediaCore
 /// Why a request target or a route table was refused: a stable ``code`` plus a context.
 ///
 /// Request-target codes answer `400` (``httpStatus``), `path-too-long` and `query-too-long` `414` (RFC 9110
@@ -59,7 +60,7 @@ public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// The HTTP status to answer: 404 for `no-route`, 414 (URI Too Long, RFC 9110 §15.5.15) for
     /// `path-too-long` and `query-too-long`, 500 for `invalid-route`, otherwise 400.
-    public var httpStatus: Int {
+    public var httpStatus: HTTPStatus {
         switch code {
         case .noRoute: 404
         case .pathTooLong, .queryTooLong: 414

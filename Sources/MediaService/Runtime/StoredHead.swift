@@ -43,7 +43,7 @@ struct StoredHead: Codable, Sendable, Hashable {
     }
 
     init(_ response: StoredResponse, contentType: String?, width: Int?, height: Int?, storage: String, policyTTL: Int64) {
-        status = response.status
+        status = response.status.code
         fields = response.fields.map { [$0.name, $0.value] }
         requestTime = response.requestTime
         responseTime = response.responseTime
@@ -79,7 +79,7 @@ struct StoredHead: Codable, Sendable, Hashable {
         let key = SecondaryKey(entries: vary.compactMap { parts in
             parts.isEmpty ? nil : SecondaryKey.Entry(name: parts[0], value: parts.count > 1 ? parts[1] : nil)
         })
-        return StoredResponse(status: status, fields: HTTPFields(pairs), requestTime: requestTime,
+        return StoredResponse(status: HTTPStatus(code: status), fields: HTTPFields(pairs), requestTime: requestTime,
                               responseTime: responseTime, requestMethod: HTTPMethod(method), secondaryKey: key, targets: targeted ?? [])
     }
 

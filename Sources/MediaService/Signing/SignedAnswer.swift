@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaSigning
 
 /// What every answer to a signed request carries (docs/signed-urls.md, "What the client receives"):
@@ -23,7 +24,7 @@ enum SignedAnswer {
     }
 
     /// A refusal of a signed request: problem+json with `Referrer-Policy: no-referrer`.
-    static func refusal(_ status: Int, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
+    static func refusal(_ status: HTTPStatus, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
         var response = Responder.problem(status, code: code, detail: detail, outcome: outcome)
         response.fields.set(.referrerPolicy, "no-referrer")
         return response

@@ -24,7 +24,7 @@ import Testing
     }
 
     func problem(_ status: Int, _ code: String, _ detail: String) -> String {
-        String(decoding: ProblemDetails(status: status, code: code, detail: detail).json, as: UTF8.self)
+        String(decoding: ProblemDetails(status: HTTPStatus(code: status), code: code, detail: detail).json, as: UTF8.self)
     }
 
     @Test func purgesByRouteCredentialAndAll() async throws {

@@ -10,7 +10,7 @@ import Testing
 
 extension ScriptedOrigin {
     /// A scripted answer for ``ScriptedOrigin/init(delay:table:)``: `status`, an optional `Cache-Status`, `body`.
-    static func answer(_ status: Int, cacheStatus: String? = nil, body: String = "") -> Result<OriginResponse, OriginError> {
+    static func answer(_ status: HTTPStatus, cacheStatus: String? = nil, body: String = "") -> Result<OriginResponse, OriginError> {
         var fields = HTTPFields()
         if let cacheStatus { fields.append("Cache-Status", cacheStatus) }
         return .success(OriginResponse(status: status, fields: fields, body: Array(body.utf8)))
@@ -91,8 +91,8 @@ final class SteppingClock: Sendable {
         (200, "", "", .notStored(reason: "-")),
         (404, "", #"{"type":"about:blank","code":"origin-status-404","status":404}"#, .refused(status: 404, code: "origin-status-404")),
         (502, "", "not json", .refused(status: 502, code: "-")),
-    ] as [(Int, String, String, WarmOutcome)])
-    func outcomeOfAnAnswer(status: Int, cacheStatus: String, body: String, expected: WarmOutcome) {
+    ] as [(HTTPStatus, String, String, WarmOutcome)])
+    func outcomeOfAnAnswer(status: HTTPStatus, cacheStatus: String, body: String, expected: WarmOutcome) {
         var fields = HTTPFields()
         if !cacheStatus.isEmpty { fields.append("Cache-Status", cacheStatus) }
         #expect(WarmOutcome.of(status: status, fields: fields, body: Array(body.utf8)) == expected)

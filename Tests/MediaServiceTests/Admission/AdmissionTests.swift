@@ -52,7 +52,7 @@ import Testing
         let harness = try PipelineHarness()
         let keys = RecordingKeys()
         let admission = admission(harness, keys: keys)
-        func refusal(_ request: ServiceRequest) -> (Int, String?)? {
+        func refusal(_ request: ServiceRequest) -> (HTTPStatus, String?)? {
             guard case .failure(let refusal) = admission.admit(request) else { return nil }
             return (refusal.response.status, refusal.response.fields["WWW-Authenticate"])
         }

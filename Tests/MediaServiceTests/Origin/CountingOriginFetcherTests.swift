@@ -81,7 +81,7 @@ import Testing
                     return (authorization, outcome.value)
                 }
             }
-            return try await group.reduce(into: [String: Int]()) { $0[$1.0 ?? "ANON"] = $1.1.status }
+            return try await group.reduce(into: [String: HTTPStatus]()) { $0[$1.0 ?? "ANON"] = $1.1.status }
         }
         #expect(answers == ["Bearer t1": 200, "Bearer t2": 403, "ANON": 401])
         #expect(origin.callCount(for: Self.url) == 3)

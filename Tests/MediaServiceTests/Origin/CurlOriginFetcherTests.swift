@@ -114,11 +114,11 @@ import Testing
         }
         defer { origin.stop() }
         let fetcher = try CurlOriginFetcher()
-        let statuses = try await withThrowingTaskGroup(of: Int.self) { group in
+        let statuses = try await withThrowingTaskGroup(of: HTTPStatus.self) { group in
             for index in 0..<100 {
                 group.addTask { try await fetcher.fetch(OriginRequest(url: origin.baseURL + "/c\(index)", timeout: 30)).status }
             }
-            return try await group.reduce(into: [Int]()) { $0.append($1) }
+            return try await group.reduce(into: [HTTPStatus]()) { $0.append($1) }
         }
         #expect(statuses == Array(repeating: 200, count: 100))
         #expect(origin.connectionCount == 100)

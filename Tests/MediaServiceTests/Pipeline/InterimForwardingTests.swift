@@ -13,7 +13,7 @@ import Testing
     final class Recorder: Sendable {
         let received = Mutex<[OriginInterimResponse]>([])
         var handler: OriginInterimResponse.Handler { { [self] response in received.withLock { $0.append(response) } } }
-        var statuses: [Int] { received.withLock { $0.map(\.status) } }
+        var statuses: [HTTPStatus] { received.withLock { $0.map(\.status) } }
     }
 
     static let policy = """

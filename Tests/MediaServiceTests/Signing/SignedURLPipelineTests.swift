@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 @testable import MediaService
 import MediaSigning
 import Testing
@@ -69,7 +70,7 @@ import Testing
         let world = try SignedURLWorld()
         defer { Task { await world.close() } }
         let target = try world.sign("/receipts/r.png", query: "w=144", subject: "alice")
-        let cases: [(String, Int, String)] = [
+        let cases: [(String, HTTPStatus, String)] = [
             ("/receipts/r.png", 401, "signature-required"),
             (target.replacingOccurrences(of: "w=144", with: "w=288"), 403, "signature-invalid"),
             (target.replacingOccurrences(of: "kid=k1", with: "kid=k9"), 403, "unknown-key-id"),

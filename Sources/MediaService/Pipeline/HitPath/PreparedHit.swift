@@ -24,7 +24,7 @@ final class PreparedHit: Sendable {
     /// Seconds of current age (§4.2.3) below which the entry is served fresh: the smaller of its
     /// freshness lifetime (§4.2.1) and the policy TTL cap. `ttl` in `Cache-Status` is this minus the age.
     let freshLimit: Int64
-    let status: Int
+    let status: HTTPStatus
     let fields: HTTPFields
     /// The body length `Content-Length` was prepared for.
     let bodyCount: Int
