@@ -1,13 +1,14 @@
+import MediaCore
+
 /// An error thrown by ``MediaAudit``: a stable ``code`` plus a human-readable context.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch. The context never contains
 /// the refused value itself when that value may be a secret (it states only its length and the rule).
-public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct AuditError: CodedError {
     /// The stable error code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// A digest was not exactly 64 lower-case hex characters.
         public static let invalidDigest = Code("invalid-digest")
@@ -71,8 +72,6 @@ public struct AuditError: Error, Hashable, Sendable, CustomStringConvertible {
 
     /// ``errno`` with its name, written `EPERM (1)`; `nil` without one.
     public var systemError: AuditErrno? { errno.map { AuditErrno($0) } }
-
-    public var description: String { "\(code): \(context)" }
 
     /// Equal when ``code`` and ``context`` are (``errno`` and ``operation`` are named in the context already).
     public static func == (lhs: AuditError, rhs: AuditError) -> Bool {

@@ -1,12 +1,13 @@
+import MediaCore
+
 /// An error thrown by ``MediaCrypto``: a stable ``code`` plus a human-readable context.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch.
-public struct CryptoError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CryptoError: CodedError {
     /// The stable error code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// AES-GCM tag verification failed: wrong key, wrong associated data, or tampered bytes.
         public static let authenticationFailure = Code("authentication-failure")
@@ -27,6 +28,4 @@ public struct CryptoError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.context = context
     }
-
-    public var description: String { "\(code): \(context)" }
 }

@@ -1,14 +1,15 @@
+import MediaCore
+
 /// Why a secret file (a signed-URL keys file, an origin token file) was refused: a stable ``code`` plus a
 /// context that names the file and never contains a secret.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch.
 public struct SecretFileError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable reason code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         /// A code from its stable string, e.g. `"insecure-mode"`.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The file does not exist, is not a regular file, cannot be read, or is over the size limit.
         public static let unreadable = Code(rawValue: "unreadable")

@@ -1,14 +1,15 @@
+import MediaCore
+
 /// Why a signed URL was refused: `403` problem+json with a stable ``code`` and a ``detail`` that never says
 /// which part of a well-formed signature was wrong, nor contains a secret, a signature or a subject.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch.
 public struct SignatureRefusal: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable reason code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         /// A code from its stable string, e.g. `"signature-expired"`.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// A parameter is missing, repeated or badly formed, or the path is not in canonical form.
         public static let malformed = Code(rawValue: "signature-malformed")

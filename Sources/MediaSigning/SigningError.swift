@@ -1,10 +1,11 @@
+import MediaCore
+
 /// Why ``URLSigner`` refused to sign: a stable ``code`` plus a context that never contains the secret.
-public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct SigningError: CodedError {
     /// A stable reason code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The key id is not 1–32 of `[A-Za-z0-9._-]`.
         public static let invalidKeyID = Code(rawValue: "invalid-key-id")
@@ -27,6 +28,4 @@ public struct SigningError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.context = context
     }
-
-    public var description: String { "\(code): \(context)" }
 }

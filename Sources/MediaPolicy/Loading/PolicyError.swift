@@ -1,3 +1,5 @@
+import MediaCore
+
 /// One problem in a policy directory: a stable ``code`` plus where it is and what is allowed.
 ///
 /// ``description`` is exactly `<file>: <keyPath>: <problem>; allowed: <allowed>` (the `<keyPath>: `
@@ -6,11 +8,10 @@
 /// New codes may be added; switch over ``code`` with a `default` branch.
 public struct PolicyError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stable error code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         /// The code as text, e.g. `unknown-key`.
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The directory has no `*.json` files.
         public static let noPolicyFiles = Code("no-policy-files")

@@ -1,14 +1,15 @@
+import MediaCore
+
 /// Why an `Authorization` field was refused: a stable ``code`` plus a context that never
 /// contains the credential.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch.
-public struct CredentialError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct CredentialError: CodedError {
     /// A stable reason code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         /// A code from its stable string, e.g. `"malformed-token"`.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The field is present but empty.
         public static let emptyAuthorization = Code(rawValue: "empty-authorization")
@@ -33,6 +34,4 @@ public struct CredentialError: Error, Hashable, Sendable, CustomStringConvertibl
         self.code = code
         self.context = context
     }
-
-    public var description: String { "\(code): \(context)" }
 }

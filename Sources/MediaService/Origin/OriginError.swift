@@ -4,11 +4,10 @@ import MediaCore
 /// New codes may be added; switch over ``code`` with a `default` branch.
 public struct OriginError: Error, Hashable, Sendable, CustomStringConvertible {
     /// A stable reason code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         /// A code from its stable string, e.g. `"timeout"`.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The request's total timeout passed, or the connection was idle too long (→ 504).
         public static let timeout = Code(rawValue: "timeout")

@@ -1,10 +1,11 @@
+import MediaCore
+
 /// An error thrown while setting up or driving a ``MediaService`` (request failures are answered as
 /// problem+json instead). A stable ``code`` plus context.
-public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+public struct ServiceError: CodedError {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The state directory cannot be used.
         public static let stateDirectory = Code("state-directory")
@@ -27,6 +28,4 @@ public struct ServiceError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.context = context
     }
-
-    public var description: String { "\(code): \(context)" }
 }

@@ -5,13 +5,12 @@ import MediaCore
 /// §15.5.15); ``Code/noRoute`` answers `404`;
 /// ``Code/invalidRoute`` is a configuration error raised by ``Router/init(routes:)``.
 /// New codes may be added; switch over ``code`` with a `default` branch.
-public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct RoutingError: CodedError {
     /// A stable reason code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         /// A code from its stable string, e.g. `"dot-segment"`.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The request target is empty.
         public static let emptyTarget = Code(rawValue: "empty-target")
@@ -68,6 +67,4 @@ public struct RoutingError: Error, Hashable, Sendable, CustomStringConvertible {
         default: 400
         }
     }
-
-    public var description: String { "\(code): \(context)" }
 }

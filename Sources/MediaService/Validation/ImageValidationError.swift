@@ -1,14 +1,15 @@
+import MediaCore
+
 /// Why ``ImageValidator`` refused a body: a stable ``code`` plus a human-readable context.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch.
-public struct ImageValidationError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct ImageValidationError: CodedError {
     /// A stable refusal reason, used in audit records (`reason`) and problem responses.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
         /// A code from its stable string, e.g. `"corrupt-image"`.
         public init(rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The body has zero bytes.
         public static let emptyBody = Code("empty-body")
@@ -36,6 +37,4 @@ public struct ImageValidationError: Error, Hashable, Sendable, CustomStringConve
         self.code = code
         self.context = context
     }
-
-    public var description: String { "\(code): \(context)" }
 }

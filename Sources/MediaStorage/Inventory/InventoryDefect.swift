@@ -1,11 +1,12 @@
+import MediaCore
+
 /// Why an inventory entry is not a well-formed object in its place: a stable ``code`` plus a detail
 /// for people. New codes may be added; switch over ``code`` with a `default` branch.
 public struct InventoryDefect: Hashable, Sendable, CustomStringConvertible {
     /// A stable defect code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The file name is not 64 lower-case hex characters (nor a temp-file name).
         public static let foreignName = Code("foreign-name")

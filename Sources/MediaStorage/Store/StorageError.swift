@@ -1,12 +1,13 @@
+import MediaCore
+
 /// An error thrown by a ``MediaStoring`` store: a stable ``code`` plus context for people.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch.
-public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
+public struct StorageError: CodedError {
     /// The stable error code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// The entry is larger than the store's per-entry cap or byte limit.
         public static let entryTooLarge = Code("entry-too-large")
@@ -31,6 +32,4 @@ public struct StorageError: Error, Hashable, Sendable, CustomStringConvertible {
         self.code = code
         self.context = context
     }
-
-    public var description: String { "\(code): \(context)" }
 }

@@ -1,13 +1,14 @@
+import MediaCore
+
 /// A command line that does not follow a command's usage (exit status 64, `EX_USAGE`).
 ///
 /// ``message`` is the exact text printed after `mediactl: `; ``command`` names the command whose
 /// usage is printed after it. New codes may be added; switch over ``code`` with a `default`.
 public struct UsageError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stable error code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// A word that names no command or subcommand.
         public static let unknownCommand = Code("unknown-command")

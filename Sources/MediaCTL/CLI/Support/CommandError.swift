@@ -1,3 +1,5 @@
+import MediaCore
+
 /// A failure inside a command action, with the exit status it maps to.
 ///
 /// Report it with ``CommandContext/fail(_:)``, which prints `mediactl: <message>` to stderr and
@@ -5,10 +7,9 @@
 /// added; switch over ``code`` with a `default`.
 public struct CommandError: Error, Hashable, Sendable, CustomStringConvertible {
     /// The stable error code.
-    public struct Code: Hashable, Sendable, CustomStringConvertible {
+    public struct Code: ErrorCode {
         public let rawValue: String
         public init(_ rawValue: String) { self.rawValue = rawValue }
-        public var description: String { rawValue }
 
         /// A file could not be opened or read (exit 2).
         public static let unreadableFile = Code("unreadable-file")
