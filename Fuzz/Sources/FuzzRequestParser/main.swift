@@ -32,7 +32,7 @@ func run(_ configuration: HTTPRequestParser.Configuration, _ chunks: [ArraySlice
             case .request(let request):
                 check(request, configuration)
                 events.append(.request(
-                    method: request.method, target: request.target, version: request.version,
+                    method: request.method.rawValue, target: request.target, version: request.version,
                     header: request.headerFields.map { $0.name + ":" + $0.value },
                     trailer: request.trailerFields.map { $0.name + ":" + $0.value },
                     body: request.body, hasBody: request.hasBody, keepAlive: request.keepAlive))
@@ -52,9 +52,9 @@ func run(_ configuration: HTTPRequestParser.Configuration, _ chunks: [ArraySlice
 
 /// Limits and grammar every accepted request must respect (RFC 9112 §3, §5, §6).
 func check(_ request: HTTPServerRequest, _ configuration: HTTPRequestParser.Configuration) {
-    let lineBytes = request.method.utf8.count + 1 + request.target.utf8.count + 1 + 8
+    let lineBytes = request.method.rawValue.utf8.count + 1 + request.target.utf8.count + 1 + 8
     precondition(lineBytes <= configuration.maxRequestLineBytes, "request line of \(lineBytes) bytes accepted")
-    precondition(!request.method.isEmpty && !request.target.isEmpty, "empty method or target")
+    precondition(!request.method.rawValue.isEmpty && !request.target.isEmpty, "empty method or target")
     precondition(request.target.utf8.allSatisfy { $0 > 0x20 && $0 < 0x7F }, "target with invalid bytes")
     precondition(request.version == .http1_0 || request.version == .http1_1, "version \(request.version)")
     precondition(request.headerFields.count <= configuration.maxFieldCount, "too many header fields accepted")
@@ -67,7 +67,7 @@ func check(_ request: HTTPServerRequest, _ configuration: HTTPRequestParser.Conf
     let headerBytes = request.headerFields.reduce(0) { $0 + rawBytesAtLeast($1.name) + 1 + rawBytesAtLeast($1.value) + 1 }
     precondition(headerBytes <= configuration.maxHeaderBytes, "header section of \(headerBytes) bytes accepted")
     precondition(request.body.count <= configuration.maxBodyBytes, "body over the limit accepted")
-    for field in request.headerFields + request.trailerFields {
+    for field in Array(request.headerFields) + Array(request.trailerFields) {
         precondition(!field.name.isEmpty, "empty field name")
         precondition(!field.name.utf8.contains { $0 <= 0x20 || $0 == UInt8(ascii: ":") || $0 >= 0x7F }, "bad name")
         precondition(!field.value.utf8.contains { ($0 < 0x20 && $0 != 0x09) || $0 == 0x7F }, "control byte in value")
