@@ -23,6 +23,7 @@ extension StoreCommit {
         entry.metadata.requestTime = requestTime
         entry.metadata.responseTime = responseTime
         entry.metadata.expiresAt = Self.expiresAt(responseTime: responseTime, ttl: ttl, tier: context.tier)
+        entry.metadata.lifetime = Double(policyTTL)
         let storage = StorageClass(rawValue: candidate.head.storage) ?? .memory
         let kept = commitUpdate(entry, storeKey: candidate.storeKey, storage: storage, ttl: Int(ttl), context: context)
         return (Candidate(storeKey: candidate.storeKey, response: updated, head: head, entry: entry, policyTTL: policyTTL),

@@ -77,7 +77,8 @@ extension StoreCommit {
         let entry = StoredEntry(
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: context.route.name, partition: context.partition,
                                     head: head.encoded(), requestTime: requestTime, responseTime: responseTime,
-                                    expiresAt: Self.expiresAt(responseTime: responseTime, ttl: Int64(decision.ttl), tier: tier)),
+                                    expiresAt: Self.expiresAt(responseTime: responseTime, ttl: Int64(decision.ttl), tier: tier),
+                                    lifetime: Double(policyTTL)),
             body: response.body)
         let content = storeDecided(entry, response: stored, head: head, decision: decision,
                                    subject: context.subject(storeKey: storeKey), context: context,

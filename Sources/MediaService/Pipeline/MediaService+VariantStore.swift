@@ -83,7 +83,7 @@ extension MediaService {
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: stored.route.name, partition: stored.partition,
                                     head: head.encoded(), requestTime: Double(captured.response.requestTime),
                                     responseTime: Double(captured.response.responseTime),
-                                    expiresAt: min(captured.expiresAt ?? ownExpiry, ownExpiry)),
+                                    expiresAt: min(captured.expiresAt ?? ownExpiry, ownExpiry), lifetime: Double(policyTTL)),
             body: image.bytes)
         let content = storeCommit.storeDecided(entry, response: response, head: head, decision: decision,
                                    subject: subject(stored, storeKey: storeKey, source: source), context: stored,

@@ -30,7 +30,8 @@ extension MediaService {
     /// during a purge). Per tier:
     /// - unchanged: its runtime is kept (stores, indexes, counters);
     /// - changed, stores still valid (``TierRuntime/canShareStores(_:_:)``): a new runtime on the same stores;
-    ///   stored responses whose freshness lifetime exceeds the new `maxTTL`, or whose body exceeds the new
+    ///   stored responses whose freshness lifetime exceeds the new cap (`maxTTL`, or `unversionedMaxTTL` for a URL
+    ///   without the version parameter), or whose body exceeds the new
     ///   `maxObjectBytes`, are removed (reasons `policy-max-ttl-shortened`, `policy-over-size-limit`);
     /// - changed otherwise (storage class, `memoryBytes`, `diskBytes`, `metadata`, `cache`, `partition`,
     ///   `credentials`, `contentTypes` or `setCookie`): every stored response is removed (reason
@@ -135,8 +136,16 @@ extension MediaService {
             }
             for name in report.updatedTiers {
                 let runtime = runtimes[name]!, tier = runtime.tier
-                // One second of slack: lifetimes are whole seconds, expiry times are not.
-                remove(runtime, name, "policy-max-ttl-shortened") { $0.expiresAt - $0.responseTime > Double(tier.maxTTL) + 1 }
+                // The freshness lifetime the entry was stored with (its policy TTL, in the index) against the cap that
+                // now applies to its URL. An entry is kept past its lifetime for revalidation, so its retention
+                // (expiresAt) is no measure of it; an entry of a file written before lifetimes were recorded goes
+                // when its retention exceeds the cap, as before (one second of slack: expiry times are not whole).
+                remove(runtime, name, "policy-max-ttl-shortened") { entry in
+                    let versioned = tier.isVersioned(query: CacheKey.query(ofStoreKey: entry.key).map(String.init))
+                    let cap = Double(tier.ttlCap(versioned: versioned))
+                    guard let lifetime = entry.lifetime else { return entry.expiresAt - entry.responseTime > cap + 1 }
+                    return lifetime > cap
+                }
                 remove(runtime, name, "policy-over-size-limit") { $0.bodyByteCount > tier.maxObjectBytes }
             }
             for name in report.keptTiers + report.updatedTiers {

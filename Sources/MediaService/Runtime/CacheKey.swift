@@ -53,6 +53,16 @@ enum CacheKey {
         return String(decoding: bytes, as: UTF8.self)
     }
 
+    /// The query of the upstream URL in a store key (without `?`; a variant's parameters, after U+001E, are not part
+    /// of it), or `nil` when the URL has none.
+    static func query(ofStoreKey key: String) -> Substring? {
+        guard let start = key.firstIndex(of: tierSeparator) else { return nil }
+        let rest = key[key.index(after: start)...]
+        let url = rest.prefix { $0 != separator && $0 != "\u{1E}" }
+        guard let mark = url.firstIndex(of: "?") else { return nil }
+        return url[url.index(after: mark)...]
+    }
+
     static func group(ofStoreKey key: String) -> String {
         guard let last = key.lastIndex(of: separator) else { return key }
         return String(key[..<last])

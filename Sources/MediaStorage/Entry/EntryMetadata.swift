@@ -22,11 +22,15 @@ public struct EntryMetadata: Hashable, Sendable {
     public var expiresAt: Double
     /// Body length in bytes. Set by the store from the body on ``MediaStoring/store(_:for:)``.
     public var bodyByteCount: Int
+    /// The freshness lifetime the caller stored the entry with, seconds (the service: the decided TTL with the age at
+    /// receipt, RFC 9111 §4.2.1), kept in the index so a policy reload can compare it with a new cap without reading
+    /// heads; `nil` when unknown (files written before it was recorded). Opaque to the stores.
+    public var lifetime: Double?
 
     public init(
         key: String, tier: String, route: String, partition: String? = nil,
         storageClass: StorageClassName = .memory, head: [UInt8] = [], requestTime: Double, responseTime: Double,
-        expiresAt: Double, bodyByteCount: Int = 0
+        expiresAt: Double, bodyByteCount: Int = 0, lifetime: Double? = nil
     ) {
         self.key = key
         self.tier = tier
@@ -38,5 +42,6 @@ public struct EntryMetadata: Hashable, Sendable {
         self.responseTime = responseTime
         self.expiresAt = expiresAt
         self.bodyByteCount = bodyByteCount
+        self.lifetime = lifetime
     }
 }

@@ -85,7 +85,8 @@ struct ByteReader {
 
 /// Binary encoding of ``EntryMetadata`` (without `bodyByteCount`, which the file header carries):
 /// `key ‖ tier ‖ route ‖ u8 hasPartition [‖ partition] ‖ storageClass ‖ head ‖ f64 requestTime ‖
-/// f64 responseTime ‖ f64 expiresAt`; strings and head are `u32 length ‖ bytes`, numbers big-endian.
+/// f64 responseTime ‖ f64 expiresAt [‖ f64 lifetime]`; strings and head are `u32 length ‖ bytes`, numbers
+/// big-endian. The lifetime is written when known; metadata written without it (earlier files) still decodes.
 enum MetadataCoding {
     static func encode(_ metadata: EntryMetadata) -> [UInt8] {
         var writer = ByteWriter(capacity: 64 + metadata.key.utf8.count + metadata.head.count)
@@ -103,6 +104,7 @@ enum MetadataCoding {
         writer.append(metadata.requestTime)
         writer.append(metadata.responseTime)
         writer.append(metadata.expiresAt)
+        if let lifetime = metadata.lifetime { writer.append(lifetime) }
         return writer.bytes
     }
 
@@ -118,10 +120,13 @@ enum MetadataCoding {
         }
         guard let storageClass = reader.readString(), let head = reader.readField(),
               let requestTime = reader.readDouble(), let responseTime = reader.readDouble(),
-              let expiresAt = reader.readDouble(), reader.remaining == 0 else { return nil }
+              let expiresAt = reader.readDouble() else { return nil }
+        var lifetime: Double?
+        if reader.remaining == 8 { lifetime = reader.readDouble() }
+        guard reader.remaining == 0 else { return nil }
         return EntryMetadata(
             key: key, tier: tier, route: route, partition: partition, storageClass: StorageClassName(storageClass),
             head: head, requestTime: requestTime, responseTime: responseTime, expiresAt: expiresAt,
-            bodyByteCount: bodyByteCount)
+            bodyByteCount: bodyByteCount, lifetime: lifetime)
     }
 }
