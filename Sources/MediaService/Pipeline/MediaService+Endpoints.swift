@@ -1,109 +1,28 @@
-import Foundation
-import HTTPCaching
-import MediaCore
+import MediaAudit
 
 extension MediaService {
-    /// `GET /_mediactl/health` (JSON, liveness), `GET /_mediactl/ready` (readiness, ``readiness(_:)``) and
-    /// `GET /_mediactl/metrics` (Prometheus text format 0.0.4).
+    /// What the `/_mediactl/` endpoints answer from now: the snapshot, stop state, audit outage and clock in force.
+    var endpoints: ServiceEndpoints {
+        ServiceEndpoints(snapshot: hitRoutes.snapshot, isStopping: isStopped.load(ordering: .relaxed),
+                         auditOutage: auditOutage, now: now, metrics: metrics)
+    }
+
+    /// The metrics of what is in force (``ServiceMetrics``).
+    var metrics: ServiceMetrics {
+        ServiceMetrics(snapshot: hitRoutes.snapshot, reloads: reloadCounts.values, auditor: auditor)
+    }
+
+    /// The Prometheus text of ``metrics``.
+    var metricsText: String { metrics.text }
+
+    /// `/_mediactl/health`, `/_mediactl/ready` and `/_mediactl/metrics` (``ServiceEndpoints``).
     func internalEndpoint(_ request: ServiceRequest) -> ServiceResponse {
-        let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
-        guard request.method.isRead else {
-            let isPurge = path == "/_mediactl/purge"
-            let allowed = isPurge ? "POST" : "GET, HEAD"
-            var response = Responder.problem(405, code: "method-not-allowed",
-                                             detail: "\(path) answers \(isPurge ? "POST" : "GET and HEAD") only",
-                                             outcome: ServiceOutcome())
-            response.fields.set(.allow, allowed)
-            return response
-        }
-        let body: [UInt8]
-        let contentType: String
-        switch path {
-        case "/_mediactl/health":
-            body = Array(healthJSON.utf8)
-            contentType = "application/json"
-        case "/_mediactl/ready":
-            return readiness(request)
-        case "/_mediactl/metrics":
-            body = Array(metricsText.utf8)
-            contentType = "text/plain; version=0.0.4; charset=utf-8"
-        default:
-            return Responder.problem(404, code: "no-route", detail: "no endpoint at \(path)", outcome: ServiceOutcome())
-        }
-        var fields = HTTPFields()
-        fields.append(.contentType, contentType)
-        fields.append(.contentLength, String(body.count))
-        fields.append(.cacheControl, "no-store")
-        fields.append(.xContentTypeOptions, "nosniff")
-        return ServiceResponse(status: 200, fields: fields, body: request.method == .head ? [] : body,
-                               outcome: ServiceOutcome())
+        endpoints.answer(request)
     }
 
-    /// `{"status":"ok","tiers":["avatar",…],"routes":[…]}`.
-    var healthJSON: String {
-        let snapshot = hitRoutes.snapshot
-        let tiers = snapshot.runtimes.keys.sorted().map { "\"\($0)\"" }.joined(separator: ",")
-        let routes = snapshot.policies.routes.map { "\"\($0.name)\"" }.joined(separator: ",")
-        let status = isStopped.load(ordering: .relaxed) ? "stopping" : "ok"
-        return "{\"routes\":[\(routes)],\"status\":\"\(status)\",\"tiers\":[\(tiers)]}\n"
-    }
-
-    /// Per-tier counters (`mediactl_<counter>_total{tier="…"}`) and byte gauges
-    /// (`mediactl_stored_bytes{tier="…",store="…"}`, `mediactl_pending_write_bytes{tier="…",store="…"}`), and
-    /// `mediactl_audit_writer_failed` (0 or 1) and `mediactl_audit_writer_outages_total` (no labels: see
-    /// ``ServiceAuditor/writerFailed``).
-    var metricsText: String {
-        var lines: [String] = []
-        let snapshot = hitRoutes.snapshot
-        let runtimes = snapshot.runtimes
-        let names = runtimes.keys.sorted()
-        for counter in TierCounters.Counter.allCases {
-            lines.append("# HELP mediactl_\(counter.rawValue)_total \(counter.help)")
-            lines.append("# TYPE mediactl_\(counter.rawValue)_total counter")
-            for name in names {
-                lines.append("mediactl_\(counter.rawValue)_total{tier=\"\(name)\"} \(runtimes[name]!.counters.value(counter))")
-            }
-        }
-        lines.append("# HELP mediactl_transform_seconds Time to derive one image (docs/variants.md), waiting for a transform thread included.")
-        lines.append("# TYPE mediactl_transform_seconds histogram")
-        for name in names {
-            lines.append(contentsOf: runtimes[name]!.transformTimes.lines(name: "mediactl_transform_seconds", labels: "tier=\"\(name)\""))
-        }
-        lines.append("# HELP mediactl_stored_bytes Bytes held per tier and store (key + stored head + body; files: file size); hot = memory copies of a persistent tier's files.")
-        lines.append("# TYPE mediactl_stored_bytes gauge")
-        for name in names {
-            for gauge in runtimes[name]!.byteGauges {
-                lines.append("mediactl_stored_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
-            }
-        }
-        lines.append("# HELP mediactl_signed_url_requests_total Requests to tiers with signedURLs by outcome: verified, signature-required (unsigned where signatures are required), or the refusal code (docs/signed-urls.md).")
-        lines.append("# TYPE mediactl_signed_url_requests_total counter")
-        for name in names where snapshot.policies.tiers[name]?.signedURLs != nil {
-            for (outcome, count) in runtimes[name]!.counters.signed.values {
-                lines.append("mediactl_signed_url_requests_total{tier=\"\(name)\",outcome=\"\(outcome)\"} \(count)")
-            }
-        }
-        let reloads = reloadCounts.values
-        lines.append("# HELP mediactl_policy_reloads_total Policy reloads (SIGHUP, mediactl reload): ok put a new set in force; failed kept the set in force (invalid files, or an error while swapping).")
-        lines.append("# TYPE mediactl_policy_reloads_total counter")
-        lines.append("mediactl_policy_reloads_total{result=\"ok\"} \(reloads.ok)")
-        lines.append("mediactl_policy_reloads_total{result=\"failed\"} \(reloads.failed)")
-        lines.append("# HELP mediactl_policy_info The policy set in force: its SHA-256 (docs/audit-format.md, \"Policy records\").")
-        lines.append("# TYPE mediactl_policy_info gauge")
-        lines.append("mediactl_policy_info{sha256=\"\(snapshot.digest)\"} 1")
-        lines.append("# HELP mediactl_pending_write_bytes File bytes of stored responses whose file the write-behind writer has not written yet (served from memory meanwhile).")
-        lines.append("# TYPE mediactl_pending_write_bytes gauge")
-        for name in names {
-            for gauge in runtimes[name]!.pendingWriteGauges {
-                lines.append("mediactl_pending_write_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
-            }
-        }
-        lines.append("# HELP mediactl_audit_writer_failed 1 while the audit log cannot be written (disk full or unwritable; retried from 1 s to every 30 s): nothing unaudited is stored, so the replica serves without caching and /_mediactl/ready answers 503.")
-        lines.append("# TYPE mediactl_audit_writer_failed gauge")
-        lines.append("mediactl_audit_writer_failed \(auditor.writerFailed ? 1 : 0)")
-        lines.append("# HELP mediactl_audit_writer_outages_total Times the audit log could not be written since the start (each ends with a gap record once it is written again).")
-        lines.append("# TYPE mediactl_audit_writer_outages_total counter")
-        lines.append("mediactl_audit_writer_outages_total \(auditor.writer.outageCount)")
-        return lines.joined(separator: "\n") + "\n"
+    /// Whole seconds from `now` (seconds since the epoch) to `retry`, rounded up, at least 1.
+    static func retryAfterSeconds(until retry: AuditTime, now: Double) -> Int {
+        let milliseconds = retry.millisecondsSinceEpoch - Int64((now * 1000).rounded(.down))
+        return max(1, Int((milliseconds + 999) / 1000))
     }
 }

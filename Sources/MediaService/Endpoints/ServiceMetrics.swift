@@ -1,0 +1,68 @@
+import MediaAudit
+
+/// The service's Prometheus text (format 0.0.4) for `GET /_mediactl/metrics`: per-tier counters
+/// (`mediactl_<counter>_total{tier="…"}`), the transform-time histogram, byte gauges
+/// (`mediactl_stored_bytes{tier="…",store="…"}`, `mediactl_pending_write_bytes{tier="…",store="…"}`), signed-URL
+/// outcomes, policy reloads and the policy in force, and `mediactl_audit_writer_failed` (0 or 1) and
+/// `mediactl_audit_writer_outages_total` (no labels: see ``ServiceAuditor/writerFailed``). Lines end with `\n`.
+struct ServiceMetrics {
+    /// The policy snapshot in force: its tiers' runtimes (counters, gauges) and its digest.
+    var snapshot: PolicySnapshot
+    /// Reloads that put a new set in force, and reloads that kept the set in force.
+    var reloads: (ok: Int, failed: Int)
+    var auditor: ServiceAuditor
+
+    var text: String {
+        var lines: [String] = []
+        let runtimes = snapshot.runtimes
+        let names = runtimes.keys.sorted()
+        for counter in TierCounters.Counter.allCases {
+            lines.append("# HELP mediactl_\(counter.rawValue)_total \(counter.help)")
+            lines.append("# TYPE mediactl_\(counter.rawValue)_total counter")
+            for name in names {
+                lines.append("mediactl_\(counter.rawValue)_total{tier=\"\(name)\"} \(runtimes[name]!.counters.value(counter))")
+            }
+        }
+        lines.append("# HELP mediactl_transform_seconds Time to derive one image (docs/variants.md), waiting for a transform thread included.")
+        lines.append("# TYPE mediactl_transform_seconds histogram")
+        for name in names {
+            lines.append(contentsOf: runtimes[name]!.transformTimes.lines(name: "mediactl_transform_seconds", labels: "tier=\"\(name)\""))
+        }
+        lines.append("# HELP mediactl_stored_bytes Bytes held per tier and store (key + stored head + body; files: file size); hot = memory copies of a persistent tier's files.")
+        lines.append("# TYPE mediactl_stored_bytes gauge")
+        for name in names {
+            for gauge in runtimes[name]!.byteGauges {
+                lines.append("mediactl_stored_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
+            }
+        }
+        lines.append("# HELP mediactl_signed_url_requests_total Requests to tiers with signedURLs by outcome: verified, signature-required (unsigned where signatures are required), or the refusal code (docs/signed-urls.md).")
+        lines.append("# TYPE mediactl_signed_url_requests_total counter")
+        for name in names where snapshot.policies.tiers[name]?.signedURLs != nil {
+            for (outcome, count) in runtimes[name]!.counters.signed.values {
+                lines.append("mediactl_signed_url_requests_total{tier=\"\(name)\",outcome=\"\(outcome)\"} \(count)")
+            }
+        }
+        let reloads = self.reloads
+        lines.append("# HELP mediactl_policy_reloads_total Policy reloads (SIGHUP, mediactl reload): ok put a new set in force; failed kept the set in force (invalid files, or an error while swapping).")
+        lines.append("# TYPE mediactl_policy_reloads_total counter")
+        lines.append("mediactl_policy_reloads_total{result=\"ok\"} \(reloads.ok)")
+        lines.append("mediactl_policy_reloads_total{result=\"failed\"} \(reloads.failed)")
+        lines.append("# HELP mediactl_policy_info The policy set in force: its SHA-256 (docs/audit-format.md, \"Policy records\").")
+        lines.append("# TYPE mediactl_policy_info gauge")
+        lines.append("mediactl_policy_info{sha256=\"\(snapshot.digest)\"} 1")
+        lines.append("# HELP mediactl_pending_write_bytes File bytes of stored responses whose file the write-behind writer has not written yet (served from memory meanwhile).")
+        lines.append("# TYPE mediactl_pending_write_bytes gauge")
+        for name in names {
+            for gauge in runtimes[name]!.pendingWriteGauges {
+                lines.append("mediactl_pending_write_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
+            }
+        }
+        lines.append("# HELP mediactl_audit_writer_failed 1 while the audit log cannot be written (disk full or unwritable; retried from 1 s to every 30 s): nothing unaudited is stored, so the replica serves without caching and /_mediactl/ready answers 503.")
+        lines.append("# TYPE mediactl_audit_writer_failed gauge")
+        lines.append("mediactl_audit_writer_failed \(auditor.writerFailed ? 1 : 0)")
+        lines.append("# HELP mediactl_audit_writer_outages_total Times the audit log could not be written since the start (each ends with a gap record once it is written again).")
+        lines.append("# TYPE mediactl_audit_writer_outages_total counter")
+        lines.append("mediactl_audit_writer_outages_total \(auditor.writer.outageCount)")
+        return lines.joined(separator: "\n") + "\n"
+    }
+}
