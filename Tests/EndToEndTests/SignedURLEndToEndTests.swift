@@ -23,7 +23,7 @@ struct SignedURLEndToEndTests {
         #expect(first.header("Referrer-Policy") == "no-referrer")
         // The tier's `private, max-age=300`, never above the signature's remaining lifetime (under 300 s by now).
         #expect(["private, max-age=299", "private, max-age=300"].contains(first.header("Cache-Control") ?? ""))
-        #expect(first.header("Cache-Status") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
+        #expect(first.cacheStatusOfAMinute == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
         let second = try signed.world.get(bob)
         #expect(second.status == 200)
         #expect(second.header("Content-Type") == "image/jpeg")

@@ -77,7 +77,7 @@ import Testing
         let first = try world.get("/receipts/r-7732.jpg?w=144", token: "t1")
         #expect(first.status == 200)
         #expect(try ImageValidator().validate(first.body).width == 144)
-        #expect(first.header("Cache-Status") == "mediactl; fwd=uri-miss; ttl=60; stored; detail=encrypted-disk")
+        #expect(first.cacheStatusOfAMinute == "mediactl; fwd=uri-miss; ttl=60; stored; detail=encrypted-disk")
         try world.settle()
         var files: [(String, [UInt8])] = []
         let enumerator = FileManager.default.enumerator(atPath: world.stateDirectory.path)
@@ -111,7 +111,7 @@ import Testing
         #expect(purge.exitCode == 0, "\(purge.stderr)")
         #expect(purge.stdout == "purged 2 entries\n")
         let after = try world.get("/receipts/r-7732.jpg?w=144", token: "t1")
-        #expect(after.header("Cache-Status") == "mediactl; fwd=uri-miss; ttl=60; stored; detail=encrypted-disk")
+        #expect(after.cacheStatusOfAMinute == "mediactl; fwd=uri-miss; ttl=60; stored; detail=encrypted-disk")
     }
 
     @Test func auditRecordsDerivationsAndIsClean() throws {

@@ -26,6 +26,13 @@ struct CacheStatusValue: Sendable, Equatable {
 }
 
 extension HTTPResponse {
+    /// `Cache-Status` with a `ttl=59` read as `ttl=60`: for a miss of an nginx origin's `max-age=60`, whose `Date` has
+    /// one-second resolution, so the apparent age (RFC 9111 §4.2.3) is 1 s when the answer arrives in the next second
+    /// (a derived image, which is stored after its transform, more often). Any other value stays as it is.
+    var cacheStatusOfAMinute: String? {
+        header("Cache-Status")?.replacingOccurrences(of: "; ttl=59;", with: "; ttl=60;")
+    }
+
     /// The parsed `Cache-Status` value, or an empty one.
     var cacheStatus: CacheStatusValue { CacheStatusValue(header("Cache-Status") ?? "") }
 }
