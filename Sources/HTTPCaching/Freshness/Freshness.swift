@@ -9,10 +9,19 @@ public enum Freshness {
         /// Upper bound of a heuristic lifetime, in seconds; `nil` = none. Default: `nil`
         /// (tiers cap lifetimes themselves).
         public var maximumHeuristicLifetime: Int64?
+        /// The lifetime, seconds, of a `200` or `203` without explicit freshness (a tier's `defaultTTL`), used
+        /// before the heuristic; `nil` = none. Default: `nil`.
+        public var defaultLifetime: Int64?
+        /// Whether a response without explicit freshness (and without ``defaultLifetime``) gets the §4.2.2
+        /// heuristic; `false` gives it a lifetime of 0 (a tier's `"heuristic": false`). Default: `true`.
+        public var usesHeuristic: Bool
 
-        public init(heuristicPercent: Int64 = 10, maximumHeuristicLifetime: Int64? = nil) {
+        public init(heuristicPercent: Int64 = 10, maximumHeuristicLifetime: Int64? = nil, defaultLifetime: Int64? = nil,
+                    usesHeuristic: Bool = true) {
             self.heuristicPercent = heuristicPercent
             self.maximumHeuristicLifetime = maximumHeuristicLifetime
+            self.defaultLifetime = defaultLifetime
+            self.usesHeuristic = usesHeuristic
         }
     }
 
@@ -24,6 +33,8 @@ public enum Freshness {
         case maxAge = "max-age"
         /// `Expires − Date`, or an invalid `Expires` (lifetime 0, §5.3).
         case expires = "expires"
+        /// The configured lifetime of a response without explicit freshness (``Configuration/defaultLifetime``).
+        case defaultLifetime = "default-ttl"
         /// 10 % of `Date − Last-Modified` (§4.2.2).
         case heuristic = "heuristic"
         /// No explicit or heuristic information: lifetime 0.
@@ -36,8 +47,10 @@ public enum Freshness {
     /// The freshness lifetime in seconds (`0 ... 2147483648`) and its source (§4.2.1): for a shared
     /// cache `s-maxage`, then `max-age`, then `Expires − Date` (an invalid `Expires` such as `0` means
     /// already expired, §5.3; a missing `Date` uses `responseTime`; negative results are 0), then a
-    /// heuristic for heuristically cacheable statuses without explicit freshness: `heuristicPercent`
-    /// of `Date − Last-Modified` when `Last-Modified` is valid and not after `Date` (§4.2.2).
+    /// for a `200` or `203` the configured ``Configuration/defaultLifetime``, then (unless
+    /// ``Configuration/usesHeuristic`` is off) a heuristic for heuristically cacheable statuses without explicit
+    /// freshness: `heuristicPercent` of `Date − Last-Modified` when `Last-Modified` is valid and not after `Date`
+    /// (§4.2.2, which leaves the choice of a heuristic to the cache).
     public static func lifetime(
         status: HTTPStatus, fields: HTTPFields, cacheControl: CacheControl, responseTime: EpochSeconds,
         role: CacheRole, configuration: Configuration = Configuration()
@@ -73,7 +86,11 @@ public enum Freshness {
         case .date(let expires): return (expires.saturatingSubtract(date).clampedDeltaSeconds, .expires)
         case .absent: break
         }
-        guard heuristicallyCacheableStatuses.contains(status), let lastModified, lastModified <= date
+        if let lifetime = configuration.defaultLifetime, status == .ok || status == 203 {
+            return (lifetime.clampedDeltaSeconds, .defaultLifetime)
+        }
+        guard configuration.usesHeuristic, heuristicallyCacheableStatuses.contains(status), let lastModified,
+              lastModified <= date
         else { return (0, .none) }
         let percent = min(max(configuration.heuristicPercent, 0), 100)
         var heuristic = date.saturatingSubtract(lastModified).clampedDeltaSeconds * percent / 100

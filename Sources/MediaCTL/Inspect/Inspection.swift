@@ -46,7 +46,7 @@ struct Inspection {
         for role in [HTTPCaching.CacheRole.shared, HTTPCaching.CacheRole.private] {
             let lifetime = Freshness.lifetime(
                 status: response.status, fields: response.fields, cacheControl: stored.parsed.cacheControl,
-                responseTime: responseTime, role: role)
+                responseTime: responseTime, role: role, configuration: match?.tier.freshness ?? Freshness.Configuration())
             lines.append("  " + pad("\(role.rawValue) cache:") + "\(lifetime.seconds) s (\(lifetime.source.rawValue))")
         }
         lines.append("  " + pad("current age:") + "\(stored.currentAge(now: responseTime)) s")
@@ -66,7 +66,8 @@ struct Inspection {
         lines.append(pad("route:", 18) + "\(route.name) (mount \(route.mount), origin \(route.origin))")
         lines.append(
             pad("tier:", 18) + "\(tier.name) (storage \(tier.storage.rawValue), cache \(tier.cache.rawValue), "
-                + "credentials \(tier.credentials.rawValue), maxTTL \(tier.maxTTL) s)")
+                + "credentials \(tier.credentials.rawValue), maxTTL \(tier.maxTTL) s"
+                + (tier.defaultTTL.map { ", defaultTTL \($0) s" } ?? "") + (tier.heuristic ? "" : ", heuristic off") + ")")
         var format: String?
         var width: Int?
         var height: Int?
@@ -101,7 +102,7 @@ struct Inspection {
             storability = .notStorable(StorageReason(reason.code))
             lines.append(pad("RFC 9111 §3:", 18) + "not storable in a \(role.rawValue) cache (\(reason.code))")
         } else {
-            let ttl = Int(stored.remainingFreshness(now: responseTime, role: role))
+            let ttl = Int(stored.remainingFreshness(now: responseTime, role: role, configuration: tier.freshness))
             storability = .storable(ttl: ttl)
             lines.append(pad("RFC 9111 §3:", 18) + "storable in a \(role.rawValue) cache, \(ttl) s of freshness left")
         }

@@ -56,6 +56,13 @@ extension PolicyFileDecoder {
            let number = integer(value, at: at("unversionedMaxTTL"), range: seconds, unit: "seconds") {
             tier.unversionedMaxTTL = number
         }
+        if let value = keys["defaultTTL"],
+           let number = integer(value, at: at("defaultTTL"), range: 1...PolicyFormat.maximumSeconds, unit: "seconds") {
+            tier.defaultTTL = number
+        }
+        if let value = keys["heuristic"], let flag = boolean(value, at: at("heuristic")) {
+            tier.heuristic = flag
+        }
         if let value = keys["serveStaleOnError"],
            let number = integer(value, at: at("serveStaleOnError"), range: seconds, unit: "seconds") {
             tier.serveStaleOnError = number

@@ -4,8 +4,8 @@ public enum PolicyFormat {
     public static let topLevelKeys = ["$schema", "routes", "tiers"]
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
-        "cache", "contentTypes", "cors", "credentials", "diskBytes", "downstreamCacheControl", "forwardInterim",
-        "forwardRequestHeaders", "maxObjectBytes", "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "setCookie",
+        "cache", "contentTypes", "cors", "credentials", "defaultTTL", "diskBytes", "downstreamCacheControl", "forwardInterim",
+        "forwardRequestHeaders", "heuristic", "maxObjectBytes", "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "setCookie",
         "signedURLs", "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
     ]
     /// Keys of a tier's `variants` object, sorted.

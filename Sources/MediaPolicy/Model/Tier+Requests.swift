@@ -1,3 +1,5 @@
+import HTTPCaching
+
 extension Tier {
     /// The `Cache-Control` value to send to clients.
     ///
@@ -10,6 +12,12 @@ extension Tier {
         if storage == .none { return "no-store" }
         if partition == .credential { return "private, no-store" }
         return origin
+    }
+
+    /// The freshness rules of the tier's stored responses (RFC 9111 §4.2.1–§4.2.2): ``defaultTTL`` for a
+    /// response without explicit freshness, then the heuristic unless ``heuristic`` is off.
+    public var freshness: Freshness.Configuration {
+        Freshness.Configuration(defaultLifetime: defaultTTL.map(Int64.init), usesHeuristic: heuristic)
     }
 
     /// The time-to-live cap, seconds, for a request with or without the ``versionParameter``:

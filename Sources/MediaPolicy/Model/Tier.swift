@@ -21,6 +21,14 @@ public struct Tier: Sendable, Hashable {
     /// Time-to-live cap, seconds, for requests without the version parameter; `nil` = ``maxTTL``.
     /// Only with ``versionParameter``. Default: `nil`.
     public var unversionedMaxTTL: Int?
+    /// The freshness lifetime, seconds, of a `200` whose origin gives no explicit freshness (no `max-age`,
+    /// `s-maxage` or `Expires`), before RFC 9111's heuristic; capped like any lifetime (``ttlCap(versioned:)``).
+    /// `nil` = none. Default: `nil`.
+    public var defaultTTL: Int? = nil
+    /// Whether a response without explicit freshness and without ``defaultTTL`` gets RFC 9111 §4.2.2's heuristic
+    /// (10 % of its `Last-Modified` age); `false` makes it stale at once (stored, then validated on each use).
+    /// Default: `true`.
+    public var heuristic: Bool = true
     /// Largest response body kept or served, bytes. Default: 10,485,760 (10 MiB).
     public var maxObjectBytes: Int
     /// Largest image (width × height) accepted, pixels. Default: 50,000,000.

@@ -12,7 +12,8 @@ extension StoreCommit {
         let cap = Int64(context.tier.ttlCap(versioned: context.isVersioned))
         // The cap counts the current age (`Age` and the apparent age from `Date`, RFC 9111 §4.2.3), as freshness does.
         let age = updated.currentAge(now: Int64(responseTime))
-        let ttl = max(0, min(cap - age, updated.remainingFreshness(now: Int64(responseTime), role: context.role)))
+        let ttl = max(0, min(cap - age, updated.remainingFreshness(now: Int64(responseTime), role: context.role,
+                                                                                 configuration: context.tier.freshness)))
         let policyTTL = ttl + age
         var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
                               height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)

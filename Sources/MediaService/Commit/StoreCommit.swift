@@ -47,7 +47,8 @@ extension StoreCommit {
         switch outcome {
         case .store(let candidate):
             stored = candidate
-            storability = .storable(ttl: Int(candidate.remainingFreshness(now: Int64(responseTime), role: context.role)))
+            storability = .storable(ttl: Int(candidate.remainingFreshness(now: Int64(responseTime), role: context.role,
+                                                                          configuration: tier.freshness)))
         case .skip(let why):
             stored = StoredResponse(status: response.status, fields: StoredFields.filter(responseFields, role: context.role),
                                     requestTime: Int64(requestTime), responseTime: Int64(responseTime), targets: context.targets)

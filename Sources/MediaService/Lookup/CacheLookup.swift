@@ -33,7 +33,8 @@ struct CacheLookup {
     /// The decision over ``candidates`` with their caps.
     var decision: ServingDecision {
         ServingDecision(request: context.cacheRequest, candidates: candidates.map(\.response), role: context.role,
-                        configuration: ServingDecision.Configuration(staleIfError: Int64(context.tier.serveStaleOnError)),
+                        configuration: ServingDecision.Configuration(freshness: context.tier.freshness,
+                                                                     staleIfError: Int64(context.tier.serveStaleOnError)),
                         digest: keys.digest, lifetimeCaps: candidates.map(\.policyTTL))
     }
 
@@ -43,11 +44,11 @@ struct CacheLookup {
         switch decision.lookup(now: Int64(now)) {
         case .serveFresh(let index, _):
             let candidate = candidates[index]
-            return .serve(index: index, status: CacheStatus(hit: true, ttl: Self.remaining(candidate, role: context.role, now: now)),
+            return .serve(index: index, status: CacheStatus(hit: true, ttl: Self.remaining(candidate, role: context.role, freshness: context.tier.freshness, now: now)),
                           stale: nil)
         case .serveStale(let index, _, let reason):
             let candidate = candidates[index]
-            return .serve(index: index, status: CacheStatus(hit: true, ttl: Self.remaining(candidate, role: context.role, now: now),
+            return .serve(index: index, status: CacheStatus(hit: true, ttl: Self.remaining(candidate, role: context.role, freshness: context.tier.freshness, now: now),
                                                             detail: reason.rawValue),
                           stale: reason)
         case .gatewayTimeout:
@@ -75,14 +76,14 @@ struct CacheLookup {
     func forbiddenByRequest(_ selected: Int?) -> Bool {
         if context.cacheRequest.requiresValidation { return true }
         guard let selected else { return false }
-        return Self.remaining(candidates[selected], role: context.role, now: now) > 0
+        return Self.remaining(candidates[selected], role: context.role, freshness: context.tier.freshness, now: now) > 0
     }
 
     /// Remaining freshness under both RFC 9111 and the policy cap (negative when stale), seconds, for
     /// `Cache-Status: ttl` (RFC 9211 §2.5).
-    static func remaining(_ candidate: Candidate, role: CacheRole, now: Double) -> Int64 {
+    static func remaining(_ candidate: Candidate, role: CacheRole, freshness: Freshness.Configuration, now: Double) -> Int64 {
         let age = candidate.response.currentAge(now: Int64(now))
-        let lifetime = min(candidate.response.freshnessLifetime(role: role), candidate.policyTTL)
+        let lifetime = min(candidate.response.freshnessLifetime(role: role, configuration: freshness), candidate.policyTTL)
         return lifetime - age
     }
 }

@@ -70,7 +70,7 @@ extension MediaService {
         context.runtime.counters.bump(.hits)
         return Served(.stored(candidate), context: context, now: time,
                       status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
-                                          ttl: CacheLookup.remaining(candidate, role: context.role, now: Double(time)),
+                                          ttl: CacheLookup.remaining(candidate, role: context.role, freshness: context.tier.freshness, now: Double(time)),
                                           detail: "stale-if-error"),
                       storage: "hit")
     }

@@ -43,7 +43,8 @@ extension MediaService {
         if !varies { fields.remove(.vary) }
         let response = StoredResponse(status: 200, fields: fields, requestTime: captured.response.requestTime,
                                       responseTime: captured.response.responseTime, targets: captured.response.targets)
-        let lifetime = min(captured.response.freshnessLifetime(role: stored.role), captured.head.policyTTL)
+        let lifetime = min(captured.response.freshnessLifetime(role: stored.role, configuration: tier.freshness),
+                           captured.head.policyTTL)
         let ttl = max(0, lifetime - captured.response.currentAge(now: Int64(time)))
         // RFC 9111 §3 on the variant's own fields (the source's, as a 304 may have updated them: a source that
         // became `private` or `no-store` gives a variant a shared cache does not store).

@@ -56,7 +56,7 @@ extension MediaService {
     /// when negotiated and its parameters in the outcome.
     func storedVariant(_ candidate: Candidate, stored: RequestContext, selection: VariantSelection, now time: Double,
                        detail: String? = nil) -> ServiceResponse {
-        let status = CacheStatus(hit: true, ttl: CacheLookup.remaining(candidate, role: stored.role, now: time), detail: detail)
+        let status = CacheStatus(hit: true, ttl: CacheLookup.remaining(candidate, role: stored.role, freshness: stored.tier.freshness, now: time), detail: detail)
         return answer(Responder.stored(candidate, context: stored, now: Int64(time), status: status, storage: "hit"),
                       selection, head: candidate.head)
     }

@@ -37,7 +37,7 @@ final class PreparedHit: Sendable {
     /// Prepares `response` (with `head` and `body`) as ``Responder`` answers a plain `GET` for `context`.
     init(_ response: StoredResponse, head: StoredHead, body: [UInt8], context: RequestContext) {
         key = Key(tier: context.tier.name, isVersioned: context.isVersioned)
-        let lifetime = response.freshnessLifetime(role: context.role)
+        let lifetime = response.freshnessLifetime(role: context.role, configuration: context.tier.freshness)
         freshLimit = min(lifetime, head.policyTTL)
         let template = Responder.content(response, head: head, body: body, context: context, now: response.responseTime,
                                          cacheStatus: CacheStatus(hit: true, ttl: 0), storage: "hit", reason: nil)
