@@ -9,11 +9,11 @@ import Testing
         (["-h"], "Usage: mediactl <command> [options]"),
         (
             ["serve", "--help"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE]"
         ),
         (
             ["serve", "-h"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE]"
         ),
         (["demo", "--help"], "Usage: mediactl demo [--keep-serving]"),
         (
@@ -28,19 +28,19 @@ import Testing
         (["policy", "check", "--help"], "Usage: mediactl policy check [--policies DIR]"),
         (
             ["purge", "--help"],
-            "Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE]"
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"
         ),
         (["help", "--help"], "Usage: mediactl help [COMMAND [SUBCOMMAND]]"),
         (
             ["help", "serve"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE]"
         ),
         (["help", "audit", "verify"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["help", "policy"], "Usage: mediactl policy check [--policies DIR]"),
         // --help wins over other mistakes on the same command line, and over missing arguments.
         (
             ["serve", "--bogus", "--help"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE]"
         ),
         (
             ["fetch", "-h"],
@@ -48,7 +48,7 @@ import Testing
         ),
         (
             ["purge", "--all", "--route", "x", "--help"],
-            "Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE]"
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"
         ),
     ]
 
@@ -113,7 +113,7 @@ import Testing
         let result = await CLIRun.run(["serve", "--help"])
         #expect(
             result.stdout == """
-                Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]...
+                Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE]
 
                 Run the media service over HTTP until interrupted.
 
@@ -126,6 +126,7 @@ import Testing
                   --event-loops N                Event-loop threads serving connections, 1 to 256. Default: one per online CPU.
                   --access-log PATH|-            Append one JSON line per request to PATH (- for standard output); SIGUSR1 reopens it. Default: none.
                   --front ADDR                   Numeric address of a front proxy, exempt from the cap of 256 connections per client address. Repeatable.
+                  --admin-token-file FILE        Accept the admin token in FILE (mode 0600, 32 to 256 b64token characters) instead of a new one at every start.
                   -h, --help                     Show this help and exit.
 
                 SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.

@@ -59,9 +59,13 @@ enum PurgeFanOut {
         let tokens: [Result<String, Failure>]
         let body: [UInt8]
         do throws(CommandError) {
-            replicas = try PurgeReplicasFile.read(path).replicas
+            let shared = try options.adminTokenFile.map { file throws(CommandError) in try AdminTokenFile.read(file) }
+            replicas = try PurgeReplicasFile.read(path, sharedToken: shared != nil).replicas
             body = try PurgeCommand.requestBody(options.target)
-            tokens = try replicas.map { replica throws(CommandError) in try token(of: replica) }
+            tokens = try replicas.map { replica throws(CommandError) in
+                guard let source = replica.tokenSource else { return .success(shared!) }
+                return try token(of: replica, source: source)
+            }
         } catch {
             return context.fail(error)
         }
@@ -116,23 +120,23 @@ enum PurgeFanOut {
     /// The admin token of `replica`'s token source: a replica-level failure when its state directory has no
     /// serve.json or no admin listener.
     /// - Throws: ``CommandError`` (exit 2) for an unreadable or invalid serve.json.
-    static func token(of replica: PurgeReplicasFile.Replica) throws(CommandError) -> Result<String, Failure> {
+    static func token(of replica: PurgeReplicasFile.Replica, source: String) throws(CommandError) -> Result<String, Failure> {
         var isDirectory: ObjCBool = false
-        _ = FileManager.default.fileExists(atPath: replica.tokenSource, isDirectory: &isDirectory)
+        _ = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory)
         let serve: ServeStateFile
         if isDirectory.boolValue {
-            guard let file = try ServeStateFile.read(stateDirectory: replica.tokenSource) else {
+            guard let file = try ServeStateFile.read(stateDirectory: source) else {
                 return .failure(
-                    Failure(reason: "no serve.json in state directory \(replica.tokenSource) (is the replica running?)"))
+                    Failure(reason: "no serve.json in state directory \(source) (is the replica running?)"))
             }
             serve = file
         } else {
-            guard let bytes = try FileAccess.readFile(replica.tokenSource, limit: ServeStateFile.maximumBytes, what: "serve.json"),
+            guard let bytes = try FileAccess.readFile(source, limit: ServeStateFile.maximumBytes, what: "serve.json"),
                 let file = try? JSONDecoder().decode(ServeStateFile.self, from: Data(bytes))
             else {
                 throw CommandError(
                     .invalidFile,
-                    "serve.json '\(replica.tokenSource)' is not a serve.json document ({\"pid\",\"listen\",\"adminToken\"})",
+                    "serve.json '\(source)' is not a serve.json document ({\"pid\",\"listen\",\"adminToken\"})",
                     exitCode: .unusableInput)
             }
             serve = file
@@ -140,7 +144,7 @@ enum PurgeFanOut {
         if serve.admin == ServeStateFile.adminOff {
             return .failure(
                 Failure(
-                    reason: "the service for state directory \(replica.tokenSource) runs without an admin listener (--admin-listen off)"))
+                    reason: "the service for state directory \(source) runs without an admin listener (--admin-listen off)"))
         }
         return .success(serve.adminToken)
     }

@@ -18,6 +18,8 @@ import Foundation
 ///   never on the command line (it would show in `ps`) nor in this file; `serve` makes a fresh one at every start,
 ///   so the source must be the live `serve.json`. A state directory without `serve.json` (the replica is stopped) is
 ///   not an input error: that replica fails the purge (exit 1).
+/// - With `purge --admin-token-file FILE`, a line may be the ADMIN-URL alone: that replica is sent the token of FILE
+///   (replicas started with `serve --admin-token-file` share it). A line with a TOKEN-SOURCE still uses its serve.json.
 /// - The same ADMIN-URL twice is an error.
 ///
 /// Errors (``CommandError``, exit 2), each naming the file and the line:
@@ -29,8 +31,8 @@ struct PurgeReplicasFile: Sendable, Hashable {
         var url: String
         /// `host:port` to connect to (`[v6]:port` for IPv6).
         var authority: String
-        /// The state directory or serve.json path.
-        var tokenSource: String
+        /// The state directory or serve.json path; `nil` for a line without one (the token of `--admin-token-file`).
+        var tokenSource: String?
         /// The 1-based line number.
         var line: Int
     }
@@ -43,7 +45,8 @@ struct PurgeReplicasFile: Sendable, Hashable {
 
     /// Reads and validates `path`.
     /// - Throws: ``CommandError`` (exit 2), see the type's documentation.
-    static func read(_ path: String) throws(CommandError) -> PurgeReplicasFile {
+    /// - Parameter sharedToken: whether `--admin-token-file` was given: then a line may be the ADMIN-URL alone.
+    static func read(_ path: String, sharedToken: Bool = false) throws(CommandError) -> PurgeReplicasFile {
         guard let bytes = try FileAccess.readFile(path, limit: maximumBytes, what: "replicas file") else {
             throw CommandError(
                 .invalidFile, "replicas file '\(path)' is larger than \(maximumBytes) bytes", exitCode: .unusableInput)
@@ -51,12 +54,12 @@ struct PurgeReplicasFile: Sendable, Hashable {
         guard let text = String(validating: bytes, as: UTF8.self) else {
             throw CommandError(.invalidFile, "replicas file '\(path)' is not UTF-8 text", exitCode: .unusableInput)
         }
-        return try parse(text, path: path)
+        return try parse(text, path: path, sharedToken: sharedToken)
     }
 
     /// Parses the text of the file at `path` (`path` only names it in errors).
     /// - Throws: ``CommandError`` (exit 2).
-    static func parse(_ text: String, path: String) throws(CommandError) -> PurgeReplicasFile {
+    static func parse(_ text: String, path: String, sharedToken: Bool = false) throws(CommandError) -> PurgeReplicasFile {
         var replicas: [Replica] = []
         var lineOfURL: [String: Int] = [:]
         for (offset, rawLine) in text.split(separator: "\n", omittingEmptySubsequences: false).enumerated() {
@@ -67,7 +70,7 @@ struct PurgeReplicasFile: Sendable, Hashable {
             func fail(_ what: String) -> CommandError {
                 CommandError(.invalidFile, "replicas file '\(path)' line \(line): \(what)", exitCode: .unusableInput)
             }
-            guard fields.count == 2 else {
+            guard fields.count == 2 || (fields.count == 1 && sharedToken) else {
                 if fields.count == 1 {
                     throw fail(
                         "\(fields[0]) has no token source: write 'ADMIN-URL STATE-DIR' or 'ADMIN-URL SERVE.JSON'")
@@ -81,11 +84,12 @@ struct PurgeReplicasFile: Sendable, Hashable {
             case .failure(let problem): throw fail("\(fields[0]): \(problem.text)")
             }
             if let earlier = lineOfURL[url] { throw fail("\(url) is already on line \(earlier)") }
-            guard FileManager.default.fileExists(atPath: fields[1]) else {
-                throw fail("token source '\(fields[1])' does not exist (a state directory or a serve.json file)")
+            let source = fields.count == 2 ? fields[1] : nil
+            if let source, !FileManager.default.fileExists(atPath: source) {
+                throw fail("token source '\(source)' does not exist (a state directory or a serve.json file)")
             }
             lineOfURL[url] = line
-            replicas.append(Replica(url: url, authority: authority, tokenSource: fields[1], line: line))
+            replicas.append(Replica(url: url, authority: authority, tokenSource: source, line: line))
         }
         guard !replicas.isEmpty else {
             throw CommandError(.invalidFile, "replicas file '\(path)' names no replica", exitCode: .unusableInput)

@@ -132,10 +132,14 @@ public struct ServeCommand: Sendable {
         let host = try ListenResolver.numericHost(options.listen.host)
         let adminHost = try options.adminListen.map { address throws(CommandError) in try ListenResolver.numericHost(address.host) }
         let adminToken: String
-        do {
-            adminToken = try ServeStateFile.makeAdminToken()
-        } catch {
-            throw CommandError(.adminToken, "cannot generate the admin token: \(error)", exitCode: .failure)
+        if let file = options.adminTokenFile {
+            adminToken = try AdminTokenFile.read(file)
+        } else {
+            do {
+                adminToken = try ServeStateFile.makeAdminToken()
+            } catch {
+                throw CommandError(.adminToken, "cannot generate the admin token: \(error)", exitCode: .failure)
+            }
         }
         // One watcher for every signal serve handles: stop, reload, and reopen the access log.
         var signals: SignalWatcher?

@@ -56,8 +56,8 @@ public struct BearerToken: Hashable, Sendable, CustomStringConvertible, CustomDe
         return try parse(authorization: value)
     }
 
-    /// `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
-    static func isB64Token(_ text: String) -> Bool {
+    /// Whether `text` is an RFC 6750 §2.1 `b64token`: `1*( ALPHA / DIGIT / "-" / "." / "_" / "~" / "+" / "/" ) *"="`.
+    public static func isB64Token(_ text: String) -> Bool {
         var sawPadding = false, count = 0
         for byte in text.utf8 {
             if byte == UInt8(ascii: "=") {

@@ -21,6 +21,9 @@ public struct PurgeOptions: MediaCommand {
     /// `--replicas FILE`: purge every replica the file names (``PurgeReplicasFile``) instead of the one
     /// service of ``stateDirectory``; `nil` when not given. Cannot be combined with `--state-dir`.
     public var replicasFile: String?
+    /// `--admin-token-file FILE` (only with ``replicasFile``): the admin token (``AdminTokenFile``) sent to every
+    /// replica whose line names no token source; `nil` when not given.
+    public var adminTokenFile: String?
 
     /// `--route NAME`: the route of a ``Target/route(_:)`` target; setting it makes that the target.
     var route: String? {
@@ -46,7 +49,9 @@ public struct PurgeOptions: MediaCommand {
         set { if newValue { target = .all } }
     }
 
-    public init(target: Target, stateDirectory: String = CommandDefaults.stateDirectory, replicasFile: String? = nil) {
+    public init(target: Target, stateDirectory: String = CommandDefaults.stateDirectory, replicasFile: String? = nil,
+                adminTokenFile: String? = nil) {
+        self.adminTokenFile = adminTokenFile
         self.target = target
         self.stateDirectory = stateDirectory
         self.replicasFile = replicasFile
@@ -55,7 +60,7 @@ public struct PurgeOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["purge"],
         summary: "Remove stored objects of one route, of one credential's or subject's partition, or all of them.",
-        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE]"],
+        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"],
         arguments: [
             .text("route", valueName: "NAME", help: "Purge every object of route NAME.", \.route),
             .text(
@@ -79,6 +84,10 @@ public struct PurgeOptions: MediaCommand {
                 "replicas", valueName: "FILE",
                 help: "Purge every replica FILE names, in parallel: lines 'ADMIN-URL STATE-DIR-OR-SERVE.JSON' (docs/scale-out.md).",
                 \.replicasFile),
+            .text(
+                "admin-token-file", valueName: "FILE",
+                help: "With --replicas: the admin token (mode 0600) for replica lines without a token source.",
+                \.adminTokenFile),
         ],
         notes: [
             "Exactly one of --route, --credential-file, --subject and --all is required.",
@@ -95,6 +104,9 @@ public struct PurgeOptions: MediaCommand {
                 }
                 let list = flags.dropLast().joined(separator: ", ") + " and " + flags[flags.count - 1]
                 throw given.error(.conflictingOptions, "options \(list) cannot be used together")
+            }
+            if given.contains(\.adminTokenFile), !given.contains(\.replicasFile) {
+                throw given.error(.conflictingOptions, "option --admin-token-file needs --replicas")
             }
             if given.contains(\.replicasFile), given.contains(\.stateDirectory) {
                 throw given.error(.conflictingOptions, "options --state-dir and --replicas cannot be used together")

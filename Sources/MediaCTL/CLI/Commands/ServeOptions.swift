@@ -21,6 +21,10 @@ public struct ServeOptions: MediaCommand {
     /// Every `--front ADDR`: front proxies exempt from the per-address connection cap (256), canonical
     /// (`127.0.0.1`, `[::1]`). Default: none.
     public var fronts: [String]
+    /// `--admin-token-file FILE`: the admin token the admin listener accepts, read from a file of mode 0600
+    /// (``AdminTokenFile``), so replicas share a token the deployment provides. Default: `nil`, a new random token
+    /// at every start (written to `serve.json`).
+    public var adminTokenFile: String?
 
     /// The largest accepted `--event-loops` value.
     public static let maxEventLoops = 256
@@ -29,9 +33,10 @@ public struct ServeOptions: MediaCommand {
         listen: ListenAddress = .default, policiesDirectory: String = CommandDefaults.policiesDirectory,
         stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = [],
         eventLoops: Int? = nil, adminListen: ListenAddress? = .adminDefault, accessLog: String? = nil,
-        fronts: [String] = []
+        fronts: [String] = [], adminTokenFile: String? = nil
     ) {
         self.fronts = fronts
+        self.adminTokenFile = adminTokenFile
         self.listen = listen
         self.adminListen = adminListen
         self.policiesDirectory = policiesDirectory
@@ -44,7 +49,7 @@ public struct ServeOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]..."],
+        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE]"],
         arguments: [
             .parsed(
                 "listen", valueName: "HOST:PORT",
@@ -70,6 +75,10 @@ public struct ServeOptions: MediaCommand {
                 "front", valueName: "ADDR",
                 help: "Numeric address of a front proxy, exempt from the cap of 256 connections per client address. Repeatable.",
                 \.fronts, parse: { FrontAddress.parse($0).map(\.text) }),
+            .text(
+                "admin-token-file", valueName: "FILE",
+                help: "Accept the admin token in FILE (mode 0600, 32 to 256 b64token characters) instead of a new one at every start.",
+                \.adminTokenFile),
         ],
         notes: [
             "SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.",
