@@ -2,6 +2,7 @@
 import Glibc
 #endif
 import HTTPServer
+import MediaCore
 
 // libFuzzer entry: LLVMFuzzerRunDriver must be called from main (PLATFORM.md).
 @_silgen_name("LLVMFuzzerRunDriver")

@@ -14,7 +14,8 @@ extension StoreCommit {
         let age = updated.currentAge(now: Int64(responseTime))
         let ttl = max(0, min(cap - age, updated.remainingFreshness(now: Int64(responseTime), role: context.role,
                                                                                  configuration: context.tier.freshness)))
-        let policyTTL = ttl + age
+        // At most the cap: an update that arrives older than the cap is stale (ttl 0), not a longer lifetime.
+        let policyTTL = min(ttl + age, cap)
         var head = StoredHead(updated, contentType: candidate.head.contentType, width: candidate.head.width,
                               height: candidate.head.height, storage: candidate.head.storage, policyTTL: policyTTL)
         head.storage = candidate.head.storage

@@ -136,14 +136,19 @@ extension MediaService {
             }
             for name in report.updatedTiers {
                 let runtime = runtimes[name]!, tier = runtime.tier
+                // What the old tier kept an entry for past its lifetime, for revalidation (StoreCommit.expiresAt).
+                let oldTier = old.runtimes[name]?.tier ?? tier
+                let revalidationRetention = oldTier.partition == .credential ? 0 : Double(oldTier.maxTTL)
                 // The freshness lifetime the entry was stored with (its policy TTL, in the index) against the cap that
-                // now applies to its URL. An entry is kept past its lifetime for revalidation, so its retention
-                // (expiresAt) is no measure of it; an entry of a file written before lifetimes were recorded goes
-                // when its retention exceeds the cap, as before (one second of slack: expiry times are not whole).
+                // now applies to its URL. An entry of a file written before lifetimes were recorded has none: its
+                // lifetime is its retention less the old tier's revalidation retention (one second of slack: expiry
+                // times are not whole seconds).
                 remove(runtime, name, "policy-max-ttl-shortened") { entry in
                     let versioned = tier.isVersioned(query: CacheKey.query(ofStoreKey: entry.key).map(String.init))
                     let cap = Double(tier.ttlCap(versioned: versioned))
-                    guard let lifetime = entry.lifetime else { return entry.expiresAt - entry.responseTime > cap + 1 }
+                    guard let lifetime = entry.lifetime else {
+                        return entry.expiresAt - entry.responseTime - revalidationRetention > cap + 1
+                    }
                     return lifetime > cap
                 }
                 remove(runtime, name, "policy-over-size-limit") { $0.bodyByteCount > tier.maxObjectBytes }

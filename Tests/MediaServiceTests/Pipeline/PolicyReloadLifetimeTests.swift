@@ -87,4 +87,33 @@ import Testing
         #expect(await cacheStatus(harness, "/avatars/u.jpg?v=2") == "mediactl; hit; ttl=3600")
         #expect(await cacheStatus(harness, "/avatars/u.jpg") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=disk")
     }
+
+    /// An entry of a file written before lifetimes were recorded (no `lifetime` in its index metadata): its lifetime is
+    /// its retention less what the old tier kept it for to revalidate, so a slightly lower cap keeps it too, and a cap
+    /// below its lifetime removes it.
+    @Test func anEntryWithoutARecordedLifetimeIsJudgedByItsRetention() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let jpeg = try Fixtures.bytes("catalog/coins-1fea11f1.jpg")
+        let url = "http://origin.test/avatars/u.jpg?v=2"
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=3600"], body: jpeg), for: url)
+        #expect(await cacheStatus(harness, "/avatars/u.jpg?v=2") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=3600; stored; detail=disk")
+        harness.service.flushWrites()
+        let disk = try #require(harness.service.runtimes["avatar"]?.disk)
+        let key = CacheKey.store(group: CacheKey.group(primary: CacheKey.primary(tier: "avatar", url: url), partition: nil),
+                                 secondary: .empty)
+        var entry = try #require(disk.entry(for: key))
+        #expect(entry.metadata.lifetime == 3600)
+        entry.metadata.lifetime = nil
+        try disk.store(entry, for: key)
+        disk.flush()
+        let slightly = Self.edited(PipelineHarness.defaultPolicy, [
+            (Self.avatarTier, #""versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 31000000"#)])
+        #expect(try harness.service.reload(policies: try Self.policies(slightly), digest: String(repeating: "ab", count: 32))
+            .removedObjects == 0)
+        let below = Self.edited(PipelineHarness.defaultPolicy, [
+            (Self.avatarTier, #""versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 1800"#)])
+        #expect(try harness.service.reload(policies: try Self.policies(below), digest: String(repeating: "cd", count: 32))
+            .removedObjects == 1)
+    }
 }
