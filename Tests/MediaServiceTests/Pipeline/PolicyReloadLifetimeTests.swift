@@ -116,4 +116,26 @@ import Testing
         #expect(try harness.service.reload(policies: try Self.policies(below), digest: String(repeating: "cd", count: 32))
             .removedObjects == 1)
     }
+
+    /// A 304 that arrives older than the cap (its `Age` past the avatar tier's 300 s for an unversioned URL) leaves the
+    /// entry stale with a lifetime of the cap, not its age: a later reload with unchanged caps keeps it.
+    @Test func aRevalidationOlderThanTheCapRecordsTheCap() async throws {
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
+        let jpeg = try Fixtures.bytes("catalog/coins-1fea11f1.jpg")
+        let url = "http://origin.test/avatars/u.jpg"
+        harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=3600", "ETag": "\"a1\""], body: jpeg), for: url)
+        #expect(await cacheStatus(harness, "/avatars/u.jpg") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=disk")
+        harness.clock.advance(301)
+        harness.origin.setReply(.init(status: 304, fields: ["ETag": "\"a1\"", "Age": "400"]), for: url)
+        _ = await harness.get("/avatars/u.jpg")
+        harness.service.flushWrites()
+        let disk = try #require(harness.service.runtimes["avatar"]?.disk)
+        let key = CacheKey.store(group: CacheKey.group(primary: CacheKey.primary(tier: "avatar", url: url), partition: nil),
+                                 secondary: .empty)
+        #expect(disk.entry(for: key)?.metadata.lifetime == 300)
+        let same = Self.edited(PipelineHarness.defaultPolicy, [(Self.avatarTier, #""versionParameter": "v", "unversionedMaxTTL": 300, "maxTTL": 31000000"#)])
+        #expect(try harness.service.reload(policies: try Self.policies(same), digest: String(repeating: "ab", count: 32))
+            .removedObjects == 0)
+    }
 }
