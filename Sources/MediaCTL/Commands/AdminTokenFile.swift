@@ -31,9 +31,10 @@ enum AdminTokenFile {
         }
         var text = String(decoding: bytes, as: UTF8.self)
         while let last = text.last, last.isNewline || last == " " || last == "\t" { text.removeLast() }
-        guard (minimumLength...maximumLength).contains(text.utf8.count), BearerToken.isB64Token(text) else {
-            let problem = (minimumLength...maximumLength).contains(text.utf8.count)
-                ? "is not an RFC 6750 b64token" : "holds \(text.utf8.count) characters"
+        let length = text.utf8.count
+        let fits = (minimumLength...maximumLength).contains(length)
+        guard fits, BearerToken.isB64Token(text) else {
+            let problem = fits ? "is not an RFC 6750 b64token" : "holds \(length) characters"
             throw CommandError(.adminToken, "--admin-token-file \(path): \(problem); allowed: \(allowed)",
                                exitCode: .unusableInput)
         }

@@ -64,7 +64,7 @@ enum PurgeFanOut {
             body = try PurgeCommand.requestBody(options.target)
             tokens = try replicas.map { replica throws(CommandError) in
                 guard let source = replica.tokenSource else { return .success(shared!) }
-                return try token(of: replica, source: source)
+                return try token(fromSource: source)
             }
         } catch {
             return context.fail(error)
@@ -117,10 +117,10 @@ enum PurgeFanOut {
 
     struct Failure: Error, Hashable { let reason: String }
 
-    /// The admin token of `replica`'s token source: a replica-level failure when its state directory has no
-    /// serve.json or no admin listener.
+    /// The admin token in a replica's token source (its state directory or a serve.json): a replica-level failure
+    /// when the state directory has no serve.json or the service no admin listener.
     /// - Throws: ``CommandError`` (exit 2) for an unreadable or invalid serve.json.
-    static func token(of replica: PurgeReplicasFile.Replica, source: String) throws(CommandError) -> Result<String, Failure> {
+    static func token(fromSource source: String) throws(CommandError) -> Result<String, Failure> {
         var isDirectory: ObjCBool = false
         _ = FileManager.default.fileExists(atPath: source, isDirectory: &isDirectory)
         let serve: ServeStateFile

@@ -96,7 +96,7 @@ struct Inspection {
         if let format { fields.set(.contentType, format) }
         let verdict = Storability.evaluate(
             method: "GET", requestFields: hasCredential ? ["Authorization": "Bearer <redacted>"] : HTTPFields(),
-            status: response.status, responseFields: fields, role: role, targets: match?.route.targetedCacheControl ?? tier.targetedFields)
+            status: response.status, responseFields: fields, role: role, targets: route.targetedCacheControl ?? tier.targetedFields)
         let storability: StorageProposal.Storability
         if let reason = verdict.reason {
             storability = .notStorable(StorageReason(reason.code))

@@ -46,12 +46,17 @@ public struct HTTPFields: Sendable, Hashable, RandomAccessCollection, Expressibl
     }
 
     public init(dictionaryLiteral elements: (HTTPFieldName, String)...) {
-        fields = elements.map { Field(name: $0.0.rawName, value: HTTPFields.trim($0.1)) }
+        self.init(named: elements)
     }
 
     /// `[(.contentType, "image/png"), ("X-Custom", "1")]`: lines in order, values trimmed.
     public init(arrayLiteral elements: (HTTPFieldName, String)...) {
-        fields = elements.map { Field(name: $0.0.rawName, value: HTTPFields.trim($0.1)) }
+        self.init(named: elements)
+    }
+
+    /// Lines from `(name, value)` pairs, in order, values trimmed.
+    private init(named pairs: [(HTTPFieldName, String)]) {
+        fields = pairs.map { Field(name: $0.0.rawName, value: HTTPFields.trim($0.1)) }
     }
 
     /// Reserves room for `count` field lines (no effect on the lines; avoids regrowth while appending).

@@ -28,13 +28,7 @@ struct ServiceMetrics {
         for name in names {
             lines.append(contentsOf: runtimes[name]!.transformTimes.lines(name: "mediactl_transform_seconds", labels: "tier=\"\(name)\""))
         }
-        lines.append("# HELP mediactl_stored_bytes Bytes held per tier and store (key + stored head + body; files: file size); hot = memory copies of a persistent tier's files.")
-        lines.append("# TYPE mediactl_stored_bytes gauge")
-        for name in names {
-            for gauge in runtimes[name]!.byteGauges {
-                lines.append("mediactl_stored_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
-            }
-        }
+        storeGauges("mediactl_stored_bytes", help: "Bytes held per tier and store (key + stored head + body; files: file size); hot = memory copies of a persistent tier's files.", \.byteGauges, tiers: names, into: &lines)
         lines.append("# HELP mediactl_signed_url_requests_total Requests to tiers with signedURLs by outcome: verified, signature-required (unsigned where signatures are required), or the refusal code (docs/signed-urls.md).")
         lines.append("# TYPE mediactl_signed_url_requests_total counter")
         for name in names where snapshot.policies.tiers[name]?.signedURLs != nil {
@@ -42,7 +36,6 @@ struct ServiceMetrics {
                 lines.append("mediactl_signed_url_requests_total{tier=\"\(name)\",outcome=\"\(outcome)\"} \(count)")
             }
         }
-        let reloads = self.reloads
         lines.append("# HELP mediactl_policy_reloads_total Policy reloads (SIGHUP, mediactl reload): ok put a new set in force; failed kept the set in force (invalid files, or an error while swapping).")
         lines.append("# TYPE mediactl_policy_reloads_total counter")
         lines.append("mediactl_policy_reloads_total{result=\"ok\"} \(reloads.ok)")
@@ -50,13 +43,7 @@ struct ServiceMetrics {
         lines.append("# HELP mediactl_policy_info The policy set in force: its SHA-256 (docs/audit-format.md, \"Policy records\").")
         lines.append("# TYPE mediactl_policy_info gauge")
         lines.append("mediactl_policy_info{sha256=\"\(snapshot.digest)\"} 1")
-        lines.append("# HELP mediactl_pending_write_bytes File bytes of stored responses whose file the write-behind writer has not written yet (served from memory meanwhile).")
-        lines.append("# TYPE mediactl_pending_write_bytes gauge")
-        for name in names {
-            for gauge in runtimes[name]!.pendingWriteGauges {
-                lines.append("mediactl_pending_write_bytes{tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
-            }
-        }
+        storeGauges("mediactl_pending_write_bytes", help: "File bytes of stored responses whose file the write-behind writer has not written yet (served from memory meanwhile).", \.pendingWriteGauges, tiers: names, into: &lines)
         lines.append("# HELP mediactl_audit_writer_failed 1 while the audit log cannot be written (disk full or unwritable; retried from 1 s to every 30 s): nothing unaudited is stored, so the replica serves without caching and /_mediactl/ready answers 503.")
         lines.append("# TYPE mediactl_audit_writer_failed gauge")
         lines.append("mediactl_audit_writer_failed \(auditor.writerFailed ? 1 : 0)")
@@ -64,5 +51,18 @@ struct ServiceMetrics {
         lines.append("# TYPE mediactl_audit_writer_outages_total counter")
         lines.append("mediactl_audit_writer_outages_total \(auditor.writer.outageCount)")
         return lines.joined(separator: "\n") + "\n"
+    }
+
+    /// A gauge per tier of `tiers` (in that order) and store (`NAME{tier="…",store="…"} BYTES`), after its HELP and
+    /// TYPE lines.
+    private func storeGauges(_ metric: String, help: String, _ gauges: KeyPath<TierRuntime, [(store: String, bytes: Int)]>,
+                             tiers: [String], into lines: inout [String]) {
+        lines.append("# HELP \(metric) \(help)")
+        lines.append("# TYPE \(metric) gauge")
+        for name in tiers {
+            for gauge in snapshot.runtimes[name]![keyPath: gauges] {
+                lines.append("\(metric){tier=\"\(name)\",store=\"\(gauge.store)\"} \(gauge.bytes)")
+            }
+        }
     }
 }

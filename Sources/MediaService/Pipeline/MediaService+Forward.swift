@@ -81,7 +81,7 @@ extension MediaService {
         var fields = context.originFields
         if let conditional {
             for name in MediaService.clientConditionals { fields.remove(name) }
-            for field in conditional { fields.set(HTTPFieldName(field.name), field.value) }
+            for field in conditional { fields.set(field.fieldName, field.value) }
         }
         return fields
     }

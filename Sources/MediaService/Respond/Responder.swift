@@ -130,7 +130,7 @@ enum Responder {
             if let contentType = head.contentType { fields.set(.contentType, contentType) }
         } else {
             for field in response.fields where !["age", "content-length", "cache-control"].contains(field.name.lowercased()) {
-                fields.append(HTTPFieldName(field.name), field.value)
+                fields.append(field)
             }
         }
         if let servedETag = head.servedETag { fields.set(.eTag, servedETag) }
