@@ -33,6 +33,10 @@ import Testing
         harness.clock.advance(3000)
         #expect(await cacheStatus(harness) == "mediactl; hit; ttl=600")
         #expect(harness.origin.callCount(for: "http://origin.test/catalog/a.jpg") == 1)
+        // The decision is audited with the lifetime it was stored for.
+        let stores = try harness.auditRecords().filter { $0.event == .store }
+        #expect(stores.map { "\($0.tier?.rawValue ?? "-"):\($0.storage?.rawValue ?? "-"):\($0.ttl.map(String.init) ?? "-")" }
+            == ["public:disk:3600"])
     }
 
     @Test func theDefaultTTLIsCappedByMaxTTL() async throws {
