@@ -1,6 +1,5 @@
 import MediaCore
 import Testing
-@testable import HTTPCaching
 
 @Suite struct HTTPFieldsTests {
     @Test func combinedValueAndCaseInsensitiveNames() {
