@@ -17,10 +17,12 @@ import Testing
             versionParameter: nil, unversionedMaxTTL: nil, maxObjectBytes: 10_485_760, maxPixels: 50_000_000,
             contentTypes: ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
             downstreamCacheControl: "public, max-age=31536000, immutable", originTimeout: 15,
-            memoryBytes: 67_108_864, diskBytes: 1_073_741_824, serveStaleOnError: 0, variants: DefaultPolicyTests.variants))
+            memoryBytes: 67_108_864, diskBytes: 1_073_741_824, serveStaleOnError: 0, variants: DefaultPolicyTests.variants)
+            .with(ignored: ["utm_*", "fbclid", "gclid"], passed: ["v"]))
         #expect(policy.tier(named: "avatar") == Tier(
             name: "avatar", storage: .disk, cache: .shared, credentials: .strip, partition: .none, maxTTL: 31_536_000,
-            versionParameter: "v", unversionedMaxTTL: 300, variants: DefaultPolicyTests.variants, metadata: .strip))
+            versionParameter: "v", unversionedMaxTTL: 300, variants: DefaultPolicyTests.variants, metadata: .strip)
+            .with(ignored: ["utm_*", "fbclid", "gclid"], passed: []))
         #expect(policy.tier(named: "private") == Tier(
             name: "private", storage: .encryptedDisk, cache: .private, credentials: .bearerRequired,
             partition: .credential, maxTTL: 600, downstreamCacheControl: "private, no-store",
@@ -106,5 +108,15 @@ import Testing
         #expect(avatar.isVersioned(query: "") == false)
         #expect(avatar.isVersioned(query: nil) == false)
         #expect(try loadDefault().tiers["public"]?.isVersioned(query: "v=3") == false)
+    }
+}
+
+extension Tier {
+    /// This tier with its query parameter lists set.
+    func with(ignored: [String], passed: [String]) -> Tier {
+        var tier = self
+        tier.ignoredQueryParameters = ignored
+        tier.passQueryParameters = passed
+        return tier
     }
 }

@@ -65,6 +65,10 @@ public enum PolicyCheckCommand {
                 out += "        signedURLs: keys \(signed.keysPath), maxLifetime \(signed.maxLifetime), required \(signed.required)\n"
             }
             if let cors = tier.cors { out += "        cors: " + corsSummary(cors) + "\n" }
+            if !tier.ignoredQueryParameters.isEmpty || !tier.passQueryParameters.isEmpty {
+                out += "        query: ignored " + (tier.ignoredQueryParameters.isEmpty ? "none" : tier.ignoredQueryParameters.joined(separator: " "))
+                    + ", passed " + (tier.passQueryParameters.isEmpty ? "none" : tier.passQueryParameters.joined(separator: " ")) + "\n"
+            }
             if !tier.forwardRequestHeaders.isEmpty {
                 out += "        forwardRequestHeaders: " + tier.forwardRequestHeaders.joined(separator: " ") + "\n"
             }

@@ -70,6 +70,14 @@ extension PolicyFileDecoder {
         if let value = keys["versionParameter"] {
             tier.versionParameter = versionParameter(value, at: at("versionParameter"))
         }
+        if let value = keys["ignoredQueryParameters"],
+           let names = queryParameterList(value, at: at("ignoredQueryParameters"), allowsPrefix: true) {
+            tier.ignoredQueryParameters = names
+        }
+        if let value = keys["passQueryParameters"],
+           let names = queryParameterList(value, at: at("passQueryParameters"), allowsPrefix: false) {
+            tier.passQueryParameters = names
+        }
         if let value = keys["maxObjectBytes"],
            let number = integer(value, at: at("maxObjectBytes"), range: 1...PolicyFormat.maximumMemoryBytes, unit: "bytes") {
             tier.maxObjectBytes = number
@@ -122,6 +130,7 @@ extension PolicyFileDecoder {
         }
         guard errors.count == before else { return nil }
         checkContradictions(tier, keys: keys, at: path)
+        checkQueryParameterContradictions(tier, at: path)
         return errors.count == before ? tier : nil
     }
 

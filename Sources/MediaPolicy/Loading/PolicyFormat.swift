@@ -5,9 +5,12 @@ public enum PolicyFormat {
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
         "cache", "contentTypes", "cors", "credentials", "defaultTTL", "diskBytes", "downstreamCacheControl", "forwardInterim",
-        "forwardRequestHeaders", "heuristic", "maxObjectBytes", "maxPixels", "maxTTL", "memoryBytes", "metadata", "originTimeout", "partition", "serveStaleOnError", "setCookie",
+        "forwardRequestHeaders", "heuristic", "ignoredQueryParameters", "maxObjectBytes", "maxPixels", "maxTTL", "memoryBytes",
+        "metadata", "originTimeout", "partition", "passQueryParameters", "serveStaleOnError", "setCookie",
         "signedURLs", "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
     ]
+    /// Most entries of `ignoredQueryParameters` or `passQueryParameters`: 32.
+    public static let maximumQueryParameters = 32
     /// Keys of a tier's `variants` object, sorted.
     public static let variantKeys = ["formats", "heights", "maxAVIFWidth", "maxDpr", "maxOutputPixels", "quality", "widths"]
     /// Keys a `variants` object must have.

@@ -29,6 +29,12 @@ public struct Tier: Sendable, Hashable {
     /// (10 % of its `Last-Modified` age); `false` makes it stale at once (stored, then validated on each use).
     /// Default: `true`.
     public var heuristic: Bool = true
+    /// Query parameters dropped before keying and before the origin fetch: exact names, or a prefix ending with
+    /// `*` (`utm_*`). Names compare byte for byte, not percent-decoded (``query(withoutIgnored:)``). Default: none.
+    public var ignoredQueryParameters: [String] = []
+    /// On a tier with ``variants``: query parameters besides the ``versionParameter`` that are keyed and passed
+    /// to the origin (any other parameter is refused with `400 variant-not-allowed`). Default: none.
+    public var passQueryParameters: [String] = []
     /// Largest response body kept or served, bytes. Default: 10,485,760 (10 MiB).
     public var maxObjectBytes: Int
     /// Largest image (width × height) accepted, pixels. Default: 50,000,000.

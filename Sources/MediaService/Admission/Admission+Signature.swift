@@ -73,7 +73,7 @@ extension Admission {
         case .success(let signature):
             // Counted `verified` when answered (``MediaService/finished(_:_:_:)``), not here: once per request, on
             // whichever path answers it.
-            let reduced = Self.match(match, query: signature.query)
+            let reduced = match.replacingQuery(signature.query)
             let partition = keys.partition(forSubject: signature.subject)
             if let partition {
                 snapshot.signatures.keep(SignatureCache.Entry(signature: signature, match: reduced, partition: partition),
@@ -89,14 +89,6 @@ extension Admission {
     /// A `403` problem for `refusal`, with `Referrer-Policy: no-referrer`.
     static func signatureRefusal(_ refusal: SignatureRefusal, outcome: ServiceOutcome) -> Refusal {
         Refusal(response: SignedAnswer.refusal(403, code: refusal.code.rawValue, detail: refusal.detail, outcome: outcome))
-    }
-
-    /// `match` with its query replaced by `query` (the signature parameters removed), upstream URL included.
-    static func match(_ match: RouteMatch, query: String?) -> RouteMatch {
-        var base = match.upstreamURL
-        if let mark = base.firstIndex(of: "?") { base = String(base[..<mark]) }
-        return RouteMatch(route: match.route, remainder: match.remainder, query: query,
-                          upstreamURL: query.map { base + "?" + $0 } ?? base)
     }
 
     /// The origin fields of a signed request on `route` of `tier`: the image-tier allow-list with no client

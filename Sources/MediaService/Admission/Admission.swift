@@ -86,6 +86,9 @@ struct Admission: Sendable {
             case .success(nil): break
             }
         }
+        // Tracking and cache-busting parameters the tier ignores are neither keyed nor fetched. A signature covers
+        // the query as sent: it is verified first.
+        match = match.removingIgnoredQueryParameters(of: tier)
         var hasCredential = false
         var partition: String?
         if let signature {

@@ -94,10 +94,11 @@ extension MediaService {
     {
         let (snapshot, known) = hitRoutes.lookup(target)
         if let known { return (known, false, snapshot) }
-        guard let match = try? snapshot.router.resolve(target, configuration: configuration.targetLimits) else { return nil }
+        guard var match = try? snapshot.router.resolve(target, configuration: configuration.targetLimits) else { return nil }
         resolved = match
         guard let route = snapshot.policies.route(named: match.route.name), let runtime = snapshot.runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired, runtime.tier.signedURLs == nil else { return nil }
+        match = match.removingIgnoredQueryParameters(of: runtime.tier)
         var upstreamURL = match.upstreamURL
         if runtime.variantDeclaration != nil {
             // A variant target hits its stored variant; one whose format follows `Accept` (fmt=auto) or that is

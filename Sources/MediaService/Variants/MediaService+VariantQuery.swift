@@ -19,7 +19,7 @@ extension MediaService {
         let parsed: ParsedVariantQuery?
         do {
             parsed = try VariantQuery.parse(query, declaration: declaration,
-                                            passThrough: runtime.tier.versionParameter.map { [$0] } ?? [],
+                                            passThrough: (runtime.tier.versionParameter.map { [$0] } ?? []) + runtime.tier.passQueryParameters,
                                             accept: accept, avifAvailable: VipsRuntime.canSaveAVIF)
         } catch {
             return .failure(error)
@@ -27,7 +27,7 @@ extension MediaService {
         let url = match.upstreamURL
         var base = url.firstIndex(of: "?").map { String(url[..<$0]) } ?? url
         guard let parsed else {
-            // No variant parameter: every non-empty item is a pass-through one (the version parameter).
+            // No variant parameter: every non-empty item is a pass-through one (the version parameter, passQueryParameters).
             let items = query.split(separator: "&", omittingEmptySubsequences: true)
             if !items.isEmpty { base += "?" + items.joined(separator: "&") }
             return .success(SelectedVariant(selection: nil, sourceURL: base))

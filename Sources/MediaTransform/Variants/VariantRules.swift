@@ -33,6 +33,10 @@ struct VariantRules: Sendable {
         declaration.effectiveMaxDpr == 1 ? "dpr must be 1" : "dpr must be an integer from 1 to \(declaration.effectiveMaxDpr)"
     }
     static let qualityRule = "q must be an integer from 1 to 100"
+    /// `w must be an integer from 1 to 999999999 in plain digits (no sign, leading zero, fraction or exponent)`.
+    static func integerRule(_ name: String) -> String {
+        "\(name) must be an integer from 1 to 999999999 in plain digits (no sign, leading zero, fraction or exponent)"
+    }
     static let fitRule = "fit must be inside or cover"
 
     /// The formats `fmt` may name: the declared ones (without `avif` when it cannot be encoded and WebP is
@@ -60,12 +64,10 @@ struct VariantRules: Sendable {
         let ok: Bool
         let rule: String
         switch parameter {
-        case .w:
+        case .w, .h:
+            // A malformed number is named as such; a well-formed one is checked against the declared sizes later.
             ok = QueryItem.positiveInteger(item.value) != nil
-            rule = widthRule
-        case .h:
-            ok = QueryItem.positiveInteger(item.value) != nil
-            rule = heightRule
+            rule = VariantRules.integerRule(parameter.rawValue)
         case .dpr:
             ok = QueryItem.positiveInteger(item.value).map { $0 <= declaration.effectiveMaxDpr } ?? false
             rule = dprRule

@@ -5,6 +5,7 @@ import Testing
 @Suite struct VariantQueryErrorTests {
     typealias F = VariantFixture
     static let widthRule = "w × dpr must be one of 72, 144, 288, 576, 1152"
+    static let malformedWidth = "w must be an integer from 1 to 999999999 in plain digits (no sign, leading zero, fraction or exponent)"
 
     @Test func errorShape() {
         #expect(throws: VariantError(detail: "w=145 is not allowed: \(Self.widthRule)")) { try F.parse("w=145") }
@@ -25,13 +26,17 @@ import Testing
     @Test func malformedWidths() {
         for value in ["w=abc", "w=", "w", "w=0", "w=-144", "w=+144", "w=0144", "w=144.0", "w=1e3",
                       "w=%31%34%34", "w=144%20", "w=1440000000", "w=0x90"] {
-            #expect(F.outcome(value) == "error: \(value) is not allowed: \(Self.widthRule)")
+            #expect(F.outcome(value) == "error: \(value) is not allowed: \(Self.malformedWidth)")
         }
+        // A leading zero is a malformed number, not an undeclared width (w=200 would be the latter).
+        #expect(F.outcome("w=0200") == "error: w=0200 is not allowed: \(Self.malformedWidth)")
+        #expect(F.outcome("w=200") == "error: w=200 is not allowed: \(Self.widthRule)")
     }
 
     @Test func heights() {
         #expect(F.outcome("w=144&h=100") == "error: h=100 is not allowed: h × dpr must be one of 72, 144, 288, 576, 1152")
-        #expect(F.outcome("w=144&h=0") == "error: h=0 is not allowed: h × dpr must be one of 72, 144, 288, 576, 1152")
+        #expect(F.outcome("w=144&h=0") == "error: h=0 is not allowed: h must be an integer from 1 to 999999999 in plain digits (no sign, leading zero, fraction or exponent)")
+        #expect(F.outcome("w=144&h=0144") == "error: h=0144 is not allowed: h must be an integer from 1 to 999999999 in plain digits (no sign, leading zero, fraction or exponent)")
         #expect(F.outcome("h=100&dpr=2&w=72") == "error: h=100&dpr=2 is not allowed: h × dpr must be one of 72, 144, 288, 576, 1152")
         let declared = VariantDeclaration(widths: [144, 288], heights: [96, 192], formats: [.jpeg])
         #expect(F.outcome("w=144&h=144", declared) == "error: h=144 is not allowed: h × dpr must be one of 96, 192")
@@ -147,13 +152,13 @@ import Testing
     }
 
     @Test func itemsAreShownEscapedAndCut() {
-        #expect(F.outcome("w=1\n") == "error: w=1%0A is not allowed: \(Self.widthRule)")
-        #expect(F.outcome("w=é") == "error: w=%C3%A9 is not allowed: \(Self.widthRule)")
-        #expect(F.outcome("w= 144") == "error: w=%20144 is not allowed: \(Self.widthRule)")
-        #expect(F.outcome("w=1 4") == "error: w=1%204 is not allowed: \(Self.widthRule)")
-        #expect(F.outcome("w=\u{0}") == "error: w=%00 is not allowed: \(Self.widthRule)")
+        #expect(F.outcome("w=1\n") == "error: w=1%0A is not allowed: \(Self.malformedWidth)")
+        #expect(F.outcome("w=é") == "error: w=%C3%A9 is not allowed: \(Self.malformedWidth)")
+        #expect(F.outcome("w= 144") == "error: w=%20144 is not allowed: \(Self.malformedWidth)")
+        #expect(F.outcome("w=1 4") == "error: w=1%204 is not allowed: \(Self.malformedWidth)")
+        #expect(F.outcome("w=\u{0}") == "error: w=%00 is not allowed: \(Self.malformedWidth)")
         let long = "w=" + String(repeating: "9", count: 50)
-        #expect(F.outcome(long) == "error: w=" + String(repeating: "9", count: 38) + "… is not allowed: \(Self.widthRule)")
+        #expect(F.outcome(long) == "error: w=" + String(repeating: "9", count: 38) + "… is not allowed: \(Self.malformedWidth)")
         // %XX is never split by the cut.
         let escapes = "fit=" + String(repeating: "\n", count: 20)
         #expect(F.outcome("w=144&" + escapes) == "error: fit=" + String(repeating: "%0A", count: 12) + "… is not allowed: fit must be inside or cover")

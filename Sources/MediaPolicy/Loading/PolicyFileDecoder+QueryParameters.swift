@@ -1,0 +1,68 @@
+extension PolicyFileDecoder {
+    /// `ignoredQueryParameters` (`allowsPrefix`: an entry may end with `*`) or `passQueryParameters`: an array of
+    /// at most ``PolicyFormat/maximumQueryParameters`` distinct query parameter names. The first problem is
+    /// reported and ends the list (`nil`).
+    mutating func queryParameterList(_ value: PolicyJSON, at path: String, allowsPrefix: Bool) -> [String]? {
+        let name = "query parameter names (1 to 64 letters, digits, '-', '.', '_' or '~')"
+        let allowed = "an array of at most \(PolicyFormat.maximumQueryParameters) distinct \(name)"
+            + (allowsPrefix ? ", each may end with '*' to match a prefix (\"utm_*\")" : "")
+        guard case .array(let elements) = value else {
+            reportType(value, at: path, allowed: allowed)
+            return nil
+        }
+        guard elements.count <= PolicyFormat.maximumQueryParameters else {
+            report(.invalidValue, path, value: value,
+                   problem: "\(elements.count) entries are more than \(PolicyFormat.maximumQueryParameters)", allowed: allowed)
+            return nil
+        }
+        var names: [String] = []
+        for (index, element) in elements.enumerated() {
+            let itemPath = "\(path)[\(index)]"
+            guard let text = string(element, at: itemPath, allowed: allowed) else { return nil }
+            let isPrefix = allowsPrefix && text.hasSuffix("*")
+            let base = isPrefix ? String(text.dropLast()) : text
+            guard PolicyText.isQueryName(base) else {
+                let problem = isPrefix && base.isEmpty ? "\"*\" alone would match every parameter"
+                    : "\(element.rendered) is not a valid parameter name"
+                report(.invalidValue, itemPath, value: element, problem: problem, allowed: allowed)
+                return nil
+            }
+            guard !names.contains(text) else {
+                report(.invalidValue, itemPath, value: element, problem: "\(element.rendered) is listed twice", allowed: allowed)
+                return nil
+            }
+            names.append(text)
+        }
+        return names
+    }
+
+    /// The query parameter lists against the tier's other keys and each other (docs/policy-format.md, "Query
+    /// parameters"). Runs only on a tier whose keys were each valid.
+    mutating func checkQueryParameterContradictions(_ tier: Tier, at path: String) {
+        let ignoredPath = "\(path).ignoredQueryParameters", passPath = "\(path).passQueryParameters"
+        if !tier.passQueryParameters.isEmpty, tier.variants == nil {
+            report(.contradiction, passPath, value: .string("[…]"),
+                   problem: "without variants every query parameter is keyed and passed to the origin already",
+                   allowed: "passQueryParameters only on a tier with variants")
+            return
+        }
+        let variantNames = tier.variants == nil ? [] : Tier.variantParameterNames
+        for (index, name) in tier.passQueryParameters.enumerated() where variantNames.contains(name) {
+            report(.contradiction, "\(passPath)[\(index)]", value: .string(name),
+                   problem: "\(PolicyJSON.quote(name)) is a variant parameter",
+                   allowed: "a name other than " + variantNames.joined(separator: ", ") + " on a tier with variants")
+            return
+        }
+        // What an ignored entry must never match: variant parameters, the version parameter, passed parameters.
+        var kept: [(name: String, role: String)] = variantNames.map { ($0, "the variant parameter") }
+        if let version = tier.versionParameter { kept.append((version, "the versionParameter")) }
+        kept += tier.passQueryParameters.map { ($0, "a passQueryParameters entry") }
+        for (index, pattern) in tier.ignoredQueryParameters.enumerated() {
+            guard let hit = kept.first(where: { Tier.queryPattern(pattern, matches: $0.name[...]) }) else { continue }
+            report(.contradiction, "\(ignoredPath)[\(index)]", value: .string(pattern),
+                   problem: "\(PolicyJSON.quote(pattern)) would ignore \(hit.role) \(PolicyJSON.quote(hit.name))",
+                   allowed: "entries that match none of " + kept.map(\.name).joined(separator: ", "))
+            return
+        }
+    }
+}
