@@ -18,7 +18,7 @@ enum ServiceSignedHitBenchmarks {
         try FileManager.default.createDirectory(atPath: folder + "/state", withIntermediateDirectories: true)
         defer { try? FileManager.default.removeItem(atPath: folder) }
         let secret = Array(UInt8(0)...UInt8(31))
-        FileManager.default.createFile(atPath: folder + "/r.keys", contents: Data("k1 \(Base64URL.encode(secret))\n".utf8),
+        _ = FileManager.default.createFile(atPath: folder + "/r.keys", contents: Data("k1 \(Base64URL.encode(secret))\n".utf8),
                                        attributes: [.posixPermissions: 0o600])
         let partitioned = #""storage": "memory", "cache": "private", "partition": "credential", "maxTTL": 600, "memoryBytes": 67108864, "downstreamCacheControl": "private, no-store""#
         let json = """

@@ -139,7 +139,7 @@ enum VariantBenchmarks {
             }
             return 0
         }
-        func resetPeak() { FileManager.default.createFile(atPath: "/proc/self/clear_refs", contents: Data("5".utf8)) }
+        func resetPeak() { _ = FileManager.default.createFile(atPath: "/proc/self/clear_refs", contents: Data("5".utf8)) }
         let mib = { (kb: Int) in String(format: "%.1f MiB", Double(kb) / 1024) }
         let source = try VariantFixture.corpusFile("large/astronaut-4000.jpg")
         let concurrent = environment["MEDIABENCH_VARIANT_CONCURRENT"].flatMap { Int($0) } ?? 16
@@ -254,7 +254,7 @@ enum VariantBenchmarks {
     static func save(_ bytes: [UInt8], _ benchCase: Case, _ side: String) {
         guard let saveDirectory, !bytes.isEmpty else { return }
         let path = saveDirectory + "/\(benchCase.name)-\(side).\(benchCase.format.rawValue == "jpeg" ? "jpg" : benchCase.format.rawValue)"
-        FileManager.default.createFile(atPath: path, contents: Data(bytes))
+        _ = FileManager.default.createFile(atPath: path, contents: Data(bytes))
     }
 
     static func measure(_ benchCase: Case) throws {

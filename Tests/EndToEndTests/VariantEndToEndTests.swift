@@ -48,7 +48,7 @@ import Testing
     @Test func uploadIsStrippedLosslesslyAndItsVariantIsUpright() throws {
         let world = try world()
         defer { world.tearDown() }
-        let original = try Fixtures.bytes("uploads/gps-orient6.jpg")
+        let original = Fixtures.bytes("uploads/gps-orient6.jpg")
         let served = try world.get("/uploads/gps-orient6.jpg")
         #expect(served.status == 200)
         // No serial number, camera make or model, capture time, or GPS IFD.
@@ -73,7 +73,7 @@ import Testing
     @Test func receiptVariantIsSealedPartitionedAndPurgedWithItsCredential() throws {
         let world = try world()
         defer { world.tearDown() }
-        let source = try Fixtures.bytes("receipts/r-7732.jpg")
+        let source = Fixtures.bytes("receipts/r-7732.jpg")
         let first = try world.get("/receipts/r-7732.jpg?w=144", token: "t1")
         #expect(first.status == 200)
         #expect(try ImageValidator().validate(first.body).width == 144)

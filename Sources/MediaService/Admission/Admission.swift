@@ -91,7 +91,7 @@ struct Admission: Sendable {
         match = match.removingIgnoredQueryParameters(of: tier)
         var hasCredential = false
         var partition: String?
-        if let signature {
+        if signature != nil {
             // The subject is the partition (a namespace apart from credentials); the client's credentials are not used.
             hasCredential = true
             partition = signedPartition

@@ -52,7 +52,7 @@ final class TierCounters: Sendable {
     }
 
     func bump(_ counter: Counter, by amount: Int = 1) {
-        cell(counter) { $0.add(amount, ordering: .relaxed) }
+        _ = cell(counter) { $0.add(amount, ordering: .relaxed) }
     }
 
     func value(_ counter: Counter) -> Int { cell(counter) { $0.load(ordering: .relaxed) } }

@@ -51,7 +51,6 @@ import Testing
         let noStore = "mediactl; fwd=uri-miss; fwd-status=200; detail=response-no-store"
         // Variants: derived by the service (no fwd-status); their sizes are libvips's (checked by the demo itself).
         let variantYear = "mediactl; fwd=uri-miss; ttl=3153*; stored; detail=disk"
-        let variant60 = "mediactl; fwd=uri-miss; ttl=*; stored; detail=disk"
         let sealedVariant = "mediactl; fwd=uri-miss; ttl=*; stored; detail=encrypted-disk"
         // (request, user, status, Cache-Status or its prefix, storage, bytes)
         return [

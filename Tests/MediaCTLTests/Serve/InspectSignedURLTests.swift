@@ -104,7 +104,7 @@ enum SubjectKeyerFixture {
     static func makeKey(_ stateDirectory: String) throws {
         try FileManager.default.createDirectory(atPath: stateDirectory + "/keys", withIntermediateDirectories: true)
         let path = stateDirectory + "/keys/subject.key"
-        FileManager.default.createFile(atPath: path, contents: Data((0..<32).map { UInt8($0 * 7 % 256) }),
+        _ = FileManager.default.createFile(atPath: path, contents: Data((0..<32).map { UInt8($0 * 7 % 256) }),
                                        attributes: [.posixPermissions: 0o600])
     }
 }
