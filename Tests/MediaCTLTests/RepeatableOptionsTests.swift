@@ -18,7 +18,8 @@ import Testing
                         origins: [
                             OriginOverride(route: "catalog", url: "http://127.0.0.1:9000/catalog/"),
                             OriginOverride(route: "avatars", url: "https://avatars.example/a/?x=1"),
-                            OriginOverride(route: "receipts", url: "HTTP://R.example"),
+                            // A base without a trailing slash gets one.
+                            OriginOverride(route: "receipts", url: "HTTP://R.example/"),
                         ])))
     }
 
@@ -35,6 +36,19 @@ import Testing
             command
                 == .command(ServeOptions(origins: [OriginOverride(route: "one-time", url: "http://o.example/?a=b=c")])))
         #expect(OriginOverride(route: "one-time", url: "http://o.example/").description == "one-time=http://o.example/")
+    }
+
+    @Test func anOriginBaseWithoutATrailingSlashGetsOne() throws {
+        func parsed(_ text: String) throws -> [OriginOverride] {
+            guard case .command(let command) = try MediaCTLMain.parse(["serve", "--origin", text], environment: [:]),
+                  let options = command as? ServeOptions else { return [] }
+            return options.origins
+        }
+        #expect(try parsed("catalog=http://127.0.0.1:8081") == [OriginOverride(route: "catalog", url: "http://127.0.0.1:8081/")])
+        #expect(try parsed("catalog=http://h.example/img") == [OriginOverride(route: "catalog", url: "http://h.example/img/")])
+        #expect(try parsed("catalog=http://h.example/img/") == [OriginOverride(route: "catalog", url: "http://h.example/img/")])
+        // A query or fragment is left as given: the router refuses it, naming the route.
+        #expect(try parsed("catalog=http://h.example/img?x=1") == [OriginOverride(route: "catalog", url: "http://h.example/img?x=1")])
     }
 
     @Test func headersKeepOrderDuplicatesAndTrimming() throws {

@@ -188,7 +188,7 @@ public struct ServeCommand: Sendable {
             signals?.cancel()
             await server.stop()
             switch error.listener {
-            case .public: throw Self.listenError(error.error, address: options.listen)
+            case .public: throw Self.listenError(error.error, address: options.listen, what: "--listen")
             case .admin: throw Self.listenError(error.error, address: options.adminListen!, what: "--admin-listen")
             }
         }
@@ -255,8 +255,8 @@ public struct ServeCommand: Sendable {
             + "are reachable from the network (purge and reload still require the admin token)"
     }
 
-    /// `cannot listen on 127.0.0.1:8080: Address already in use`; for the admin listener
-    /// `cannot listen on 127.0.0.1:9091 (--admin-listen): Address already in use`.
+    /// `cannot listen on 127.0.0.1:8080 (--listen): Address already in use`, or
+    /// `cannot listen on 127.0.0.1:9091 (--admin-listen): Address already in use`: the flag that chose the address.
     static func listenError(_ error: HTTPServerError, address: ListenAddress, what: String? = nil) -> CommandError {
         let reason = error.errno != 0 ? String(cString: strerror(error.errno)) : error.message
         let name = what.map { "\(address) (\($0))" } ?? "\(address)"

@@ -317,7 +317,7 @@ import Testing
             context: CommandContext(stdout: out, stderr: err, environment: [:]))
         #expect(status == .unusableInput)
         #expect(out.text == "")
-        #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port): Address already in use\n")
+        #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (--listen): Address already in use\n")
         #expect(try AuditReader.records(directory: state + "/audit").map(\.event).filter({ $0 != .policy }) == [.start, .stop])
         #expect(try ServeStateFile.read(stateDirectory: state) == nil)
         await origin.stop()

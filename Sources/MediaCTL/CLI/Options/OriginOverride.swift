@@ -6,7 +6,8 @@ import Foundation
 public struct OriginOverride: Sendable, Hashable, CustomStringConvertible {
     /// The route name, such as `"catalog"`.
     public var route: String
-    /// The new origin base URL, `http` or `https` with a host, as given.
+    /// The new origin base URL, `http` or `https` with a host, as given, with a `/` added when its path
+    /// does not end with one (`http://127.0.0.1:8081` is `http://127.0.0.1:8081/`).
     public var url: String
 
     public init(route: String, url: String) {
@@ -17,7 +18,8 @@ public struct OriginOverride: Sendable, Hashable, CustomStringConvertible {
     /// `ROUTE=URL`.
     public var description: String { "\(route)=\(url)" }
 
-    /// Parses `ROUTE=URL` (split at the first `=`).
+    /// Parses `ROUTE=URL` (split at the first `=`). A URL without a query or fragment whose path does not
+    /// end with `/` gets one, as an origin base is a folder (`catalog=http://h/catalog` is `http://h/catalog/`).
     /// - Returns: the override, or the reason: `"expected ROUTE=URL"`, `"route name is empty"`,
     ///   `"URL must be http:// or https:// with a host"`.
     static func parse(_ text: String) -> Result<OriginOverride, ReasonError> {
@@ -26,7 +28,8 @@ public struct OriginOverride: Sendable, Hashable, CustomStringConvertible {
         let url = String(text[text.index(after: equals)...])
         if route.isEmpty { return .failure("route name is empty") }
         guard OriginURL.isValid(url) else { return .failure("URL must be http:// or https:// with a host") }
-        return .success(OriginOverride(route: route, url: url))
+        let base = url.hasSuffix("/") || url.contains("?") || url.contains("#") ? url : url + "/"
+        return .success(OriginOverride(route: route, url: base))
     }
 }
 
