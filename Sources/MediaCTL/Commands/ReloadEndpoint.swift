@@ -38,7 +38,7 @@ enum ReloadEndpoint {
                 return MediaHTTPHandler.problem(
                     413, code: "body-too-large", detail: "the body has \(request.body.count) bytes; at most \(maximumBodyBytes)")
             }
-            let outcome = await OffPool.run { reloader.reload(trigger: "reload") }
+            let outcome = await OffPool.run { reloader.reload(trigger: "admin request") }
             return response(for: outcome)
         }
     }

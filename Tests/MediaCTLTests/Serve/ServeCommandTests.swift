@@ -200,7 +200,7 @@ import Testing
         let reloaded = await CLIRun.run(["reload", "--state-dir", state])
         let digest = try #require(serving.stderr.text.split(separator: " ").first { $0.count == 64 + 1 && $0.hasSuffix(";") }).dropLast()
         #expect(reloaded == CLIRun(status: 0, stdout: "reloaded: sha256 \(digest) (7 routes, 4 tiers; 0 stored responses removed)\n", stderr: ""))
-        #expect(serving.stderr.text == "mediactl: reload: policies reloaded (sha256 \(digest); 7 routes, 4 tiers; 0 stored responses removed)\n")
+        #expect(serving.stderr.text == "mediactl: admin request: policies reloaded (sha256 \(digest); 7 routes, 4 tiers; 0 stored responses removed)\n")
         let added = try await HTTPGet.fetch(serving.base + "/extra/coffee-237a7131.jpg")
         #expect(added.status == 200)
         #expect(added.header("Cache-Status")?.hasSuffix("stored; detail=disk") == true)
@@ -218,7 +218,7 @@ import Testing
         let refused = await CLIRun.run(["reload", "--state-dir", state])
         let summary = "reload failed: \(count) problem\(count == 1 ? "" : "s") in \(policies); the policies in force stay (sha256 \(digest))"
         #expect(refused == CLIRun(status: 1, stdout: "", stderr: (problems + [summary]).map { "mediactl: \($0)\n" }.joined()))
-        #expect(serving.stderr.text.hasSuffix((problems + ["reload: " + summary]).map { "mediactl: \($0)\n" }.joined()))
+        #expect(serving.stderr.text.hasSuffix((problems + ["admin request: " + summary]).map { "mediactl: \($0)\n" }.joined()))
         // The set in force still serves the added route, and the old ones.
         #expect(try await HTTPGet.fetch(serving.base + "/extra/coffee-237a7131.jpg").header("Cache-Status")?.hasPrefix("mediactl; hit") == true)
         #expect(try await HTTPGet.fetch(serving.base + "/catalog/spinner.gif").status == 200)
