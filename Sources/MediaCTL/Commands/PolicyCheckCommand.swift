@@ -23,7 +23,9 @@ public enum PolicyCheckCommand {
         } catch {
             return context.fail(error)
         }
-        context.stdout.write(summary(policies, directory: options.policiesDirectory))
+        // The digest `serve` (without --origin) records in its audit log's policy records, for comparing with them.
+        let digest = try? ServiceSetup.loadPoliciesWithDigest(options.policiesDirectory).digest
+        context.stdout.write(summary(policies, directory: options.policiesDirectory, digest: digest))
         for warning in warnings(policies) { context.diagnose(warning) }
         return .success
     }
@@ -48,12 +50,14 @@ public enum PolicyCheckCommand {
     }
 
     /// The success text (every line ends with `\n`): tiers by name, routes in file order.
-    static func summary(_ policies: PolicySet, directory: String) -> String {
+    /// - Parameter digest: the set's hex SHA-256, printed as `  sha256 <hex>` after the files; `nil` prints none.
+    static func summary(_ policies: PolicySet, directory: String, digest: String? = nil) -> String {
         func count(_ number: Int, _ noun: String) -> String { "\(number) \(noun)\(number == 1 ? "" : "s")" }
         var out =
             "policies ok: \(count(policies.files.count, "file")), \(count(policies.tiers.count, "tier")), "
             + "\(count(policies.routes.count, "route")) in \(directory)\n"
         for file in policies.files { out += "  file  \(file)\n" }
+        if let digest { out += "  sha256 \(digest)\n" }
         for name in policies.tiers.keys.sorted() {
             let tier = policies.tiers[name]!
             out +=

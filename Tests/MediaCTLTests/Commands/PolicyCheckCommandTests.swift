@@ -17,16 +17,20 @@ import Testing
                 == "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tiers avatar, private, public")
     }
 
-    @Test func defaultPoliciesAreAccepted() async {
+    @Test func defaultPoliciesAreAccepted() async throws {
         let result = await CLIRun.run(
             ["policy", "check", "--policies", Self.repositoryPolicies])
         #expect(result.status == 0)
         #expect(result.stderr == "")
         let p = Self.repositoryPolicies
+        // The digest serve records in its audit log's policy records (same files, no --origin).
+        let digest = try ServiceSetup.loadPoliciesWithDigest(p).digest
+        #expect(digest.count == 64 && digest.allSatisfy { $0.isHexDigit && !$0.isUppercase })
         #expect(
             result.stdout == """
                 policies ok: 1 file, 4 tiers, 6 routes in \(p)
                   file  \(p)/default.json
+                  sha256 \(digest)
                   tier  avatar: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000, metadata strip
                         variants: \(Self.variants)
                         query: ignored utm_* fbclid gclid, passed none
