@@ -8,6 +8,17 @@ import FoundationNetworking
 /// The origin harness itself: nginx answers with the per-folder headers the other suites rely on.
 @Suite(.enabled(if: NginxOrigin.isAvailable, "nginx is installed by scripts/test"))
 struct NginxOriginTests {
+    /// A configuration nginx refuses fails at once with nginx's own words, not a bare connection timeout.
+    @Test func aRefusedConfigurationIsReportedWithNginxsErrorLog() throws {
+        do {
+            _ = try NginxOrigin(extraServerConfig: "location /catalog/ { }")
+            Issue.record("nginx started with a duplicate location")
+        } catch let failure as NginxOrigin.StartFailure {
+            #expect(failure.description.hasPrefix("the nginx origin exited or did not listen on 127.0.0.1:\(failure.port) within 10 s; its error log: "))
+            #expect(failure.errorLog.contains("duplicate location \"/catalog/\""))
+        }
+    }
+
     private func get(_ url: String, headers: [String: String] = [:]) async throws -> (Int, [String: String], Data) {
         var request = URLRequest(url: URL(string: url)!)
         for (name, value) in headers { request.setValue(value, forHTTPHeaderField: name) }

@@ -54,7 +54,29 @@ final class NginxOrigin: @unchecked Sendable {
         process.standardOutput = FileHandle.nullDevice
         process.standardError = FileHandle.nullDevice
         try process.run()
-        try FreePort.waitUntilListening(port: port, timeoutSeconds: 10)
+        let deadline = Date().addingTimeInterval(10)
+        while true {
+            do {
+                try FreePort.waitUntilListening(port: port, timeoutSeconds: 0.2)
+                return
+            } catch {
+                // nginx refused its configuration (a repeated location, a typo) or could not bind: say what it said.
+                guard process.isRunning, Date() < deadline else { break }
+            }
+        }
+        let log = (try? String(contentsOf: prefix.appendingPathComponent("error.log"), encoding: .utf8)) ?? ""
+        stop()
+        throw StartFailure(port: port, errorLog: log)
+    }
+
+    /// nginx exited, or did not listen within 10 s; `errorLog` is what it wrote (`nginx: [emerg] duplicate location …`).
+    struct StartFailure: Error, CustomStringConvertible {
+        var port: Int
+        var errorLog: String
+        var description: String {
+            "the nginx origin exited or did not listen on 127.0.0.1:\(port) within 10 s; its error log: "
+                + (errorLog.isEmpty ? "(empty)" : errorLog.trimmingCharacters(in: .whitespacesAndNewlines))
+        }
     }
 
     func stop() {
