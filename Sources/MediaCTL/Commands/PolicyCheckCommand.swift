@@ -17,17 +17,28 @@ import MediaTransform
 public enum PolicyCheckCommand {
     /// Runs the command. Returns ``ExitCode/success`` or ``ExitCode/unusableInput``.
     public static func run(_ options: PolicyCheckOptions, context: CommandContext) -> ExitCode {
-        let policies: PolicySet
+        let loaded: ServiceSetup.LoadedPolicies
         do {
-            policies = try load(options.policiesDirectory, context: context, failure: "policy check failed")
+            // Read once, as serve reads them: the digest is the one serve (without --origin) records in its
+            // audit log's policy records, over the very bytes validated here.
+            loaded = try loadWithDigest(options.policiesDirectory, context: context, failure: "policy check failed")
         } catch {
             return context.fail(error)
         }
-        // The digest `serve` (without --origin) records in its audit log's policy records, for comparing with them.
-        let digest = try? ServiceSetup.loadPoliciesWithDigest(options.policiesDirectory).digest
-        context.stdout.write(summary(policies, directory: options.policiesDirectory, digest: digest))
-        for warning in warnings(policies) { context.diagnose(warning) }
+        context.stdout.write(summary(loaded.policies, directory: options.policiesDirectory, digest: loaded.digest))
+        for warning in warnings(loaded.policies) { context.diagnose(warning) }
         return .success
+    }
+
+    /// ``load(_:context:failure:)`` with the set's digest (``ServiceSetup/readPolicies(_:overrides:)``, no overrides).
+    /// - Throws: as ``load(_:context:failure:)``.
+    static func loadWithDigest(_ directory: String, context: CommandContext, failure: String) throws(CommandError)
+        -> ServiceSetup.LoadedPolicies
+    {
+        switch ServiceSetup.readPolicies(directory, overrides: []) {
+        case .success(let loaded): return loaded
+        case .failure(let list): throw diagnosed(list, directory: directory, context: context, failure: failure)
+        }
     }
 
     /// Loads `directory`; on problems, prints each as a diagnostic and throws the closing line.
@@ -41,12 +52,19 @@ public enum PolicyCheckCommand {
             _ = try PolicySecrets.load(for: policies)
             return policies
         } catch {
-            for problem in error.errors { context.diagnose(problem.description) }
-            let count = error.errors.count
-            throw CommandError(
-                .invalidPolicies, "\(failure): \(count) problem\(count == 1 ? "" : "s") in \(directory)",
-                exitCode: .unusableInput)
+            throw diagnosed(error, directory: directory, context: context, failure: failure)
         }
+    }
+
+    /// Prints each problem of `list` as a diagnostic; returns the closing line `<failure>: N problem(s) in <directory>`.
+    private static func diagnosed(_ list: PolicyErrorList, directory: String, context: CommandContext, failure: String)
+        -> CommandError
+    {
+        for problem in list.errors { context.diagnose(problem.description) }
+        let count = list.errors.count
+        return CommandError(
+            .invalidPolicies, "\(failure): \(count) problem\(count == 1 ? "" : "s") in \(directory)",
+            exitCode: .unusableInput)
     }
 
     /// The success text (every line ends with `\n`): tiers by name, routes in file order.

@@ -23,11 +23,12 @@ extension Tier {
     ///   `nil` when nothing remains (or `query` is `nil`).
     public func query(withoutIgnored query: String?) -> String? {
         guard let query, !ignoredQueryParameters.isEmpty else { return query }
-        let items = query.split(separator: "&", omittingEmptySubsequences: false)
-        guard items.contains(where: { !$0.isEmpty && ignoresQueryParameter(named: Tier.queryName(of: $0)) }) else {
-            return query
+        var kept: [Substring] = []
+        var ignoredAny = false
+        for item in query.split(separator: "&") {
+            if ignoresQueryParameter(named: Tier.queryName(of: item)) { ignoredAny = true } else { kept.append(item) }
         }
-        let kept = items.filter { !$0.isEmpty && !ignoresQueryParameter(named: Tier.queryName(of: $0)) }
+        guard ignoredAny else { return query }
         return kept.isEmpty ? nil : kept.joined(separator: "&")
     }
 
