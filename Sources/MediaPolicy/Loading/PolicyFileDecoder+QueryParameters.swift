@@ -6,34 +6,13 @@ extension PolicyFileDecoder {
         let name = "query parameter names (1 to 64 letters, digits, '-', '.', '_' or '~')"
         let allowed = "an array of at most \(PolicyFormat.maximumQueryParameters) distinct \(name)"
             + (allowsPrefix ? ", each may end with '*' to match a prefix (\"utm_*\")" : "")
-        guard case .array(let elements) = value else {
-            reportType(value, at: path, allowed: allowed)
-            return nil
-        }
-        guard elements.count <= PolicyFormat.maximumQueryParameters else {
-            report(.invalidValue, path, value: value,
-                   problem: "\(elements.count) entries are more than \(PolicyFormat.maximumQueryParameters)", allowed: allowed)
-            return nil
-        }
-        var names: [String] = []
-        for (index, element) in elements.enumerated() {
-            let itemPath = "\(path)[\(index)]"
-            guard let text = string(element, at: itemPath, allowed: allowed) else { return nil }
+        return distinctStrings(value, at: path, maximum: PolicyFormat.maximumQueryParameters, allowed: allowed) { text, element in
             let isPrefix = allowsPrefix && text.hasSuffix("*")
             let base = isPrefix ? String(text.dropLast()) : text
-            guard PolicyText.isQueryName(base) else {
-                let problem = isPrefix && base.isEmpty ? "\"*\" alone would match every parameter"
-                    : "\(element.rendered) is not a valid parameter name"
-                report(.invalidValue, itemPath, value: element, problem: problem, allowed: allowed)
-                return nil
-            }
-            guard !names.contains(text) else {
-                report(.invalidValue, itemPath, value: element, problem: "\(element.rendered) is listed twice", allowed: allowed)
-                return nil
-            }
-            names.append(text)
+            guard !PolicyText.isQueryName(base) else { return nil }
+            return isPrefix && base.isEmpty ? "\"*\" alone would match every parameter"
+                : "\(element.rendered) is not a valid parameter name"
         }
-        return names
     }
 
     /// The query parameter lists against the tier's other keys and each other (docs/policy-format.md, "Query
