@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 #if canImport(FoundationXML)
     import FoundationXML
 #endif
@@ -130,19 +131,9 @@ extension ComplianceTests {
             if p.errors: sys.exit("; ".join(p.errors))
             print("\n".join(["title=" + p.title] + ["%s=%d" % kv for kv in sorted(p.counts.items())] + p.out))
             """#
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = ["python3", "-c", script, file.path]
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        let errors = String(decoding: err.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
-        process.waitUntilExit()
-        #expect(process.terminationStatus == 0, "\(errors)")
-        return output.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), ["python3", "-c", script, file.path])
+        #expect(result.status == 0, "\(result.stderr)")
+        return result.stdout.split(separator: "\n", omittingEmptySubsequences: true).map(String.init)
     }
 }
 

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// `scripts/test`'s options: `--help` prints its usage and runs nothing; an unknown option is refused (exit 2)
@@ -9,18 +10,8 @@ import Testing
             .deletingLastPathComponent().appendingPathComponent("scripts/test").path
     }
 
-    func run(_ arguments: [String]) throws -> (status: Int32, stdout: String, stderr: String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: Self.script)
-        process.arguments = arguments
-        let out = Pipe(), err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self))
+    func run(_ arguments: [String]) throws -> ChildProcess.Result {
+        try ChildProcess.run(URL(fileURLWithPath: Self.script), arguments)
     }
 
     @Test func helpPrintsTheUsageAndRunsNothing() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 import Testing
 
 /// The real `mediactl` binary, as users run it: status, stdout and stderr of a child process.
@@ -16,21 +17,8 @@ import Testing
 
     static func run(_ arguments: [String], environment: [String: String] = [:]) throws -> (Int32, String, String) {
         let binary = try #require(binary, "mediactl is not built next to the tests")
-        let process = Process()
-        process.executableURL = binary
-        process.arguments = arguments
-        process.environment = environment
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let stdout = out.fileHandleForReading.readDataToEndOfFile()
-        let stderr = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (
-            process.terminationStatus, String(decoding: stdout, as: UTF8.self), String(decoding: stderr, as: UTF8.self)
-        )
+        let result = try ChildProcess.run(binary, arguments, environment: environment)
+        return (result.status, result.stdout, result.stderr)
     }
 
     @Test func version() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaTestSupport
 
 /// Runs python3's standard `html.parser` over a page with a strict checker: the doctype first,
 /// `<html lang>`, `<meta charset="utf-8">`, a non-empty `<title>`, every non-void element closed in
@@ -109,17 +110,7 @@ enum HTMLCheck {
 
     /// Runs `arguments` through `/usr/bin/env`, returning the exit status, stdout and stderr.
     static func run(_ arguments: [String]) throws -> (Int32, String, String) {
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/env")
-        process.arguments = arguments
-        let out = Pipe()
-        let err = Pipe()
-        process.standardOutput = out
-        process.standardError = err
-        try process.run()
-        let output = out.fileHandleForReading.readDataToEndOfFile()
-        let error = err.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return (process.terminationStatus, String(decoding: output, as: UTF8.self), String(decoding: error, as: UTF8.self))
+        let result = try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/env"), arguments)
+        return (result.status, result.stdout, result.stderr)
     }
 }
