@@ -43,6 +43,10 @@ public struct AuditEntry: Hashable, Sendable {
     /// append that failed (docs/audit-format.md, "Gaps"); `nil` on every other record.
     public var since: AuditTime?
 
+    /// On the `store` of a negative entry (and only there): the HTTP status it answers with, `400`–`599`
+    /// (docs/audit-format.md, "Negative entries"); `nil` on every other record.
+    public var status: Int?
+
     /// Creates an entry. Numbers must be non-negative; the writer refuses negative ones with
     /// ``AuditError/Code/invalidNumber``, `derivedFrom`/`transform` other than both on a `store` or
     /// `update` with ``AuditError/Code/invalidDerivation``, `bodyDigest` other than on a `store` or `update`
@@ -53,8 +57,9 @@ public struct AuditEntry: Hashable, Sendable {
         key: AuditDigest? = nil, scope: AuditScope = .none, reason: ReasonCode? = nil,
         bytes: Int? = nil, ttl: Int? = nil, count: Int? = nil,
         derivedFrom: AuditDigest? = nil, transform: AuditTransform? = nil, bodyDigest: AuditDigest? = nil,
-        since: AuditTime? = nil
+        since: AuditTime? = nil, status: Int? = nil
     ) {
+        self.status = status
         self.event = event
         self.tier = tier
         self.route = route
@@ -79,7 +84,9 @@ public struct AuditEntry: Hashable, Sendable {
     /// `true` when the entry describes a variant (it has ``derivedFrom``).
     public var isVariant: Bool { derivedFrom != nil }
 
-    /// Checks the numeric fields, then the variant fields, then the body digest, then `since`.
+    /// Checks the numeric fields, then the variant fields, then the body digest, then `since`, then `status`
+    /// (``AuditError/Code/invalidNumber``: `status is allowed only on store records, got skip`, `status must be from
+    /// 400 to 599, got 200`).
     /// - Throws: ``AuditError/Code/invalidNumber`` naming the first negative field;
     ///   ``AuditError/Code/invalidDerivation`` when `derivedFrom` or `transform` is on an event other than
     ///   `store` or `update` (`derivedFrom and transform are allowed only on store and update records, got
@@ -97,6 +104,15 @@ public struct AuditEntry: Hashable, Sendable {
         if let problem = derivationProblem { throw AuditError(.invalidDerivation, problem) }
         if let problem = bodyDigestProblem { throw AuditError(.invalidBodyDigest, problem) }
         if let problem = gapProblem { throw AuditError(.invalidGap, problem) }
+        if let problem = statusProblem { throw AuditError(.invalidNumber, problem) }
+    }
+
+    /// Why `status` is not allowed as it is, or `nil` when it is (absent, or `400`–`599` on a `store`). The parser
+    /// refuses a line for the same reasons.
+    var statusProblem: String? {
+        guard let status else { return nil }
+        guard event == .store else { return "status is allowed only on store records, got \(event.rawValue)" }
+        return (400...599).contains(status) ? nil : "status must be from 400 to 599, got \(status)"
     }
 
     /// Why `bodyDigest` is not allowed as it is, or `nil` when it is (absent, or on a `store` or `update` with

@@ -18,16 +18,19 @@ extension AuditRecord {
     /// The field only a `gap` record has, always (omitted on every other record, like the variant fields).
     public static let gapFieldNames = ["since"]
 
+    /// The field only the `store` of a negative entry has (omitted on every other record, like the variant fields).
+    public static let statusFieldNames = ["status"]
+
     /// Every field name in canonical (byte-wise sorted) order: ``fieldNames`` with `bodyDigest` first (before
-    /// `bytes`), `derivedFrom` after `count`, `since` after `seq` and `transform` after `time`.
+    /// `bytes`), `derivedFrom` after `count`, `since` and `status` after `seq` and `transform` after `time`.
     public static let allFieldNames = [
         "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route",
-        "seq", "since", "storage", "tier", "time", "transform", "ttl", "url",
+        "seq", "since", "status", "storage", "tier", "time", "transform", "ttl", "url",
     ]
 
     /// The canonical JSON of the record (docs/audit-format.md): one object, keys sorted byte-wise, no
     /// whitespace, every field of ``fieldNames`` present (`null` when absent) and the optional fields
-    /// `bodyDigest`, `derivedFrom`, `transform` and the gap field `since` only when set, integers in decimal without sign or
+    /// `bodyDigest`, `derivedFrom`, `transform`, the gap field `since` and `status` only when set, integers in decimal without sign or
     /// exponent, strings without escapes (every field's alphabet excludes `"`, `\` and control bytes).
     ///
     /// Equal to Python's `json.dumps(obj, sort_keys=True, separators=(",", ":"))`.
@@ -106,6 +109,10 @@ extension AuditRecord {
             appendLiteral(#","since":""#, to: &out)
             since.appendRFC3339(to: &out)
             out.append(UInt8(ascii: "\""))
+        }
+        if let status = entry.status {
+            appendLiteral(#","status":"#, to: &out)
+            appendNumber(status, to: &out)
         }
         appendLiteral(#","storage":"#, to: &out)
         appendString(entry.storage?.rawValue, to: &out)

@@ -10,8 +10,8 @@ extension AuditRecord {
     }
 
     /// Parses one log line (without its trailing newline). Every field of ``fieldNames`` must be present,
-    /// the variant fields (``variantFieldNames``), `bodyDigest` (``bodyFieldNames``) and `since` (``gapFieldNames``)
-    /// may be, no other key is allowed, and each value must have its typed shape. An optional field present must
+    /// the variant fields (``variantFieldNames``), `bodyDigest` (``bodyFieldNames``), `since` (``gapFieldNames``) and
+    /// `status` (``statusFieldNames``) may be, no other key is allowed, and each value must have its typed shape. An optional field present must
     /// be a string (absent ones are omitted, never `null`), `derivedFrom` and `transform` come together on a
     /// `store` or `update` record only, `bodyDigest` is on a `store` or `update` record with `bytes` only, and
     /// `since` is on every `gap` record and no other. The hash is not checked here. Lines of logs written before
@@ -26,7 +26,7 @@ extension AuditRecord {
               let object = any as? [String: Any]
         else { throw .invalidJSON }
         let unknown = Set(object.keys).subtracting(fieldNames).subtracting(variantFieldNames).subtracting(bodyFieldNames)
-            .subtracting(gapFieldNames)
+            .subtracting(gapFieldNames).subtracting(statusFieldNames)
         if let first = unknown.sorted().first { throw .invalidRecord("unknown field \(first)") }
         if let missing = fieldNames.first(where: { object[$0] == nil }) {
             throw .invalidRecord("missing field \(missing)")
@@ -48,6 +48,15 @@ extension AuditRecord {
                 throw .invalidRecord("\(name) is not a non-negative integer or null")
             }
             return int
+        }
+        /// An optional integer field (`status`): absent is `nil`; present, a non-negative integer (`null` is not
+        /// canonical).
+        func optionalInteger(_ name: String) throws(ParseFailure) -> Int? {
+            guard let value = object[name] else { return nil }
+            guard !(value is NSNull), let number = try? integer(name) else {
+                throw .invalidRecord("\(name) is not a non-negative integer")
+            }
+            return number
         }
         func typed<T>(_ name: String, _ make: (String) throws -> T) throws(ParseFailure) -> T? {
             guard let text = try string(name) else { return nil }
@@ -91,8 +100,9 @@ extension AuditRecord {
             since: try variant("since", { text -> AuditTime in
                 guard let time = AuditTime(rfc3339: text) else { throw AuditError(.invalidGap, "since") }
                 return time
-            }))
-        if let problem = entry.derivationProblem ?? entry.bodyDigestProblem ?? entry.gapProblem {
+            }),
+            status: try optionalInteger("status"))
+        if let problem = entry.derivationProblem ?? entry.bodyDigestProblem ?? entry.gapProblem ?? entry.statusProblem {
             throw .invalidRecord(problem)
         }
         return AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash)

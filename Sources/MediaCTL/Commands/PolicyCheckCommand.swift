@@ -91,6 +91,10 @@ public enum PolicyCheckCommand {
                 out += "        query: ignored " + (tier.ignoredQueryParameters.isEmpty ? "none" : tier.ignoredQueryParameters.joined(separator: " "))
                     + ", passed " + (tier.passQueryParameters.isEmpty ? "none" : tier.passQueryParameters.joined(separator: " ")) + "\n"
             }
+            if !tier.errorTTL.isEmpty {
+                out += "        errorTTL: " + Tier.errorTTLKeys.compactMap { key in tier.errorTTL[key].map { "\(key) \($0) s" } }
+                    .joined(separator: ", ") + "\n"
+            }
             if !tier.forwardRequestHeaders.isEmpty {
                 out += "        forwardRequestHeaders: " + tier.forwardRequestHeaders.joined(separator: " ") + "\n"
             }

@@ -65,6 +65,14 @@ public struct StorageHookChain: Sendable {
         if state.ttl > cap {
             state.record("tier", state.storage, cap, fullCap < tier.maxTTL ? .unversionedMaxTTL : .tierMaxTTL)
         }
+        if let key = proposal.negative {
+            // A negative entry answers every caller: only where the tier allows one, for at most its errorTTL.
+            guard let lifetime = tier.errorLifetime(key: key), !proposal.request.hasCredential else {
+                state.set("tier", .none, 0, .statusNotStorable)
+                return state.decision
+            }
+            state.set("tier", state.storage, min(state.ttl, lifetime), .errorTTL)
+        }
         if let reason = limitViolation(proposal) {
             state.set("limits", .none, 0, reason)
             return state.decision
@@ -88,7 +96,9 @@ public struct StorageHookChain: Sendable {
         let tier = proposal.tier, body = proposal.body
         if body.byteCount > tier.maxObjectBytes { return .overSizeLimit }
         if let pixels = body.pixelCount, pixels > tier.maxPixels { return .overPixelLimit }
-        if tier.validatesImages, !(body.format.map(tier.accepts(mediaType:)) ?? false) { return .notAnImage }
+        if tier.validatesImages, proposal.negative == nil, !(body.format.map(tier.accepts(mediaType:)) ?? false) {
+            return .notAnImage
+        }
         return nil
     }
 

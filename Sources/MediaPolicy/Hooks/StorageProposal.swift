@@ -96,10 +96,15 @@ public struct StorageProposal: Sendable, Hashable {
     /// For a derived image, the class its source is stored in (`none` when the source was not stored): the derived
     /// image is never kept in a wider class. `nil` (the default) for a response of the origin.
     public var sourceStorage: StorageClass?
+    /// For a negative entry (the problem answered for an origin error, docs/policy-format.md, "Negative caching"),
+    /// its ``Tier/errorTTLKeys`` key (`"404"`, `"refused"`): stored only as the tier's ``Tier/errorLifetime(key:)``
+    /// allows, at most for that long. `nil` (the default) for an image.
+    public var negative: String?
 
     /// Creates a proposal; every fact is given by the caller.
     public init(tier: Tier, route: Route, request: Request, response: Response, body: Body, storability: Storability,
-                sourceStorage: StorageClass? = nil) {
+                sourceStorage: StorageClass? = nil, negative: String? = nil) {
+        self.negative = negative
         self.tier = tier
         self.route = route
         self.request = request

@@ -46,6 +46,8 @@ public struct StorageReason: RawRepresentable, Hashable, Sendable, CustomStringC
     public static let tierMaxTTL = StorageReason("tier-max-ttl")
     /// The time to live was capped at the tier's `unversionedMaxTTL` (no version parameter).
     public static let unversionedMaxTTL = StorageReason("unversioned-max-ttl")
+    /// A negative entry (an origin error's problem), kept for at most the tier's `errorTTL` for its status.
+    public static let errorTTL = StorageReason("error-ttl")
     /// The response's current age (its `Age`, or its apparent age from `Date`) already reaches the tier's TTL cap.
     public static let ageOverMaxTTL = StorageReason("age-over-max-ttl")
 

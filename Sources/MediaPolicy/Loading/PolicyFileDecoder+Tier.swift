@@ -78,6 +78,9 @@ extension PolicyFileDecoder {
            let names = queryParameterList(value, at: at("passQueryParameters"), allowsPrefix: false) {
             tier.passQueryParameters = names
         }
+        if let value = keys["errorTTL"], let lifetimes = errorTTL(value, at: at("errorTTL")) {
+            tier.errorTTL = lifetimes
+        }
         if let value = keys["maxObjectBytes"],
            let number = integer(value, at: at("maxObjectBytes"), range: 1...PolicyFormat.maximumMemoryBytes, unit: "bytes") {
             tier.maxObjectBytes = number
@@ -131,6 +134,7 @@ extension PolicyFileDecoder {
         guard errors.count == before else { return nil }
         checkContradictions(tier, keys: keys, at: path)
         checkQueryParameterContradictions(tier, at: path)
+        checkErrorTTLContradictions(tier, at: path)
         return errors.count == before ? tier : nil
     }
 

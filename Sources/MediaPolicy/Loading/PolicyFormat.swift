@@ -4,8 +4,9 @@ public enum PolicyFormat {
     public static let topLevelKeys = ["$schema", "routes", "tiers"]
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
-        "cache", "contentTypes", "cors", "credentials", "defaultTTL", "diskBytes", "downstreamCacheControl", "forwardInterim",
-        "forwardRequestHeaders", "heuristic", "ignoredQueryParameters", "maxObjectBytes", "maxPixels", "maxTTL", "memoryBytes",
+        "cache", "contentTypes", "cors", "credentials", "defaultTTL", "diskBytes", "downstreamCacheControl", "errorTTL",
+        "forwardInterim", "forwardRequestHeaders", "heuristic", "ignoredQueryParameters", "maxObjectBytes", "maxPixels",
+        "maxTTL", "memoryBytes",
         "metadata", "originTimeout", "partition", "passQueryParameters", "serveStaleOnError", "setCookie",
         "signedURLs", "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
     ]

@@ -35,6 +35,10 @@ public struct Tier: Sendable, Hashable {
     /// On a tier with ``variants``: query parameters besides the ``versionParameter`` that are keyed and passed
     /// to the origin (any other parameter is refused with `400 variant-not-allowed`). Default: none.
     public var passQueryParameters: [String] = []
+    /// Negative caching (docs/policy-format.md, "Negative caching"): seconds an origin error is stored, by
+    /// key of ``errorTTLKeys`` (`"404"`, `"410"`, … or `"refused"`). Only on image tiers that are shared and not
+    /// partitioned. Default: none (every error reaches the origin).
+    public var errorTTL: [String: Int] = [:]
     /// Largest response body kept or served, bytes. Default: 10,485,760 (10 MiB).
     public var maxObjectBytes: Int
     /// Largest image (width × height) accepted, pixels. Default: 50,000,000.

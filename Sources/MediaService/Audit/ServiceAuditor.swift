@@ -100,14 +100,15 @@ final class ServiceAuditor: Sendable {
     /// - Parameter bodyDigest: the `store` or `update` of a body kept in a file: its keyed digest
     ///   (``MediaStorage/StoredEntry/bodyDigest(under:)``, 32 bytes), the record's `bodyDigest`.
     func record(_ event: AuditEvent, _ subject: Subject, storage: StorageClass, reason: String,
-                bytes: Int?, ttl: Int?, derivation: Derivation? = nil, bodyDigest: [UInt8]? = nil) throws {
+                bytes: Int?, ttl: Int?, derivation: Derivation? = nil, bodyDigest: [UInt8]? = nil,
+                status: HTTPStatus? = nil) throws {
         _ = try log.append(AuditEntry(
             event: event, tier: name(subject.tier), route: name(subject.route), storage: Self.auditStorage(storage),
             key: CacheKey.auditDigest(subject.storeKey), scope: scope(partition: subject.partition, url: subject.url),
             reason: code(reason), bytes: bytes, ttl: ttl,
             derivedFrom: derivation.flatMap { digest($0.source) },
             transform: derivation.flatMap { try? AuditTransform($0.transform) },
-            bodyDigest: bodyDigest.flatMap { try? AuditDigest(bytes: $0) }))
+            bodyDigest: bodyDigest.flatMap { try? AuditDigest(bytes: $0) }, status: status?.code))
     }
 
     /// Appends the record of an entry the service removed itself (`expire`, `invalidate`, `evict`), its tier, route,

@@ -17,11 +17,12 @@ extension StoreCommit {
     ///   in the gap record). A `store` record the log refuses gives the same, with no `skip` after it.
     /// - Returns: `nil` when stored, else the reason it was not (for `Cache-Status: detail`).
     /// - Parameter derivation: a variant's source and parameters, for its `store` record (`derivedFrom`, `transform`).
+    ///   - negative: a negative entry's status, for its `store` record (`status`).
     ///   - source: a variant's source group and its change counter when the source was captured: a source that
     ///     changed since (a new response stored, invalidated) gives `skip` `source-changed-during-derivation`.
     func commit(_ entry: StoredEntry, into store: any MediaStoring, storeKey: String, subject: ServiceAuditor.Subject,
                 decision: StorageDecision, context: RequestContext, derivation: ServiceAuditor.Derivation? = nil,
-                source: (group: String, generation: Int)? = nil) -> String? {
+                source: (group: String, generation: Int)? = nil, negative: HTTPStatus? = nil) -> String? {
         let counters = context.runtime.counters
         let bytes = entry.body.count
         // Computed once, outside the gate and the store's lock; the disk store tags the file with the same value.
@@ -50,7 +51,8 @@ extension StoreCommit {
                 for other in context.runtime.decidedStores where other !== store { other.remove(storeKey) }
                 try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.store, subject, storage: decision.storage, reason: decision.reason.rawValue,
-                                       bytes: bytes, ttl: decision.ttl, derivation: derivation, bodyDigest: bodyDigest)
+                                       bytes: bytes, ttl: decision.ttl, derivation: derivation, bodyDigest: bodyDigest,
+                                       status: negative)
                     recorded = true
                 }
             } catch let error as AuditError where !recorded && (error.code == .io || error.code == .unavailable) {

@@ -95,11 +95,12 @@ extension StoreCommit {
     /// for its class), the audited `skip`; otherwise ``commit(_:into:storeKey:subject:decision:context:derivation:source:)``.
     /// - Parameters:
     ///   - status: the `Cache-Status` so far (forward reason and status); `ttl`, `stored` and `detail` are set here.
+    ///   - negative: a negative entry's status (its `store` record's `status`), else `nil`.
     /// - Returns: what to serve; its ``Exchange/Content/storeKey`` and `expiresAt` are set only when stored.
     func storeDecided(_ entry: StoredEntry, response: StoredResponse, head: StoredHead, decision: StorageDecision,
                       subject: ServiceAuditor.Subject, context: RequestContext, status base: CacheStatus,
-                      derivation: ServiceAuditor.Derivation? = nil, source: (group: String, generation: Int)? = nil)
-        -> Exchange.Content
+                      derivation: ServiceAuditor.Derivation? = nil, source: (group: String, generation: Int)? = nil,
+                      negative: HTTPStatus? = nil) -> Exchange.Content
     {
         var status = base
         guard decision.storage != .none, let store = context.runtime.store(for: decision.storage) else {
@@ -111,7 +112,7 @@ extension StoreCommit {
         }
         status.ttl = Int64(decision.ttl)
         if let failure = commit(entry, into: store, storeKey: entry.metadata.key, subject: subject, decision: decision,
-                                context: context, derivation: derivation, source: source) {
+                                context: context, derivation: derivation, source: source, negative: negative) {
             status.detail = failure
         } else {
             status.stored = true

@@ -19,8 +19,9 @@ struct OriginExchange: Sendable {
         /// Refused before storage (over the size limit, a redirect, not an image, not strippable): audited `skip`
         /// with ``Refusal/code``, answered with ``Refusal/status``.
         case refused(Refusal)
-        /// An origin status other than `200` on an image tier (never stored; a 4xx passes on as a problem).
-        case statusRefused(HTTPStatus)
+        /// An origin status other than `200` on an image tier, with the origin's fields (stored only as a negative
+        /// entry where the tier's `errorTTL` allows; a 4xx passes on as a problem).
+        case statusRefused(HTTPStatus, HTTPFields)
         /// The origin could not be reached (`status` `nil`) or answered 5xx where a stored response may be served
         /// instead (image tiers, or `staleOnError`): `problem` answers when none is.
         case failed(status: HTTPStatus?, problem: ServiceResponse)
@@ -43,6 +44,9 @@ struct OriginExchange: Sendable {
         var status: HTTPStatus
         var code: String
         var detail: String
+        /// The fields of the origin answer refused, `nil` when the exchange gave none (over the size limit, a
+        /// redirect): what a negative entry's storage and freshness are judged on.
+        var fields: HTTPFields? = nil
     }
 
     var fetcher: any OriginFetching
@@ -105,18 +109,19 @@ struct OriginExchange: Sendable {
         }
         var image: ImageInfo?
         if tier.validatesImages {
-            guard response.status == 200 else { return .statusRefused(response.status) }
+            guard response.status == 200 else { return .statusRefused(response.status, response.fields) }
             do {
                 image = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels, maxBytes: tier.maxObjectBytes))
                     .validate(response.body)
             } catch {
                 return .refused(Refusal(status: 502, code: error.code.rawValue,
-                                        detail: "the origin's answer was refused: \(error.context)"))
+                                        detail: "the origin's answer was refused: \(error.context)", fields: response.fields))
             }
             // The tier's `contentTypes` is the allow-list: another format is refused, not served.
             if let format = image?.format.mimeType, !tier.accepts(mediaType: format) {
                 return .refused(Refusal(status: 502, code: "not-an-image",
-                                        detail: "the origin's answer was refused: \(format) is not one of tier \(tier.name)'s contentTypes"))
+                                        detail: "the origin's answer was refused: \(format) is not one of tier \(tier.name)'s contentTypes",
+                                        fields: response.fields))
             }
         }
         var fetched = Fetched(received: response, served: response, image: image, servedETag: nil)
@@ -125,7 +130,8 @@ struct OriginExchange: Sendable {
             case .success(let stripped):
                 fetched.served = stripped.response
                 fetched.servedETag = stripped.etag
-            case .failure(let refusal):
+            case .failure(var refusal):
+                refusal.fields = response.fields
                 return .refused(refusal)
             }
         }

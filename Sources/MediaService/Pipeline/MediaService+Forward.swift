@@ -125,8 +125,18 @@ extension MediaService {
         case .failed(let status, let problem):
             return Exchange(result: .originFailed(status: status, response: problem), shareable: true)
         case .refused(let refusal):
-            return refuse(context, status: refusal.status, code: refusal.code, detail: refusal.detail)
-        case .statusRefused(let status):
+            let problem = refusalProblem(context, status: refusal.status, code: refusal.code, detail: refusal.detail)
+            return storeCommit.storeNegative(context, key: Tier.refusedErrorKey, problem: problem, origin: refusal.fields,
+                                             fields: fields, requestTime: requestTime, responseTime: responseTime,
+                                             reason: reason)
+                ?? refuse(context, status: refusal.status, code: refusal.code, detail: refusal.detail)
+        case .statusRefused(let status, let originFields):
+            if let key = Tier.errorTTLKey(status: status),
+               let stored = storeCommit.storeNegative(context, key: key, problem: originStatusProblem(context, status: status),
+                                                      origin: originFields, fields: fields, requestTime: requestTime,
+                                                      responseTime: responseTime, reason: reason) {
+                return stored
+            }
             return refuseOriginStatus(context, status: status)
         case .notModified(let response):
             if let merged = notModified(context, candidates: candidates, response: response, conditional: conditional,
@@ -161,10 +171,15 @@ extension MediaService {
         let storeKey = CacheKey.store(group: context.groupKey, secondary: .empty)
         try? auditor.record(.skip, context.subject(storeKey: storeKey), storage: .none, reason: code, bytes: nil, ttl: nil)
         context.runtime.counters.bump(.refused)
+        return Exchange(result: .refused(refusalProblem(context, status: status, code: code, detail: detail)),
+                        shareable: true)
+    }
+
+    /// The problem answered for a refusal before storage (its stable `code` and `detail`).
+    func refusalProblem(_ context: RequestContext, status: HTTPStatus, code: String, detail: String) -> ServiceResponse {
         var outcome = context.outcome
         outcome.storage = "none"
-        return Exchange(result: .refused(Responder.problem(status, code: code, detail: detail, outcome: outcome)),
-                        shareable: true)
+        return Responder.problem(status, code: code, detail: detail, outcome: outcome)
     }
 
     /// An origin answer other than 200 on an image tier: never stored; 4xx statuses pass on as problems.
@@ -173,6 +188,13 @@ extension MediaService {
         try? auditor.record(.skip, context.subject(storeKey: storeKey), storage: .none, reason: "status-not-storable",
                             bytes: nil, ttl: nil)
         context.runtime.counters.bump(.skipped)
+        // An answer to one credential is never handed to another caller.
+        return Exchange(result: .refused(originStatusProblem(context, status: status)), shareable: false)
+    }
+
+    /// The problem answered for an origin status other than 200 on an image tier: a 3xx is `redirect-refused` (502),
+    /// a 4xx passes on with its status (`origin-status-404`; a 401 with `WWW-Authenticate: Bearer`), a 5xx is 502.
+    func originStatusProblem(_ context: RequestContext, status: HTTPStatus) -> ServiceResponse {
         var outcome = context.outcome
         outcome.storage = "none"
         outcome.reason = "status-not-storable"
@@ -190,8 +212,7 @@ extension MediaService {
             response = Responder.problem(502, code: "origin-status-\(status)",
                                          detail: "the origin answered \(status) where an image was expected", outcome: outcome)
         }
-        // An answer to one credential is never handed to another caller.
-        return Exchange(result: .refused(response), shareable: false)
+        return response
     }
 
     /// `15` for 15.0, `0.5` for 0.5: seconds as a policy file writes them.

@@ -135,7 +135,10 @@ enum Responder {
         }
         if let servedETag = head.servedETag { fields.set(.eTag, servedETag) }
         fields.set(.age, response.ageFieldValue(now: now))
-        if var cacheControl = downstreamCacheControl(tier, origin: response.fields) {
+        if tier.validatesImages, response.status != 200, let own = response.fields[.cacheControl] {
+            // A negative entry (docs/policy-format.md, "Negative caching"): its own `max-age`, never the tier's.
+            fields.set(.cacheControl, own)
+        } else if var cacheControl = downstreamCacheControl(tier, origin: response.fields) {
             if tier.validatesImages && tier.downstreamCacheControl == nil {
                 cacheControl = clamped(cacheControl, to: Int64(tier.ttlCap(versioned: context.isVersioned)))
             }

@@ -34,12 +34,14 @@ import Testing
                   tier  avatar: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000, metadata strip
                         variants: \(Self.variants)
                         query: ignored utm_* fbclid gclid, passed none
+                        errorTTL: 404 30 s
                   tier  no-store: storage none, cache shared, credentials strip, partition none, maxTTL 86400
                   tier  private: storage encrypted-disk, cache private, credentials bearer-required, partition credential, maxTTL 600, metadata strip
                         variants: \(Self.variants)
                   tier  public: storage disk, cache shared, credentials strip, partition none, maxTTL 31536000
                         variants: \(Self.variants)
                         query: ignored utm_* fbclid gclid, passed v
+                        errorTTL: 404 60 s, 410 600 s, refused 60 s
                   route catalog: /catalog/ -> http://127.0.0.1:8081/catalog/ (tier public, methods read)
                   route large: /large/ -> http://127.0.0.1:8081/large/ (tier public, methods read)
                   route avatars: /avatars/ -> http://127.0.0.1:8081/avatars/ (tier avatar, methods read)

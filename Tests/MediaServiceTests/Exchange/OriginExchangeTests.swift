@@ -44,7 +44,7 @@ import Testing
         }
         #expect(refusal.status == 502)
         #expect(refusal.code == "not-an-image")
-        guard case .statusRefused(404) = try await answer(harness, "/catalog/gone.jpg") else {
+        guard case .statusRefused(404, _) = try await answer(harness, "/catalog/gone.jpg") else {
             Issue.record("404 not refused")
             return
         }
