@@ -16,6 +16,8 @@ import Testing
                 PurgeOptions(target: .credentialFile("/run/t"), stateDirectory: "S")
             ),
             (["purge", "--all"], PurgeOptions(target: .all)),
+            (["purge", "--tag", "product-42"], PurgeOptions(target: .tag("product-42"))),
+            (["purge", "--soft", "--tag=product-42"], PurgeOptions(target: .tag("product-42"), soft: true)),
         ]
         for (arguments, expected) in expectations {
             #expect(try MediaCTLMain.parse(arguments, environment: [:]) == .command(expected), "\(arguments)")
@@ -50,7 +52,7 @@ import Testing
         #expect(
             result.stderr
                 == CLIRun.usageError(
-                    "purge requires one of --route NAME, --credential-file FILE, --subject SUB or --all", command: ["purge"]))
+                    "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --tag T or --all", command: ["purge"]))
     }
 
     @Test func repeatingTheSameTargetIsADuplicateNotAConflict() async {
@@ -58,5 +60,36 @@ import Testing
         #expect(result.stderr == CLIRun.usageError("option '--route' given more than once", command: ["purge"]))
         let all = await CLIRun.run(["purge", "--all", "--all"])
         #expect(all.stderr == CLIRun.usageError("option '--all' given more than once", command: ["purge"]))
+    }
+
+    @Test func softNeedsATagAndATagIsVisibleASCII() async {
+        let soft = await CLIRun.run(["purge", "--soft", "--route", "catalog"])
+        #expect(soft.status == 64)
+        #expect(soft.stderr == CLIRun.usageError("option --soft needs --tag", command: ["purge"]))
+        let spaced = await CLIRun.run(["purge", "--tag", "two words"])
+        #expect(spaced.status == 64)
+        #expect(spaced.stderr == CLIRun.usageError(
+            "invalid --tag: expected 1 to 256 visible ASCII characters (no space)", command: ["purge"]))
+        let both = await CLIRun.run(["purge", "--tag", "t", "--all"])
+        #expect(both.stderr == CLIRun.usageError("options --tag and --all cannot be used together", command: ["purge"]))
+    }
+
+    @Test func theRequestBodyNamesTheTagAndSoft() throws {
+        #expect(String(decoding: try PurgeCommand.requestBody(.tag("p-42")), as: UTF8.self) == #"{"tag":"p-42"}"#)
+        #expect(String(decoding: try PurgeCommand.requestBody(.tag("p-42"), soft: true), as: UTF8.self)
+            == #"{"soft":true,"tag":"p-42"}"#)
+        #expect(PurgeCommand.done(1, soft: false) == "purged 1 entry")
+        #expect(PurgeCommand.done(3, soft: true) == "marked 3 entries stale")
+    }
+
+    @Test func theAdminBodyParsesTagsAndSoft() {
+        #expect(PurgeRequestBody.parse(Array(#"{"tag":"p-42"}"#.utf8)) == .success(.tag("p-42", soft: false)))
+        #expect(PurgeRequestBody.parse(Array(#"{"tag":"p-42","soft":true}"#.utf8)) == .success(.tag("p-42", soft: true)))
+        #expect(PurgeRequestBody.parse(Array(#"{"soft":false,"tag":"p-42"}"#.utf8)) == .success(.tag("p-42", soft: false)))
+        let shape = PurgeRequestBody.Refusal(code: "invalid-purge-request", detail: PurgeRequestBody.shape)
+        #expect(PurgeRequestBody.parse(Array(#"{"tag":"p-42","soft":1}"#.utf8)) == .failure(shape))
+        #expect(PurgeRequestBody.parse(Array(#"{"route":"r","soft":true}"#.utf8)) == .failure(shape))
+        #expect(PurgeRequestBody.parse(Array(#"{"tag":"a b"}"#.utf8)) == .failure(.init(
+            code: "invalid-tag", detail: "the tag is not 1 to 256 visible ASCII characters (no space)")))
     }
 }

@@ -18,7 +18,8 @@ import Testing
             contentTypes: ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
             downstreamCacheControl: "public, max-age=31536000, immutable", originTimeout: 15,
             memoryBytes: 67_108_864, diskBytes: 1_073_741_824, serveStaleOnError: 0, variants: DefaultPolicyTests.variants)
-            .with(ignored: ["utm_*", "fbclid", "gclid"], passed: ["v"], errorTTL: ["404": 60, "410": 600, "refused": 60]))
+            .with(ignored: ["utm_*", "fbclid", "gclid"], passed: ["v"], errorTTL: ["404": 60, "410": 600, "refused": 60],
+                  tagHeader: "Surrogate-Key"))
         #expect(policy.tier(named: "avatar") == Tier(
             name: "avatar", storage: .disk, cache: .shared, credentials: .strip, partition: .none, maxTTL: 31_536_000,
             versionParameter: "v", unversionedMaxTTL: 300, variants: DefaultPolicyTests.variants, metadata: .strip)
@@ -113,8 +114,9 @@ import Testing
 
 extension Tier {
     /// This tier with its query parameter lists set.
-    func with(ignored: [String], passed: [String], errorTTL: [String: Int]) -> Tier {
+    func with(ignored: [String], passed: [String], errorTTL: [String: Int], tagHeader: String? = nil) -> Tier {
         var tier = self
+        tier.tagHeader = tagHeader
         tier.errorTTL = errorTTL
         tier.ignoredQueryParameters = ignored
         tier.passQueryParameters = passed

@@ -47,6 +47,10 @@ public struct AuditEntry: Hashable, Sendable {
     /// (docs/audit-format.md, "Negative entries"); `nil` on every other record.
     public var status: Int?
 
+    /// On a purge by cache tag, its summary `purge` record (and only there): the tag's keyed digest
+    /// (docs/audit-format.md, "Cache tags"); `nil` on every other record.
+    public var tag: AuditDigest?
+
     /// Creates an entry. Numbers must be non-negative; the writer refuses negative ones with
     /// ``AuditError/Code/invalidNumber``, `derivedFrom`/`transform` other than both on a `store` or
     /// `update` with ``AuditError/Code/invalidDerivation``, `bodyDigest` other than on a `store` or `update`
@@ -57,8 +61,9 @@ public struct AuditEntry: Hashable, Sendable {
         key: AuditDigest? = nil, scope: AuditScope = .none, reason: ReasonCode? = nil,
         bytes: Int? = nil, ttl: Int? = nil, count: Int? = nil,
         derivedFrom: AuditDigest? = nil, transform: AuditTransform? = nil, bodyDigest: AuditDigest? = nil,
-        since: AuditTime? = nil, status: Int? = nil
+        since: AuditTime? = nil, status: Int? = nil, tag: AuditDigest? = nil
     ) {
+        self.tag = tag
         self.status = status
         self.event = event
         self.tier = tier
@@ -105,6 +110,14 @@ public struct AuditEntry: Hashable, Sendable {
         if let problem = bodyDigestProblem { throw AuditError(.invalidBodyDigest, problem) }
         if let problem = gapProblem { throw AuditError(.invalidGap, problem) }
         if let problem = statusProblem { throw AuditError(.invalidNumber, problem) }
+        if let problem = tagProblem { throw AuditError(.invalidName, problem) }
+    }
+
+    /// Why `tag` is not allowed as it is, or `nil` when it is (absent, or on a `purge` summary: no `key`). The parser
+    /// refuses a line for the same reasons.
+    var tagProblem: String? {
+        guard tag != nil else { return nil }
+        return event == .purge && key == nil ? nil : "tag is allowed only on the summary record of a purge, got \(event.rawValue)"
     }
 
     /// Why `status` is not allowed as it is, or `nil` when it is (absent, or `400`–`599` on a `store`). The parser

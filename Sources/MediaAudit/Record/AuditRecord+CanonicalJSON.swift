@@ -21,16 +21,19 @@ extension AuditRecord {
     /// The field only the `store` of a negative entry has (omitted on every other record, like the variant fields).
     public static let statusFieldNames = ["status"]
 
+    /// The field only the summary of a purge by cache tag has (omitted on every other record, like the variant fields).
+    public static let tagFieldNames = ["tag"]
+
     /// Every field name in canonical (byte-wise sorted) order: ``fieldNames`` with `bodyDigest` first (before
-    /// `bytes`), `derivedFrom` after `count`, `since` and `status` after `seq` and `transform` after `time`.
+    /// `bytes`), `derivedFrom` after `count`, `since` and `status` after `seq`, `tag` after `storage` and `transform` after `time`.
     public static let allFieldNames = [
         "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route",
-        "seq", "since", "status", "storage", "tier", "time", "transform", "ttl", "url",
+        "seq", "since", "status", "storage", "tag", "tier", "time", "transform", "ttl", "url",
     ]
 
     /// The canonical JSON of the record (docs/audit-format.md): one object, keys sorted byte-wise, no
     /// whitespace, every field of ``fieldNames`` present (`null` when absent) and the optional fields
-    /// `bodyDigest`, `derivedFrom`, `transform`, the gap field `since` and `status` only when set, integers in decimal without sign or
+    /// `bodyDigest`, `derivedFrom`, `transform`, the gap field `since`, `status` and `tag` only when set, integers in decimal without sign or
     /// exponent, strings without escapes (every field's alphabet excludes `"`, `\` and control bytes).
     ///
     /// Equal to Python's `json.dumps(obj, sort_keys=True, separators=(",", ":"))`.
@@ -116,6 +119,10 @@ extension AuditRecord {
         }
         appendLiteral(#","storage":"#, to: &out)
         appendString(entry.storage?.rawValue, to: &out)
+        if let tag = entry.tag {
+            appendLiteral(#","tag":"#, to: &out)
+            appendString(tag.hex, to: &out)
+        }
         appendLiteral(#","tier":"#, to: &out)
         appendString(entry.tier?.rawValue, to: &out)
         appendLiteral(#","time":""#, to: &out)

@@ -72,6 +72,13 @@ public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static let purgeCredential = ReasonCode(unchecked: "purge-credential")
     /// On `purge`: removed by `mediactl purge --subject` (a signed-URL subject's logout or erasure).
     public static let purgeSubject = ReasonCode(unchecked: "purge-subject")
+    /// On `purge`: removed by `mediactl purge --tag` (the summary names the tag's digest).
+    public static let purgeTag = ReasonCode(unchecked: "purge-tag")
+    /// On a soft purge's summary `purge` record: `mediactl purge --tag --soft` marked the objects stale (each one's
+    /// `update` has reason ``softPurge``).
+    public static let purgeTagSoft = ReasonCode(unchecked: "purge-tag-soft")
+    /// On `update`: a soft purge marked the stored response stale (`ttl` 0); it stays stored and is revalidated.
+    public static let softPurge = ReasonCode(unchecked: "soft-purge")
     /// On `purge`: removed by `mediactl purge --all`.
     public static let purgeAll = ReasonCode(unchecked: "purge-all")
     /// On `shred`: an encrypted-disk object whose key died with the previous process.

@@ -82,11 +82,15 @@ public struct AdminEndpoint: Sendable {
         }
         do {
             let count = try service.purge(scope)
+            // A soft purge says so: its objects are marked stale, not removed.
+            if case .tag(_, soft: true) = scope { return Self.json(200, "{\"purged\":\(count),\"soft\":true}") }
             return Self.json(200, "{\"purged\":\(count)}")
         } catch let error as ServiceError where error.code == .unknownRoute {
             return Self.problem(404, "unknown-route", error.context)
         } catch let error as ServiceError where error.code == .invalidSubject {
             return Self.problem(400, "invalid-subject", error.context)
+        } catch let error as ServiceError where error.code == .invalidTag {
+            return Self.problem(400, "invalid-tag", error.context)
         } catch {
             return Self.problem(500, "purge-failed", "\(error)")
         }

@@ -95,6 +95,7 @@ public enum PolicyCheckCommand {
                 out += "        errorTTL: " + Tier.errorTTLKeys.compactMap { key in tier.errorTTL[key].map { "\(key) \($0) s" } }
                     .joined(separator: ", ") + "\n"
             }
+            if let tagHeader = tier.tagHeader { out += "        tagHeader: \(tagHeader)\n" }
             if !tier.forwardRequestHeaders.isEmpty {
                 out += "        forwardRequestHeaders: " + tier.forwardRequestHeaders.joined(separator: " ") + "\n"
             }

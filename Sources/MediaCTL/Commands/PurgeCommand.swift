@@ -5,15 +5,16 @@ import MediaService
     import Glibc
 #endif
 
-/// `mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR]`; with `--replicas FILE`
+/// `mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --tag T [--soft] | --all) [--state-dir DIR]`; with `--replicas FILE`
 /// instead of `--state-dir`, every replica of a fleet (``PurgeFanOut``).
 ///
 /// The running `mediactl serve` owns the audit log lock and the per-process partition key, so the
 /// purge is asked of it: read `<state>/serve.json` (``ServeStateFile``), then
 /// `POST /_mediactl/purge` (``AdminEndpoint``) on its admin listener (`admin`; `listen` in a serve.json of an
-/// earlier version, which has none) with `{"route":…}`, `{"credential":…}`, `{"subject":…}` or `{"all":true}`.
+/// earlier version, which has none) with `{"route":…}`, `{"credential":…}`, `{"subject":…}`, `{"tag":…}` (with
+/// `"soft":true` for `--soft`) or `{"all":true}`.
 ///
-/// Output: `purged N entries` (exit 0). Errors (stderr, `mediactl: ` prefix):
+/// Output: `purged N entries`, or `marked N entries stale` with `--soft` (exit 0). Errors (stderr, `mediactl: ` prefix):
 /// - `state directory 'X' does not exist` (exit 2);
 /// - `no running service for state directory X (no serve.json)` (exit 2); the same with
 ///   `(serve.json names pid N, which is not running)` or `(cannot connect to HOST:PORT: …)`;
@@ -36,7 +37,7 @@ public enum PurgeCommand {
                 throw noService(state, "serve.json names pid \(serve.pid), which is not running")
             }
             let admin = try adminAddress(serve, state: state)
-            let body = try requestBody(options.target)
+            let body = try requestBody(options.target, soft: options.soft)
             let answer: PurgeClient.Answer
             do {
                 answer = try await client.post(body: body, listen: admin, adminToken: serve.adminToken)
@@ -44,7 +45,7 @@ public enum PurgeCommand {
                 throw noService(state, "cannot connect to \(admin): \(error.localizedDescription)")
             }
             let count = try purgedCount(answer, listen: admin)
-            context.stdout.writeLine("purged \(count) \(count == 1 ? "entry" : "entries")")
+            context.stdout.writeLine(done(count, soft: options.soft))
             return .success
         } catch {
             return context.fail(error)
@@ -53,16 +54,23 @@ public enum PurgeCommand {
 
     /// The JSON body for `target`; a credential file is read here (its token only ever goes to the service).
     /// - Throws: what ``CredentialFile/readToken(atPath:)`` throws.
-    static func requestBody(_ target: PurgeOptions.Target) throws(CommandError) -> [UInt8] {
+    static func requestBody(_ target: PurgeOptions.Target, soft: Bool = false) throws(CommandError) -> [UInt8] {
         let object: [String: Any]
         switch target {
         case .route(let name): object = ["route": name]
         case .credentialFile(let path): object = ["credential": try CredentialFile.readToken(atPath: path)]
         case .subject(let subject): object = ["subject": subject]
+        case .tag(let tag): object = soft ? ["tag": tag, "soft": true] : ["tag": tag]
         case .all: object = ["all": true]
         }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
         return [UInt8](data)
+    }
+
+    /// What a purge of `count` entries did: `purged 3 entries`, or with `soft` `marked 3 entries stale`.
+    static func done(_ count: Int, soft: Bool) -> String {
+        let entries = "\(count) \(count == 1 ? "entry" : "entries")"
+        return soft ? "marked \(entries) stale" : "purged \(entries)"
     }
 
     /// The `purged` count of a 200 answer.

@@ -61,7 +61,7 @@ enum PurgeFanOut {
         do throws(CommandError) {
             let shared = try options.adminTokenFile.map { file throws(CommandError) in try AdminTokenFile.read(file) }
             replicas = try PurgeReplicasFile.read(path, sharedToken: shared != nil).replicas
-            body = try PurgeCommand.requestBody(options.target)
+            body = try PurgeCommand.requestBody(options.target, soft: options.soft)
             tokens = try replicas.map { replica throws(CommandError) in
                 guard let source = replica.tokenSource else { return .success(shared!) }
                 return try token(fromSource: source)
@@ -86,25 +86,26 @@ enum PurgeFanOut {
             for await (index, outcome) in group { outcomes[index] = outcome }
             return outcomes
         }
-        return report(replicas: replicas, outcomes: outcomes, context: context)
+        return report(replicas: replicas, outcomes: outcomes, soft: options.soft, context: context)
     }
 
     /// Prints the table and the reasons; the exit status.
-    static func report(replicas: [PurgeReplicasFile.Replica], outcomes: [Outcome], context: CommandContext) -> ExitCode {
+    static func report(replicas: [PurgeReplicasFile.Replica], outcomes: [Outcome], soft: Bool = false,
+                       context: CommandContext) -> ExitCode {
         var total = 0
         var failed: [(url: String, reason: String)] = []
         for (replica, outcome) in zip(replicas, outcomes) {
             switch outcome {
             case .purged(let count):
                 total += count
-                context.stdout.writeLine("\(replica.url): purged \(entries(count))")
+                context.stdout.writeLine("\(replica.url): \(PurgeCommand.done(count, soft: soft))")
             case .failed(let reason):
                 failed.append((replica.url, reason))
                 context.stdout.writeLine("\(replica.url): failed")
             }
         }
         let purged = replicas.count - failed.count
-        context.stdout.writeLine("total: purged \(entries(total)) on \(purged) of \(replicas.count) replicas")
+        context.stdout.writeLine("total: \(PurgeCommand.done(total, soft: soft)) on \(purged) of \(replicas.count) replicas")
         guard !failed.isEmpty else { return .success }
         for (url, reason) in failed { context.stderr.writeLine("mediactl: \(url): \(reason)") }
         context.stderr.writeLine(

@@ -1,5 +1,6 @@
 import Foundation
 import MediaService
+import MediaPolicy
 import MediaSigning
 
 /// Parses the JSON body of `POST /_mediactl/purge` into a ``MediaService/PurgeScope``.
@@ -11,15 +12,26 @@ enum PurgeRequestBody {
     }
 
     static let shape =
-        "the body must be a JSON object with exactly one of route (string), credential (string), subject (string) or all (true)"
+        "the body must be a JSON object with exactly one of route (string), credential (string), subject (string), tag (string; with soft: true to mark stale) or all (true)"
 
     /// `{"route":"NAME"}` → `.route`, `{"credential":"TOKEN"}` → `.credential`, `{"subject":"SUB"}` → `.subject`,
-    /// `{"all":true}` → `.all`.
+    /// `{"tag":"T"}` → `.tag(T, soft: false)`, `{"tag":"T","soft":true}` → `.tag(T, soft: true)`, `{"all":true}` → `.all`.
     /// - Returns: the scope, or a refusal with code `invalid-purge-request` (bad shape),
-    ///   `invalid-credential` (not an RFC 6750 `b64token`) or `invalid-subject` (not 1–128 of `[A-Za-z0-9._-]`).
+    ///   `invalid-credential` (not an RFC 6750 `b64token`), `invalid-subject` (not 1–128 of `[A-Za-z0-9._-]`) or
+    ///   `invalid-tag` (not 1–256 visible ASCII characters).
     static func parse(_ body: [UInt8]) -> Result<PurgeScope, Refusal> {
-        guard let object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any], object.count == 1,
-            let (name, value) = object.first
+        guard var object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        else { return .failure(Refusal(code: "invalid-purge-request", detail: shape)) }
+        var soft = false
+        if object.count == 2, object["tag"] != nil, let flag = object["soft"] {
+            // A JSON boolean (objCType `c`), not a number.
+            guard let number = flag as? NSNumber, String(cString: number.objCType) == "c" else {
+                return .failure(Refusal(code: "invalid-purge-request", detail: shape))
+            }
+            soft = number.boolValue
+            object["soft"] = nil
+        }
+        guard object.count == 1, let (name, value) = object.first
         else { return .failure(Refusal(code: "invalid-purge-request", detail: shape)) }
         switch name {
         case "route":
@@ -39,6 +51,12 @@ enum PurgeRequestBody {
                 return .failure(Refusal(code: "invalid-subject", detail: "the subject is not 1 to 128 of A-Z a-z 0-9 . _ -"))
             }
             return .success(.subject(subject))
+        case "tag":
+            guard let tag = value as? String else { break }
+            guard Tier.isCacheTag(tag) else {
+                return .failure(Refusal(code: "invalid-tag", detail: "the tag is not 1 to 256 visible ASCII characters (no space)"))
+            }
+            return .success(.tag(tag, soft: soft))
         case "all":
             guard let all = value as? Bool, all else { break }
             return .success(.all)

@@ -19,7 +19,7 @@ public enum DemoPolicy {
                          "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
                          "downstreamCacheControl": "public, max-age=31536000, immutable",
                          "ignoredQueryParameters": ["utm_*", "fbclid", "gclid"], "passQueryParameters": ["v"],
-                         "errorTTL": { "404": 60, "410": 600, "refused": 60 },
+                         "errorTTL": { "404": 60, "410": 600, "refused": 60 }, "tagHeader": "Surrogate-Key",
                          "variants": { "widths": [72, 144, 288, 576, 1152], "formats": ["jpeg", "webp", "avif", "png"],
                                        "maxDpr": 3, "quality": 80 } },
             "avatar":  { "storage": "disk", "cache": "shared", "credentials": "strip",

@@ -119,6 +119,9 @@ extension PolicyFileDecoder {
         if let value = keys["setCookie"], let policy = choice(value, at: at("setCookie"), as: Tier.SetCookiePolicy.self) {
             tier.setCookie = policy
         }
+        if let value = keys["tagHeader"] {
+            tier.tagHeader = tagHeader(value, at: at("tagHeader"))
+        }
         if let value = keys["signedURLs"] {
             tier.signedURLs = signedURLs(value, at: at("signedURLs"))
         }

@@ -8,7 +8,7 @@ public enum PolicyFormat {
         "forwardInterim", "forwardRequestHeaders", "heuristic", "ignoredQueryParameters", "maxObjectBytes", "maxPixels",
         "maxTTL", "memoryBytes",
         "metadata", "originTimeout", "partition", "passQueryParameters", "serveStaleOnError", "setCookie",
-        "signedURLs", "storage", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
+        "signedURLs", "storage", "tagHeader", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",
     ]
     /// Most entries of `ignoredQueryParameters` or `passQueryParameters`: 32.
     public static let maximumQueryParameters = 32

@@ -39,6 +39,10 @@ public struct Tier: Sendable, Hashable {
     /// key of ``errorTTLKeys`` (`"404"`, `"410"`, … or `"refused"`). Only on image tiers that are shared and not
     /// partitioned. Default: none (every error reaches the origin).
     public var errorTTL: [String: Int] = [:]
+    /// The response field the origin lists its cache tags in, space-separated (`"Surrogate-Key"`, `"Cache-Tag"`;
+    /// docs/policy-format.md, "Cache tags"): kept with the object as keyed digests, inherited by its variants, removed
+    /// from every answer, and what `mediactl purge --tag` matches. `nil` = none. Default: `nil`.
+    public var tagHeader: String? = nil
     /// Largest response body kept or served, bytes. Default: 10,485,760 (10 MiB).
     public var maxObjectBytes: Int
     /// Largest image (width × height) accepted, pixels. Default: 50,000,000.

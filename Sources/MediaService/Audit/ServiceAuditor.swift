@@ -145,16 +145,20 @@ final class ServiceAuditor: Sendable {
     }
 
     /// Appends a purge batch: one record per removed entry, then a summary with the count.
-    func purge(_ removed: [EntryMetadata], reason: ReasonCode, tier: String?, route: String?, partition: String?) throws {
+    /// - Parameter tag: a purge by cache tag: the tag's keyed digest, recorded on the summary.
+    func purge(_ removed: [EntryMetadata], reason: ReasonCode, tier: String?, route: String?, partition: String?,
+               tag: String? = nil) throws {
         let entries = removed.map { metadata in
             AuditEntry(event: .purge, tier: name(metadata.tier), route: name(metadata.route),
                        storage: AuditStorage(rawValue: metadata.storageClass.rawValue),
                        key: CacheKey.auditDigest(metadata.key), scope: scope(partition: metadata.partition, url: nil),
                        bytes: metadata.bodyByteCount)
         }
-        _ = try log.append(contentsOf: AuditEntry.removalBatch(
+        var batch = AuditEntry.removalBatch(
             event: .purge, reason: reason, tier: tier.flatMap(name), route: route.flatMap(name),
-            scope: scope(partition: partition, url: nil), removed: entries))
+            scope: scope(partition: partition, url: nil), removed: entries)
+        if let tag { batch[batch.count - 1].tag = try? AuditDigest(hex: tag) }
+        _ = try log.append(contentsOf: batch)
     }
 
     /// Appends the `evict` of a disk entry left by an earlier process in the folder of `tier`, which the

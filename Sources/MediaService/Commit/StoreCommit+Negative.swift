@@ -66,7 +66,8 @@ extension StoreCommit {
         let entry = StoredEntry(
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: context.route.name, partition: context.partition,
                                     head: head.encoded(), requestTime: requestTime, responseTime: responseTime,
-                                    expiresAt: responseTime + Double(max(decision.ttl, 1)), lifetime: Double(decision.ttl)),
+                                    expiresAt: responseTime + Double(max(decision.ttl, 1)), lifetime: Double(decision.ttl),
+                                    tags: origin.map { cacheTags(in: $0, tier: tier) } ?? []),
             body: problem.body)
         let content = storeDecided(entry, response: stored, head: head, decision: decision,
                                    subject: context.subject(storeKey: storeKey), context: context,

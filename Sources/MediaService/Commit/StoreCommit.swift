@@ -32,6 +32,9 @@ extension StoreCommit {
                         servedETag: String? = nil) -> Exchange {
         let tier = context.tier
         var responseFields = response.fields
+        // The origin's cache tags are kept as keyed digests, never as its field (docs/policy-format.md, "Cache tags").
+        let tags = cacheTags(in: responseFields, tier: tier)
+        if let tagHeader = tier.tagHeader { responseFields.remove(HTTPFieldName(tagHeader)) }
         if let image {
             // The declared type never decides; the origin's cookies never reach image clients.
             responseFields.set(.contentType, image.format.mimeType)
@@ -79,7 +82,7 @@ extension StoreCommit {
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: context.route.name, partition: context.partition,
                                     head: head.encoded(), requestTime: requestTime, responseTime: responseTime,
                                     expiresAt: Self.expiresAt(responseTime: responseTime, ttl: Int64(decision.ttl), tier: tier),
-                                    lifetime: Double(policyTTL)),
+                                    lifetime: Double(policyTTL), tags: tags),
             body: response.body)
         let content = storeDecided(entry, response: stored, head: head, decision: decision,
                                    subject: context.subject(storeKey: storeKey), context: context,
@@ -108,7 +111,7 @@ extension StoreCommit {
             context.runtime.counters.bump(.skipped)
             status.detail = decision.reason.rawValue
             return Exchange.Content(response: response, head: head, body: entry.body, cacheStatus: status,
-                                    storage: "none", reason: decision.reason.rawValue)
+                                    storage: "none", reason: decision.reason.rawValue, tags: entry.metadata.tags)
         }
         status.ttl = Int64(decision.ttl)
         if let failure = commit(entry, into: store, storeKey: entry.metadata.key, subject: subject, decision: decision,
@@ -120,12 +123,18 @@ extension StoreCommit {
         }
         var content = Exchange.Content(response: response, head: head, body: entry.body, cacheStatus: status,
                                        storage: status.stored ? decision.storage.rawValue : "none",
-                                       reason: decision.reason.rawValue)
+                                       reason: decision.reason.rawValue, tags: entry.metadata.tags)
         if status.stored {
             content.storeKey = entry.metadata.key
             content.expiresAt = entry.metadata.expiresAt
         }
         return content
+    }
+
+    /// The keyed digests (``MediaStorage/IntegrityKey/tagDigest(_:)``) of the cache tags `fields` carry in the tier's
+    /// `tagHeader`, in order; none when the tier names no `tagHeader`.
+    func cacheTags(in fields: HTTPFields, tier: Tier) -> [String] {
+        tier.cacheTags(in: fields).map(integrityKey.tagDigest)
     }
 
     /// Whether a purge started after `context` was admitted: its answer may belong to what the

@@ -26,6 +26,8 @@ struct Exchange: Sendable {
         var storeKey: String? = nil
         /// The stored entry's ``MediaStorage/EntryMetadata/expiresAt`` when stored, else `nil`.
         var expiresAt: Double? = nil
+        /// The keyed digests of the representation's cache tags (``MediaStorage/EntryMetadata/tags``), stored or not.
+        var tags: [String] = []
     }
 
     var result: Result

@@ -95,6 +95,7 @@ extension MediaService {
     private func headUpdateFields(_ context: RequestContext, _ fields: HTTPFields) -> HTTPFields {
         var update = fields
         if context.role == .shared, context.tier.setCookie == .refuse { update.remove(.setCookie) }
+        if let tagHeader = context.tier.tagHeader { update.remove(HTTPFieldName(tagHeader)) }
         return update
     }
 
@@ -103,6 +104,7 @@ extension MediaService {
     private func passedThroughHEAD(_ context: RequestContext, _ response: OriginResponse, reason: CacheStatus.Forward)
         -> ServiceResponse {
         var fields = StoredFields.filter(response.fields, role: .private)
+        if let tagHeader = context.tier.tagHeader { fields.remove(HTTPFieldName(tagHeader)) }
         let status = CacheStatus(forward: reason, forwardStatus: response.status)
         fields.set(.cacheStatus, status.description)
         var outcome = context.outcome

@@ -21,6 +21,8 @@ extension MediaService {
         var updateFields = response.fields
         // A shared cache never merges an origin cookie into what every later client is served.
         if context.role == .shared, context.tier.setCookie == .refuse { updateFields.remove(.setCookie) }
+        // The stored tags stay those of the 200 (a 304 is not a new representation); its tag field is not kept either.
+        if let tagHeader = context.tier.tagHeader { updateFields.remove(HTTPFieldName(tagHeader)) }
         for index in selected {
             let candidate = candidates[index]
             var response = candidate.response

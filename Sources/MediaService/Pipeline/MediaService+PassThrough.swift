@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaPolicy
 import MediaStorage
 
@@ -27,6 +28,7 @@ extension MediaService {
                                                        target: context.upstreamURL, responseFields: response.fields)
         for uri in invalidated { invalidate(primary: uri) }
         var fields = StoredFields.filter(response.fields, role: .private)
+        if let tagHeader = context.tier.tagHeader { fields.remove(HTTPFieldName(tagHeader)) }
         fields.remove(.contentLength)
         if response.status != 304 && response.status != 204 { fields.set(.contentLength, String(response.body.count)) }
         let status = CacheStatus(forward: .method, forwardStatus: response.status,

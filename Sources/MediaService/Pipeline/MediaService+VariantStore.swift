@@ -84,7 +84,8 @@ extension MediaService {
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: stored.route.name, partition: stored.partition,
                                     head: head.encoded(), requestTime: Double(captured.response.requestTime),
                                     responseTime: Double(captured.response.responseTime),
-                                    expiresAt: min(captured.expiresAt ?? ownExpiry, ownExpiry), lifetime: Double(policyTTL)),
+                                    expiresAt: min(captured.expiresAt ?? ownExpiry, ownExpiry), lifetime: Double(policyTTL),
+                                    tags: captured.tags),
             body: image.bytes)
         let content = storeCommit.storeDecided(entry, response: response, head: head, decision: decision,
                                    subject: subject(stored, storeKey: storeKey, source: source), context: stored,

@@ -51,6 +51,14 @@ enum Representation: Sendable {
         }
     }
 
+    /// The keyed digests of its cache tags (docs/policy-format.md, "Cache tags"): what its variants inherit.
+    var tags: [String] {
+        switch self {
+        case .stored(let candidate): candidate.entry.metadata.tags
+        case .exchanged(let content): content.tags
+        }
+    }
+
     /// When the stored representation may be swept (``MediaStorage/EntryMetadata/expiresAt``, seconds since the
     /// epoch), or `nil` when it was not stored.
     var expiresAt: Double? {

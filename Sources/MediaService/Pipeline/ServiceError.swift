@@ -19,6 +19,8 @@ public struct ServiceError: CodedError {
         public static let invalidPolicy = Code("invalid-policy")
         /// A purge named a subject that is not 1–128 of `[A-Za-z0-9._-]`.
         public static let invalidSubject = Code("invalid-subject")
+        /// A purge named a cache tag that is not 1–256 visible ASCII characters.
+        public static let invalidTag = Code("invalid-tag")
     }
 
     public let code: Code

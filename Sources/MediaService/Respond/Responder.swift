@@ -130,6 +130,7 @@ enum Responder {
             if let contentType = head.contentType { fields.set(.contentType, contentType) }
         } else {
             for field in response.fields where !["age", "content-length", "cache-control"].contains(field.name.lowercased()) {
+                if let tagHeader = tier.tagHeader, HTTPFields.namesEqual(field.name, tagHeader) { continue }
                 fields.append(field)
             }
         }

@@ -26,12 +26,16 @@ public struct EntryMetadata: Hashable, Sendable {
     /// receipt, RFC 9111 §4.2.1), kept in the index so a policy reload can compare it with a new cap without reading
     /// heads; `nil` when unknown (files written before it was recorded). Opaque to the stores.
     public var lifetime: Double?
+    /// Tokens the caller groups entries by, kept in the index so a removal by tag needs no head (the service: keyed
+    /// digests of the origin's cache tags, docs/policy-format.md "Cache tags"). Opaque to the stores. Default: none.
+    public var tags: [String] = []
 
     public init(
         key: String, tier: String, route: String, partition: String? = nil,
         storageClass: StorageClassName = .memory, head: [UInt8] = [], requestTime: Double, responseTime: Double,
-        expiresAt: Double, bodyByteCount: Int = 0, lifetime: Double? = nil
+        expiresAt: Double, bodyByteCount: Int = 0, lifetime: Double? = nil, tags: [String] = []
     ) {
+        self.tags = tags
         self.key = key
         self.tier = tier
         self.route = route

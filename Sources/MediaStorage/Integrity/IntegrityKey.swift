@@ -1,3 +1,4 @@
+import MediaCore
 import MediaCrypto
 
 /// The per-install secret that keys the integrity of `disk` files and the body digests of `store` audit
@@ -24,6 +25,7 @@ public final class IntegrityKey: Sendable, CustomStringConvertible, CustomDebugS
     let headerKey: HMACSHA256Key
     let fileKey: HMACSHA256Key
     let bodyKey: HMACSHA256Key
+    let tagKey: HMACSHA256Key
 
     /// Derives the three keys from `secret`.
     /// - Throws: ``StorageError`` `invalid-configuration` (`an integrity key is 32 bytes, got 16`) for a
@@ -41,6 +43,7 @@ public final class IntegrityKey: Sendable, CustomStringConvertible, CustomDebugS
             headerKey = try derived("mediactl-disk-header-v2")
             fileKey = try derived("mediactl-disk-file-v2")
             bodyKey = try derived("mediactl-body-digest-v1")
+            tagKey = try derived("mediactl-cache-tag-v1")
         } catch {
             throw StorageError(.crypto, "the integrity secret cannot be used: \(error)")
         }
@@ -62,6 +65,13 @@ public final class IntegrityKey: Sendable, CustomStringConvertible, CustomDebugS
 
     /// The body digest of `body` (bytes).
     public func bodyDigest(of body: [UInt8]) -> [UInt8] { body.withUnsafeBytes { bodyDigest(of: $0) } }
+
+    /// The keyed digest of a cache tag (docs/policy-format.md, "Cache tags"): hex HMAC-SHA256(tag key, `tag`),
+    /// 64 lower-case hex digits. What stored entries carry instead of the tag, and what purge records name: the
+    /// same across restarts of one install, and not guessable from the log or the files alone.
+    public func tagDigest(_ tag: String) -> String {
+        Hex.encode(Array(tag.utf8).withUnsafeBytes { tagKey.authenticationCode(for: $0) })
+    }
 
     public var description: String { "IntegrityKey(<redacted>)" }
     public var debugDescription: String { description }

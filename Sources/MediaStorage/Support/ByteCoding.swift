@@ -85,8 +85,9 @@ struct ByteReader {
 
 /// Binary encoding of ``EntryMetadata`` (without `bodyByteCount`, which the file header carries):
 /// `key ‖ tier ‖ route ‖ u8 hasPartition [‖ partition] ‖ storageClass ‖ head ‖ f64 requestTime ‖
-/// f64 responseTime ‖ f64 expiresAt [‖ f64 lifetime]`; strings and head are `u32 length ‖ bytes`, numbers
-/// big-endian. The lifetime is written when known; metadata written without it (earlier files) still decodes.
+/// f64 responseTime ‖ f64 expiresAt [‖ f64 lifetime [‖ u32 tagCount ‖ tag…]]`; strings and head are `u32 length ‖
+/// bytes`, numbers big-endian. The lifetime is written when known, the tags when there are some (and a lifetime);
+/// metadata written without them (earlier files) still decodes.
 enum MetadataCoding {
     static func encode(_ metadata: EntryMetadata) -> [UInt8] {
         var writer = ByteWriter(capacity: 64 + metadata.key.utf8.count + metadata.head.count)
@@ -104,7 +105,13 @@ enum MetadataCoding {
         writer.append(metadata.requestTime)
         writer.append(metadata.responseTime)
         writer.append(metadata.expiresAt)
-        if let lifetime = metadata.lifetime { writer.append(lifetime) }
+        if let lifetime = metadata.lifetime {
+            writer.append(lifetime)
+            if !metadata.tags.isEmpty {
+                writer.append(UInt32(metadata.tags.count))
+                for tag in metadata.tags { writer.appendField(tag) }
+            }
+        }
         return writer.bytes
     }
 
@@ -122,11 +129,19 @@ enum MetadataCoding {
               let requestTime = reader.readDouble(), let responseTime = reader.readDouble(),
               let expiresAt = reader.readDouble() else { return nil }
         var lifetime: Double?
-        if reader.remaining == 8 { lifetime = reader.readDouble() }
+        var tags: [String] = []
+        if reader.remaining >= 8 { lifetime = reader.readDouble() }
+        if reader.remaining > 0 {
+            guard let count = reader.readUInt32().map(Int.init), count > 0, count <= reader.remaining / 4 else { return nil }
+            for _ in 0..<count {
+                guard let tag = reader.readString() else { return nil }
+                tags.append(tag)
+            }
+        }
         guard reader.remaining == 0 else { return nil }
         return EntryMetadata(
             key: key, tier: tier, route: route, partition: partition, storageClass: StorageClassName(storageClass),
             head: head, requestTime: requestTime, responseTime: responseTime, expiresAt: expiresAt,
-            bodyByteCount: bodyByteCount, lifetime: lifetime)
+            bodyByteCount: bodyByteCount, lifetime: lifetime, tags: tags)
     }
 }

@@ -42,6 +42,7 @@ import Testing
                         variants: \(Self.variants)
                         query: ignored utm_* fbclid gclid, passed v
                         errorTTL: 404 60 s, 410 600 s, refused 60 s
+                        tagHeader: Surrogate-Key
                   route catalog: /catalog/ -> http://127.0.0.1:8081/catalog/ (tier public, methods read)
                   route large: /large/ -> http://127.0.0.1:8081/large/ (tier public, methods read)
                   route avatars: /avatars/ -> http://127.0.0.1:8081/avatars/ (tier avatar, methods read)

@@ -1,3 +1,4 @@
+import MediaPolicy
 import MediaSigning
 
 /// The options of `mediactl purge`.
@@ -10,12 +11,16 @@ public struct PurgeOptions: MediaCommand {
         case credentialFile(String)
         /// `--subject SUB`: the partition of a signed-URL subject (docs/signed-urls.md).
         case subject(String)
+        /// `--tag T`: every object carrying cache tag T (docs/operations.md, "Cache tags and soft purge").
+        case tag(String)
         /// `--all`: every stored object.
         case all
     }
 
     /// What to purge.
     public var target: Target
+    /// `--soft` (only with `--tag`): mark the objects stale instead of removing them. Default: `false`.
+    public var soft: Bool = false
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`. Unused with ``replicasFile``.
     public var stateDirectory: String
     /// `--replicas FILE`: purge every replica the file names (``PurgeReplicasFile``) instead of the one
@@ -43,14 +48,21 @@ public struct PurgeOptions: MediaCommand {
         set { if let newValue { target = .subject(newValue) } }
     }
 
+    /// `--tag T`: the tag of a ``Target/tag(_:)`` target; setting it makes that the target.
+    var tag: String? {
+        get { if case .tag(let tag) = target { tag } else { nil } }
+        set { if let newValue { target = .tag(newValue) } }
+    }
+
     /// `--all`: whether the target is ``Target/all``; setting `true` makes that the target.
     var all: Bool {
         get { target == .all }
         set { if newValue { target = .all } }
     }
 
-    public init(target: Target, stateDirectory: String = CommandDefaults.stateDirectory, replicasFile: String? = nil,
-                adminTokenFile: String? = nil) {
+    public init(target: Target, soft: Bool = false, stateDirectory: String = CommandDefaults.stateDirectory,
+                replicasFile: String? = nil, adminTokenFile: String? = nil) {
+        self.soft = soft
         self.adminTokenFile = adminTokenFile
         self.target = target
         self.stateDirectory = stateDirectory
@@ -59,8 +71,8 @@ public struct PurgeOptions: MediaCommand {
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["purge"],
-        summary: "Remove stored objects of one route, of one credential's or subject's partition, or all of them.",
-        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"],
+        summary: "Remove stored objects of one route, of one credential's or subject's partition, of one cache tag, or all of them.",
+        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"],
         arguments: [
             .text("route", valueName: "NAME", help: "Purge every object of route NAME.", \.route),
             .text(
@@ -78,6 +90,18 @@ public struct PurgeOptions: MediaCommand {
                 }
                 return subject
             },
+            .option(
+                "tag", valueName: "T",
+                help: "Purge every object whose origin answer named cache tag T (the tier's tagHeader), matched exactly.",
+                \.tag
+            ) { input throws(UsageError) in
+                guard let tag = input.last else { return nil }
+                guard Tier.isCacheTag(tag) else {
+                    throw input.error(.invalidValue, "invalid --tag: expected 1 to 256 visible ASCII characters (no space)")
+                }
+                return tag
+            },
+            .flag("soft", help: "With --tag: mark the objects stale (revalidated on the next request) instead of removing them.", \.soft),
             .flag("all", help: "Purge every stored object.", \.all),
             .stateDirectory(\.stateDirectory),
             .text(
@@ -90,20 +114,24 @@ public struct PurgeOptions: MediaCommand {
                 \.adminTokenFile),
         ],
         notes: [
-            "Exactly one of --route, --credential-file, --subject and --all is required.",
+            "Exactly one of --route, --credential-file, --subject, --tag and --all is required.",
             "Asks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.",
             CommandTree.exitCodes(ok: "purged", failure: "the service failed the purge (5xx), or a replica of --replicas was not purged"),
         ],
         defaults: { PurgeOptions(target: .all) },
         validation: { _, given throws(UsageError) in
-            let flags = given.flags(of: [\.route, \.credentialFile, \.subject, \.all])
+            let flags = given.flags(of: [\.route, \.credentialFile, \.subject, \.tag, \.all])
             guard flags.count == 1 else {
                 if flags.isEmpty {
                     throw given.error(
-                        .conflictingOptions, "purge requires one of --route NAME, --credential-file FILE, --subject SUB or --all")
+                        .conflictingOptions,
+                        "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --tag T or --all")
                 }
                 let list = flags.dropLast().joined(separator: ", ") + " and " + flags[flags.count - 1]
                 throw given.error(.conflictingOptions, "options \(list) cannot be used together")
+            }
+            if given.contains(\.soft), !given.contains(\.tag) {
+                throw given.error(.conflictingOptions, "option --soft needs --tag")
             }
             if given.contains(\.adminTokenFile), !given.contains(\.replicasFile) {
                 throw given.error(.conflictingOptions, "option --admin-token-file needs --replicas")
