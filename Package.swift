@@ -57,7 +57,9 @@ let package = Package(
             name: "MediaService",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
                            "MediaAudit", "MediaTransform"],
-            swiftSettings: strict),
+            swiftSettings: strict, plugins: ["BuildCommitPlugin"]),
+        // Stamps the commit of the checkout into MediaService before each build (mediactl_build_info).
+        .plugin(name: "BuildCommitPlugin", capability: .buildTool()),
         // libcurl's multi interface, loaded with dlopen at run time (no curl headers or -lcurl at
         // build time); only MediaCurl imports it.
         .systemLibrary(name: "CCurl"),

@@ -19,9 +19,11 @@ public final class PipelineHarness: Sendable {
     /// - Parameters:
     ///   - fetcher: an origin to use instead of ``origin`` (which then sees no requests).
     ///   - stateDirectory: an existing state directory to reuse (restart tests); default a new temporary one.
+    ///   - configure: changes to the service configuration the harness builds (e.g. a readiness threshold).
     public init(policyJSON: String? = nil, hooks: [any StorageHook] = [], fetcher: (any OriginFetching)? = nil,
          stateDirectory: String? = nil, clockStart: Double = 1_800_000_000,
-         transforms: TransformConfiguration = .init()) throws {
+         transforms: TransformConfiguration = .init(),
+         configure: (inout MediaService.Configuration) -> Void = { _ in }) throws {
         self.stateDirectory = stateDirectory
             ?? FileManager.default.temporaryDirectory.appendingPathComponent("pipeline-\(UUID().uuidString)").path
         let json = policyJSON ?? PipelineHarness.defaultPolicy
@@ -29,9 +31,11 @@ public final class PipelineHarness: Sendable {
         clock = ManualClock(start: clockStart)
         let clock = self.clock
         let stateDirectory = self.stateDirectory
-        service = try MediaService(policies: policies, fetcher: fetcher ?? origin, configuration: .init(
+        var configuration = MediaService.Configuration(
             stateDirectory: stateDirectory, clock: { clock.now }, hooks: hooks, synchronizesWrites: false,
-            transforms: transforms))
+            transforms: transforms)
+        configure(&configuration)
+        service = try MediaService(policies: policies, fetcher: fetcher ?? origin, configuration: configuration)
     }
 
     public func get(_ target: String, _ fields: [(String, String)] = [], method: HTTPMethod = "GET",

@@ -80,7 +80,7 @@ struct AuditOutageEndToEndTests {
         #expect(try world.get(Self.horse).cacheStatus.stored)
         let ready = try world.admin("/_mediactl/ready")
         #expect(ready.status == 200)
-        #expect(ready.text == "{\"audit\":\"ok\",\"status\":\"ready\"}\n")
+        #expect(ready.text == "{\"audit\":\"ok\",\"diskSpace\":\"ok\",\"policies\":\"ok\",\"status\":\"ready\"}\n")
 
         try ImmutableFlag.set(log)
         let first = try world.get(Self.coins)
@@ -115,7 +115,7 @@ struct AuditOutageEndToEndTests {
         try ImmutableFlag.clear(log)
         let back = try Self.waitForReady(world, status: 200)
         #expect(back.status == 200)
-        #expect(back.text == "{\"audit\":\"ok\",\"status\":\"ready\"}\n")
+        #expect(back.text == "{\"audit\":\"ok\",\"diskSpace\":\"ok\",\"policies\":\"ok\",\"status\":\"ready\"}\n")
         let third = try world.get(Self.coins)
         #expect(third.cacheStatus.stored)
         #expect(try world.get(Self.coins).cacheStatus.hit)

@@ -60,7 +60,7 @@ final class PolicyReloader: Sendable {
         switch ServiceSetup.readPolicies(directory, overrides: overrides) {
         case .failure(let list):
             let errors = list.errors
-            service.countFailedReload()
+            service.countFailedReload(reason: "\(errors.count) problem(s) in \(directory): \(errors.first.map { "\($0)" } ?? "")")
             let count = errors.count
             return .invalid(
                 problems: errors.map { $0.description },

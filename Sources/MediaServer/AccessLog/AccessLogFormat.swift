@@ -1,5 +1,6 @@
 import MediaAudit
 import MediaPolicy
+import MediaService
 
 /// RFC 3339 UTC with milliseconds (`2026-12-02T04:30:57.123Z`, as ``MediaAudit/AuditTime``), with the text up
 /// to the seconds kept for the last second seen.

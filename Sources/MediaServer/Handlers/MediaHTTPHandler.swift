@@ -68,12 +68,14 @@ public struct MediaHTTPHandler: HTTPHandling {
         -> HTTPServerResponse?
     {
         let start = accessLogStart()
+        let began = OriginContact.monotonicMicroseconds()
         if Self.isReserved(request) {
             logAccess(request, Self.adminOnly, since: start)
             return Self.adminOnly
         }
         guard let response = answer(Self.serviceRequest(request)) else { return nil }
         observer?(request, response)
+        record(response, since: began)
         logAccess(request, response, since: start)
         return Self.serverResponse(response)
     }
@@ -86,6 +88,7 @@ public struct MediaHTTPHandler: HTTPHandling {
     /// `103 Early Hints`, `102 Processing`) through `interim` before the final response.
     public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
         let start = accessLogStart()
+        let began = OriginContact.monotonicMicroseconds()
         if Self.isReserved(request) {
             logAccess(request, Self.adminOnly, since: start)
             return Self.adminOnly
@@ -106,8 +109,18 @@ public struct MediaHTTPHandler: HTTPHandling {
             return await service.handle(serviceRequest)
         }
         observer?(request, response)
+        record(response, since: began)
         logAccess(request, response, since: start, origin: origin)
         return Self.serverResponse(response)
+    }
+
+    /// Records `response` in the service's ``MediaService/RequestMetrics`` with the time since `began` (monotonic
+    /// microseconds).
+    @inline(__always)
+    private func record(_ response: ServiceResponse, since began: Int64) {
+        service.requestMetrics.record(tier: response.outcome.tier, cacheStatus: response.outcome.cacheStatus,
+                                      status: response.status,
+                                      microseconds: OriginContact.monotonicMicroseconds() - began)
     }
 
     /// A request refused from its head alone, before the server reads its body (``MediaService/MediaService/refusalBeforeBody(_:)``):

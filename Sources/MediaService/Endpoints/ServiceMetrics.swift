@@ -4,13 +4,19 @@ import MediaAudit
 /// (`mediactl_<counter>_total{tier="…"}`), the transform-time histogram, byte gauges
 /// (`mediactl_stored_bytes{tier="…",store="…"}`, `mediactl_pending_write_bytes{tier="…",store="…"}`), signed-URL
 /// outcomes, policy reloads and the policy in force, and `mediactl_audit_writer_failed` (0 or 1) and
-/// `mediactl_audit_writer_outages_total` (no labels: see ``ServiceAuditor/writerFailed``). Lines end with `\n`.
+/// `mediactl_audit_writer_outages_total` (no labels: see ``ServiceAuditor/writerFailed``), request durations by tier
+/// and outcome and answers by status class (``RequestMetrics``), origin exchange durations by route
+/// (``OriginFetchTimes``) and `mediactl_build_info{version,commit}`. Lines end with `\n`.
 struct ServiceMetrics {
     /// The policy snapshot in force: its tiers' runtimes (counters, gauges) and its digest.
     var snapshot: PolicySnapshot
     /// Reloads that put a new set in force, and reloads that kept the set in force.
     var reloads: (ok: Int, failed: Int)
     var auditor: ServiceAuditor
+    /// Request durations and status classes (recorded by the HTTP front).
+    var requests: RequestMetrics
+    /// Origin exchange durations by route.
+    var originFetches: OriginFetchTimes
 
     var text: String {
         var lines: [String] = []
@@ -50,6 +56,11 @@ struct ServiceMetrics {
         lines.append("# HELP mediactl_audit_writer_outages_total Times the audit log could not be written since the start (each ends with a gap record once it is written again).")
         lines.append("# TYPE mediactl_audit_writer_outages_total counter")
         lines.append("mediactl_audit_writer_outages_total \(auditor.writer.outageCount)")
+        lines += requests.lines()
+        lines += originFetches.lines()
+        lines.append("# HELP mediactl_build_info The running build: its version and the commit it was made from (unknown outside a git checkout).")
+        lines.append("# TYPE mediactl_build_info gauge")
+        lines.append("mediactl_build_info{version=\"\(ServiceVersion.current)\",commit=\"\(ServiceVersion.commit)\"} 1")
         return lines.joined(separator: "\n") + "\n"
     }
 

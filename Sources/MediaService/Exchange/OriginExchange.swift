@@ -52,6 +52,8 @@ struct OriginExchange: Sendable {
     var fetcher: any OriginFetching
     /// Seconds since the epoch: the request and response times of RFC 9111 §4.2.3.
     var clock: @Sendable () -> Double
+    /// Where each exchange's duration is recorded by route (`mediactl_origin_fetch_duration_seconds`), or `nil`.
+    var fetchTimes: OriginFetchTimes? = nil
 
     /// One exchange for `context`.
     /// - Parameters:
@@ -67,6 +69,11 @@ struct OriginExchange: Sendable {
         let tier = context.tier
         let requestTime = clock()
         var response: OriginResponse
+        let started = OriginContact.monotonicMicroseconds()
+        defer {
+            fetchTimes?.observe(route: context.route.name,
+                                seconds: Double(OriginContact.monotonicMicroseconds() - started) / 1_000_000)
+        }
         do {
             response = try await OriginContact.measure(\.status) {
                 try await fetcher.fetch(OriginRequest(

@@ -44,6 +44,9 @@ extension MediaService {
         /// the service stops while it fails. Default: ``AuditWriterEvent/message`` after `mediactl: ` on standard
         /// error; `mediactl serve` writes it to its own stderr the same way.
         public var auditEvents: @Sendable (AuditWriterEvent) -> Void
+        /// Free bytes the state directory's file system must have for `/_mediactl/ready` to answer `200`
+        /// (docs/operations.md, "Liveness and readiness"). Default: 268,435,456 (256 MiB).
+        public var readinessMinimumFreeBytes: Int64 = 268_435_456
 
         public init(
             stateDirectory: String = ".mediactl",

@@ -6,12 +6,16 @@ extension MediaService {
     var endpoints: ServiceEndpoints {
         let snapshot = hitRoutes.snapshot
         return ServiceEndpoints(snapshot: snapshot, isStopping: isStopped.load(ordering: .relaxed),
-                                auditOutage: auditOutage, now: now, metrics: metrics(of: snapshot))
+                                auditOutage: auditOutage, now: now, metrics: metrics(of: snapshot),
+                                stateDirectory: configuration.stateDirectory,
+                                minimumFreeBytes: configuration.readinessMinimumFreeBytes,
+                                reloadFailure: reloadCounts.lastFailure)
     }
 
     /// The metrics of `snapshot` (``ServiceMetrics``), the one in force by default.
     func metrics(of snapshot: PolicySnapshot? = nil) -> ServiceMetrics {
-        ServiceMetrics(snapshot: snapshot ?? hitRoutes.snapshot, reloads: reloadCounts.values, auditor: auditor)
+        ServiceMetrics(snapshot: snapshot ?? hitRoutes.snapshot, reloads: reloadCounts.values, auditor: auditor,
+                       requests: requestMetrics, originFetches: originFetchTimes)
     }
 
     /// The Prometheus text of the metrics in force.

@@ -119,7 +119,7 @@ extension MediaService {
     func exchange(_ context: RequestContext, candidates: [Candidate], conditional: HTTPFields?,
                   reason: CacheStatus.Forward, staleOnError: Bool = false) async -> Exchange {
         let fields = originFields(context, conditional: conditional)
-        let (answer, requestTime, responseTime) = await OriginExchange(fetcher: fetcher, clock: configuration.clock)
+        let (answer, requestTime, responseTime) = await OriginExchange(fetcher: fetcher, clock: configuration.clock, fetchTimes: originFetchTimes)
             .run(context, fields: fields, conditional: conditional, staleOnError: staleOnError)
         switch answer {
         case .failed(let status, let problem):

@@ -34,7 +34,10 @@ extension MediaService {
         let result: Derivation
         if context.coalesces {
             do {
-                result = try await derivations.run(stored.groupKey, isShareable: { $0.shareable }, operation: operation).value
+                let outcome = try await derivations.run(stored.groupKey, isShareable: { $0.shareable }, operation: operation)
+                result = outcome.value
+                // A request that joined another's derivation of the same variant (mediactl_coalesced_total).
+                if outcome.role == .joined { counters.bump(.coalesced) }
             } catch {
                 return answer(Responder.problem(502, code: "variant-failed", detail: "the derivation failed",
                                                 outcome: context.outcome), selection)

@@ -60,6 +60,10 @@ public final class MediaService: Sendable {
     let reloading = Mutex<Void>(())
     /// `mediactl_policy_reloads_total{result="ok"}` and `{result="failed"}`.
     let reloadCounts = ReloadCounters()
+    /// What the HTTP front records per answer (`mediactl_request_duration_seconds`, `mediactl_responses_total`).
+    public let requestMetrics: RequestMetrics
+    /// `mediactl_origin_fetch_duration_seconds`, by route.
+    let originFetchTimes = OriginFetchTimes()
 
     /// Opens the state directory and the audit log, shreds sealed files of an earlier process
     /// (audited `shred`), rebuilds the disk index, empties the tier folders the policies no longer keep
@@ -79,6 +83,7 @@ public final class MediaService: Sendable {
                 auditLog injected: (any AuditRecording)? = nil) throws {
         self.configuration = configuration
         self.fetcher = fetcher
+        requestMetrics = RequestMetrics(tiers: policies.tiers.keys)
         let secrets = try Self.secrets(for: policies)
         try StateDirectory.prepare(configuration.stateDirectory)
         do {

@@ -57,15 +57,18 @@ extension MediaService {
             reloadCounts.count(ok: true)
             return report
         } catch {
-            reloadCounts.count(ok: false)
+            // A set refused for what it is (a route, a secret file, a store) fails readiness; a transient refusal does not.
+            let transient = (error as? ServiceError).map { $0.code == .audit || $0.code == .stopping } ?? false
+            reloadCounts.count(ok: false, reason: transient ? nil : "\(error)")
             throw error
         }
     }
 
     /// Counts a reload refused before it reached the service (an invalid policy set):
-    /// `mediactl_policy_reloads_total{result="failed"}`.
-    public func countFailedReload() {
-        reloadCounts.count(ok: false)
+    /// `mediactl_policy_reloads_total{result="failed"}`; `reason` (e.g. `2 problem(s) in /etc/mediactl/policies`) is
+    /// what `/_mediactl/ready` says until a reload succeeds.
+    public func countFailedReload(reason: String = "the policy files are invalid") {
+        reloadCounts.count(ok: false, reason: reason)
     }
 
     private func swapPolicies(_ policies: PolicySet, digest: String) throws -> PolicyReloadReport {

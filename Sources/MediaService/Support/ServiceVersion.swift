@@ -5,4 +5,7 @@ public enum ServiceVersion {
     public static let current = "0.1.0"
     /// `mediactl/0.1.0`: the `User-Agent` of every image-tier origin request (``HeaderHygiene``).
     public static let userAgent = "mediactl/" + current
+    /// The commit this build was made from: 12 lower-case hex digits (`git rev-parse --short=12 HEAD` of the checkout,
+    /// stamped by Plugins/BuildCommitPlugin before each build), or `unknown` for a build outside a git checkout.
+    public static let commit = BuildCommit.value
 }

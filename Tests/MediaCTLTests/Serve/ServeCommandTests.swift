@@ -117,7 +117,7 @@ import Testing
         let ready = try await HTTPGet.fetch(serving.admin + "/_mediactl/ready")
         #expect(ready.status == 200)
         #expect(ready.header("Content-Type") == "application/json")
-        #expect(String(decoding: ready.body, as: UTF8.self) == "{\"audit\":\"ok\",\"status\":\"ready\"}\n")
+        #expect(String(decoding: ready.body, as: UTF8.self) == "{\"audit\":\"ok\",\"diskSpace\":\"ok\",\"policies\":\"ok\",\"status\":\"ready\"}\n")
         let metrics = try await HTTPGet.fetch(serving.admin + "/_mediactl/metrics")
         #expect(metrics.status == 200)
         #expect(metrics.header("Content-Type") == "text/plain; version=0.0.4; charset=utf-8")

@@ -61,7 +61,7 @@ import Testing
         #expect(ready.status == 200)
         #expect(ready.fields["Content-Type"] == "application/json")
         #expect(ready.fields["Cache-Control"] == "no-store")
-        #expect(String(decoding: ready.body, as: UTF8.self) == "{\"audit\":\"ok\",\"status\":\"ready\"}\n")
+        #expect(String(decoding: ready.body, as: UTF8.self) == "{\"audit\":\"ok\",\"diskSpace\":\"ok\",\"policies\":\"ok\",\"status\":\"ready\"}\n")
 
         world.recorder.fail()
         let first = await world.get("/catalog/b.jpg")
@@ -77,8 +77,9 @@ import Testing
         #expect(unready.fields["Retry-After"] == "1")
         #expect(unready.fields["Cache-Control"] == "no-store")
         #expect(String(decoding: unready.body, as: UTF8.self)
-            == "{\"code\":\"audit-unavailable\",\"detail\":\"the audit log cannot be written since 2027-01-15T08:00:00.000Z "
-            + "(EPERM (1)): responses are served but not stored; next retry in 1 s\",\"status\":503,"
+            == "{\"audit\":\"failing\",\"code\":\"audit-unavailable\",\"detail\":\"the audit log cannot be written since "
+            + "2027-01-15T08:00:00.000Z (EPERM (1)): responses are served but not stored; next retry in 1 s\","
+            + "\"diskSpace\":\"ok\",\"policies\":\"ok\",\"status\":503,"
             + "\"title\":\"Service Unavailable\",\"type\":\"https://mediactl.dev/problems/audit-unavailable\"}")
         let head = await world.get("/_mediactl/ready", method: "HEAD")
         #expect(head.status == 503)

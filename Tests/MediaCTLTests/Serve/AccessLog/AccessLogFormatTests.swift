@@ -2,6 +2,7 @@ import Testing
 
 @testable import MediaCTL
 @testable import MediaServer
+import MediaService
 
 /// The exact line of each kind of request (docs/operations.md, "Access log").
 @Suite struct AccessLogFormatTests {

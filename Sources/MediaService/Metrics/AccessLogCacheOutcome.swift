@@ -27,7 +27,7 @@ public enum AccessLogCacheOutcome: String, Sendable, Hashable, CaseIterable {
     }
 
     /// ``of(cacheStatus:status:)`` for the value's UTF-8 bytes.
-    static func of(cacheStatusBytes cacheStatus: UnsafeBufferPointer<UInt8>?, status: Int) -> AccessLogCacheOutcome? {
+    public static func of(cacheStatusBytes cacheStatus: UnsafeBufferPointer<UInt8>?, status: Int) -> AccessLogCacheOutcome? {
         guard let cacheStatus else { return status >= 400 ? .refused : nil }
         return Parameters(cacheStatus).outcome(status: status)
     }
