@@ -56,16 +56,18 @@ public final class MediaServer: Sendable {
     ///   - reload: answers `POST /_mediactl/admin/reload`; `nil`: `404`.
     ///   - accessLog: one line per request of both listeners; `nil`: none. Closed by ``stop(beforeServiceStops:)``.
     ///   - observer: sees every public response (the demo's table). Default: `nil`.
+    ///   - log: the service log lines about public requests go to (``ServiceLog``). Default: `nil`.
     public init(
         service: MediaService, configuration: Configuration, purge: AdminHTTPHandler.Handler? = nil,
-        reload: AdminHTTPHandler.Handler? = nil, accessLog: AccessLog? = nil, observer: MediaHTTPHandler.Observer? = nil
+        reload: AdminHTTPHandler.Handler? = nil, accessLog: AccessLog? = nil, observer: MediaHTTPHandler.Observer? = nil,
+        log: ServiceLog? = nil
     ) {
         self.service = service
         self.configuration = configuration
         self.accessLog = accessLog
         let publicServer = HTTPServer(
             configuration: configuration.server,
-            handler: MediaHTTPHandler(service: service, observer: observer, accessLog: accessLog))
+            handler: MediaHTTPHandler(service: service, observer: observer, accessLog: accessLog, log: log))
         self.publicServer = publicServer
         adminServer = configuration.admin.map { admin in
             let handler = AdminHTTPHandler(service: service, purge: purge, reload: reload, accessLog: accessLog)

@@ -38,6 +38,10 @@ struct AccessLogEndToEndTests {
                     ? "<rfc3339-ms>" : text
             case "duration_us", "origin_us":
                 out[key] = (value as? Int).map { $0 >= 0 ? "<us>" : "\($0)" } ?? "\(value)"
+            case "request_id":
+                // Made here (8 hex, -, 12 hex counter) unless the client sent a well-formed one.
+                let text = value as? String ?? ""
+                out[key] = text.range(of: "^[0-9a-f]{8}-[0-9a-f]{12}$", options: .regularExpression) != nil ? "<made>" : text
             case "partition", "path_digest":
                 let text = value as? String ?? ""
                 out[key] = text.range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil ? "<hex64>" : text
@@ -59,15 +63,15 @@ struct AccessLogEndToEndTests {
         #expect(try world.get(Self.receipt + "?token=query-secret-5b2e", token: Self.token, headers: [cookie]).status == 200)
         #expect(try world.get(Self.receipt + "?token=query-secret-5b2e", token: Self.token).status == 200)
         #expect(try world.get(Self.horse + "?v=1", headers: [cookie]).status == 200)
-        #expect(try world.get(Self.horse + "?v=1").status == 200)
-        #expect(try world.get("/nowhere/secret-name.jpg").status == 404)
+        #expect(try world.get(Self.horse + "?v=1", headers: [("X-Request-Id", "front-7f3a")]).status == 200)
+        #expect(try world.get("/nowhere/secret-name.jpg", headers: [("X-Request-Id", "bad id with spaces")]).status == 404)
         // The public listener refuses /_mediactl/ (the admin listener answers it): a refusal, logged like one.
         #expect(try world.get("/_mediactl/health").status == 404)
 
         let lines = try Self.lines(logURL, count: 7)
         #expect(lines.count == 7)
         let shapes = try lines.map(Self.shape)
-        let common = ["time": "<rfc3339-ms>", "method": "GET", "duration_us": "<us>"]
+        let common = ["time": "<rfc3339-ms>", "method": "GET", "duration_us": "<us>", "request_id": "<made>"]
         let receipt = ["route": "receipts", "tier": "private", "path_digest": "<hex64>"]
         let horse = ["route": "catalog", "tier": "public", "path": Self.horse + "?v=1"]
         let expected: [[String: String]] = [
@@ -79,12 +83,12 @@ struct AccessLogEndToEndTests {
             horse.merging(["id": "4", "status": "200", "bytes": "\(Fixtures.bytes(String(Self.horse.dropFirst())).count)",
                            "cache": "miss", "origin_status": "200", "origin_us": "<us>"]) { $1 },
             horse.merging(["id": "5", "status": "200", "bytes": "\(Fixtures.bytes(String(Self.horse.dropFirst())).count)",
-                           "cache": "hit"]) { $1 },
+                           "cache": "hit", "request_id": "front-7f3a"]) { $1 },
             ["route": "null", "tier": "null", "path_digest": "<hex64>", "id": "6", "status": "404",
              "bytes": "\(shapes.count > 5 ? shapes[5]["bytes"] ?? "" : "")", "cache": "refused"],
             ["route": "null", "tier": "null", "path": "/_mediactl/health", "id": "7", "status": "404",
              "bytes": "\(shapes.count > 6 ? shapes[6]["bytes"] ?? "" : "")", "cache": "refused"],
-        ].map { $0.merging(common) { $1 } }
+        ].map { $0.merging(common) { old, _ in old } }
         #expect(shapes == expected)
         // The refusal bodies are problem+json of a few hundred bytes.
         #expect(Int(shapes.first?["bytes"] ?? "") ?? 0 > 0)

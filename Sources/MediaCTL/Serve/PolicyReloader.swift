@@ -1,6 +1,7 @@
 import Foundation
 import HTTPServer
 import MediaPolicy
+import MediaServer
 import MediaService
 import Synchronization
 
@@ -27,18 +28,18 @@ final class PolicyReloader: Sendable {
     let service: MediaService
     let directory: String
     let overrides: [OriginOverride]
-    let context: CommandContext
+    let log: ServiceLog
     /// The public server's names with `_` (the tiers' `forwardRequestHeaders`), replaced after each reload.
     let underscoreNames: UnderscoreFieldNames?
     private let running = Mutex<Void>(())
 
-    init(service: MediaService, directory: String, overrides: [OriginOverride], context: CommandContext,
+    init(service: MediaService, directory: String, overrides: [OriginOverride], log: ServiceLog,
          underscoreNames: UnderscoreFieldNames? = nil) {
         self.underscoreNames = underscoreNames
         self.service = service
         self.directory = directory
         self.overrides = overrides
-        self.context = context
+        self.log = log
     }
 
     /// Loads, validates and swaps in the policies; `trigger` (`SIGHUP`, `reload`) names the cause in stderr lines.
@@ -80,12 +81,12 @@ final class PolicyReloader: Sendable {
     private func report(_ outcome: Outcome, trigger: String) {
         switch outcome {
         case .invalid(let problems, let summary):
-            for problem in problems { context.diagnose(problem) }
-            context.diagnose("\(trigger): \(summary)")
+            for problem in problems { log.log(.warn, problem) }
+            log.log(.warn, "\(trigger): \(summary)")
         case .failed(let message):
-            context.diagnose("\(trigger): \(message)")
+            log.log(.warn, "\(trigger): \(message)")
         case .reloaded(let report, let routes, let tiers):
-            context.diagnose(
+            log.log(.info, 
                 "\(trigger): policies reloaded (sha256 \(report.digest); \(routes) route\(routes == 1 ? "" : "s"), "
                     + "\(tiers) tier\(tiers == 1 ? "" : "s"); \(report.removedObjects) stored "
                     + "response\(report.removedObjects == 1 ? "" : "s") removed)")

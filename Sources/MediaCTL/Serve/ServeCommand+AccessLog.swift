@@ -4,7 +4,7 @@ import MediaService
 extension ServeCommand {
     /// Opens `--access-log` for `service` (paths of tiers in ``MediaServer/AccessLogFormat/clearPathTiers(_:)`` in
     /// clear, the others as ``MediaService/MediaService/accessLogPathDigest(_:)``); `nil` without `--access-log`.
-    /// `SIGUSR1` reopens it (``reopen(_:context:)``).
+    /// `SIGUSR1` reopens it (``reopen(_:log:)``).
     /// - Throws: ``CommandError`` `unwritable-file` (exit 2) when the file cannot be opened.
     func openAccessLog(service: MediaService) throws(CommandError) -> AccessLog? {
         guard let path = options.accessLog else { return nil }
@@ -19,11 +19,11 @@ extension ServeCommand {
     }
 
     /// Reopens the access log (after `SIGUSR1`); a failure is reported on stderr and the previous file kept.
-    static func reopen(_ log: AccessLog?, context: CommandContext) {
+    static func reopen(_ accessLog: AccessLog?, log: ServiceLog) {
         do throws(AccessLogError) {
-            try log?.reopen()
+            try accessLog?.reopen()
         } catch {
-            context.diagnose("\(error.message); still writing to the previous file")
+            log.log(.warn, "\(error.message); still writing to the previous file")
         }
     }
 }

@@ -129,6 +129,10 @@ public struct ServeCommand: Sendable {
             MallocTuning.limitArenas(to: limit)  // an operator's MALLOC_ARENA_MAX wins
         }
         let loaded = try ServiceSetup.loadPoliciesWithDigest(options.policiesDirectory, overrides: options.origins)
+        // The service log (docs/operations.md, "Service log"): what serve says on stderr once it runs.
+        let log = ServiceLog(format: options.logFormat, level: options.logLevel, sink: { [context] line in
+            context.stderr.writeLine(line)
+        })
         let host = try ListenResolver.numericHost(options.listen.host)
         let adminHost = try options.adminListen.map { address throws(CommandError) in try ListenResolver.numericHost(address.host) }
         let adminToken: String
@@ -154,7 +158,9 @@ public struct ServeCommand: Sendable {
             ) { service in
                 service.policyDigest = loaded.digest
                 // The audit writer's failures and recoveries, once each, as the service's other events.
-                service.auditEvents = { [context] event in context.diagnose(event.message) }
+                service.auditEvents = { event in 
+                    if case .recovered = event { log.log(.info, event.message) } else { log.log(.error, event.message) }
+                 }
                 configuration.service(&service)
             }
         } catch {
@@ -171,7 +177,7 @@ public struct ServeCommand: Sendable {
         }
         let underscoreNames = UnderscoreFieldNames(loaded.policies.forwardedUnderscoreNames)
         let reloader = PolicyReloader(
-            service: service, directory: options.policiesDirectory, overrides: options.origins, context: context,
+            service: service, directory: options.policiesDirectory, overrides: options.origins, log: log,
             underscoreNames: underscoreNames)
         let server = MediaServer(
             service: service,
@@ -180,7 +186,7 @@ public struct ServeCommand: Sendable {
                 admin: options.adminListen.map { adminServerConfiguration(host: adminHost ?? $0.host, port: $0.port) },
                 sweepInterval: configuration.sweepInterval, trimInterval: configuration.mallocTrimInterval),
             purge: configuration.admin?(service, adminToken),
-            reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog)
+            reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog, log: log)
         let ports: MediaServer.BoundPorts
         do {
             ports = try server.start()
@@ -211,7 +217,7 @@ public struct ServeCommand: Sendable {
         if let adminBound {
             context.stdout.writeLine("mediactl: admin on http://\(adminBound)")
             if let adminHost, !Self.isLoopback(adminHost) {
-                context.diagnose(Self.publicAdminWarning(adminBound))
+                log.log(.warn, Self.publicAdminWarning(adminBound))
             }
         } else {
             context.stdout.writeLine("mediactl: no admin listener (--admin-listen off)")
@@ -222,7 +228,7 @@ public struct ServeCommand: Sendable {
             return Self.signalName(await signals?.first(of: [SIGINT, SIGTERM]) { number in
                 switch number {
                 case SIGHUP: _ = await OffPool.run { reloader.reload(trigger: "SIGHUP") }
-                case SIGUSR1: Self.reopen(accessLog, context: context)
+                case SIGUSR1: Self.reopen(accessLog, log: log)
                 default: break
                 }
             })
@@ -230,7 +236,7 @@ public struct ServeCommand: Sendable {
         signals?.cancel()
         await server.stop { reloader.waitForReloads() }  // a reload in progress finishes before the stores stop
         ServeStateFile.remove(stateDirectory: options.stateDirectory)
-        context.diagnose("\(reason): stopped after draining in-flight requests")
+        log.log(.info, "\(reason): stopped after draining in-flight requests")
         return .success
     }
 

@@ -106,13 +106,14 @@ public final class AccessLog: Sendable {
             milliseconds: entry.milliseconds, status: entry.status, bytes: entry.bytes,
             durationMicroseconds: entry.durationMicroseconds, originStatus: entry.originStatus,
             originMicroseconds: entry.originMicroseconds),
-            strings: (entry.method, entry.target, entry.route, entry.tier, entry.cacheStatus, entry.variant, entry.partition))
+            strings: (entry.method, entry.target, entry.route, entry.tier, entry.cacheStatus, entry.variant, entry.partition,
+                      entry.requestID))
     }
 
     /// ``record(_:)`` from borrowed parts (the handler's hit path: no ``AccessLogEntry`` is built); `strings` are
-    /// method, target, route, tier, cache status, variant, partition.
+    /// method, target, route, tier, cache status, variant, partition, request id.
     func record(_ fields: AccessLogRecordCodec.Fields,
-                strings: (String?, String?, String?, String?, String?, String?, String?)) {
+                strings: (String?, String?, String?, String?, String?, String?, String?, String?)) {
         let size = AccessLogRecordCodec.size(strings)
         let capacity = configuration.capacity
         let kept = queue.withLock { queue -> Bool in

@@ -36,11 +36,14 @@ public struct AccessLogEntry: Sendable, Hashable {
     public var originStatus: Int?
     /// Microseconds this request spent in origin exchanges, or `nil` when it made none.
     public var originMicroseconds: Int64?
+    /// The request id (``MediaService/RequestID``): `request_id`, after `id`; `nil` writes none.
+    public var requestID: String?
 
     public init(milliseconds: Int64, id: UInt64 = 0, method: String?, target: String?, status: Int, bytes: Int,
                 durationMicroseconds: Int64, route: String? = nil, tier: String? = nil, cacheStatus: String? = nil,
                 variant: String? = nil, partition: String? = nil, originStatus: Int? = nil,
-                originMicroseconds: Int64? = nil) {
+                originMicroseconds: Int64? = nil, requestID: String? = nil) {
+        self.requestID = requestID
         self.milliseconds = milliseconds
         self.id = id
         self.method = method

@@ -77,7 +77,8 @@ public struct AccessLogFormat: Sendable {
 
     /// The line for `entry`, `\n` included (through the queue's encoding, as ``AccessLog`` writes it).
     public func line(_ entry: AccessLogEntry) -> [UInt8] {
-        let strings = (entry.method, entry.target, entry.route, entry.tier, entry.cacheStatus, entry.variant, entry.partition)
+        let strings = (entry.method, entry.target, entry.route, entry.tier, entry.cacheStatus, entry.variant, entry.partition,
+                       entry.requestID)
         let size = AccessLogRecordCodec.size(strings)
         let buffer = UnsafeMutableRawBufferPointer.allocate(byteCount: size, alignment: 8)
         defer { buffer.deallocate() }
@@ -99,6 +100,10 @@ public struct AccessLogFormat: Sendable {
         state.time.append(record.milliseconds, to: &out)
         Self.raw(#"","id":"#, to: &out)
         Self.decimal(record.id, to: &out)
+        if let requestID = record.requestID {
+            Self.key("request_id", to: &out)
+            Self.string(requestID, to: &out)
+        }
         Self.key("method", to: &out)
         Self.optional(record.method, to: &out)
         Self.key("route", to: &out)

@@ -9,8 +9,8 @@
 /// and the request's target is freed on the thread that allocated it.
 ///
 /// Layout (native byte order, never stored): 7 × `Int64` (milliseconds, id, status, bytes, duration, origin
-/// status or −1, origin microseconds or −1), then 7 strings (method, target, route, tier, cache status, variant,
-/// partition), each a `UInt32` length (`UInt32.max`: `nil`) and its UTF-8 bytes.
+/// status or −1, origin microseconds or −1), then 8 strings (method, target, route, tier, cache status, variant,
+/// partition, request id), each a `UInt32` length (`UInt32.max`: `nil`) and its UTF-8 bytes.
 enum AccessLogRecordCodec {
     /// The fields of one line, borrowed from the request and the service's outcome.
     struct Fields {
@@ -24,15 +24,15 @@ enum AccessLogRecordCodec {
 
     /// Bytes ``encode(_:id:strings:into:)`` writes.
     @inline(__always)
-    static func size(_ strings: (String?, String?, String?, String?, String?, String?, String?)) -> Int {
+    static func size(_ strings: (String?, String?, String?, String?, String?, String?, String?, String?)) -> Int {
         @inline(__always) func length(_ text: String?) -> Int { 4 + (text?.utf8.count ?? 0) }
         return 56 + length(strings.0) + length(strings.1) + length(strings.2) + length(strings.3) + length(strings.4)
-            + length(strings.5) + length(strings.6)
+            + length(strings.5) + length(strings.6) + length(strings.7)
     }
 
     /// Writes one record at `out` (which has ``size(_:)`` bytes of room); `strings` are method, target, route,
-    /// tier, cache status, variant, partition.
-    static func encode(_ fields: Fields, id: UInt64, strings: (String?, String?, String?, String?, String?, String?, String?),
+    /// tier, cache status, variant, partition, request id.
+    static func encode(_ fields: Fields, id: UInt64, strings: (String?, String?, String?, String?, String?, String?, String?, String?),
                        into out: UnsafeMutableRawPointer) {
         var cursor = out
         @inline(__always) func integer(_ value: Int64) {
@@ -72,6 +72,7 @@ enum AccessLogRecordCodec {
         string(strings.4)
         string(strings.5)
         string(strings.6)
+        string(strings.7)
     }
 
     /// One queued record, read in place: its strings are views of the queue's bytes, valid during the call.
@@ -82,6 +83,8 @@ enum AccessLogRecordCodec {
         var method: UnsafeBufferPointer<UInt8>?, target: UnsafeBufferPointer<UInt8>?, route: UnsafeBufferPointer<UInt8>?
         var tier: UnsafeBufferPointer<UInt8>?, cacheStatus: UnsafeBufferPointer<UInt8>?
         var variant: UnsafeBufferPointer<UInt8>?, partition: UnsafeBufferPointer<UInt8>?
+        /// The request id (``MediaService/RequestID``), or `nil`.
+        var requestID: UnsafeBufferPointer<UInt8>?
     }
 
     /// Calls `body` with every record in `bytes`, in order (no string is built).
@@ -105,10 +108,11 @@ enum AccessLogRecordCodec {
             let milliseconds = integer(), id = integer(), status = integer(), size = integer(), duration = integer()
             let originStatus = integer(), originMicroseconds = integer()
             let method = string(), target = string(), route = string(), tier = string(), cacheStatus = string()
-            let variant = string(), partition = string()
+            let variant = string(), partition = string(), requestID = string()
             body(Record(milliseconds: milliseconds, id: id, status: status, bytes: size, durationMicroseconds: duration,
                         originStatus: originStatus, originMicroseconds: originMicroseconds, method: method, target: target,
-                        route: route, tier: tier, cacheStatus: cacheStatus, variant: variant, partition: partition))
+                        route: route, tier: tier, cacheStatus: cacheStatus, variant: variant, partition: partition,
+                        requestID: requestID))
         }
     }
 }

@@ -12,7 +12,7 @@ extension MediaHTTPHandler {
     /// Queues the line of a service answer: `response` as the service made it (outcome included), `origin`
     /// the recorder bound around the service call (async path) or `nil`.
     func logAccess(_ request: HTTPServerRequest, _ response: ServiceResponse, since start: AccessLogStart?,
-                   origin: OriginContact? = nil) {
+                   origin: OriginContact? = nil, requestID: String? = nil) {
         guard let accessLog, let start else { return }
         accessLog.record(
             AccessLogRecordCodec.Fields(
@@ -20,15 +20,17 @@ extension MediaHTTPHandler {
                 bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds,
                 originStatus: origin?.status?.code, originMicroseconds: origin?.microseconds),
             strings: (request.method.rawValue, request.target, response.outcome.route, response.outcome.tier,
-                      response.outcome.cacheStatus, response.outcome.variant, response.outcome.partition))
+                      response.outcome.cacheStatus, response.outcome.variant, response.outcome.partition, requestID))
     }
 
     /// Queues the line of an answer made outside the service (the admin endpoint): `route` and `tier` `null`.
-    func logAccess(_ request: HTTPServerRequest, _ response: HTTPServerResponse, since start: AccessLogStart?) {
+    func logAccess(_ request: HTTPServerRequest, _ response: HTTPServerResponse, since start: AccessLogStart?,
+                   requestID: String? = nil) {
         guard let accessLog, let start else { return }
         accessLog.record(AccessLogEntry(
             milliseconds: start.milliseconds, method: request.method.rawValue, target: request.target, status: response.status.code,
-            bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds))
+            bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds,
+            requestID: requestID))
     }
 
     /// Queues the line of a request the HTTP server answered itself (unparseable: 400, 413, 414, 431, 501,

@@ -21,6 +21,13 @@ extension MediaHTTPHandler {
         return wire
     }
 
+    /// ``serverResponse(_:)`` with `X-Request-Id: requestID` (docs/operations.md, "Request ids").
+    public static func serverResponse(_ response: ServiceResponse, requestID: String) -> HTTPServerResponse {
+        var wire = serverResponse(response)
+        wire.headerFields.set(RequestID.fieldName, requestID)
+        return wire
+    }
+
     /// An RFC 9457 problem in the service's shape (`type`, `title`, `status`, `detail`, `code`),
     /// with `Cache-Control: no-store` and `X-Content-Type-Options: nosniff`.
     public static func problem(_ status: HTTPStatus, code: String, detail: String) -> HTTPServerResponse {

@@ -32,12 +32,15 @@ public struct MediaHTTPHandler: HTTPHandling {
     public let observer: Observer?
     /// Where each answered request gets its line (`serve --access-log`), or `nil`.
     public let accessLog: AccessLog?
+    /// The service log that lines about requests go to (5xx answers at `warn`, every answer at `debug`), or `nil`.
+    public let log: ServiceLog?
 
     /// - Parameters:
     ///   - service: the pipeline.
     ///   - observer: sees each service response. Default: `nil`.
     ///   - accessLog: the access log. Default: `nil` (none).
-    public init(service: MediaService, observer: Observer? = nil, accessLog: AccessLog? = nil) {
+    public init(service: MediaService, observer: Observer? = nil, accessLog: AccessLog? = nil, log: ServiceLog? = nil) {
+        self.log = log
         self.service = service
         self.observer = observer
         self.accessLog = accessLog
@@ -69,15 +72,18 @@ public struct MediaHTTPHandler: HTTPHandling {
     {
         let start = accessLogStart()
         let began = OriginContact.monotonicMicroseconds()
+        let requestID = RequestID.of(request.headerFields)
         if Self.isReserved(request) {
-            logAccess(request, Self.adminOnly, since: start)
-            return Self.adminOnly
+            logAccess(request, Self.adminOnly, since: start, requestID: requestID)
+            return Self.withRequestID(Self.adminOnly, requestID)
         }
-        guard let response = answer(Self.serviceRequest(request)) else { return nil }
+        var serviceRequest = Self.serviceRequest(request)
+        serviceRequest.requestID = requestID
+        guard let response = answer(serviceRequest) else { return nil }
         observer?(request, response)
-        record(response, since: began)
-        logAccess(request, response, since: start)
-        return Self.serverResponse(response)
+        record(response, since: began, requestID: requestID)
+        logAccess(request, response, since: start, requestID: requestID)
+        return Self.serverResponse(response, requestID: requestID)
     }
 
     public func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
@@ -89,9 +95,12 @@ public struct MediaHTTPHandler: HTTPHandling {
     public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
         let start = accessLogStart()
         let began = OriginContact.monotonicMicroseconds()
+        // Admitted on the event loop already (handleSync's handoff): continued, not admitted again, with its id.
+        let handoff = request.handoff as? AdmittedRequest
+        let requestID = handoff?.requestID ?? RequestID.of(request.headerFields)
         if Self.isReserved(request) {
-            logAccess(request, Self.adminOnly, since: start)
-            return Self.adminOnly
+            logAccess(request, Self.adminOnly, since: start, requestID: requestID)
+            return Self.withRequestID(Self.adminOnly, requestID)
         }
         var forward: OriginInterimResponse.Handler?
         if interim.isEnabled {
@@ -100,27 +109,35 @@ public struct MediaHTTPHandler: HTTPHandling {
             }
         }
         let service = self.service
-        // Admitted on the event loop already (handleSync's handoff): continued, not admitted again.
-        let handoff = request.handoff as? AdmittedRequest
         let (response, origin) = await handleLogged { [forward] () async -> ServiceResponse in
             if let handoff { return await service.handle(handoff, interimResponses: forward) }
             var serviceRequest = Self.serviceRequest(request)
             serviceRequest.interimResponses = forward
+            serviceRequest.requestID = requestID
             return await service.handle(serviceRequest)
         }
         observer?(request, response)
-        record(response, since: began)
-        logAccess(request, response, since: start, origin: origin)
-        return Self.serverResponse(response)
+        record(response, since: began, requestID: requestID)
+        logAccess(request, response, since: start, origin: origin, requestID: requestID)
+        return Self.serverResponse(response, requestID: requestID)
     }
 
     /// Records `response` in the service's ``MediaService/RequestMetrics`` with the time since `began` (monotonic
     /// microseconds).
+    /// With a ``log``: a line about a 5xx answer at `warn`, about every answer at `debug` (route, tier, status,
+    /// outcome, problem code and duration: never the path, a credential or a signed URL's parameters).
     @inline(__always)
-    private func record(_ response: ServiceResponse, since began: Int64) {
+    private func record(_ response: ServiceResponse, since began: Int64, requestID: String) {
+        let microseconds = OriginContact.monotonicMicroseconds() - began
         service.requestMetrics.record(tier: response.outcome.tier, cacheStatus: response.outcome.cacheStatus,
-                                      status: response.status,
-                                      microseconds: OriginContact.monotonicMicroseconds() - began)
+                                      status: response.status, microseconds: microseconds)
+        guard let log, log.writes(response.status.code >= 500 ? .warn : .debug) else { return }
+        let outcome = RequestMetrics.Outcome.of(cacheStatus: response.outcome.cacheStatus, status: response.status)
+        let problem = response.status.code >= 400 ? response.outcome.reason.map { " \($0)" } ?? "" : ""
+        log.log(response.status.code >= 500 ? .warn : .debug,
+                "answered \(response.status.code)\(problem) (\(outcome.rawValue)) on route \(response.outcome.route ?? "none") "
+                    + "(tier \(response.outcome.tier ?? "none")) in \(microseconds) µs",
+                requestID: requestID)
     }
 
     /// A request refused from its head alone, before the server reads its body (``MediaService/MediaService/refusalBeforeBody(_:)``):
@@ -136,6 +153,13 @@ public struct MediaHTTPHandler: HTTPHandling {
     }
 
     /// `404` problem+json (`no-route`) for `/_mediactl/` targets on the public listener.
+    /// `X-Request-Id` added to an answer made outside the service.
+    static func withRequestID(_ response: HTTPServerResponse, _ requestID: String) -> HTTPServerResponse {
+        var response = response
+        response.headerFields.set(RequestID.fieldName, requestID)
+        return response
+    }
+
     static var adminOnly: HTTPServerResponse {
         problem(404, code: "no-route", detail: adminOnlyDetail)
     }

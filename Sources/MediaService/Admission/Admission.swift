@@ -152,6 +152,7 @@ struct Admission: Sendable {
         context.interim = MediaService.interimForwarder(for: request, tier: tier)
         context.signature = signature
         context.cors = cors
+        context.requestID = request.requestID
         return .success(context)
     }
 }

@@ -5,6 +5,9 @@ public final class AdmittedRequest: Sendable {
     let request: ServiceRequest
     let context: RequestContext
 
+    /// The request's id (``RequestID``), as it was admitted with.
+    public var requestID: String? { context.requestID }
+
     init(request: ServiceRequest, context: RequestContext) {
         self.request = request
         self.context = context

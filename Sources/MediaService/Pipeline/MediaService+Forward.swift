@@ -83,6 +83,8 @@ extension MediaService {
             for name in MediaService.clientConditionals { fields.remove(name) }
             for field in conditional { fields.set(field.fieldName, field.value) }
         }
+        // One id follows the request to the origin (docs/operations.md, "Request ids").
+        if let requestID = context.requestID { fields.set(RequestID.fieldName, requestID) }
         return fields
     }
 

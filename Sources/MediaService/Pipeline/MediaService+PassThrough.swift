@@ -14,7 +14,7 @@ extension MediaService {
         do {
             response = try await OriginContact.measure(\.status) {
                 try await fetcher.fetch(OriginRequest(
-                    method: context.method, url: context.upstreamURL, fields: context.originFields,
+                    method: context.method, url: context.upstreamURL, fields: originFields(context, conditional: nil),
                     timeout: tier.originTimeout, maxBodyBytes: tier.maxObjectBytes, body: body, allowsRetry: false),
                     interim: context.interim)
             }

@@ -34,6 +34,8 @@ struct RequestContext: Sendable {
     var signature: VerifiedSignature? = nil
     /// The CORS the route answers (its `cors`, else its tier's), or `nil`: the origin's CORS fields are dropped then.
     var cors: CORSPolicy? = nil
+    /// The request's id (``RequestID``), sent to the origin as `X-Request-Id`, or `nil`.
+    var requestID: String? = nil
 
     init(method: HTTPMethod, route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
          clientFields: HTTPFields, originFields: HTTPFields, hasCredential: Bool, partition: String?,

@@ -21,6 +21,9 @@ public struct ServiceRequest: Sendable {
     /// method): never for hits, coalesced waiters or background refreshes. May be called on the origin
     /// transport's thread: it must return quickly and never block.
     public var interimResponses: OriginInterimResponse.Handler?
+    /// The request's id (``RequestID``), sent to the origin as `X-Request-Id`; `nil` (the default) sends the
+    /// client's field as the tier's forwarding rules have it. The HTTP front sets it for every request.
+    public var requestID: String? = nil
 
     public init(method: HTTPMethod = "GET", target: String, fields: HTTPFields = HTTPFields(), body: [UInt8] = [],
                 cachePolicy: RequestCachePolicy = .useProtocolCachePolicy,

@@ -120,7 +120,7 @@ final class NginxOrigin: @unchecked Sendable {
         error_log \(prefix)/error.log warn;
         events { worker_connections 1024; }
         http {
-            log_format e2e '$request_uri auth=$http_authorization inm=$http_if_none_match xfh=$http_x_forwarded_host fwd=$http_forwarded status=$status';
+            log_format e2e '$request_uri auth=$http_authorization inm=$http_if_none_match xfh=$http_x_forwarded_host fwd=$http_forwarded status=$status rid=$http_x_request_id';
             access_log \(prefix)/access.log e2e;
             client_body_temp_path \(prefix)/tmp/body;
             proxy_temp_path \(prefix)/tmp/proxy;

@@ -28,6 +28,8 @@ final class ServeEnvironment: @unchecked Sendable {
     let policiesDirectory: URL
     let stateDirectory: URL
     private(set) var serve: MediactlProcess?
+    /// The standard error of the last serve ``stop()`` stopped.
+    private(set) var serveStderr: String?
 
     /// Starts nginx (with the extra config) and writes the policy file; `mediactl serve` starts with ``start()``.
     /// - Parameter policy: the policy file for an origin base URL; default ``policyJSON(originBase:routes:)``
@@ -81,6 +83,7 @@ final class ServeEnvironment: @unchecked Sendable {
     func stop() -> Int32 {
         guard let serve else { return -1 }
         let status = serve.terminate()
+        serveStderr = serve.stderr
         serve.cleanUp()
         self.serve = nil
         return status

@@ -1,3 +1,5 @@
+import MediaServer
+
 /// The options of `mediactl serve`.
 public struct ServeOptions: MediaCommand {
     /// `--listen HOST:PORT`. Default: ``ListenAddress/default`` (127.0.0.1:8080).
@@ -25,6 +27,10 @@ public struct ServeOptions: MediaCommand {
     /// (``AdminTokenFile``), so replicas share a token the deployment provides. Default: `nil`, a new random token
     /// at every start (written to `serve.json`).
     public var adminTokenFile: String?
+    /// `--log-format text|json`: how the service log (standard error) is written. Default: `text`.
+    public var logFormat: ServiceLog.Format = .text
+    /// `--log-level debug|info|warn|error`: the least severe service log lines written. Default: `info`.
+    public var logLevel: ServiceLog.Level = .info
 
     /// The largest accepted `--event-loops` value.
     public static let maxEventLoops = 256
@@ -49,7 +55,7 @@ public struct ServeOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE]"],
+        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL]"],
         arguments: [
             .parsed(
                 "listen", valueName: "HOST:PORT",
@@ -79,6 +85,18 @@ public struct ServeOptions: MediaCommand {
                 "admin-token-file", valueName: "FILE",
                 help: "Accept the admin token in FILE (mode 0600, 32 to 256 b64token characters) instead of a new one at every start.",
                 \.adminTokenFile),
+            .parsed(
+                "log-format", valueName: "text|json",
+                help: "How the service log on standard error is written: text lines, or JSON Lines. Default: text.",
+                \.logFormat, parse: { text in
+                    ServiceLog.Format(rawValue: text).map { .success($0) } ?? .failure("expected text or json")
+                }),
+            .parsed(
+                "log-level", valueName: "LEVEL",
+                help: "The least severe service log lines written: debug (every request), info, warn or error. Default: info.",
+                \.logLevel, parse: { text in
+                    ServiceLog.Level(rawValue: text).map { .success($0) } ?? .failure("expected debug, info, warn or error")
+                }),
         ],
         notes: [
             "SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.",
