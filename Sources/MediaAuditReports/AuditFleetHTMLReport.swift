@@ -2,16 +2,21 @@ import MediaAudit
 
 /// An ``MediaAudit/AuditFleet`` as one self-contained HTML5 page: the fleet's totals first, then a section per
 /// replica with everything ``AuditHTMLReport`` shows for one state directory. No script, no external asset,
-/// every text escaped by ``XMLEscaping``; every line ends with `\n`.
+/// every text escaped by ``XMLEscaping``; every line ends with `\n`. The head (charset, viewport, style) and the
+/// phone-width layout are ``AuditHTMLReport``'s (``HTMLPage``); every table sits in a `<div class="table-wrap">`, the
+/// totals table is `class="cards"` (a card per replica on a narrow screen, each cell with its column's name
+/// as `data-label`).
 ///
 /// - `<title>` and `<h1>`: ``title``.
 /// - `<h2 id="totals">Fleet totals</h2>`: a table with one row per replica — its number, `state directory`, `result` (`clean` or `N violation(s)`), `chain` (`intact` or
-///   `broken: <kind> at seq N`), `records`, `objects`, `bytes` — and a last row `fleet` with the sums;
+///   `broken: <kind> at seq N`), `records`, `objects`, `bytes` (``ByteSize/text``, the exact count in the cell's `title`) — and a last
+///   row `fleet` with the sums;
 ///   then the summed tier tables (`<h3>tier <name> (allows <storage>)</h3>` and a table each, as
 ///   ``AuditHTMLReport``'s `tiers` section).
 /// - Per replica `i`: `<h2 id="replica-i">Replica i: <state directory></h2>`, then
 ///   ``AuditHTMLReport/sections(idPrefix:level:)`` with headings `<h3>` (tiers `<h4>`) and ids
-///   `replica-i-summary`, `replica-i-violations`, `replica-i-tiers`, `replica-i-chart`, `replica-i-notes`; its
+///   `replica-i-summary`, `replica-i-violations`, `replica-i-checks`, `replica-i-policies`, `replica-i-tiers`,
+///   `replica-i-chart`, `replica-i-notes`; its
 ///   `generated` line is the fleet's ``context``.
 public struct AuditFleetHTMLReport: Hashable, Sendable {
     /// The fleet rendered.
@@ -36,31 +41,29 @@ public struct AuditFleetHTMLReport: Hashable, Sendable {
     /// The page (see the type's documentation).
     public var html: String {
         let totals = self.totals
-        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<title>\(escape(title))</title>\n<style>\n\(AuditHTMLReport.style)</style>\n</head>\n<body>\n"
-        out += "<h1>\(escape(title))</h1>\n"
-        out += "<h2 id=\"totals\">Fleet totals</h2>\n<table>\n<thead><tr>"
-            + ["replica", "state directory", "result", "chain", "records", "objects", "bytes"].map { "<th>\($0)</th>" }.joined()
-            + "</tr></thead>\n<tbody>\n"
+        var out = HTMLPage.head(title: title) + "<h1>\(escape(title))</h1>\n"
+        out += "<h2 id=\"totals\">Fleet totals</h2>\n" + HTMLPage.cardsTableStart
+            + HTMLPage.header(["replica", "state directory", "result", "chain", "records", "objects", "bytes"]) + "<tbody>\n"
         for (offset, replica) in fleet.replicas.enumerated() {
             let report = replica.report
             let chain = report.chain.failure.map { "broken: \($0.kind) at seq \($0.seq)" } ?? "intact"
             let rows = report.tiers.flatMap(\.rows)
-            out += "<tr><td class=\"n\">\(offset + 1)</td>"
-                + "<td><code>\(escape(replica.name))</code></td>"
-                + "<td class=\"\(report.isClean ? "ok" : "bad")\">\(Self.result(report.violations.count))</td>"
-                + "<td class=\"\(report.chain.failure == nil ? "ok" : "bad")\">\(escape(chain))</td>"
-                + "<td class=\"n\">\(report.recordCount)</td>"
-                + "<td class=\"n\">\(rows.reduce(0) { $0 + $1.objects })</td>"
-                + "<td class=\"n\">\(rows.reduce(0) { $0 + $1.bytes })</td></tr>\n"
+            out += "<tr><td class=\"n\" data-label=\"replica\">\(offset + 1)</td>"
+                + "<td data-label=\"state directory\"><code>\(escape(replica.name))</code></td>"
+                + "<td class=\"\(report.isClean ? "ok" : "bad")\" data-label=\"result\">\(Self.result(report.violations.count))</td>"
+                + "<td class=\"\(report.chain.failure == nil ? "ok" : "bad")\" data-label=\"chain\">\(escape(chain))</td>"
+                + "<td class=\"n\" data-label=\"records\">\(report.recordCount)</td>"
+                + "<td class=\"n\" data-label=\"objects\">\(rows.reduce(0) { $0 + $1.objects })</td>"
+                + HTMLPage.bytesCell(rows.reduce(0) { $0 + $1.bytes }, label: "bytes") + "</tr>\n"
         }
         let intact = totals.replicas - totals.brokenChains.count
         out += "<tr><th colspan=\"2\">fleet</th>"
-            + "<td class=\"\(totals.isClean ? "ok" : "bad")\">\(Self.result(totals.violationCount))</td>"
-            + "<td class=\"\(totals.brokenChains.isEmpty ? "ok" : "bad")\">\(intact) of \(totals.replicas) intact</td>"
-            + "<td class=\"n\">\(totals.recordCount)</td><td class=\"n\">\(totals.objects)</td>"
-            + "<td class=\"n\">\(totals.bytes)</td></tr>\n"
-        out += "</tbody>\n</table>\n" + AuditHTMLReport.tierTables(totals.tiers, heading: "h3")
+            + "<td class=\"\(totals.isClean ? "ok" : "bad")\" data-label=\"result\">\(Self.result(totals.violationCount))</td>"
+            + "<td class=\"\(totals.brokenChains.isEmpty ? "ok" : "bad")\" data-label=\"chain\">\(intact) of \(totals.replicas) intact</td>"
+            + "<td class=\"n\" data-label=\"records\">\(totals.recordCount)</td>"
+            + "<td class=\"n\" data-label=\"objects\">\(totals.objects)</td>"
+            + HTMLPage.bytesCell(totals.bytes, label: "bytes") + "</tr>\n"
+        out += "</tbody>\n" + HTMLPage.tableEnd + AuditHTMLReport.tierTables(totals.tiers, heading: "h3")
         for (offset, replica) in fleet.replicas.enumerated() {
             var replicaContext = replica.context
             replicaContext.generatedAt = context.generatedAt

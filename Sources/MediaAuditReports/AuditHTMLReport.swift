@@ -1,23 +1,30 @@
 import MediaAudit
 
 /// An ``MediaAudit/AuditReport`` as one self-contained HTML5 page for people: no script, no external asset (styles
-/// inline, the chart inline SVG), every text escaped by ``XMLEscaping``.
+/// inline, the chart inline SVG), every text escaped by ``XMLEscaping``, readable from a phone's 390 CSS pixels
+/// up without scrolling sideways (``HTMLPage``: viewport, tables scrolling in their own box, long hashes
+/// breaking, the chart shrinking).
 ///
-/// Sections, in order (each an `<h2>` with an `id`):
+/// Sections, in order (each an `<h2>` with an `id`; every table in a `<div class="table-wrap">`):
 /// - `summary`: a table of `result` (`clean` or `N violation(s)`), `chain` (`intact, last hash <hex>` or
 ///   `broken: <kind> at seq N (<file> line L): <detail>`), `records` (with `after the checkpoint at seq N`
 ///   after a prune), `time range` (``MediaAudit/AuditReportContext/TimeRange/text``) and `generated`
 ///   (``MediaAudit/AuditReportContext/generatedAt``, RFC 3339);
-/// - `violations`: a table of `kind`, `check`, `tier`, `folder`, `key`, `seq`, `evidence`, in report
-///   order (or `No violations.`);
+/// - `violations`: a table (`class="cards"`: one card per violation on a narrow screen; every cell with
+///   its column's name as `data-label`) of `kind`, `check`, `tier`, `folder`, `key`, `seq`, `evidence`, in
+///   report order (or `No violations.`);
+/// - `checks`: every check that ran, exactly the test cases of ``AuditJUnitReport/suites`` in their order
+///   (see ``checks(_:_:)``);
+/// - `policies`: the policy sets put in force, as the text report lists them (see ``policies(_:_:)``);
 /// - `tiers`: per tier an `<h3>` (`tier <name> (allows <storage>)`) and a table with one row per storage
-///   class: the record counts of the text report, `objects`, `bytes`, `variants stored`, `variant
-///   objects` and the skip reasons (`reason=N`, sorted);
+///   class: the record counts of the text report, `objects`, `bytes` (``ByteSize/text``, the exact count
+///   in the cell's `title`), `variants stored`, `variant objects` and the skip reasons (`reason=N`, sorted);
 /// - `chart`: an ``SVGChart`` of objects and bytes per tier and storage class;
 /// - `notes`: the context's notes as a list (only when there are any).
 ///
-/// The document: `<!DOCTYPE html>`, `<html lang="en">`, `<meta charset="utf-8">`, a `<title>` equal to the
-/// `<h1>` (`mediactl audit: clean` or `mediactl audit: N violation(s)`). Every line ends with `\n`.
+/// The document: `<!DOCTYPE html>`, `<html lang="en">`, `<meta charset="utf-8">`, `<meta name="viewport"
+/// content="width=device-width, initial-scale=1">`, a `<title>` equal to the `<h1>` (`mediactl audit:
+/// clean` or `mediactl audit: N violation(s)`). Every line ends with `\n`.
 public struct AuditHTMLReport: Hashable, Sendable {
     /// The report rendered.
     public let report: AuditReport
@@ -33,14 +40,14 @@ public struct AuditHTMLReport: Hashable, Sendable {
     /// `mediactl audit: 3 violations`.
     public var title: String { "mediactl audit: " + result }
 
-    /// The chart of the `chart` section: series `objects` and `bytes`, one bar per (tier, storage
-    /// class) row of the report, labelled `<tier> / <storage>`.
+    /// The chart of the `chart` section: series `objects` and `bytes` (in ``SVGChart/Series/Unit/bytes``),
+    /// one group per (tier, storage class) row of the report, labelled `<tier> / <storage>`.
     public var chart: SVGChart {
         SVGChart(
             title: "Objects and bytes per tier and storage class",
             series: [
                 SVGChart.Series(name: "objects", color: "#4e79a7"),
-                SVGChart.Series(name: "bytes", color: "#f28e2b"),
+                SVGChart.Series(name: "bytes", color: "#f28e2b", unit: .bytes),
             ],
             bars: report.tiers.flatMap { tier in
                 tier.rows.map { SVGChart.Bar(label: "\(tier.tier) / \($0.storage.rawValue)", values: [$0.objects, $0.bytes]) }
@@ -49,8 +56,7 @@ public struct AuditHTMLReport: Hashable, Sendable {
 
     /// The page (see the type's documentation).
     public var html: String {
-        var out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
-        out += "<title>\(escape(title))</title>\n<style>\n\(Self.style)</style>\n</head>\n<body>\n"
+        var out = HTMLPage.head(title: title)
         out += "<h1>\(escape(title))</h1>\n"
         out += sections()
         return out + "</body>\n</html>\n"
@@ -61,7 +67,8 @@ public struct AuditHTMLReport: Hashable, Sendable {
     /// with `level` 3 and the prefix `replica-N-`.
     public func sections(idPrefix: String = "", level: Int = 2) -> String {
         let h = "h\(level)"
-        var out = summary(h, idPrefix) + violations(h, idPrefix) + tiers(h, "h\(level + 1)", idPrefix)
+        var out = summary(h, idPrefix) + violations(h, idPrefix) + checks(h, idPrefix) + policies(h, idPrefix)
+        out += tiers(h, "h\(level + 1)", idPrefix)
         out += "<\(h) id=\"\(idPrefix)chart\">\(escape(chart.title))</\(h)>\n" + chart.svg
         if !context.notes.isEmpty {
             out += "<\(h) id=\"\(idPrefix)notes\">Notes</\(h)>\n<ul>\n"
@@ -70,18 +77,6 @@ public struct AuditHTMLReport: Hashable, Sendable {
         }
         return out
     }
-
-    static let style = """
-        body { font-family: system-ui, sans-serif; margin: 2em; color: #222; }
-        table { border-collapse: collapse; margin: 0.5em 0 1.5em; }
-        th, td { border: 1px solid #ccc; padding: 0.2em 0.5em; text-align: left; vertical-align: top; }
-        td.n { text-align: right; font-variant-numeric: tabular-nums; }
-        .bad { color: #b00020; font-weight: bold; }
-        .ok { color: #1b5e20; }
-        code { word-break: break-all; }
-        svg text { font-size: 12px; }
-
-        """
 
     private var result: String {
         switch report.violations.count {
@@ -103,34 +98,33 @@ public struct AuditHTMLReport: Hashable, Sendable {
         }
         let records = "\(report.recordCount)"
             + (chain.checkpointSeq > 0 ? " after the checkpoint at seq \(chain.checkpointSeq)" : "")
-        var out = "<\(h) id=\"\(idPrefix)summary\">Summary</\(h)>\n<table>\n"
+        var out = "<\(h) id=\"\(idPrefix)summary\">Summary</\(h)>\n" + HTMLPage.tableStart
         out += "<tr><th>result</th><td class=\"\(report.isClean ? "ok" : "bad")\">\(escape(result))</td></tr>\n"
         out += "<tr><th>chain</th>\(chainCell)</tr>\n"
         out += "<tr><th>records</th><td>\(escape(records))</td></tr>\n"
         out += "<tr><th>time range</th><td>\(escape(context.records.text))</td></tr>\n"
         out += "<tr><th>generated</th><td>\(context.generatedAt.rfc3339)</td></tr>\n"
-        return out + "</table>\n"
+        return out + HTMLPage.tableEnd
     }
 
     private func violations(_ h: String, _ idPrefix: String) -> String {
         var out = "<\(h) id=\"\(idPrefix)violations\">Violations (\(report.violations.count))</\(h)>\n"
         guard !report.violations.isEmpty else { return out + "<p class=\"ok\">No violations.</p>\n" }
-        out += "<table>\n<thead><tr>"
-            + ["kind", "check", "tier", "folder", "key", "seq", "evidence"].map { "<th>\($0)</th>" }.joined()
-            + "</tr></thead>\n<tbody>\n"
+        out += HTMLPage.cardsTableStart + HTMLPage.header(["kind", "check", "tier", "folder", "key", "seq", "evidence"])
+            + "<tbody>\n"
         for violation in report.violations {
             let cells = [
-                "<td>\(escape(violation.kind.rawValue))</td>",
-                "<td>\(escape(AuditCheck.check(for: violation.kind).name))</td>",
-                "<td>\(escape(violation.tier ?? ""))</td>",
-                "<td>\(escape(violation.folder?.rawValue ?? ""))</td>",
-                "<td><code>\(escape(violation.key ?? ""))</code></td>",
-                "<td class=\"n\">\(violation.seq.map(String.init) ?? "")</td>",
-                "<td>\(escape(violation.evidence))</td>",
+                "<td data-label=\"kind\">\(escape(violation.kind.rawValue))</td>",
+                "<td data-label=\"check\">\(escape(AuditCheck.check(for: violation.kind).name))</td>",
+                "<td data-label=\"tier\">\(escape(violation.tier ?? ""))</td>",
+                "<td data-label=\"folder\">\(escape(violation.folder?.rawValue ?? ""))</td>",
+                "<td data-label=\"key\">" + (violation.key.map { "<code>\(escape($0))</code>" } ?? "") + "</td>",
+                "<td class=\"n\" data-label=\"seq\">\(violation.seq.map(String.init) ?? "")</td>",
+                "<td class=\"t\" data-label=\"evidence\">\(escape(violation.evidence))</td>",
             ]
             out += "<tr>" + cells.joined() + "</tr>\n"
         }
-        return out + "</tbody>\n</table>\n"
+        return out + "</tbody>\n" + HTMLPage.tableEnd
     }
 
     private func tiers(_ h: String, _ h3: String, _ idPrefix: String) -> String {
@@ -149,18 +143,18 @@ public struct AuditHTMLReport: Hashable, Sendable {
                 out += "<p>Nothing recorded or stored.</p>\n"
                 continue
             }
-            out += "<table>\n<thead><tr><th>storage</th>" + headers.map { "<th>\($0)</th>" }.joined()
-                + "</tr></thead>\n<tbody>\n"
+            out += HTMLPage.tableStart + HTMLPage.header(["storage"] + headers) + "<tbody>\n"
             for row in tier.rows {
                 let counts = [
                     row.stored, row.updated, row.skipped.values.reduce(0, +), row.evicted, row.expired, row.purged,
-                    row.invalidated, row.shredded, row.objects, row.bytes, row.variantsStored, row.variantObjects,
+                    row.invalidated, row.shredded, row.objects,
                 ]
                 let reasons = row.skipped.sorted { $0.key < $1.key }.map { "\($0.key)=\($0.value)" }.joined(separator: " ")
                 out += "<tr><td>\(row.storage.rawValue)</td>" + counts.map { "<td class=\"n\">\($0)</td>" }.joined()
-                    + "<td>\(XMLEscaping.text(reasons))</td></tr>\n"
+                    + HTMLPage.bytesCell(row.bytes) + "<td class=\"n\">\(row.variantsStored)</td>"
+                    + "<td class=\"n\">\(row.variantObjects)</td><td>\(XMLEscaping.text(reasons))</td></tr>\n"
             }
-            out += "</tbody>\n</table>\n"
+            out += "</tbody>\n" + HTMLPage.tableEnd
         }
         return out
     }

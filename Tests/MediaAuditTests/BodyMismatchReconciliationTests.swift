@@ -78,8 +78,8 @@ import Testing
         #expect(failing.map(\.classname) == ["mediactl.tier.public"])
         #expect(failing.first?.failures.map(\.kind) == [.bodyMismatch])
         let html = AuditHTMLReport(report: report, context: context).html
-        #expect(html.contains("<td>body-mismatch</td><td>every disk object"))
-        #expect(html.contains("s body as recorded</td><td>public</td><td>disk</td>"))
+        #expect(html.contains("<td data-label=\"kind\">body-mismatch</td><td data-label=\"check\">every disk object"))
+        #expect(html.contains("s body as recorded</td><td data-label=\"tier\">public</td><td data-label=\"folder\">disk</td>"))
         #expect(AuditCheck.check(for: .bodyMismatch) == AuditCheck("every disk object's body as recorded", kind: .bodyMismatch, scope: .tier))
     }
 

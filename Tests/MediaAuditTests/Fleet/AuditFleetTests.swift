@@ -115,25 +115,31 @@ import Testing
             <html lang="en">
             <head>
             <meta charset="utf-8">
+            <meta name="viewport" content="width=device-width, initial-scale=1">
             <title>mediactl audit: 2 replicas, 5 violations</title>
 
             """))
         #expect(page.contains("""
             <h1>mediactl audit: 2 replicas, 5 violations</h1>
             <h2 id="totals">Fleet totals</h2>
-            <table>
+            <div class="table-wrap">
+            <table class="cards">
             <thead><tr><th>replica</th><th>state directory</th><th>result</th><th>chain</th><th>records</th><th>objects</th><th>bytes</th></tr></thead>
             <tbody>
-            <tr><td class="n">1</td><td><code>/srv/a</code></td><td class="ok">clean</td><td class="ok">intact</td><td class="n">3</td><td class="n">3</td><td class="n">47020</td></tr>
-            <tr><td class="n">2</td><td><code>/srv/b</code></td><td class="bad">5 violations</td><td class="bad">broken: hash-mismatch at seq 2</td><td class="n">4</td><td class="n">2</td><td class="n">40618</td></tr>
-            <tr><th colspan="2">fleet</th><td class="bad">5 violations</td><td class="bad">1 of 2 intact</td><td class="n">7</td><td class="n">5</td><td class="n">87638</td></tr>
+            <tr><td class="n" data-label="replica">1</td><td data-label="state directory"><code>/srv/a</code></td><td class="ok" data-label="result">clean</td><td class="ok" data-label="chain">intact</td><td class="n" data-label="records">3</td><td class="n" data-label="objects">3</td><td class="n" title="47020 bytes" data-label="bytes">45.9 KiB</td></tr>
+            <tr><td class="n" data-label="replica">2</td><td data-label="state directory"><code>/srv/b</code></td><td class="bad" data-label="result">5 violations</td><td class="bad" data-label="chain">broken: hash-mismatch at seq 2</td><td class="n" data-label="records">4</td><td class="n" data-label="objects">2</td><td class="n" title="40618 bytes" data-label="bytes">39.7 KiB</td></tr>
+            <tr><th colspan="2">fleet</th><td class="bad" data-label="result">5 violations</td><td class="bad" data-label="chain">1 of 2 intact</td><td class="n" data-label="records">7</td><td class="n" data-label="objects">5</td><td class="n" title="87638 bytes" data-label="bytes">85.6 KiB</td></tr>
             </tbody>
             </table>
+            </div>
 
             """ + "<h3>tier "))
-        #expect(page.contains("<h2 id=\"replica-1\">Replica 1: /srv/a</h2>\n<h3 id=\"replica-1-summary\">Summary</h3>\n<table>\n"))
+        #expect(page.contains("<h2 id=\"replica-1\">Replica 1: /srv/a</h2>\n<h3 id=\"replica-1-summary\">Summary</h3>\n<div class=\"table-wrap\">\n<table>\n"))
         #expect(page.contains("<h2 id=\"replica-2\">Replica 2: /srv/b</h2>\n<h3 id=\"replica-2-summary\">Summary</h3>\n"))
         #expect(page.contains("<h3 id=\"replica-2-violations\">Violations (5)</h3>\n"))
+        #expect(page.contains("<h3 id=\"replica-1-checks\">Checks (27 run, 0 failed)</h3>\n"))
+        #expect(page.contains("<h3 id=\"replica-2-checks\">Checks (40 run, 5 failed)</h3>\n"))
+        #expect(page.contains("<h3 id=\"replica-2-policies\">Policies in force (0)</h3>\n<p>No policy record in the log.</p>\n"))
         #expect(page.contains("<h3 id=\"replica-1-tiers\">Tiers</h3>\n<h4>tier private (allows encrypted-disk)</h4>\n"))
         #expect(page.contains("<h3 id=\"replica-2-notes\">Notes</h3>\n<ul>\n<li>unclean-stop before seq 3: x</li>\n</ul>\n"))
         #expect(!page.contains("id=\"replica-1-notes\""))
@@ -142,6 +148,7 @@ import Testing
         #expect(summary.title == "mediactl audit: 2 replicas, 5 violations")
         #expect(summary.counts["h2"] == 3)
         #expect(summary.counts["svg"] == 2)
+        #expect(summary.counts["div"] == summary.counts["table"])  // every table in its scrolling box
     }
 
     /// A single report's page is unchanged by the sections refactoring: headings `<h2>`, plain ids.

@@ -4,7 +4,7 @@ import MediaTestSupport
 import Testing
 
 @Suite struct SVGChartTests {
-    static let series = [SVGChart.Series(name: "objects", color: "#4e79a7"), SVGChart.Series(name: "bytes", color: "#f28e2b")]
+    static let series = [SVGChart.Series(name: "objects", color: "#4e79a7"), SVGChart.Series(name: "bytes", color: "#f28e2b", unit: .bytes)]
 
     @Test func barsAreScaledToTheirSeriesMaximumRoundedDown() {
         #expect(SVGChart.barWidth(40618, maximum: 40618) == 220)
@@ -22,23 +22,24 @@ import Testing
                 SVGChart.Bar(label: "private / encrypted-disk", values: [2, 40618]),
                 SVGChart.Bar(label: "<p> / disk", values: [1]),  // a missing value counts as 0
             ])
-        #expect(chart.width == 900)
-        #expect(chart.height == 76)
+        #expect(chart.width == 320)  // fits a 390 px phone at its natural size
+        #expect(chart.groupHeight == 56)
+        #expect(chart.height == 142)
         #expect(chart.svg == """
-            <svg width="900" height="76" viewBox="0 0 900 76" role="img" aria-label="Objects &amp; bytes">
+            <svg width="320" height="142" viewBox="0 0 320 142" role="img" aria-label="Objects &amp; bytes">
             <title>Objects &amp; bytes</title>
-            <text x="240" y="18" font-weight="bold">objects</text>
-            <text x="570" y="18" font-weight="bold">bytes</text>
-            <text x="0" y="41">private / encrypted-disk</text>
-            <rect x="240" y="28" width="220" height="18" fill="#4e79a7"><title>private / encrypted-disk, objects: 2</title></rect>
-            <text x="464" y="41">2</text>
-            <rect x="570" y="28" width="220" height="18" fill="#f28e2b"><title>private / encrypted-disk, bytes: 40618</title></rect>
-            <text x="794" y="41">40618</text>
-            <text x="0" y="63">&lt;p&gt; / disk</text>
-            <rect x="240" y="50" width="110" height="18" fill="#4e79a7"><title>&lt;p&gt; / disk, objects: 1</title></rect>
-            <text x="354" y="63">1</text>
-            <rect x="570" y="50" width="0" height="18" fill="#f28e2b"><title>&lt;p&gt; / disk, bytes: 0</title></rect>
-            <text x="574" y="63">0</text>
+            <text x="0" y="16" font-weight="bold" fill="#4e79a7">objects</text>
+            <text x="110" y="16" font-weight="bold" fill="#f28e2b">bytes</text>
+            <text x="0" y="36">private / encrypted-disk</text>
+            <rect x="0" y="41" width="220" height="14" fill="#4e79a7"><title>private / encrypted-disk, objects: 2</title></rect>
+            <text x="224" y="52">2</text>
+            <rect x="0" y="57" width="220" height="14" fill="#f28e2b"><title>private / encrypted-disk, bytes: 39.7 KiB (40618 bytes)</title></rect>
+            <text x="224" y="68">39.7 KiB</text>
+            <text x="0" y="92">&lt;p&gt; / disk</text>
+            <rect x="0" y="97" width="110" height="14" fill="#4e79a7"><title>&lt;p&gt; / disk, objects: 1</title></rect>
+            <text x="114" y="108">1</text>
+            <rect x="0" y="113" width="0" height="14" fill="#f28e2b"><title>&lt;p&gt; / disk, bytes: 0 B (0 bytes)</title></rect>
+            <text x="4" y="124">0 B</text>
             </svg>
 
             """)
@@ -47,11 +48,11 @@ import Testing
     @Test func anEmptyChartSaysNothingRecorded() {
         let chart = SVGChart(title: "t", series: Self.series, bars: [])
         #expect(chart.svg == """
-            <svg width="900" height="54" viewBox="0 0 900 54" role="img" aria-label="t">
+            <svg width="320" height="54" viewBox="0 0 320 54" role="img" aria-label="t">
             <title>t</title>
-            <text x="240" y="18" font-weight="bold">objects</text>
-            <text x="570" y="18" font-weight="bold">bytes</text>
-            <text x="0" y="41">nothing recorded</text>
+            <text x="0" y="16" font-weight="bold" fill="#4e79a7">objects</text>
+            <text x="110" y="16" font-weight="bold" fill="#f28e2b">bytes</text>
+            <text x="0" y="36">nothing recorded</text>
             </svg>
 
             """)
@@ -65,6 +66,6 @@ import Testing
         #expect(root.name == "svg")
         #expect(root.attributes["aria-label"] == "a\"b")
         #expect(root.descendants("rect").count == 2)
-        #expect(root.descendants("title").map(\.text) == ["a\"b", "x'\u{FFFD}&, objects: 3", "x'\u{FFFD}&, bytes: 4"])
+        #expect(root.descendants("title").map(\.text) == ["a\"b", "x'\u{FFFD}&, objects: 3", "x'\u{FFFD}&, bytes: 4 B (4 bytes)"])
     }
 }

@@ -60,7 +60,8 @@ import Testing
             "firstRecordTime": records.first!.time.rfc3339, "lastRecordTime": records.last!.time.rfc3339,
         ])
         let page = try String(contentsOfFile: html, encoding: .utf8)
-        #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n<title>mediactl audit: clean</title>\n"))
+        #expect(page.hasPrefix("<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+            + "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>mediactl audit: clean</title>\n"))
         #expect(page.contains("<tr><th>records</th><td>\(records.count)</td></tr>\n"))
         #expect(page.contains(
             "<tr><th>time range</th><td>\(records.first!.time.rfc3339) – \(records.last!.time.rfc3339)</td></tr>\n"))
@@ -136,8 +137,9 @@ import Testing
         let page = try String(contentsOfFile: html, encoding: .utf8)
         #expect(page.contains("<title>mediactl audit: 2 violations</title>"))
         #expect(page.contains(
-            "<tr><td>not-sealed</td><td>no plaintext under sealed/</td><td>private</td><td>sealed</td><td><code>\(hex)</code></td>"
-                + "<td class=\"n\"></td><td>\(path) is not a sealed object</td></tr>\n"))
+            "<tr><td data-label=\"kind\">not-sealed</td><td data-label=\"check\">no plaintext under sealed/</td>"
+                + "<td data-label=\"tier\">private</td><td data-label=\"folder\">sealed</td><td data-label=\"key\"><code>\(hex)</code></td>"
+                + "<td class=\"n\" data-label=\"seq\"></td><td class=\"t\" data-label=\"evidence\">\(path) is not a sealed object</td></tr>\n"))
         #expect(page.contains("<h2 id=\"notes\">Notes</h2>\n<ul>\n<li>dead-service: serve.json names pid \(Int32.max)"))
     }
 
