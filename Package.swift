@@ -45,7 +45,7 @@ let package = Package(
         .target(name: "MediaAudit", dependencies: ["MediaCore", "MediaCrypto"], swiftSettings: strict),
         // The audit report's JUnit XML and HTML renderings (with their SVG chart and XML escaping) for
         // `mediactl audit --junit/--html`; the text and JSON reports stay in MediaAudit.
-        .target(name: "MediaAuditReports", dependencies: ["MediaAudit"], swiftSettings: strict),
+        .target(name: "MediaAuditReports", dependencies: ["MediaCore", "MediaAudit"], swiftSettings: strict),
         // libvips (libvips-dev) through a shim header; only MediaTransform imports it.
         .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
         .target(name: "MediaTransform", dependencies: ["MediaCore", "CVips"], swiftSettings: strict),

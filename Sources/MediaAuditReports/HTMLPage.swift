@@ -1,3 +1,5 @@
+import MediaCore
+
 /// The parts both audit pages (``AuditHTMLReport``, ``AuditFleetHTMLReport``) share: the document head with
 /// its viewport and style, tables that scroll inside their own box, and byte cells.
 ///

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// A horizontal bar chart as inline SVG for an HTML5 page, narrow enough for a phone: per bar label a
 /// group of one bar per series, each series scaled to its own largest value (objects and bytes differ by
 /// orders of magnitude).

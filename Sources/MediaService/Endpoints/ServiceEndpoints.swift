@@ -100,8 +100,8 @@ struct ServiceEndpoints {
         }
         if let free = Self.freeBytes(at: stateDirectory), free < minimumFreeBytes {
             failing.append(("diskSpace", "disk-space-low",
-                            "the state directory's file system has \(ByteSize.text(free)) free, under the readiness "
-                                + "threshold of \(ByteSize.text(minimumFreeBytes))"))
+                            "the state directory's file system has \(ByteSize(Int(free)).text) free, under the readiness "
+                                + "threshold of \(ByteSize(Int(minimumFreeBytes)).text)"))
         }
         if let reloadFailure {
             failing.append(("policies", "policy-reload-failed",

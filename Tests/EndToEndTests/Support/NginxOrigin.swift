@@ -92,8 +92,13 @@ final class NginxOrigin: @unchecked Sendable {
     /// The access log (see ``init(extraServerConfig:extraHTTPConfig:)`` for the line format).
     var accessLogURL: URL { prefix.appendingPathComponent("access.log") }
 
-    /// The access log's lines so far.
+    /// The access log's lines so far, each without its last field (` rid=<X-Request-Id>`: see ``rawAccessLog``).
     var accessLog: [String] {
+        rawAccessLog.map { line in line.range(of: " rid=", options: .backwards).map { String(line[..<$0.lowerBound]) } ?? line }
+    }
+
+    /// The access log's lines so far as nginx wrote them, ending with ` rid=<the X-Request-Id received>`.
+    var rawAccessLog: [String] {
         ((try? String(contentsOf: accessLogURL, encoding: .utf8)) ?? "").split(separator: "\n").map(String.init)
     }
 

@@ -1,4 +1,4 @@
-import MediaAuditReports
+import MediaCore
 import Testing
 
 /// `ByteSize`: binary units, bytes below 1 KiB, one decimal from KiB up, rounded half up.
