@@ -122,9 +122,19 @@ public enum AuditCommand {
         _ options: AuditOptions, context: CommandContext, observe: (AuditRecord) -> Void = { _ in }
     ) throws(CommandError) -> AuditDocument {
         try StateDirectoryCheck.requireExisting(options.stateDirectory)
-        let policies = try PolicyCheckCommand.load(
+        let loaded = try PolicyCheckCommand.loadWithDigest(
             options.policiesDirectory, context: context, failure: "cannot audit")
-        return try audit(stateDirectory: options.stateDirectory, policies: policies, observe: observe)
+        var document = try audit(stateDirectory: options.stateDirectory, policies: loaded.policies, observe: observe)
+        // Judged by other policies than the log's last set in force: said first, not left to a list of unknown tiers.
+        // A service opened in-process (no files) records the digest of the set itself (PolicyDigest.of): that matches too.
+        if let inForce = document.report.policies.last, inForce.digest != loaded.digest,
+           inForce.digest != PolicyDigest.of(loaded.policies) {
+            let mismatch = AuditDocument.PoliciesMismatch(directory: options.policiesDirectory, digest: loaded.digest,
+                                                          inForce: inForce.digest, seq: inForce.seq)
+            document.policiesMismatch = mismatch
+            context.diagnose("warning: " + mismatch.line)
+        }
+        return document
     }
 
     /// The document of one state directory judged by `policies` (one replica of a fleet audit).

@@ -43,6 +43,27 @@ public struct AuditDocument: Sendable, Encodable {
     /// The pid in `serve.json` when that process is not running: the service was killed and its sealed
     /// files stay until the next start shreds them. `nil` when no `serve.json` or its process runs.
     public var deadServicePid: Int32?
+    /// Set when the policies the audit judged by are not the set in force at the end of the log (docs/audit-report.md,
+    /// "Which policies"): ``text`` says so first, and JSON has `policiesMismatch`.
+    public var policiesMismatch: PoliciesMismatch?
+
+    /// The policies given (`--policies`, or `./Policies` by default) against the log's last `policy` batch.
+    public struct PoliciesMismatch: Hashable, Sendable, Encodable {
+        /// The directory the audit loaded.
+        public var directory: String
+        /// Hex SHA-256 of its files (what `mediactl policy check` prints).
+        public var digest: String
+        /// Hex SHA-256 of the set in force at the end of the log, and the `seq` of its batch.
+        public var inForce: String
+        public var seq: Int
+
+        /// The one line ``AuditDocument/text`` starts with (and `audit` writes to stderr as a warning).
+        public var line: String {
+            "policies \(directory) (sha256 \(digest)) are not the set in force at the end of the log (sha256 \(inForce), "
+                + "seq \(seq)): objects are judged by \(directory); give --policies the directory serve ran with "
+                + "(a serve given --origin records a digest that includes its overrides)"
+        }
+    }
 
     /// A `repaired-torn-tail` start: its `seq` and the bytes removed.
     public struct RepairedTornTail: Hashable, Sendable, Encodable {
@@ -96,7 +117,7 @@ public struct AuditDocument: Sendable, Encodable {
     ///   not-sealed sealed/private/ab/cd/<hex>: no MCSE magic
     /// ```
     public var text: String {
-        var out = report.text
+        var out = (policiesMismatch.map { $0.line + "\n\n" } ?? "") + report.text
         let logNotes = logNoteLines
         if !logNotes.isEmpty {
             out += "\nlog notes: \(logNotes.count)\n" + logNotes.map { "  \($0)\n" }.joined()
@@ -137,6 +158,7 @@ public struct AuditDocument: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case clean, chain, recordCount, tiers, violations, inventory, uncleanStops, repairedTornTails, deadServicePid
+        case policiesMismatch
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -150,5 +172,6 @@ public struct AuditDocument: Sendable, Encodable {
         try container.encode(uncleanStops, forKey: .uncleanStops)
         try container.encode(repairedTornTails, forKey: .repairedTornTails)
         try container.encode(deadServicePid, forKey: .deadServicePid)
+        try container.encodeIfPresent(policiesMismatch, forKey: .policiesMismatch)
     }
 }

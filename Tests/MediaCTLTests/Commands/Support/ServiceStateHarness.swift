@@ -33,11 +33,13 @@ final class ServiceStateHarness: Sendable {
         )
         .replacingOccurrences(of: "http://127.0.0.1:8081/", with: "http://origin.test/")
         _ = try folder.file("policies/default.json", contents: text)
-        let policies = try PolicyLoader().load(directory: policiesDirectory)
+        // As serve does: the set and the digest of its files, so `audit --policies` finds the set in force.
+        let loaded = try ServiceSetup.readPolicies(policiesDirectory, overrides: []).get()
         service = try MediaService(
-            policies: policies, fetcher: origin,
+            policies: loaded.policies, fetcher: origin,
             configuration: .init(
-                stateDirectory: stateDirectory, clock: { 1_800_000_000 }, audit: audit, synchronizesWrites: false))
+                stateDirectory: stateDirectory, clock: { 1_800_000_000 }, audit: audit, synchronizesWrites: false,
+                policyDigest: loaded.digest))
     }
 
     static func fixture(_ relativePath: String) throws -> [UInt8] {

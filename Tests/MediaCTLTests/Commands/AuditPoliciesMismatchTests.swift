@@ -1,0 +1,45 @@
+import Foundation
+import MediaAudit
+import MediaService
+import Testing
+
+@testable import MediaCTL
+
+/// `mediactl audit` judged by policies other than the set in force at the end of the log (issue 24 item 12,
+/// docs/audit-report.md "Which policies"): one line with both digests comes first, on stdout and stderr, and in JSON.
+@Suite struct AuditPoliciesMismatchTests {
+    @Test func otherPoliciesAreNamedFirstWithBothDigests() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let inForce = harness.service.policyDigest
+        let inForceSeq = try #require(try harness.records().last { $0.entry.event == .policy && $0.entry.count != nil }?.seq)
+        // The same set judged by its own directory: nothing to say.
+        let same = await harness.audit()
+        #expect(same.stderr == "")
+        #expect(same.stdout.hasPrefix("audit: "))
+        // Another directory (one tier's maxTTL changed).
+        let other = harness.folder.path + "/other"
+        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
+        let text = try String(contentsOfFile: harness.policiesDirectory + "/default.json", encoding: .utf8)
+            .replacingOccurrences(of: #""maxTTL": 600"#, with: #""maxTTL": 300"#)
+        try text.write(toFile: other + "/default.json", atomically: true, encoding: .utf8)
+        let digest = try ServiceSetup.readPolicies(other, overrides: []).get().digest
+        #expect(digest != inForce)
+        let line = "policies \(other) (sha256 \(digest)) are not the set in force at the end of the log (sha256 \(inForce), "
+            + "seq \(inForceSeq)): objects are judged by \(other); give --policies the directory serve ran with "
+            + "(a serve given --origin records a digest that includes its overrides)"
+        let judged = await harness.run(["audit", "--state-dir", harness.stateDirectory, "--policies", other])
+        #expect(judged.stderr == "mediactl: warning: \(line)\n")
+        #expect(judged.stdout.hasPrefix(line + "\n\naudit: "))
+        let json = await harness.run(["audit", "--json", "--state-dir", harness.stateDirectory, "--policies", other])
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let mismatch = try #require(object["policiesMismatch"] as? [String: Any])
+        #expect(mismatch["directory"] as? String == other)
+        #expect(mismatch["digest"] as? String == digest)
+        #expect(mismatch["inForce"] as? String == inForce)
+        #expect(mismatch["seq"] as? Int == inForceSeq)
+        let plain = await harness.run(["audit", "--json", "--state-dir", harness.stateDirectory, "--policies", harness.policiesDirectory])
+        #expect(!plain.stdout.contains("policiesMismatch"))
+    }
+}
