@@ -19,7 +19,7 @@
 #
 # Usage: benchmarks/access-log.sh
 # Environment (defaults):
-#   ORIGIN_PORT=18091 OFF_PORT=18092 ON_PORT=18093   loopback ports (must be free)
+#   ORIGIN_PORT=18091 OFF_PORT=18092 ON_PORT=18093   loopback ports (must be free; each serve's admin listener is +1000)
 #   DURATION=10s CONNECTIONS="64 16" REPS=3          wrk settings and rounds
 #   SCENARIOS="catalog-hit receipt-hit"
 #   PIN=1       servers on CPU 0 (--event-loops 1), wrk and the origin on the other CPUs; PIN=0 shares all CPUs
@@ -118,19 +118,22 @@ render "$HERE/mediactl-policy.json.in" "$WORK/policies/bench.json"
 declare -A PID
 start_serve() {  # NAME PORT [extra args...]
     local name=$1 port=$2; shift 2
-    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$port" --policies "$WORK/policies" \
-        --state-dir "$WORK/state-$name" ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} "$@" >"$WORK/mediactl-$name.out" 2>"$WORK/mediactl-$name.err" &
+    # The service's own endpoints are on the admin listener (docs/operations.md): the public port + 1000.
+    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$port" --admin-listen "127.0.0.1:$((port + 1000))" \
+        --policies "$WORK/policies" --state-dir "$WORK/state-$name" ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} "$@" \
+        >"$WORK/mediactl-$name.out" 2>"$WORK/mediactl-$name.err" &
     STARTED+=($!)
     PID[$name]=$!
-    wait_for_status "http://127.0.0.1:$port/_mediactl/health" 200 || die "mediactl $name did not start (see $WORK/mediactl-$name.err)"
+    wait_for_status "http://127.0.0.1:$((port + 1000))/_mediactl/health" 200 || die "mediactl $name did not start (see $WORK/mediactl-$name.err)"
 }
 start_serve off "$OFF_PORT"
 if [ "$LOG" = - ]; then
-    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$ON_PORT" --policies "$WORK/policies" \
-        --state-dir "$WORK/state-on" ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} --access-log - >/dev/null 2>"$WORK/mediactl-on.err" &
+    ${ON_SERVER[@]+"${ON_SERVER[@]}"} "$MEDIACTL" serve --listen "127.0.0.1:$ON_PORT" --admin-listen "127.0.0.1:$((ON_PORT + 1000))" \
+        --policies "$WORK/policies" --state-dir "$WORK/state-on" ${LOOP_ARGS[@]+"${LOOP_ARGS[@]}"} --access-log - \
+        >/dev/null 2>"$WORK/mediactl-on.err" &
     STARTED+=($!)
     PID[on]=$!
-    wait_for_status "http://127.0.0.1:$ON_PORT/_mediactl/health" 200 || die "mediactl on did not start"
+    wait_for_status "http://127.0.0.1:$((ON_PORT + 1000))/_mediactl/health" 200 || die "mediactl on did not start"
 else
     start_serve on "$ON_PORT" --access-log "$WORK/access.log"
 fi
@@ -191,8 +194,8 @@ for scenario in $SCENARIOS; do
     done
 done
 LOAD_AFTER=$(cut -d' ' -f1-3 /proc/loadavg)
-WRITTEN=$(metric "http://127.0.0.1:$ON_PORT" mediactl_access_log_lines_total)
-DROPPED=$(metric "http://127.0.0.1:$ON_PORT" mediactl_access_log_dropped_total)
+WRITTEN=$(metric "http://127.0.0.1:$((ON_PORT + 1000))" mediactl_access_log_lines_total)
+DROPPED=$(metric "http://127.0.0.1:$((ON_PORT + 1000))" mediactl_access_log_dropped_total)
 [ "${DROPPED:-x}" = 0 ] || { log "the access log dropped ${DROPPED:-?} lines"; FAILED=1; }
 
 median() { tr ' ' '\n' <<<"$1" | awk 'NF' | sort -n | awk '{ v[NR] = $1 } END { if (NR == 0) print "-"; else if (NR % 2) print v[(NR + 1) / 2]; else print (v[NR / 2] + v[NR / 2 + 1]) / 2 }'; }

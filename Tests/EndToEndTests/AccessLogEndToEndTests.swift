@@ -39,9 +39,9 @@ struct AccessLogEndToEndTests {
             case "duration_us", "origin_us":
                 out[key] = (value as? Int).map { $0 >= 0 ? "<us>" : "\($0)" } ?? "\(value)"
             case "request_id":
-                // Made here (8 hex, -, 12 hex counter) unless the client sent a well-formed one.
+                // Made here (5 base32, -, a 9-character base32 counter) unless the client sent a well-formed one.
                 let text = value as? String ?? ""
-                out[key] = text.range(of: "^[0-9a-f]{8}-[0-9a-f]{12}$", options: .regularExpression) != nil ? "<made>" : text
+                out[key] = text.range(of: "^[0-9a-v]{5}-[0-9a-v]{9}$", options: .regularExpression) != nil ? "<made>" : text
             case "partition", "path_digest":
                 let text = value as? String ?? ""
                 out[key] = text.range(of: "^[0-9a-f]{64}$", options: .regularExpression) != nil ? "<hex64>" : text

@@ -16,7 +16,7 @@ import Testing
         #expect(given.header("X-Request-Id") == "bff-0a1b2c")
         let made = try world.get("/catalog/coins-1fea11f1.jpg", headers: [("X-Request-Id", "no spaces allowed")])
         let madeID = try #require(made.header("X-Request-Id"))
-        #expect(madeID.range(of: "^[0-9a-f]{8}-[0-9a-f]{12}$", options: .regularExpression) != nil, "\(madeID)")
+        #expect(madeID.range(of: "^[0-9a-v]{5}-[0-9a-v]{9}$", options: .regularExpression) != nil, "\(madeID)")
         _ = try world.get("/receipts/r-1.png", token: "secret-token-77")
         _ = world.origin.accessLog(prefix: "/catalog/", count: 2)
         let origin = world.origin.rawAccessLog

@@ -133,7 +133,7 @@ import Testing
 
                 SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.
 
-                Exit status: 0 stopped by SIGINT or SIGTERM, 1 an internal failure (admin token, signal handling), 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error.
+                Exit status: 0 stopped by SIGINT or SIGTERM, 1 an internal failure (admin token, signal handling), 2 unusable input (unreadable file, bad policy, a state directory that cannot be created or used, a port in use), 64 usage error.
 
                 """)
     }

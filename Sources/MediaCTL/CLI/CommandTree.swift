@@ -71,8 +71,8 @@ public enum CommandTree {
         "Exit status: 0 ok, 1 violations or failed check, 2 unusable input (unreadable file, bad policy), 64 usage error."
 
     /// The exit-status line of one command: what 0 and 1 mean for it (`nil`: 1 is not used).
-    static func exitCodes(ok: String, failure: String?) -> String {
-        "Exit status: 0 \(ok)" + (failure.map { ", 1 \($0)" } ?? "")
-            + ", 2 unusable input (unreadable file, bad policy, missing state directory), 64 usage error."
+    static func exitCodes(ok: String, failure: String?,
+                          unusable: String = "unreadable file, bad policy, missing state directory") -> String {
+        "Exit status: 0 \(ok)" + (failure.map { ", 1 \($0)" } ?? "") + ", 2 unusable input (\(unusable)), 64 usage error."
     }
 }

@@ -28,6 +28,7 @@ public final class RequestMetrics: Sendable {
         /// The outcome of an answer with `status` and `Cache-Status` value `cacheStatus` (``AccessLogCacheOutcome``).
         public static func of(cacheStatus: String?, status: HTTPStatus) -> Outcome {
             if status.code >= 500 { return .error }
+            if let cacheStatus, isFreshHit(cacheStatus) { return .hit }
             switch AccessLogCacheOutcome.of(cacheStatus: cacheStatus, status: status.code) {
             case .hit: return .hit
             case .stale: return .stale
@@ -38,12 +39,30 @@ public final class RequestMetrics: Sendable {
         }
     }
 
+    /// Whether `cacheStatus` is exactly `mediactl; hit; ttl=<digits>`: the memory-hit path's answer, told apart without
+    /// parsing every parameter (a stale hit has a `-` or a `detail`).
+    @inline(__always)
+    static func isFreshHit(_ cacheStatus: String) -> Bool {
+        var text = cacheStatus
+        return text.withUTF8 { bytes in
+            let prefix = freshHitPrefix
+            guard bytes.count > prefix.count, bytes.count <= prefix.count + 10 else { return false }
+            for index in 0..<prefix.count where bytes[index] != prefix[index] { return false }
+            for index in prefix.count..<bytes.count where !(48...57).contains(bytes[index]) { return false }
+            return true
+        }
+    }
+
+    private static let freshHitPrefix = Array("mediactl; hit; ttl=".utf8)
+
     /// The histograms of one tier, by ``Outcome`` (in `allCases` order).
     final class TierHistograms: Sendable {
         let byOutcome = Outcome.allCases.map { _ in LatencyHistogram() }
     }
 
     private let known: [String: TierHistograms]
+    /// ``known`` as a list: a few short names compare faster than a hash (the request path looks one up per answer).
+    private let knownList: [(name: String, histograms: TierHistograms)]
     private let added = Mutex<[String: TierHistograms]>([:])
     private let statusClasses = (1...5).map { _ in LatencyHistogram.Cell() }
 
@@ -52,6 +71,7 @@ public final class RequestMetrics: Sendable {
         var table: [String: TierHistograms] = ["": TierHistograms()]
         for tier in tiers { table[tier] = TierHistograms() }
         known = table
+        knownList = table.map { ($0.key, $0.value) }
     }
 
     /// Records one answer: its tier (`nil` without a route), `Cache-Status`, status and duration in microseconds.
@@ -63,7 +83,7 @@ public final class RequestMetrics: Sendable {
     }
 
     private func histograms(_ tier: String) -> TierHistograms {
-        if let histograms = known[tier] { return histograms }
+        for entry in knownList where entry.name == tier { return entry.histograms }
         return added.withLock { table in
             if let histograms = table[tier] { return histograms }
             let histograms = TierHistograms()

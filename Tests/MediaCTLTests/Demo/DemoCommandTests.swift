@@ -11,10 +11,17 @@ import Testing
     static func rows(_ stdout: String) -> [[String]] {
         let lines = stdout.split(separator: "\n", omittingEmptySubsequences: false).map(String.init)
         guard let rule = lines.firstIndex(where: { $0.hasPrefix("--  ---") }) else { return [] }
-        return lines[(rule + 1)...].prefix { !$0.isEmpty }.map { line in
+        let cells = lines[(rule + 1)...].prefix { !$0.isEmpty }.map { line in
             line.split(separator: "  ", omittingEmptySubsequences: true).map {
                 $0.trimmingCharacters(in: .whitespaces)
             }
+        }
+        // Two lines per request (DemoTable): `# request user status bytes note`, then `Cache-Status storage`; the row in
+        // the order `# request user status Cache-Status storage bytes note`.
+        return stride(from: 0, to: cells.count - 1, by: 2).map { index in
+            let first = cells[index], second = cells[index + 1]
+            guard first.count == 6, second.count == 2 else { return first + second }
+            return [first[0], first[1], first[2], first[3], second[0], second[1], first[4], first[5]]
         }
     }
 

@@ -14,10 +14,13 @@ import Testing
         ]
         #expect(
             DemoTable.render(rows) == """
-                 #  request         user  status  Cache-Status                    storage                         bytes  what it shows
-                --  --------------  ----  ------  ------------------------------  ------------------------------  -----  -------------
-                 1  /catalog/a.jpg  U1       200  mediactl; fwd=uri-miss; stored  disk                             1234  first
-                10  /r/b.png        anon     401  -                               refused (credentials-required)      7  no token
+                 #  request         user  status  bytes  what it shows
+                    Cache-Status                    storage
+                --  --------------  ----  ------  -----  -------------
+                 1  /catalog/a.jpg  U1       200   1234  first
+                    mediactl; fwd=uri-miss; stored  disk
+                10  /r/b.png        anon     401      7  no token
+                    -                               refused (credentials-required)
 
                 """)
     }

@@ -100,7 +100,9 @@ public struct ServeOptions: MediaCommand {
         ],
         notes: [
             "SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.",
-            CommandTree.exitCodes(ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)"),
+            CommandTree.exitCodes(
+                ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)",
+                unusable: "unreadable file, bad policy, a state directory that cannot be created or used, a port in use"),
         ],
         defaults: { ServeOptions() })
 
