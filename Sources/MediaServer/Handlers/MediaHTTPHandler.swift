@@ -133,11 +133,22 @@ public struct MediaHTTPHandler: HTTPHandling {
                                       status: response.status, microseconds: microseconds)
         guard let log, log.writes(response.status.code >= 500 ? .warn : .debug) else { return }
         let outcome = RequestMetrics.Outcome.of(cacheStatus: response.outcome.cacheStatus, status: response.status)
-        let problem = response.status.code >= 400 ? response.outcome.reason.map { " \($0)" } ?? "" : ""
+        let problem = response.status.code >= 400 ? Self.problemCode(response).map { " \($0)" } ?? "" : ""
         log.log(response.status.code >= 500 ? .warn : .debug,
                 "answered \(response.status.code)\(problem) (\(outcome.rawValue)) on route \(response.outcome.route ?? "none") "
                     + "(tier \(response.outcome.tier ?? "none")) in \(microseconds) µs",
                 requestID: requestID)
+    }
+
+    /// The `code` of a problem+json answer (its body starts `{"code":"…"`, ``MediaCore/ProblemDetails/json``), else
+    /// `nil`; read only for a line about to be logged.
+    static func problemCode(_ response: ServiceResponse) -> String? {
+        let prefix = Array(#"{"code":""#.utf8)
+        let body = response.body
+        guard body.count > prefix.count, body.starts(with: prefix) else { return nil }
+        let rest = body[prefix.count...]
+        guard let end = rest.firstIndex(of: UInt8(ascii: "\"")), end - rest.startIndex <= 64 else { return nil }
+        return String(decoding: rest[..<end], as: UTF8.self)
     }
 
     /// A request refused from its head alone, before the server reads its body (``MediaService/MediaService/refusalBeforeBody(_:)``):

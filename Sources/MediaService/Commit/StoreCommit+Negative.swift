@@ -45,6 +45,8 @@ extension StoreCommit {
                 }
             }
         }
+        // Stale on arrival (`max-age=0`, an `Expires` in the past): nothing to keep, and nothing to revalidate with.
+        if case .storable(0) = storability { storability = .notStorable(StorageReason("stale-on-arrival")) }
         let ttl = if case .storable(let seconds) = storability { seconds } else { 0 }
         var own = HTTPFields()
         own.append(.contentType, "application/problem+json")

@@ -16,6 +16,8 @@
 /// | `fwd=…` with `detail=stale-if-error` (origin failed, stored response served) | `stale` |
 /// | `fwd=stale` or `fwd=request` with `fwd-status=304` (stored response validated and reused) | `revalidated` |
 /// | any other `fwd=…` (fetched: stored or not, a pass-through method) | `miss` |
+/// | neither `hit` nor `fwd`, status ≥ 400 | `refused` |
+/// | neither `hit` nor `fwd` (a variant derived from a stored source: made here, nothing forwarded) | `miss` |
 public enum AccessLogCacheOutcome: String, Sendable, Hashable, CaseIterable {
     case hit, stale, miss, coalesced, revalidated, refused
 
@@ -90,7 +92,10 @@ public enum AccessLogCacheOutcome: String, Sendable, Hashable, CaseIterable {
                 if forwardStatus304 && forwardRevalidates { return .revalidated }
                 return .miss
             }
-            return status >= 400 ? .refused : nil
+            if status >= 400 { return .refused }
+            // A `Cache-Status` with neither `hit` nor `fwd`: a variant derived here from a stored source (nothing was
+            // forwarded, but the answer was made, not found stored).
+            return .miss
         }
     }
 }

@@ -27,11 +27,12 @@ public final class RequestMetrics: Sendable {
 
         /// The outcome of an answer with `status` and `Cache-Status` value `cacheStatus` (``AccessLogCacheOutcome``).
         public static func of(cacheStatus: String?, status: HTTPStatus) -> Outcome {
-            if status.code >= 500 { return .error }
             if let cacheStatus, isFreshHit(cacheStatus) { return .hit }
+            // A stored response served (a negative entry's 404 or 502 included) counts as the cache's, whatever its status.
             switch AccessLogCacheOutcome.of(cacheStatus: cacheStatus, status: status.code) {
             case .hit: return .hit
             case .stale: return .stale
+            case _ where status.code >= 500: return .error
             case .refused: return .refused
             case .miss, .coalesced, .revalidated: return status.code >= 400 ? .refused : .miss
             case nil: return .none

@@ -110,6 +110,8 @@ import Testing
                                 for: "http://origin.test/catalog/secret.jpg")
         harness.origin.setReply(.init(status: 404, fields: HTTPFields([("Cache-Control", "max-age=10"), ("Age", "4")])),
                                 for: "http://origin.test/catalog/brief.jpg")
+        harness.origin.setReply(.init(status: 404, fields: HTTPFields([("Expires", "Thu, 01 Jan 1970 00:00:00 GMT")])),
+                                for: "http://origin.test/catalog/expired.jpg")
         let secret = await harness.get("/catalog/secret.jpg")
         #expect(secret.status == 404)
         #expect(secret.fields[.cacheStatus] == "mediactl; fwd=uri-miss; fwd-status=404; detail=response-no-store")
@@ -117,7 +119,13 @@ import Testing
         let brief = await harness.get("/catalog/brief.jpg")
         #expect(brief.fields[.cacheStatus] == "mediactl; fwd=uri-miss; fwd-status=404; ttl=6; stored; detail=disk")
         #expect(brief.fields[.cacheControl] == "max-age=6")
-        #expect(harness.origin.requests.count == 3)
+        // Stale on arrival: not stored at all (no ttl-0 entry rewritten on every request).
+        for _ in 0..<2 {
+            #expect(await harness.get("/catalog/expired.jpg").fields[.cacheStatus]
+                == "mediactl; fwd=uri-miss; fwd-status=404; detail=stale-on-arrival")
+        }
+        #expect(harness.origin.requests.count == 5)
+        #expect(try harness.auditRecords().filter { $0.event == .store }.count == 1)
     }
 
     @Test func aRefusedNonImageIsRememberedForItsOwnLifetime() async throws {

@@ -23,6 +23,9 @@ import Testing
             (nil, 502, .error),
             ("mediactl; fwd=uri-miss; fwd-status=503", 502, .error),
             (nil, 204, .none),
+            // A stored 502 (a remembered refusal) served from storage is a hit; a variant made from a stored source a miss.
+            ("mediactl; hit; ttl=30", 502, .hit),
+            ("mediactl; ttl=28; stored; detail=disk", 200, .miss),
         ]
         for (cacheStatus, status, outcome) in cases {
             #expect(RequestMetrics.Outcome.of(cacheStatus: cacheStatus, status: status) == outcome, "\(cacheStatus ?? "nil") \(status)")
