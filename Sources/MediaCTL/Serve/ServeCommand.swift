@@ -150,6 +150,21 @@ public struct ServeCommand: Sendable {
         if configuration.until == nil {
             signals = try Self.watch([SIGINT, SIGTERM, SIGHUP] + (options.accessLog == nil ? [] : [SIGUSR1]))
         }
+        // A port in use fails now, before the state directory and its audit log are opened (no start/stop records).
+        do throws(HTTPServerError) {
+            try HTTPServer.probe(host: host, port: Int(options.listen.port))
+        } catch {
+            signals?.cancel()
+            throw Self.listenError(error, address: options.listen, what: "--listen")
+        }
+        if let admin = options.adminListen {
+            do throws(HTTPServerError) {
+                try HTTPServer.probe(host: adminHost ?? admin.host, port: Int(admin.port))
+            } catch {
+                signals?.cancel()
+                throw Self.listenError(error, address: admin, what: "--admin-listen")
+            }
+        }
         let service: MediaService
         do {
             service = try ServiceSetup.openService(

@@ -302,7 +302,7 @@ import Testing
         #expect(run.stderr == expected.errors.map { "mediactl: \($0.description)\n" }.joined())
     }
 
-    @Test func portInUseExits2AfterClosingTheService() async throws {
+    @Test func portInUseExits2BeforeOpeningTheState() async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let origin = try TestOrigin()
@@ -318,8 +318,28 @@ import Testing
         #expect(status == .unusableInput)
         #expect(out.text == "")
         #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (--listen): Address already in use\n")
-        #expect(try AuditReader.records(directory: state + "/audit").map(\.event).filter({ $0 != .policy }) == [.start, .stop])
+        // Found before the state directory is opened: no audit log, so no start/policy/stop records of a start that failed.
+        #expect(!FileManager.default.fileExists(atPath: state + "/audit"))
         #expect(try ServeStateFile.read(stateDirectory: state) == nil)
+        await origin.stop()
+    }
+
+    @Test func adminPortInUseExits2BeforeOpeningTheState() async throws {
+        let directory = try TemporaryDirectory()
+        defer { directory.remove() }
+        let origin = try TestOrigin()
+        let policies = try origin.writePolicies(in: directory)
+        let state = directory.path + "/state"
+        let out = CapturedOutput()
+        let err = CapturedOutput()
+        let options = ServeOptions(
+            listen: ListenAddress(host: "127.0.0.1", port: 0), policiesDirectory: policies, stateDirectory: state,
+            adminListen: ListenAddress(host: "127.0.0.1", port: UInt16(origin.port)))
+        let status = await ServeCommand(options: options, configuration: .init(until: { "never" })).run(
+            context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        #expect(status == .unusableInput)
+        #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (--admin-listen): Address already in use\n")
+        #expect(!FileManager.default.fileExists(atPath: state + "/audit"))
         await origin.stop()
     }
 
