@@ -114,8 +114,6 @@ enum PurgeFanOut {
         return .failure
     }
 
-    static func entries(_ count: Int) -> String { "\(count) \(count == 1 ? "entry" : "entries")" }
-
     struct Failure: Error, Hashable { let reason: String }
 
     /// The admin token in a replica's token source (its state directory or a serve.json): a replica-level failure

@@ -151,18 +151,14 @@ public struct ServeCommand: Sendable {
             signals = try Self.watch([SIGINT, SIGTERM, SIGHUP] + (options.accessLog == nil ? [] : [SIGUSR1]))
         }
         // A port in use fails now, before the state directory and its audit log are opened (no start/stop records).
-        do throws(HTTPServerError) {
-            try HTTPServer.probe(host: host, port: Int(options.listen.port))
-        } catch {
-            signals?.cancel()
-            throw Self.listenError(error, address: options.listen, what: "--listen")
-        }
-        if let admin = options.adminListen {
+        var listeners = [(address: options.listen, host: host, flag: "--listen")]
+        if let admin = options.adminListen { listeners.append((admin, adminHost ?? admin.host, "--admin-listen")) }
+        for listener in listeners {
             do throws(HTTPServerError) {
-                try HTTPServer.probe(host: adminHost ?? admin.host, port: Int(admin.port))
+                try HTTPServer.probe(host: listener.host, port: Int(listener.address.port))
             } catch {
                 signals?.cancel()
-                throw Self.listenError(error, address: admin, what: "--admin-listen")
+                throw Self.listenError(error, address: listener.address, what: listener.flag)
             }
         }
         let service: MediaService

@@ -66,13 +66,19 @@ extension PolicyFileDecoder {
 
     /// `subjectHeader` (a route): a field name that is not one the pipeline or HTTP framing owns.
     mutating func subjectHeader(_ value: PolicyJSON, at path: String) -> String? {
-        let allowed = "a field name (RFC 9110 token, at most 64 characters) such as \"Mediactl-Subject\", not a field HTTP or the cache owns"
+        fieldName(value, at: path, reserved: Self.reservedFieldNames,
+                  allowed: "a field name (RFC 9110 token, at most 64 characters) such as \"Mediactl-Subject\", not a field HTTP or the cache owns")
+    }
+
+    /// A field name (RFC 9110 token, at most 64 characters) that is not one of `reserved` (lower case): reported with
+    /// `allowed` as `… is not a field name` or `… is a field HTTP or the cache owns` (`subjectHeader`, `tagHeader`).
+    mutating func fieldName(_ value: PolicyJSON, at path: String, reserved: Set<String>, allowed: String) -> String? {
         guard let name = string(value, at: path, allowed: allowed) else { return nil }
         guard PolicyText.isFieldName(name) else {
             report(.invalidValue, path, value: value, problem: "\(value.rendered) is not a field name", allowed: allowed)
             return nil
         }
-        guard !Self.reservedFieldNames.contains(name.lowercased()) else {
+        guard !reserved.contains(name.lowercased()) else {
             report(.invalidValue, path, value: value, problem: "\(value.rendered) is a field HTTP or the cache owns", allowed: allowed)
             return nil
         }

@@ -2,17 +2,8 @@ extension PolicyFileDecoder {
     /// `tagHeader` (a tier): the response field the origin names its cache tags in (`"Surrogate-Key"`), not one that
     /// HTTP framing, caching or the answer's representation owns.
     mutating func tagHeader(_ value: PolicyJSON, at path: String) -> String? {
-        let allowed = "a response field name (RFC 9110 token, at most 64 characters) such as \"Surrogate-Key\" or \"Cache-Tag\", not a field HTTP or the cache owns"
-        guard let name = string(value, at: path, allowed: allowed) else { return nil }
-        guard PolicyText.isFieldName(name) else {
-            report(.invalidValue, path, value: value, problem: "\(value.rendered) is not a field name", allowed: allowed)
-            return nil
-        }
-        guard !Self.reservedResponseFieldNames.contains(name.lowercased()) else {
-            report(.invalidValue, path, value: value, problem: "\(value.rendered) is a field HTTP or the cache owns", allowed: allowed)
-            return nil
-        }
-        return name
+        fieldName(value, at: path, reserved: Self.reservedResponseFieldNames,
+                  allowed: "a response field name (RFC 9110 token, at most 64 characters) such as \"Surrogate-Key\" or \"Cache-Tag\", not a field HTTP or the cache owns")
     }
 
     /// Response fields a `tagHeader` may not name (lower case): they frame, validate, describe or govern the answer.

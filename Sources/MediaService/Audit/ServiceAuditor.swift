@@ -161,6 +161,12 @@ final class ServiceAuditor: Sendable {
         _ = try log.append(contentsOf: batch)
     }
 
+    /// Appends the summary of a soft purge (`purge-tag-soft`, no key): how many stored responses it marked stale (each
+    /// audited `update` `soft-purge` as it was rewritten) and the tag's keyed digest.
+    func softPurgeSummary(count: Int, tag: String) throws {
+        _ = try log.append(AuditEntry(event: .purge, reason: .purgeTagSoft, count: count, tag: try? AuditDigest(hex: tag)))
+    }
+
     /// Appends the `evict` of a disk entry left by an earlier process in the folder of `tier`, which the
     /// current policies no longer keep on disk (reason `tier-storage-changed`; ``UnownedTierFolders``).
     func evictUnowned(_ metadata: EntryMetadata, tier: String, reason: String = "tier-storage-changed") {

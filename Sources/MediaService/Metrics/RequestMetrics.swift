@@ -61,9 +61,9 @@ public final class RequestMetrics: Sendable {
         let byOutcome = Outcome.allCases.map { _ in LatencyHistogram() }
     }
 
-    private let known: [String: TierHistograms]
-    /// ``known`` as a list: a few short names compare faster than a hash (the request path looks one up per answer).
-    private let knownList: [(name: String, histograms: TierHistograms)]
+    /// The tiers at start (and `""`), as a list: a few short names compare faster than a hash (the request path looks
+    /// one up per answer).
+    private let known: [(name: String, histograms: TierHistograms)]
     private let added = Mutex<[String: TierHistograms]>([:])
     private let statusClasses = (1...5).map { _ in LatencyHistogram.Cell() }
 
@@ -71,8 +71,7 @@ public final class RequestMetrics: Sendable {
     public init(tiers: some Sequence<String>) {
         var table: [String: TierHistograms] = ["": TierHistograms()]
         for tier in tiers { table[tier] = TierHistograms() }
-        known = table
-        knownList = table.map { ($0.key, $0.value) }
+        known = table.map { ($0.key, $0.value) }
     }
 
     /// Records one answer: its tier (`nil` without a route), `Cache-Status`, status and duration in microseconds.
@@ -84,7 +83,7 @@ public final class RequestMetrics: Sendable {
     }
 
     private func histograms(_ tier: String) -> TierHistograms {
-        for entry in knownList where entry.name == tier { return entry.histograms }
+        for entry in known where entry.name == tier { return entry.histograms }
         return added.withLock { table in
             if let histograms = table[tier] { return histograms }
             let histograms = TierHistograms()
@@ -111,7 +110,7 @@ public final class RequestMetrics: Sendable {
             "# HELP mediactl_request_duration_seconds Time from a request's arrival to its answer on the public listener, by tier (empty: no route) and outcome: hit, miss (fetched, revalidated or joined another request's fetch), stale, refused (4xx without a stored response), error (5xx), none (a CORS preflight).",
             "# TYPE mediactl_request_duration_seconds histogram",
         ]
-        let table = known.merging(added.withLock { $0 }) { first, _ in first }
+        let table = Dictionary(known, uniquingKeysWith: { first, _ in first }).merging(added.withLock { $0 }) { first, _ in first }
         for tier in table.keys.sorted() {
             for (outcome, histogram) in zip(Outcome.allCases, table[tier]!.byOutcome) where histogram.count > 0 {
                 lines += histogram.lines(name: "mediactl_request_duration_seconds",

@@ -29,8 +29,7 @@ extension MediaService {
                 for key in keys.sorted() where markStale(key, in: runtime, now: time) { marked += 1 }
             }
             do {
-                _ = try auditor.log.append(AuditEntry(event: .purge, reason: .purgeTagSoft, count: marked,
-                                                      tag: try? AuditDigest(hex: tagDigest)))
+                try auditor.softPurgeSummary(count: marked, tag: tagDigest)
             } catch {
                 throw ServiceError(.audit, "the soft purge of \(marked) entries could not be recorded: \(error)")
             }

@@ -302,7 +302,10 @@ import Testing
         #expect(run.stderr == expected.errors.map { "mediactl: \($0.description)\n" }.joined())
     }
 
-    @Test func portInUseExits2BeforeOpeningTheState() async throws {
+    /// Both ports in use, one at a time: exit 2 naming the flag, found before the state directory is opened (no audit
+    /// log, so no start/policy/stop records of a start that failed), nothing on stdout, no serve.json.
+    @Test(arguments: ["--listen", "--admin-listen"])
+    func portInUseExits2BeforeOpeningTheState(_ flag: String) async throws {
         let directory = try TemporaryDirectory()
         defer { directory.remove() }
         let origin = try TestOrigin()
@@ -310,36 +313,18 @@ import Testing
         let state = directory.path + "/state"
         let out = CapturedOutput()
         let err = CapturedOutput()
+        let taken = ListenAddress(host: "127.0.0.1", port: UInt16(origin.port))
+        let free = ListenAddress(host: "127.0.0.1", port: 0)
         let options = ServeOptions(
-            listen: ListenAddress(host: "127.0.0.1", port: UInt16(origin.port)), policiesDirectory: policies,
-            stateDirectory: state, adminListen: ListenAddress(host: "127.0.0.1", port: 0))
+            listen: flag == "--listen" ? taken : free, policiesDirectory: policies, stateDirectory: state,
+            adminListen: flag == "--listen" ? free : taken)
         let status = await ServeCommand(options: options, configuration: .init(until: { "never" })).run(
             context: CommandContext(stdout: out, stderr: err, environment: [:]))
         #expect(status == .unusableInput)
         #expect(out.text == "")
-        #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (--listen): Address already in use\n")
-        // Found before the state directory is opened: no audit log, so no start/policy/stop records of a start that failed.
+        #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (\(flag)): Address already in use\n")
         #expect(!FileManager.default.fileExists(atPath: state + "/audit"))
         #expect(try ServeStateFile.read(stateDirectory: state) == nil)
-        await origin.stop()
-    }
-
-    @Test func adminPortInUseExits2BeforeOpeningTheState() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let origin = try TestOrigin()
-        let policies = try origin.writePolicies(in: directory)
-        let state = directory.path + "/state"
-        let out = CapturedOutput()
-        let err = CapturedOutput()
-        let options = ServeOptions(
-            listen: ListenAddress(host: "127.0.0.1", port: 0), policiesDirectory: policies, stateDirectory: state,
-            adminListen: ListenAddress(host: "127.0.0.1", port: UInt16(origin.port)))
-        let status = await ServeCommand(options: options, configuration: .init(until: { "never" })).run(
-            context: CommandContext(stdout: out, stderr: err, environment: [:]))
-        #expect(status == .unusableInput)
-        #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (--admin-listen): Address already in use\n")
-        #expect(!FileManager.default.fileExists(atPath: state + "/audit"))
         await origin.stop()
     }
 
