@@ -81,6 +81,10 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
             ["serve", "--event-loops", "+2"], "invalid --event-loops '+2': expected a whole number from 1 to 256", ["serve"]),
         UsageCase(
             ["serve", "--event-loops", "two"], "invalid --event-loops 'two': expected a whole number from 1 to 256", ["serve"]),
+        UsageCase(["serve", "--log-format", "xml"], "invalid --log-format 'xml': expected text or json", ["serve"]),
+        UsageCase(
+            ["serve", "--log-level", "verbose"], "invalid --log-level 'verbose': expected debug, info, warn or error", ["serve"]),
+        UsageCase(["serve", "--log-level", "INFO"], "invalid --log-level 'INFO': expected debug, info, warn or error", ["serve"]),
         UsageCase(["serve", "--listen", "localhost"], "invalid --listen 'localhost': expected HOST:PORT", ["serve"]),
         UsageCase(["serve", "--listen", ":8080"], "invalid --listen ':8080': host is empty", ["serve"]),
         UsageCase(["serve", "--listen", "[]:8080"], "invalid --listen '[]:8080': host is empty", ["serve"]),
