@@ -2,6 +2,8 @@
     import Glibc
 #endif
 
+import MediaCore
+
 /// Reads a file that holds secrets the way ssh reads a private key: it must be a regular file that neither
 /// its group nor others may read or write (`mode & 077 == 0`, e.g. `chmod 600`), at most
 /// ``maximumBytes`` long.
@@ -17,7 +19,7 @@ public enum SecretFile {
     public static func read(_ path: String) throws(SecretFileError) -> [UInt8] {
         let descriptor = open(path, O_RDONLY | O_CLOEXEC | O_NOFOLLOW)
         guard descriptor >= 0 else {
-            let reason = errno == ENOENT ? "does not exist" : errno == ELOOP ? "is a symbolic link" : "cannot be opened (errno \(errno))"
+            let reason = errno == ENOENT ? "does not exist" : errno == ELOOP ? "is a symbolic link" : "cannot be opened: \(SystemErrorText.current)"
             throw SecretFileError(.unreadable, file: path, problem: reason, allowed: modeAllowed)
         }
         defer { close(descriptor) }
@@ -43,7 +45,7 @@ public enum SecretFile {
             }
             if count < 0 && errno == EINTR { continue }
             guard count >= 0 else {
-                throw SecretFileError(.unreadable, file: path, problem: "cannot be read (errno \(errno))", allowed: modeAllowed)
+                throw SecretFileError(.unreadable, file: path, problem: "cannot be read: \(SystemErrorText.current)", allowed: modeAllowed)
             }
             if count == 0 { break }
             total += count

@@ -77,12 +77,12 @@ import Testing
         let (context, _, _) = Self.context()
         let path = directory.path + "/missing/body.jpg"
         let error = #expect(throws: CommandError.self) { try BodyOutput.write([1], toPath: path, context: context) }
-        #expect(error?.message == "cannot write '\(path)': No such file or directory")
+        #expect(error?.message == "cannot write '\(path)': No such file or directory (errno 2)")
         #expect(error?.code == .unwritableFile)
         #expect(error?.exitCode == .unusableInput)
         let folder = #expect(throws: CommandError.self) {
             try BodyOutput.write([1], toPath: directory.path, context: context)
         }
-        #expect(folder?.message == "cannot write '\(directory.path)': Is a directory")
+        #expect(folder?.message == "cannot write '\(directory.path)': Is a directory (errno 21)")
     }
 }

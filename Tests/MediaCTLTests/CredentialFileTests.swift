@@ -50,7 +50,7 @@ import Testing
         defer { directory.remove() }
         let missing = directory.path + "/missing"
         let error = #expect(throws: CommandError.self) { try CredentialFile.readToken(atPath: missing) }
-        #expect(error?.message == "cannot read credential file '\(missing)': No such file or directory")
+        #expect(error?.message == "cannot read credential file '\(missing)': No such file or directory (errno 2)")
         #expect(error?.code == .unreadableFile)
         #expect(error?.exitCode == .unusableInput)
         let folder = #expect(throws: CommandError.self) { try CredentialFile.readToken(atPath: directory.path) }

@@ -1,3 +1,4 @@
+import MediaCore
 import Glibc
 
 /// Thin POSIX socket helpers for the server (IPv4 and IPv6, no name resolution).
@@ -58,7 +59,7 @@ enum Socket {
 
     static func failure(_ code: HTTPServerError.Code, _ what: String) -> HTTPServerError {
         let number = errno
-        return HTTPServerError(code: code, message: "\(what): \(String(cString: strerror(number)))", errno: number)
+        return HTTPServerError(code: code, message: "\(what): \(SystemErrorText.describe(number))", errno: number)
     }
 
     /// The address text and port of an IPv4/IPv6 socket address.

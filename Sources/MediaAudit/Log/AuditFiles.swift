@@ -1,3 +1,4 @@
+import MediaCore
 import Foundation
 import Glibc
 
@@ -62,7 +63,7 @@ enum AuditFiles {
     }
 
     static func ioError(_ call: String, _ path: String, _ code: Int32 = errno) -> AuditError {
-        AuditError(.io, "\(call) \(path): \(String(cString: strerror(code))) (errno \(code))", errno: code,
+        AuditError(.io, "\(call) \(path): \(SystemErrorText.describe(code))", errno: code,
                    operation: "\(call) \(path)")
     }
 

@@ -12,7 +12,8 @@ import MediaService
 /// - an invalid policy set: each problem exactly as `mediactl policy check` prints it (file, key path,
 ///   problem, allowed values), then `reload failed: N problem(s) in DIR; the policies in force stay (sha256 …)`
 ///   (exit 1);
-/// - the service failed the reload: `the service at HOST:PORT failed the reload: 500 reload-failed: …` (exit 1);
+/// - the service failed the swap: `the service at HOST:PORT failed the reload: cannot open the stores of tier t: …;
+///   the policies in force stay` (the service's reason, exit 1);
 /// - no service, no admin listener, a stale token: as ``PurgeCommand`` (exit 2).
 public enum ReloadCommand {
     public static func run(_ options: ReloadOptions, context: CommandContext, client: PurgeClient) async -> ExitCode {
@@ -56,6 +57,9 @@ public enum ReloadCommand {
         if answer.status == 422, code == "invalid-policy" {
             for problem in json?["problems"] as? [String] ?? [] { context.diagnose(problem) }
             throw CommandError(.reloadRefused, detail, exitCode: .failure)
+        }
+        if answer.status == 500, code == "reload-failed" {
+            throw CommandError(.serviceRefused, "the service at \(listen) failed the reload: \(detail)", exitCode: .failure)
         }
         let exitCode: ExitCode = [400, 401, 404, 413].contains(answer.status) ? .unusableInput : .failure
         throw CommandError(

@@ -67,7 +67,7 @@ public struct ServeStateFile: Codable, Hashable, Sendable, CustomStringConvertib
         let data = (try? encoder.encode(self)) ?? Data()
         try FileAccess.writeFile([UInt8](data) + [0x0A], to: temporary)
         guard rename(temporary, path) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemErrorText.current
             unlink(temporary)
             throw CommandError(.unwritableFile, "cannot write '\(path)': \(reason)", exitCode: .unusableInput)
         }

@@ -157,7 +157,7 @@ public enum WarmCommand {
             let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
             if count < 0 {
                 if errno == EINTR { continue }
-                throw CommandError(.unreadableFile, "cannot read the warm list from standard input: \(String(cString: strerror(errno)))",
+                throw CommandError(.unreadableFile, "cannot read the warm list from standard input: \(SystemErrorText.current)",
                                    exitCode: .unusableInput)
             }
             if count == 0 { return bytes }

@@ -1,3 +1,4 @@
+import MediaCore
 import Foundation
 import HTTPServer
 import MediaAudit
@@ -81,7 +82,7 @@ extension DemoCommand {
         let made = template.withUnsafeMutableBufferPointer { buffer in mkdtemp(buffer.baseAddress!) }
         guard let made else {
             throw CommandError(
-                .unwritableFile, "cannot create a temporary directory in '\(parent)': \(String(cString: strerror(errno)))",
+                .unwritableFile, "cannot create a temporary directory in '\(parent)': \(SystemErrorText.current)",
                 exitCode: .unusableInput)
         }
         return String(cString: made)

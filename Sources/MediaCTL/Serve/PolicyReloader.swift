@@ -73,7 +73,8 @@ final class PolicyReloader: Sendable {
                 underscoreNames?.replace(with: loaded.policies.forwardedUnderscoreNames)
                 return .reloaded(report, routes: loaded.policies.routes.count, tiers: loaded.policies.tiers.count)
             } catch {
-                return .failed("reload failed: \(error)")
+                // The service's own words (ServiceError's context, without its code): they say which set is in force.
+                return .failed((error as? ServiceError)?.context ?? "\(error)")
             }
         }
     }
@@ -84,7 +85,7 @@ final class PolicyReloader: Sendable {
             for problem in problems { log.log(.warn, problem) }
             log.log(.warn, "\(trigger): \(summary)")
         case .failed(let message):
-            log.log(.warn, "\(trigger): \(message)")
+            log.log(.warn, "\(trigger): reload failed: \(message)")
         case .reloaded(let report, let routes, let tiers):
             log.log(.info, 
                 "\(trigger): policies reloaded (sha256 \(report.digest); \(routes) route\(routes == 1 ? "" : "s"), "

@@ -1,3 +1,4 @@
+import MediaCore
 import Foundation
 import HTTPServer
 import MediaAudit
@@ -161,6 +162,15 @@ public struct ServeCommand: Sendable {
                 throw Self.listenError(error, address: listener.address, what: listener.flag)
             }
         }
+        // So does an access log that cannot be opened.
+        if let path = options.accessLog {
+            do throws(AccessLogError) {
+                try AccessLog.probe(path: path)
+            } catch {
+                signals?.cancel()
+                throw CommandError(.unwritableFile, error.message, exitCode: .unusableInput)
+            }
+        }
         let service: MediaService
         do {
             service = try ServiceSetup.openService(
@@ -275,7 +285,7 @@ public struct ServeCommand: Sendable {
     /// `cannot listen on 127.0.0.1:8080 (--listen): Address already in use`, or
     /// `cannot listen on 127.0.0.1:9091 (--admin-listen): Address already in use`: the flag that chose the address.
     static func listenError(_ error: HTTPServerError, address: ListenAddress, what: String? = nil) -> CommandError {
-        let reason = error.errno != 0 ? String(cString: strerror(error.errno)) : error.message
+        let reason = error.errno != 0 ? SystemErrorText.describe(error.errno) : error.message
         let name = what.map { "\(address) (\($0))" } ?? "\(address)"
         return CommandError(.listenFailed, "cannot listen on \(name): \(reason)", exitCode: .unusableInput)
     }

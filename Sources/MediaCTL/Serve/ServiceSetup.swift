@@ -71,9 +71,7 @@ public enum ServiceSetup {
         var sources: [PolicyLoader.Source] = []
         for file in listed.files {
             guard let data = FileManager.default.contents(atPath: file) else {
-                return .failure(PolicyErrorList([PolicyError(
-                    .unreadable, file: file, keyPath: "", value: nil, problem: "cannot read the file",
-                    allowed: "a readable JSON file")]))
+                return .failure(PolicyErrorList([PolicyLoader.unreadableFile(file)]))
             }
             sources.append(PolicyLoader.Source(name: file, bytes: [UInt8](data)))
         }

@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 
 /// Reads and validates a policy directory (`Policies/*.json`) into a ``PolicySet``.
 ///
@@ -55,7 +56,8 @@ public struct PolicyLoader: Sendable {
         var isDirectory: ObjCBool = false
         let exists = manager.fileExists(atPath: trimmed, isDirectory: &isDirectory)
         guard exists, isDirectory.boolValue, let names = try? manager.contentsOfDirectory(atPath: trimmed) else {
-            let problem = !exists ? "does not exist" : !isDirectory.boolValue ? "is not a directory" : "cannot read the directory"
+            let problem = !exists ? "does not exist" : !isDirectory.boolValue ? "is not a directory"
+                : "cannot read the directory: \(Self.openFailure(trimmed, directory: true))"
             throw PolicyErrorList([PolicyError(
                 .unreadable, file: trimmed, keyPath: "", value: nil, problem: problem,
                 allowed: "a readable directory of *.json policy files")])
@@ -75,11 +77,23 @@ public struct PolicyLoader: Sendable {
             } else if let data = manager.contents(atPath: path) {
                 entries.append(.source(Source(name: path, bytes: [UInt8](data))))
             } else {
-                entries.append(.failed(PolicyError(
-                    .unreadable, file: path, keyPath: "", value: nil, problem: "cannot read the file",
-                    allowed: "a readable JSON file")))
+                entries.append(.failed(Self.unreadableFile(path)))
             }
         }
         return try load(entries: entries, directory: trimmed)
+    }
+
+    /// The problem of a policy file that could not be read: `cannot read the file: Permission denied (errno 13)`.
+    public static func unreadableFile(_ path: String) -> PolicyError {
+        PolicyError(.unreadable, file: path, keyPath: "", value: nil,
+                    problem: "cannot read the file: \(openFailure(path, directory: false))", allowed: "a readable JSON file")
+    }
+
+    /// Why `path` cannot be opened, in ``MediaCore/SystemErrorText`` wording, learnt by opening it again.
+    static func openFailure(_ path: String, directory: Bool) -> String {
+        let descriptor = open(path, O_RDONLY | O_CLOEXEC | (directory ? O_DIRECTORY : 0))
+        guard descriptor >= 0 else { return SystemErrorText.current }
+        close(descriptor)
+        return "the read failed"
     }
 }

@@ -85,6 +85,13 @@ public final class AccessLog: Sendable {
         }
     }
 
+    /// Opens `path` for appending (creating it 0640 when missing) and closes it again, so `serve` can refuse an
+    /// access log it cannot write before it opens the state directory and writes its start records. `-` passes.
+    /// - Throws: ``AccessLogError`` as ``init(path:format:configuration:)``.
+    public static func probe(path: String) throws(AccessLogError) {
+        try AccessLogFile(path: path).close()
+    }
+
     /// Both readings for a request taken up now, from one monotonic clock reading (the wall-clock time is
     /// derived with the offset the writer refreshes every batch, so it follows clock adjustments within one).
     public func start() -> AccessLogStart {

@@ -2,6 +2,8 @@
     import Glibc
 #endif
 
+import MediaCore
+
 /// Where access-log lines go: a file opened for appending (created 0640 when missing), or standard
 /// output for `--access-log -`. Not thread-safe: ``AccessLog`` calls it under its write lock.
 final class AccessLogFile {
@@ -60,7 +62,7 @@ final class AccessLogFile {
     private static func open(_ path: String) throws(AccessLogError) -> Int32 {
         let fd = Glibc.open(path, O_WRONLY | O_APPEND | O_CREAT | O_CLOEXEC, 0o640)
         guard fd >= 0 else {
-            throw AccessLogError("cannot open access log '\(path)': \(String(cString: strerror(errno)))")
+            throw AccessLogError("cannot open access log '\(path)': \(SystemErrorText.current)")
         }
         return fd
     }

@@ -1,3 +1,4 @@
+import MediaCore
 import Foundation
 import Synchronization
 
@@ -35,7 +36,7 @@ public final class SignalWatcher: Sendable {
     public init(_ signals: [Int32]) throws(SignalWatcherError) {
         var fds: [Int32] = [-1, -1]
         guard pipe(&fds) == 0 else {
-            throw SignalWatcherError("cannot create the signal pipe: \(String(cString: strerror(errno)))")
+            throw SignalWatcherError("cannot create the signal pipe: \(SystemErrorText.current)")
         }
         _ = fcntl(fds[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(fds[1], F_SETFD, FD_CLOEXEC)
@@ -63,7 +64,7 @@ public final class SignalWatcher: Sendable {
             sigemptyset(&action.sa_mask)
             var old = sigaction()
             guard sigaction(number, &action, &old) == 0 else {
-                let reason = String(cString: strerror(errno))
+                let reason = SystemErrorText.current
                 Self.restore(saved)
                 installedWriteEnd.store(-1, ordering: .sequentiallyConsistent)
                 close(fds[0])

@@ -169,7 +169,7 @@ extension MediaService {
                     try auditor.purge(batch.removed, reason: batch.reason, tier: batch.tier, route: nil, partition: nil)
                 }
             } catch {
-                throw ServiceError(.audit, "the reload's policy and purge records could not be written: \(error)")
+                throw ServiceError(.audit, "the reload's policy and purge records could not be written: \(error); the new policies are in force")
             }
             return batches
         }
@@ -184,7 +184,7 @@ extension MediaService {
             return try Self.makeRuntime(name: name, tier: tier, counters: counters, configuration: configuration,
                                         integrityKey: integrityKey, auditor: auditor, barrier: durabilityBarrier)
         } catch {
-            throw ServiceError(.stateDirectory, "cannot open the stores of tier \(name): \(error)")
+            throw ServiceError(.stateDirectory, "cannot open the stores of tier \(name): \(error); the policies in force stay")
         }
     }
 }

@@ -1,3 +1,4 @@
+import MediaCore
 import MediaCrypto
 import MediaSigning
 
@@ -17,13 +18,13 @@ enum StateKeyFile {
     /// missing, and the folders fsynced after, so a power loss never loses a key that files were made under. Two
     /// processes making it at once: one writes, the other reads what it wrote.
     /// - Throws: ``MediaSigning/SecretFileError``: `unreadable` when the folder or file cannot be made or written
-    ///   (`cannot be created (errno 13)`) or the random generator failed; for an existing file, what ``read(path:)``
+    ///   (`cannot be created: Permission denied (errno 13)`) or the random generator failed; for an existing file, what ``read(path:)``
     ///   throws.
     static func open(stateDirectory: String, relativePath: String) throws(SecretFileError) -> SymmetricKey {
         let folder = stateDirectory + "/keys"
         let path = stateDirectory + "/" + relativePath
         if mkdir(folder, 0o700) != 0 && errno != EEXIST {
-            throw SecretFileError(.unreadable, file: folder, problem: "cannot be created (errno \(errno))", allowed: "a folder")
+            throw SecretFileError(.unreadable, file: folder, problem: "cannot be created: \(SystemErrorText.current)", allowed: "a folder")
         }
         guard let made = try? SymmetricKey(randomByteCount: byteCount) else {
             throw SecretFileError(.unreadable, file: path, problem: "cannot be made: the random generator failed",
@@ -36,7 +37,7 @@ enum StateKeyFile {
         close(descriptor)
         guard written == byteCount, synced else {
             unlink(path)
-            throw SecretFileError(.unreadable, file: path, problem: "cannot be written (errno \(errno))",
+            throw SecretFileError(.unreadable, file: path, problem: "cannot be written: \(SystemErrorText.current)",
                                   allowed: "a writable state directory")
         }
         syncFolder(folder)

@@ -1,3 +1,4 @@
+import MediaCore
 import Glibc
 
 /// Thin wrappers over the POSIX calls the file stores use. Every open uses `O_NOFOLLOW` and
@@ -5,7 +6,7 @@ import Glibc
 enum POSIX {
     /// The `io` error for a failed call, naming the call, the path and `errno`.
     static func failure(_ call: String, _ path: String, _ code: Int32 = errno) -> StorageError {
-        StorageError(.io, "\(call) \(path): \(String(cString: strerror(code))) (errno \(code))")
+        StorageError(.io, "\(call) \(path): \(SystemErrorText.describe(code))")
     }
 
     /// Opens (and with `create`, makes with mode 0700) the folder `name` inside `parent`.

@@ -59,7 +59,7 @@ struct InventoryScanner {
                 InventoryItem(
                     folder: folder, path: path, tierFolder: components.first, name: name, kind: .notRegular, bytes: 0,
                     defect: InventoryDefect(
-                        .unreadable, "the folder cannot be listed: \(String(cString: strerror(errno)))")))
+                        .unreadable, "the folder cannot be listed: \(SystemErrorText.current)")))
         }
     }
 
@@ -88,7 +88,7 @@ struct InventoryScanner {
             items.append(
                 InventoryItem(
                     folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes,
-                    defect: InventoryDefect(.unreadable, "open: \(String(cString: strerror(errno)))"), fileID: fileID))
+                    defect: InventoryDefect(.unreadable, "open: \(SystemErrorText.current)"), fileID: fileID))
             return
         }
         defer { close(fd) }

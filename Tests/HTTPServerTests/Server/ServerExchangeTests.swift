@@ -209,7 +209,7 @@ import Testing
         let port = first.port
         let second = HTTPServer(configuration: .init(port: port), handler: EchoHandler())
         #expect(throws: HTTPServerError(
-            code: .bindFailed, message: "bind 127.0.0.1:\(port): Address already in use", errno: EADDRINUSE)) {
+            code: .bindFailed, message: "bind 127.0.0.1:\(port): Address already in use (errno 98)", errno: EADDRINUSE)) {
             try second.start()
         }
         first.stop()

@@ -155,13 +155,13 @@ import Testing
         let result = await harness.audit(["--junit", missing, "--html", html])
         #expect(result.status == 2)
         #expect(result.stdout == plain.stdout)
-        #expect(result.stderr == "mediactl: cannot write the JUnit report '\(missing)': No such file or directory\n")
+        #expect(result.stderr == "mediactl: cannot write the JUnit report '\(missing)': No such file or directory (errno 2)\n")
         #expect(FileManager.default.fileExists(atPath: html))
         let both = await harness.audit(["--junit", missing, "--html", harness.folder.path])
         #expect(both.status == 2)
         #expect(both.stderr == """
-            mediactl: cannot write the JUnit report '\(missing)': No such file or directory
-            mediactl: cannot write the HTML report '\(harness.folder.path)': Is a directory
+            mediactl: cannot write the JUnit report '\(missing)': No such file or directory (errno 2)
+            mediactl: cannot write the HTML report '\(harness.folder.path)': Is a directory (errno 21)
 
             """)
     }

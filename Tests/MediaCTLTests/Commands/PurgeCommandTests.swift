@@ -196,7 +196,7 @@ import Testing
                 == CLIRun(
                     status: 2, stdout: "",
                     stderr: """
-                        mediactl: cannot read credential file '\(credentials.path)/none': No such file or directory
+                        mediactl: cannot read credential file '\(credentials.path)/none': No such file or directory (errno 2)
 
                         """))
         #expect(running.server.server.statistics.requests == 0)

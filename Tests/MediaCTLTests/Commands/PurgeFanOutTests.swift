@@ -48,7 +48,7 @@ import Testing
         let missing = await CLIRun.run(
             ["purge", "--all", "--replicas", state + "/nope.txt"])
         #expect(missing.status == 2)
-        #expect(missing.stderr == "mediactl: cannot read replicas file '\(state)/nope.txt': No such file or directory\n")
+        #expect(missing.stderr == "mediactl: cannot read replicas file '\(state)/nope.txt': No such file or directory (errno 2)\n")
         let notServe = try folder.file("not-serve.json", contents: "{}")
         let bad = try folder.file("bad.txt", contents: "http://127.0.0.1:1 \(notServe)\n")
         #expect(

@@ -213,7 +213,7 @@ final class SteppingClock: Sendable {
         let missing = await Self.run(["warm", "--server", "http://h:1", "--policies", policies, directory.path + "/none.txt"],
                                      fetcher: ScriptedOrigin(table: [:]))
         #expect(missing == CLIRun(status: 2, stdout: "", stderr: """
-            mediactl: cannot read warm list '\(directory.path)/none.txt': No such file or directory
+            mediactl: cannot read warm list '\(directory.path)/none.txt': No such file or directory (errno 2)
 
             """))
     }

@@ -225,7 +225,7 @@ import Testing
         #expect(status == .unusableInput)
         #expect(
             err.text
-                == "mediactl: cannot create a temporary directory in '/nonexistent-mediactl': No such file or directory\n")
+                == "mediactl: cannot create a temporary directory in '/nonexistent-mediactl': No such file or directory (errno 2)\n")
         #expect(out.text == "")
     }
 }

@@ -160,7 +160,7 @@ import Testing
     @Test func unwritableOutputExits2() async throws {
         let setup = try Setup()
         let run = await setup.run(["/catalog/coffee-237a7131.jpg", "--output", "/nonexistent-dir/a.jpg"])
-        #expect(run == CLIRun(status: 2, stdout: "", stderr: "mediactl: cannot write '/nonexistent-dir/a.jpg': No such file or directory\n"))
+        #expect(run == CLIRun(status: 2, stdout: "", stderr: "mediactl: cannot write '/nonexistent-dir/a.jpg': No such file or directory (errno 2)\n"))
         await setup.finish()
     }
 }

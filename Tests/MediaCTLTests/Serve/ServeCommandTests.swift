@@ -322,7 +322,7 @@ import Testing
             context: CommandContext(stdout: out, stderr: err, environment: [:]))
         #expect(status == .unusableInput)
         #expect(out.text == "")
-        #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (\(flag)): Address already in use\n")
+        #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (\(flag)): Address already in use (errno 98)\n")
         #expect(!FileManager.default.fileExists(atPath: state + "/audit"))
         #expect(try ServeStateFile.read(stateDirectory: state) == nil)
         await origin.stop()

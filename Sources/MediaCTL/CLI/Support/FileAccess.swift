@@ -4,6 +4,8 @@
     import Darwin
 #endif
 
+import MediaCore
+
 /// Whole-file reads and writes with `errno` turned into ``CommandError`` messages such as
 /// `cannot read 'x': No such file or directory`.
 enum FileAccess {
@@ -70,6 +72,6 @@ enum FileAccess {
     }
 
     private static func reason(_ code: Int32) -> String {
-        code == notRegular ? "not a regular file" : String(cString: strerror(code))
+        code == notRegular ? "not a regular file" : SystemErrorText.describe(code)
     }
 }
