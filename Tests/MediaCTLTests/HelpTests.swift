@@ -9,11 +9,11 @@ import Testing
         (["-h"], "Usage: mediactl <command> [options]"),
         (
             ["serve", "--help"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL]"
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL] [--ready-min-free-bytes N]"
         ),
         (
             ["serve", "-h"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL]"
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL] [--ready-min-free-bytes N]"
         ),
         (["demo", "--help"], "Usage: mediactl demo [--keep-serving]"),
         (
@@ -33,14 +33,14 @@ import Testing
         (["help", "--help"], "Usage: mediactl help [COMMAND [SUBCOMMAND]]"),
         (
             ["help", "serve"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL]"
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL] [--ready-min-free-bytes N]"
         ),
         (["help", "audit", "verify"], "Usage: mediactl audit verify [--state-dir DIR]"),
         (["help", "policy"], "Usage: mediactl policy check [--policies DIR]"),
         // --help wins over other mistakes on the same command line, and over missing arguments.
         (
             ["serve", "--bogus", "--help"],
-            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL]"
+            "Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL] [--ready-min-free-bytes N]"
         ),
         (
             ["fetch", "-h"],
@@ -113,7 +113,7 @@ import Testing
         let result = await CLIRun.run(["serve", "--help"])
         #expect(
             result.stdout == """
-                Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL]
+                Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL] [--ready-min-free-bytes N]
 
                 Run the media service over HTTP until interrupted.
 
@@ -129,6 +129,7 @@ import Testing
                   --admin-token-file FILE        Accept the admin token in FILE (mode 0600, 32 to 256 b64token characters) instead of a new one at every start.
                   --log-format text|json         How the service log on standard error is written: text lines, or JSON Lines. Default: text.
                   --log-level LEVEL              The least severe service log lines written: debug (every request), info, warn or error. Default: info.
+                  --ready-min-free-bytes N       Readiness fails while the state directory's file system has fewer than N bytes free; 0: never. Default: 268435456 (256 MiB).
                   -h, --help                     Show this help and exit.
 
                 SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.

@@ -199,7 +199,7 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
         #expect(
             result.stderr == """
                 mediactl: unknown option '--state-dri'; did you mean --state-dir?
-                Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL]
+                Usage: mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL] [--ready-min-free-bytes N]
                 Run 'mediactl serve --help' for more information.
 
                 """)

@@ -32,6 +32,11 @@ public struct ServeOptions: MediaCommand {
     /// `--log-level debug|info|warn|error`: the least severe service log lines written. Default: `info`.
     public var logLevel: ServiceLog.Level = .info
 
+    /// `--ready-min-free-bytes N`: `/_mediactl/ready` fails its `diskSpace` check while the state directory's file
+    /// system has fewer than N bytes free; `0` turns the check off. Default: `nil`,
+    /// ``MediaService/MediaService/Configuration/readinessMinimumFreeBytes`` (268,435,456, 256 MiB).
+    public var readyMinimumFreeBytes: Int?
+
     /// The largest accepted `--event-loops` value.
     public static let maxEventLoops = 256
 
@@ -55,7 +60,7 @@ public struct ServeOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL]"],
+        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL] [--ready-min-free-bytes N]"],
         arguments: [
             .parsed(
                 "listen", valueName: "HOST:PORT",
@@ -97,6 +102,10 @@ public struct ServeOptions: MediaCommand {
                 \.logLevel, parse: { text in
                     ServiceLog.Level(rawValue: text).map { .success($0) } ?? .failure("expected debug, info, warn or error")
                 }),
+            .wholeNumber(
+                "ready-min-free-bytes", in: 0...Int(Int64.max),
+                help: "Readiness fails while the state directory's file system has fewer than N bytes free; 0: never. Default: 268435456 (256 MiB).",
+                \.readyMinimumFreeBytes),
         ],
         notes: [
             "SIGHUP re-reads the policies without a restart (as 'mediactl reload' does); an invalid set keeps the policies in force.",
@@ -113,8 +122,10 @@ public struct ServeOptions: MediaCommand {
             fetcher: environment.fetcher, admin: { service, adminToken in
                 AdminEndpoint.handler(service: service, adminToken: adminToken)
             }, until: environment.stop)
-        if let clock = environment.clock {
-            configuration.service = { $0.clock = clock.now }
+        let clock = environment.clock, minimumFree = readyMinimumFreeBytes
+        configuration.service = { service in
+            if let clock { service.clock = clock.now }
+            if let minimumFree { service.readinessMinimumFreeBytes = Int64(minimumFree) }
         }
         return await ServeCommand(options: self, configuration: configuration).run(context: context)
     }
