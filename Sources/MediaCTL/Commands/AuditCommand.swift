@@ -70,13 +70,18 @@ public enum AuditCommand {
         let started = clock.monotonicMilliseconds()
         let generatedAt = clock.now()
         do {
-            let policies = try PolicyCheckCommand.load(
+            let loaded = try PolicyCheckCommand.loadWithDigest(
                 options.policiesDirectory, context: context, failure: "cannot audit")
             var replicas: [AuditFleetDocument.Replica] = []
             var ranges: [AuditReportContext.TimeRange] = []
             for state in options.stateDirectories {
                 var records = AuditReportContext.TimeRange()
-                let document = try audit(stateDirectory: state, policies: policies) { records.add($0.time) }
+                var document = try audit(stateDirectory: state, policies: loaded.policies) { records.add($0.time) }
+                // Each replica's log is compared with the files: one replica left on an older set is named.
+                if let mismatch = policiesMismatch(document, loaded: loaded, directory: options.policiesDirectory) {
+                    document.policiesMismatch = mismatch
+                    context.diagnose("warning: \(state): " + mismatch.line)
+                }
                 replicas.append(AuditFleetDocument.Replica(stateDirectory: state, document: document))
                 ranges.append(records)
             }
@@ -125,16 +130,23 @@ public enum AuditCommand {
         let loaded = try PolicyCheckCommand.loadWithDigest(
             options.policiesDirectory, context: context, failure: "cannot audit")
         var document = try audit(stateDirectory: options.stateDirectory, policies: loaded.policies, observe: observe)
-        // Judged by other policies than the log's last set in force: said first, not left to a list of unknown tiers.
-        // A service opened in-process (no files) records the digest of the set itself (PolicyDigest.of): that matches too.
-        if let inForce = document.report.policies.last, inForce.digest != loaded.digest,
-           inForce.digest != PolicyDigest.of(loaded.policies) {
-            let mismatch = AuditDocument.PoliciesMismatch(directory: options.policiesDirectory, digest: loaded.digest,
-                                                          inForce: inForce.digest, seq: inForce.seq)
+        if let mismatch = policiesMismatch(document, loaded: loaded, directory: options.policiesDirectory) {
             document.policiesMismatch = mismatch
             context.diagnose("warning: " + mismatch.line)
         }
         return document
+    }
+
+    /// How `loaded` differs from the log's last set in force, or `nil` when it is that set: judged by other
+    /// policies, the report says so first instead of listing unknown tiers. A service opened in-process (no files)
+    /// records the digest of the set itself (PolicyDigest.of): that matches too.
+    static func policiesMismatch(
+        _ document: AuditDocument, loaded: ServiceSetup.LoadedPolicies, directory: String
+    ) -> AuditDocument.PoliciesMismatch? {
+        guard let inForce = document.report.policies.last, inForce.digest != loaded.digest,
+              inForce.digest != PolicyDigest.of(loaded.policies) else { return nil }
+        return AuditDocument.PoliciesMismatch(directory: directory, digest: loaded.digest, inForce: inForce.digest,
+                                              seq: inForce.seq)
     }
 
     /// The document of one state directory judged by `policies` (one replica of a fleet audit).
