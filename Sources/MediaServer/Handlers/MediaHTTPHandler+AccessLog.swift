@@ -11,13 +11,14 @@ extension MediaHTTPHandler {
 
     /// Queues the line of a service answer: `response` as the service made it (outcome included), `origin`
     /// the recorder bound around the service call (async path) or `nil`.
-    func logAccess(_ request: HTTPServerRequest, _ response: ServiceResponse, since start: AccessLogStart?,
+    /// `elapsed`: the request's monotonic microseconds, read once for the metrics and this line.
+    func logAccess(_ request: HTTPServerRequest, _ response: ServiceResponse, since start: AccessLogStart?, elapsed: Int64,
                    origin: OriginContact? = nil, requestID: String? = nil) {
         guard let accessLog, let start else { return }
         accessLog.record(
             AccessLogRecordCodec.Fields(
                 milliseconds: start.milliseconds, status: response.status.code,
-                bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: start.elapsedMicroseconds,
+                bytes: request.method == .head ? 0 : response.bodyCount, durationMicroseconds: elapsed,
                 originStatus: origin?.status?.code, originMicroseconds: origin?.microseconds),
             strings: (request.method.rawValue, request.target, response.outcome.route, response.outcome.tier,
                       response.outcome.cacheStatus, response.outcome.variant, response.outcome.partition, requestID))

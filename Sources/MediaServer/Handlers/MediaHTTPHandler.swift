@@ -71,7 +71,8 @@ public struct MediaHTTPHandler: HTTPHandling {
         -> HTTPServerResponse?
     {
         let start = accessLogStart()
-        let began = OriginContact.monotonicMicroseconds()
+        // One monotonic reading at the start and one at the end serve the metrics and the access log alike.
+        let began = start?.monotonicMicroseconds ?? OriginContact.monotonicMicroseconds()
         let requestID = RequestID.of(request.headerFields)
         if Self.isReserved(request) {
             logAccess(request, Self.adminOnly, since: start, requestID: requestID)
@@ -81,8 +82,8 @@ public struct MediaHTTPHandler: HTTPHandling {
         serviceRequest.requestID = requestID
         guard let response = answer(serviceRequest) else { return nil }
         observer?(request, response)
-        record(response, since: began, requestID: requestID)
-        logAccess(request, response, since: start, requestID: requestID)
+        let elapsed = record(response, since: began, requestID: requestID)
+        logAccess(request, response, since: start, elapsed: elapsed, requestID: requestID)
         return Self.serverResponse(response, requestID: requestID)
     }
 
@@ -94,7 +95,8 @@ public struct MediaHTTPHandler: HTTPHandling {
     /// `103 Early Hints`, `102 Processing`) through `interim` before the final response.
     public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
         let start = accessLogStart()
-        let began = OriginContact.monotonicMicroseconds()
+        // One monotonic reading at the start and one at the end serve the metrics and the access log alike.
+        let began = start?.monotonicMicroseconds ?? OriginContact.monotonicMicroseconds()
         // Admitted on the event loop already (handleSync's handoff): continued, not admitted again, with its id.
         let handoff = request.handoff as? AdmittedRequest
         let requestID = handoff?.requestID ?? RequestID.of(request.headerFields)
@@ -117,20 +119,27 @@ public struct MediaHTTPHandler: HTTPHandling {
             return await service.handle(serviceRequest)
         }
         observer?(request, response)
-        record(response, since: began, requestID: requestID)
-        logAccess(request, response, since: start, origin: origin, requestID: requestID)
+        let elapsed = record(response, since: began, requestID: requestID)
+        logAccess(request, response, since: start, elapsed: elapsed, origin: origin, requestID: requestID)
         return Self.serverResponse(response, requestID: requestID)
     }
 
     /// Records `response` in the service's ``MediaService/RequestMetrics`` with the time since `began` (monotonic
-    /// microseconds).
+    /// microseconds), and returns that time (the access log's `duration_us`).
     /// With a ``log``: a line about a 5xx answer at `warn`, about every answer at `debug` (route, tier, status,
     /// outcome, problem code and duration: never the path, a credential or a signed URL's parameters).
     @inline(__always)
-    private func record(_ response: ServiceResponse, since began: Int64, requestID: String) {
-        let microseconds = OriginContact.monotonicMicroseconds() - began
+    private func record(_ response: ServiceResponse, since began: Int64, requestID: String) -> Int64 {
+        let microseconds = max(0, OriginContact.monotonicMicroseconds() - began)
+        defer { logAnswer(response, microseconds: microseconds, requestID: requestID) }
         service.requestMetrics.record(tier: response.outcome.tier, cacheStatus: response.outcome.cacheStatus,
                                       status: response.status, microseconds: microseconds)
+        return microseconds
+    }
+
+    /// With a ``log``: the line about an answer (see ``record(_:since:requestID:)``).
+    @inline(__always)
+    private func logAnswer(_ response: ServiceResponse, microseconds: Int64, requestID: String) {
         guard let log, log.writes(response.status.code >= 500 ? .warn : .debug) else { return }
         let outcome = RequestMetrics.Outcome.of(cacheStatus: response.outcome.cacheStatus, status: response.status)
         let problem = response.status.code >= 400 ? Self.problemCode(response).map { " \($0)" } ?? "" : ""
