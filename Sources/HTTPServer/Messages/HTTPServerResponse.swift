@@ -28,6 +28,10 @@ public struct HTTPServerResponse: Sendable {
     public var bodyCount: Int { content.count }
     /// Whether to close the connection after this response. Default: `false`.
     public var closeConnection: Bool
+    /// One more header line, written right after ``headerFields``: a per-request field (a request id) added to a
+    /// field list shared by many responses (a stored response's prepared fields) without copying that list. It must
+    /// not name a field ``headerFields`` holds. Default: `nil`.
+    public var additionalField: HTTPFields.Field?
 
     /// Creates a response; `reasonPhrase` defaults to ``MediaCore/HTTPStatus/reasonPhrase``.
     public init(
@@ -43,7 +47,8 @@ public struct HTTPServerResponse: Sendable {
 
     /// The combined value of the header lines named `name` (ASCII case-insensitive), or `nil`.
     public func field(_ name: HTTPFieldName) -> String? {
-        headerFields[name]
+        if let additionalField, name == HTTPFieldName(additionalField.name) { return additionalField.value }
+        return headerFields[name]
     }
 
     /// An RFC 9457 `application/problem+json` response with the same members and fields as the service's

@@ -62,6 +62,7 @@ public enum HTTPResponseSerializer {
             if !hasDate && HTTPFields.namesEqual(field.name, "Date") { hasDate = true }
             appendField(field.name, field.value, to: &out)
         }
+        if let extra = response.additionalField { appendField(extra.name, extra.value, to: &out) }
         if let date, !hasDate { appendField("Date", date, to: &out) }
         if !(status < 200 || status == 204) {
             if (headRequest || status == 304), response.bodyCount == 0, let handlerLength {

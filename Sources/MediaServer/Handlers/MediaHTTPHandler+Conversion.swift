@@ -24,7 +24,12 @@ extension MediaHTTPHandler {
     /// ``serverResponse(_:)`` with `X-Request-Id: requestID` (docs/operations.md, "Request ids").
     public static func serverResponse(_ response: ServiceResponse, requestID: String) -> HTTPServerResponse {
         var wire = serverResponse(response)
-        wire.headerFields.set(RequestID.fieldName, requestID)
+        // The hit path's fields are shared by every answer of the entry: the id is written after them, not into a copy.
+        if wire.headerFields.contains(RequestID.fieldName) {
+            wire.headerFields.set(RequestID.fieldName, requestID)
+        } else {
+            wire.additionalField = HTTPFields.Field(name: RequestID.fieldName.rawName, value: requestID)
+        }
         return wire
     }
 

@@ -16,6 +16,17 @@ import Testing
             + "Content-Length: 3\r\n\r\nabc")
     }
 
+    @Test func theAdditionalFieldFollowsTheFieldsWithoutChangingThem() {
+        var response = HTTPServerResponse(status: 200, headerFields: [("Content-Type", "image/jpeg")], body: Array("abc".utf8))
+        response.additionalField = .init(name: "X-Request-Id", value: "k3f9q-00000001a")
+        #expect(text(response, date: "Sun, 06 Nov 1994 08:49:37 GMT")
+            == "HTTP/1.1 200 OK\r\nContent-Type: image/jpeg\r\nX-Request-Id: k3f9q-00000001a\r\n"
+            + "Date: Sun, 06 Nov 1994 08:49:37 GMT\r\nContent-Length: 3\r\n\r\nabc")
+        #expect(response.headerFields.count == 1)
+        #expect(response.field("x-request-id") == "k3f9q-00000001a")
+        #expect(response.field("Content-Type") == "image/jpeg")
+    }
+
     @Test func serverOwnsFramingFields() {
         let response = HTTPServerResponse(
             status: 404, headerFields: [("Content-Length", "99"), ("Connection", "keep-alive"), ("Transfer-Encoding", "chunked")],
