@@ -48,5 +48,9 @@ import Testing
         let made = RequestID.of(["X-Request-Id": "bad id"])
         #expect(made.range(of: "^[0-9a-v]{5}-[0-9a-v]{9}$", options: .regularExpression) != nil)
         #expect(RequestID.make() != RequestID.make())
+        // One prefix per process, then a base32 counter: consecutive ids differ by one.
+        let first = RequestID.make(), second = RequestID.make()
+        #expect(first.prefix(6) == second.prefix(6))
+        #expect(Int(second.dropFirst(6), radix: 32) == Int(first.dropFirst(6), radix: 32).map { $0 + 1 })
     }
 }

@@ -38,25 +38,32 @@ public enum RequestID {
     /// probability, and cheap: no random draw per request, and short enough to be a small string (no allocation).
     public static func make() -> String {
         var count = counter.add(1, ordering: .relaxed).newValue
+        // The prefix's five digits as one word, read once (each read of a lazy global is a call on the hit path).
+        var prefix = self.prefix
         return String(unsafeUninitializedCapacity: 15) { buffer in
-            for index in 0..<5 { buffer[index] = prefix[index] }
+            for index in 0..<5 {
+                buffer[index] = digit(prefix & 31)
+                prefix >>= 5
+            }
             buffer[5] = UInt8(ascii: "-")
             for index in stride(from: 14, through: 6, by: -1) {
-                buffer[index] = alphabet[Int(count & 31)]
+                buffer[index] = digit(count & 31)
                 count >>= 5
             }
             return 15
         }
     }
 
-    private static let alphabet = Array("0123456789abcdefghijklmnopqrstuv".utf8)
+    /// The base32 digit of `value` (0–31): `0-9`, then `a-v`.
+    @inline(__always)
+    private static func digit(_ value: UInt64) -> UInt8 {
+        value < 10 ? UInt8(truncatingIfNeeded: value) &+ 48 : UInt8(truncatingIfNeeded: value) &+ 87
+    }
+
     private static let counter = Atomic<UInt64>(0)
-    private static let prefix: [UInt8] = {
+    /// 25 random bits, drawn once per process: the ids' first five digits.
+    private static let prefix: UInt64 = {
         let bytes = (try? SecureRandom.bytes(count: 4)) ?? [0, 0, 0, 0]
-        var bits = bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) }
-        return (0..<5).map { _ in
-            defer { bits >>= 5 }
-            return alphabet[Int(bits & 31)]
-        }
+        return bytes.reduce(UInt64(0)) { $0 << 8 | UInt64($1) } & 0x1FF_FFFF
     }()
 }
