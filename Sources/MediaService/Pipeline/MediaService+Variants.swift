@@ -88,7 +88,8 @@ extension MediaService {
     }
 
     /// One derivation: the source through the normal path (routed, coalesced, validated, audited and stored under
-    /// its tier), then ``derive(from:original:context:stored:selection:reason:stale:)`` on the representation it served.
+    /// its tier), then ``ImageDerivation/derive(from:original:context:stored:selection:reason:stale:)`` on the
+    /// representation it served.
     /// - Parameter stale: the variant's stored responses that were not usable (stale, or a request's `no-cache`).
     func derive(_ context: RequestContext, stored: RequestContext, selection: VariantSelection,
                 reason: CacheStatus.Forward, stale: [Candidate] = []) async -> Derivation {
@@ -102,139 +103,19 @@ extension MediaService {
             return Derivation(result: .response(served.response), shareable: false)
         }
         let reason: CacheStatus.Forward? = served.response.outcome.storage == "hit" ? nil : reason
-        return await derive(from: representation, original: served.response, context: source, stored: stored,
-                            selection: selection, reason: reason, stale: stale)
+        return await imageDerivation.derive(from: representation, original: served.response, context: source, stored: stored,
+                                            selection: selection, reason: reason, stale: stale)
     }
 
-    /// A derived image of `representation` (the source as the source path served it, `original`): the transform
-    /// on the worker pool, validation, the storage decision (never wider than the source's class) and the store
-    /// with its audit record.
-    /// - Parameters:
-    ///   - context: the source's request context (no variant selected).
-    ///   - stored: the context the variant is looked up and stored under (``variantContext(_:_:)``).
-    ///   - reason: RFC 9211 `fwd` for the variant's `Cache-Status`, `nil` when the source came from storage.
-    ///   - stale: the variant's stored responses that were not usable: one derived from the same source bytes is
-    ///     stored again with the source's new freshness instead of being derived again (a revalidated, unchanged
-    ///     source costs no transform).
-    func derive(from representation: Representation, original: ServiceResponse, context: RequestContext,
-                stored: RequestContext, selection: VariantSelection, reason: CacheStatus.Forward?,
-                stale: [Candidate]) async -> Derivation {
-        let source = context
-        let sourceGeneration = context.runtime.derivedIndex.generation(of: source.groupKey)
-        if representation.response.parsed.cacheControl.noTransform {
-            // RFC 9110 §7.7: a response with no-transform is served as the origin sent it (a tier that strips
-            // metadata refused it before storage).
-            var response = original
-            response.outcome.reason = "origin-forbids-transform"
-            return Derivation(result: .response(response), shareable: false)
-        }
-        guard let declaration = context.runtime.variantDeclaration else {
-            return Derivation(result: .response(original), shareable: false)
-        }
-        let sourceDigest = SHA256.hash(representation.body).hex
-        if let reusable = stale.first(where: { $0.head.sourceDigest == sourceDigest }),
-           let format = OutputFormat.allCases.first(where: { $0.mimeType == reusable.head.contentType }),
-           let width = reusable.head.width, let height = reusable.head.height {
-            let image = DerivedImage(bytes: reusable.entry.body, format: format, width: width, height: height,
-                                     sourceHasAlpha: false)
-            return storeVariant(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
-                                source: source, stored: stored, selection: selection, reason: reason, derived: false)
-        }
-        let tier = context.tier
-        let limits = TransformLimits(maxSourcePixels: tier.maxPixels, maxOutputPixels: declaration.maxOutputPixels)
-        let transforms = configuration.transforms
-        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(transforms.timeout * 1000)))
-        let workers = Self.workers(for: selection.spec, transforms)
-        let body = representation.body, spec = selection.spec, formats = declaration.formats
-        let started = ContinuousClock.now
-        let outcome: Result<DerivedImage, TransformError>
-        do {
-            outcome = try await workers.run { () -> Result<DerivedImage, TransformError> in
-                do {
-                    return .success(try ImageTransformer.derive(body, spec: spec, declared: formats, limits: limits,
-                                                                deadline: deadline))
-                } catch let error as TransformError {
-                    return .failure(error)
-                } catch {
-                    return .failure(TransformError(.encodeFailed, "\(error)"))
-                }
-            }
-        } catch {
-            return Derivation(result: .response(busy(context, code: "transform-queue-full",
-                                                      detail: "\(transforms.queueLimit) transforms are waiting; retry shortly")),
-                              shareable: false)
-        }
-        context.runtime.transformTimes.observe(seconds: Self.seconds(since: started))
-        let image: DerivedImage
-        switch outcome {
-        case .failure(let error) where error.code == .deadlineExceeded:
-            return Derivation(result: .response(busy(context, code: "transform-timeout",
-                                                      detail: "the transform took longer than \(Self.seconds(transforms.timeout)) s")),
-                              shareable: false)
-        case .failure(let error):
-            return refuseVariant(context, stored: stored, code: "variant-" + error.code.rawValue,
-                                 detail: "the variant could not be derived: \(error.detail)")
-        case .success(let derived):
-            image = derived
-        }
-        // A variant's bytes are validated like an origin's before they are stored.
-        do {
-            let info = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels, maxBytes: tier.maxObjectBytes))
-                .validate(image.bytes)
-            guard info.format.mimeType == image.format.mimeType, info.width == image.width, info.height == image.height else {
-                return refuseVariant(context, stored: stored, code: "variant-invalid",
-                                     detail: "the derived image is not the \(image.format.rawValue) \(image.width)×\(image.height) it should be")
-            }
-        } catch {
-            return refuseVariant(context, stored: stored, code: "variant-invalid",
-                                 detail: "the derived image failed validation: \(error.context)")
-        }
-        return storeVariant(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
-                            source: source, stored: stored, selection: selection, reason: reason, derived: true)
+
+    /// The derive stage over this service's commit stage, transform settings and clock.
+    var imageDerivation: ImageDerivation {
+        ImageDerivation(commit: storeCommit, transforms: configuration.transforms, clock: configuration.clock)
     }
 
-    /// The pool a transform runs on: AVIF encodes on their own threads (``TransformConfiguration/avifWorkers``);
-    /// a large output box (more than ``TransformConfiguration/largeOutputPixels``, e.g. 1152×1152: libvips then
-    /// decodes at about twice the box and holds 18–21 MiB) on one thread of its own, so two never run at once
-    /// and the peak memory of a burst stays near one large transform; everything else on the general pool.
-    static func workers(for spec: VariantSpec, _ transforms: TransformConfiguration) -> TransformWorkers {
-        if spec.format == .format(.avif) {
-            return TransformWorkers.shared("transform-avif", .init(workers: transforms.avifWorkers, queueLimit: transforms.queueLimit))
-        }
-        if spec.width * (spec.height ?? spec.width) > transforms.largeOutputPixels {
-            return TransformWorkers.shared("transform-large", .init(workers: 1, queueLimit: transforms.queueLimit))
-        }
-        return TransformWorkers.shared("transform", .init(workers: transforms.workers, queueLimit: transforms.queueLimit))
-    }
-
-    /// `503` with `Retry-After: 1`: the transform pool is full or a transform ran out of time. Not audited
-    /// (no storage decision was made).
-    func busy(_ context: RequestContext, code: String, detail: String) -> ServiceResponse {
-        var response = Responder.problem(503, code: code, detail: detail, outcome: context.outcome)
-        response.fields.set(.retryAfter, "1")
-        return response
-    }
-
-    /// A variant that could not be derived or validated: audited `skip` with `code`, answered `502`.
-    func refuseVariant(_ context: RequestContext, stored: RequestContext, code: String, detail: String) -> Derivation {
-        let storeKey = CacheKey.store(group: stored.groupKey, secondary: .empty)
-        try? auditor.record(.skip, subject(stored, storeKey: storeKey, source: context), storage: .none, reason: code,
-                            bytes: nil, ttl: nil)
-        context.runtime.counters.bump(.refused)
-        var outcome = context.outcome
-        outcome.storage = "none"
-        return Derivation(result: .response(Responder.problem(502, code: code, detail: detail, outcome: outcome)),
-                          shareable: false)
-    }
-
-    /// A variant's audit subject: its own key, the source's URL (for tiers whose records carry one).
-    func subject(_ stored: RequestContext, storeKey: String, source: RequestContext) -> ServiceAuditor.Subject {
-        ServiceAuditor.Subject(tier: stored.tier.name, route: stored.route.name, storeKey: storeKey,
-                               partition: stored.partition, url: source.auditURL)
-    }
-
-    static func seconds(since start: ContinuousClock.Instant) -> Double {
-        let elapsed = ContinuousClock.now - start
-        return Double(elapsed.components.seconds) + Double(elapsed.components.attoseconds) / 1e18
+    /// Whether `source` varies beyond a variant's key (``ImageDerivation/variesBeyondVariantKey(_:tier:)``): `inspect`
+    /// asks it too.
+    public static func variesBeyondVariantKey(_ source: StoredResponse, tier: Tier) -> Bool {
+        ImageDerivation.variesBeyondVariantKey(source, tier: tier)
     }
 }

@@ -2,7 +2,7 @@ import MediaAudit
 import MediaCore
 import MediaStorage
 
-extension MediaService {
+extension PurgeStage {
     /// `purge --tag T --soft` (docs/operations.md, "Cache tags and soft purge"): every stored response whose tags hold
     /// `tagDigest` stays stored but is stale from now on. Its policy cap becomes its current age, so the next request
     /// revalidates it with the origin (a `304` makes it fresh again without a new body), and `stale-while-revalidate`
@@ -15,11 +15,11 @@ extension MediaService {
     /// - Returns: the number of stored responses marked stale.
     /// - Throws: ``ServiceError`` `audit` when the summary cannot be recorded.
     func softPurge(tagDigest: String) throws -> Int {
-        let time = Int64(now)
-        let marked = try gate.exclusive { () throws -> Int in
-            purgeEpoch.bump()
+        let time = Int64(clock())
+        let marked = try commit.gate.exclusive { () throws -> Int in
+            commit.purgeEpoch.bump()
             var marked = 0
-            let runtimes = self.runtimes
+            let runtimes = routes.snapshot.runtimes
             for name in runtimes.keys.sorted() {
                 let runtime = runtimes[name]!
                 var keys = Set<String>()
@@ -53,7 +53,7 @@ extension MediaService {
         let metadata = updated.metadata
         let subject = ServiceAuditor.Subject(tier: metadata.tier, route: metadata.route, storeKey: key,
                                              partition: metadata.partition, url: nil)
-        let bodyDigest = storeCommit.bodyDigest(of: updated, storage: storage)
+        let bodyDigest = commit.bodyDigest(of: updated, storage: storage)
         var recorded = false
         do {
             try runtime.store(updated, in: store, for: key) {

@@ -47,7 +47,7 @@ import Testing
     @Test func avifLargeAndOrdinaryTransformsRunOnTheirOwnPools() {
         let transforms = TransformConfiguration(workers: 2, queueLimit: 8, avifWorkers: 1, timeout: 10)
         func pool(_ spec: VariantSpec) -> (String, Int) {
-            let workers = MediaService.workers(for: spec, transforms)
+            let workers = ImageDerivation.workers(for: spec, transforms)
             return (workers.name, workers.configuration.workers)
         }
         #expect(pool(VariantSpec(width: 144, quality: 80, format: .source)) == ("transform", 2))

@@ -1,0 +1,96 @@
+import MediaAudit
+import MediaPolicy
+import MediaSigning
+import MediaStorage
+
+/// The purge stage (docs/architecture.md, "Stages"): removes the stored responses of a ``PurgeScope`` from every
+/// tier's stores, or with `soft` marks a tag's stale (``softPurge(tagDigest:)``), audited as one batch.
+///
+/// A value over the commit stage's gate, purge epoch, auditor and integrity key, and the service's policy snapshot
+/// (read under the gate, so a reload never swaps the stores under a purge), partition keyer and subject keys.
+struct PurgeStage {
+    let commit: StoreCommit
+    let routes: HitRouteCache
+    let keyer: PartitionKeyer
+    /// The subject partitions' keys (opened on first use, ``MediaService/subjects()``).
+    let subjects: () throws(ServiceError) -> SubjectKeyer
+    /// The service clock, seconds since 1970.
+    let clock: @Sendable () -> Double
+
+    var auditor: ServiceAuditor { commit.auditor }
+
+    /// Removes stored responses from memory and disk, audited as one `purge` batch (one record per removed entry,
+    /// then a summary with the count). Other partitions, routes and tiers are untouched and the stores keep working.
+    /// - Returns: the number of stored responses removed (marked stale for a soft purge by tag).
+    /// - Throws: ``ServiceError`` `unknown-route`; `invalid-subject` for a subject that is not 1–128 of
+    ///   `[A-Za-z0-9._-]`; `invalid-tag` for a tag that is not 1–256 visible ASCII characters; `audit` when the batch
+    ///   cannot be recorded.
+    func purge(_ scope: PurgeScope) throws -> Int {
+        var tagDigest: String?
+        if case .tag(let tag, let soft) = scope {
+            guard Tier.isCacheTag(tag) else {
+                throw ServiceError(.invalidTag, "the tag is not 1 to 256 visible ASCII characters (no space)")
+            }
+            let digest = commit.integrityKey.tagDigest(tag)
+            if soft { return try softPurge(tagDigest: digest) }
+            tagDigest = digest
+        }
+        let predicate: (EntryMetadata) -> Bool
+        let reason: ReasonCode
+        var routeName: String?
+        var partition: String?
+        switch scope {
+        case .route(let name):
+            let policies = routes.snapshot.policies
+            guard policies.route(named: name) != nil else {
+                throw ServiceError(.unknownRoute, "no route named \(name); routes: "
+                                   + policies.routes.map(\.name).joined(separator: ", "))
+            }
+            routeName = name
+            predicate = { $0.route == name }
+            reason = .purgeRoute
+        case .credential(let token):
+            let hex = try keyer.partition(for: token).hex
+            partition = hex
+            predicate = { $0.partition == hex }
+            reason = .purgeCredential
+        case .subject(let subject):
+            guard SignedURLParameters.isSubject(subject) else {
+                throw ServiceError(.invalidSubject, "the subject is not 1 to 128 of A-Z a-z 0-9 . _ -")
+            }
+            guard let hex = try subjects().partition(forSubject: subject) else {
+                throw ServiceError(.stopping, "the service is stopping")
+            }
+            partition = hex
+            predicate = { $0.partition == hex }
+            reason = .purgeSubject
+        case .tag:
+            let digest = tagDigest!
+            predicate = { $0.tags.contains(digest) }
+            reason = .purgeTag
+        case .all:
+            predicate = { _ in true }
+            reason = .purgeAll
+        }
+        // Exclusive: no exchange stores between the epoch bump and the batch's record (StoreGate).
+        let removed = try commit.gate.exclusive { () throws -> [EntryMetadata] in
+            commit.purgeEpoch.bump()
+            var removed: [EntryMetadata] = []
+            let runtimes = routes.snapshot.runtimes
+            for name in runtimes.keys.sorted() {
+                let runtime = runtimes[name]!
+                let gone = runtime.removeAll(where: predicate)
+                runtime.counters.bump(.purged, by: gone.count)
+                removed.append(contentsOf: gone)
+            }
+            do {
+                try auditor.purge(removed, reason: reason, tier: nil, route: routeName, partition: partition, tag: tagDigest)
+            } catch {
+                throw ServiceError(.audit, "the purge of \(removed.count) entries could not be recorded: \(error)")
+            }
+            return removed
+        }
+        auditor.flush()
+        return removed.count
+    }
+}
