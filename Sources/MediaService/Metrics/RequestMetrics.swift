@@ -64,6 +64,8 @@ public final class RequestMetrics: Sendable {
     /// The tiers at start (and `""`), as a list: a few short names compare faster than a hash (the request path looks
     /// one up per answer).
     private let known: [(name: String, histograms: TierHistograms)]
+    /// ``known``'s names alone, searched without touching (retaining) the histograms of the tiers passed over.
+    private let knownNames: [String]
     private let added = Mutex<[String: TierHistograms]>([:])
     private let statusClasses = (1...5).map { _ in LatencyHistogram.Cell() }
 
@@ -72,6 +74,7 @@ public final class RequestMetrics: Sendable {
         var table: [String: TierHistograms] = ["": TierHistograms()]
         for tier in tiers { table[tier] = TierHistograms() }
         known = table.map { ($0.key, $0.value) }
+        knownNames = known.map(\.name)
     }
 
     /// Records one answer: its tier (`nil` without a route), `Cache-Status`, status and duration in microseconds.
@@ -83,7 +86,8 @@ public final class RequestMetrics: Sendable {
     }
 
     private func histograms(_ tier: String) -> TierHistograms {
-        for entry in known where entry.name == tier { return entry.histograms }
+        let found = knownNames.withUnsafeBufferPointer { names in names.firstIndex(of: tier) }
+        if let found { return known[found].histograms }
         return added.withLock { table in
             if let histograms = table[tier] { return histograms }
             let histograms = TierHistograms()
