@@ -43,6 +43,8 @@ import Testing
         #expect(!RequestID.isWellFormed(""))
         #expect(!RequestID.isWellFormed("has space"))
         #expect(!RequestID.isWellFormed("quote\""))
+        #expect(RequestID.isWellFormed("Root=1-67891233-abcdef012345678912345678;Parent=53995c3f42cd8ad8;Sampled=1"))
+        #expect(!RequestID.isWellFormed("a,b"))
         #expect(!RequestID.isWellFormed("é"))
         #expect(RequestID.of(["X-Request-Id": "bff-1"]) == "bff-1")
         let made = RequestID.of(["X-Request-Id": "bad id"])

@@ -18,11 +18,13 @@ extension StoreCommit {
     ///   - key: the ``MediaPolicy/Tier/errorTTLKeys`` key (`"404"`, `"refused"`).
     ///   - problem: the answer for the error (what is stored and served).
     ///   - origin: the origin's response fields, `nil` when the exchange gave none (over the size limit, a redirect).
+    ///   - originStatus: the status the origin answered (RFC 9211 `fwd-status`: a refused `200 text/html` says `200`,
+    ///     not the `502` answered), `nil` when no answer came (a redirect or an answer over the size limit).
     ///   - fields: the request fields sent to the origin.
     /// - Returns: `nil` when the tier keeps no negative entry for `key` (the caller refuses as before), else the
     ///   exchange that answers with `problem`, stored or not.
     func storeNegative(_ context: RequestContext, key: String, problem: ServiceResponse, origin: HTTPFields?,
-                       fields: HTTPFields, requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) -> Exchange? {
+                       originStatus: HTTPStatus?, fields: HTTPFields, requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) -> Exchange? {
         let tier = context.tier
         guard let limit = tier.errorLifetime(key: key) else { return nil }
         let responseTime64 = Int64(responseTime)
@@ -73,7 +75,7 @@ extension StoreCommit {
             body: problem.body)
         let content = storeDecided(entry, response: stored, head: head, decision: decision,
                                    subject: context.subject(storeKey: storeKey), context: context,
-                                   status: CacheStatus(forward: reason, forwardStatus: problem.status),
+                                   status: CacheStatus(forward: reason, forwardStatus: originStatus),
                                    negative: problem.status)
         if content.storeKey != nil {
             // The source is gone: what was derived from it goes too (docs/variants.md).

@@ -47,6 +47,8 @@ struct OriginExchange: Sendable {
         /// The fields of the origin answer refused, `nil` when the exchange gave none (over the size limit, a
         /// redirect): what a negative entry's storage and freshness are judged on.
         var fields: HTTPFields? = nil
+        /// The origin's status when its answer was refused (RFC 9211 `fwd-status`), `nil` when none came.
+        var originStatus: HTTPStatus? = nil
     }
 
     var fetcher: any OriginFetching
@@ -122,13 +124,14 @@ struct OriginExchange: Sendable {
                     .validate(response.body)
             } catch {
                 return .refused(Refusal(status: 502, code: error.code.rawValue,
-                                        detail: "the origin's answer was refused: \(error.context)", fields: response.fields))
+                                        detail: "the origin's answer was refused: \(error.context)", fields: response.fields,
+                                        originStatus: response.status))
             }
             // The tier's `contentTypes` is the allow-list: another format is refused, not served.
             if let format = image?.format.mimeType, !tier.accepts(mediaType: format) {
                 return .refused(Refusal(status: 502, code: "not-an-image",
                                         detail: "the origin's answer was refused: \(format) is not one of tier \(tier.name)'s contentTypes",
-                                        fields: response.fields))
+                                        fields: response.fields, originStatus: response.status))
             }
         }
         var fetched = Fetched(received: response, served: response, image: image, servedETag: nil)
@@ -139,6 +142,7 @@ struct OriginExchange: Sendable {
                 fetched.servedETag = stripped.etag
             case .failure(var refusal):
                 refusal.fields = response.fields
+                refusal.originStatus = response.status
                 return .refused(refusal)
             }
         }

@@ -129,13 +129,14 @@ extension MediaService {
         case .refused(let refusal):
             let problem = refusalProblem(context, status: refusal.status, code: refusal.code, detail: refusal.detail)
             return storeCommit.storeNegative(context, key: Tier.refusedErrorKey, problem: problem, origin: refusal.fields,
-                                             fields: fields, requestTime: requestTime, responseTime: responseTime,
+                                             originStatus: refusal.originStatus, fields: fields, requestTime: requestTime, responseTime: responseTime,
                                              reason: reason)
                 ?? refuse(context, status: refusal.status, code: refusal.code, detail: refusal.detail)
         case .statusRefused(let status, let originFields):
             if let key = Tier.errorTTLKey(status: status),
                let stored = storeCommit.storeNegative(context, key: key, problem: originStatusProblem(context, status: status),
-                                                      origin: originFields, fields: fields, requestTime: requestTime,
+                                                      origin: originFields, originStatus: status, fields: fields,
+                                                      requestTime: requestTime,
                                                       responseTime: responseTime, reason: reason) {
                 return stored
             }

@@ -9,8 +9,9 @@ public enum RequestID {
     /// The field: `X-Request-Id`.
     public static let fieldName: HTTPFieldName = "X-Request-Id"
 
-    /// Whether a front's value is used as it is: 1 to 128 bytes of `A-Z a-z 0-9 - . _ : + / =` (UUIDs, ULIDs, hex,
-    /// base64, nginx's `$request_id`, AWS's `Root=1-…` parts). Anything else is replaced, never logged.
+    /// Whether a front's value is used as it is: 1 to 128 bytes of `A-Z a-z 0-9 - . _ : + / = ;` (UUIDs, ULIDs, hex,
+    /// base64, nginx's `$request_id`, AWS's `Root=1-…;Parent=…;Sampled=1`). Anything else (a comma would split the
+    /// field into a list, RFC 9110 §5.3) is replaced, never logged.
     public static func isWellFormed(_ value: String) -> Bool {
         let bytes = value.utf8
         guard !bytes.isEmpty, bytes.count <= 128 else { return false }
@@ -19,7 +20,7 @@ public enum RequestID {
             case UInt8(ascii: "a")...UInt8(ascii: "z"), UInt8(ascii: "A")...UInt8(ascii: "Z"), UInt8(ascii: "0")...UInt8(ascii: "9"):
                 true
             case UInt8(ascii: "-"), UInt8(ascii: "."), UInt8(ascii: "_"), UInt8(ascii: ":"), UInt8(ascii: "+"),
-                 UInt8(ascii: "/"), UInt8(ascii: "="):
+                 UInt8(ascii: "/"), UInt8(ascii: "="), UInt8(ascii: ";"):
                 true
             default:
                 false
