@@ -68,6 +68,10 @@ struct PermissionErrorTests {
         let folder = try world.serve([])
         #expect(folder.exitCode == 2)
         #expect(folder.stderr == "mediactl: \(world.path)/policies: cannot read the directory: Permission denied (errno 13); allowed: a readable directory of *.json policy files\n")
+        // Under a folder that may not be searched: not "does not exist", but why it cannot be looked at.
+        let hidden = try world.run(["policy", "check", "--policies", "\(world.path)/locked/policies"])
+        #expect(hidden.exitCode == 2)
+        #expect(hidden.stderr.hasPrefix("mediactl: \(world.path)/locked/policies: cannot be looked at: Permission denied (errno 13); allowed: a readable directory of *.json policy files\n"))
         chmod("\(world.path)/policies", 0o755)
         chmod("\(world.path)/policies/default.json", 0o000)
         let file = try world.run(["policy", "check", "--policies", "\(world.path)/policies"])

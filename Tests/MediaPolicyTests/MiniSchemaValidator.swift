@@ -1,3 +1,4 @@
+import MediaCore
 import Foundation
 @testable import MediaPolicy
 
@@ -7,23 +8,23 @@ import Foundation
 /// `minItems`, `uniqueItems`, `pattern`, `not`, `allOf`, `oneOf`, `if`/`then`, boolean schemas.
 /// Annotations (`description`, `default`, `title`, `$id`, `$schema`) are ignored. Test-only.
 struct MiniSchemaValidator {
-    let root: PolicyJSON
+    let root: JSONValue
 
     /// Whether `instance` is valid against the root schema.
-    func isValid(_ instance: PolicyJSON) -> Bool { valid(instance, root) }
+    func isValid(_ instance: JSONValue) -> Bool { valid(instance, root) }
 
-    private func valid(_ instance: PolicyJSON, _ schema: PolicyJSON) -> Bool {
+    private func valid(_ instance: JSONValue, _ schema: JSONValue) -> Bool {
         if case .bool(let accepts) = schema { return accepts }
         guard case .object(let members) = schema else { return false }
         for member in members where !check(member.key, member.value, instance, members) { return false }
         return true
     }
 
-    private func member(_ key: String, _ members: [PolicyJSON.Member]) -> PolicyJSON? {
+    private func member(_ key: String, _ members: [JSONValue.Member]) -> JSONValue? {
         members.first { $0.key == key }?.value
     }
 
-    private func check(_ keyword: String, _ value: PolicyJSON, _ instance: PolicyJSON, _ schema: [PolicyJSON.Member]) -> Bool {
+    private func check(_ keyword: String, _ value: JSONValue, _ instance: JSONValue, _ schema: [JSONValue.Member]) -> Bool {
         switch keyword {
         case "$ref":
             guard case .string(let reference) = value, reference.hasPrefix("#/") else { return false }
@@ -105,7 +106,7 @@ struct MiniSchemaValidator {
         }
     }
 
-    private func equal(_ lhs: PolicyJSON, _ rhs: PolicyJSON) -> Bool {
+    private func equal(_ lhs: JSONValue, _ rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.number(let a), .number(let b)): return Double(a) == Double(b)
         case (.array(let a), .array(let b)): return a.count == b.count && zip(a, b).allSatisfy { equal($0, $1) }

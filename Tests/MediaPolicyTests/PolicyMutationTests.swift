@@ -1,3 +1,4 @@
+import MediaCore
 import Foundation
 import Testing
 @testable import MediaPolicy
@@ -42,7 +43,7 @@ struct SeededGenerator: RandomNumberGenerator {
         var parsed = 0, loaded = 0
         for _ in 0..<1500 {
             let bytes = PolicyMutationTests.mutate(PolicyMutationTests.original, &random)
-            let ours = (try? PolicyJSONParser.parse(bytes)) != nil
+            let ours = (try? JSONParser.parse(bytes)) != nil
             let foundation = (try? JSONSerialization.jsonObject(with: Data(bytes), options: [.fragmentsAllowed])) != nil
             // A valid number whose exponent overflows a Double (`315E36000`) is JSON (RFC 8259 §6) that
             // JSONSerialization refuses; the loader then reports it out of range.

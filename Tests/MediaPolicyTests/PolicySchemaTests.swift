@@ -4,12 +4,12 @@ import Testing
 @testable import MediaPolicy
 
 @Suite struct PolicySchemaTests {
-    static let schema: PolicyJSON = {
+    static let schema: JSONValue = {
         let data = FileManager.default.contents(atPath: PolicyFixture.repositoryRoot + "/docs/policy.schema.json") ?? Data()
-        return (try? PolicyJSONParser.parse([UInt8](data))) ?? .null
+        return (try? JSONParser.parse([UInt8](data))) ?? .null
     }()
 
-    func node(_ path: String...) -> PolicyJSON? {
+    func node(_ path: String...) -> JSONValue? {
         var current = PolicySchemaTests.schema
         for key in path {
             guard case .object(let members) = current, let next = members.first(where: { $0.key == key })?.value else { return nil }
@@ -28,7 +28,7 @@ import Testing
         return members.map(\.key).sorted()
     }
 
-    func strings(_ value: PolicyJSON?) -> [String] {
+    func strings(_ value: JSONValue?) -> [String] {
         guard case .array(let elements) = value else { return [] }
         return elements.compactMap { if case .string(let text) = $0 { return text } else { return nil } }
     }
@@ -75,7 +75,7 @@ import Testing
 
     @Test func defaultPolicyValidatesAgainstTheSchema() throws {
         let data = try #require(FileManager.default.contents(atPath: PolicyFixture.repositoryRoot + "/Policies/default.json"))
-        let policy = try PolicyJSONParser.parse([UInt8](data))
+        let policy = try JSONParser.parse([UInt8](data))
         #expect(MiniSchemaValidator(root: PolicySchemaTests.schema).isValid(policy))
     }
 
@@ -112,7 +112,7 @@ import Testing
     ])
     func schemaAndLoaderAgreeOnTiers(tier: String, valid: Bool) throws {
         let text = PolicyFixture.tierPolicy(tier)
-        let schemaValid = MiniSchemaValidator(root: PolicySchemaTests.schema).isValid(try PolicyJSONParser.parse(Array(text.utf8)))
+        let schemaValid = MiniSchemaValidator(root: PolicySchemaTests.schema).isValid(try JSONParser.parse(Array(text.utf8)))
         #expect(schemaValid == valid)
         #expect(PolicyFixture.messages(text).isEmpty == valid)
     }
@@ -133,7 +133,7 @@ import Testing
     ])
     func schemaAndLoaderAgreeOnRoutes(fields: String, valid: Bool) throws {
         let text = #"{ "tiers": { "t": { "storage": "disk" } }, "routes": [ { "name": "r", "tier": "t", \#(fields) } ] }"#
-        let schemaValid = MiniSchemaValidator(root: PolicySchemaTests.schema).isValid(try PolicyJSONParser.parse(Array(text.utf8)))
+        let schemaValid = MiniSchemaValidator(root: PolicySchemaTests.schema).isValid(try JSONParser.parse(Array(text.utf8)))
         #expect(schemaValid == valid)
         #expect(PolicyFixture.messages(text).isEmpty == valid)
     }

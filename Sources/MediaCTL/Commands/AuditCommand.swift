@@ -62,7 +62,8 @@ public enum AuditCommand {
     }
 
     /// `audit` with several `--state-dir`: every replica is audited against the same policies (loaded once)
-    /// before anything is printed; then ``AuditFleetDocument`` as text or JSON and the fleet's JUnit and HTML
+    /// before the report is printed (a replica judged by other policies than its log's is warned about on stderr as
+    /// it is audited); then ``AuditFleetDocument`` as text or JSON and the fleet's JUnit and HTML
     /// files (``MediaAuditReports/AuditFleetJUnitReport``, ``MediaAuditReports/AuditFleetHTMLReport``). Exit 1 when any replica has a
     /// violation; 2, with nothing on stdout, when any replica cannot be audited (the error names its state
     /// directory or log), or, after stdout, when a report file cannot be written.

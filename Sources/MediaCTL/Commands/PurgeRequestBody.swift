@@ -1,4 +1,4 @@
-import Foundation
+import MediaCore
 import MediaService
 import MediaPolicy
 import MediaSigning
@@ -20,25 +20,28 @@ enum PurgeRequestBody {
     ///   `invalid-credential` (not an RFC 6750 `b64token`), `invalid-subject` (not 1–128 of `[A-Za-z0-9._-]`) or
     ///   `invalid-tag` (not 1–256 visible ASCII characters).
     static func parse(_ body: [UInt8]) -> Result<PurgeScope, Refusal> {
-        guard var object = try? JSONSerialization.jsonObject(with: Data(body)) as? [String: Any]
+        // Strict JSON with members in order: a repeated key is refused, never resolved to its first or last value
+        // (a proxy in front may have read the other one).
+        guard case .object(let members) = try? JSONParser.parse(body),
+              Set(members.map(\.key)).count == members.count
         else { return .failure(Refusal(code: "invalid-purge-request", detail: shape)) }
+        var object = members
         var soft = false
-        if object.count == 2, object["tag"] != nil, let flag = object["soft"] {
-            // A JSON boolean (objCType `c`), not a number.
-            guard let number = flag as? NSNumber, String(cString: number.objCType) == "c" else {
+        if object.count == 2, object.contains(where: { $0.key == "tag" }), let index = object.firstIndex(where: { $0.key == "soft" }) {
+            guard case .bool(let flag) = object[index].value else {
                 return .failure(Refusal(code: "invalid-purge-request", detail: shape))
             }
-            soft = number.boolValue
-            object["soft"] = nil
+            soft = flag
+            object.remove(at: index)
         }
-        guard object.count == 1, let (name, value) = object.first
+        guard object.count == 1, let name = object.first?.key, let value = object.first?.value
         else { return .failure(Refusal(code: "invalid-purge-request", detail: shape)) }
         switch name {
         case "route":
-            guard let route = value as? String, !route.isEmpty else { break }
+            guard case .string(let route) = value, !route.isEmpty else { break }
             return .success(.route(route))
         case "credential":
-            guard let text = value as? String else { break }
+            guard case .string(let text) = value else { break }
             guard let token = try? BearerToken(token: text) else {
                 return .failure(
                     Refusal(
@@ -46,19 +49,19 @@ enum PurgeRequestBody {
             }
             return .success(.credential(token))
         case "subject":
-            guard let subject = value as? String else { break }
+            guard case .string(let subject) = value else { break }
             guard SignedURLParameters.isSubject(subject) else {
                 return .failure(Refusal(code: "invalid-subject", detail: "the subject is not 1 to 128 of A-Z a-z 0-9 . _ -"))
             }
             return .success(.subject(subject))
         case "tag":
-            guard let tag = value as? String else { break }
+            guard case .string(let tag) = value else { break }
             guard Tier.isCacheTag(tag) else {
                 return .failure(Refusal(code: "invalid-tag", detail: "the tag is not 1 to 256 visible ASCII characters (no space)"))
             }
             return .success(.tag(tag, soft: soft))
         case "all":
-            guard let all = value as? Bool, all else { break }
+            guard case .bool(true) = value else { break }
             return .success(.all)
         default:
             break

@@ -73,6 +73,10 @@ final class PolicyReloader: Sendable {
                 underscoreNames?.replace(with: loaded.policies.forwardedUnderscoreNames)
                 return .reloaded(report, routes: loaded.policies.routes.count, tiers: loaded.policies.tiers.count)
             } catch {
+                // A swap whose records failed leaves the new set in force: the server's field names follow it too.
+                if service.policyDigest == loaded.digest {
+                    underscoreNames?.replace(with: loaded.policies.forwardedUnderscoreNames)
+                }
                 // The service's own words (ServiceError's context, without its code): they say which set is in force.
                 return .failed((error as? ServiceError)?.context ?? "\(error)")
             }

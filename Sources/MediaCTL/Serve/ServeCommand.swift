@@ -162,14 +162,13 @@ public struct ServeCommand: Sendable {
                 throw Self.listenError(error, address: listener.address, what: listener.flag)
             }
         }
-        // So does an access log that cannot be opened.
-        if let path = options.accessLog {
-            do throws(AccessLogError) {
-                try AccessLog.probe(path: path)
-            } catch {
-                signals?.cancel()
-                throw CommandError(.unwritableFile, error.message, exitCode: .unusableInput)
-            }
+        // So does an access log that cannot be opened (opened here, once).
+        let accessLogFile: AccessLog.Destination?
+        do {
+            accessLogFile = try openAccessLogFile()
+        } catch {
+            signals?.cancel()
+            throw error
         }
         let service: MediaService
         do {
@@ -186,16 +185,10 @@ public struct ServeCommand: Sendable {
             }
         } catch {
             signals?.cancel()
+            accessLogFile?.close()
             throw error
         }
-        let accessLog: AccessLog?
-        do {
-            accessLog = try openAccessLog(service: service)
-        } catch {
-            signals?.cancel()
-            await service.stop()
-            throw error
-        }
+        let accessLog = openAccessLog(accessLogFile, service: service)
         let underscoreNames = UnderscoreFieldNames(loaded.policies.forwardedUnderscoreNames)
         let reloader = PolicyReloader(
             service: service, directory: options.policiesDirectory, overrides: options.origins, log: log,

@@ -1,9 +1,11 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     /// Reports tier keys that contradict each other (docs/policy-format.md, "Contradictions").
     /// Runs only on a tier whose keys were each valid.
-    mutating func checkContradictions(_ tier: Tier, keys: [String: PolicyJSON], at path: String) {
+    mutating func checkContradictions(_ tier: Tier, keys: [String: JSONValue], at path: String) {
         func at(_ key: String) -> String { "\(path).\(key)" }
-        func quoted(_ text: String) -> String { PolicyJSON.quote(text) }
+        func quoted(_ text: String) -> String { JSONValue.quote(text) }
 
         // A generic tier (contentTypes ["*/*"]) with credentials "forward" is the RFC 9111 conformance mode:
         // RFC 9111 §3.5 decides what a shared cache may store from a request with Authorization.
@@ -85,12 +87,12 @@ extension PolicyFileDecoder {
             }
             if !signed.required, tier.credentials != .bearerRequired {
                 report(.contradiction, at("signedURLs.required"), value: .bool(false),
-                       problem: "false accepts bearer tokens too, but credentials is \(PolicyJSON.quote(tier.credentials.rawValue))",
+                       problem: "false accepts bearer tokens too, but credentials is \(JSONValue.quote(tier.credentials.rawValue))",
                        allowed: "required false only with credentials \"bearer-required\"; else required true")
             }
             if signed.required, tier.credentials.forwardsCredentials {
                 report(.contradiction, at("credentials"), value: .string(tier.credentials.rawValue),
-                       problem: "\(PolicyJSON.quote(tier.credentials.rawValue)) accepts credentials, but signedURLs.required is true: only signed URLs are accepted",
+                       problem: "\(JSONValue.quote(tier.credentials.rawValue)) accepts credentials, but signedURLs.required is true: only signed URLs are accepted",
                        allowed: "credentials \"strip\" or \"refuse\" with signedURLs.required true, or signedURLs.required false with \"bearer-required\"")
             }
         }

@@ -3,7 +3,7 @@ import MediaCore
 extension PolicyFileDecoder {
     /// `errorTTL`: an object of ``Tier/errorTTLKeys`` → seconds (1 to ``PolicyFormat/maximumSeconds``). Every
     /// problem is reported; `nil` when there was one.
-    mutating func errorTTL(_ value: PolicyJSON, at path: String) -> [String: Int]? {
+    mutating func errorTTL(_ value: JSONValue, at path: String) -> [String: Int]? {
         let keys = Tier.errorTTLKeys
         let allowedKeys = keys.joined(separator: ", ")
         guard case .object(let members) = value else {
@@ -53,7 +53,7 @@ extension PolicyFileDecoder {
     mutating func checkErrorTTLContradictions(_ tier: Tier, at path: String) {
         guard !tier.errorTTL.isEmpty else { return }
         let keyPath = "\(path).errorTTL"
-        let value = PolicyJSON.string("{…}")
+        let value = JSONValue.string("{…}")
         let allowed = "errorTTL only on an image tier with partition \"none\" and a storage other than \"none\""
         if !tier.validatesImages {
             report(.contradiction, keyPath, value: value,

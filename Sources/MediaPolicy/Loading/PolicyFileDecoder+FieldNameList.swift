@@ -1,10 +1,12 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     /// An array of at most `maximum` distinct field names (RFC 9110 tokens, compared ignoring case), in policy order:
     /// the shape of `targetedCacheControl` and `forwardRequestHeaders`. Each name is checked in turn: a string, a
     /// token, then `refusal` (the problem text for a name the key does not take, or `nil`), then not listed twice.
     /// The first problem is reported with `allowed` and ends the list (`nil`).
-    mutating func fieldNameList(_ value: PolicyJSON, at path: String, maximum: Int, allowed: String,
-                                refusal: (_ name: String, _ element: PolicyJSON) -> String?) -> [String]? {
+    mutating func fieldNameList(_ value: JSONValue, at path: String, maximum: Int, allowed: String,
+                                refusal: (_ name: String, _ element: JSONValue) -> String?) -> [String]? {
         distinctStrings(value, at: path, maximum: maximum, allowed: allowed,
                         same: { $0.lowercased() == $1.lowercased() }) { name, element in
             PolicyText.isFieldName(name) ? refusal(name, element) : "\(element.rendered) is not a field name"
@@ -16,9 +18,9 @@ extension PolicyFileDecoder {
     /// Each entry is checked in turn: a string, then `problem` (the problem text for an entry the key does not
     /// take, or `nil`), then not listed twice (`same` says whether two entries are one). The first problem is
     /// reported with `allowed` and ends the list (`nil`).
-    mutating func distinctStrings(_ value: PolicyJSON, at path: String, maximum: Int, allowed: String,
+    mutating func distinctStrings(_ value: JSONValue, at path: String, maximum: Int, allowed: String,
                                   same: (String, String) -> Bool = (==),
-                                  problem: (_ text: String, _ element: PolicyJSON) -> String?) -> [String]? {
+                                  problem: (_ text: String, _ element: JSONValue) -> String?) -> [String]? {
         guard case .array(let elements) = value else {
             reportType(value, at: path, allowed: allowed)
             return nil

@@ -1,3 +1,5 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     static let forwardedFieldsAllowed =
         "an array of at most 16 distinct field names (RFC 9110 tokens) other than Authorization, Cookie, Host, "
@@ -17,7 +19,7 @@ extension PolicyFileDecoder {
     ]
 
     /// `forwardRequestHeaders` (tier): client fields an image tier passes to its origin, in policy order.
-    mutating func forwardedFieldNames(_ value: PolicyJSON, at path: String) -> [String]? {
+    mutating func forwardedFieldNames(_ value: JSONValue, at path: String) -> [String]? {
         fieldNameList(value, at: path, maximum: PolicyFormat.maximumForwardedFields, allowed: Self.forwardedFieldsAllowed) {
             name, element in
             let lower = name.lowercased()

@@ -1,8 +1,10 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     /// `ignoredQueryParameters` (`allowsPrefix`: an entry may end with `*`) or `passQueryParameters`: an array of
     /// at most ``PolicyFormat/maximumQueryParameters`` distinct query parameter names. The first problem is
     /// reported and ends the list (`nil`).
-    mutating func queryParameterList(_ value: PolicyJSON, at path: String, allowsPrefix: Bool) -> [String]? {
+    mutating func queryParameterList(_ value: JSONValue, at path: String, allowsPrefix: Bool) -> [String]? {
         let name = "query parameter names (1 to 64 letters, digits, '-', '.', '_' or '~')"
         let allowed = "an array of at most \(PolicyFormat.maximumQueryParameters) distinct \(name)"
             + (allowsPrefix ? ", each may end with '*' to match a prefix (\"utm_*\")" : "")
@@ -28,7 +30,7 @@ extension PolicyFileDecoder {
         let variantNames = tier.variants == nil ? [] : Tier.variantParameterNames
         for (index, name) in tier.passQueryParameters.enumerated() where variantNames.contains(name) {
             report(.contradiction, "\(passPath)[\(index)]", value: .string(name),
-                   problem: "\(PolicyJSON.quote(name)) is a variant parameter",
+                   problem: "\(JSONValue.quote(name)) is a variant parameter",
                    allowed: "a name other than " + variantNames.joined(separator: ", ") + " on a tier with variants")
             return
         }
@@ -39,7 +41,7 @@ extension PolicyFileDecoder {
         for (index, pattern) in tier.ignoredQueryParameters.enumerated() {
             guard let hit = kept.first(where: { Tier.queryPattern(pattern, matches: $0.name[...]) }) else { continue }
             report(.contradiction, "\(ignoredPath)[\(index)]", value: .string(pattern),
-                   problem: "\(PolicyJSON.quote(pattern)) would ignore \(hit.role) \(PolicyJSON.quote(hit.name))",
+                   problem: "\(JSONValue.quote(pattern)) would ignore \(hit.role) \(JSONValue.quote(hit.name))",
                    allowed: "entries that match none of " + kept.map(\.name).joined(separator: ", "))
             return
         }

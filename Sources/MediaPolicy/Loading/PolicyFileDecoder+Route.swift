@@ -1,10 +1,12 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     static let mountAllowed =
         "a path starting and ending with \"/\", without empty, \".\" or \"..\" segments or characters that need percent-encoding, not under /_mediactl/"
     static let originAllowed =
         "an absolute http or https URL whose path ends with \"/\", without user info, query or fragment"
 
-    mutating func decodeRoutes(_ value: PolicyJSON) {
+    mutating func decodeRoutes(_ value: JSONValue) {
         guard case .array(let elements) = value else {
             reportType(value, at: "routes", allowed: "an array of route objects")
             return
@@ -14,7 +16,7 @@ extension PolicyFileDecoder {
         }
     }
 
-    private mutating func decodeRoute(_ value: PolicyJSON, index: Int) -> RouteDraft {
+    private mutating func decodeRoute(_ value: JSONValue, index: Int) -> RouteDraft {
         let path = "routes[\(index)]"
         let before = errors.count
         var draft = RouteDraft(index: index, isComplete: false)
@@ -47,7 +49,7 @@ extension PolicyFileDecoder {
         if let value = keys["origin"], let origin = string(value, at: at("origin"), allowed: PolicyFileDecoder.originAllowed) {
             if let problem = PolicyText.originProblem(origin) {
                 // Never echo a password written into an origin URL (`scheme://user:secret@host`).
-                let shown = PolicyJSON.string(PolicyText.redactingUserinfo(origin))
+                let shown = JSONValue.string(PolicyText.redactingUserinfo(origin))
                 report(.invalidOrigin, at("origin"), value: shown, problem: "\(shown.rendered) \(problem)",
                        allowed: PolicyFileDecoder.originAllowed)
             } else {

@@ -1,3 +1,5 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     static let signedURLsAllowed = "an object with keys " + PolicyFormat.signedURLKeys.joined(separator: ", ")
     static let secretPathAllowed =
@@ -6,7 +8,7 @@ extension PolicyFileDecoder {
         "an origin as browsers send it in Origin: http or https, a host, an optional port, no path, e.g. \"https://app.example.com\""
 
     /// `signedURLs` (a tier): `keys` required, `maxLifetime` 1–86,400 (default 900), `required` (default `true`).
-    mutating func signedURLs(_ value: PolicyJSON, at path: String) -> SignedURLPolicy? {
+    mutating func signedURLs(_ value: JSONValue, at path: String) -> SignedURLPolicy? {
         let before = errors.count
         guard let keys = object(value, at: path, known: PolicyFormat.signedURLKeys, allowed: Self.signedURLsAllowed) else {
             return nil
@@ -31,7 +33,7 @@ extension PolicyFileDecoder {
 
     /// `cors` (a tier or a route): `allowOrigins` required (1–64 distinct origins), `maxAge` 0–86,400 (default
     /// 600), `allowAuthorization` (default `false`).
-    mutating func cors(_ value: PolicyJSON, at path: String) -> CORSPolicy? {
+    mutating func cors(_ value: JSONValue, at path: String) -> CORSPolicy? {
         let before = errors.count
         let allowed = "an object with keys " + PolicyFormat.corsKeys.joined(separator: ", ")
         guard let keys = object(value, at: path, known: PolicyFormat.corsKeys, allowed: allowed) else { return nil }
@@ -53,7 +55,7 @@ extension PolicyFileDecoder {
     }
 
     /// `originAuthorization` (a route): `{"bearerFile": PATH}`.
-    mutating func originAuthorization(_ value: PolicyJSON, at path: String) -> OriginAuthorization? {
+    mutating func originAuthorization(_ value: JSONValue, at path: String) -> OriginAuthorization? {
         let allowed = "an object with keys " + PolicyFormat.originAuthorizationKeys.joined(separator: ", ")
         guard let keys = object(value, at: path, known: PolicyFormat.originAuthorizationKeys, allowed: allowed) else { return nil }
         guard let file = keys["bearerFile"] else {
@@ -65,14 +67,14 @@ extension PolicyFileDecoder {
     }
 
     /// `subjectHeader` (a route): a field name that is not one the pipeline or HTTP framing owns.
-    mutating func subjectHeader(_ value: PolicyJSON, at path: String) -> String? {
+    mutating func subjectHeader(_ value: JSONValue, at path: String) -> String? {
         fieldName(value, at: path, reserved: Self.reservedFieldNames,
                   allowed: "a field name (RFC 9110 token, at most 64 characters) such as \"Mediactl-Subject\", not a field HTTP or the cache owns")
     }
 
     /// A field name (RFC 9110 token, at most 64 characters) that is not one of `reserved` (lower case): reported with
     /// `allowed` as `… is not a field name` or `… is a field HTTP or the cache owns` (`subjectHeader`, `tagHeader`).
-    mutating func fieldName(_ value: PolicyJSON, at path: String, reserved: Set<String>, allowed: String) -> String? {
+    mutating func fieldName(_ value: JSONValue, at path: String, reserved: Set<String>, allowed: String) -> String? {
         guard let name = string(value, at: path, allowed: allowed) else { return nil }
         guard PolicyText.isFieldName(name) else {
             report(.invalidValue, path, value: value, problem: "\(value.rendered) is not a field name", allowed: allowed)
@@ -93,7 +95,7 @@ extension PolicyFileDecoder {
     ]
 
     /// A boolean.
-    mutating func boolean(_ value: PolicyJSON, at path: String) -> Bool? {
+    mutating func boolean(_ value: JSONValue, at path: String) -> Bool? {
         guard case .bool(let flag) = value else {
             reportType(value, at: path, allowed: "true or false")
             return nil
@@ -102,7 +104,7 @@ extension PolicyFileDecoder {
     }
 
     /// A secret file's path as written.
-    private mutating func secretPath(_ value: PolicyJSON, at path: String) -> String? {
+    private mutating func secretPath(_ value: JSONValue, at path: String) -> String? {
         guard let text = string(value, at: path, allowed: Self.secretPathAllowed) else { return nil }
         guard !text.isEmpty, text.utf8.count <= PolicyFormat.maximumTextLength,
               !text.unicodeScalars.contains(where: { $0.value < 0x20 || $0.value == 0x7F }) else {
@@ -113,7 +115,7 @@ extension PolicyFileDecoder {
     }
 
     /// `cors.allowOrigins`.
-    private mutating func allowedOrigins(_ value: PolicyJSON, at path: String) -> [String]? {
+    private mutating func allowedOrigins(_ value: JSONValue, at path: String) -> [String]? {
         let allowed = "a non-empty array of at most \(PolicyFormat.maximumAllowedOrigins) distinct origins, each " + Self.originAllowedText
         guard case .array(let elements) = value else {
             reportType(value, at: path, allowed: allowed)

@@ -1,7 +1,9 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     /// `tagHeader` (a tier): the response field the origin names its cache tags in (`"Surrogate-Key"`), not one that
     /// HTTP framing, caching or the answer's representation owns.
-    mutating func tagHeader(_ value: PolicyJSON, at path: String) -> String? {
+    mutating func tagHeader(_ value: JSONValue, at path: String) -> String? {
         fieldName(value, at: path, reserved: Self.reservedResponseFieldNames,
                   allowed: "a response field name (RFC 9110 token, at most 64 characters) such as \"Surrogate-Key\" or \"Cache-Tag\", not a field HTTP or the cache owns")
     }

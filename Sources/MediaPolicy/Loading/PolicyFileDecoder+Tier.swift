@@ -3,7 +3,7 @@ import MediaCore
 extension PolicyFileDecoder {
     static let nameAllowed = "1 to 64 lowercase letters, digits and '-', starting with a letter or digit"
 
-    mutating func decodeTiers(_ value: PolicyJSON) {
+    mutating func decodeTiers(_ value: JSONValue) {
         guard case .object(let members) = value else {
             reportType(value, at: "tiers", allowed: "an object of tier name → tier object")
             return
@@ -17,7 +17,7 @@ extension PolicyFileDecoder {
             }
             guard PolicyText.isName(member.key) else {
                 report(.invalidValue, path, value: .string(member.key),
-                       problem: "\(PolicyJSON.quote(member.key)) is not a valid tier name", allowed: PolicyFileDecoder.nameAllowed)
+                       problem: "\(JSONValue.quote(member.key)) is not a valid tier name", allowed: PolicyFileDecoder.nameAllowed)
                 continue
             }
             tiers.append((member.key, decodeTier(named: member.key, member.value, at: path)))
@@ -25,7 +25,7 @@ extension PolicyFileDecoder {
     }
 
     /// The tier, or `nil` when any key had a problem (all of them reported).
-    private mutating func decodeTier(named name: String, _ value: PolicyJSON, at path: String) -> Tier? {
+    private mutating func decodeTier(named name: String, _ value: JSONValue, at path: String) -> Tier? {
         let before = errors.count
         let allowed = "an object with keys " + PolicyFormat.tierKeys.joined(separator: ", ")
         guard let keys = object(value, at: path, known: PolicyFormat.tierKeys, allowed: allowed) else { return nil }
@@ -141,7 +141,7 @@ extension PolicyFileDecoder {
         return errors.count == before ? tier : nil
     }
 
-    private mutating func versionParameter(_ value: PolicyJSON, at path: String) -> String? {
+    private mutating func versionParameter(_ value: JSONValue, at path: String) -> String? {
         let allowed = "a query parameter name of 1 to 64 letters, digits, '-', '.', '_' or '~'"
         guard let text = string(value, at: path, allowed: allowed) else { return nil }
         guard PolicyText.isQueryName(text) else {
@@ -151,7 +151,7 @@ extension PolicyFileDecoder {
         return text
     }
 
-    private mutating func contentTypes(_ value: PolicyJSON, at path: String) -> [String]? {
+    private mutating func contentTypes(_ value: JSONValue, at path: String) -> [String]? {
         let listed = Tier.imageContentTypes.joined(separator: ", ")
         let allowed = "[\"*/*\"] or a non-empty array of distinct \(listed)"
         guard case .array(let elements) = value else {
@@ -192,7 +192,7 @@ extension PolicyFileDecoder {
         return valid ? types : nil
     }
 
-    private mutating func downstreamCacheControl(_ value: PolicyJSON, at path: String) -> String? {
+    private mutating func downstreamCacheControl(_ value: JSONValue, at path: String) -> String? {
         let allowed = "comma-separated Cache-Control directives (RFC 9111 §5.2) in visible ASCII, at most 1024 characters"
         guard let text = string(value, at: path, allowed: allowed) else { return nil }
         guard PolicyText.directiveNames(text) != nil else {

@@ -1,6 +1,8 @@
+import MediaCore
+
 extension PolicyFileDecoder {
     /// Decodes a tier's `variants` object (docs/variants.md), reporting every problem; `nil` when any key had one.
-    mutating func variants(_ value: PolicyJSON, at path: String) -> Tier.Variants? {
+    mutating func variants(_ value: JSONValue, at path: String) -> Tier.Variants? {
         let before = errors.count
         let allowed = "an object with keys " + PolicyFormat.variantKeys.joined(separator: ", ")
         guard let keys = object(value, at: path, known: PolicyFormat.variantKeys, allowed: allowed) else { return nil }
@@ -40,7 +42,7 @@ extension PolicyFileDecoder {
     static let sizesAllowed = "a non-empty array of at most \(PolicyFormat.maximumVariantSizes) distinct integers from 1 to \(Tier.Variants.maximumDimension) (pixels), ascending"
     static let formatsAllowed = "a non-empty array of distinct " + Tier.Variants.formatNames.joined(separator: ", ")
 
-    private mutating func sizes(_ value: PolicyJSON, at path: String) -> [Int]? {
+    private mutating func sizes(_ value: JSONValue, at path: String) -> [Int]? {
         let allowed = Self.sizesAllowed
         guard case .array(let elements) = value else {
             reportType(value, at: path, allowed: allowed)
@@ -73,7 +75,7 @@ extension PolicyFileDecoder {
         return valid ? out : nil
     }
 
-    private mutating func formats(_ value: PolicyJSON, at path: String) -> [String]? {
+    private mutating func formats(_ value: JSONValue, at path: String) -> [String]? {
         let allowed = Self.formatsAllowed
         guard case .array(let elements) = value, !elements.isEmpty else {
             if case .array = value {

@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Decodes one parsed policy file into tiers and route drafts, collecting every problem.
 struct PolicyFileDecoder {
     /// A route as far as it could be decoded; cross-file checks use whatever fields are valid.
@@ -25,7 +27,7 @@ struct PolicyFileDecoder {
         self.file = file
     }
 
-    mutating func decode(_ root: PolicyJSON) {
+    mutating func decode(_ root: JSONValue) {
         let allowed = "an object with keys " + PolicyFormat.topLevelKeys.joined(separator: ", ")
         guard let members = object(root, at: "", known: PolicyFormat.topLevelKeys, allowed: allowed) else { return }
         if let schema = members["$schema"] {
@@ -38,12 +40,12 @@ struct PolicyFileDecoder {
     // MARK: - Reporting
 
     mutating func report(
-        _ code: PolicyError.Code, _ keyPath: String, value: PolicyJSON?, problem: String, allowed: String
+        _ code: PolicyError.Code, _ keyPath: String, value: JSONValue?, problem: String, allowed: String
     ) {
         errors.append(PolicyError(code, file: file, keyPath: keyPath, value: value?.rendered, problem: problem, allowed: allowed))
     }
 
-    mutating func reportType(_ value: PolicyJSON, at keyPath: String, allowed: String) {
+    mutating func reportType(_ value: JSONValue, at keyPath: String, allowed: String) {
         report(.wrongType, keyPath, value: value, problem: "\(value.rendered) is \(value.typeName)", allowed: allowed)
     }
 
@@ -57,20 +59,20 @@ struct PolicyFileDecoder {
     static func segment(_ key: String) -> String {
         let needsQuotes = key.unicodeScalars.contains { $0.value < 0x20 || $0.value == 0x7F }
             || key.unicodeScalars.first?.properties.isGraphemeExtend == true
-        return needsQuotes ? PolicyJSON.quote(key) : key
+        return needsQuotes ? JSONValue.quote(key) : key
     }
 
     // MARK: - Typed readers (each reports its own problem and returns nil)
 
     /// The members of an object by key (first occurrence), after reporting unknown and repeated keys.
     mutating func object(
-        _ value: PolicyJSON, at path: String, known: [String], allowed: String
-    ) -> [String: PolicyJSON]? {
+        _ value: JSONValue, at path: String, known: [String], allowed: String
+    ) -> [String: JSONValue]? {
         guard case .object(let members) = value else {
             reportType(value, at: path, allowed: allowed)
             return nil
         }
-        var result: [String: PolicyJSON] = [:]
+        var result: [String: JSONValue] = [:]
         for member in members {
             let keyPath = PolicyFileDecoder.join(path, member.key)
             guard known.contains(member.key) else {
@@ -88,7 +90,7 @@ struct PolicyFileDecoder {
         return result
     }
 
-    mutating func string(_ value: PolicyJSON, at path: String, allowed: String) -> String? {
+    mutating func string(_ value: JSONValue, at path: String, allowed: String) -> String? {
         guard case .string(let text) = value else {
             reportType(value, at: path, allowed: allowed)
             return nil
@@ -98,7 +100,7 @@ struct PolicyFileDecoder {
 
     /// One of an enum's raw values.
     mutating func choice<Choice: RawRepresentable & CaseIterable>(
-        _ value: PolicyJSON, at path: String, as: Choice.Type
+        _ value: JSONValue, at path: String, as: Choice.Type
     ) -> Choice? where Choice.RawValue == String {
         let names = Choice.allCases.map(\.rawValue)
         let allowed = names.joined(separator: ", ")
@@ -112,7 +114,7 @@ struct PolicyFileDecoder {
     }
 
     /// An integer in `range`; `unit` ends the allowed text (`seconds`, `bytes`, `pixels`).
-    mutating func integer(_ value: PolicyJSON, at path: String, range: ClosedRange<Int>, unit: String) -> Int? {
+    mutating func integer(_ value: JSONValue, at path: String, range: ClosedRange<Int>, unit: String) -> Int? {
         let allowed = "an integer from \(range.lowerBound) to \(range.upperBound) (\(unit))"
         guard case .number(let text) = value, value.typeName == "an integer" else {
             reportType(value, at: path, allowed: allowed)
@@ -126,7 +128,7 @@ struct PolicyFileDecoder {
     }
 
     /// A number (integer or decimal) in `lower<..upper`.
-    mutating func positiveNumber(_ value: PolicyJSON, at path: String, upTo upper: Double, unit: String) -> Double? {
+    mutating func positiveNumber(_ value: JSONValue, at path: String, upTo upper: Double, unit: String) -> Double? {
         let allowed = "a number greater than 0 and at most \(Int(upper)) (\(unit))"
         guard case .number(let text) = value else {
             reportType(value, at: path, allowed: allowed)

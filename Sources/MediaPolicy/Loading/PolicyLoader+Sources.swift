@@ -1,3 +1,5 @@
+import MediaCore
+
 extension PolicyLoader {
     /// Parses, validates and merges policy files given as bytes, in the given order.
     ///
@@ -42,7 +44,7 @@ extension PolicyLoader {
             }
             var decoder = PolicyFileDecoder(file: source.name)
             do {
-                decoder.decode(try PolicyJSONParser.parse(source.bytes))
+                decoder.decode(try JSONParser.parse(source.bytes))
             } catch {
                 merger.errors.append(PolicyError(
                     .invalidJSON, file: source.name, keyPath: "", value: nil,

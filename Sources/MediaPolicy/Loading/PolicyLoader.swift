@@ -56,7 +56,7 @@ public struct PolicyLoader: Sendable {
         var isDirectory: ObjCBool = false
         let exists = manager.fileExists(atPath: trimmed, isDirectory: &isDirectory)
         guard exists, isDirectory.boolValue, let names = try? manager.contentsOfDirectory(atPath: trimmed) else {
-            let problem = !exists ? "does not exist" : !isDirectory.boolValue ? "is not a directory"
+            let problem = !exists ? Self.missing(trimmed) : !isDirectory.boolValue ? "is not a directory"
                 : "cannot read the directory: \(Self.openFailure(trimmed, directory: true))"
             throw PolicyErrorList([PolicyError(
                 .unreadable, file: trimmed, keyPath: "", value: nil, problem: problem,
@@ -87,6 +87,14 @@ public struct PolicyLoader: Sendable {
     public static func unreadableFile(_ path: String) -> PolicyError {
         PolicyError(.unreadable, file: path, keyPath: "", value: nil,
                     problem: "cannot read the file: \(openFailure(path, directory: false))", allowed: "a readable JSON file")
+    }
+
+    /// `does not exist`, or why it cannot be looked at when `stat` fails for another reason (a parent folder others
+    /// may not search: `cannot be looked at: Permission denied (errno 13)`).
+    static func missing(_ path: String) -> String {
+        var info = stat()
+        guard stat(path, &info) != 0, errno != ENOENT else { return "does not exist" }
+        return "cannot be looked at: \(SystemErrorText.current)"
     }
 
     /// Why `path` cannot be opened, in ``MediaCore/SystemErrorText`` wording, learnt by opening it again.

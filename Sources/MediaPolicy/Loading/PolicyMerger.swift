@@ -1,3 +1,5 @@
+import MediaCore
+
 /// Merges decoded policy files and runs the cross-file checks.
 struct PolicyMerger {
     private struct PlacedRoute {
@@ -31,7 +33,7 @@ struct PolicyMerger {
             if let first = definedIn[entry.name] {
                 errors.append(PolicyError(
                     .duplicateTier, file: entry.file, keyPath: "tiers.\(entry.name)", value: nil,
-                    problem: "tier \(PolicyJSON.quote(entry.name)) is already defined in \(first)",
+                    problem: "tier \(JSONValue.quote(entry.name)) is already defined in \(first)",
                     allowed: "each tier defined in one file"))
                 continue
             }
@@ -46,16 +48,16 @@ struct PolicyMerger {
             var valid = draft.isComplete
             if let name = draft.name, let earlier = routes[..<position].first(where: { $0.draft.name == name }) {
                 errors.append(PolicyError(
-                    .duplicateRoute, file: placed.file, keyPath: "\(path).name", value: PolicyJSON.quote(name),
-                    problem: "\(PolicyJSON.quote(name)) is already the name of \(earlier.location)",
+                    .duplicateRoute, file: placed.file, keyPath: "\(path).name", value: JSONValue.quote(name),
+                    problem: "\(JSONValue.quote(name)) is already the name of \(earlier.location)",
                     allowed: "a route name used once across all policy files"))
                 valid = false
             }
             if let tier = draft.tier, definedIn[tier] == nil {
                 let hint = KeySuggestion.hint(for: tier, in: tierNames)
                 errors.append(PolicyError(
-                    .unknownTier, file: placed.file, keyPath: "\(path).tier", value: PolicyJSON.quote(tier),
-                    problem: "\(PolicyJSON.quote(tier)) is not a defined tier\(hint)",
+                    .unknownTier, file: placed.file, keyPath: "\(path).tier", value: JSONValue.quote(tier),
+                    problem: "\(JSONValue.quote(tier)) is not a defined tier\(hint)",
                     allowed: tierNames.isEmpty ? "a tier defined in any policy file (none is)" : tierNames.joined(separator: ", ")))
                 valid = false
             }
@@ -65,10 +67,10 @@ struct PolicyMerger {
                    return mount.hasPrefix(otherMount) || otherMount.hasPrefix(mount)
                }) {
                 let otherMount = earlier.draft.mount ?? ""
-                let otherName = earlier.draft.name.map { " of route \(PolicyJSON.quote($0))" } ?? ""
+                let otherName = earlier.draft.name.map { " of route \(JSONValue.quote($0))" } ?? ""
                 errors.append(PolicyError(
-                    .overlappingMount, file: placed.file, keyPath: "\(path).mount", value: PolicyJSON.quote(mount),
-                    problem: "\(PolicyJSON.quote(mount)) overlaps \(PolicyJSON.quote(otherMount))\(otherName) (\(earlier.location))",
+                    .overlappingMount, file: placed.file, keyPath: "\(path).mount", value: JSONValue.quote(mount),
+                    problem: "\(JSONValue.quote(mount)) overlaps \(JSONValue.quote(otherMount))\(otherName) (\(earlier.location))",
                     allowed: "a mount that is not a prefix of, and does not start with, another route's mount"))
                 valid = false
             }
@@ -99,7 +101,7 @@ struct PolicyMerger {
             where present {
                 errors.append(PolicyError(
                     .contradiction, file: file, keyPath: "\(path).\(key)", value: nil,
-                    problem: "\(key) applies to signed requests, but tier \(PolicyJSON.quote(tier.name)) has no signedURLs",
+                    problem: "\(key) applies to signed requests, but tier \(JSONValue.quote(tier.name)) has no signedURLs",
                     allowed: "\(key) only on a route whose tier has signedURLs"))
                 valid = false
             }
@@ -107,7 +109,7 @@ struct PolicyMerger {
         if draft.cors != nil, !tier.validatesImages {
             errors.append(PolicyError(
                 .contradiction, file: file, keyPath: "\(path).cors", value: "{…}",
-                problem: "cors answers cross-origin reads of images, but tier \(PolicyJSON.quote(tier.name)) has contentTypes [\"*/*\"]",
+                problem: "cors answers cross-origin reads of images, but tier \(JSONValue.quote(tier.name)) has contentTypes [\"*/*\"]",
                 allowed: "cors only on a route whose tier has image contentTypes"))
             valid = false
         }

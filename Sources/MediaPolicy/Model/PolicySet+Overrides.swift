@@ -1,3 +1,5 @@
+import MediaCore
+
 extension PolicySet {
     /// A copy whose route `name` fetches from `origin` instead (`mediactl serve --origin ROUTE=URL`).
     ///
@@ -10,13 +12,13 @@ extension PolicySet {
         guard let index = routes.firstIndex(where: { $0.name == name }) else {
             let names = routes.map(\.name).sorted()
             throw PolicyError(
-                .unknownRoute, file: "--origin", keyPath: name, value: PolicyJSON.quote(origin),
+                .unknownRoute, file: "--origin", keyPath: name, value: JSONValue.quote(origin),
                 problem: "unknown route\(KeySuggestion.hint(for: name, in: names))", allowed: names.joined(separator: ", "))
         }
         if let problem = PolicyText.originProblem(origin) {
             throw PolicyError(
-                .invalidOrigin, file: "--origin", keyPath: name, value: PolicyJSON.quote(origin),
-                problem: "\(PolicyJSON.quote(origin)) \(problem)", allowed: PolicyFileDecoder.originAllowed)
+                .invalidOrigin, file: "--origin", keyPath: name, value: JSONValue.quote(origin),
+                problem: "\(JSONValue.quote(origin)) \(problem)", allowed: PolicyFileDecoder.originAllowed)
         }
         var copy = self
         copy.routes[index].origin = origin

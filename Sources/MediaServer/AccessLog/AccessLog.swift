@@ -70,26 +70,41 @@ public final class AccessLog: Sendable {
     /// then costs one clock reading (``start()``).
     private let wallOffset = Atomic<Int64>(AccessLog.currentWallOffset())
 
+    /// An access-log file opened ahead of its ``AccessLog`` (``open(path:)``), so `serve` can refuse an access log it
+    /// cannot write before it opens the state directory and writes its start records, and opens the file once.
+    public struct Destination: @unchecked Sendable {
+        fileprivate let file: AccessLogFile
+        /// The path given (`-`: standard output).
+        public let path: String
+
+        /// Closes the file, for a start that fails before the log is made (standard output stays open).
+        public func close() { file.close() }
+    }
+
+    /// Opens `path` for appending (created 0640 when missing; `-`: standard output).
+    /// - Throws: ``AccessLogError``: `cannot open access log 'PATH': <errno text>`.
+    public static func open(path: String) throws(AccessLogError) -> Destination {
+        Destination(file: try AccessLogFile(path: path), path: path)
+    }
+
     /// Opens `path` (`-`: standard output) and starts the writer thread.
     /// - Throws: ``AccessLogError``: `cannot open access log 'PATH': <errno text>`.
-    public init(path: String, format: AccessLogFormat, configuration: Configuration = Configuration()) throws(AccessLogError) {
-        self.path = path
+    public convenience init(path: String, format: AccessLogFormat, configuration: Configuration = Configuration()) throws(AccessLogError) {
+        self.init(destination: try Self.open(path: path), format: format, configuration: configuration)
+    }
+
+    /// Writes to `destination` (opened by ``open(path:)``) and starts the writer thread.
+    public init(destination: Destination, format: AccessLogFormat, configuration: Configuration = Configuration()) {
+        self.path = destination.path
         self.format = format
         self.configuration = configuration
         queue = Mutex(Queue(buffer: AccessLogBuffer(capacity: configuration.capacityBytes)))
-        output = Mutex(Output(file: try AccessLogFile(path: path), spare: AccessLogBuffer(capacity: configuration.capacityBytes)))
+        output = Mutex(Output(file: destination.file, spare: AccessLogBuffer(capacity: configuration.capacityBytes)))
         if configuration.startsWriter {
             let thread = Thread { [self] in runWriter() }
             thread.name = "mediactl-access-log"
             thread.start()
         }
-    }
-
-    /// Opens `path` for appending (creating it 0640 when missing) and closes it again, so `serve` can refuse an
-    /// access log it cannot write before it opens the state directory and writes its start records. `-` passes.
-    /// - Throws: ``AccessLogError`` as ``init(path:format:configuration:)``.
-    public static func probe(path: String) throws(AccessLogError) {
-        try AccessLogFile(path: path).close()
     }
 
     /// Both readings for a request taken up now, from one monotonic clock reading (the wall-clock time is

@@ -7,6 +7,7 @@ enum StateDirectory {
     /// - Throws: ``ServiceError`` `state-directory` naming the folder that could not be made, e.g.
     ///   `cannot create /srv/state: Permission denied (errno 13)`.
     static func prepare(_ path: String) throws {
+        guard !path.isEmpty else { throw ServiceError(.stateDirectory, "the state directory path is empty") }
         var isDirectory: ObjCBool = false
         if FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) {
             guard isDirectory.boolValue else {

@@ -33,11 +33,14 @@ enum StateKeyFile {
         let descriptor = Glibc.open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC | O_NOFOLLOW, 0o600)
         guard descriptor >= 0 else { return try read(path: path) }
         let written = (try? made.withUnsafeBytes { Glibc.write(descriptor, $0.baseAddress, $0.count) }) ?? -1
-        let synced = fsync(descriptor) == 0
+        // The reason is read at once: close and unlink below may set errno again.
+        var failure = written < 0 ? SystemErrorText.current
+            : written != byteCount ? "only \(written) of \(byteCount) bytes were written" : nil
+        if fsync(descriptor) != 0, failure == nil { failure = SystemErrorText.current }
         close(descriptor)
-        guard written == byteCount, synced else {
+        if let failure {
             unlink(path)
-            throw SecretFileError(.unreadable, file: path, problem: "cannot be written: \(SystemErrorText.current)",
+            throw SecretFileError(.unreadable, file: path, problem: "cannot be written: \(failure)",
                                   allowed: "a writable state directory")
         }
         syncFolder(folder)

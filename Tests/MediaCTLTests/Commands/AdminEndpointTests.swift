@@ -86,6 +86,10 @@ import Testing
             (post(endpoint, #"{"route":""}"#), 400, "invalid-purge-request", shape),
             (post(endpoint, #"{"route":"catalog","all":true}"#), 400, "invalid-purge-request", shape),
             (post(endpoint, #"{"everything":true}"#), 400, "invalid-purge-request", shape),
+            // A repeated key is refused, not read as its first or last value.
+            (post(endpoint, #"{"route":"catalog","route":"receipts"}"#), 400, "invalid-purge-request", shape),
+            (post(endpoint, #"{"tag":"a","tag":"b"}"#), 400, "invalid-purge-request", shape),
+            (post(endpoint, #"{"all":1}"#), 400, "invalid-purge-request", shape),
             (
                 post(endpoint, #"{"credential":"has space"}"#), 400, "invalid-credential",
                 "the credential is not a bearer token (RFC 6750 b64token)"

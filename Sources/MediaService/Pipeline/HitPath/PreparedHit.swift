@@ -68,8 +68,7 @@ final class PreparedHit: Sendable {
     func response(texts: (age: String, cacheStatus: String), body: [UInt8], isHead: Bool, route: HitRoute) -> ServiceResponse {
         // One pass into a new buffer (the prepared lines are shared by every hit and never change).
         let prepared = fields.fields
-        // One spare slot: the HTTP front appends `X-Request-Id` without reallocating the list.
-        let lines = [HTTPFields.Field](unsafeUninitializedCapacity: prepared.count + 1) { buffer, count in
+        let lines = [HTTPFields.Field](unsafeUninitializedCapacity: prepared.count) { buffer, count in
             for index in prepared.indices {
                 let line = prepared[index]
                 let value = index == ageIndex ? texts.age : index == cacheStatusIndex ? texts.cacheStatus : line.value

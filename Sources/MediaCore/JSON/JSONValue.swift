@@ -1,10 +1,16 @@
-/// A parsed JSON value that keeps what policy validation needs and `JSONSerialization` loses:
-/// object member order, repeated keys, the exact number lexeme, and booleans distinct from numbers.
-enum PolicyJSON: Equatable, Sendable {
+/// A parsed JSON value (RFC 8259) that keeps what strict validation needs and `JSONSerialization` loses:
+/// object member order, repeated keys, the exact number lexeme, and booleans distinct from numbers. The policy
+/// files and the admin purge body are read with it (``JSONParser``).
+public enum JSONValue: Equatable, Sendable {
     /// One object member, in document order.
-    struct Member: Equatable, Sendable {
-        var key: String
-        var value: PolicyJSON
+    public struct Member: Equatable, Sendable {
+        public var key: String
+        public var value: JSONValue
+
+        public init(key: String, value: JSONValue) {
+            self.key = key
+            self.value = value
+        }
     }
 
     case null
@@ -12,11 +18,11 @@ enum PolicyJSON: Equatable, Sendable {
     /// The number exactly as written (RFC 8259 §6 grammar), e.g. `-1`, `1.5e3`.
     case number(String)
     case string(String)
-    case array([PolicyJSON])
+    case array([JSONValue])
     case object([Member])
 
     /// "a string", "an integer", …: the kind of value, for error messages.
-    var typeName: String {
+    public var typeName: String {
         switch self {
         case .null: return "null"
         case .bool: return "a boolean"
@@ -29,19 +35,19 @@ enum PolicyJSON: Equatable, Sendable {
 
     /// A short JSON rendering for error messages: scalars in full (strings cut at 80 characters),
     /// arrays and objects as `[…]` and `{…}`.
-    var rendered: String {
+    public var rendered: String {
         switch self {
         case .null: return "null"
         case .bool(let value): return value ? "true" : "false"
         case .number(let text): return text
-        case .string(let text): return PolicyJSON.quote(text)
+        case .string(let text): return JSONValue.quote(text)
         case .array: return "[…]"
         case .object: return "{…}"
         }
     }
 
     /// `text` as a JSON string literal, cut at 80 characters with `…`.
-    static func quote(_ text: String) -> String {
+    public static func quote(_ text: String) -> String {
         var out = "\""
         var count = 0
         for scalar in text.unicodeScalars {

@@ -1,19 +1,25 @@
 /// A strict RFC 8259 JSON parser over UTF-8 bytes that reports the line and column of the first
-/// syntax error. Used only for policy files (small, trusted-but-checked input).
+/// syntax error: the policy files and the admin purge body (small, checked input).
 ///
 /// Rejects: trailing commas, comments, leading zeros, lone surrogates, control characters in
 /// strings, invalid UTF-8, nesting deeper than ``maximumDepth``, and anything after the value.
 /// A leading UTF-8 byte order mark is skipped.
-struct PolicyJSONParser {
+public struct JSONParser {
     /// A syntax error: 1-based line and column (columns count Unicode scalars).
-    struct Failure: Error, Equatable {
-        var line: Int
-        var column: Int
-        var message: String
+    public struct Failure: Error, Equatable {
+        public var line: Int
+        public var column: Int
+        public var message: String
+
+        public init(line: Int, column: Int, message: String) {
+            self.line = line
+            self.column = column
+            self.message = message
+        }
     }
 
     /// Maximum nesting of arrays and objects. Default: 64.
-    static let maximumDepth = 64
+    public static let maximumDepth = 64
 
     let bytes: [UInt8]
     var index = 0
@@ -27,8 +33,8 @@ struct PolicyJSONParser {
 
     /// Parses one JSON document.
     /// - Throws: ``Failure`` with the position of the first error.
-    static func parse(_ bytes: [UInt8]) throws(Failure) -> PolicyJSON {
-        var parser = PolicyJSONParser(bytes)
+    public static func parse(_ bytes: [UInt8]) throws(Failure) -> JSONValue {
+        var parser = JSONParser(bytes)
         if bytes.starts(with: [0xEF, 0xBB, 0xBF]) { parser.index = 3 }
         guard String(validating: bytes, as: UTF8.self) != nil else {
             throw parser.failureAtInvalidUTF8()
@@ -42,7 +48,7 @@ struct PolicyJSONParser {
 
     // MARK: - Values
 
-    private mutating func parseValue() throws(Failure) -> PolicyJSON {
+    private mutating func parseValue() throws(Failure) -> JSONValue {
         guard let byte = peek() else { throw fail("unexpected end of file, expected a value") }
         switch byte {
         case UInt8(ascii: "{"): return try parseObject()
@@ -56,10 +62,10 @@ struct PolicyJSONParser {
         }
     }
 
-    private mutating func parseObject() throws(Failure) -> PolicyJSON {
+    private mutating func parseObject() throws(Failure) -> JSONValue {
         try enter()
         advance()  // {
-        var members: [PolicyJSON.Member] = []
+        var members: [JSONValue.Member] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "}") {
             advance()
@@ -75,7 +81,7 @@ struct PolicyJSONParser {
             advance()
             skipWhitespace()
             let value = try parseValue()
-            members.append(PolicyJSON.Member(key: key, value: value))
+            members.append(JSONValue.Member(key: key, value: value))
             skipWhitespace()
             if peek() == UInt8(ascii: ",") {
                 advance()
@@ -88,10 +94,10 @@ struct PolicyJSONParser {
         }
     }
 
-    private mutating func parseArray() throws(Failure) -> PolicyJSON {
+    private mutating func parseArray() throws(Failure) -> JSONValue {
         try enter()
         advance()  // [
-        var elements: [PolicyJSON] = []
+        var elements: [JSONValue] = []
         skipWhitespace()
         if peek() == UInt8(ascii: "]") {
             advance()
@@ -115,8 +121,8 @@ struct PolicyJSONParser {
 
     private mutating func enter() throws(Failure) {
         depth += 1
-        guard depth <= PolicyJSONParser.maximumDepth else {
-            throw fail("nesting deeper than \(PolicyJSONParser.maximumDepth) levels")
+        guard depth <= JSONParser.maximumDepth else {
+            throw fail("nesting deeper than \(JSONParser.maximumDepth) levels")
         }
     }
 

@@ -1,4 +1,4 @@
-extension PolicyJSONParser {
+extension JSONParser {
     // MARK: - Strings (RFC 8259 §7)
 
     mutating func parseString() throws(Failure) -> String {

@@ -1,18 +1,18 @@
+import MediaCore
 import Testing
-@testable import MediaPolicy
 
-@Suite struct PolicyJSONParserTests {
-    func parse(_ text: String) throws(PolicyJSONParser.Failure) -> PolicyJSON {
-        try PolicyJSONParser.parse(Array(text.utf8))
+@Suite struct JSONParserTests {
+    func parse(_ text: String) throws(JSONParser.Failure) -> JSONValue {
+        try JSONParser.parse(Array(text.utf8))
     }
 
-    func failure(_ text: String) -> PolicyJSONParser.Failure? {
+    func failure(_ text: String) -> JSONParser.Failure? {
         failure(Array(text.utf8))
     }
 
-    func failure(_ bytes: [UInt8]) -> PolicyJSONParser.Failure? {
+    func failure(_ bytes: [UInt8]) -> JSONParser.Failure? {
         do {
-            _ = try PolicyJSONParser.parse(bytes)
+            _ = try JSONParser.parse(bytes)
             return nil
         } catch {
             return error
@@ -29,7 +29,7 @@ import Testing
     }
 
     @Test func skipsAByteOrderMark() throws {
-        #expect(try PolicyJSONParser.parse([0xEF, 0xBB, 0xBF] + Array("[]".utf8)) == .array([]))
+        #expect(try JSONParser.parse([0xEF, 0xBB, 0xBF] + Array("[]".utf8)) == .array([]))
     }
 
     @Test func reportsLineAndColumn() {
@@ -71,9 +71,9 @@ import Testing
     }
 
     @Test func renderingForMessages() {
-        #expect(PolicyJSON.string("a\"b\u{1}").rendered == #""a\"b\u0001""#)
-        #expect(PolicyJSON.string(String(repeating: "x", count: 90)).rendered == "\"" + String(repeating: "x", count: 80) + "…\"")
-        #expect(PolicyJSON.number("1e3").typeName == "a number")
-        #expect(PolicyJSON.number("-12").typeName == "an integer")
+        #expect(JSONValue.string("a\"b\u{1}").rendered == #""a\"b\u0001""#)
+        #expect(JSONValue.string(String(repeating: "x", count: 90)).rendered == "\"" + String(repeating: "x", count: 80) + "…\"")
+        #expect(JSONValue.number("1e3").typeName == "a number")
+        #expect(JSONValue.number("-12").typeName == "an integer")
     }
 }
