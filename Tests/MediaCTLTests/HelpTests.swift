@@ -28,7 +28,7 @@ import Testing
         (["policy", "check", "--help"], "Usage: mediactl policy check [--policies DIR]"),
         (
             ["purge", "--help"],
-            "Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --url PATH | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"
         ),
         (["help", "--help"], "Usage: mediactl help [COMMAND [SUBCOMMAND]]"),
         (
@@ -48,7 +48,7 @@ import Testing
         ),
         (
             ["purge", "--all", "--route", "x", "--help"],
-            "Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"
+            "Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --url PATH | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"
         ),
     ]
 
@@ -90,7 +90,7 @@ import Testing
                   audit verify   Check the audit log's hash chain.
                   audit prune    Remove the oldest rotated audit segments, keeping a verifiable checkpoint.
                   policy check   Validate the policy files.
-                  purge          Remove stored objects of one route, of one credential's or subject's partition, of one cache tag, or all of them.
+                  purge          Remove stored objects of one route, of one credential's or subject's partition, of one URL, of one cache tag, or all of them.
                   reload         Re-read the policies of the running service without a restart.
                   warm           Fill the running service's cache from a list of paths.
                   sign           Print a signed capability URL for a tier with signedURLs (docs/signed-urls.md).

@@ -17,6 +17,7 @@ import Testing
             ),
             (["purge", "--all"], PurgeOptions(target: .all)),
             (["purge", "--tag", "product-42"], PurgeOptions(target: .tag("product-42"))),
+            (["purge", "--url", "/catalog/a.jpg?w=144"], PurgeOptions(target: .url("/catalog/a.jpg?w=144"))),
             (["purge", "--soft", "--tag=product-42"], PurgeOptions(target: .tag("product-42"), soft: true)),
         ]
         for (arguments, expected) in expectations {
@@ -52,7 +53,7 @@ import Testing
         #expect(
             result.stderr
                 == CLIRun.usageError(
-                    "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --tag T or --all", command: ["purge"]))
+                    "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --url PATH, --tag T or --all", command: ["purge"]))
     }
 
     @Test func repeatingTheSameTargetIsADuplicateNotAConflict() async {
@@ -80,6 +81,20 @@ import Testing
             == #"{"soft":true,"tag":"p-42"}"#)
         #expect(PurgeCommand.done(1, soft: false) == "purged 1 entry")
         #expect(PurgeCommand.done(3, soft: true) == "marked 3 entries stale")
+    }
+
+    @Test func theAdminBodyAndTheCommandLineCarryAURL() async throws {
+        #expect(PurgeRequestBody.parse(Array(#"{"url":"/catalog/a.jpg"}"#.utf8)) == .success(.url("/catalog/a.jpg")))
+        let shape = PurgeRequestBody.Refusal(code: "invalid-purge-request", detail: PurgeRequestBody.shape)
+        #expect(PurgeRequestBody.parse(Array(#"{"url":"catalog/a.jpg"}"#.utf8)) == .failure(shape))
+        #expect(PurgeRequestBody.parse(Array(#"{"url":7}"#.utf8)) == .failure(shape))
+        #expect(String(decoding: try PurgeCommand.requestBody(.url("/catalog/a.jpg")), as: UTF8.self) == #"{"url":"/catalog/a.jpg"}"#)
+        for bad in ["catalog/a.jpg", "/a b.jpg"] {
+            let refused = await CLIRun.run(["purge", "--url", bad])
+            #expect(refused.status == 64)
+            #expect(refused.stderr == CLIRun.usageError(
+                "invalid --url: expected a path as clients request it, e.g. /catalog/a.jpg", command: ["purge"]))
+        }
     }
 
     @Test func theAdminBodyParsesTagsAndSoft() {

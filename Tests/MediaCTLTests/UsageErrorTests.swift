@@ -136,9 +136,9 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
         UsageCase(
             ["inspect", "ftp://example.com/a.jpg"],
             "invalid URL 'ftp://example.com/a.jpg': expected http:// or https:// with a host", ["inspect"]),
-        UsageCase(["purge"], "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --tag T or --all", ["purge"]),
+        UsageCase(["purge"], "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --url PATH, --tag T or --all", ["purge"]),
         UsageCase(
-            ["purge", "--state-dir", "s"], "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --tag T or --all",
+            ["purge", "--state-dir", "s"], "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --url PATH, --tag T or --all",
             ["purge"]),
         UsageCase(
             ["purge", "--all", "--route", "catalog"], "options --route and --all cannot be used together", ["purge"]),

@@ -17,6 +17,6 @@ import Testing
         #expect(
             err
                 == CLIRun.usageError(
-                    "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --tag T or --all", command: ["purge"]))
+                    "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --url PATH, --tag T or --all", command: ["purge"]))
     }
 }

@@ -72,6 +72,8 @@ public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertibl
     public static let purgeCredential = ReasonCode(unchecked: "purge-credential")
     /// On `purge`: removed by `mediactl purge --subject` (a signed-URL subject's logout or erasure).
     public static let purgeSubject = ReasonCode(unchecked: "purge-subject")
+    /// On `purge`: removed by `mediactl purge --url` (one URL in every partition, with its derived images).
+    public static let purgeURL = ReasonCode(unchecked: "purge-url")
     /// On `purge`: removed by `mediactl purge --tag` (the summary names the tag's digest).
     public static let purgeTag = ReasonCode(unchecked: "purge-tag")
     /// On a soft purge's summary `purge` record: `mediactl purge --tag --soft` marked the objects stale (each one's

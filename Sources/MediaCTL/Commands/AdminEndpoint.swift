@@ -11,13 +11,15 @@ import MediaService
 /// Request: `Authorization: Bearer <adminToken>` (the token of ``ServeStateFile``, compared in
 /// constant time) and a JSON object body with exactly one member: `{"route":"NAME"}`,
 /// `{"credential":"TOKEN"}` (the bearer token whose partition is purged, RFC 6750 `b64token`),
-/// `{"subject":"SUB"}` (a signed-URL subject's partition) or `{"all":true}`. Answer `200` `{"purged":N}` after ``MediaService/MediaService/purge(_:)``
+/// `{"subject":"SUB"}` (a signed-URL subject's partition), `{"url":"/mount/path"}` (one URL in every partition, with its
+/// derived images), `{"tag":"T"[,"soft":true]}` or `{"all":true}`. Answer `200` `{"purged":N}` after ``MediaService/MediaService/purge(_:)``
 /// (audited `purge`).
 ///
 /// Refusals are `application/problem+json` (RFC 9457) with a stable `code`: `404 no-route`
 /// (another path), `405 method-not-allowed` (`Allow: POST`), `401 admin-token-required`
 /// (`WWW-Authenticate: Bearer realm="mediactl-admin"`), `413 body-too-large`,
-/// `400 invalid-purge-request`, `400 invalid-credential`, `400 invalid-subject`, `404 unknown-route`, `500 purge-failed`.
+/// `400 invalid-purge-request`, `400 invalid-credential`, `400 invalid-subject`, `400 invalid-tag`, `400 invalid-url`,
+/// `404 unknown-route`, `500 purge-failed`.
 /// No detail ever contains a token.
 public struct AdminEndpoint: Sendable {
     /// Endpoint limits.
@@ -91,6 +93,8 @@ public struct AdminEndpoint: Sendable {
             return Self.problem(400, "invalid-subject", error.context)
         } catch let error as ServiceError where error.code == .invalidTag {
             return Self.problem(400, "invalid-tag", error.context)
+        } catch let error as ServiceError where error.code == .invalidURL {
+            return Self.problem(400, "invalid-url", error.context)
         } catch {
             return Self.problem(500, "purge-failed", "\(error)")
         }

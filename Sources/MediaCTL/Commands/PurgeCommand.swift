@@ -60,10 +60,11 @@ public enum PurgeCommand {
         case .route(let name): object = ["route": name]
         case .credentialFile(let path): object = ["credential": try CredentialFile.readToken(atPath: path)]
         case .subject(let subject): object = ["subject": subject]
+        case .url(let url): object = ["url": url]
         case .tag(let tag): object = soft ? ["tag": tag, "soft": true] : ["tag": tag]
         case .all: object = ["all": true]
         }
-        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys])) ?? Data()
+        let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return [UInt8](data)
     }
 

@@ -12,9 +12,10 @@ enum PurgeRequestBody {
     }
 
     static let shape =
-        "the body must be a JSON object with exactly one of route (string), credential (string), subject (string), tag (string; with soft: true to mark stale) or all (true)"
+        "the body must be a JSON object with exactly one of route (string), credential (string), subject (string), url (string), tag (string; with soft: true to mark stale) or all (true)"
 
     /// `{"route":"NAME"}` → `.route`, `{"credential":"TOKEN"}` → `.credential`, `{"subject":"SUB"}` → `.subject`,
+    /// `{"url":"/mount/path"}` → `.url`,
     /// `{"tag":"T"}` → `.tag(T, soft: false)`, `{"tag":"T","soft":true}` → `.tag(T, soft: true)`, `{"all":true}` → `.all`.
     /// - Returns: the scope, or a refusal with code `invalid-purge-request` (bad shape),
     ///   `invalid-credential` (not an RFC 6750 `b64token`), `invalid-subject` (not 1–128 of `[A-Za-z0-9._-]`) or
@@ -54,6 +55,9 @@ enum PurgeRequestBody {
                 return .failure(Refusal(code: "invalid-subject", detail: "the subject is not 1 to 128 of A-Z a-z 0-9 . _ -"))
             }
             return .success(.subject(subject))
+        case "url":
+            guard case .string(let url) = value, url.hasPrefix("/") else { break }
+            return .success(.url(url))
         case "tag":
             guard case .string(let tag) = value else { break }
             guard Tier.isCacheTag(tag) else {

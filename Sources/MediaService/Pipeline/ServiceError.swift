@@ -21,6 +21,8 @@ public struct ServiceError: CodedError {
         public static let invalidSubject = Code("invalid-subject")
         /// A purge named a cache tag that is not 1–256 visible ASCII characters.
         public static let invalidTag = Code("invalid-tag")
+        /// A purge named a URL that is not a request target (`/mount/path[?query]`) or whose query is refused.
+        public static let invalidURL = Code("invalid-url")
     }
 
     public let code: Code

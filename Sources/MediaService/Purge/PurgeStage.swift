@@ -22,7 +22,8 @@ struct PurgeStage {
     /// Removes stored responses from memory and disk, audited as one `purge` batch (one record per removed entry,
     /// then a summary with the count). Other partitions, routes and tiers are untouched and the stores keep working.
     /// - Returns: the number of stored responses removed (marked stale for a soft purge by tag).
-    /// - Throws: ``ServiceError`` `unknown-route`; `invalid-subject` for a subject that is not 1–128 of
+    /// - Throws: ``ServiceError`` `unknown-route` (a route, or a URL no route mounts); `invalid-url` for a URL that is
+    ///   not a request target or whose query the tier refuses; `invalid-subject` for a subject that is not 1–128 of
     ///   `[A-Za-z0-9._-]`; `invalid-tag` for a tag that is not 1–256 visible ASCII characters; `audit` when the batch
     ///   cannot be recorded.
     func purge(_ scope: PurgeScope) throws -> Int {
@@ -64,6 +65,15 @@ struct PurgeStage {
             partition = hex
             predicate = { $0.partition == hex }
             reason = .purgeSubject
+        case .url(let target):
+            let snapshot = routes.snapshot
+            let primary = try Self.primaryKey(of: target, in: snapshot)
+            routeName = primary.route
+            // The source's own key, then U+001F (its partition) or U+001E (a derived image's parameters): exact, so
+            // `/a.jpg` never purges `/a.jpg2`.
+            let source = primary.key + "\u{1F}", derived = primary.key + String(CacheKey.derivedSeparator)
+            predicate = { $0.key.hasPrefix(source) || $0.key.hasPrefix(derived) }
+            reason = .purgeURL
         case .tag:
             let digest = tagDigest!
             predicate = { $0.tags.contains(digest) }
@@ -92,5 +102,29 @@ struct PurgeStage {
         }
         auditor.flush()
         return removed.count
+    }
+
+    /// The primary key a URL's stored responses are kept under (the tier's key scope and the upstream URL without a
+    /// variant's parameters, as ``Admission`` keys a request), and its route's name.
+    /// - Throws: ``ServiceError`` `unknown-route` when no route mounts the path, `invalid-url` when it is not a
+    ///   request target or its query is refused (the refusal a request for it would get).
+    static func primaryKey(of target: String, in snapshot: PolicySnapshot) throws(ServiceError) -> (key: String, route: String) {
+        let match: RouteMatch
+        do {
+            match = try snapshot.router.resolve(target)
+        } catch {
+            throw ServiceError(error.code == .noRoute ? .unknownRoute : .invalidURL,
+                               error.code == .noRoute ? error.context : "\(error.code): \(error.context)")
+        }
+        guard let runtime = snapshot.runtimes[match.route.tier] else {
+            throw ServiceError(.unknownRoute, "no route is mounted at \(target.prefix { $0 != "?" })")
+        }
+        var url = match.upstreamURL
+        switch MediaService.selectVariant(match, runtime: runtime, accept: nil) {
+        case .success(let selected?): url = selected.sourceURL
+        case .success(nil): break
+        case .failure(let error): throw ServiceError(.invalidURL, "\(error.code): \(error.detail)")
+        }
+        return (CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: url), match.route.name)
     }
 }

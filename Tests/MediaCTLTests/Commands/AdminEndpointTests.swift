@@ -59,7 +59,7 @@ import Testing
             service: harness.service, adminToken: Self.token,
             configuration: .init(maximumBodyBytes: 64))
         let shape =
-            "the body must be a JSON object with exactly one of route (string), credential (string), subject (string), tag (string; with soft: true to mark stale) or all (true)"
+            "the body must be a JSON object with exactly one of route (string), credential (string), subject (string), url (string), tag (string; with soft: true to mark stale) or all (true)"
         let unauthorized = "/_mediactl/purge requires the admin token of serve.json as a bearer token"
         let cases: [(ServiceResponse, Int, String, String)] = [
             (post(endpoint, "{}", target: "/_mediactl/other?x=1"), 404, "no-route", "no endpoint at /_mediactl/other"),

@@ -3,7 +3,8 @@ import MediaSigning
 
 /// The options of `mediactl purge`.
 public struct PurgeOptions: MediaCommand {
-    /// What to purge: exactly one of `--route NAME`, `--credential-file FILE`, `--subject SUB`, `--all`.
+    /// What to purge: exactly one of `--route NAME`, `--credential-file FILE`, `--subject SUB`, `--url PATH`, `--tag T`,
+    /// `--all`.
     public enum Target: Sendable, Hashable {
         /// `--route NAME`: every object of the route.
         case route(String)
@@ -11,6 +12,8 @@ public struct PurgeOptions: MediaCommand {
         case credentialFile(String)
         /// `--subject SUB`: the partition of a signed-URL subject (docs/signed-urls.md).
         case subject(String)
+        /// `--url PATH`: one URL as clients request it, in every partition, with its derived images.
+        case url(String)
         /// `--tag T`: every object carrying cache tag T (docs/operations.md, "Cache tags and soft purge").
         case tag(String)
         /// `--all`: every stored object.
@@ -48,6 +51,12 @@ public struct PurgeOptions: MediaCommand {
         set { if let newValue { target = .subject(newValue) } }
     }
 
+    /// `--url PATH`: the URL of a ``Target/url(_:)`` target; setting it makes that the target.
+    var url: String? {
+        get { if case .url(let url) = target { url } else { nil } }
+        set { if let newValue { target = .url(newValue) } }
+    }
+
     /// `--tag T`: the tag of a ``Target/tag(_:)`` target; setting it makes that the target.
     var tag: String? {
         get { if case .tag(let tag) = target { tag } else { nil } }
@@ -71,8 +80,8 @@ public struct PurgeOptions: MediaCommand {
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["purge"],
-        summary: "Remove stored objects of one route, of one credential's or subject's partition, of one cache tag, or all of them.",
-        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"],
+        summary: "Remove stored objects of one route, of one credential's or subject's partition, of one URL, of one cache tag, or all of them.",
+        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --url PATH | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"],
         arguments: [
             .text("route", valueName: "NAME", help: "Purge every object of route NAME.", \.route),
             .text(
@@ -89,6 +98,17 @@ public struct PurgeOptions: MediaCommand {
                     throw input.error(.invalidValue, "invalid --subject: expected 1 to 128 of A-Z a-z 0-9 . _ -")
                 }
                 return subject
+            },
+            .option(
+                "url", valueName: "PATH",
+                help: "Purge one URL as clients request it (/catalog/a.jpg), in every partition, with its derived images.",
+                \.url
+            ) { input throws(UsageError) in
+                guard let url = input.last else { return nil }
+                guard url.hasPrefix("/"), !url.utf8.contains(where: { $0 <= 0x20 || $0 >= 0x7F }) else {
+                    throw input.error(.invalidValue, "invalid --url: expected a path as clients request it, e.g. /catalog/a.jpg")
+                }
+                return url
             },
             .option(
                 "tag", valueName: "T",
@@ -114,18 +134,18 @@ public struct PurgeOptions: MediaCommand {
                 \.adminTokenFile),
         ],
         notes: [
-            "Exactly one of --route, --credential-file, --subject, --tag and --all is required.",
+            "Exactly one of --route, --credential-file, --subject, --url, --tag and --all is required.",
             "Asks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.",
             CommandTree.exitCodes(ok: "purged", failure: "the service failed the purge (5xx), or a replica of --replicas was not purged"),
         ],
         defaults: { PurgeOptions(target: .all) },
         validation: { _, given throws(UsageError) in
-            let flags = given.flags(of: [\.route, \.credentialFile, \.subject, \.tag, \.all])
+            let flags = given.flags(of: [\.route, \.credentialFile, \.subject, \.url, \.tag, \.all])
             guard flags.count == 1 else {
                 if flags.isEmpty {
                     throw given.error(
                         .conflictingOptions,
-                        "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --tag T or --all")
+                        "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --url PATH, --tag T or --all")
                 }
                 let list = flags.dropLast().joined(separator: ", ") + " and " + flags[flags.count - 1]
                 throw given.error(.conflictingOptions, "options \(list) cannot be used together")

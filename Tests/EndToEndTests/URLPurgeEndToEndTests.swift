@@ -1,0 +1,48 @@
+import Foundation
+import MediaTestSupport
+import Testing
+
+/// `mediactl purge --url` with the repository's default policies, against the built binary and a real nginx origin:
+/// one URL and its derived images go (nginx is asked again), a URL that only starts the same stays, the audit is
+/// clean and its summary names the route, never the URL; the same through `--replicas`.
+@Suite(.enabled(if: NginxOrigin.isAvailable), .serialized) struct URLPurgeEndToEndTests {
+    @Test func oneURLAndItsVariantsAreFetchedAgain() throws {
+        let world = try ServeEnvironment(policy: ServeEnvironment.repositoryDefaultPolicy(originBase:))
+        defer { world.tearDown() }
+        try world.start()
+        for path in ["/catalog/coffee-237a7131.jpg", "/catalog/coffee-237a7131.jpg?w=144", "/catalog/horse-d29d871c.jpg"] {
+            #expect(try world.get(path).status == 200, "\(path)")
+        }
+        let state = world.stateDirectory.path
+        let purged = try MediactlProcess.run(["purge", "--url", "/catalog/coffee-237a7131.jpg?w=72", "--state-dir", state])
+        #expect(purged.exitCode == 0, "\(purged.stderr)")
+        #expect(purged.stdout == "purged 2 entries\n")
+        #expect(try world.get("/catalog/horse-d29d871c.jpg").header("Cache-Status")?.hasPrefix("mediactl; hit") == true)
+        #expect(try world.get("/catalog/coffee-237a7131.jpg?w=144").header("Cache-Status")?.hasPrefix("mediactl; fwd=uri-miss") == true)
+        #expect(world.origin.accessLog(prefix: "/catalog/coffee-237a7131.jpg", count: 2).count == 2)
+
+        // A query the tier refuses is refused as a request for it would be.
+        let refused = try MediactlProcess.run(["purge", "--url", "/catalog/coffee-237a7131.jpg?utm_x=1", "--state-dir", state])
+        #expect(refused.exitCode == 2)
+        #expect(refused.stderr.hasSuffix(" refused the purge: 400 invalid-url: variant-not-allowed: utm_x=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, v\n"))
+        let unknown = try MediactlProcess.run(["purge", "--url", "/nowhere/a.jpg", "--state-dir", state])
+        #expect(unknown.exitCode == 2)
+        #expect(unknown.stderr.hasPrefix("mediactl: the service at "))
+        #expect(unknown.stderr.hasSuffix(" refused the purge: 404 unknown-route: no route is mounted at /nowhere/a.jpg\n"))
+
+        let fleet = world.root.appendingPathComponent("fleet.txt").path
+        try Data("http://127.0.0.1:\(world.adminPort) \(state)\n".utf8).write(to: URL(fileURLWithPath: fleet))
+        let replicas = try MediactlProcess.run(["purge", "--url", "/catalog/horse-d29d871c.jpg", "--replicas", fleet])
+        #expect(replicas.exitCode == 0, "\(replicas.stderr)")
+        #expect(replicas.stdout == "http://127.0.0.1:\(world.adminPort): purged 1 entry\ntotal: purged 1 entry on 1 of 1 replicas\n")
+        #expect(world.stop() == 0)
+
+        let records = AuditLine.read(directory: world.stateDirectory.appendingPathComponent("audit"))
+        let summaries = records.filter { $0.reason == "purge-url" && $0.key == nil }
+        #expect(summaries.map(\.route) == ["catalog", "catalog"])
+        #expect(summaries.map(\.count) == [2, 1])
+        #expect(summaries.map(\.url) == [nil, nil])
+        let audit = try world.audit()
+        #expect(audit.result.exitCode == 0, "\(audit.result.stdout)")
+    }
+}
