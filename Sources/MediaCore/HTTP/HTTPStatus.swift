@@ -90,7 +90,10 @@ public struct HTTPStatus: Sendable, Hashable, Comparable, RawRepresentable, Expr
     public static let serviceUnavailable: HTTPStatus = 503
     public static let gatewayTimeout: HTTPStatus = 504
 
-    /// The standard reason phrase for `status` (RFC 9110 §15, RFC 6585, 102 from RFC 2518, 103 from RFC 8297), or `""` when unknown.
+    /// The standard reason phrase for `status`: every code in the IANA HTTP Status Code Registry (RFC 9110 §15,
+    /// 102 RFC 2518, 103 RFC 8297, 207 RFC 4918, 208 and 508 RFC 5842, 226 RFC 3229, 423 and 424 RFC 4918, 425
+    /// RFC 8470, 428, 429, 431 and 511 RFC 6585, 451 RFC 7725, 506 RFC 2295, 507 RFC 4918, 510 RFC 2774), or `""`
+    /// for an unregistered code.
     public static func reasonPhrase(for status: Int) -> String {
         switch status {
         case 100: "Continue"
@@ -104,19 +107,25 @@ public struct HTTPStatus: Sendable, Hashable, Comparable, RawRepresentable, Expr
         case 204: "No Content"
         case 205: "Reset Content"
         case 206: "Partial Content"
+        case 207: "Multi-Status"
+        case 208: "Already Reported"
+        case 226: "IM Used"
         case 300: "Multiple Choices"
         case 301: "Moved Permanently"
         case 302: "Found"
         case 303: "See Other"
         case 304: "Not Modified"
+        case 305: "Use Proxy"
         case 307: "Temporary Redirect"
         case 308: "Permanent Redirect"
         case 400: "Bad Request"
         case 401: "Unauthorized"
+        case 402: "Payment Required"
         case 403: "Forbidden"
         case 404: "Not Found"
         case 405: "Method Not Allowed"
         case 406: "Not Acceptable"
+        case 407: "Proxy Authentication Required"
         case 408: "Request Timeout"
         case 409: "Conflict"
         case 410: "Gone"
@@ -129,16 +138,25 @@ public struct HTTPStatus: Sendable, Hashable, Comparable, RawRepresentable, Expr
         case 417: "Expectation Failed"
         case 421: "Misdirected Request"
         case 422: "Unprocessable Content"
+        case 423: "Locked"
+        case 424: "Failed Dependency"
+        case 425: "Too Early"
         case 426: "Upgrade Required"
         case 428: "Precondition Required"
         case 429: "Too Many Requests"
         case 431: "Request Header Fields Too Large"
+        case 451: "Unavailable For Legal Reasons"
         case 500: "Internal Server Error"
         case 501: "Not Implemented"
         case 502: "Bad Gateway"
         case 503: "Service Unavailable"
         case 504: "Gateway Timeout"
         case 505: "HTTP Version Not Supported"
+        case 506: "Variant Also Negotiates"
+        case 507: "Insufficient Storage"
+        case 508: "Loop Detected"
+        case 510: "Not Extended"
+        case 511: "Network Authentication Required"
         default: ""
         }
     }

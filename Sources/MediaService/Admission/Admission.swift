@@ -86,9 +86,6 @@ struct Admission: Sendable {
             case .success(nil): break
             }
         }
-        // Tracking and cache-busting parameters the tier ignores are neither keyed nor fetched. A signature covers
-        // the query as sent: it is verified first.
-        match = match.removingIgnoredQueryParameters(of: tier)
         var hasCredential = false
         var partition: String?
         if signature != nil {
@@ -129,26 +126,23 @@ struct Admission: Sendable {
         }
         // With cors, mediactl answers CORS itself: the origin never sees Origin (so its answer cannot vary on it).
         if cors != nil { originFields.remove(.origin) }
-        var upstreamURL = match.upstreamURL
-        var variant: VariantSelection?
-        if isRead, runtime.variantDeclaration != nil {
-            switch MediaService.selectVariant(match, runtime: runtime, accept: request.fields[.accept]) {
-            case .success(let selected?):
-                variant = selected.selection
-                upstreamURL = selected.sourceURL
-            case .success(nil):
-                break
-            case .failure(let error):
-                return .failure(Refusal(response: Responder.problem(400, code: error.code, detail: error.detail,
-                                                                    outcome: outcome)))
-            }
+        // Tracking and cache-busting parameters the tier ignores are neither keyed nor fetched, and a variant's
+        // parameters are split from its source's URL: one keying with purges (TargetKeying). A signature covers the
+        // query as sent: it was verified first.
+        let keying: TargetKeying
+        switch TargetKeying.key(match, runtime: runtime, selectsVariant: isRead, accept: request.fields[.accept]) {
+        case .success(let keyed): keying = keyed
+        case .failure(let error):
+            return .failure(Refusal(response: Responder.problem(400, code: error.code, detail: error.detail,
+                                                                outcome: outcome)))
         }
+        match = keying.match
         var context = RequestContext(
-            method: request.method, route: route, runtime: runtime, upstreamURL: upstreamURL,
+            method: request.method, route: route, runtime: runtime, upstreamURL: keying.sourceURL,
             isVersioned: tier.isVersioned(query: match.query), clientFields: request.fields, originFields: originFields,
             hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
             purgeEpoch: epoch)
-        context.variant = variant
+        context.variant = keying.variant
         context.interim = MediaService.interimForwarder(for: request, tier: tier)
         context.signature = signature
         context.cors = cors

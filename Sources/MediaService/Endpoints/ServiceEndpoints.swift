@@ -25,15 +25,20 @@ struct ServiceEndpoints {
     /// Why the last policy reload failed, while none succeeded since.
     var reloadFailure: String? = nil
 
-    /// The answer to `request`: `405` (with `Allow`) to a method other than `GET` and `HEAD`, `404 no-route` for an
-    /// unknown path.
+    /// The answer to `request`: `404 no-route` for an unknown path, whatever the method; `405` (with `Allow`) to a
+    /// method a known path does not answer (`GET` and `HEAD` for health, readiness and metrics; `POST` for
+    /// `/_mediactl/purge`, which the admin listener's purge endpoint answers).
     func answer(_ request: ServiceRequest) -> ServiceResponse {
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
-        guard request.method.isRead else {
-            let isPurge = path == "/_mediactl/purge"
-            let allowed = isPurge ? "POST" : "GET, HEAD"
+        let allowed: String
+        switch path {
+        case "/_mediactl/health", "/_mediactl/ready", "/_mediactl/metrics": allowed = "GET, HEAD"
+        case "/_mediactl/purge": allowed = "POST"
+        default: return Responder.problem(404, code: "no-route", detail: "no endpoint at \(path)", outcome: ServiceOutcome())
+        }
+        guard request.method.isRead, allowed == "GET, HEAD" else {
             var response = Responder.problem(405, code: "method-not-allowed",
-                                             detail: "\(path) answers \(isPurge ? "POST" : "GET and HEAD") only",
+                                             detail: "\(path) answers \(allowed == "POST" ? "POST" : "GET and HEAD") only",
                                              outcome: ServiceOutcome())
             response.fields.set(.allow, allowed)
             return response

@@ -98,24 +98,14 @@ extension MediaService {
         resolved = match
         guard let route = snapshot.policies.route(named: match.route.name), let runtime = snapshot.runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired, runtime.tier.signedURLs == nil else { return nil }
-        match = match.removingIgnoredQueryParameters(of: runtime.tier)
-        var upstreamURL = match.upstreamURL
-        if runtime.variantDeclaration != nil {
-            // A variant target hits its stored variant; one whose format follows `Accept` (fmt=auto) or that is
-            // refused takes the full path every time.
-            switch Self.selectVariant(match, runtime: runtime, accept: nil) {
-            case .success(let selected?):
-                if let selection = selected.selection {
-                    guard !selection.negotiated else { return nil }
-                    upstreamURL = CacheKey.variantPrimary(source: selected.sourceURL, keyText: selection.spec.keyText)
-                } else {
-                    upstreamURL = selected.sourceURL
-                }
-            case .success(nil):
-                break
-            case .failure:
-                return nil
-            }
+        // Keyed as Admission keys it (TargetKeying). A variant target hits its stored variant; one whose format
+        // follows `Accept` (fmt=auto) or that is refused takes the full path every time.
+        guard case .success(let keying) = TargetKeying.key(match, runtime: runtime, accept: nil) else { return nil }
+        match = keying.match
+        var upstreamURL = keying.sourceURL
+        if let selection = keying.variant {
+            guard !selection.negotiated else { return nil }
+            upstreamURL = CacheKey.variantPrimary(source: keying.sourceURL, keyText: selection.spec.keyText)
         }
         return (HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: upstreamURL,
                                         isVersioned: runtime.tier.isVersioned(query: match.query))), true, snapshot)

@@ -104,8 +104,9 @@ struct PurgeStage {
         return removed.count
     }
 
-    /// The primary key a URL's stored responses are kept under (the tier's key scope and the upstream URL without a
-    /// variant's parameters, as ``Admission`` keys a request), and its route's name.
+    /// The primary key a URL's stored responses are kept under, and its route's name: the URL routed and keyed as a
+    /// request for it is (``TargetKeying``: the tier's signature parameters, without being verified, and its ignored
+    /// parameters dropped, a variant's parameters split off), so any spelling a client is served from names its entry.
     /// - Throws: ``ServiceError`` `unknown-route` when no route mounts the path, `invalid-url` when it is not a
     ///   request target or its query is refused (the refusal a request for it would get).
     static func primaryKey(of target: String, in snapshot: PolicySnapshot) throws(ServiceError) -> (key: String, route: String) {
@@ -119,12 +120,9 @@ struct PurgeStage {
         guard let runtime = snapshot.runtimes[match.route.tier] else {
             throw ServiceError(.unknownRoute, "no route is mounted at \(target.prefix { $0 != "?" })")
         }
-        var url = match.upstreamURL
-        switch MediaService.selectVariant(match, runtime: runtime, accept: nil) {
-        case .success(let selected?): url = selected.sourceURL
-        case .success(nil): break
+        switch TargetKeying.key(match.removingSignatureParameters(of: runtime.tier), runtime: runtime, accept: nil) {
+        case .success(let keying): return (keying.primaryKey(on: runtime), match.route.name)
         case .failure(let error): throw ServiceError(.invalidURL, "\(error.code): \(error.detail)")
         }
-        return (CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: url), match.route.name)
     }
 }

@@ -173,9 +173,9 @@ import Testing
             headers: ["Authorization": "Bearer " + token])
         #expect(accepted.status == 200)
         #expect(String(decoding: accepted.body, as: UTF8.self) == "purged\n")
-        // GET on the admin path is the service's own internal-endpoint answer.
+        // GET on the purge path is 405 with Allow: POST (docs/operations.md, "Admin endpoints").
         let get = try await HTTPGet.fetch(serving.admin + "/_mediactl/purge")
-        #expect(get.status == 404)
+        #expect(get.status == 405)
         #expect(await serving.stop("SIGINT") == .success)
         #expect(serving.stderr.text == "mediactl: SIGINT: stopped after draining in-flight requests\n")
         await origin.stop()

@@ -35,4 +35,17 @@ import Testing
         #expect(ProblemDetails.title(for: 299) == "Error")
         #expect(HTTPStatus.reasonPhrase(for: 299) == "")
     }
+
+    /// Every code of the IANA HTTP Status Code Registry has its phrase (an origin's 451 is sent with one).
+    @Test func everyRegisteredStatusHasItsReasonPhrase() {
+        let registered = [100, 101, 102, 103, 200, 201, 202, 203, 204, 205, 206, 207, 208, 226, 300, 301, 302, 303, 304,
+                          305, 307, 308, 400, 401, 402, 403, 404, 405, 406, 407, 408, 409, 410, 411, 412, 413, 414, 415,
+                          416, 417, 421, 422, 423, 424, 425, 426, 428, 429, 431, 451, 500, 501, 502, 503, 504, 505, 506,
+                          507, 508, 510, 511]
+        #expect(registered.filter { HTTPStatus.reasonPhrase(for: $0).isEmpty } == [])
+        #expect(HTTPStatus.reasonPhrase(for: 451) == "Unavailable For Legal Reasons")
+        #expect(HTTPStatus.reasonPhrase(for: 425) == "Too Early")
+        #expect(HTTPStatus.reasonPhrase(for: 511) == "Network Authentication Required")
+        #expect(ProblemDetails.title(for: 451) == "Unavailable For Legal Reasons")
+    }
 }
