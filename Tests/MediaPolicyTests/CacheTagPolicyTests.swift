@@ -41,6 +41,12 @@ import Testing
         #expect(messages(#"{ "storage": "disk", "tagHeader": "Cache-Control" }"#) == [
             "Policies/test.json: tiers.t.tagHeader: \"Cache-Control\" is a field HTTP or the cache owns; allowed: \(Self.allowed)",
         ])
+        // Fields mediactl writes itself: a tag field of that name would work only by the order of drop and write.
+        for name in ["X-Request-Id", "x-request-id", "Access-Control-Allow-Origin", "Referrer-Policy", "Accept-Ranges"] {
+            #expect(messages(#"{ "storage": "disk", "tagHeader": "\#(name)" }"#) == [
+                "Policies/test.json: tiers.t.tagHeader: \"\(name)\" is a field HTTP or the cache owns; allowed: \(Self.allowed)",
+            ])
+        }
         #expect(messages(#"{ "storage": "disk", "tagHeader": ["Surrogate-Key"] }"#) == [
             "Policies/test.json: tiers.t.tagHeader: […] is an array; allowed: \(Self.allowed)",
         ])

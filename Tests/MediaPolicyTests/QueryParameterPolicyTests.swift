@@ -88,4 +88,34 @@ import Testing
         // Without variants, w and f* are ordinary names.
         #expect(messages(#"{ "storage": "disk", "ignoredQueryParameters": ["w", "f*"] }"#) == [])
     }
+
+    /// One run lists every contradiction of both lists, each with its index, not the first of each list.
+    @Test func everyContradictionIsListedInOneRun() {
+        #expect(messages(#"{ "storage": "disk", "versionParameter": "v", "ignoredQueryParameters": ["utm_*", "f*", "v", "q", "ref"], "passQueryParameters": ["w", "ref", "fmt"], \#(Self.variants) }"#) == [
+            #"Policies/test.json: tiers.t.passQueryParameters[0]: "w" is a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt on a tier with variants"#,
+            #"Policies/test.json: tiers.t.passQueryParameters[2]: "fmt" is a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt on a tier with variants"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[1]: "f*" would ignore the variant parameter "fit"; allowed: entries that match none of w, h, fit, dpr, q, fmt, v, ref"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[2]: "v" would ignore the versionParameter "v"; allowed: entries that match none of w, h, fit, dpr, q, fmt, v, ref"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[3]: "q" would ignore the variant parameter "q"; allowed: entries that match none of w, h, fit, dpr, q, fmt, v, ref"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[4]: "ref" would ignore a passQueryParameters entry "ref"; allowed: entries that match none of w, h, fit, dpr, q, fmt, v, ref"#,
+        ])
+        #expect(messages(#"{ "storage": "disk", "ignoredQueryParameters": ["v"], "passQueryParameters": ["v"] }"#) == [
+            #"Policies/test.json: tiers.t.passQueryParameters: without variants every query parameter is keyed and passed to the origin already; allowed: passQueryParameters only on a tier with variants"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[0]: "v" would ignore a passQueryParameters entry "v"; allowed: entries that match none of v"#,
+        ])
+    }
+
+    /// A signed tier may not ignore its signature parameters: the signature is verified before anything is dropped,
+    /// so such an entry would only work because of that order.
+    @Test func aSignedTierMayNotIgnoreItsSignatureParameters() {
+        let signed = #""storage": "encrypted-disk", "cache": "private", "credentials": "strip", "partition": "credential", "signedURLs": { "keys": "r.keys" }"#
+        #expect(messages(#"{ \#(signed), "ignoredQueryParameters": ["utm_*", "sig", "s*", "kid", "e*"] }"#) == [
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[1]: "sig" would ignore the signature parameter "sig"; allowed: entries that match none of exp, sub, kid, sig"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[2]: "s*" would ignore the signature parameter "sub"; allowed: entries that match none of exp, sub, kid, sig"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[3]: "kid" would ignore the signature parameter "kid"; allowed: entries that match none of exp, sub, kid, sig"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[4]: "e*" would ignore the signature parameter "exp"; allowed: entries that match none of exp, sub, kid, sig"#,
+        ])
+        // Without signedURLs they are ordinary names.
+        #expect(messages(#"{ "storage": "disk", "ignoredQueryParameters": ["sig", "s*"] }"#) == [])
+    }
 }
