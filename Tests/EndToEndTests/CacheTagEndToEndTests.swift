@@ -66,4 +66,43 @@ import Testing
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(report?.clean == true)
     }
+
+    /// A variant derived from a source served stale says so (binary + nginx): after a soft purge, with nginx answering
+    /// 503, the source is served `stale-if-error` and its variants, stored ones and new ones, carry the same
+    /// `fwd`, `fwd-status` and `detail`, and a `ttl` of at most the source's.
+    @Test func aVariantOfAStaleSourceSaysSo() throws {
+        let flag = FileManager.default.temporaryDirectory.appendingPathComponent("origin-fails-\(UUID().uuidString)").path
+        defer { try? FileManager.default.removeItem(atPath: flag) }
+        let catalog = NginxOrigin.fixturesDirectory.appendingPathComponent("catalog").path
+        let config = Self.originConfig() + """
+
+        location = /tagged/c.jpg { if (-f \(flag)) { return 503; } alias \(catalog)/coins-1fea11f1.jpg; add_header Cache-Control "max-age=3600, stale-if-error=86400"; add_header Surrogate-Key "stale-test"; }
+        """
+        let world = try ServeEnvironment(originServerConfig: config, policy: Self.policy(originBase:))
+        defer { world.tearDown() }
+        try world.start()
+        #expect(try world.get("/tagged/c.jpg?w=144").status == 200)
+        let soft = try MediactlProcess.run(["purge", "--tag", "stale-test", "--soft", "--state-dir", world.stateDirectory.path])
+        #expect(soft.stdout == "marked 2 entries stale\n", "\(soft.stderr)")
+        FileManager.default.createFile(atPath: flag, contents: Data())
+        func ttl(_ status: String?, prefix: String, suffix: String) -> Int? {
+            guard let status, status.hasPrefix(prefix), status.hasSuffix(suffix) else { return nil }
+            return Int(status.dropFirst(prefix.count).dropLast(suffix.count))
+        }
+        let prefix = "mediactl; fwd=stale; fwd-status=503; ttl="
+        for path in ["/tagged/c.jpg?w=144", "/tagged/c.jpg?w=72"] {
+            let variant = try world.get(path)
+            #expect(variant.status == 200, "\(path)")
+            let value = ttl(variant.header("Cache-Status"), prefix: prefix, suffix: "; stored; detail=stale-if-error")
+            #expect(value.map { $0 <= 0 } == true, "\(path): \(variant.header("Cache-Status") ?? "none")")
+        }
+        let source = try world.get("/tagged/c.jpg")
+        #expect(ttl(source.header("Cache-Status"), prefix: prefix, suffix: "; detail=stale-if-error").map { $0 <= 0 } == true,
+                "\(source.header("Cache-Status") ?? "none")")
+        #expect(world.origin.accessLog(prefix: "/tagged/c.jpg", count: 4).filter { $0.contains("status=503") }.count == 3)
+        #expect(world.stop() == 0)
+        let (result, report) = try world.audit()
+        #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
+        #expect(report?.clean == true)
+    }
 }

@@ -104,7 +104,8 @@ extension MediaService {
         }
         let reason: CacheStatus.Forward? = served.response.outcome.storage == "hit" ? nil : reason
         return await imageDerivation.derive(from: representation, original: served.response, context: source, stored: stored,
-                                            selection: selection, reason: reason, stale: stale)
+                                            selection: selection, reason: reason, staleSource: served.staleStatus,
+                                            stale: stale)
     }
 
 

@@ -4,6 +4,8 @@
 struct Served: Sendable {
     var response: ServiceResponse
     var representation: Representation?
+    /// The answer's `Cache-Status` when it is a representation (a derived image inherits a stale source's).
+    var status: CacheStatus?
 
     /// An answer that is no representation (a refusal, a problem, a passed-through answer).
     init(_ response: ServiceResponse) {
@@ -17,5 +19,14 @@ struct Served: Sendable {
         self.response = Responder.respond(representation, context: context, now: now, status: status, storage: storage,
                                           reason: reason)
         self.representation = representation
+        self.status = status
+    }
+
+    /// The `Cache-Status` of a stored response served stale (`stale-while-revalidate`, `stale-if-error`,
+    /// `max-stale`: its remaining freshness is 0 or less), else `nil`: a derived image made from it says so and is
+    /// never fresher (``ImageDerivation/store(_:of:sourceDigest:sourceGeneration:source:stored:selection:reason:staleSource:derived:)``).
+    var staleStatus: CacheStatus? {
+        guard case .stored = representation, let status, let ttl = status.ttl, ttl <= 0 else { return nil }
+        return status
     }
 }

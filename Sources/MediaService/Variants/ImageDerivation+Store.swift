@@ -23,9 +23,11 @@ extension ImageDerivation {
     ///   - derived: `false` when `image` is a stored variant of the same source bytes stored again (nothing was
     ///     transformed: not counted in `variants_derived_total`).
     ///   - sourceGeneration: the source group's change counter read when the source was served.
+    ///   - staleSource: the source's `Cache-Status` when it was served stale: the variant's says so too
+    ///     (``inheritingStaleness(_:from:)``).
     func store(_ image: DerivedImage, of captured: Representation, sourceDigest: String,
                       sourceGeneration: Int, source: RequestContext, stored: RequestContext, selection: VariantSelection,
-                      reason: CacheStatus.Forward?, derived: Bool) -> Derivation {
+                      reason: CacheStatus.Forward?, staleSource: CacheStatus? = nil, derived: Bool) -> Derivation {
         let tier = stored.tier
         let time = clock()
         let transform = selection.spec.normalised(format: image.format)
@@ -87,11 +89,23 @@ extension ImageDerivation {
                                     expiresAt: min(captured.expiresAt ?? ownExpiry, ownExpiry), lifetime: Double(policyTTL),
                                     tags: captured.tags),
             body: image.bytes)
-        let content = commit.storeDecided(entry, response: response, head: head, decision: decision,
+        var content = commit.storeDecided(entry, response: response, head: head, decision: decision,
                               subject: subject(stored, storeKey: storeKey, source: source), context: stored,
                               status: CacheStatus(forward: reason), derivation: derivation,
                               source: (group: source.groupKey, generation: sourceGeneration))
+        if let staleSource { content.cacheStatus = Self.inheritingStaleness(content.cacheStatus, from: staleSource) }
         return Derivation(result: .content(content), shareable: content.storeKey != nil)
+    }
+
+    /// A variant's `Cache-Status` made from a source served stale (RFC 9211): the source's `fwd` and `fwd-status`
+    /// (why and how the source's origin was asked), a `ttl` no larger than the source's (never fresher), the source's
+    /// `detail` (`stale-if-error`, `stale-while-revalidate`, `max-stale`), and whether the variant was `stored`.
+    static func inheritingStaleness(_ status: CacheStatus, from source: CacheStatus) -> CacheStatus {
+        var inherited = CacheStatus(hit: false, forward: source.forward, forwardStatus: source.forwardStatus,
+                                    ttl: min(status.ttl ?? source.ttl ?? 0, source.ttl ?? 0), stored: status.stored,
+                                    detail: source.detail)
+        inherited.cacheName = status.cacheName
+        return inherited
     }
 
     /// Whether `source` varies (`Vary`) on a field that a variant's key does not cover: anything but

@@ -25,12 +25,14 @@ struct ImageDerivation {
     ///   - context: the source's request context (no variant selected).
     ///   - stored: the context the variant is looked up and stored under (``MediaService/variantContext(_:_:)``).
     ///   - reason: RFC 9211 `fwd` for the variant's `Cache-Status`, `nil` when the source came from storage.
+    ///   - staleSource: the source's `Cache-Status` when it was served stale (``Served/staleStatus``): the variant's
+    ///     answer carries its `fwd`, `fwd-status`, `ttl` (at most) and `detail`.
     ///   - stale: the variant's stored responses that were not usable: one derived from the same source bytes is
     ///     stored again with the source's new freshness instead of being derived again (a revalidated, unchanged
     ///     source costs no transform).
     func derive(from representation: Representation, original: ServiceResponse, context: RequestContext,
                 stored: RequestContext, selection: VariantSelection, reason: CacheStatus.Forward?,
-                stale: [Candidate]) async -> Derivation {
+                staleSource: CacheStatus? = nil, stale: [Candidate]) async -> Derivation {
         let source = context
         let sourceGeneration = context.runtime.derivedIndex.generation(of: source.groupKey)
         if representation.response.parsed.cacheControl.noTransform {
@@ -50,7 +52,8 @@ struct ImageDerivation {
             let image = DerivedImage(bytes: reusable.entry.body, format: format, width: width, height: height,
                                      sourceHasAlpha: false)
             return store(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
-                                source: source, stored: stored, selection: selection, reason: reason, derived: false)
+                                source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,
+                         derived: false)
         }
         let tier = context.tier
         let limits = TransformLimits(maxSourcePixels: tier.maxPixels, maxOutputPixels: declaration.maxOutputPixels)
@@ -101,7 +104,8 @@ struct ImageDerivation {
                                  detail: "the derived image failed validation: \(error.context)")
         }
         return store(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
-                            source: source, stored: stored, selection: selection, reason: reason, derived: true)
+                            source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,
+                     derived: true)
     }
 
     /// The pool a transform runs on: AVIF encodes on their own threads (``TransformConfiguration/avifWorkers``);

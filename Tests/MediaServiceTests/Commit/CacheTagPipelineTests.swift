@@ -111,6 +111,41 @@ import Testing
         #expect(summary.tag?.hex == harness.service.cacheTagDigest("product-42"))
     }
 
+    /// A derived image made from a source served stale says so, and is never fresher than its source: after a soft
+    /// purge with the origin failing, the variant's `Cache-Status` carries the source's `fwd`, `fwd-status`, `ttl` and
+    /// `detail`, whether it is derived again or its stored bytes are stored again.
+    @Test func aVariantOfAStaleSourceIsStaleToo() async throws {
+        let harness = try PipelineHarness(policyJSON: Self.policy)
+        defer { Task { await harness.close() } }
+        let coins = try Fixtures.bytes("catalog/coins-1fea11f1.jpg")
+        let fields = HTTPFields([("Content-Type", "image/jpeg"), ("ETag", "\"c1\""),
+                                 ("Cache-Control", "max-age=3600, stale-if-error=86400"), ("Surrogate-Key", "product-42")])
+        for path in ["a.jpg", "b.jpg"] {
+            harness.origin.setReply(.init(fields: fields, body: coins), for: "http://origin.test/catalog/\(path)")
+        }
+        #expect(await harness.get("/catalog/a.jpg?w=144").status == 200)
+        #expect(await harness.get("/catalog/b.jpg").status == 200)
+        harness.clock.advance(10)
+        #expect(try harness.service.purge(.tag("product-42", soft: true)) == 3)
+        harness.clock.advance(5)
+        for path in ["a.jpg", "b.jpg"] {
+            harness.origin.setReply(.init(status: 503, fields: HTTPFields([("Content-Type", "text/plain")]), body: []),
+                                    for: "http://origin.test/catalog/\(path)")
+        }
+        // The stored variant's bytes, stored again from the stale source.
+        let again = await harness.get("/catalog/a.jpg?w=144")
+        #expect(again.status == 200)
+        #expect(again.fields[.cacheStatus] == "mediactl; fwd=stale; fwd-status=503; ttl=-5; stored; detail=stale-if-error")
+        #expect(await harness.get("/catalog/a.jpg").fields[.cacheStatus]
+            == "mediactl; fwd=stale; fwd-status=503; ttl=-5; detail=stale-if-error")
+        // A variant never made before, derived from the stale source.
+        let derived = await harness.get("/catalog/b.jpg?w=72")
+        #expect(derived.status == 200)
+        #expect(derived.fields[.cacheStatus] == "mediactl; fwd=stale; fwd-status=503; ttl=-5; stored; detail=stale-if-error")
+        // Stored no fresher than its source: the next request finds it stale too.
+        #expect(await harness.get("/catalog/b.jpg?w=72").fields[.cacheStatus]?.contains("hit; ttl=") == false)
+    }
+
     @Test func aPartitionedTiersTagsPurgeEveryPartition() async throws {
         let harness = try Self.harness(["receipts/r.jpg": "user-7-receipts"])
         defer { Task { await harness.close() } }
