@@ -6,7 +6,8 @@ import MediaStorage
 ///
 /// memory get/put per second (bodies shared), disk and encrypted-disk read/write MB/s at 16 KB and
 /// 1 MB (with fsync, as served, and without), encrypted hit / plain hit time ratio, startup scan of
-/// 100,000 disk entries and the index memory per entry it builds (`MEDIABENCH_STORAGE=scan`: only that).
+/// 100,000 disk entries and the index memory per entry it builds (`MEDIABENCH_STORAGE=scan`: only that), the index
+/// memory per entry with and without cache tags (`MEDIABENCH_STORAGE=index`: only that, ``IndexMemoryBenchmarks``).
 enum StorageBenchmarks {
     static func run() throws {
         let root = FileManager.default.temporaryDirectory.appendingPathComponent("mediabench-storage-\(getpid())").path
@@ -16,6 +17,11 @@ enum StorageBenchmarks {
         // `MEDIABENCH_STORAGE=scan`: only the startup scan and the index memory it builds.
         if ProcessInfo.processInfo.environment["MEDIABENCH_STORAGE"] == "scan" {
             try scan(root: root, count: 100_000)
+            return
+        }
+        // `MEDIABENCH_STORAGE=index`: only the index memory per entry, with and without cache tags.
+        if ProcessInfo.processInfo.environment["MEDIABENCH_STORAGE"] == "index" {
+            try IndexMemoryBenchmarks.run(root: root)
             return
         }
         try memory()
@@ -40,6 +46,7 @@ enum StorageBenchmarks {
             print(String(format: "encrypted-disk hit / disk hit time, %@: %.2fx (goal <= 1.15x)", label(size), ratio))
         }
         try scan(root: root, count: 100_000)
+        try IndexMemoryBenchmarks.run(root: root)
     }
 
     private static func label(_ size: Int) -> String { size >= 1 << 20 ? "\(size >> 20) MB" : "\(size >> 10) KB" }

@@ -133,7 +133,7 @@ extension StoreCommit {
 
     /// The keyed digests (``MediaStorage/IntegrityKey/tagDigest(_:)``) of the cache tags `fields` carry in the tier's
     /// `tagHeader`, in order; none when the tier names no `tagHeader`.
-    func cacheTags(in fields: HTTPFields, tier: Tier) -> [String] {
+    func cacheTags(in fields: HTTPFields, tier: Tier) -> [CacheTagDigest] {
         tier.cacheTags(in: fields).map(integrityKey.tagDigest)
     }
 

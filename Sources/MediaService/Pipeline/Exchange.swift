@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaCore
+import MediaStorage
 
 /// The result of one origin exchange (fetch or validation, then validate, decide, store, audit),
 /// handed to coalesced waiters when ``shareable``.
@@ -27,7 +28,7 @@ struct Exchange: Sendable {
         /// The stored entry's ``MediaStorage/EntryMetadata/expiresAt`` when stored, else `nil`.
         var expiresAt: Double? = nil
         /// The keyed digests of the representation's cache tags (``MediaStorage/EntryMetadata/tags``), stored or not.
-        var tags: [String] = []
+        var tags: [CacheTagDigest] = []
     }
 
     var result: Result

@@ -4,7 +4,7 @@ extension MediaService {
     /// The keyed digest under the install's integrity key of cache tag `tag` (64 lower-case hex): what stored entries
     /// carry instead of the tag and what the summary record of a purge by tag names (`tag`), so an auditor who knows a
     /// tag can find its purges in the log, and nobody can read tags from the log or the files.
-    public func cacheTagDigest(_ tag: String) -> String { integrityKey.tagDigest(tag) }
+    public func cacheTagDigest(_ tag: String) -> String { integrityKey.tagDigest(tag).hex }
 
     /// Removes the stored responses of `scope` from memory and disk, audited as one `purge` batch (``PurgeStage``).
     /// - Returns: the number of stored responses removed (for a soft purge by tag: marked stale).

@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaCore
+import MediaStorage
 
 /// The representation behind an answer (RFC 9110 §3.2): a stored response served as it is, or what an
 /// origin exchange produced (stored or not). A derived image is made from one
@@ -52,7 +53,7 @@ enum Representation: Sendable {
     }
 
     /// The keyed digests of its cache tags (docs/policy-format.md, "Cache tags"): what its variants inherit.
-    var tags: [String] {
+    var tags: [CacheTagDigest] {
         switch self {
         case .stored(let candidate): candidate.entry.metadata.tags
         case .exchanged(let content): content.tags

@@ -14,7 +14,7 @@ extension PurgeStage {
     /// an exchange that began before it does not store over what it marked.
     /// - Returns: the number of stored responses marked stale.
     /// - Throws: ``ServiceError`` `audit` when the summary cannot be recorded.
-    func softPurge(tagDigest: String) throws -> Int {
+    func softPurge(tagDigest: CacheTagDigest) throws -> Int {
         let time = Int64(clock())
         let marked = try commit.gate.exclusive { () throws -> Int in
             commit.purgeEpoch.bump()
@@ -29,7 +29,7 @@ extension PurgeStage {
                 for key in keys.sorted() where markStale(key, in: runtime, now: time) { marked += 1 }
             }
             do {
-                try auditor.softPurgeSummary(count: marked, tag: tagDigest)
+                try auditor.softPurgeSummary(count: marked, tag: tagDigest.hex)
             } catch {
                 throw ServiceError(.audit, "the soft purge of \(marked) entries could not be recorded: \(error)")
             }

@@ -27,7 +27,7 @@ struct PurgeStage {
     ///   `[A-Za-z0-9._-]`; `invalid-tag` for a tag that is not 1–256 visible ASCII characters; `audit` when the batch
     ///   cannot be recorded.
     func purge(_ scope: PurgeScope) throws -> Int {
-        var tagDigest: String?
+        var tagDigest: CacheTagDigest?
         if case .tag(let tag, let soft) = scope {
             guard Tier.isCacheTag(tag) else {
                 throw ServiceError(.invalidTag, "the tag is not 1 to 256 visible ASCII characters (no space)")
@@ -94,7 +94,7 @@ struct PurgeStage {
                 removed.append(contentsOf: gone)
             }
             do {
-                try auditor.purge(removed, reason: reason, tier: nil, route: routeName, partition: partition, tag: tagDigest)
+                try auditor.purge(removed, reason: reason, tier: nil, route: routeName, partition: partition, tag: tagDigest?.hex)
             } catch {
                 throw ServiceError(.audit, "the purge of \(removed.count) entries could not be recorded: \(error)")
             }

@@ -16,8 +16,9 @@ public final class EncryptedDiskStore: MediaStoring {
         public var byteLimit: Int
         /// Maximum file bytes of one entry. Default: `nil` = 10 % of ``byteLimit``.
         public var entryByteLimit: Int?
-        /// Maximum number of entries: each costs index memory (about 0.9 KB; docs/storage.md, "Index memory").
-        /// Past it the least recently used entries are evicted (reason `count-limit`). Default: `Int.max`
+        /// Maximum index units (``EntryMetadata/indexUnits``): one per entry, which costs index memory (about 0.9 KB;
+        /// docs/storage.md, "Index memory"), and one more per KiB of its cache tag digests. Past it the least recently
+        /// used entries are evicted (reason `count-limit`). Default: `Int.max`
         /// (no limit); the service sets `diskBytes / 4096`.
         public var countLimit: Int
         /// Whether writes `fsync` the file and its folder. Default: `true`.

@@ -26,14 +26,22 @@ public struct EntryMetadata: Hashable, Sendable {
     /// receipt, RFC 9111 §4.2.1), kept in the index so a policy reload can compare it with a new cap without reading
     /// heads; `nil` when unknown (files written before it was recorded). Opaque to the stores.
     public var lifetime: Double?
-    /// Tokens the caller groups entries by, kept in the index so a removal by tag needs no head (the service: keyed
-    /// digests of the origin's cache tags, docs/policy-format.md "Cache tags"). Opaque to the stores. Default: none.
-    public var tags: [String] = []
+    /// The keyed digests of the origin's cache tags (docs/policy-format.md "Cache tags"), kept in the index so a removal
+    /// by tag needs no head: 32 bytes each, counted in the index's cost (``indexUnits``). Default: none.
+    public var tags: [CacheTagDigest] = []
+
+    /// What the entry counts for against a file store's `countLimit`, in units of about 1 KiB of index memory: one
+    /// for the entry (its metadata without the head, ≈ 0.9 KB with its key; docs/storage.md "Index memory"), plus
+    /// one per started KiB of its cache tag digests (32 bytes each: 128 tags are 4 more). So tags never take the
+    /// index past the memory its count limit stands for.
+    public var indexUnits: Int {
+        1 + (tags.count * CacheTagDigest.byteCount + 1023) / 1024
+    }
 
     public init(
         key: String, tier: String, route: String, partition: String? = nil,
         storageClass: StorageClassName = .memory, head: [UInt8] = [], requestTime: Double, responseTime: Double,
-        expiresAt: Double, bodyByteCount: Int = 0, lifetime: Double? = nil, tags: [String] = []
+        expiresAt: Double, bodyByteCount: Int = 0, lifetime: Double? = nil, tags: [CacheTagDigest] = []
     ) {
         self.tags = tags
         self.key = key

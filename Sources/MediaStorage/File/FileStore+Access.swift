@@ -118,11 +118,12 @@ extension FileStore {
         return temporary
     }
 
-    /// Evicts least recently used entries until the total fits ``byteLimit`` and the count ``countLimit``.
+    /// Evicts least recently used entries until the total fits ``byteLimit`` and the index units
+    /// (``EntryMetadata/indexUnits``: one per entry, one more per KiB of its cache tag digests) fit ``countLimit``.
     /// Call under the lock.
     func evictToFit(_ state: inout State) -> [StorageEvent] {
         var events: [StorageEvent] = []
-        while state.list.totalCost > byteLimit || state.list.count > countLimit {
+        while state.list.totalCost > byteLimit || state.list.totalWeight > countLimit {
             let reason: StorageEvent.Reason = state.list.totalCost > byteLimit ? .byteLimit : .countLimit
             guard let victim = state.list.popLeastRecent() else { break }
             dropped(victim.value, from: &state)

@@ -12,7 +12,9 @@ extension FileStore {
         state.generation += 1
         let item = Item(digest: digest, metadata: pending.entry.metadata.indexed, generation: state.generation,
                         pending: pending)
-        if let replaced = state.list.insert(key, item, cost: pending.size) { state.forget(replaced.value) }
+        if let replaced = state.list.insert(key, item, cost: pending.size, weight: item.metadata.indexUnits) {
+            state.forget(replaced.value)
+        }
         if pending.counted { state.pendingBytes += pending.size }
         emit(evictToFit(&state))
         return (state.generation, pending.mark)

@@ -44,7 +44,7 @@ extension FileStore {
                 state.generation += 1
                 var item = found[index].item
                 item.generation = state.generation
-                state.list.insert(found[index].key, item, cost: found[index].cost)
+                state.list.insert(found[index].key, item, cost: found[index].cost, weight: item.metadata.indexUnits)
             }
             return events + evictToFit(&state)
         }

@@ -62,7 +62,8 @@ final class FileStore: Sendable {
     let rootFD: Int32
     let format: any EntryFileFormat
     let byteLimit: Int
-    /// Most entries the index holds (each costs memory: docs/storage.md, "Index memory"); `Int.max`: no limit.
+    /// Most index units the index holds (``EntryMetadata/indexUnits``: one per entry, one more per KiB of its cache
+    /// tag digests; each costs memory: docs/storage.md, "Index memory"); `Int.max`: no limit.
     let countLimit: Int
     let entryByteLimit: Int
     let synchronizes: Bool

@@ -66,11 +66,11 @@ public final class IntegrityKey: Sendable, CustomStringConvertible, CustomDebugS
     /// The body digest of `body` (bytes).
     public func bodyDigest(of body: [UInt8]) -> [UInt8] { body.withUnsafeBytes { bodyDigest(of: $0) } }
 
-    /// The keyed digest of a cache tag (docs/policy-format.md, "Cache tags"): hex HMAC-SHA256(tag key, `tag`),
-    /// 64 lower-case hex digits. What stored entries carry instead of the tag, and what purge records name: the
-    /// same across restarts of one install, and not guessable from the log or the files alone.
-    public func tagDigest(_ tag: String) -> String {
-        Hex.encode(Array(tag.utf8).withUnsafeBytes { tagKey.authenticationCode(for: $0) })
+    /// The keyed digest of a cache tag (docs/policy-format.md, "Cache tags"): HMAC-SHA256(tag key, `tag`), 32 bytes
+    /// (64 lower-case hex digits as text). What stored entries carry instead of the tag, and what purge records name:
+    /// the same across restarts of one install, and not guessable from the log or the files alone.
+    public func tagDigest(_ tag: String) -> CacheTagDigest {
+        CacheTagDigest(bytes: Array(tag.utf8).withUnsafeBytes { tagKey.authenticationCode(for: $0) })!
     }
 
     public var description: String { "IntegrityKey(<redacted>)" }

@@ -46,9 +46,9 @@ public final class MemoryStore: MediaStoring {
         self.onEvent = onEvent
     }
 
-    /// What `entry` costs under `key`: `key.utf8.count + head.count + body.count` bytes.
+    /// What `entry` costs under `key`: `key.utf8.count + head.count + body.count` bytes, plus 32 per cache tag digest.
     public static func cost(of entry: StoredEntry, for key: String) -> Int {
-        key.utf8.count + entry.metadata.head.count + entry.body.count
+        key.utf8.count + entry.metadata.head.count + entry.body.count + entry.metadata.tags.count * CacheTagDigest.byteCount
     }
 
     /// The largest cost one entry may have: the per-entry cap, at most the byte limit.

@@ -109,7 +109,7 @@ enum MetadataCoding {
             writer.append(lifetime)
             if !metadata.tags.isEmpty {
                 writer.append(UInt32(metadata.tags.count))
-                for tag in metadata.tags { writer.appendField(tag) }
+                for tag in metadata.tags { writer.appendField(tag.hex) }
             }
         }
         return writer.bytes
@@ -129,12 +129,12 @@ enum MetadataCoding {
               let requestTime = reader.readDouble(), let responseTime = reader.readDouble(),
               let expiresAt = reader.readDouble() else { return nil }
         var lifetime: Double?
-        var tags: [String] = []
+        var tags: [CacheTagDigest] = []
         if reader.remaining >= 8 { lifetime = reader.readDouble() }
         if reader.remaining > 0 {
             guard let count = reader.readUInt32().map(Int.init), count > 0, count <= reader.remaining / 4 else { return nil }
             for _ in 0..<count {
-                guard let tag = reader.readString() else { return nil }
+                guard let text = reader.readString(), let tag = CacheTagDigest(hex: text) else { return nil }
                 tags.append(tag)
             }
         }

@@ -7,6 +7,7 @@ struct LRUList<Value> {
         var key: String
         var value: Value?
         var cost: Int
+        var weight: Int
         var previous: Int
         var next: Int
     }
@@ -18,6 +19,8 @@ struct LRUList<Value> {
     private var tail = -1
     /// Sum of the costs of all entries.
     private(set) var totalCost = 0
+    /// Sum of the weights of all entries (a file store's index units, ``EntryMetadata/indexUnits``).
+    private(set) var totalWeight = 0
 
     var count: Int { slots.count }
 
@@ -49,17 +52,21 @@ struct LRUList<Value> {
     }
 
     /// Inserts or replaces; the entry becomes most recently used. Returns the replaced value and its cost.
+    /// - Parameter weight: what the entry counts for in ``totalWeight``. Default: 1.
     @discardableResult
-    mutating func insert(_ key: String, _ value: Value, cost: Int) -> (value: Value, cost: Int)? {
+    mutating func insert(_ key: String, _ value: Value, cost: Int, weight: Int = 1) -> (value: Value, cost: Int)? {
         if let index = slots[key] {
             let old = (nodes[index].value!, nodes[index].cost)
             nodes[index].value = value
             totalCost += cost - nodes[index].cost
             nodes[index].cost = cost
+            totalWeight += weight - nodes[index].weight
+            nodes[index].weight = weight
             moveToFront(index)
             return old
         }
-        let node = Node(key: key, value: value, cost: cost, previous: -1, next: head)
+        totalWeight += weight
+        let node = Node(key: key, value: value, cost: cost, weight: weight, previous: -1, next: head)
         let index: Int
         if let reused = free.popLast() {
             index = reused
@@ -113,6 +120,7 @@ struct LRUList<Value> {
         nodes[index].key = ""
         free.append(index)
         totalCost -= cost
+        totalWeight -= nodes[index].weight
         return (value, cost)
     }
 
