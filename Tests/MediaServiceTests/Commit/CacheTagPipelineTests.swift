@@ -15,7 +15,8 @@ import Testing
                      "variants": { "widths": [72, 144], "formats": ["jpeg"], "quality": 80 } },
         "generic": { "storage": "memory", "contentTypes": ["*/*"], "tagHeader": "Cache-Tag" },
         "private": { "storage": "encrypted-disk", "cache": "private", "credentials": "bearer-required",
-                     "partition": "credential", "maxTTL": 600, "tagHeader": "Surrogate-Key" } },
+                     "partition": "credential", "maxTTL": 600, "tagHeader": "Surrogate-Key",
+                     "variants": { "widths": [72, 144], "formats": ["jpeg"], "quality": 80 } } },
       "routes": [
         { "name": "catalog", "mount": "/catalog/", "origin": "http://origin.test/catalog/", "tier": "public" },
         { "name": "docs",    "mount": "/docs/",    "origin": "http://origin.test/docs/",    "tier": "generic" },
@@ -144,6 +145,31 @@ import Testing
         #expect(derived.fields[.cacheStatus] == "mediactl; fwd=stale; fwd-status=503; ttl=-5; stored; detail=stale-if-error")
         // Stored no fresher than its source: the next request finds it stale too.
         #expect(await harness.get("/catalog/b.jpg?w=72").fields[.cacheStatus]?.contains("hit; ttl=") == false)
+    }
+
+    /// The same on a partitioned tier: each credential's variant of a stale source says so.
+    @Test func aPartitionedVariantOfAStaleSourceIsStaleToo() async throws {
+        let harness = try PipelineHarness(policyJSON: Self.policy)
+        defer { Task { await harness.close() } }
+        let coins = try Fixtures.bytes("catalog/coins-1fea11f1.jpg")
+        harness.origin.setReply(.init(fields: HTTPFields([("Content-Type", "image/jpeg"), ("ETag", "\"r1\""),
+                                                          ("Cache-Control", "private, max-age=300, stale-if-error=600"),
+                                                          ("Surrogate-Key", "user-7")]), body: coins),
+                                for: "http://origin.test/receipts/r.jpg")
+        for token in ["t1", "t2"] {
+            #expect(await harness.get("/receipts/r.jpg?w=144", [("Authorization", "Bearer \(token)")]).status == 200)
+        }
+        harness.clock.advance(10)
+        #expect(try harness.service.purge(.tag("user-7", soft: true)) == 4)
+        harness.clock.advance(5)
+        harness.origin.setReply(.init(status: 503, fields: HTTPFields([("Content-Type", "text/plain")]), body: []),
+                                for: "http://origin.test/receipts/r.jpg")
+        for token in ["t1", "t2"] {
+            let variant = await harness.get("/receipts/r.jpg?w=144", [("Authorization", "Bearer \(token)")])
+            #expect(variant.status == 200, "\(token)")
+            #expect(variant.fields[.cacheStatus] == "mediactl; fwd=stale; fwd-status=503; ttl=-5; stored; detail=stale-if-error",
+                    "\(token)")
+        }
     }
 
     @Test func aPartitionedTiersTagsPurgeEveryPartition() async throws {
