@@ -12,12 +12,12 @@ import Testing
         let policy = try PolicyFixture.load(PolicyFixture.tierPolicy(#"""
             { "storage": "disk", "metadata": "strip",
               "variants": { "widths": [72, 144], "heights": [96], "formats": ["webp", "jpeg"], "maxDpr": 2,
-                            "quality": 70, "maxOutputPixels": 20000, "maxAVIFWidth": 288 } }
+                            "quality": 70, "maxOutputPixels": 20000, "maxAVIFWidth": 288, "clientHints": true } }
             """#))
         let tier = try #require(policy.tier(named: "t"))
         #expect(tier.metadata == .strip)
         #expect(tier.variants == Tier.Variants(widths: [72, 144], heights: [96], formats: ["webp", "jpeg"], maxDpr: 2,
-                                               quality: 70, maxOutputPixels: 20_000, maxAVIFWidth: 288))
+                                               quality: 70, maxOutputPixels: 20_000, maxAVIFWidth: 288, clientHints: true))
         #expect(tier.variants?.outputPixelCap == 20_000)
     }
 
@@ -29,6 +29,7 @@ import Testing
         #expect(variants.maxDpr == 1)
         #expect(variants.quality == 80)
         #expect(variants.maxAVIFWidth == 576)
+        #expect(variants.clientHints == false)
         #expect(variants.heights == nil)
         #expect(variants.outputPixelCap == 90_000)
         #expect(policy.tier(named: "t")?.metadata == .keep)
@@ -41,9 +42,18 @@ import Testing
         ])
     }
 
+    @Test func clientHintsIsABoolean() {
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "clientHints": "yes" } }"#) == [
+            #"Policies/test.json: tiers.t.variants.clientHints: "yes" is a string; allowed: true or false"#,
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "clientHints": 1 } }"#) == [
+            "Policies/test.json: tiers.t.variants.clientHints: 1 is an integer; allowed: true or false",
+        ])
+    }
+
     @Test func unknownVariantKeySuggests() {
         #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "maxDPR": 2 } }"#) == [
-            "Policies/test.json: tiers.t.variants.maxDPR: unknown key (did you mean `maxDpr`?); allowed: formats, heights, maxAVIFWidth, maxDpr, maxOutputPixels, quality, widths",
+            "Policies/test.json: tiers.t.variants.maxDPR: unknown key (did you mean `maxDpr`?); allowed: clientHints, formats, heights, maxAVIFWidth, maxDpr, maxOutputPixels, quality, widths",
         ])
     }
 

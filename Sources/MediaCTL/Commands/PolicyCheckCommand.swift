@@ -139,6 +139,7 @@ public enum PolicyCheckCommand {
         parts.append("quality \(variants.quality)")
         parts.append("maxOutputPixels \(variants.outputPixelCap)")
         if variants.formats.contains("avif") { parts.append("maxAVIFWidth \(variants.maxAVIFWidth)") }
+        if variants.clientHints { parts.append("clientHints") }
         return parts.joined(separator: ", ")
     }
 

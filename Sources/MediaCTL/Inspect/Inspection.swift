@@ -119,12 +119,13 @@ struct Inspection {
         lines.append(
             pad("decision:", 18) + "\(decision.storage.rawValue), ttl \(decision.ttl) s (reason \(decision.reason.rawValue))")
         for step in decision.trail { lines.append("  " + step.description) }
-        lines.append(contentsOf: derivedLines(tier, decision: decision, stored: stored))
+        lines.append(contentsOf: derivedLines(tier, decision: decision, stored: stored, sourceWidth: width))
         return lines
     }
 
     /// The tier's metadata rule and variants, and where a variant of this response would be kept.
-    private func derivedLines(_ tier: Tier, decision: StorageDecision, stored: StoredResponse) -> [String] {
+    private func derivedLines(_ tier: Tier, decision: StorageDecision, stored: StoredResponse,
+                              sourceWidth: Int?) -> [String] {
         let noTransform = stored.parsed.cacheControl.noTransform
         let varies = MediaService.variesBeyondVariantKey(stored, tier: tier)
         var lines: [String] = []
@@ -140,6 +141,7 @@ struct Inspection {
         lines.append(pad("variants:", 18) + PolicyCheckCommand.variantSummary(variants))
         lines.append(pad("", 18) + "?w=N[&h=N][&fit=inside|cover][&dpr=N][&q=N][&fmt=\(variants.formats.joined(separator: "|"))|auto]; "
                      + (VipsRuntime.canSaveAVIF ? "AVIF available" : "AVIF unavailable here: avif falls back to webp"))
+        if let sourceWidth { lines.append(pad("served widths:", 18) + Self.servedWidths(variants, sourceWidth: sourceWidth)) }
         let storage: String
         if noTransform && tier.metadata == .strip {
             storage = "none (the service answers 502, origin-forbids-transform)"
@@ -152,6 +154,22 @@ struct Inspection {
         }
         lines.append(pad("variant storage:", 18) + storage)
         return lines
+    }
+
+    /// The width each declared step is served at for a source `sourceWidth` pixels wide (as stored, before any EXIF
+    /// rotation), with `fit=inside`: `72 144 288 576 640 (1152 is wider than the source: 640, never enlarged)`. The
+    /// answer names it in `Mediactl-Image-Width`.
+    static func servedWidths(_ variants: Tier.Variants, sourceWidth: Int) -> String {
+        let served = variants.widths.map { min($0, sourceWidth) }
+        var seen: Set<Int> = []
+        var text = served.filter { seen.insert($0).inserted }.map(String.init).joined(separator: " ")
+        let wider = variants.widths.filter { $0 > sourceWidth }
+        if !wider.isEmpty {
+            text += " (" + wider.map(String.init).joined(separator: ", ") + (wider.count == 1 ? " is" : " are")
+                + " wider than the source: \(sourceWidth), never enlarged)"
+        }
+        if variants.clientHints { text += "; client hints Sec-CH-Width, Sec-CH-DPR choose the step without dpr" }
+        return text
     }
 
     /// What the service answers an image-tier request whose origin answered `status` (not 200),

@@ -15,8 +15,8 @@ extension PolicyFileDecoder {
         "accept-ranges", "access-control-allow-credentials", "access-control-allow-headers", "access-control-allow-methods",
         "access-control-allow-origin", "access-control-expose-headers", "access-control-max-age", "age", "allow",
         "cache-control", "cache-status", "cdn-cache-control", "connection", "content-encoding", "content-length",
-        "content-range", "content-type", "date", "etag", "expires", "keep-alive", "last-modified", "location", "pragma",
-        "referrer-policy", "retry-after", "set-cookie", "timing-allow-origin", "trailer", "transfer-encoding", "upgrade",
+        "content-range", "content-type", "date", "etag", "expires", "keep-alive", "last-modified", "location",
+        "mediactl-image-height", "mediactl-image-width", "pragma", "referrer-policy", "retry-after", "set-cookie", "timing-allow-origin", "trailer", "transfer-encoding", "upgrade",
         "vary", "www-authenticate", "x-content-type-options", "x-request-id",
     ]
 }

@@ -31,6 +31,9 @@ extension PolicyFileDecoder {
         if let value = keys["maxAVIFWidth"], let number = integer(value, at: at("maxAVIFWidth"), range: 1...dimension, unit: "pixels") {
             variants.maxAVIFWidth = number
         }
+        if let value = keys["clientHints"], let flag = boolean(value, at: at("clientHints")) {
+            variants.clientHints = flag
+        }
         if errors.count == before, let cap = variants.maxOutputPixels, let widest = variants.widths.last, widest > cap {
             report(.contradiction, at("maxOutputPixels"), value: keys["maxOutputPixels"],
                    problem: "\(cap) pixels cannot hold the width \(widest) (one row of it is \(widest) pixels): that width could never be served",

@@ -21,6 +21,9 @@ extension Tier {
         /// Largest AVIF output width, pixels (AVIF encoding costs about 7–17× JPEG's): wider `fmt=avif`
         /// requests are refused and `fmt=auto` picks WebP. Default: 576.
         public var maxAVIFWidth: Int
+        /// Whether a request without `dpr` chooses its output width from the client hints `Sec-CH-Width` and
+        /// `Sec-CH-DPR` on the srcset ladder (the answer then carries `Vary` with the hints it read). Default: `false`.
+        public var clientHints: Bool
 
         /// The format names a tier may declare.
         public static let formatNames = ["jpeg", "webp", "avif", "png"]
@@ -28,7 +31,8 @@ extension Tier {
         public static let maximumDimension = 8192
 
         public init(widths: [Int], heights: [Int]? = nil, formats: [String], maxDpr: Int = 1, quality: Int = 80,
-                    maxOutputPixels: Int? = nil, maxAVIFWidth: Int = 576) {
+                    maxOutputPixels: Int? = nil, maxAVIFWidth: Int = 576, clientHints: Bool = false) {
+            self.clientHints = clientHints
             self.widths = widths
             self.heights = heights
             self.formats = formats

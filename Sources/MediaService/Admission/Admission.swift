@@ -2,6 +2,7 @@ import HTTPCaching
 import MediaCore
 import MediaPolicy
 import MediaSigning
+import MediaTransform
 
 /// Steps 1–2 of the request flow, the pipeline's first stage: a request becomes a ``RequestContext`` (route,
 /// tier, origin fields, partition, derived image selected) or a ``Refusal`` with its problem response.
@@ -130,7 +131,12 @@ struct Admission: Sendable {
         // parameters are split from its source's URL: one keying with purges (TargetKeying). A signature covers the
         // query as sent: it was verified first.
         let keying: TargetKeying
-        switch TargetKeying.key(match, runtime: runtime, selectsVariant: isRead, accept: request.fields[.accept]) {
+        let hints = runtime.variantDeclaration?.clientHints == true
+            ? ClientHints(dpr: request.fields[HTTPFieldName(ClientHints.dprField)],
+                          width: request.fields[HTTPFieldName(ClientHints.widthField)])
+            : nil
+        switch TargetKeying.key(match, runtime: runtime, selectsVariant: isRead, accept: request.fields[.accept],
+                                hints: hints) {
         case .success(let keyed): keying = keyed
         case .failure(let error):
             return .failure(Refusal(response: Responder.problem(400, code: error.code, detail: error.detail,

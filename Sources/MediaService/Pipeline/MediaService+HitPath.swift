@@ -99,12 +99,12 @@ extension MediaService {
         guard let route = snapshot.policies.route(named: match.route.name), let runtime = snapshot.runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired, runtime.tier.signedURLs == nil else { return nil }
         // Keyed as Admission keys it (TargetKeying). A variant target hits its stored variant; one whose format
-        // follows `Accept` (fmt=auto) or that is refused takes the full path every time.
+        // follows `Accept` (fmt=auto) or whose width follows client hints, or that is refused, takes the full path.
         guard case .success(let keying) = TargetKeying.key(match, runtime: runtime, accept: nil) else { return nil }
         match = keying.match
         var upstreamURL = keying.sourceURL
         if let selection = keying.variant {
-            guard !selection.negotiated else { return nil }
+            guard !selection.dependsOnRequestFields else { return nil }
             upstreamURL = CacheKey.variantPrimary(source: keying.sourceURL, keyText: selection.spec.keyText)
         }
         return (HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: upstreamURL,

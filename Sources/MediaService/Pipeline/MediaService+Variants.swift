@@ -72,7 +72,8 @@ extension MediaService {
         return stored
     }
 
-    /// `response` with `Vary: Accept` when `fmt=auto` chose the format (RFC 9110 §12.5.5), and the variant's
+    /// `response` with `Vary: Accept` when `fmt=auto` chose the format (RFC 9110 §12.5.5) and `Vary` with the client
+    /// hints the width was chosen from (RFC 8942 §3.2), and the variant's
     /// parameters and source in its outcome when `head` (the variant's) is given.
     func answer(_ response: ServiceResponse, _ selection: VariantSelection, head: StoredHead? = nil) -> ServiceResponse {
         var response = response
@@ -80,9 +81,10 @@ extension MediaService {
             response.outcome.variant = head.transform
             response.outcome.derivedFrom = head.derivedFrom
         }
-        if selection.negotiated,
-           !response.fields.listValues(for: .vary).contains(where: { HTTPFields.namesEqual(String($0), "Accept") }) {
-            response.fields.append(.vary, "Accept")
+        let varied = response.fields.listValues(for: .vary)
+        for name in (selection.negotiated ? ["Accept"] : []) + selection.hintFields
+        where !varied.contains(where: { HTTPFields.namesEqual(String($0), name) }) {
+            response.fields.append(.vary, name)
         }
         return response
     }

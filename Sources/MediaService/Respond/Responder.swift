@@ -22,7 +22,11 @@ enum Responder {
         "cross-origin-resource-policy": "Cross-Origin-Resource-Policy",
     ]
 
-    /// A problem+json response (RFC 9457) with `Cache-Control: no-store`.
+    /// `Mediactl-Image-Width`: a derived image's width in pixels, on every answer that carries one.
+    static let imageWidthField = HTTPFieldName("Mediactl-Image-Width")
+    /// `Mediactl-Image-Height`: a derived image's height in pixels, on every answer that carries one.
+    static let imageHeightField = HTTPFieldName("Mediactl-Image-Height")
+
     /// ``imageTierFieldsKept``'s canonical spelling for `name`, or `nil`: ASCII names are compared ignoring ASCII
     /// case with the few kept names of their length (no lower-cased copy, no hashing); other names take the
     /// dictionary with `lowercased()`, as before.
@@ -45,6 +49,7 @@ enum Responder {
         return table
     }()
 
+    /// A problem+json response (RFC 9457) with `Cache-Control: no-store`.
     static func problem(_ status: HTTPStatus, code: String, detail: String, outcome: ServiceOutcome) -> ServiceResponse {
         let body = ProblemDetails(status: status, code: code, detail: detail).json
         var fields = HTTPFields()
@@ -122,7 +127,7 @@ enum Responder {
                         now: Int64, cacheStatus: CacheStatus, storage: String, reason: String?) -> ServiceResponse {
         let tier = context.tier
         var fields = HTTPFields()
-        fields.reserveCapacity(response.fields.count + 8)  // the kept lines plus the ≤ 7 this function sets
+        fields.reserveCapacity(response.fields.count + 10)  // the kept lines plus the ≤ 9 this function sets
         if tier.validatesImages {
             for field in response.fields {
                 if let name = keptImageTierName(field.name) { fields.append(HTTPFieldName(name), field.value) }
@@ -135,6 +140,12 @@ enum Responder {
             }
         }
         if let servedETag = head.servedETag { fields.set(.eTag, servedETag) }
+        if head.transform != nil, let width = head.width, let height = head.height {
+            // A derived image's own size (never wider than its source, which is never enlarged): what a page's
+            // `width`/`height` attributes need, and what `mediactl inspect` shows.
+            fields.set(imageWidthField, String(width))
+            fields.set(imageHeightField, String(height))
+        }
         fields.set(.age, response.ageFieldValue(now: now))
         if tier.validatesImages, response.status != 200, let own = response.fields[.cacheControl] {
             // A negative entry (docs/policy-format.md, "Negative caching"): its own `max-age`, never the tier's.

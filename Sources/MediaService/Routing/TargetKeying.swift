@@ -24,13 +24,14 @@ struct TargetKeying: Sendable {
     /// - Parameters:
     ///   - selectsVariant: whether a variant is read from the query (reads; a purge keys as a read does).
     ///   - accept: the request's `Accept` (`fmt=auto`); `nil` for a purge or the synchronous hit path.
+    ///   - hints: the request's client hints (a tier whose `variants` set `clientHints`); `nil` for none.
     /// - Returns: the keying, or the ``MediaTransform/VariantError`` a request for it is refused with (`400`).
     static func key(_ match: RouteMatch, runtime: TierRuntime, selectsVariant: Bool = true,
-                    accept: String?) -> Result<TargetKeying, VariantError> {
+                    accept: String?, hints: ClientHints? = nil) -> Result<TargetKeying, VariantError> {
         let match = match.removingIgnoredQueryParameters(of: runtime.tier)
         var keying = TargetKeying(match: match, sourceURL: match.upstreamURL, variant: nil)
         guard selectsVariant, runtime.variantDeclaration != nil else { return .success(keying) }
-        switch MediaService.selectVariant(match, runtime: runtime, accept: accept) {
+        switch MediaService.selectVariant(match, runtime: runtime, accept: accept, hints: hints) {
         case .success(let selected?):
             keying.variant = selected.selection
             keying.sourceURL = selected.sourceURL

@@ -239,6 +239,6 @@ final class TierRuntime: Sendable {
         VariantDeclaration(widths: variants.widths, heights: variants.heights,
                            formats: variants.formats.compactMap(OutputFormat.init(rawValue:)), maxDpr: variants.maxDpr,
                            quality: variants.quality, maxOutputPixels: variants.outputPixelCap,
-                           maxAVIFWidth: variants.maxAVIFWidth)
+                           maxAVIFWidth: variants.maxAVIFWidth, clientHints: variants.clientHints)
     }
 }

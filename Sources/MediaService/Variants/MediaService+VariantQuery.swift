@@ -14,13 +14,15 @@ extension MediaService {
     /// - Returns: the variant (or none) and the source URL; `nil` when the tier has no variants or the request
     ///   has no query; a ``MediaTransform/VariantError`` (`variant-not-allowed`, answered `400`) for anything the
     ///   tier does not declare.
-    static func selectVariant(_ match: RouteMatch, runtime: TierRuntime, accept: String?) -> Result<SelectedVariant?, VariantError> {
+    /// - Parameter hints: the request's client hints (read on a tier whose `variants` set `clientHints`), `nil` for none.
+    static func selectVariant(_ match: RouteMatch, runtime: TierRuntime, accept: String?,
+                              hints: ClientHints? = nil) -> Result<SelectedVariant?, VariantError> {
         guard let declaration = runtime.variantDeclaration, let query = match.query else { return .success(nil) }
         let parsed: ParsedVariantQuery?
         do {
             parsed = try VariantQuery.parse(query, declaration: declaration,
                                             passThrough: (runtime.tier.versionParameter.map { [$0] } ?? []) + runtime.tier.passQueryParameters,
-                                            accept: accept, avifAvailable: VipsRuntime.canSaveAVIF)
+                                            accept: accept, hints: hints, avifAvailable: VipsRuntime.canSaveAVIF)
         } catch {
             return .failure(error)
         }
@@ -33,7 +35,8 @@ extension MediaService {
             return .success(SelectedVariant(selection: nil, sourceURL: base))
         }
         if let remaining = parsed.remainingQuery { base += "?" + remaining }
-        return .success(SelectedVariant(selection: VariantSelection(spec: parsed.spec, negotiated: parsed.negotiated),
+        return .success(SelectedVariant(selection: VariantSelection(spec: parsed.spec, negotiated: parsed.negotiated,
+                                                                         hintFields: parsed.hintFields),
                                         sourceURL: base))
     }
 }

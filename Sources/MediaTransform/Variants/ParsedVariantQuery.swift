@@ -8,10 +8,15 @@ public struct ParsedVariantQuery: Sendable, Hashable {
     /// `true` for `fmt=auto`: the format was chosen from `Accept`, so the response must carry
     /// `Vary: Accept` (the key holds only the chosen ``FormatChoice``, never the `Accept` value).
     public var negotiated: Bool
+    /// The client hints the width was chosen from (``ClientHints/widthField``, and ``ClientHints/dprField`` when
+    /// `Sec-CH-Width` was not usable), for the response's `Vary`; empty when the query chose it (`dpr`, or a tier
+    /// without `clientHints`).
+    public var hintFields: [String]
 
-    public init(spec: VariantSpec, remainingQuery: String?, negotiated: Bool) {
+    public init(spec: VariantSpec, remainingQuery: String?, negotiated: Bool, hintFields: [String] = []) {
         self.spec = spec
         self.remainingQuery = remainingQuery
         self.negotiated = negotiated
+        self.hintFields = hintFields
     }
 }

@@ -27,13 +27,19 @@ public struct VariantDeclaration: Sendable, Hashable {
     /// 500 px image, so an explicit `fmt=avif` above it is refused and `fmt=auto` picks WebP instead.
     public var maxAVIFWidth: Int
 
+    /// Whether a request without `dpr` chooses its width from the client hints `Sec-CH-Width` and `Sec-CH-DPR`
+    /// (``ClientHints``) on the same ladder as `dpr` (default `false`).
+    public var clientHints: Bool
+
     /// The default ``maxAVIFWidth``, in pixels.
     public static let defaultMaxAVIFWidth = 576
 
     /// - Parameter maxOutputPixels: `nil` for the default, the largest width × the largest of `heights`
     ///   (or of `widths` when `heights` is `nil`); 0 when a list is empty, `Int.max` if the product overflows.
     public init(widths: [Int], heights: [Int]? = nil, formats: [OutputFormat], maxDpr: Int = 1, quality: Int = 80,
-                maxOutputPixels: Int? = nil, maxAVIFWidth: Int = VariantDeclaration.defaultMaxAVIFWidth) {
+                maxOutputPixels: Int? = nil, maxAVIFWidth: Int = VariantDeclaration.defaultMaxAVIFWidth,
+                clientHints: Bool = false) {
+        self.clientHints = clientHints
         self.widths = widths
         self.heights = heights
         self.formats = formats
@@ -51,6 +57,12 @@ public struct VariantDeclaration: Sendable, Hashable {
 
     /// The allowed output heights: ``heights``, or ``widths`` when there are none.
     public var allowedHeights: [Int] { heights ?? widths }
+
+    /// The srcset ladder: the smallest of `sizes` at or above `target` pixels, or the largest of `sizes` when none
+    /// is (a request is never refused for being large); `nil` when `sizes` is empty.
+    public static func ladder(_ target: Int, in sizes: [Int]) -> Int? {
+        sizes.filter { $0 >= target }.min() ?? sizes.max()
+    }
 
     /// ``maxDpr``, read as 1 when below 1 (a `dpr` of 1 is always allowed).
     public var effectiveMaxDpr: Int { max(1, maxDpr) }

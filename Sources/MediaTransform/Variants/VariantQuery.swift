@@ -1,10 +1,16 @@
 /// Parses a variant request's query (`?w=144&dpr=2&fmt=auto&v=3`) against a tier's ``VariantDeclaration``.
 ///
 /// Parameters (names and values case-sensitive, compared byte for byte, never percent-decoded):
-/// - `w`: width in CSS px, a positive integer; required when any variant parameter is present.
-///   `w` × `dpr` must be one of the declared `widths`.
-/// - `h`: height in CSS px, a positive integer; `h` × `dpr` must be one of the declared `heights` (or
-///   `widths` when no heights are declared), and (`w` × `dpr`) × (`h` × `dpr`) at most `maxOutputPixels`.
+/// - `w`: width in CSS px, a positive integer; required when any variant parameter is present. Without `dpr`
+///   (and client hints) it must be one of the declared `widths`; with `dpr` the output width is the srcset
+///   ladder's step for `w` × `dpr`: the smallest declared width at or above it, capped at the largest
+///   (``VariantDeclaration/ladder(_:in:)``), so every `srcset` candidate is served.
+/// - `h`: height in CSS px, a positive integer; without `dpr` it must be one of the declared `heights` (or
+///   `widths` when no heights are declared); with `dpr` the output height is the ladder's step over those for
+///   `h` scaled as the width was. (`w` × `dpr`) × (`h` × `dpr`), as output, at most `maxOutputPixels`.
+/// - Client hints, on a declaration with ``VariantDeclaration/clientHints`` and a query without `dpr`:
+///   `Sec-CH-Width` (device pixels) is the ladder's target, else `w` × `Sec-CH-DPR` (clamped to 1…`maxDpr`),
+///   else `w`; ``ParsedVariantQuery/hintFields`` names the hints consulted, for `Vary`.
 /// - `fit`: `inside` (default) or `cover` (`cover` without `h` is read as `inside`).
 /// - `dpr`: device-pixel ratio, an integer from 1 to `maxDpr` (default 1).
 /// - `q`: encoder quality, an integer from 1 to 100 (default the tier's `quality`, clamped to 1–100).
@@ -41,12 +47,15 @@ public enum VariantQuery {
     ///   - declaration: the tier's variants.
     ///   - passThrough: names kept for the source fetch (the tier's version parameter, e.g. `["v"]`).
     ///   - accept: the request's `Accept` field value (for `fmt=auto`), `nil` when absent.
+    ///   - hints: the request's client hints, read when the declaration sets ``VariantDeclaration/clientHints`` and
+    ///     the query has no `dpr`; `nil`: none sent.
     ///   - avifAvailable: whether this build can encode AVIF.
     /// - Returns: `nil` when the query holds no variant parameter (only pass-through ones, or nothing):
     ///   the original is served.
     /// - Throws: ``VariantError`` (`variant-not-allowed`) for anything else that is not an allowed variant.
     public static func parse(_ query: String?, declaration: VariantDeclaration, passThrough: [String],
-                             accept: String?, avifAvailable: Bool) throws(VariantError) -> ParsedVariantQuery? {
+                             accept: String?, hints: ClientHints? = nil,
+                             avifAvailable: Bool) throws(VariantError) -> ParsedVariantQuery? {
         guard let query, !query.isEmpty else { return nil }
         let byteCount = query.utf8.count
         guard byteCount <= maxQueryBytes else {
@@ -77,9 +86,10 @@ public enum VariantQuery {
             found[parameter] = item
         }
         guard !found.isEmpty else { return nil }
-        let spec = try rules.spec(found, accept: accept)
+        let spec = try rules.spec(found, accept: accept, hints: hints)
         let remainingQuery = remaining.isEmpty ? nil
             : remaining.map { String(decoding: $0.raw, as: UTF8.self) }.joined(separator: "&")
-        return ParsedVariantQuery(spec: spec.spec, remainingQuery: remainingQuery, negotiated: spec.negotiated)
+        return ParsedVariantQuery(spec: spec.spec, remainingQuery: remainingQuery, negotiated: spec.negotiated,
+                                  hintFields: spec.hintFields)
     }
 }

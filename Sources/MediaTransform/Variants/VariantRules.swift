@@ -89,23 +89,60 @@ struct VariantRules: Sendable {
         parameters.compactMap { found[$0] }.sorted { $0.index < $1.index }.map(\.shown).joined(separator: "&")
     }
 
+    /// The output width's target in pixels and the hint fields consulted: `w` × `dpr` with `dpr`; on a
+    /// declaration with client hints, `Sec-CH-Width`, else `w` × `Sec-CH-DPR` (clamped to 1…`maxDpr`, rounded up),
+    /// else `w`; `nil` when the width must be a declared one as it is (no `dpr`, no client hints).
+    func ladderTarget(w: Int, _ found: [VariantParameter: QueryItem], hints: ClientHints?) -> (target: Int, hints: [String])? {
+        if let dpr = QueryItem.positiveInteger(found[.dpr]?.value) {
+            let (target, overflow) = w.multipliedReportingOverflow(by: dpr)
+            return (overflow ? Int.max : target, [])
+        }
+        guard declaration.clientHints else { return nil }
+        if let width = hints?.width { return (width, [ClientHints.widthField]) }
+        let consulted = [ClientHints.widthField, ClientHints.dprField]
+        guard let dpr = hints?.dpr else { return (w, consulted) }
+        let scaled = (Double(w) * min(max(dpr, 1), Double(declaration.effectiveMaxDpr))).rounded(.up)
+        return (scaled >= Double(Int.max) ? Int.max : Int(scaled), consulted)
+    }
+
     /// The spec of items that each passed ``checkValue(of:_:)``, after the checks between them.
-    func spec(_ found: [VariantParameter: QueryItem], accept: String?) throws(VariantError)
-        -> (spec: VariantSpec, negotiated: Bool) {
+    func spec(_ found: [VariantParameter: QueryItem], accept: String?, hints: ClientHints? = nil) throws(VariantError)
+        -> (spec: VariantSpec, negotiated: Bool, hintFields: [String]) {
         guard let wItem = found[.w], let w = QueryItem.positiveInteger(wItem.value) else {
             throw VariantError(subject: VariantRules.subject(found, VariantParameter.allCases),
                                rule: "a variant needs w, with w × dpr one of " + VariantRules.list(declaration.widths))
         }
         let dpr = QueryItem.positiveInteger(found[.dpr]?.value) ?? 1
-        let (width, widthOverflow) = w.multipliedReportingOverflow(by: dpr)
-        guard !widthOverflow, declaration.widths.contains(width) else {
-            throw VariantError(subject: VariantRules.subject(found, [.w, .dpr]), rule: widthRule)
+        let width: Int
+        var hintFields: [String] = []
+        let ladder = ladderTarget(w: w, found, hints: hints)
+        if let ladder, let step = VariantDeclaration.ladder(ladder.target, in: declaration.widths) {
+            width = step
+            hintFields = ladder.hints
+        } else {
+            let (product, widthOverflow) = w.multipliedReportingOverflow(by: dpr)
+            guard !widthOverflow, declaration.widths.contains(product) else {
+                throw VariantError(subject: VariantRules.subject(found, [.w, .dpr]), rule: widthRule)
+            }
+            width = product
         }
         var height: Int?
         if let h = QueryItem.positiveInteger(found[.h]?.value) {
-            let (value, overflow) = h.multipliedReportingOverflow(by: dpr)
-            guard !overflow, declaration.allowedHeights.contains(value) else {
-                throw VariantError(subject: VariantRules.subject(found, [.h, .dpr]), rule: heightRule)
+            let value: Int
+            if ladder != nil {
+                // The height scales as the width did (the box keeps the asked aspect), then takes its ladder step.
+                let scaled = (Double(h) * Double(width) / Double(w)).rounded(.up)
+                let target = scaled >= Double(Int.max) ? Int.max : Int(scaled)
+                guard let step = VariantDeclaration.ladder(target, in: declaration.allowedHeights) else {
+                    throw VariantError(subject: VariantRules.subject(found, [.h, .dpr]), rule: heightRule)
+                }
+                value = step
+            } else {
+                let (product, overflow) = h.multipliedReportingOverflow(by: dpr)
+                guard !overflow, declaration.allowedHeights.contains(product) else {
+                    throw VariantError(subject: VariantRules.subject(found, [.h, .dpr]), rule: heightRule)
+                }
+                value = product
             }
             let (pixels, pixelsOverflow) = width.multipliedReportingOverflow(by: value)
             guard !pixelsOverflow, pixels <= declaration.maxOutputPixels else {
@@ -139,6 +176,7 @@ struct VariantRules: Sendable {
                 format = .format(named)
             }
         }
-        return (VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality, format: format), negotiated)
+        return (VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality, format: format), negotiated,
+                hintFields)
     }
 }

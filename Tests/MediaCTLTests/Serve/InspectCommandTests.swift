@@ -12,11 +12,15 @@ import Testing
     }
 
     /// The lines that explain the default tiers' `variants` (docs/variants.md).
-    static let variantLines = """
+    /// `served` is the `served widths:` line's text for the source's width.
+    static func variantLines(served: String) -> String {
+        """
         variants:         widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality 80, maxOutputPixels 1327104, maxAVIFWidth 576
                           ?w=N[&h=N][&fit=inside|cover][&dpr=N][&q=N][&fmt=jpeg|webp|avif|png|auto]; \(VipsRuntime.canSaveAVIF ? "AVIF available" : "AVIF unavailable here: avif falls back to webp")
+        served widths:    \(served)
 
         """
+    }
 
     @Test func catalogImageExplainsHeadersFreshnessRouteAndDecision() async throws {
         let directory = try TemporaryDirectory()
@@ -54,7 +58,8 @@ import Testing
                   rfc9111: disk ttl=31536000 rfc9111-storable
                   tier: disk ttl=31536000 tier-storage
 
-                """ + Self.variantLines + "variant storage:  disk at most, as its source (never wider, same partition, expires with it)\n")
+                """ + Self.variantLines(served: "72 144 256 (288, 576, 1152 are wider than the source: 256, never enlarged)")
+                + "variant storage:  disk at most, as its source (never wider, same partition, expires with it)\n")
         await origin.stop()
     }
 
@@ -69,7 +74,8 @@ import Testing
         #expect(avatar.stdout.hasSuffix(
             "decision:         disk, ttl 60 s (reason tier-storage)\n  rfc9111: disk ttl=60 rfc9111-storable\n  tier: disk ttl=60 tier-storage\n"
                 + "metadata:         strip (the original is served and stored without EXIF, XMP, IPTC or text; pixels unchanged)\n"
-                + Self.variantLines + "variant storage:  disk at most, as its source (never wider, same partition, expires with it)\n"))
+                + Self.variantLines(served: "72 96 (144, 288, 576, 1152 are wider than the source: 96, never enlarged)")
+                + "variant storage:  disk at most, as its source (never wider, same partition, expires with it)\n"))
         let ticket = await CLIRun.run(
             ["inspect", origin.base + "/one-time/ticket-5510.jpg", "--policies", policies], using: Self.environment)
         #expect(ticket.status == 0)

@@ -8,8 +8,9 @@ enum VariantFixture {
     static let declaration = VariantDeclaration(widths: widths, formats: [.jpeg, .webp, .avif, .png], maxDpr: 3, quality: 80)
 
     static func parse(_ query: String?, _ declaration: VariantDeclaration = declaration, passThrough: [String] = ["v"],
-                      accept: String? = nil, avifAvailable: Bool = true) throws(VariantError) -> ParsedVariantQuery? {
-        try VariantQuery.parse(query, declaration: declaration, passThrough: passThrough, accept: accept,
+                      accept: String? = nil, hints: ClientHints? = nil,
+                      avifAvailable: Bool = true) throws(VariantError) -> ParsedVariantQuery? {
+        try VariantQuery.parse(query, declaration: declaration, passThrough: passThrough, accept: accept, hints: hints,
                                avifAvailable: avifAvailable)
     }
 

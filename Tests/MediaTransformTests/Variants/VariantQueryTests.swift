@@ -89,7 +89,8 @@ import Testing
 
     @Test func hugeNumbersNeverOverflow() {
         let huge = VariantDeclaration(widths: [Int.max], formats: [.jpeg], maxDpr: Int.max)
-        #expect(F.outcome("w=999999999&dpr=999999999", huge) == "error: w=999999999&dpr=999999999 is not allowed: w × dpr must be one of 9223372036854775807")
+        // The ladder caps an overflowing w × dpr at the largest width.
+        #expect(F.outcome("w=999999999&dpr=999999999", huge) == "w=9223372036854775807,fit=inside,fmt=source,q=80")
         let side = 999_999_999 * 999_999_999
         let tall = VariantDeclaration(widths: [side], formats: [.jpeg], maxDpr: Int.max)
         #expect(tall.maxOutputPixels == Int.max)
