@@ -82,10 +82,10 @@ extension MediaService {
             response.outcome.derivedFrom = head.derivedFrom
         }
         let varied = response.fields.listValues(for: .vary)
-        for name in (selection.negotiated ? ["Accept"] : []) + selection.hintFields
-        where !varied.contains(where: { HTTPFields.namesEqual(String($0), name) }) {
-            response.fields.append(.vary, name)
+        let added = ((selection.negotiated ? ["Accept"] : []) + selection.hintFields).filter { name in
+            !varied.contains(where: { HTTPFields.namesEqual(String($0), name) })
         }
+        if !added.isEmpty { response.fields.append(.vary, added.joined(separator: ", ")) }
         return response
     }
 
