@@ -128,6 +128,11 @@ static inline int mediactl_vips_avifsave_buffer(VipsImage *in, void **buf, size_
         "strip", TRUE, NULL);
 }
 
+/// JPEG XL: lossy, `Q` = quality (libjxl's distance from it), `effort` 3 (fastest) to 9.
+static inline int mediactl_vips_jxlsave_buffer(VipsImage *in, void **buf, size_t *len, int quality, int effort) {
+    return vips_jxlsave_buffer(in, buf, len, "Q", quality, "effort", effort, "strip", TRUE, NULL);
+}
+
 /// PNG: zlib `compression` 0–9, never palettised or interlaced.
 static inline int mediactl_vips_pngsave_buffer(VipsImage *in, void **buf, size_t *len, int compression) {
     return vips_pngsave_buffer(in, buf, len,

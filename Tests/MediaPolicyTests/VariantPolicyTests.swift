@@ -6,7 +6,7 @@ import Testing
     func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
 
     static let sizes = "a non-empty array of at most 16 distinct integers from 1 to 8192 (pixels), ascending"
-    static let formats = "a non-empty array of distinct jpeg, webp, avif, png"
+    static let formats = "a non-empty array of distinct jpeg, webp, avif, png, jxl"
 
     @Test func fullDeclarationLoadsWithExactValues() throws {
         let policy = try PolicyFixture.load(PolicyFixture.tierPolicy(#"""

@@ -111,7 +111,7 @@ public enum PolicyCheckCommand {
             if let cors = route.cors { out += "        cors: " + corsSummary(cors) + "\n" }
         }
         if policies.tiers.values.contains(where: { $0.variants != nil }) {
-            out += "  libvips \(VipsRuntime.version): " + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF) + "\n"
+            out += "  libvips \(VipsRuntime.version): " + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF, canSaveJXL: VipsRuntime.canSaveJXL) + "\n"
         }
         return out
     }
@@ -148,11 +148,12 @@ public enum PolicyCheckCommand {
         "allowOrigins " + cors.allowOrigins.joined(separator: " ") + ", maxAge \(cors.maxAge), allowAuthorization \(cors.allowAuthorization)"
     }
 
-    /// Whether AVIF can be written, and what the tiers that declare it get when it cannot.
-    static func avifNote(_ policies: PolicySet, canSaveAVIF: Bool) -> String {
+    /// Whether AVIF (and JPEG XL) can be written, and what the tiers that declare AVIF get when it cannot.
+    static func avifNote(_ policies: PolicySet, canSaveAVIF: Bool, canSaveJXL: Bool = true) -> String {
         let declaring = policies.tiers.keys.sorted().filter { policies.tiers[$0]?.variants?.formats.contains("avif") == true }
-        if canSaveAVIF { return "saves jpeg, webp, avif, png" }
-        guard !declaring.isEmpty else { return "saves jpeg, webp, png (no AVIF encoder)" }
+        let jxl = canSaveJXL ? ", jxl" : ""
+        if canSaveAVIF { return "saves jpeg, webp, avif, png" + jxl }
+        guard !declaring.isEmpty else { return "saves jpeg, webp, png\(jxl) (no AVIF encoder)" }
         return "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tier\(declaring.count == 1 ? "" : "s") "
             + declaring.joined(separator: ", ")
     }

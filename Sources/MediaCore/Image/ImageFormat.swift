@@ -2,7 +2,7 @@
 ///
 /// An open set: a struct with static members, compared by ``name``.
 public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
-    /// Stable short name: `jpeg`, `png`, `gif`, `webp`, `avif`, `heic`, `heif`.
+    /// Stable short name: `jpeg`, `png`, `gif`, `webp`, `avif`, `heic`, `heif`, `jxl`.
     public let name: String
     /// The MIME type to serve as `Content-Type`, e.g. `image/jpeg`.
     public let mimeType: String
@@ -26,6 +26,10 @@ public struct ImageFormat: Hashable, Sendable, CustomStringConvertible {
     public static let heic = ImageFormat(name: "heic", mimeType: "image/heic")
     /// HEIF: ISO BMFF `ftyp` with brand `mif1` and no more specific brand.
     public static let heif = ImageFormat(name: "heif", mimeType: "image/heif")
+
+    /// JPEG XL (ISO/IEC 18181): a bare codestream `FF 0A`, or the container's signature box
+    /// `00 00 00 0C 4A 58 4C 20 0D 0A 87 0A`.
+    public static let jxl = ImageFormat(name: "jxl", mimeType: "image/jxl")
 
     public var description: String { name }
 }

@@ -26,7 +26,7 @@ public struct StorageHookChain: Sendable {
     ///    (`tier-max-ttl`), or at `unversionedMaxTTL` without the version parameter (`unversioned-max-ttl`), less the
     ///    response's current age (RFC 9111 §4.2.3: a response already as old as the cap is `none`, `age-over-max-ttl`).
     /// 3. `limits`: body over `maxObjectBytes` → `over-size-limit`; width × height over `maxPixels` →
-    ///    `over-pixel-limit`; sniffed format not in `contentTypes` (unless `["*/*"]`) → `not-an-image`.
+    ///    `over-pixel-limit`; sniffed format not in `contentTypes` (unless `["*/*"]`; a derived image may also be in a declared variant format) → `not-an-image`.
     /// 4. `hook:<name>` for each user hook (see ``StorageHook``).
     /// 5. `source`: a derived image narrowed to its source's class (``StorageProposal/sourceStorage``,
     ///    `source-storage:<class>`).
@@ -96,10 +96,17 @@ public struct StorageHookChain: Sendable {
         let tier = proposal.tier, body = proposal.body
         if body.byteCount > tier.maxObjectBytes { return .overSizeLimit }
         if let pixels = body.pixelCount, pixels > tier.maxPixels { return .overPixelLimit }
-        if tier.validatesImages, proposal.negative == nil, !(body.format.map(tier.accepts(mediaType:)) ?? false) {
+        if tier.validatesImages, proposal.negative == nil,
+           !(body.format.map { tier.accepts(mediaType: $0) || Self.isDeclaredVariantFormat($0, proposal) } ?? false) {
             return .notAnImage
         }
         return nil
+    }
+
+    /// Whether `format` is a derived image's, in a format the tier's `variants` declare (`image/jxl` need not be in
+    /// `contentTypes`, which lists what origins may send).
+    static func isDeclaredVariantFormat(_ format: String, _ proposal: StorageProposal) -> Bool {
+        proposal.sourceStorage != nil && (proposal.tier.variants?.formats.contains { "image/" + $0 == format } ?? false)
     }
 
     private func runHook(_ hook: any StorageHook, _ proposal: StorageProposal, _ state: inout Progress) {

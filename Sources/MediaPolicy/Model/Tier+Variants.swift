@@ -26,7 +26,7 @@ extension Tier {
         public var clientHints: Bool
 
         /// The format names a tier may declare.
-        public static let formatNames = ["jpeg", "webp", "avif", "png"]
+        public static let formatNames = ["jpeg", "webp", "avif", "png", "jxl"]
         /// Largest width or height a tier may declare: 8,192 pixels.
         public static let maximumDimension = 8192
 

@@ -15,6 +15,7 @@ import MediaCore
 ///   dimensions, every chunk inside the RIFF size.
 /// - AVIF/HEIC/HEIF: every top-level box inside the body, `meta`/`iprp`/`ipco`/`ispe` for the
 ///   dimensions (the largest `ispe` counts).
+/// - JPEG XL: the codestream's `SizeHeader` (bare, or in the container's `jxlc`/`jxlp` box, every box inside the body).
 ///
 /// The declared `Content-Type` is never an input. Bytes after the end marker are refused as
 /// ``ImageValidationError/Code/trailingData`` (polyglots such as a JPEG carrying an HTML tail).
@@ -64,6 +65,7 @@ public struct ImageValidator: Sendable {
         case .png: size = try validatePNG(reader)
         case .gif: size = try validateGIF(reader)
         case .webp: size = try validateWebP(reader)
+        case .jxl: size = try validateJXL(reader)
         default: size = try validateISOBMFF(reader, format: format)
         }
         return ImageInfo(format: format, width: size.width, height: size.height, byteCount: body.count)

@@ -116,6 +116,9 @@ struct ImageDerivation {
         if spec.format == .format(.avif) {
             return TransformWorkers.shared("transform-avif", .init(workers: transforms.avifWorkers, queueLimit: transforms.queueLimit))
         }
+        if spec.format == .format(.jxl) {
+            return TransformWorkers.shared("transform-jxl", .init(workers: transforms.jxlWorkers, queueLimit: transforms.queueLimit))
+        }
         if spec.width * (spec.height ?? spec.width) > transforms.largeOutputPixels {
             return TransformWorkers.shared("transform-large", .init(workers: 1, queueLimit: transforms.queueLimit))
         }

@@ -22,7 +22,8 @@ extension MediaService {
         do {
             parsed = try VariantQuery.parse(query, declaration: declaration,
                                             passThrough: (runtime.tier.versionParameter.map { [$0] } ?? []) + runtime.tier.passQueryParameters,
-                                            accept: accept, hints: hints, avifAvailable: VipsRuntime.canSaveAVIF)
+                                            accept: accept, hints: hints, avifAvailable: VipsRuntime.canSaveAVIF,
+                                            jxlAvailable: VipsRuntime.canSaveJXL)
         } catch {
             return .failure(error)
         }

@@ -17,6 +17,9 @@ public enum VipsRuntime {
     /// once, at start. `false` where libheif has no AV1 encoder.
     public static var canSaveAVIF: Bool { shared.canSaveAVIF }
 
+    /// Whether this libvips can write JPEG XL (built with libjxl: Debian's 8.14 is). Probed once.
+    public static var canSaveJXL: Bool { shared.canSaveJXL }
+
     /// Starts libvips if nothing has yet (cheap after the first call).
     static func start() { _ = shared }
 
@@ -25,6 +28,7 @@ public enum VipsRuntime {
     private struct State: Sendable {
         let version: String
         let canSaveAVIF: Bool
+        let canSaveJXL: Bool
 
         init() {
             guard mediactl_vips_init() == 0 else {
@@ -36,10 +40,13 @@ public enum VipsRuntime {
             // libvips's warnings about hostile input would reach stderr once per transform; refusals have codes.
             mediactl_vips_quiet()
             version = String(cString: vips_version_string())
-            canSaveAVIF = Self.probeAVIF()
+            canSaveAVIF = Self.probe { image, buffer, length in mediactl_vips_avifsave_buffer(image, buffer, length, 50, 0) }
+            canSaveJXL = Self.probe { image, buffer, length in mediactl_vips_jxlsave_buffer(image, buffer, length, 50, 3) }
         }
 
-        private static func probeAVIF() -> Bool {
+        /// Whether `save` writes a 16×16 black image.
+        private static func probe(_ save: (UnsafeMutablePointer<VipsImage>, UnsafeMutablePointer<UnsafeMutableRawPointer?>,
+                                           UnsafeMutablePointer<Int>) -> Int32) -> Bool {
             var black: UnsafeMutablePointer<VipsImage>?
             guard mediactl_vips_black(&black, 16, 16, 3) == 0, let black else {
                 _ = TransformError.takeVipsErrorText()
@@ -48,7 +55,7 @@ public enum VipsRuntime {
             defer { g_object_unref(black) }
             var buffer: UnsafeMutableRawPointer?
             var length = 0
-            let saved = mediactl_vips_avifsave_buffer(black, &buffer, &length, 50, 0) == 0
+            let saved = save(black, &buffer, &length) == 0
             g_free(buffer)
             if !saved { _ = TransformError.takeVipsErrorText() }
             return saved && length > 0

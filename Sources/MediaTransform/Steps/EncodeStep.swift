@@ -6,6 +6,7 @@ import CVips
 ///   libvips 8.14.1's webpsave writes them whatever `strip` says).
 /// - AVIF: heifsave with AV1, `Q` = quality, effort ``avifEffort``.
 /// - PNG: zlib compression ``pngCompression``, not interlaced, not palettised (quality unused).
+/// - JPEG XL: lossy, `Q` = quality, effort ``jxlEffort``; a bare codestream (no container, so no metadata boxes).
 ///
 /// Sets `context.encoded`. Throws `encode-failed`.
 struct EncodeStep: TransformStep {
@@ -13,6 +14,9 @@ struct EncodeStep: TransformStep {
 
     /// AVIF encoder effort, 0 (fastest) to 9 (libaom `cpu-used` = 9 − effort). Default: 2.
     static let avifEffort = 2
+    /// JPEG XL encoder effort, 3 (fastest) to 9. Default: 4 (as imgproxy's; 7, libjxl's default, takes about 4× the
+    /// time and 1.5× the memory for 3 % fewer bytes at 1152×1152).
+    static let jxlEffort = 4
     /// PNG zlib compression level 0–9. Default: 6.
     static let pngCompression = 6
 
@@ -30,6 +34,7 @@ struct EncodeStep: TransformStep {
         case .webp: mediactl_vips_webpsave_buffer(image.pointer, &buffer, &length, quality)
         case .avif: mediactl_vips_avifsave_buffer(image.pointer, &buffer, &length, quality, Int32(Self.avifEffort))
         case .png: mediactl_vips_pngsave_buffer(image.pointer, &buffer, &length, Int32(Self.pngCompression))
+        case .jxl: mediactl_vips_jxlsave_buffer(image.pointer, &buffer, &length, quality, Int32(Self.jxlEffort))
         }
         guard result == 0, let buffer, length > 0 else {
             throw TransformError.vips(.encodeFailed, "\(name) \(format.rawValue)")

@@ -21,6 +21,9 @@ struct FormatStep: TransformStep {
         if format == .avif && !VipsRuntime.canSaveAVIF {
             throw TransformError(.unsupportedFormat, "this libvips cannot write AVIF")
         }
+        if format == .jxl && !VipsRuntime.canSaveJXL {
+            throw TransformError(.unsupportedFormat, "this libvips cannot write JPEG XL")
+        }
         context.outputFormat = format
     }
 
@@ -43,6 +46,6 @@ struct FormatStep: TransformStep {
         if source.hasAlpha && declared.contains(.png) { return .png }
         if declared.isEmpty || declared.contains(.jpeg) { return .jpeg }
         if declared.contains(.png) { return .png }
-        return declared.first(where: { $0 != .avif }) ?? declared.first ?? .jpeg
+        return declared.first(where: { $0 != .avif && $0 != .jxl }) ?? declared.first ?? .jpeg
     }
 }

@@ -4,7 +4,7 @@
 /// case) with a weight above 0 and no explicit element gives it `q=0`; `image/*` and `*/*` never count
 /// (every browser that can decode AVIF or WebP names them, and `*/*` is sent by clients that cannot).
 /// Weights otherwise only separate acceptable from refused: among the accepted formats the server's
-/// order applies (AVIF, then WebP), since all current browsers weight both equally.
+/// order applies (JPEG XL, then AVIF, then WebP), since all current browsers weight them equally.
 ///
 /// The `Accept` value never becomes part of a cache key; only the returned ``FormatChoice`` does, and
 /// the response carries `Vary: Accept`.
@@ -15,11 +15,14 @@ public enum FormatNegotiation {
     ///   - width: the output width in pixels (`w` × `dpr`).
     ///   - maxAVIFWidth: the widest output encoded as AVIF, in pixels.
     ///   - avifAvailable: whether AVIF can be encoded at all.
-    /// - Returns: `.format(.avif)` when AVIF is accepted, declared, available and `width ≤ maxAVIFWidth`;
-    ///   else `.format(.webp)` when WebP is accepted and declared; else ``FormatChoice/legacy``.
+    ///   - jxlAvailable: whether JPEG XL can be encoded at all.
+    /// - Returns: `.format(.jxl)` when JPEG XL is accepted, declared and available; else `.format(.avif)` when AVIF is
+    ///   accepted, declared, available and `width ≤ maxAVIFWidth`; else `.format(.webp)` when WebP is accepted and
+    ///   declared; else ``FormatChoice/legacy``.
     public static func choose(accept: String?, declared: [OutputFormat], width: Int, maxAVIFWidth: Int,
-                              avifAvailable: Bool) -> FormatChoice {
+                              avifAvailable: Bool, jxlAvailable: Bool = false) -> FormatChoice {
         let ranges = AcceptMediaRange.parse(accept ?? "")
+        if jxlAvailable && declared.contains(.jxl) && accepts(.jxl, ranges) { return .format(.jxl) }
         if avifAvailable && declared.contains(.avif) && width <= maxAVIFWidth && accepts(.avif, ranges) {
             return .format(.avif)
         }

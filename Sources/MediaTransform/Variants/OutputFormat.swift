@@ -1,6 +1,6 @@
 /// An image format a variant can be written in (the values of a tier's `variants.formats`).
 public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable {
-    case jpeg, webp, avif, png
+    case jpeg, webp, avif, png, jxl
 
     /// The media type sent as `Content-Type`.
     public var mimeType: String {
@@ -9,6 +9,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .webp: "image/webp"
         case .avif: "image/avif"
         case .png: "image/png"
+        case .jxl: "image/jxl"
         }
     }
 }

@@ -50,12 +50,13 @@ public enum VariantQuery {
     ///   - hints: the request's client hints, read when the declaration sets ``VariantDeclaration/clientHints`` and
     ///     the query has no `dpr`; `nil`: none sent.
     ///   - avifAvailable: whether this build can encode AVIF.
+    ///   - jxlAvailable: whether this build can encode JPEG XL (`fmt=jxl` is refused, and never negotiated, without).
     /// - Returns: `nil` when the query holds no variant parameter (only pass-through ones, or nothing):
     ///   the original is served.
     /// - Throws: ``VariantError`` (`variant-not-allowed`) for anything else that is not an allowed variant.
     public static func parse(_ query: String?, declaration: VariantDeclaration, passThrough: [String],
                              accept: String?, hints: ClientHints? = nil,
-                             avifAvailable: Bool) throws(VariantError) -> ParsedVariantQuery? {
+                             avifAvailable: Bool, jxlAvailable: Bool = true) throws(VariantError) -> ParsedVariantQuery? {
         guard let query, !query.isEmpty else { return nil }
         let byteCount = query.utf8.count
         guard byteCount <= maxQueryBytes else {
@@ -67,7 +68,8 @@ public enum VariantQuery {
             throw VariantError(subject: "a query of more than \(maxParameters) parameters",
                                rule: "a query must have at most \(maxParameters) parameters")
         }
-        let rules = VariantRules(declaration: declaration, passThrough: passThrough, avifAvailable: avifAvailable)
+        let rules = VariantRules(declaration: declaration, passThrough: passThrough, avifAvailable: avifAvailable,
+                                 jxlAvailable: jxlAvailable)
         var found: [VariantParameter: QueryItem] = [:]
         var remaining: [QueryItem] = []
         for item in items {

@@ -5,10 +5,12 @@ struct VariantRules: Sendable {
     let passThroughNames: [String]
     let passThrough: Set<String>
     let avifAvailable: Bool
+    let jxlAvailable: Bool
     /// Declared formats, each once, in declared order.
     let formats: [OutputFormat]
 
-    init(declaration: VariantDeclaration, passThrough: [String], avifAvailable: Bool) {
+    init(declaration: VariantDeclaration, passThrough: [String], avifAvailable: Bool, jxlAvailable: Bool = true) {
+        self.jxlAvailable = jxlAvailable
         self.declaration = declaration
         var seen: Set<String> = []
         passThroughNames = passThrough.filter { VariantParameter(rawValue: $0) == nil && seen.insert($0).inserted }
@@ -43,13 +45,14 @@ struct VariantRules: Sendable {
     /// not declared to stand in) and `auto`.
     var requestableFormats: [String] {
         let avifRefused = !avifAvailable && !formats.contains(.webp)
-        return formats.filter { !(avifRefused && $0 == .avif) }.map(\.rawValue) + ["auto"]
+        return formats.filter { !(avifRefused && $0 == .avif) && !(!jxlAvailable && $0 == .jxl) }.map(\.rawValue) + ["auto"]
     }
     var formatRule: String {
         var rule = "fmt must be one of " + requestableFormats.joined(separator: ", ")
         if !avifAvailable && formats.contains(.avif) && !formats.contains(.webp) {
             rule += " (AVIF encoding is unavailable)"
         }
+        if !jxlAvailable && formats.contains(.jxl) { rule += " (JPEG XL encoding is unavailable)" }
         return rule
     }
 
@@ -161,7 +164,8 @@ struct VariantRules: Sendable {
             format = .source
         case "auto":
             format = FormatNegotiation.choose(accept: accept, declared: formats, width: width,
-                                              maxAVIFWidth: declaration.maxAVIFWidth, avifAvailable: avifAvailable)
+                                              maxAVIFWidth: declaration.maxAVIFWidth, avifAvailable: avifAvailable,
+                                              jxlAvailable: jxlAvailable)
             negotiated = true
         case let name?:
             guard let named = OutputFormat(rawValue: name) else {  // checkValue admitted only requestable names

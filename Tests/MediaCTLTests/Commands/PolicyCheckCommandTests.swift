@@ -12,7 +12,8 @@ import Testing
 
     @Test func avifNoteNamesTheTiersThatFallBack() throws {
         let policies = try PolicyLoader().load(directory: Self.repositoryPolicies)
-        #expect(PolicyCheckCommand.avifNote(policies, canSaveAVIF: true) == "saves jpeg, webp, avif, png")
+        #expect(PolicyCheckCommand.avifNote(policies, canSaveAVIF: true) == "saves jpeg, webp, avif, png, jxl")
+        #expect(PolicyCheckCommand.avifNote(policies, canSaveAVIF: true, canSaveJXL: false) == "saves jpeg, webp, avif, png")
         #expect(PolicyCheckCommand.avifNote(policies, canSaveAVIF: false)
                 == "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tiers avatar, private, public")
     }
@@ -49,7 +50,7 @@ import Testing
                   route uploads: /uploads/ -> http://127.0.0.1:8081/uploads/ (tier avatar, methods read)
                   route receipts: /receipts/ -> http://127.0.0.1:8081/receipts/ (tier private, methods read)
                   route one-time: /one-time/ -> http://127.0.0.1:8081/one-time/ (tier no-store, methods read)
-                  libvips \(VipsRuntime.version): \(VipsRuntime.canSaveAVIF ? "saves jpeg, webp, avif, png" : "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tiers avatar, private, public")
+                  libvips \(VipsRuntime.version): \(VipsRuntime.canSaveAVIF ? "saves jpeg, webp, avif, png, jxl" : "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tiers avatar, private, public")
 
                 """)
     }

@@ -12,7 +12,7 @@ import Testing
     }
 
     @Test func declaredFormats() throws {
-        for format in OutputFormat.allCases {
+        for format in F.declaration.formats {
             let parsed = try F.parse("w=144&fmt=\(format.rawValue)", accept: Self.chrome)
             #expect(parsed?.spec.format == .format(format))
             #expect(parsed?.negotiated == false)
