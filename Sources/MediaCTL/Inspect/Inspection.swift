@@ -139,7 +139,7 @@ struct Inspection {
             return lines
         }
         lines.append(pad("variants:", 18) + PolicyCheckCommand.variantSummary(variants))
-        lines.append(pad("", 18) + "?w=N[&h=N][&fit=inside|cover][&dpr=N][&q=N][&fmt=\(variants.formats.joined(separator: "|"))|auto]; "
+        lines.append(pad("", 18) + "?w=N[&h=N][&fit=inside|cover[&gravity=centre|attention|entropy]][&dpr=N][&q=N][&fmt=\(variants.formats.joined(separator: "|"))|auto]; "
                      + (VipsRuntime.canSaveAVIF ? "AVIF available" : "AVIF unavailable here: avif falls back to webp"))
         if let sourceWidth { lines.append(pad("served widths:", 18) + Self.servedWidths(variants, sourceWidth: sourceWidth)) }
         let storage: String

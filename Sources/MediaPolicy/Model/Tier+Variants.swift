@@ -60,5 +60,5 @@ extension Tier {
     }
 
     /// The query parameter names a variant request uses.
-    public static let variantParameterNames = ["w", "h", "fit", "dpr", "q", "fmt"]
+    public static let variantParameterNames = ["w", "h", "fit", "dpr", "q", "fmt", "gravity"]
 }

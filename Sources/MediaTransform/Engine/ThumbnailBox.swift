@@ -10,6 +10,8 @@ struct ThumbnailBox: Sendable, Hashable {
     /// Whether the image fills the box and is cropped around its centre (`cover`), rather than
     /// fitted inside it.
     var crop: Bool
+    /// Where the crop is taken (`cover` only).
+    var gravity: Gravity = .centre
 
     /// - `inside`: `width` × (the spec's height, or unbounded), its height bound clamped to
     ///   `maxOutputPixels / width` so the output never exceeds the limit whatever the aspect ratio.
@@ -31,6 +33,7 @@ struct ThumbnailBox: Sendable, Hashable {
                 throw TransformError(.overPixelLimit, "cover box \(spec.width)×\(height) exceeds \(areaLimit) pixels")
             }
             self.init(width: spec.width, height: height, crop: true)
+            gravity = spec.gravity
         } else {
             let heightBound = min(spec.height ?? Self.maxCoordinate, areaLimit / spec.width, Self.maxCoordinate)
             guard heightBound >= 1 else {

@@ -4,12 +4,21 @@ import CVips
 /// decodes (JPEG DCT scaling, WebP scaled decode), never upscales, applies EXIF orientation, takes
 /// the first frame or page only, refuses truncated or corrupt data (`fail_on=error`, at decode), and
 /// converts CMYK to sRGB (other embedded profiles are ``ColourStep``'s). `cover` crops around the
-/// centre.
+/// centre, or where `gravity` says (libvips' `attention` or `entropy` smart crop).
 /// The image made is lazy: its pixels are decoded by ``DecodeStep``.
 ///
 /// Replaces `context.image`. Throws `invalid-spec`, `over-pixel-limit` (the box) or `undecodable`.
 struct ScaleOnLoadStep: TransformStep {
     var name: String { "scale-on-load" }
+
+    /// libvips' crop mode for `gravity`.
+    static func interesting(_ gravity: Gravity) -> VipsInteresting {
+        switch gravity {
+        case .centre: VIPS_INTERESTING_CENTRE
+        case .attention: VIPS_INTERESTING_ATTENTION
+        case .entropy: VIPS_INTERESTING_ENTROPY
+        }
+    }
 
     func run(_ context: TransformContext) throws(TransformError) {
         let box = try ThumbnailBox(spec: context.spec, limits: context.limits)
@@ -20,7 +29,7 @@ struct ScaleOnLoadStep: TransformStep {
         context.image = try VipsImageHandle.make(.undecodable, name) { out in
             mediactl_vips_thumbnail_buffer(
                 base, count, out, Int32(box.width), Int32(box.height),
-                box.crop ? VIPS_INTERESTING_CENTRE : VIPS_INTERESTING_NONE)
+                box.crop ? Self.interesting(box.gravity) : VIPS_INTERESTING_NONE)
         }
     }
 }

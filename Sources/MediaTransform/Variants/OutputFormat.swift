@@ -22,6 +22,16 @@ public enum Fit: String, Sendable, Hashable, CaseIterable, Codable {
     case cover
 }
 
+/// Where a `cover` crop is taken (`gravity` query parameter), as libvips' `interesting` option of `vips_thumbnail`.
+public enum Gravity: String, Sendable, Hashable, CaseIterable, Codable {
+    /// Around the centre (the default).
+    case centre
+    /// Around the region most likely to draw the eye: skin tones, saturated colour, edges (libvips `attention`).
+    case attention
+    /// Around the region of highest Shannon entropy (libvips `entropy`).
+    case entropy
+}
+
 /// The output format a variant request selects before its source is known: a format, or a rule that the
 /// source decides (``VariantSpec/format``).
 public enum FormatChoice: Sendable, Hashable {
@@ -56,13 +66,17 @@ public struct VariantSpec: Sendable, Hashable {
     public var quality: Int
     /// The output format rule.
     public var format: FormatChoice
+    /// Where a `cover` crop is taken; always `centre` for `inside` (there is no crop to place).
+    public var gravity: Gravity
 
-    public init(width: Int, height: Int? = nil, fit: Fit = .inside, quality: Int, format: FormatChoice) {
+    public init(width: Int, height: Int? = nil, fit: Fit = .inside, quality: Int, format: FormatChoice,
+                gravity: Gravity = .centre) {
         self.width = width
         self.height = height
         self.fit = height == nil ? .inside : fit
         self.quality = quality
         self.format = format
+        self.gravity = self.fit == .cover ? gravity : .centre
     }
 
     /// The normalised parameters with the format rule, for cache keys: `w=144,fit=inside,fmt=source,q=80`,
@@ -73,11 +87,14 @@ public struct VariantSpec: Sendable, Hashable {
     /// (`transform`): `w=144,fit=inside,fmt=jpeg,q=80`.
     public func normalised(format resolved: OutputFormat) -> String { text(format: resolved.rawValue) }
 
-    /// `q` is left out for PNG, which is lossless: every `q` gives the same bytes, so one key.
+    /// `q` is left out for PNG, which is lossless: every `q` gives the same bytes, so one key. `gravity` only when
+    /// not `centre` (the default), so a `cover` crop's key is what it was before `gravity` existed.
     private func text(format: String) -> String {
         var out = "w=\(width)"
         if let height { out += ",h=\(height)" }
-        out += ",fit=\(fit.rawValue),fmt=\(format)"
+        out += ",fit=\(fit.rawValue)"
+        if gravity != .centre { out += ",gravity=\(gravity.rawValue)" }
+        out += ",fmt=\(format)"
         if format != OutputFormat.png.rawValue { out += ",q=\(quality)" }
         return out
     }

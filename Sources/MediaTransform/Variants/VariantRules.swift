@@ -22,7 +22,7 @@ struct VariantRules: Sendable {
 
     // MARK: Rule texts
 
-    /// `a parameter must be one of w, h, fit, dpr, q, fmt, v`.
+    /// `a parameter must be one of w, h, fit, dpr, q, fmt, gravity, v`.
     var parameterRule: String {
         let names = VariantParameter.allCases.map(\.rawValue) + passThroughNames.map { QueryItem.shown($0.utf8) }
         return "a parameter must be one of " + names.joined(separator: ", ")
@@ -40,6 +40,7 @@ struct VariantRules: Sendable {
         "\(name) must be an integer from 1 to 999999999 in plain digits (no sign, leading zero, fraction or exponent)"
     }
     static let fitRule = "fit must be inside or cover"
+    static let gravityRule = "gravity must be centre, attention or entropy"
 
     /// The formats `fmt` may name: the declared ones (without `avif` when it cannot be encoded and WebP is
     /// not declared to stand in) and `auto`.
@@ -80,6 +81,9 @@ struct VariantRules: Sendable {
         case .fit:
             ok = item.value.map { Fit(rawValue: String(decoding: $0, as: UTF8.self)) != nil } ?? false
             rule = VariantRules.fitRule
+        case .gravity:
+            ok = item.value.map { Gravity(rawValue: String(decoding: $0, as: UTF8.self)) != nil } ?? false
+            rule = VariantRules.gravityRule
         case .fmt:
             ok = item.value.map { requestableFormats.contains(String(decoding: $0, as: UTF8.self)) } ?? false
             rule = formatRule
@@ -155,6 +159,9 @@ struct VariantRules: Sendable {
             height = value
         }
         let fit = found[.fit].flatMap { item in item.value.flatMap { Fit(rawValue: String(decoding: $0, as: UTF8.self)) } }
+        let gravity = found[.gravity].flatMap { item in
+            item.value.flatMap { Gravity(rawValue: String(decoding: $0, as: UTF8.self)) }
+        }
         let quality = QueryItem.positiveInteger(found[.q]?.value) ?? min(100, max(1, declaration.quality))
 
         let format: FormatChoice
@@ -180,7 +187,7 @@ struct VariantRules: Sendable {
                 format = .format(named)
             }
         }
-        return (VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality, format: format), negotiated,
-                hintFields)
+        return (VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality, format: format,
+                            gravity: gravity ?? .centre), negotiated, hintFields)
     }
 }
