@@ -42,6 +42,26 @@ import Testing
         ])
     }
 
+    @Test func clientProfilesAreReadAndChecked() throws {
+        let policy = try PolicyFixture.load(PolicyFixture.tierPolicy(#"""
+            { "storage": "disk", "variants": { "widths": [72, 144], "formats": ["jpeg", "webp", "avif"],
+              "clientProfiles": { "ios17": ["avif", "webp", "jpeg"], "android12": ["webp", "jpeg"] } } }
+            """#))
+        #expect(policy.tier(named: "t")?.variants?.clientProfiles == ["ios17": ["avif", "webp", "jpeg"], "android12": ["webp", "jpeg"]])
+        let allowed = "an object of at most 16 profiles, each named by 1 to 32 of a-z 0-9 - and listing formats in order of preference"
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "clientProfiles": ["ios17"] } }"#) == [
+            "Policies/test.json: tiers.t.variants.clientProfiles: […] is an array; allowed: \(allowed)",
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "clientProfiles": { "iOS 17": ["jpeg"], "ok": ["jpg"], "empty": [] } } }"#) == [
+            #"Policies/test.json: tiers.t.variants.clientProfiles.iOS 17: "iOS 17" is not a profile name; allowed: \#(allowed)"#,
+            #"Policies/test.json: tiers.t.variants.clientProfiles.ok[0]: "jpg" is not allowed (did you mean `jpeg`?); allowed: \#(Self.formats)"#,
+            "Policies/test.json: tiers.t.variants.clientProfiles.empty: an empty array allows no variant; allowed: \(Self.formats)",
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "clientProfiles": { "ios17": ["avif", "webp"] } } }"#) == [
+            "Policies/test.json: tiers.t.variants.clientProfiles.ios17: no format it lists is one of the tier's formats (jpeg); allowed: a list with at least one of the tier's formats",
+        ])
+    }
+
     @Test func clientHintsIsABoolean() {
         #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "clientHints": "yes" } }"#) == [
             #"Policies/test.json: tiers.t.variants.clientHints: "yes" is a string; allowed: true or false"#,
@@ -53,7 +73,7 @@ import Testing
 
     @Test func unknownVariantKeySuggests() {
         #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "maxDPR": 2 } }"#) == [
-            "Policies/test.json: tiers.t.variants.maxDPR: unknown key (did you mean `maxDpr`?); allowed: clientHints, formats, heights, maxAVIFWidth, maxDpr, maxOutputPixels, quality, widths",
+            "Policies/test.json: tiers.t.variants.maxDPR: unknown key (did you mean `maxDpr`?); allowed: clientHints, clientProfiles, formats, heights, maxAVIFWidth, maxDpr, maxOutputPixels, quality, widths",
         ])
     }
 
@@ -131,7 +151,7 @@ import Testing
             #"Policies/test.json: tiers.t.metadata: "strip" removes image metadata, but contentTypes ["*/*"] turns image validation off; allowed: metadata "keep" when contentTypes is ["*/*"]"#,
         ])
         #expect(messages(#"{ "storage": "disk", "versionParameter": "w", "variants": { "widths": [72], "formats": ["jpeg"] } }"#) == [
-            #"Policies/test.json: tiers.t.versionParameter: "w" is also a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity on a tier with variants"#,
+            #"Policies/test.json: tiers.t.versionParameter: "w" is also a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile on a tier with variants"#,
         ])
     }
 }

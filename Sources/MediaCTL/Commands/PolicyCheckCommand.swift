@@ -140,6 +140,11 @@ public enum PolicyCheckCommand {
         parts.append("maxOutputPixels \(variants.outputPixelCap)")
         if variants.formats.contains("avif") { parts.append("maxAVIFWidth \(variants.maxAVIFWidth)") }
         if variants.clientHints { parts.append("clientHints") }
+        if !variants.clientProfiles.isEmpty {
+            parts.append("profiles " + variants.clientProfiles.keys.sorted().map { name in
+                name + " " + variants.clientProfiles[name]!.joined(separator: ">")
+            }.joined(separator: ", "))
+        }
         return parts.joined(separator: ", ")
     }
 

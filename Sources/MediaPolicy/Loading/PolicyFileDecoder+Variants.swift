@@ -34,6 +34,14 @@ extension PolicyFileDecoder {
         if let value = keys["clientHints"], let flag = boolean(value, at: at("clientHints")) {
             variants.clientHints = flag
         }
+        if let value = keys["clientProfiles"], let profiles = clientProfiles(value, at: at("clientProfiles")) {
+            variants.clientProfiles = profiles
+            for name in profiles.keys.sorted() where !profiles[name]!.contains(where: variants.formats.contains) {
+                report(.contradiction, "\(at("clientProfiles")).\(name)", value: .string("[…]"),
+                       problem: "no format it lists is one of the tier's formats (" + variants.formats.joined(separator: ", ") + ")",
+                       allowed: "a list with at least one of the tier's formats")
+            }
+        }
         if errors.count == before, let cap = variants.maxOutputPixels, let widest = variants.widths.last, widest > cap {
             report(.contradiction, at("maxOutputPixels"), value: keys["maxOutputPixels"],
                    problem: "\(cap) pixels cannot hold the width \(widest) (one row of it is \(widest) pixels): that width could never be served",
@@ -74,6 +82,45 @@ extension PolicyFileDecoder {
                 continue
             }
             out.append(number)
+        }
+        return valid ? out : nil
+    }
+
+    static let profilesAllowed = "an object of at most \(Tier.Variants.maximumClientProfiles) profiles, each named by 1 to 32 of a-z 0-9 - and listing formats in order of preference"
+
+    /// `clientProfiles`: profile names (`[a-z0-9-]{1,32}`) to non-empty lists of distinct format names.
+    private mutating func clientProfiles(_ value: JSONValue, at path: String) -> [String: [String]]? {
+        guard case .object(let members) = value else {
+            reportType(value, at: path, allowed: Self.profilesAllowed)
+            return nil
+        }
+        guard members.count <= Tier.Variants.maximumClientProfiles else {
+            report(.invalidValue, path, value: value,
+                   problem: "\(members.count) profiles are more than \(Tier.Variants.maximumClientProfiles)", allowed: Self.profilesAllowed)
+            return nil
+        }
+        var out: [String: [String]] = [:]
+        var valid = true
+        for member in members {
+            let memberPath = PolicyFileDecoder.join(path, member.key)
+            let name = member.key
+            guard (1...32).contains(name.utf8.count),
+                  name.utf8.allSatisfy({ (97...122).contains($0) || (48...57).contains($0) || $0 == 45 }) else {
+                report(.invalidValue, memberPath, value: .string(name), problem: "\(JSONValue.quote(name)) is not a profile name",
+                       allowed: Self.profilesAllowed)
+                valid = false
+                continue
+            }
+            guard out[name] == nil else {
+                report(.duplicateKey, memberPath, value: member.value, problem: "duplicate key", allowed: "each key once per object")
+                valid = false
+                continue
+            }
+            guard let formats = formats(member.value, at: memberPath) else {
+                valid = false
+                continue
+            }
+            out[name] = formats
         }
         return valid ? out : nil
     }

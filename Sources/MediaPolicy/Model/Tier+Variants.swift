@@ -24,6 +24,12 @@ extension Tier {
         /// Whether a request without `dpr` chooses its output width from the client hints `Sec-CH-Width` and
         /// `Sec-CH-DPR` on the srcset ladder (the answer then carries `Vary` with the hints it read). Default: `false`.
         public var clientHints: Bool
+        /// Native apps' format preferences by profile name (`"ios17": ["avif", "webp", "jpeg"]`): `profile=NAME`
+        /// serves the first listed format the tier declares (and can encode at that width). Default: none.
+        public var clientProfiles: [String: [String]]
+
+        /// Most profiles a tier may declare: 16.
+        public static let maximumClientProfiles = 16
 
         /// The format names a tier may declare.
         public static let formatNames = ["jpeg", "webp", "avif", "png", "jxl"]
@@ -31,8 +37,10 @@ extension Tier {
         public static let maximumDimension = 8192
 
         public init(widths: [Int], heights: [Int]? = nil, formats: [String], maxDpr: Int = 1, quality: Int = 80,
-                    maxOutputPixels: Int? = nil, maxAVIFWidth: Int = 576, clientHints: Bool = false) {
+                    maxOutputPixels: Int? = nil, maxAVIFWidth: Int = 576, clientHints: Bool = false,
+                    clientProfiles: [String: [String]] = [:]) {
             self.clientHints = clientHints
+            self.clientProfiles = clientProfiles
             self.widths = widths
             self.heights = heights
             self.formats = formats
@@ -60,5 +68,5 @@ extension Tier {
     }
 
     /// The query parameter names a variant request uses.
-    public static let variantParameterNames = ["w", "h", "fit", "dpr", "q", "fmt", "gravity"]
+    public static let variantParameterNames = ["w", "h", "fit", "dpr", "q", "fmt", "gravity", "profile"]
 }

@@ -239,6 +239,7 @@ final class TierRuntime: Sendable {
         VariantDeclaration(widths: variants.widths, heights: variants.heights,
                            formats: variants.formats.compactMap(OutputFormat.init(rawValue:)), maxDpr: variants.maxDpr,
                            quality: variants.quality, maxOutputPixels: variants.outputPixelCap,
-                           maxAVIFWidth: variants.maxAVIFWidth, clientHints: variants.clientHints)
+                           maxAVIFWidth: variants.maxAVIFWidth, clientHints: variants.clientHints,
+                           clientProfiles: variants.clientProfiles.mapValues { $0.compactMap(OutputFormat.init(rawValue:)) })
     }
 }

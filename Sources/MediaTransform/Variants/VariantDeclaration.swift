@@ -30,6 +30,9 @@ public struct VariantDeclaration: Sendable, Hashable {
     /// Whether a request without `dpr` chooses its width from the client hints `Sec-CH-Width` and `Sec-CH-DPR`
     /// (``ClientHints``) on the same ladder as `dpr` (default `false`).
     public var clientHints: Bool
+    /// Native apps' format preferences by profile name (`profile=NAME`): the first listed format this
+    /// declaration's ``formats`` hold (and that can be encoded at the width) is served.
+    public var clientProfiles: [String: [OutputFormat]]
 
     /// The default ``maxAVIFWidth``, in pixels.
     public static let defaultMaxAVIFWidth = 576
@@ -38,8 +41,9 @@ public struct VariantDeclaration: Sendable, Hashable {
     ///   (or of `widths` when `heights` is `nil`); 0 when a list is empty, `Int.max` if the product overflows.
     public init(widths: [Int], heights: [Int]? = nil, formats: [OutputFormat], maxDpr: Int = 1, quality: Int = 80,
                 maxOutputPixels: Int? = nil, maxAVIFWidth: Int = VariantDeclaration.defaultMaxAVIFWidth,
-                clientHints: Bool = false) {
+                clientHints: Bool = false, clientProfiles: [String: [OutputFormat]] = [:]) {
         self.clientHints = clientHints
+        self.clientProfiles = clientProfiles
         self.widths = widths
         self.heights = heights
         self.formats = formats

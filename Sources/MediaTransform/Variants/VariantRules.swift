@@ -22,7 +22,7 @@ struct VariantRules: Sendable {
 
     // MARK: Rule texts
 
-    /// `a parameter must be one of w, h, fit, dpr, q, fmt, gravity, v`.
+    /// `a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v`.
     var parameterRule: String {
         let names = VariantParameter.allCases.map(\.rawValue) + passThroughNames.map { QueryItem.shown($0.utf8) }
         return "a parameter must be one of " + names.joined(separator: ", ")
@@ -41,6 +41,11 @@ struct VariantRules: Sendable {
     }
     static let fitRule = "fit must be inside or cover"
     static let gravityRule = "gravity must be centre, attention or entropy"
+    /// `profile must be one of android12, ios17` (or `no profile is declared`).
+    var profileRule: String {
+        let names = declaration.clientProfiles.keys.sorted()
+        return names.isEmpty ? "no profile is declared" : "profile must be one of " + names.joined(separator: ", ")
+    }
 
     /// The formats `fmt` may name: the declared ones (without `avif` when it cannot be encoded and WebP is
     /// not declared to stand in) and `auto`.
@@ -84,6 +89,9 @@ struct VariantRules: Sendable {
         case .gravity:
             ok = item.value.map { Gravity(rawValue: String(decoding: $0, as: UTF8.self)) != nil } ?? false
             rule = VariantRules.gravityRule
+        case .profile:
+            ok = item.value.map { declaration.clientProfiles[String(decoding: $0, as: UTF8.self)] != nil } ?? false
+            rule = profileRule
         case .fmt:
             ok = item.value.map { requestableFormats.contains(String(decoding: $0, as: UTF8.self)) } ?? false
             rule = formatRule
@@ -110,6 +118,21 @@ struct VariantRules: Sendable {
         guard let dpr = hints?.dpr else { return (w, consulted) }
         let scaled = (Double(w) * min(max(dpr, 1), Double(declaration.effectiveMaxDpr))).rounded(.up)
         return (scaled >= Double(Int.max) ? Int.max : Int(scaled), consulted)
+    }
+
+    /// A profile's format at `width`: the first it lists that the tier declares and can encode there (AVIF within
+    /// `maxAVIFWidth`, AVIF and JPEG XL only with their encoders).
+    func profileFormat(_ name: String, width: Int, subject: String) throws(VariantError) -> FormatChoice {
+        let listed = declaration.clientProfiles[name] ?? []
+        let usable = listed.first { format in
+            formats.contains(format) && !(format == .avif && (!avifAvailable || width > declaration.maxAVIFWidth))
+                && !(format == .jxl && !jxlAvailable)
+        }
+        guard let usable else {
+            throw VariantError(subject: subject, rule: "none of the profile's formats (" + listed.map(\.rawValue).joined(separator: ", ")
+                               + ") can be served at this width")
+        }
+        return .format(usable)
     }
 
     /// The spec of items that each passed ``checkValue(of:_:)``, after the checks between them.
@@ -166,6 +189,16 @@ struct VariantRules: Sendable {
 
         let format: FormatChoice
         var negotiated = false
+        if let profileItem = found[.profile] {
+            if found[.fmt] != nil {
+                throw VariantError(subject: VariantRules.subject(found, [.fmt, .profile]),
+                                   rule: "fmt and profile cannot be combined: the profile chooses the format")
+            }
+            let name = profileItem.value.map { String(decoding: $0, as: UTF8.self) } ?? ""
+            return (VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality,
+                                format: try profileFormat(name, width: width, subject: profileItem.shown),
+                                gravity: gravity ?? .centre), false, hintFields)
+        }
         switch found[.fmt]?.value.map({ String(decoding: $0, as: UTF8.self) }) {
         case nil:
             format = .source
