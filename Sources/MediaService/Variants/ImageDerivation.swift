@@ -74,9 +74,11 @@ struct ImageDerivation {
                 }
             }
         } catch {
+            // A failure is shared with the requests that joined this derivation: each running it again would only
+            // queue, time out or fail the same way on the same source bytes.
             return Derivation(result: .response(busy(context, code: "transform-queue-full",
                                                       detail: "\(transforms.queueLimit) transforms are waiting; retry shortly")),
-                              shareable: false)
+                              shareable: true)
         }
         context.runtime.transformTimes.observe(seconds: Self.seconds(since: started))
         let image: DerivedImage
@@ -84,7 +86,7 @@ struct ImageDerivation {
         case .failure(let error) where error.code == .deadlineExceeded:
             return Derivation(result: .response(busy(context, code: "transform-timeout",
                                                       detail: "the transform took longer than \(MediaService.seconds(transforms.timeout)) s")),
-                              shareable: false)
+                              shareable: true)
         case .failure(let error):
             return refuse(context, stored: stored, code: "variant-" + error.code.rawValue,
                                  detail: "the variant could not be derived: \(error.detail)")
@@ -133,7 +135,8 @@ struct ImageDerivation {
         return response
     }
 
-    /// A variant that could not be derived or validated: audited `skip` with `code`, answered `502`.
+    /// A variant that could not be derived or validated: audited `skip` with `code`, answered `502`, and that answer
+    /// shared with the requests that joined the derivation (the same source bytes fail the same way).
     func refuse(_ context: RequestContext, stored: RequestContext, code: String, detail: String) -> Derivation {
         let storeKey = CacheKey.store(group: stored.groupKey, secondary: .empty)
         try? commit.auditor.record(.skip, subject(stored, storeKey: storeKey, source: context), storage: .none, reason: code,
@@ -142,7 +145,7 @@ struct ImageDerivation {
         var outcome = context.outcome
         outcome.storage = "none"
         return Derivation(result: .response(Responder.problem(502, code: code, detail: detail, outcome: outcome)),
-                          shareable: false)
+                          shareable: true)
     }
 
     /// A variant's audit subject: its own key, the source's URL (for tiers whose records carry one).

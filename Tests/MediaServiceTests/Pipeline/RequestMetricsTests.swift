@@ -113,4 +113,31 @@ import Testing
         let metrics = (await harness.get("/_mediactl/metrics")).text
         #expect(metrics.contains("mediactl_coalesced_total{tier=\"public\"} 19\n"))
     }
+
+    /// A failed derivation's answer goes to the requests that joined it: the transform runs once, not once per
+    /// waiter (here it times out: a deadline of 0 s).
+    @Test func requestsThatJoinAFailedDerivationShareItsAnswer() async throws {
+        let jpeg = try Fixtures.bytes("large/hubble-1000.jpg")
+        let origin = GatedOrigin { _, _ in
+            OriginResponse(status: 200, fields: ["Cache-Control": "max-age=31536000"], body: jpeg)
+        }
+        let policy = """
+        { "tiers": { "public": { "storage": "disk", "maxTTL": 31536000,
+                                 "variants": { "widths": [72, 144], "formats": ["jpeg"], "quality": 80 } } },
+          "routes": [ { "name": "catalog", "mount": "/catalog/", "origin": "http://origin.test/catalog/", "tier": "public" } ] }
+        """
+        let harness = try PipelineHarness(policyJSON: policy, fetcher: origin, transforms: TransformConfiguration(timeout: 0))
+        defer { Task { await harness.close() } }
+        async let responses = PipelineSupport.concurrently(8) { _ in await harness.get("/catalog/hubble.jpg?w=144") }
+        #expect(await eventually {
+            harness.service.derivations.flights.withLock { table in table.values.reduce(0) { $0 + $1.waiters.count } } == 7
+        })
+        await origin.open()
+        let all = await responses
+        #expect(all.map(\.status) == Array(repeating: 503, count: 8))
+        #expect(all.allSatisfy { String(decoding: $0.body, as: UTF8.self).contains(#""code":"transform-timeout""#) })
+        let metrics = (await harness.get("/_mediactl/metrics")).text
+        #expect(metrics.contains("mediactl_coalesced_total{tier=\"public\"} 7\n"))
+        #expect(metrics.contains("mediactl_transform_seconds_count{tier=\"public\"} 1\n"), "\(metrics)")
+    }
 }
