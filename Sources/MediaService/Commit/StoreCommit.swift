@@ -1,6 +1,7 @@
 import HTTPCaching
 import MediaAudit
 import MediaCore
+import MediaCrypto
 import MediaPolicy
 import MediaStorage
 
@@ -78,6 +79,10 @@ extension StoreCommit {
         var head = StoredHead(stored, contentType: image?.format.mimeType, width: image?.width, height: image?.height,
                               storage: decision.storage.rawValue, policyTTL: policyTTL)
         head.servedETag = servedETag
+        if decision.storage != .none, context.runtime.variantDeclaration != nil, image != nil {
+            // Paid once here, read by every variant miss of this source (ImageDerivation).
+            head.bodyDigest = SHA256.hash(response.body).hex
+        }
         let entry = StoredEntry(
             metadata: EntryMetadata(key: storeKey, tier: tier.name, route: context.route.name, partition: context.partition,
                                     head: head.encoded(), requestTime: requestTime, responseTime: responseTime,

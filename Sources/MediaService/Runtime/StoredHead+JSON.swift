@@ -18,6 +18,11 @@ extension StoredHead {
         // Escapes (`\/` in media types, `\"` in entity tags) and the integers need room too: one allocation.
         out.reserveCapacity(capacity + capacity / 4 + 64)
         out.append(UInt8(ascii: "{"))
+        if let bodyDigest {
+            Self.appendLiteral(#""bodyDigest":"#, to: &out)
+            JSONString.append(bodyDigest, to: &out)
+            out.append(UInt8(ascii: ","))
+        }
         if let contentType {
             Self.appendLiteral(#""contentType":"#, to: &out)
             JSONString.append(contentType, to: &out)

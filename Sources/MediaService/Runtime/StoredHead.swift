@@ -30,16 +30,21 @@ struct StoredHead: Codable, Sendable, Hashable {
     var transform: String? = nil
     /// Variants: hex SHA-256 of the source body the variant was derived from, else `nil`.
     var sourceDigest: String? = nil
+    /// Sources on a tier with variants: hex SHA-256 of the stored body, computed once when it is stored, so a variant
+    /// miss reads it instead of hashing the source again (``ImageDerivation``); `nil` elsewhere and for older entries.
+    var bodyDigest: String? = nil
     /// The targeted cache-control fields honoured when the response was stored (RFC 9213,
     /// ``HTTPCaching/StoredResponse/targets``) if its fields have one of them, else `nil`.
     var targeted: [String]? = nil
 
-    /// Copies the fields a new head of the same stored body keeps (a 304's update): served `ETag` and derivation.
+    /// Copies the fields a new head of the same stored body keeps (a 304's update): served `ETag`, derivation and the
+    /// body's digest.
     mutating func keepDerivation(of other: StoredHead) {
         servedETag = other.servedETag
         derivedFrom = other.derivedFrom
         transform = other.transform
         sourceDigest = other.sourceDigest
+        bodyDigest = other.bodyDigest
     }
 
     init(_ response: StoredResponse, contentType: String?, width: Int?, height: Int?, storage: String, policyTTL: Int64) {

@@ -45,7 +45,8 @@ struct ImageDerivation {
         guard let declaration = context.runtime.variantDeclaration else {
             return Derivation(result: .response(original), shareable: false)
         }
-        let sourceDigest = SHA256.hash(representation.body).hex
+        // Computed when the source was stored (StoredHead.bodyDigest); hashed here only for entries stored before.
+        let sourceDigest = representation.head.bodyDigest ?? SHA256.hash(representation.body).hex
         if let reusable = stale.first(where: { $0.head.sourceDigest == sourceDigest }),
            let format = OutputFormat.allCases.first(where: { $0.mimeType == reusable.head.contentType }),
            let width = reusable.head.width, let height = reusable.head.height {

@@ -32,6 +32,10 @@ import Testing
 
     static func heads() -> [StoredHead] {
         var heads = [small(), full()]
+        var digested = full()
+        digested.bodyDigest = String(repeating: "ab", count: 32)
+        digested.sourceDigest = String(repeating: "cd", count: 32)
+        heads.append(digested)
         var negative = small()
         negative.requestTime = -5
         negative.policyTTL = Int64.min
