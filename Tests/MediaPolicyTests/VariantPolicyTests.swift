@@ -73,7 +73,7 @@ import Testing
 
     @Test func unknownVariantKeySuggests() {
         #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "maxDPR": 2 } }"#) == [
-            "Policies/test.json: tiers.t.variants.maxDPR: unknown key (did you mean `maxDpr`?); allowed: clientHints, clientProfiles, formats, heights, maxAVIFWidth, maxDpr, maxOutputPixels, quality, widths",
+            "Policies/test.json: tiers.t.variants.maxDPR: unknown key (did you mean `maxDpr`?); allowed: avifEffort, clientHints, clientProfiles, formats, heights, maxAVIFWidth, maxDpr, maxOutputPixels, quality, widths",
         ])
     }
 
@@ -133,9 +133,32 @@ import Testing
     @Test func badNumbers() {
         #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "maxDpr": 5, "quality": 0, "maxAVIFWidth": 9000, "maxOutputPixels": 0 } }"#) == [
             "Policies/test.json: tiers.t.variants.maxDpr: 5 is out of range; allowed: an integer from 1 to 4 (device-pixel ratio)",
-            "Policies/test.json: tiers.t.variants.quality: 0 is out of range; allowed: an integer from 1 to 100 (encoder quality)",
+            "Policies/test.json: tiers.t.variants.quality: 0 is out of range; allowed: an integer from 1 to 100 (encoder quality, or an object of it per format)",
             "Policies/test.json: tiers.t.variants.maxOutputPixels: 0 is out of range; allowed: an integer from 1 to 67108864 (pixels)",
             "Policies/test.json: tiers.t.variants.maxAVIFWidth: 9000 is out of range; allowed: an integer from 1 to 8192 (pixels)",
+        ])
+    }
+
+    @Test func perFormatQualityAndAVIFEffort() throws {
+        let policy = try PolicyFixture.load(PolicyFixture.tierPolicy(#"""
+            { "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg", "webp", "avif", "jxl"],
+              "quality": { "jpeg": 80, "webp": 79, "avif": 63, "jxl": 77 }, "avifEffort": 6 } }
+            """#))
+        let variants = try #require(policy.tier(named: "t")?.variants)
+        #expect(variants.qualities == ["jpeg": 80, "webp": 79, "avif": 63, "jxl": 77])
+        #expect(variants.quality == 80)
+        #expect(variants.avifEffort == 6)
+        #expect(try #require(try PolicyFixture.load(PolicyFixture.tierPolicy(
+            #"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "quality": 70 } }"#)).tier(named: "t")?.variants)
+            == Tier.Variants(widths: [72], formats: ["jpeg"], quality: 70))
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "quality": { "jpg": 80, "webp": 101, "avif": "63" }, "avifEffort": 10 } }"#) == [
+            "Policies/test.json: tiers.t.variants.quality.jpg: unknown key (did you mean `jpeg`?); allowed: jpeg, webp, avif, png, jxl",
+            "Policies/test.json: tiers.t.variants.quality.webp: 101 is out of range; allowed: an integer from 1 to 100 (encoder quality)",
+            #"Policies/test.json: tiers.t.variants.quality.avif: "63" is a string; allowed: an integer from 1 to 100 (encoder quality)"#,
+            "Policies/test.json: tiers.t.variants.avifEffort: 10 is out of range; allowed: an integer from 0 to 9 (0 fastest, 9 smallest)",
+        ])
+        #expect(messages(#"{ "storage": "disk", "variants": { "widths": [72], "formats": ["jpeg"], "quality": {} } }"#) == [
+            "Policies/test.json: tiers.t.variants.quality: an empty object sets no quality; allowed: an integer from 1 to 100, or an object of format names to one",
         ])
     }
 

@@ -136,9 +136,15 @@ public enum PolicyCheckCommand {
         if let heights = variants.heights { parts.append("heights " + heights.map(String.init).joined(separator: " ")) }
         parts.append("formats " + variants.formats.joined(separator: " "))
         parts.append("maxDpr \(variants.maxDpr)")
-        parts.append("quality \(variants.quality)")
+        if let qualities = variants.qualities {
+            parts.append("quality " + Tier.Variants.formatNames.compactMap { name in qualities[name].map { "\(name) \($0)" } }
+                .joined(separator: " ") + (qualities.count < variants.formats.count ? " other \(variants.quality)" : ""))
+        } else {
+            parts.append("quality \(variants.quality)")
+        }
         parts.append("maxOutputPixels \(variants.outputPixelCap)")
         if variants.formats.contains("avif") { parts.append("maxAVIFWidth \(variants.maxAVIFWidth)") }
+        if variants.formats.contains("avif") && variants.avifEffort != 2 { parts.append("avifEffort \(variants.avifEffort)") }
         if variants.clientHints { parts.append("clientHints") }
         if !variants.clientProfiles.isEmpty {
             parts.append("profiles " + variants.clientProfiles.keys.sorted().map { name in

@@ -20,8 +20,17 @@ extension PolicyFileDecoder {
                                                              unit: "device-pixel ratio") {
             variants.maxDpr = number
         }
-        if let value = keys["quality"], let number = integer(value, at: at("quality"), range: 1...100, unit: "encoder quality") {
-            variants.quality = number
+        if let value = keys["quality"] {
+            if case .object(let members) = value {
+                variants.qualities = qualities(members, at: at("quality"), value: value)
+            } else if let number = integer(value, at: at("quality"), range: 1...100,
+                                           unit: "encoder quality, or an object of it per format") {
+                variants.quality = number
+            }
+        }
+        if let value = keys["avifEffort"], let number = integer(value, at: at("avifEffort"), range: 0...9,
+                                                                 unit: "0 fastest, 9 smallest") {
+            variants.avifEffort = number
         }
         let dimension = Tier.Variants.maximumDimension
         if let value = keys["maxOutputPixels"],
@@ -84,6 +93,27 @@ extension PolicyFileDecoder {
             out.append(number)
         }
         return valid ? out : nil
+    }
+
+    /// `quality` as an object: format names to 1–100.
+    private mutating func qualities(_ members: [JSONValue.Member], at path: String, value: JSONValue) -> [String: Int]? {
+        guard let keys = object(value, at: path, known: Tier.Variants.formatNames,
+                                allowed: "an object of format names (" + Tier.Variants.formatNames.joined(separator: ", ")
+                                    + ") to an encoder quality from 1 to 100") else { return nil }
+        guard !members.isEmpty else {
+            report(.invalidValue, path, value: value, problem: "an empty object sets no quality",
+                   allowed: "an integer from 1 to 100, or an object of format names to one")
+            return nil
+        }
+        var out: [String: Int] = [:]
+        let before = errors.count
+        for name in Tier.Variants.formatNames {
+            guard let member = keys[name] else { continue }
+            if let number = integer(member, at: PolicyFileDecoder.join(path, name), range: 1...100, unit: "encoder quality") {
+                out[name] = number
+            }
+        }
+        return errors.count == before ? out : nil
     }
 
     static let profilesAllowed = "an object of at most \(Tier.Variants.maximumClientProfiles) profiles, each named by 1 to 32 of a-z 0-9 - and listing formats in order of preference"

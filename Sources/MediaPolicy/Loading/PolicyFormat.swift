@@ -13,7 +13,7 @@ public enum PolicyFormat {
     /// Most entries of `ignoredQueryParameters` or `passQueryParameters`: 32.
     public static let maximumQueryParameters = 32
     /// Keys of a tier's `variants` object, sorted.
-    public static let variantKeys = ["clientHints", "clientProfiles", "formats", "heights", "maxAVIFWidth", "maxDpr", "maxOutputPixels", "quality",
+    public static let variantKeys = ["avifEffort", "clientHints", "clientProfiles", "formats", "heights", "maxAVIFWidth", "maxDpr", "maxOutputPixels", "quality",
                                      "widths"]
     /// Keys a `variants` object must have.
     public static let requiredVariantKeys = ["formats", "widths"]

@@ -27,6 +27,11 @@ extension Tier {
         /// Native apps' format preferences by profile name (`"ios17": ["avif", "webp", "jpeg"]`): `profile=NAME`
         /// serves the first listed format the tier declares (and can encode at that width). Default: none.
         public var clientProfiles: [String: [String]]
+        /// Encoder quality per format when the request has no `q` (`"quality": {"jpeg": 80, "webp": 79, …}`), or `nil`
+        /// (``quality`` for every format). Formats it does not list use ``quality`` (80). Default: `nil`.
+        public var qualities: [String: Int]?
+        /// AVIF encoder effort, 0 (fastest) to 9 (libaom `cpu-used` 9 − effort). Default: 2.
+        public var avifEffort: Int
 
         /// Most profiles a tier may declare: 16.
         public static let maximumClientProfiles = 16
@@ -38,7 +43,9 @@ extension Tier {
 
         public init(widths: [Int], heights: [Int]? = nil, formats: [String], maxDpr: Int = 1, quality: Int = 80,
                     maxOutputPixels: Int? = nil, maxAVIFWidth: Int = 576, clientHints: Bool = false,
-                    clientProfiles: [String: [String]] = [:]) {
+                    clientProfiles: [String: [String]] = [:], qualities: [String: Int]? = nil, avifEffort: Int = 2) {
+            self.qualities = qualities
+            self.avifEffort = avifEffort
             self.clientHints = clientHints
             self.clientProfiles = clientProfiles
             self.widths = widths

@@ -240,6 +240,12 @@ final class TierRuntime: Sendable {
                            formats: variants.formats.compactMap(OutputFormat.init(rawValue:)), maxDpr: variants.maxDpr,
                            quality: variants.quality, maxOutputPixels: variants.outputPixelCap,
                            maxAVIFWidth: variants.maxAVIFWidth, clientHints: variants.clientHints,
-                           clientProfiles: variants.clientProfiles.mapValues { $0.compactMap(OutputFormat.init(rawValue:)) })
+                           clientProfiles: variants.clientProfiles.mapValues { $0.compactMap(OutputFormat.init(rawValue:)) },
+                           qualities: variants.qualities.map { qualities in
+                               Dictionary(uniqueKeysWithValues: qualities.compactMap { name, value in
+                                   OutputFormat(rawValue: name).map { ($0, value) }
+                               })
+                           },
+                           avifEffort: variants.avifEffort)
     }
 }

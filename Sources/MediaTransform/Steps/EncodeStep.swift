@@ -4,7 +4,7 @@ import CVips
 /// - JPEG: `Q` = quality, optimised Huffman tables, baseline (not progressive).
 /// - WebP: lossy, `Q` = quality; then its EXIF, XMP and ICC chunks removed (``WebPContainer``:
 ///   libvips 8.14.1's webpsave writes them whatever `strip` says).
-/// - AVIF: heifsave with AV1, `Q` = quality, effort ``avifEffort``.
+/// - AVIF: heifsave with AV1, `Q` = quality, effort ``VariantSpec/avifEffort``.
 /// - PNG: zlib compression ``pngCompression``, not interlaced, not palettised (quality unused).
 /// - JPEG XL: lossy, `Q` = quality, effort ``jxlEffort``; a bare codestream (no container, so no metadata boxes).
 ///
@@ -12,7 +12,8 @@ import CVips
 struct EncodeStep: TransformStep {
     var name: String { "encode" }
 
-    /// AVIF encoder effort, 0 (fastest) to 9 (libaom `cpu-used` = 9 − effort). Default: 2.
+    /// AVIF encoder effort, 0 (fastest) to 9 (libaom `cpu-used` = 9 − effort), when a tier sets none. Default: 2; a
+    /// tier's `variants.avifEffort` (``VariantSpec/avifEffort``) is what the encoder is given.
     static let avifEffort = 2
     /// JPEG XL encoder effort, 3 (fastest) to 9. Default: 4 (as imgproxy's; 7, libjxl's default, takes about 4× the
     /// time and 1.5× the memory for 3 % fewer bytes at 1152×1152).
@@ -25,14 +26,15 @@ struct EncodeStep: TransformStep {
         guard let format = context.outputFormat else {
             throw TransformError(.encodeFailed, "\(name): no output format")
         }
-        let quality = Int32(min(100, max(1, context.spec.quality)))
+        let quality = Int32(min(100, max(1, context.spec.quality(for: format))))
         var buffer: UnsafeMutableRawPointer?
         var length = 0
         defer { g_free(buffer) }
         let result: Int32 = switch format {
         case .jpeg: mediactl_vips_jpegsave_buffer(image.pointer, &buffer, &length, quality)
         case .webp: mediactl_vips_webpsave_buffer(image.pointer, &buffer, &length, quality)
-        case .avif: mediactl_vips_avifsave_buffer(image.pointer, &buffer, &length, quality, Int32(Self.avifEffort))
+        case .avif: mediactl_vips_avifsave_buffer(image.pointer, &buffer, &length, quality,
+                                                  Int32(min(9, max(0, context.spec.avifEffort))))
         case .png: mediactl_vips_pngsave_buffer(image.pointer, &buffer, &length, Int32(Self.pngCompression))
         case .jxl: mediactl_vips_jxlsave_buffer(image.pointer, &buffer, &length, quality, Int32(Self.jxlEffort))
         }

@@ -68,6 +68,11 @@ public struct VariantSpec: Sendable, Hashable {
     public var format: FormatChoice
     /// Where a `cover` crop is taken; always `centre` for `inside` (there is no crop to place).
     public var gravity: Gravity
+    /// The tier's quality per output format, when the request gave no `q` and the tier declares one per format
+    /// (``quality`` is then the quality of formats it does not list); `nil`: ``quality`` for every format.
+    public var qualities: [OutputFormat: Int]?
+    /// AVIF encoder effort, 0 (fastest) to 9 (the tier's `variants.avifEffort`); not part of the key.
+    public var avifEffort: Int = 2
 
     public init(width: Int, height: Int? = nil, fit: Fit = .inside, quality: Int, format: FormatChoice,
                 gravity: Gravity = .centre) {
@@ -87,6 +92,19 @@ public struct VariantSpec: Sendable, Hashable {
     /// (`transform`): `w=144,fit=inside,fmt=jpeg,q=80`.
     public func normalised(format resolved: OutputFormat) -> String { text(format: resolved.rawValue) }
 
+    /// The encoder quality for `format`: its entry in ``qualities``, else ``quality``.
+    public func quality(for format: OutputFormat) -> Int { qualities?[format] ?? quality }
+
+    /// The quality part of a key for the format text `format`: the format's quality when it is a format; for a rule
+    /// (`source`, `legacy`) with per-format qualities, each listed one (`jpeg80/webp79/avif63/jxl77`), since the
+    /// format is known only once the source is.
+    private func qualityText(format: String) -> String {
+        if let named = OutputFormat(rawValue: format) { return String(quality(for: named)) }
+        guard let qualities else { return String(quality) }
+        return OutputFormat.allCases.compactMap { own in qualities[own].map { own.rawValue + String($0) } }
+            .joined(separator: "/") + "/other\(quality)"
+    }
+
     /// `q` is left out for PNG, which is lossless: every `q` gives the same bytes, so one key. `gravity` only when
     /// not `centre` (the default), so a `cover` crop's key is what it was before `gravity` existed.
     private func text(format: String) -> String {
@@ -95,7 +113,7 @@ public struct VariantSpec: Sendable, Hashable {
         out += ",fit=\(fit.rawValue)"
         if gravity != .centre { out += ",gravity=\(gravity.rawValue)" }
         out += ",fmt=\(format)"
-        if format != OutputFormat.png.rawValue { out += ",q=\(quality)" }
+        if format != OutputFormat.png.rawValue { out += ",q=" + qualityText(format: format) }
         return out
     }
 }

@@ -18,8 +18,12 @@ public struct VariantDeclaration: Sendable, Hashable {
     public var formats: [OutputFormat]
     /// Largest device-pixel ratio `dpr` accepted, an integer (default 1: `dpr` other than 1 is refused).
     public var maxDpr: Int
-    /// Encoder quality 1–100 when the request gives no `q` (default 80).
+    /// Encoder quality 1–100 when the request gives no `q` (default 80), for formats ``qualities`` does not list.
     public var quality: Int
+    /// Encoder quality per format when the request gives no `q`, or `nil` (``quality`` for every format).
+    public var qualities: [OutputFormat: Int]?
+    /// AVIF encoder effort, 0 (fastest) to 9 (default 2).
+    public var avifEffort: Int
     /// Largest output width × height in pixels when a request gives a height (default: the largest width
     /// × the largest allowed height).
     public var maxOutputPixels: Int
@@ -41,7 +45,10 @@ public struct VariantDeclaration: Sendable, Hashable {
     ///   (or of `widths` when `heights` is `nil`); 0 when a list is empty, `Int.max` if the product overflows.
     public init(widths: [Int], heights: [Int]? = nil, formats: [OutputFormat], maxDpr: Int = 1, quality: Int = 80,
                 maxOutputPixels: Int? = nil, maxAVIFWidth: Int = VariantDeclaration.defaultMaxAVIFWidth,
-                clientHints: Bool = false, clientProfiles: [String: [OutputFormat]] = [:]) {
+                clientHints: Bool = false, clientProfiles: [String: [OutputFormat]] = [:],
+                qualities: [OutputFormat: Int]? = nil, avifEffort: Int = 2) {
+        self.qualities = qualities
+        self.avifEffort = avifEffort
         self.clientHints = clientHints
         self.clientProfiles = clientProfiles
         self.widths = widths

@@ -185,7 +185,10 @@ struct VariantRules: Sendable {
         let gravity = found[.gravity].flatMap { item in
             item.value.flatMap { Gravity(rawValue: String(decoding: $0, as: UTF8.self)) }
         }
-        let quality = QueryItem.positiveInteger(found[.q]?.value) ?? min(100, max(1, declaration.quality))
+        let requested = QueryItem.positiveInteger(found[.q]?.value)
+        let quality = requested ?? min(100, max(1, declaration.quality))
+        // Without q, the tier's quality for each format (the same number means different fidelity in each codec).
+        let qualities = requested == nil ? declaration.qualities?.mapValues { min(100, max(1, $0)) } : nil
 
         let format: FormatChoice
         var negotiated = false
@@ -195,9 +198,12 @@ struct VariantRules: Sendable {
                                    rule: "fmt and profile cannot be combined: the profile chooses the format")
             }
             let name = profileItem.value.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            return (VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality,
-                                format: try profileFormat(name, width: width, subject: profileItem.shown),
-                                gravity: gravity ?? .centre), false, hintFields)
+            var spec = VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality,
+                                   format: try profileFormat(name, width: width, subject: profileItem.shown),
+                                   gravity: gravity ?? .centre)
+            spec.qualities = qualities
+            spec.avifEffort = declaration.avifEffort
+            return (spec, false, hintFields)
         }
         switch found[.fmt]?.value.map({ String(decoding: $0, as: UTF8.self) }) {
         case nil:
@@ -220,7 +226,10 @@ struct VariantRules: Sendable {
                 format = .format(named)
             }
         }
-        return (VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality, format: format,
-                            gravity: gravity ?? .centre), negotiated, hintFields)
+        var spec = VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality, format: format,
+                               gravity: gravity ?? .centre)
+        spec.qualities = qualities
+        spec.avifEffort = declaration.avifEffort
+        return (spec, negotiated, hintFields)
     }
 }
