@@ -56,6 +56,19 @@ import Testing
         #expect(world.origin.accessLog(prefix: "/large/hubble-1000.jpg", count: 1).count == 1)
     }
 
+    /// An animated GIF's variant is its first frame, and the answer says so (binary + nginx).
+    @Test func anAnimatedSourcesVariantSaysItIsTheFirstFrame() throws {
+        let world = try world()
+        defer { world.tearDown() }
+        for _ in 0..<2 {
+            let answer = try world.get("/catalog/spinner.gif?w=72&fmt=webp")
+            #expect(answer.status == 200, "\(answer.text)")
+            #expect(answer.header("Content-Type") == "image/webp")
+            #expect(answer.header("Mediactl-Animation") == "first-frame; frames=24")
+        }
+        #expect(try world.get("/catalog/spinner.gif").header("Mediactl-Animation") == nil)
+    }
+
     @Test func clientHintsChooseTheStepAndTheAnswerVaries() throws {
         let world = try world()
         defer { world.tearDown() }

@@ -16,7 +16,7 @@ extension PolicyFileDecoder {
         "access-control-allow-origin", "access-control-expose-headers", "access-control-max-age", "age", "allow",
         "cache-control", "cache-status", "cdn-cache-control", "connection", "content-encoding", "content-length",
         "content-range", "content-type", "date", "etag", "expires", "keep-alive", "last-modified", "location",
-        "mediactl-image-height", "mediactl-image-width", "pragma", "referrer-policy", "retry-after", "set-cookie", "timing-allow-origin", "trailer", "transfer-encoding", "upgrade",
+        "mediactl-animation", "mediactl-image-height", "mediactl-image-width", "pragma", "referrer-policy", "retry-after", "set-cookie", "timing-allow-origin", "trailer", "transfer-encoding", "upgrade",
         "vary", "www-authenticate", "x-content-type-options", "x-request-id",
     ]
 }

@@ -24,6 +24,8 @@ enum Responder {
 
     /// `Mediactl-Image-Width`: a derived image's width in pixels, on every answer that carries one.
     static let imageWidthField = HTTPFieldName("Mediactl-Image-Width")
+    /// `Mediactl-Animation: first-frame; frames=N`: a derived image of an animated source (N frames) is its first frame.
+    static let animationField = HTTPFieldName("Mediactl-Animation")
     /// `Mediactl-Image-Height`: a derived image's height in pixels, on every answer that carries one.
     static let imageHeightField = HTTPFieldName("Mediactl-Image-Height")
 
@@ -127,7 +129,7 @@ enum Responder {
                         now: Int64, cacheStatus: CacheStatus, storage: String, reason: String?) -> ServiceResponse {
         let tier = context.tier
         var fields = HTTPFields()
-        fields.reserveCapacity(response.fields.count + 10)  // the kept lines plus the ≤ 9 this function sets
+        fields.reserveCapacity(response.fields.count + 11)  // the kept lines plus the ≤ 10 this function sets
         if tier.validatesImages {
             for field in response.fields {
                 if let name = keptImageTierName(field.name) { fields.append(HTTPFieldName(name), field.value) }
@@ -145,6 +147,7 @@ enum Responder {
             // `width`/`height` attributes need, and what `mediactl inspect` shows.
             fields.set(imageWidthField, String(width))
             fields.set(imageHeightField, String(height))
+            if let frames = head.sourceFrames { fields.set(animationField, "first-frame; frames=\(frames)") }
         }
         fields.set(.age, response.ageFieldValue(now: now))
         if tier.validatesImages, response.status != 200, let own = response.fields[.cacheControl] {

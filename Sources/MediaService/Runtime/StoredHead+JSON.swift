@@ -55,6 +55,10 @@ extension StoredHead {
             Self.appendLiteral(#","sourceDigest":"#, to: &out)
             JSONString.append(sourceDigest, to: &out)
         }
+        if let sourceFrames {
+            Self.appendLiteral(#","sourceFrames":"#, to: &out)
+            Self.appendJSONInteger(Int64(sourceFrames), to: &out)
+        }
         Self.appendLiteral(#","status":"#, to: &out)
         Self.appendJSONInteger(Int64(status), to: &out)
         Self.appendLiteral(#","storage":"#, to: &out)

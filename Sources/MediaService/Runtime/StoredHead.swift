@@ -30,6 +30,9 @@ struct StoredHead: Codable, Sendable, Hashable {
     var transform: String? = nil
     /// Variants: hex SHA-256 of the source body the variant was derived from, else `nil`.
     var sourceDigest: String? = nil
+    /// Variants of an animated source (more than one frame), of which the first frame was written: its frame count;
+    /// else `nil`. The answer says so in `Mediactl-Animation`.
+    var sourceFrames: Int? = nil
     /// Sources on a tier with variants: hex SHA-256 of the stored body, computed once when it is stored, so a variant
     /// miss reads it instead of hashing the source again (``ImageDerivation``); `nil` elsewhere and for older entries.
     var bodyDigest: String? = nil
@@ -44,6 +47,7 @@ struct StoredHead: Codable, Sendable, Hashable {
         derivedFrom = other.derivedFrom
         transform = other.transform
         sourceDigest = other.sourceDigest
+        sourceFrames = other.sourceFrames
         bodyDigest = other.bodyDigest
     }
 

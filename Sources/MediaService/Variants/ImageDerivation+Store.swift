@@ -79,6 +79,7 @@ extension ImageDerivation {
         head.derivedFrom = derivation.source
         head.transform = transform
         head.sourceDigest = sourceDigest
+        if image.sourceFrames > 1 { head.sourceFrames = image.sourceFrames }
         let storeKey = CacheKey.store(group: stored.groupKey, secondary: .empty)
         if derived { stored.runtime.counters.bump(.variantsDerived) }
         let ownExpiry = StoreCommit.expiresAt(responseTime: time, ttl: Int64(decision.ttl), tier: tier)

@@ -51,7 +51,8 @@ struct ImageDerivation {
            let format = OutputFormat.allCases.first(where: { $0.mimeType == reusable.head.contentType }),
            let width = reusable.head.width, let height = reusable.head.height {
             let image = DerivedImage(bytes: reusable.entry.body, format: format, width: width, height: height,
-                                     sourceHasAlpha: false)
+                                     sourceHasAlpha: false,
+                                     sourceFrames: reusable.head.sourceFrames ?? 1)
             return store(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
                                 source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,
                          derived: false)

@@ -11,8 +11,11 @@ public struct DerivedImage: Sendable, Hashable {
     public var height: Int
     /// Whether the source had an alpha channel (JPEG output flattens it onto white).
     public var sourceHasAlpha: Bool
+    /// The source's frames (`n-pages`): above 1, an animated source of which only the first frame was written.
+    public var sourceFrames: Int = 1
 
-    public init(bytes: [UInt8], format: OutputFormat, width: Int, height: Int, sourceHasAlpha: Bool) {
+    public init(bytes: [UInt8], format: OutputFormat, width: Int, height: Int, sourceHasAlpha: Bool, sourceFrames: Int = 1) {
+        self.sourceFrames = sourceFrames
         self.bytes = bytes
         self.format = format
         self.width = width

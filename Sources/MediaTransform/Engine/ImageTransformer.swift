@@ -46,6 +46,6 @@ public enum ImageTransformer {
         }
         return DerivedImage(
             bytes: bytes, format: format, width: image.width, height: image.height,
-            sourceHasAlpha: header.hasAlpha)
+            sourceHasAlpha: header.hasAlpha, sourceFrames: header.pages)
     }
 }

@@ -35,6 +35,7 @@ import Testing
         var digested = full()
         digested.bodyDigest = String(repeating: "ab", count: 32)
         digested.sourceDigest = String(repeating: "cd", count: 32)
+        digested.sourceFrames = 24
         heads.append(digested)
         var negative = small()
         negative.requestTime = -5

@@ -87,4 +87,25 @@ import Testing
         #expect(synchronous.fields["Vary"] == "Sec-CH-Width, Sec-CH-DPR")
         #expect(harness.origin.callCount(for: "http://origin.test/large/hubble-1000.jpg") == 1)
     }
+
+    /// An animated source's variant is its first frame, and every answer says so (`Mediactl-Animation`), hits too.
+    @Test func anAnimatedSourcesVariantSaysItIsTheFirstFrame() async throws {
+        let harness = try Self.harness()
+        defer { Task { await harness.close() } }
+        harness.origin.setReply(.init(fields: HTTPFields([("Content-Type", "image/gif"), ("Cache-Control", "max-age=3600")]),
+                                      body: try Fixtures.bytes("catalog/spinner.gif")),
+                                for: "http://origin.test/large/spinner.gif")
+        let first = await harness.get("/large/spinner.gif?w=72&fmt=webp")
+        #expect(first.status == 200)
+        #expect(first.fields["Mediactl-Animation"] == "first-frame; frames=24")
+        #expect(first.fields["Mediactl-Image-Width"] == "14")
+        let hit = await harness.get("/large/spinner.gif?w=72&fmt=webp")
+        #expect(hit.fields[.cacheStatus]?.hasPrefix("mediactl; hit") == true)
+        #expect(hit.fields["Mediactl-Animation"] == "first-frame; frames=24")
+        let fast = try #require(harness.service.handleIfCached(ServiceRequest(target: "/large/spinner.gif?w=72&fmt=webp")))
+        #expect(fast.fields["Mediactl-Animation"] == "first-frame; frames=24")
+        // A still source's variant carries none; nor does the animated source itself.
+        #expect(await harness.get("/large/hubble-1000.jpg?w=144").fields["Mediactl-Animation"] == nil)
+        #expect(await harness.get("/large/spinner.gif").fields["Mediactl-Animation"] == nil)
+    }
 }
