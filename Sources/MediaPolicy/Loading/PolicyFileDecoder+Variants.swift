@@ -21,8 +21,8 @@ extension PolicyFileDecoder {
             variants.maxDpr = number
         }
         if let value = keys["quality"] {
-            if case .object(let members) = value {
-                variants.qualities = qualities(members, at: at("quality"), value: value)
+            if case .object = value {
+                variants.qualities = qualities(value, at: at("quality"))
             } else if let number = integer(value, at: at("quality"), range: 1...100,
                                            unit: "encoder quality, or an object of it per format") {
                 variants.quality = number
@@ -96,11 +96,11 @@ extension PolicyFileDecoder {
     }
 
     /// `quality` as an object: format names to 1–100.
-    private mutating func qualities(_ members: [JSONValue.Member], at path: String, value: JSONValue) -> [String: Int]? {
+    private mutating func qualities(_ value: JSONValue, at path: String) -> [String: Int]? {
         guard let keys = object(value, at: path, known: Tier.Variants.formatNames,
                                 allowed: "an object of format names (" + Tier.Variants.formatNames.joined(separator: ", ")
                                     + ") to an encoder quality from 1 to 100") else { return nil }
-        guard !members.isEmpty else {
+        guard case .object(let members) = value, !members.isEmpty else {
             report(.invalidValue, path, value: value, problem: "an empty object sets no quality",
                    allowed: "an integer from 1 to 100, or an object of format names to one")
             return nil

@@ -30,17 +30,17 @@ struct ServiceEndpoints {
     /// `/_mediactl/purge`, which the admin listener's purge endpoint answers).
     func answer(_ request: ServiceRequest) -> ServiceResponse {
         let path = request.target.split(separator: "?", maxSplits: 1).first.map(String.init) ?? request.target
-        let allowed: String
+        let answersReads: Bool
         switch path {
-        case "/_mediactl/health", "/_mediactl/ready", "/_mediactl/metrics": allowed = "GET, HEAD"
-        case "/_mediactl/purge": allowed = "POST"
+        case "/_mediactl/health", "/_mediactl/ready", "/_mediactl/metrics": answersReads = true
+        case "/_mediactl/purge": answersReads = false
         default: return Responder.problem(404, code: "no-route", detail: "no endpoint at \(path)", outcome: ServiceOutcome())
         }
-        guard request.method.isRead, allowed == "GET, HEAD" else {
+        guard answersReads, request.method.isRead else {
             var response = Responder.problem(405, code: "method-not-allowed",
-                                             detail: "\(path) answers \(allowed == "POST" ? "POST" : "GET and HEAD") only",
+                                             detail: "\(path) answers \(answersReads ? "GET and HEAD" : "POST") only",
                                              outcome: ServiceOutcome())
-            response.fields.set(.allow, allowed)
+            response.fields.set(.allow, answersReads ? "GET, HEAD" : "POST")
             return response
         }
         let body: [UInt8]

@@ -30,7 +30,7 @@ struct TargetKeying: Sendable {
                     accept: String?, hints: ClientHints? = nil) -> Result<TargetKeying, VariantError> {
         let match = match.removingIgnoredQueryParameters(of: runtime.tier)
         var keying = TargetKeying(match: match, sourceURL: match.upstreamURL, variant: nil)
-        guard selectsVariant, runtime.variantDeclaration != nil else { return .success(keying) }
+        guard selectsVariant else { return .success(keying) }
         switch MediaService.selectVariant(match, runtime: runtime, accept: accept, hints: hints) {
         case .success(let selected?):
             keying.variant = selected.selection

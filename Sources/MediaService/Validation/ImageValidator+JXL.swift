@@ -18,7 +18,8 @@ extension ImageValidator {
                 throw Self.corrupt("JXL", "the codestream does not start with FF 0A")
             }
         }
-        var bits = JXLBitReader(reader.bytes[codestream].dropFirst(2))
+        // The SizeHeader takes at most 1 + 2 + 30 + 3 + 2 + 30 bits after the signature: read no more than that.
+        var bits = JXLBitReader(reader.bytes[codestream].dropFirst(2).prefix(JXLBitReader.sizeHeaderBytes))
         guard let size = bits.sizeHeader() else { throw Self.truncated("JXL", "the SizeHeader is cut short") }
         try checkDimensions(size.width, size.height, "JXL SizeHeader")
         return size
@@ -29,6 +30,9 @@ extension ImageValidator {
 struct JXLBitReader {
     private let bytes: [UInt8]
     private var position = 0
+
+    /// The most bytes a `SizeHeader` takes: 68 bits.
+    static let sizeHeaderBytes = 9
 
     init(_ bytes: some Collection<UInt8>) { self.bytes = Array(bytes) }
 

@@ -102,10 +102,11 @@ extension ImageDerivation {
     /// (why and how the source's origin was asked), a `ttl` no larger than the source's (never fresher), the source's
     /// `detail` (`stale-if-error`, `stale-while-revalidate`, `max-stale`), and whether the variant was `stored`.
     static func inheritingStaleness(_ status: CacheStatus, from source: CacheStatus) -> CacheStatus {
-        var inherited = CacheStatus(hit: false, forward: source.forward, forwardStatus: source.forwardStatus,
-                                    ttl: min(status.ttl ?? source.ttl ?? 0, source.ttl ?? 0), stored: status.stored,
-                                    detail: source.detail)
-        inherited.cacheName = status.cacheName
+        var inherited = status
+        inherited.forward = source.forward
+        inherited.forwardStatus = source.forwardStatus
+        inherited.ttl = min(status.ttl ?? source.ttl ?? 0, source.ttl ?? 0)
+        inherited.detail = source.detail
         return inherited
     }
 

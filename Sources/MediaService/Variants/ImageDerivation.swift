@@ -54,7 +54,7 @@ struct ImageDerivation {
                                      sourceHasAlpha: false,
                                      sourceFrames: reusable.head.sourceFrames ?? 1)
             return store(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
-                                source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,
+                         source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,
                          derived: false)
         }
         let tier = context.tier
@@ -108,7 +108,7 @@ struct ImageDerivation {
                                  detail: "the derived image failed validation: \(error.context)")
         }
         return store(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
-                            source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,
+                     source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,
                      derived: true)
     }
 

@@ -12,9 +12,6 @@ import CVips
 struct EncodeStep: TransformStep {
     var name: String { "encode" }
 
-    /// AVIF encoder effort, 0 (fastest) to 9 (libaom `cpu-used` = 9 − effort), when a tier sets none. Default: 2; a
-    /// tier's `variants.avifEffort` (``VariantSpec/avifEffort``) is what the encoder is given.
-    static let avifEffort = 2
     /// JPEG XL encoder effort, 3 (fastest) to 9. Default: 4 (as imgproxy's; 7, libjxl's default, takes about 4× the
     /// time and 1.5× the memory for 3 % fewer bytes at 1152×1152).
     static let jxlEffort = 4

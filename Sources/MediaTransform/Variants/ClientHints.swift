@@ -1,3 +1,5 @@
+import MediaCore
+
 /// The responsive-image client hints a request carries (HTTP Client Hints, RFC 8942; the hints' fields as Chromium
 /// sends them once a page opts in with `Accept-CH`): `Sec-CH-DPR`, the device-pixel ratio (a decimal such as `2` or
 /// `2.625`), and `Sec-CH-Width`, the image's intended display width in device pixels (an integer).
@@ -24,7 +26,7 @@ public struct ClientHints: Sendable, Hashable {
 
     /// An RFC 8941 decimal or integer above 0 and at most 100 (`2`, `2.625`); `nil` otherwise.
     static func decimal(_ text: String) -> Double? {
-        let trimmed = text.trimmingSpaces
+        let trimmed = HTTPFields.trim(text)
         let parts = trimmed.split(separator: ".", maxSplits: 1, omittingEmptySubsequences: false)
         guard let whole = parts.first, (1...3).contains(whole.count), whole.utf8.allSatisfy(isDigit) else { return nil }
         if parts.count == 2 {
@@ -36,21 +38,11 @@ public struct ClientHints: Sendable, Hashable {
 
     /// An RFC 8941 integer from 1 to 999,999,999; `nil` otherwise.
     static func integer(_ text: String) -> Int? {
-        let trimmed = text.trimmingSpaces
+        let trimmed = HTTPFields.trim(text)
         guard (1...9).contains(trimmed.utf8.count), trimmed.utf8.allSatisfy(isDigit), let value = Int(trimmed), value >= 1
         else { return nil }
         return value
     }
 
     private static func isDigit(_ byte: UInt8) -> Bool { (48...57).contains(byte) }
-}
-
-extension String {
-    /// Without leading and trailing spaces and tabs (optional whitespace around a field value, RFC 9110 §5.5).
-    fileprivate var trimmingSpaces: String {
-        let utf8 = Array(self.utf8)
-        let start = utf8.firstIndex { $0 != 0x20 && $0 != 0x09 } ?? utf8.count
-        let end = (utf8.lastIndex { $0 != 0x20 && $0 != 0x09 } ?? -1) + 1
-        return start < end ? String(decoding: utf8[start..<end], as: UTF8.self) : ""
-    }
 }

@@ -72,7 +72,7 @@ public struct VariantSpec: Sendable, Hashable {
     /// (``quality`` is then the quality of formats it does not list); `nil`: ``quality`` for every format.
     public var qualities: [OutputFormat: Int]?
     /// AVIF encoder effort, 0 (fastest) to 9 (the tier's `variants.avifEffort`); not part of the key.
-    public var avifEffort: Int = 2
+    public var avifEffort: Int = VariantDeclaration.defaultAVIFEffort
 
     public init(width: Int, height: Int? = nil, fit: Fit = .inside, quality: Int, format: FormatChoice,
                 gravity: Gravity = .centre) {

@@ -38,6 +38,9 @@ public struct VariantDeclaration: Sendable, Hashable {
     /// declaration's ``formats`` hold (and that can be encoded at the width) is served.
     public var clientProfiles: [String: [OutputFormat]]
 
+    /// The default ``avifEffort``: 2.
+    public static let defaultAVIFEffort = 2
+
     /// The default ``maxAVIFWidth``, in pixels.
     public static let defaultMaxAVIFWidth = 576
 
@@ -46,7 +49,7 @@ public struct VariantDeclaration: Sendable, Hashable {
     public init(widths: [Int], heights: [Int]? = nil, formats: [OutputFormat], maxDpr: Int = 1, quality: Int = 80,
                 maxOutputPixels: Int? = nil, maxAVIFWidth: Int = VariantDeclaration.defaultMaxAVIFWidth,
                 clientHints: Bool = false, clientProfiles: [String: [OutputFormat]] = [:],
-                qualities: [OutputFormat: Int]? = nil, avifEffort: Int = 2) {
+                qualities: [OutputFormat: Int]? = nil, avifEffort: Int = VariantDeclaration.defaultAVIFEffort) {
         self.qualities = qualities
         self.avifEffort = avifEffort
         self.clientHints = clientHints

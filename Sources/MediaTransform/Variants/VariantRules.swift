@@ -198,32 +198,28 @@ struct VariantRules: Sendable {
                                    rule: "fmt and profile cannot be combined: the profile chooses the format")
             }
             let name = profileItem.value.map { String(decoding: $0, as: UTF8.self) } ?? ""
-            var spec = VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality,
-                                   format: try profileFormat(name, width: width, subject: profileItem.shown),
-                                   gravity: gravity ?? .centre)
-            spec.qualities = qualities
-            spec.avifEffort = declaration.avifEffort
-            return (spec, false, hintFields)
-        }
-        switch found[.fmt]?.value.map({ String(decoding: $0, as: UTF8.self) }) {
-        case nil:
-            format = .source
-        case "auto":
-            format = FormatNegotiation.choose(accept: accept, declared: formats, width: width,
-                                              maxAVIFWidth: declaration.maxAVIFWidth, avifAvailable: avifAvailable,
-                                              jxlAvailable: jxlAvailable)
-            negotiated = true
-        case let name?:
-            guard let named = OutputFormat(rawValue: name) else {  // checkValue admitted only requestable names
-                throw VariantError(subject: VariantRules.subject(found, [.fmt]), rule: formatRule)
-            }
-            if named == .avif && !avifAvailable {
-                format = .format(.webp)
-            } else if named == .avif && width > declaration.maxAVIFWidth {
-                throw VariantError(subject: VariantRules.subject(found, [.fmt, .w, .dpr]),
-                                   rule: "with fmt=avif, w × dpr must be at most \(declaration.maxAVIFWidth)")
-            } else {
-                format = .format(named)
+            format = try profileFormat(name, width: width, subject: profileItem.shown)
+        } else {
+            switch found[.fmt]?.value.map({ String(decoding: $0, as: UTF8.self) }) {
+            case nil:
+                format = .source
+            case "auto":
+                format = FormatNegotiation.choose(accept: accept, declared: formats, width: width,
+                                                  maxAVIFWidth: declaration.maxAVIFWidth, avifAvailable: avifAvailable,
+                                                  jxlAvailable: jxlAvailable)
+                negotiated = true
+            case let name?:
+                guard let named = OutputFormat(rawValue: name) else {  // checkValue admitted only requestable names
+                    throw VariantError(subject: VariantRules.subject(found, [.fmt]), rule: formatRule)
+                }
+                if named == .avif && !avifAvailable {
+                    format = .format(.webp)
+                } else if named == .avif && width > declaration.maxAVIFWidth {
+                    throw VariantError(subject: VariantRules.subject(found, [.fmt, .w, .dpr]),
+                                       rule: "with fmt=avif, w × dpr must be at most \(declaration.maxAVIFWidth)")
+                } else {
+                    format = .format(named)
+                }
             }
         }
         var spec = VariantSpec(width: width, height: height, fit: fit ?? .inside, quality: quality, format: format,
