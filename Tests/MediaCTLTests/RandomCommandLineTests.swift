@@ -1,21 +1,10 @@
+import MediaTestSupport
 import Testing
 
 @testable import MediaCTL
 
 /// Seeded random command lines: the parser never traps and always ends in a documented way.
 @Suite struct RandomCommandLineTests {
-    /// SplitMix64, so every run sees the same command lines.
-    struct SplitMix64: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let vocabulary: [String] = [
         "serve", "demo", "fetch", "inspect", "audit", "verify", "policy", "check", "purge", "help", "",
         "--listen", "--listen=127.0.0.1:0", "[::1]:80", "127.0.0.1:99999", "--policies", "--policies=",

@@ -1,19 +1,8 @@
 import MediaCore
 import Foundation
+import MediaTestSupport
 import Testing
 @testable import MediaPolicy
-
-/// SplitMix64: a tiny deterministic generator, so every run mutates the same way.
-struct SeededGenerator: RandomNumberGenerator {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-}
 
 @Suite struct PolicyMutationTests {
     static let original: [UInt8] = {
@@ -21,7 +10,7 @@ struct SeededGenerator: RandomNumberGenerator {
         return [UInt8](data)
     }()
 
-    static func mutate(_ bytes: [UInt8], _ random: inout SeededGenerator) -> [UInt8] {
+    static func mutate(_ bytes: [UInt8], _ random: inout SplitMix64) -> [UInt8] {
         var bytes = bytes
         let alphabet = Array("{}[]\":,0123456789-.eE tfnu\\/ax\n".utf8) + [0x00, 0xC3, 0xFF]
         for _ in 0..<Int.random(in: 1...3, using: &random) {
@@ -39,7 +28,7 @@ struct SeededGenerator: RandomNumberGenerator {
     /// stricter: Foundation on Linux also takes trailing commas), and the loader never crashes: it
     /// loads, or every error names the file.
     @Test func mutantsOfTheDefaultPolicy() {
-        var random = SeededGenerator(state: 20_261_129)
+        var random = SplitMix64(state: 20_261_129)
         var parsed = 0, loaded = 0
         for _ in 0..<1500 {
             let bytes = PolicyMutationTests.mutate(PolicyMutationTests.original, &random)

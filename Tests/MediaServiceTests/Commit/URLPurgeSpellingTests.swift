@@ -23,25 +23,13 @@ import Testing
         { "name": "receipts", "mount": "/receipts/", "origin": "http://origin.test/receipts/", "tier": "private" } ] }
     """
 
-    /// SplitMix64: the same spellings on every run.
-    struct Generator: RandomNumberGenerator {
-        var state: UInt64
-        mutating func next() -> UInt64 {
-            state &+= 0x9E37_79B9_7F4A_7C15
-            var z = state
-            z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-            z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-            return z ^ (z >> 31)
-        }
-    }
-
     static let campaign = ["utm_source=newsletter", "utm_medium=email%20blast", "utm_campaign=", "fbclid=IwAR0x_Y",
                            "gclid=Cj0KCQ", "utm_content=a%2Fb"]
 
     /// A spelling of `path` (`/mount/name.jpg`) with `kept` query items (order kept among themselves): some campaign
     /// parameters at random positions, empty items (only where one is dropped with them, or on a variant tier),
     /// and the file name's first letter percent-encoded half the time.
-    static func spelling(_ path: String, kept: [String], emptyItems: Bool, using random: inout Generator) -> String {
+    static func spelling(_ path: String, kept: [String], emptyItems: Bool, using random: inout SplitMix64) -> String {
         var items = kept
         for parameter in campaign.shuffled(using: &random).prefix(Int.random(in: 0...3, using: &random)) {
             items.insert(parameter, at: Int.random(in: 0...items.count, using: &random))
@@ -88,7 +76,7 @@ import Testing
             harness.origin.setReply(.init(fields: HTTPFields([("Content-Type", "image/jpeg"), ("Cache-Control", "max-age=3600")]),
                                           body: coins), for: "http://origin.test/\(url)")
         }
-        var random = Generator(state: 0x6d65_6469_6163_746c)
+        var random = SplitMix64(state: 0x6d65_6469_6163_746c)
         for round in 0..<60 {
             let resource = Self.resources[round % Self.resources.count]
             let served = Self.spelling(resource.path, kept: resource.kept, emptyItems: resource.emptyItems, using: &random)

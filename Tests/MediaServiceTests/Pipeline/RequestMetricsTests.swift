@@ -90,7 +90,8 @@ import Testing
         #expect(lines.contains("# TYPE mediactl_request_duration_seconds histogram"))
     }
 
-    @Test func derivedImageRequestsThatJoinADerivationAreCoalesced() async throws {
+    /// A tier with variants whose origin holds every answer (`hubble-1000.jpg` at `/catalog/hubble.jpg`) until opened.
+    static func derivationHarness(transforms: TransformConfiguration = .init()) throws -> (PipelineHarness, GatedOrigin) {
         let jpeg = try Fixtures.bytes("large/hubble-1000.jpg")
         let origin = GatedOrigin { _, _ in
             OriginResponse(status: 200, fields: ["Cache-Control": "max-age=31536000"], body: jpeg)
@@ -100,7 +101,11 @@ import Testing
                                  "variants": { "widths": [72, 144], "formats": ["jpeg"], "quality": 80 } } },
           "routes": [ { "name": "catalog", "mount": "/catalog/", "origin": "http://origin.test/catalog/", "tier": "public" } ] }
         """
-        let harness = try PipelineHarness(policyJSON: policy, fetcher: origin)
+        return (try PipelineHarness(policyJSON: policy, fetcher: origin, transforms: transforms), origin)
+    }
+
+    @Test func derivedImageRequestsThatJoinADerivationAreCoalesced() async throws {
+        let (harness, origin) = try Self.derivationHarness()
         defer { Task { await harness.close() } }
         async let responses = PipelineSupport.concurrently(20) { _ in await harness.get("/catalog/hubble.jpg?w=144") }
         #expect(await eventually {
@@ -117,16 +122,7 @@ import Testing
     /// A failed derivation's answer goes to the requests that joined it: the transform runs once, not once per
     /// waiter (here it times out: a deadline of 0 s).
     @Test func requestsThatJoinAFailedDerivationShareItsAnswer() async throws {
-        let jpeg = try Fixtures.bytes("large/hubble-1000.jpg")
-        let origin = GatedOrigin { _, _ in
-            OriginResponse(status: 200, fields: ["Cache-Control": "max-age=31536000"], body: jpeg)
-        }
-        let policy = """
-        { "tiers": { "public": { "storage": "disk", "maxTTL": 31536000,
-                                 "variants": { "widths": [72, 144], "formats": ["jpeg"], "quality": 80 } } },
-          "routes": [ { "name": "catalog", "mount": "/catalog/", "origin": "http://origin.test/catalog/", "tier": "public" } ] }
-        """
-        let harness = try PipelineHarness(policyJSON: policy, fetcher: origin, transforms: TransformConfiguration(timeout: 0))
+        let (harness, origin) = try Self.derivationHarness(transforms: TransformConfiguration(timeout: 0))
         defer { Task { await harness.close() } }
         async let responses = PipelineSupport.concurrently(8) { _ in await harness.get("/catalog/hubble.jpg?w=144") }
         #expect(await eventually {
