@@ -36,7 +36,7 @@ import Testing
         let refused = try world.get("/catalog/camera-74877ec7.jpg?w=144&utm_source=x&ref=home")
         #expect(refused.status == 400)
         #expect(refused.header("Content-Type") == "application/problem+json")
-        #expect(refused.text.contains(#""detail":"ref=home is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v""#))
+        #expect(refused.text.contains(#""detail":"ref=home is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v""#))
         let zero = try world.get("/catalog/camera-74877ec7.jpg?w=0200")
         #expect(zero.status == 400)
         #expect(zero.text.contains(#""detail":"w=0200 is not allowed: w must be an integer from 1 to 999999999 in plain digits (no sign, leading zero, fraction or exponent)""#))

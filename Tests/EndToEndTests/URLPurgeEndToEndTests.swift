@@ -24,7 +24,7 @@ import Testing
         // A query the tier refuses is refused as a request for it would be (utm_x is ignored, ref is not).
         let refused = try MediactlProcess.run(["purge", "--url", "/catalog/coffee-237a7131.jpg?utm_x=1&ref=home", "--state-dir", state])
         #expect(refused.exitCode == 2)
-        #expect(refused.stderr.hasSuffix(" refused the purge: 400 invalid-url: variant-not-allowed: ref=home is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v\n"))
+        #expect(refused.stderr.hasSuffix(" refused the purge: 400 invalid-url: variant-not-allowed: ref=home is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v\n"))
         #expect(try world.get("/catalog/coffee-237a7131.jpg?utm_x=1&ref=home").status == 400)
         let unknown = try MediactlProcess.run(["purge", "--url", "/nowhere/a.jpg", "--state-dir", state])
         #expect(unknown.exitCode == 2)

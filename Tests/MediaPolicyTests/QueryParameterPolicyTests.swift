@@ -74,16 +74,16 @@ import Testing
             #"Policies/test.json: tiers.t.passQueryParameters: without variants every query parameter is keyed and passed to the origin already; allowed: passQueryParameters only on a tier with variants"#,
         ])
         #expect(messages(#"{ "storage": "disk", "passQueryParameters": ["v", "fmt"], \#(Self.variants) }"#) == [
-            #"Policies/test.json: tiers.t.passQueryParameters[1]: "fmt" is a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile on a tier with variants"#,
+            #"Policies/test.json: tiers.t.passQueryParameters[1]: "fmt" is a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile, info on a tier with variants"#,
         ])
         #expect(messages(#"{ "storage": "disk", "ignoredQueryParameters": ["utm_*", "f*"], \#(Self.variants) }"#) == [
-            #"Policies/test.json: tiers.t.ignoredQueryParameters[1]: "f*" would ignore the variant parameter "fit"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[1]: "f*" would ignore the variant parameter "fit"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, info"#,
         ])
         #expect(messages(#"{ "storage": "disk", "versionParameter": "v", "ignoredQueryParameters": ["v"] }"#) == [
             #"Policies/test.json: tiers.t.ignoredQueryParameters[0]: "v" would ignore the versionParameter "v"; allowed: entries that match none of v"#,
         ])
         #expect(messages(#"{ "storage": "disk", "ignoredQueryParameters": ["ref*"], "passQueryParameters": ["ref"], \#(Self.variants) }"#) == [
-            #"Policies/test.json: tiers.t.ignoredQueryParameters[0]: "ref*" would ignore a passQueryParameters entry "ref"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, ref"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[0]: "ref*" would ignore a passQueryParameters entry "ref"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, info, ref"#,
         ])
         // Without variants, w and f* are ordinary names.
         #expect(messages(#"{ "storage": "disk", "ignoredQueryParameters": ["w", "f*"] }"#) == [])
@@ -92,12 +92,12 @@ import Testing
     /// One run lists every contradiction of both lists, each with its index, not the first of each list.
     @Test func everyContradictionIsListedInOneRun() {
         #expect(messages(#"{ "storage": "disk", "versionParameter": "v", "ignoredQueryParameters": ["utm_*", "f*", "v", "q", "ref"], "passQueryParameters": ["w", "ref", "fmt"], \#(Self.variants) }"#) == [
-            #"Policies/test.json: tiers.t.passQueryParameters[0]: "w" is a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile on a tier with variants"#,
-            #"Policies/test.json: tiers.t.passQueryParameters[2]: "fmt" is a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile on a tier with variants"#,
-            #"Policies/test.json: tiers.t.ignoredQueryParameters[1]: "f*" would ignore the variant parameter "fit"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, v, ref"#,
-            #"Policies/test.json: tiers.t.ignoredQueryParameters[2]: "v" would ignore the versionParameter "v"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, v, ref"#,
-            #"Policies/test.json: tiers.t.ignoredQueryParameters[3]: "q" would ignore the variant parameter "q"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, v, ref"#,
-            #"Policies/test.json: tiers.t.ignoredQueryParameters[4]: "ref" would ignore a passQueryParameters entry "ref"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, v, ref"#,
+            #"Policies/test.json: tiers.t.passQueryParameters[0]: "w" is a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile, info on a tier with variants"#,
+            #"Policies/test.json: tiers.t.passQueryParameters[2]: "fmt" is a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile, info on a tier with variants"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[1]: "f*" would ignore the variant parameter "fit"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, info, v, ref"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[2]: "v" would ignore the versionParameter "v"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, info, v, ref"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[3]: "q" would ignore the variant parameter "q"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, info, v, ref"#,
+            #"Policies/test.json: tiers.t.ignoredQueryParameters[4]: "ref" would ignore a passQueryParameters entry "ref"; allowed: entries that match none of w, h, fit, dpr, q, fmt, gravity, profile, info, v, ref"#,
         ])
         #expect(messages(#"{ "storage": "disk", "ignoredQueryParameters": ["v"], "passQueryParameters": ["v"] }"#) == [
             #"Policies/test.json: tiers.t.passQueryParameters: without variants every query parameter is keyed and passed to the origin already; allowed: passQueryParameters only on a tier with variants"#,

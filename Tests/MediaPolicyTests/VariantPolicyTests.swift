@@ -174,7 +174,7 @@ import Testing
             #"Policies/test.json: tiers.t.metadata: "strip" removes image metadata, but contentTypes ["*/*"] turns image validation off; allowed: metadata "keep" when contentTypes is ["*/*"]"#,
         ])
         #expect(messages(#"{ "storage": "disk", "versionParameter": "w", "variants": { "widths": [72], "formats": ["jpeg"] } }"#) == [
-            #"Policies/test.json: tiers.t.versionParameter: "w" is also a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile on a tier with variants"#,
+            #"Policies/test.json: tiers.t.versionParameter: "w" is also a variant parameter; allowed: a name other than w, h, fit, dpr, q, fmt, gravity, profile, info on a tier with variants"#,
         ])
     }
 }

@@ -104,9 +104,10 @@ public struct StorageHookChain: Sendable {
     }
 
     /// Whether `format` is a derived image's, in a format the tier's `variants` declare (`image/jxl` need not be in
-    /// `contentTypes`, which lists what origins may send).
+    /// `contentTypes`, which lists what origins may send), or a derived `?info=1` answer's (`application/json`).
     static func isDeclaredVariantFormat(_ format: String, _ proposal: StorageProposal) -> Bool {
-        proposal.sourceStorage != nil && (proposal.tier.variants?.formats.contains { "image/" + $0 == format } ?? false)
+        guard proposal.sourceStorage != nil, let variants = proposal.tier.variants else { return false }
+        return format == "application/json" || variants.formats.contains { "image/" + $0 == format }
     }
 
     private func runHook(_ hook: any StorageHook, _ proposal: StorageProposal, _ state: inout Progress) {

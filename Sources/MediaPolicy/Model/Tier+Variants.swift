@@ -75,5 +75,5 @@ extension Tier {
     }
 
     /// The query parameter names a variant request uses.
-    public static let variantParameterNames = ["w", "h", "fit", "dpr", "q", "fmt", "gravity", "profile"]
+    public static let variantParameterNames = ["w", "h", "fit", "dpr", "q", "fmt", "gravity", "profile", "info"]
 }

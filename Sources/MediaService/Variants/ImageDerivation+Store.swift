@@ -25,17 +25,17 @@ extension ImageDerivation {
     ///   - sourceGeneration: the source group's change counter read when the source was served.
     ///   - staleSource: the source's `Cache-Status` when it was served stale: the variant's says so too
     ///     (``inheritingStaleness(_:from:)``).
-    func store(_ image: DerivedImage, of captured: Representation, sourceDigest: String,
+    func store(_ image: DerivedBody, of captured: Representation, sourceDigest: String,
                       sourceGeneration: Int, source: RequestContext, stored: RequestContext, selection: VariantSelection,
                       reason: CacheStatus.Forward?, staleSource: CacheStatus? = nil, derived: Bool) -> Derivation {
         let tier = stored.tier
         let time = clock()
-        let transform = selection.spec.normalised(format: image.format)
+        let transform = image.transform
         var fields = captured.response.fields
         for name in ["content-encoding", "content-range", "content-md5", "digest", "repr-digest", "content-digest"] {
             fields.remove(HTTPFieldName(name))
         }
-        fields.set(.contentType, image.format.mimeType)
+        fields.set(.contentType, image.mediaType)
         fields.set(.contentLength, String(image.bytes.count))
         fields.set(.eTag, "\"v-" + String(SHA256.hash(image.bytes).hex.prefix(32)) + "\"")
         // The variant key has no secondary key: a source that varies on anything but what every variant request
@@ -65,7 +65,7 @@ extension ImageDerivation {
             request: .init(hasCredential: stored.hasCredential, hasVersionParameter: stored.isVersioned,
                            purgedDuringExchange: commit.wasPurgedDuringExchange(stored)),
             response: .init(status: 200, fields: fields),
-            body: .init(byteCount: image.bytes.count, format: image.format.mimeType, pixelWidth: image.width,
+            body: .init(byteCount: image.bytes.count, format: image.mediaType, pixelWidth: image.width,
                         pixelHeight: image.height),
             storability: storability, sourceStorage: captured.storage)
         let decision = commit.chain.decide(proposal)
@@ -74,7 +74,7 @@ extension ImageDerivation {
         // Never fresher than the source, nor than its own decision (a hook may shorten a variant's ttl).
         let age = response.currentAge(now: Int64(time))
         let policyTTL = min(captured.head.policyTTL, Int64(decision.ttl) + age)
-        var head = StoredHead(response, contentType: image.format.mimeType, width: image.width, height: image.height,
+        var head = StoredHead(response, contentType: image.mediaType, width: image.width, height: image.height,
                               storage: decision.storage.rawValue, policyTTL: policyTTL)
         head.derivedFrom = derivation.source
         head.transform = transform

@@ -48,27 +48,30 @@ struct ImageDerivation {
         // Computed when the source was stored (StoredHead.bodyDigest); hashed here only for entries stored before.
         let sourceDigest = representation.head.bodyDigest ?? SHA256.hash(representation.body).hex
         if let reusable = stale.first(where: { $0.head.sourceDigest == sourceDigest }),
-           let format = OutputFormat.allCases.first(where: { $0.mimeType == reusable.head.contentType }),
-           let width = reusable.head.width, let height = reusable.head.height {
-            let image = DerivedImage(bytes: reusable.entry.body, format: format, width: width, height: height,
-                                     sourceHasAlpha: false,
-                                     sourceFrames: reusable.head.sourceFrames ?? 1)
-            return store(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
+           let mediaType = reusable.head.contentType, let transform = reusable.head.transform {
+            let body = DerivedBody(bytes: reusable.entry.body, mediaType: mediaType, width: reusable.head.width,
+                                   height: reusable.head.height, transform: transform,
+                                   sourceFrames: reusable.head.sourceFrames ?? 1)
+            return store(body, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
                          source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,
                          derived: false)
         }
         let tier = context.tier
         let limits = TransformLimits(maxSourcePixels: tier.maxPixels, maxOutputPixels: declaration.maxOutputPixels)
-                let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(transforms.timeout * 1000)))
+        let deadline = ContinuousClock.now.advanced(by: .milliseconds(Int64(transforms.timeout * 1000)))
         let workers = Self.workers(for: selection.spec, transforms)
         let body = representation.body, spec = selection.spec, formats = declaration.formats
         let started = ContinuousClock.now
-        let outcome: Result<DerivedImage, TransformError>
+        let outcome: Result<DerivedBody, TransformError>
         do {
-            outcome = try await workers.run { () -> Result<DerivedImage, TransformError> in
+            outcome = try await workers.run { () -> Result<DerivedBody, TransformError> in
                 do {
-                    return .success(try ImageTransformer.derive(body, spec: spec, declared: formats, limits: limits,
-                                                                deadline: deadline))
+                    if spec.isInfo {
+                        return .success(DerivedBody(try ImageTransformer.info(body, limits: limits, deadline: deadline)))
+                    }
+                    return .success(DerivedBody(try ImageTransformer.derive(body, spec: spec, declared: formats,
+                                                                            limits: limits, deadline: deadline),
+                                                spec: spec))
                 } catch let error as TransformError {
                     return .failure(error)
                 } catch {
@@ -83,7 +86,7 @@ struct ImageDerivation {
                               shareable: true)
         }
         context.runtime.transformTimes.observe(seconds: Self.seconds(since: started))
-        let image: DerivedImage
+        let image: DerivedBody
         switch outcome {
         case .failure(let error) where error.code == .deadlineExceeded:
             return Derivation(result: .response(busy(context, code: "transform-timeout",
@@ -95,17 +98,19 @@ struct ImageDerivation {
         case .success(let derived):
             image = derived
         }
-        // A variant's bytes are validated like an origin's before they are stored.
-        do {
-            let info = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels, maxBytes: tier.maxObjectBytes))
-                .validate(image.bytes)
-            guard info.format.mimeType == image.format.mimeType, info.width == image.width, info.height == image.height else {
+        // A variant's bytes are validated like an origin's before they are stored (info is JSON written here).
+        if let width = image.width, let height = image.height {
+            do {
+                let info = try ImageValidator(configuration: .init(maxPixels: tier.maxPixels, maxBytes: tier.maxObjectBytes))
+                    .validate(image.bytes)
+                guard info.format.mimeType == image.mediaType, info.width == width, info.height == height else {
+                    return refuse(context, stored: stored, code: "variant-invalid",
+                                  detail: "the derived image is not the \(image.mediaType) \(width)×\(height) it should be")
+                }
+            } catch {
                 return refuse(context, stored: stored, code: "variant-invalid",
-                                     detail: "the derived image is not the \(image.format.rawValue) \(image.width)×\(image.height) it should be")
+                              detail: "the derived image failed validation: \(error.context)")
             }
-        } catch {
-            return refuse(context, stored: stored, code: "variant-invalid",
-                                 detail: "the derived image failed validation: \(error.context)")
         }
         return store(image, of: representation, sourceDigest: sourceDigest, sourceGeneration: sourceGeneration,
                      source: source, stored: stored, selection: selection, reason: reason, staleSource: staleSource,

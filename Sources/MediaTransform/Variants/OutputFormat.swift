@@ -73,6 +73,16 @@ public struct VariantSpec: Sendable, Hashable {
     public var qualities: [OutputFormat: Int]?
     /// AVIF encoder effort, 0 (fastest) to 9 (the tier's `variants.avifEffort`); not part of the key.
     public var avifEffort: Int = VariantDeclaration.defaultAVIFEffort
+    /// `true` for `?info=1` (``info``): the answer is the source's ``SourceInfo`` as JSON, not an image.
+    public var isInfo = false
+
+    /// `?info=1`: the source's ``SourceInfo``, its thumbnail decoded into a ``ThumbHash/maxSide`` box; keyed `info=1`
+    /// (``SourceInfo/version``).
+    public static var info: VariantSpec {
+        var spec = VariantSpec(width: ThumbHash.maxSide, height: ThumbHash.maxSide, quality: 100, format: .source)
+        spec.isInfo = true
+        return spec
+    }
 
     public init(width: Int, height: Int? = nil, fit: Fit = .inside, quality: Int, format: FormatChoice,
                 gravity: Gravity = .centre) {
@@ -86,11 +96,16 @@ public struct VariantSpec: Sendable, Hashable {
 
     /// The normalised parameters with the format rule, for cache keys: `w=144,fit=inside,fmt=source,q=80`,
     /// `w=288,h=288,fit=cover,fmt=webp,q=80`, `w=144,fit=inside,fmt=png` (no `q`: PNG is lossless).
-    public var keyText: String { text(format: format.keyText) }
+    public var keyText: String { isInfo ? Self.infoText : text(format: format.keyText) }
+
+    /// The key and audit `transform` text of ``info``: `info=1`.
+    public static var infoText: String { "info=\(SourceInfo.version)" }
 
     /// The normalised parameters once the output format is known, as audit records carry them
     /// (`transform`): `w=144,fit=inside,fmt=jpeg,q=80`.
-    public func normalised(format resolved: OutputFormat) -> String { text(format: resolved.rawValue) }
+    public func normalised(format resolved: OutputFormat) -> String {
+        isInfo ? Self.infoText : text(format: resolved.rawValue)
+    }
 
     /// The encoder quality for `format`: its entry in ``qualities``, else ``quality``.
     public func quality(for format: OutputFormat) -> Int { qualities?[format] ?? quality }

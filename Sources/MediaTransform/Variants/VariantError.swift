@@ -5,7 +5,7 @@
 /// parameter and lists the allowed values:
 /// - `w=145 is not allowed: w × dpr must be one of 72, 144, 288, 576, 1152`
 /// - `w=100&dpr=2 is not allowed: w × dpr must be one of 72, 144, 288, 576, 1152`
-/// - `foo=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v`
+/// - `foo=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v`
 /// - `w=144&w=288 is not allowed: w must appear at most once`
 /// - `h=144 is not allowed: a variant needs w, with w × dpr one of 72, 144, 288, 576, 1152`
 ///

@@ -22,7 +22,7 @@ struct VariantRules: Sendable {
 
     // MARK: Rule texts
 
-    /// `a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v`.
+    /// `a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v`.
     var parameterRule: String {
         let names = VariantParameter.allCases.map(\.rawValue) + passThroughNames.map { QueryItem.shown($0.utf8) }
         return "a parameter must be one of " + names.joined(separator: ", ")
@@ -41,6 +41,7 @@ struct VariantRules: Sendable {
     }
     static let fitRule = "fit must be inside or cover"
     static let gravityRule = "gravity must be centre, attention or entropy"
+    static let infoRule = "info must be 1"
     /// `profile must be one of android12, ios17` (or `no profile is declared`).
     var profileRule: String {
         let names = declaration.clientProfiles.keys.sorted()
@@ -95,6 +96,9 @@ struct VariantRules: Sendable {
         case .fmt:
             ok = item.value.map { requestableFormats.contains(String(decoding: $0, as: UTF8.self)) } ?? false
             rule = formatRule
+        case .info:
+            ok = item.value.map { Array($0) == Array("1".utf8) } ?? false
+            rule = VariantRules.infoRule
         }
         if !ok { throw VariantError(subject: item.shown, rule: rule) }
     }
@@ -138,6 +142,13 @@ struct VariantRules: Sendable {
     /// The spec of items that each passed ``checkValue(of:_:)``, after the checks between them.
     func spec(_ found: [VariantParameter: QueryItem], accept: String?, hints: ClientHints? = nil) throws(VariantError)
         -> (spec: VariantSpec, negotiated: Bool, hintFields: [String]) {
+        if found[.info] != nil {
+            guard found.count == 1 else {
+                throw VariantError(subject: VariantRules.subject(found, VariantParameter.allCases),
+                                   rule: "info=1 takes no other variant parameter: it describes the source")
+            }
+            return (.info, false, [])
+        }
         guard let wItem = found[.w], let w = QueryItem.positiveInteger(wItem.value) else {
             throw VariantError(subject: VariantRules.subject(found, VariantParameter.allCases),
                                rule: "a variant needs w, with w × dpr one of " + VariantRules.list(declaration.widths))

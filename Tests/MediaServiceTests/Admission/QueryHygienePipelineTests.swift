@@ -78,7 +78,7 @@ import Testing
         #expect(refused.status == 400)
         #expect(refused.fields[.contentType] == "application/problem+json")
         #expect(String(decoding: refused.body, as: UTF8.self).contains(
-            #""detail":"ref=home is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v""#))
+            #""detail":"ref=home is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v""#))
         let zero = await harness.get("/large/hubble-1000.jpg?w=0144")
         #expect(zero.status == 400)
         #expect(String(decoding: zero.body, as: UTF8.self).contains(

@@ -112,7 +112,7 @@ import Testing
         #expect(try harness.service.purge(.url("/receipts/r.jpg?fbclid=y")) == 2)
         #expect(try harness.service.purge(.url("/catalog/a.jpg?utm_source=x")) == 0)
         // What a request is refused, a purge is refused too.
-        #expect(throws: ServiceError(.invalidURL, "variant-not-allowed: ref=home is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v")) {
+        #expect(throws: ServiceError(.invalidURL, "variant-not-allowed: ref=home is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v")) {
             try harness.service.purge(.url("/catalog/a.jpg?utm_source=x&ref=home"))
         }
         #expect(await harness.get("/catalog/a.jpg?utm_source=x&ref=home").status == 400)

@@ -60,7 +60,7 @@ import Testing
     }
 
     @Test func unknownParameters() {
-        let rule = "a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v"
+        let rule = "a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v"
         #expect(F.outcome("w=144&foo=1") == "error: foo=1 is not allowed: \(rule)")
         #expect(F.outcome("foo") == "error: foo is not allowed: \(rule)")
         #expect(F.outcome("=144") == "error: =144 is not allowed: \(rule)")
@@ -68,8 +68,8 @@ import Testing
         #expect(F.outcome("%77=144") == "error: %77=144 is not allowed: \(rule)")
         #expect(F.outcome("width=144") == "error: width=144 is not allowed: \(rule)")
         #expect(F.outcome("w=144", passThrough: []) == "w=144,fit=inside,fmt=source,q=80")
-        #expect(F.outcome("v=3", passThrough: []) == "error: v=3 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile")
-        #expect(F.outcome("x=1", passThrough: ["v", "token", "v", "w"]) == "error: x=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v, token")
+        #expect(F.outcome("v=3", passThrough: []) == "error: v=3 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info")
+        #expect(F.outcome("x=1", passThrough: ["v", "token", "v", "w"]) == "error: x=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v, token")
     }
 
     @Test func repeatedParameters() {
@@ -130,9 +130,9 @@ import Testing
     }
 
     @Test func firstProblemInQueryOrder() {
-        #expect(F.outcome("foo=1&w=145") == "error: foo=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v")
+        #expect(F.outcome("foo=1&w=145") == "error: foo=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v")
         // w=145 is well-formed; whether it is declared is checked once every item is read.
-        #expect(F.outcome("w=145&foo=1") == "error: foo=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v")
+        #expect(F.outcome("w=145&foo=1") == "error: foo=1 is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v")
         #expect(F.outcome("q=0&fit=fill&w=144") == "error: q=0 is not allowed: q must be an integer from 1 to 100")
         #expect(F.outcome("fit=fill&q=0&w=144") == "error: fit=fill is not allowed: fit must be inside or cover")
         #expect(F.outcome("w=145&h=100") == "error: w=145 is not allowed: \(Self.widthRule)")
@@ -162,6 +162,6 @@ import Testing
         let escapes = "fit=" + String(repeating: "\n", count: 20)
         #expect(F.outcome("w=144&" + escapes) == "error: fit=" + String(repeating: "%0A", count: 12) + "… is not allowed: fit must be inside or cover")
         #expect(F.outcome("w=144", passThrough: ["v\n"]) == "w=144,fit=inside,fmt=source,q=80")
-        #expect(F.outcome("x", passThrough: ["v\n"]) == "error: x is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, v%0A")
+        #expect(F.outcome("x", passThrough: ["v\n"]) == "error: x is not allowed: a parameter must be one of w, h, fit, dpr, q, fmt, gravity, profile, info, v%0A")
     }
 }
