@@ -63,14 +63,21 @@ static inline int mediactl_vips_heifload_header(const void *buf, size_t len, Vip
 /// 8.14 also converts a source with no profile (through an assumed sRGB and Lab), which moves
 /// saturated colours (255,0,0 became 248,26,16); embedded profiles are converted afterwards with
 /// `mediactl_vips_icc_to_srgb`. CMYK is converted to sRGB by thumbnail itself.
+/// `all_pages`: every frame, as one strip of pages (`n=-1`; `height` bounds each page and `page-height` is set),
+/// else the first only.
 static inline int mediactl_vips_thumbnail_buffer(const void *buf, size_t len, VipsImage **out,
-                                                 int width, int height, VipsInteresting crop) {
+                                                 int width, int height, VipsInteresting crop, int all_pages) {
     return vips_thumbnail_buffer((void *)buf, len, out, width,
         "height", height,
         "size", VIPS_SIZE_DOWN,
         "crop", crop,
-        "option_string", "fail_on=error",
+        "option_string", all_pages ? "fail_on=error,n=-1" : "fail_on=error",
         NULL);
+}
+
+/// GIF (cgif, palettised with libimagequant), every page of a strip a frame with the image's `delay` and `loop`.
+static inline int mediactl_vips_gifsave_buffer(VipsImage *in, void **buf, size_t *len) {
+    return vips_gifsave_buffer(in, buf, len, "strip", TRUE, NULL);
 }
 
 // MARK: - Pixel operations

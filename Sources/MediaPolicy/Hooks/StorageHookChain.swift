@@ -104,10 +104,12 @@ public struct StorageHookChain: Sendable {
     }
 
     /// Whether `format` is a derived image's, in a format the tier's `variants` declare (`image/jxl` need not be in
-    /// `contentTypes`, which lists what origins may send), or a derived `?info=1` answer's (`application/json`).
+    /// `contentTypes`, which lists what origins may send), a derived `?info=1` answer's (`application/json`), or an
+    /// animation's GIF on a tier with `animation`.
     static func isDeclaredVariantFormat(_ format: String, _ proposal: StorageProposal) -> Bool {
         guard proposal.sourceStorage != nil, let variants = proposal.tier.variants else { return false }
-        return format == "application/json" || variants.formats.contains { "image/" + $0 == format }
+        return format == "application/json" || (format == "image/gif" && proposal.tier.animation != nil)
+            || variants.formats.contains { "image/" + $0 == format }
     }
 
     private func runHook(_ hook: any StorageHook, _ proposal: StorageProposal, _ state: inout Progress) {

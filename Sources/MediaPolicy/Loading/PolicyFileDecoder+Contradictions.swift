@@ -21,6 +21,11 @@ extension PolicyFileDecoder {
                    allowed: "credentials \"bearer-required\" or \"forward\" with partition \"credential\", signedURLs (the subject is the partition), or partition \"none\"")
         }
         checkSigningContradictions(tier, at: path)
+        if tier.animation != nil, tier.variants == nil {
+            report(.contradiction, at("animation"), value: keys["animation"],
+                   problem: "animation budgets derived images, but the tier has no variants",
+                   allowed: "animation together with variants, or no animation")
+        }
         if tier.cache == .private, tier.partition == .none {
             report(.contradiction, at("cache"), value: .string("private"),
                    problem: "\"private\" is a per-user cache, but partition is \"none\": it would be shared between users",

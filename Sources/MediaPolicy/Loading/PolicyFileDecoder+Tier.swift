@@ -110,6 +110,9 @@ extension PolicyFileDecoder {
         if let value = keys["variants"] {
             tier.variants = variants(value, at: at("variants"))
         }
+        if let value = keys["animation"] {
+            tier.animation = animation(value, at: at("animation"))
+        }
         if let value = keys["metadata"], let metadata = choice(value, at: at("metadata"), as: Tier.MetadataPolicy.self) {
             tier.metadata = metadata
         }

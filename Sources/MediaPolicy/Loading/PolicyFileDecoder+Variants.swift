@@ -59,6 +59,24 @@ extension PolicyFileDecoder {
         return errors.count == before ? variants : nil
     }
 
+    /// Decodes a tier's `animation` object (docs/variants.md "Animation"); `nil` when a key had a problem.
+    mutating func animation(_ value: JSONValue, at path: String) -> Tier.Animation? {
+        let before = errors.count
+        let allowed = "an object with keys " + PolicyFormat.animationKeys.joined(separator: ", ")
+        guard let keys = object(value, at: path, known: PolicyFormat.animationKeys, allowed: allowed) else { return nil }
+        var animation = Tier.Animation()
+        if let member = keys["maxFrames"], let number = integer(member, at: "\(path).maxFrames",
+                                                                range: 2...Tier.Animation.maximumFrames, unit: "frames") {
+            animation.maxFrames = number
+        }
+        if let member = keys["maxPixels"], let number = integer(member, at: "\(path).maxPixels",
+                                                                range: 1...Tier.Animation.maximumPixels,
+                                                                unit: "source pixels: width × height × frames") {
+            animation.maxPixels = number
+        }
+        return errors.count == before ? animation : nil
+    }
+
     static let sizesAllowed = "a non-empty array of at most \(PolicyFormat.maximumVariantSizes) distinct integers from 1 to \(Tier.Variants.maximumDimension) (pixels), ascending"
     static let formatsAllowed = "a non-empty array of distinct " + Tier.Variants.formatNames.joined(separator: ", ")
 

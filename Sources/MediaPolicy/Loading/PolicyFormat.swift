@@ -4,7 +4,7 @@ public enum PolicyFormat {
     public static let topLevelKeys = ["$schema", "routes", "tiers"]
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
-        "cache", "contentTypes", "cors", "credentials", "defaultTTL", "diskBytes", "downstreamCacheControl", "errorTTL",
+        "animation", "cache", "contentTypes", "cors", "credentials", "defaultTTL", "diskBytes", "downstreamCacheControl", "errorTTL",
         "forwardInterim", "forwardRequestHeaders", "heuristic", "ignoredQueryParameters", "maxObjectBytes", "maxPixels",
         "maxTTL", "memoryBytes",
         "metadata", "originTimeout", "partition", "passQueryParameters", "serveStaleOnError", "setCookie",
@@ -15,6 +15,8 @@ public enum PolicyFormat {
     /// Keys of a tier's `variants` object, sorted.
     public static let variantKeys = ["avifEffort", "clientHints", "clientProfiles", "formats", "heights", "maxAVIFWidth", "maxDpr", "maxOutputPixels", "quality",
                                      "widths"]
+    /// Keys of a tier's `animation` object.
+    public static let animationKeys = ["maxFrames", "maxPixels"]
     /// Keys a `variants` object must have.
     public static let requiredVariantKeys = ["formats", "widths"]
     /// Largest `variants.maxDpr`: 4.

@@ -65,6 +65,26 @@ extension Tier {
         }
     }
 
+    /// Animated derived images (policy key `animation`, docs/variants.md "Animation"): an animated GIF or WebP source
+    /// within this budget keeps its frames in a `fit=inside` variant (animated WebP, or GIF); without the key, or
+    /// above the budget, a variant is the first frame.
+    public struct Animation: Sendable, Hashable {
+        /// Most frames kept, 2–10,000. Default: 120.
+        public var maxFrames: Int
+        /// Most source pixels decoded for one variant: width × height × frames, 1–1,000,000,000. Default: 50,000,000.
+        public var maxPixels: Int
+
+        public static let defaultMaxFrames = 120
+        public static let defaultMaxPixels = 50_000_000
+        public static let maximumFrames = 10_000
+        public static let maximumPixels = 1_000_000_000
+
+        public init(maxFrames: Int = defaultMaxFrames, maxPixels: Int = defaultMaxPixels) {
+            self.maxFrames = maxFrames
+            self.maxPixels = maxPixels
+        }
+    }
+
     /// What a tier does with image metadata in the originals it serves and stores (policy key `metadata`).
     public enum MetadataPolicy: String, Sendable, Hashable, CaseIterable {
         /// Originals are served as the origin sent them. The default.

@@ -63,6 +63,9 @@ public struct Tier: Sendable, Hashable {
     public var serveStaleOnError: Int
     /// Derived images the tier allows (``Variants``), or `nil`: the query passes to the origin. Default: `nil`.
     public var variants: Variants?
+    /// Animated variants (policy key `animation`): the frame and pixel budget within which an animated source keeps
+    /// its frames; `nil`: variants are the first frame. Only with ``variants``. Default: `nil`.
+    public var animation: Animation? = nil
     /// Metadata in served and stored originals. Default: ``MetadataPolicy/keep``.
     public var metadata: MetadataPolicy
     /// The targeted cache-control fields honoured, in order (RFC 9213), or `nil` for the role's default

@@ -61,7 +61,7 @@ final class TierRuntime: Sendable {
         let diskBudget = limits(tier.diskBytes)
         let diskCount = max(1, tier.diskBytes / Self.fileBlockBytes)
         let index = responseIndex, derived = derivedIndex
-        variantDeclaration = tier.variants.map(TierRuntime.declaration)
+        variantDeclaration = tier.variants.map { TierRuntime.declaration($0, animation: tier.animation) }
         // A hot copy may take a quarter of the hot budget (11 MiB of the default 64 MiB tier), not a tenth: a large
         // image read from its file is then kept once and every hit shares that one buffer (hardening item 3), where
         // each hit used to read and verify its own copy and a slow reader held it for its whole write.
@@ -109,7 +109,7 @@ final class TierRuntime: Sendable {
         responseIndex = other.responseIndex
         derivedIndex = other.derivedIndex
         transformTimes = other.transformTimes
-        variantDeclaration = tier.variants.map(TierRuntime.declaration)
+        variantDeclaration = tier.variants.map { TierRuntime.declaration($0, animation: tier.animation) }
     }
 
     /// Whether a runtime of `old` can serve `new` on the same stores: the stores' layout and budgets
@@ -235,7 +235,7 @@ final class TierRuntime: Sendable {
     }
 
     /// A policy's `variants` as MediaTransform validates requests against it.
-    static func declaration(_ variants: Tier.Variants) -> VariantDeclaration {
+    static func declaration(_ variants: Tier.Variants, animation: Tier.Animation? = nil) -> VariantDeclaration {
         VariantDeclaration(widths: variants.widths, heights: variants.heights,
                            formats: variants.formats.compactMap(OutputFormat.init(rawValue:)), maxDpr: variants.maxDpr,
                            quality: variants.quality, maxOutputPixels: variants.outputPixelCap,
@@ -246,6 +246,7 @@ final class TierRuntime: Sendable {
                                    OutputFormat(rawValue: name).map { ($0, value) }
                                })
                            },
-                           avifEffort: variants.avifEffort)
+                           avifEffort: variants.avifEffort,
+                           animation: animation.map { AnimationBudget(maxFrames: $0.maxFrames, maxPixels: $0.maxPixels) })
     }
 }

@@ -23,10 +23,11 @@ struct DerivedBody: Sendable {
         self.sourceFrames = sourceFrames
     }
 
-    /// `image`, made for `spec`.
+    /// `image`, made for `spec`; an animation's transform ends in `,animated`.
     init(_ image: DerivedImage, spec: VariantSpec) {
         self.init(bytes: image.bytes, mediaType: image.format.mimeType, width: image.width, height: image.height,
-                  transform: spec.normalised(format: image.format), sourceFrames: image.sourceFrames)
+                  transform: spec.normalised(format: image.format) + (image.frames > 1 ? ",animated" : ""),
+                  sourceFrames: image.sourceFrames)
     }
 
     /// `info` as its JSON answer.

@@ -13,9 +13,13 @@ public struct DerivedImage: Sendable, Hashable {
     public var sourceHasAlpha: Bool
     /// The source's frames (`n-pages`): above 1, an animated source of which only the first frame was written.
     public var sourceFrames: Int = 1
+    /// The frames written: above 1 for an animation (``width`` × ``height`` is then each frame's size).
+    public var frames: Int = 1
 
-    public init(bytes: [UInt8], format: OutputFormat, width: Int, height: Int, sourceHasAlpha: Bool, sourceFrames: Int = 1) {
+    public init(bytes: [UInt8], format: OutputFormat, width: Int, height: Int, sourceHasAlpha: Bool, sourceFrames: Int = 1,
+                frames: Int = 1) {
         self.sourceFrames = sourceFrames
+        self.frames = frames
         self.bytes = bytes
         self.format = format
         self.width = width

@@ -7,7 +7,8 @@ public enum ImageTransformer {
     /// The source is refused before any pixel is decoded when it is not one of those formats (by its
     /// magic bytes and libvips' loader) or its header declares more than `limits.maxSourcePixels`;
     /// it is then decoded straight to the output size (JPEG shrink-on-load), upright (EXIF
-    /// orientation applied), first frame only, never upscaled, in sRGB, with every metadata field
+    /// orientation applied), first frame only (every frame of an animation within `spec.animation`,
+    /// ``AnimationStep``), never upscaled, in sRGB, with every metadata field
     /// removed.
     ///
     /// - Parameters:
@@ -43,6 +44,10 @@ public enum ImageTransformer {
         guard let bytes = context.encoded, let format = context.outputFormat, let image = context.image,
               let header = context.header else {
             throw TransformError(.encodeFailed, "the pipeline ended without an encoded image")
+        }
+        if context.animate {
+            return DerivedImage(bytes: bytes, format: format, width: image.width, height: image.pageHeight,
+                                sourceHasAlpha: header.hasAlpha, frames: image.height / max(1, image.pageHeight))
         }
         return DerivedImage(
             bytes: bytes, format: format, width: image.width, height: image.height,

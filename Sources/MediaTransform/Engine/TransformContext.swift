@@ -15,8 +15,11 @@ final class TransformContext {
     /// Whether the source is CMYK (which ``ScaleOnLoadStep`` converts to sRGB itself, leaving the
     /// CMYK profile attached) (``SourceLimitStep``).
     var sourceIsCMYK = false
-    /// The format the output is written in (``FormatStep``).
+    /// The format the output is written in (``FormatStep``, ``AnimationStep``).
     var outputFormat: OutputFormat?
+    /// Whether every frame is kept (``AnimationStep``): decoded as one strip of pages (`page-height`), written
+    /// animated.
+    var animate = false
     /// The current image: scaled (``ScaleOnLoadStep``), then decoded into memory and converted by
     /// the steps after it. Replacing it releases the one before.
     var image: VipsImageHandle?

@@ -10,6 +10,7 @@ struct TransformPipeline: Sendable {
         SniffStep(),
         SourceLimitStep(),
         FormatStep(),
+        AnimationStep(),
         ScaleOnLoadStep(),
         DecodeStep(),
         ColourStep(),

@@ -36,6 +36,8 @@ final class VipsImageHandle {
     var bandFormat: VipsBandFormat { vips_image_get_format(pointer) }
     /// `n-pages` (1 when absent).
     var pages: Int { Int(vips_image_get_n_pages(pointer)) }
+    /// The height of one page of a strip (`page-height`), or the whole height.
+    var pageHeight: Int { Int(vips_image_get_page_height(pointer)) }
 
     /// The names of every field, built-in (`width`, `bands`…) and metadata (`exif-data`…).
     var fieldNames: [String] {

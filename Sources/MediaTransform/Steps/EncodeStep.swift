@@ -2,10 +2,11 @@ import CVips
 
 /// Writes the image in the output format, each saver also asked to strip metadata:
 /// - JPEG: `Q` = quality, optimised Huffman tables, baseline (not progressive).
-/// - WebP: lossy, `Q` = quality; then its EXIF, XMP and ICC chunks removed (``WebPContainer``:
+/// - WebP: lossy, `Q` = quality (animated when the image is a strip of pages); then its EXIF, XMP and ICC chunks removed (``WebPContainer``:
 ///   libvips 8.14.1's webpsave writes them whatever `strip` says).
 /// - AVIF: heifsave with AV1, `Q` = quality, effort ``VariantSpec/avifEffort``.
 /// - PNG: zlib compression ``pngCompression``, not interlaced, not palettised (quality unused).
+/// - GIF (animations only, ``AnimationStep``): cgif, palettised by libimagequant (quality unused).
 /// - JPEG XL: lossy, `Q` = quality, effort ``jxlEffort``; a bare codestream (no container, so no metadata boxes).
 ///
 /// Sets `context.encoded`. Throws `encode-failed`.
@@ -34,6 +35,7 @@ struct EncodeStep: TransformStep {
                                                   Int32(min(9, max(0, context.spec.avifEffort))))
         case .png: mediactl_vips_pngsave_buffer(image.pointer, &buffer, &length, Int32(Self.pngCompression))
         case .jxl: mediactl_vips_jxlsave_buffer(image.pointer, &buffer, &length, quality, Int32(Self.jxlEffort))
+        case .gif: mediactl_vips_gifsave_buffer(image.pointer, &buffer, &length)
         }
         guard result == 0, let buffer, length > 0 else {
             throw TransformError.vips(.encodeFailed, "\(name) \(format.rawValue)")

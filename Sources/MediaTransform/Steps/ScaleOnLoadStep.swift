@@ -4,7 +4,8 @@ import CVips
 /// decodes (JPEG DCT scaling, WebP scaled decode), never upscales, applies EXIF orientation, takes
 /// the first frame or page only, refuses truncated or corrupt data (`fail_on=error`, at decode), and
 /// converts CMYK to sRGB (other embedded profiles are ``ColourStep``'s). `cover` crops around the
-/// centre, or where `gravity` says (libvips' `attention` or `entropy` smart crop).
+/// centre, or where `gravity` says (libvips' `attention` or `entropy` smart crop). With `context.animate`, every
+/// frame is loaded, as a strip of pages each scaled into the box (`page-height`).
 /// The image made is lazy: its pixels are decoded by ``DecodeStep``.
 ///
 /// Replaces `context.image`. Throws `invalid-spec`, `over-pixel-limit` (the box) or `undecodable`.
@@ -29,7 +30,7 @@ struct ScaleOnLoadStep: TransformStep {
         context.image = try VipsImageHandle.make(.undecodable, name) { out in
             mediactl_vips_thumbnail_buffer(
                 base, count, out, Int32(box.width), Int32(box.height),
-                box.crop ? Self.interesting(box.gravity) : VIPS_INTERESTING_NONE)
+                box.crop ? Self.interesting(box.gravity) : VIPS_INTERESTING_NONE, context.animate ? 1 : 0)
         }
     }
 }

@@ -6,6 +6,8 @@ import CVips
 /// Savers are also asked to strip, but not every one does (libvips 8.14.1's webpsave writes EXIF,
 /// XMP and ICC chunks whatever its `strip` says), so this step is what makes the output clean.
 ///
+/// An animation keeps only ``animationFields``: the frames' delays, the loop count and the page height.
+///
 /// Replaces `context.image` with a copy (the pixels are shared). Throws `encode-failed`.
 struct StripStep: TransformStep {
     var name: String { "strip" }
@@ -17,12 +19,15 @@ struct StripStep: TransformStep {
         "sizeof-image", "foreign-buffer",
     ]
 
+    /// What an animation keeps (timing and the strip's page height, nothing about the source or its maker).
+    static let animationFields: Set<String> = ["page-height", "delay", "loop"]
+
     func run(_ context: TransformContext) throws(TransformError) {
         let image = try context.currentImage(for: name)
         let copy = try VipsImageHandle.make(.encodeFailed, name) { out in
             mediactl_vips_copy(image.pointer, out)
         }
-        for field in Self.metadataFields(of: copy) {
+        for field in Self.metadataFields(of: copy) where !(context.animate && Self.animationFields.contains(field)) {
             vips_image_remove(copy.pointer, field)
         }
         context.image = copy

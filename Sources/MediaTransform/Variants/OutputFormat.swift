@@ -1,6 +1,9 @@
 /// An image format a variant can be written in (the values of a tier's `variants.formats`).
+///
+/// `gif` is never declared: it is written only for an animated GIF source, or an animated source for a client that
+/// accepts none of WebP, AVIF and JPEG XL, on a tier with `animation` (``AnimationBudget``).
 public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable {
-    case jpeg, webp, avif, png, jxl
+    case jpeg, webp, avif, png, jxl, gif
 
     /// The media type sent as `Content-Type`.
     public var mimeType: String {
@@ -10,6 +13,7 @@ public enum OutputFormat: String, Sendable, Hashable, CaseIterable, Codable {
         case .avif: "image/avif"
         case .png: "image/png"
         case .jxl: "image/jxl"
+        case .gif: "image/gif"
         }
     }
 }
@@ -75,6 +79,9 @@ public struct VariantSpec: Sendable, Hashable {
     public var avifEffort: Int = VariantDeclaration.defaultAVIFEffort
     /// `true` for `?info=1` (``info``): the answer is the source's ``SourceInfo`` as JSON, not an image.
     public var isInfo = false
+    /// The tier's animation budget: an animated source within it keeps its frames (`fit=inside` only); keyed as
+    /// `,anim`, so a tier that starts or stops keeping frames never serves the other kind; `nil`: a still.
+    public var animation: AnimationBudget?
 
     /// `?info=1`: the source's ``SourceInfo``, its thumbnail decoded into a ``ThumbHash/maxSide`` box; keyed `info=1`
     /// (``SourceInfo/version``).
@@ -96,7 +103,10 @@ public struct VariantSpec: Sendable, Hashable {
 
     /// The normalised parameters with the format rule, for cache keys: `w=144,fit=inside,fmt=source,q=80`,
     /// `w=288,h=288,fit=cover,fmt=webp,q=80`, `w=144,fit=inside,fmt=png` (no `q`: PNG is lossless).
-    public var keyText: String { isInfo ? Self.infoText : text(format: format.keyText) }
+    public var keyText: String {
+        if isInfo { return Self.infoText }
+        return text(format: format.keyText) + (animation != nil && fit == .inside ? ",anim" : "")
+    }
 
     /// The key and audit `transform` text of ``info``: `info=1`.
     public static var infoText: String { "info=\(SourceInfo.version)" }
@@ -120,7 +130,7 @@ public struct VariantSpec: Sendable, Hashable {
             .joined(separator: "/") + "/other\(quality)"
     }
 
-    /// `q` is left out for PNG, which is lossless: every `q` gives the same bytes, so one key. `gravity` only when
+    /// `q` is left out for PNG, which is lossless, and GIF (palettised, no quality setting): every `q` gives the same bytes, so one key. `gravity` only when
     /// not `centre` (the default), so a `cover` crop's key is what it was before `gravity` existed.
     private func text(format: String) -> String {
         var out = "w=\(width)"
@@ -128,7 +138,9 @@ public struct VariantSpec: Sendable, Hashable {
         out += ",fit=\(fit.rawValue)"
         if gravity != .centre { out += ",gravity=\(gravity.rawValue)" }
         out += ",fmt=\(format)"
-        if format != OutputFormat.png.rawValue { out += ",q=" + qualityText(format: format) }
+        if format != OutputFormat.png.rawValue && format != OutputFormat.gif.rawValue {
+            out += ",q=" + qualityText(format: format)
+        }
         return out
     }
 }

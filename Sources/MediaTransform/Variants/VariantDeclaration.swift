@@ -37,6 +37,8 @@ public struct VariantDeclaration: Sendable, Hashable {
     /// Native apps' format preferences by profile name (`profile=NAME`): the first listed format this
     /// declaration's ``formats`` hold (and that can be encoded at the width) is served.
     public var clientProfiles: [String: [OutputFormat]]
+    /// The tier's `animation`: animated sources within it keep their frames; `nil`: every variant is a still.
+    public var animation: AnimationBudget?
 
     /// The default ``avifEffort``: 2.
     public static let defaultAVIFEffort = 2
@@ -49,7 +51,9 @@ public struct VariantDeclaration: Sendable, Hashable {
     public init(widths: [Int], heights: [Int]? = nil, formats: [OutputFormat], maxDpr: Int = 1, quality: Int = 80,
                 maxOutputPixels: Int? = nil, maxAVIFWidth: Int = VariantDeclaration.defaultMaxAVIFWidth,
                 clientHints: Bool = false, clientProfiles: [String: [OutputFormat]] = [:],
-                qualities: [OutputFormat: Int]? = nil, avifEffort: Int = VariantDeclaration.defaultAVIFEffort) {
+                qualities: [OutputFormat: Int]? = nil, avifEffort: Int = VariantDeclaration.defaultAVIFEffort,
+                animation: AnimationBudget? = nil) {
+        self.animation = animation
         self.qualities = qualities
         self.avifEffort = avifEffort
         self.clientHints = clientHints

@@ -237,6 +237,7 @@ struct VariantRules: Sendable {
                                gravity: gravity ?? .centre)
         spec.qualities = qualities
         spec.avifEffort = declaration.avifEffort
+        spec.animation = declaration.animation
         return (spec, negotiated, hintFields)
     }
 }
