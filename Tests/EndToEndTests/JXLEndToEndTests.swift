@@ -35,10 +35,13 @@ import Testing
         #expect(Array(explicit.body.prefix(2)) == [0xFF, 0x0A])
         #expect(try world.get("/large/hubble-1000.jpg?w=144&fmt=jxl").header("Cache-Status")?.hasPrefix("mediactl; hit") == true)
         let chromium = "image/jxl,image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
-        let negotiated = try world.get("/large/hubble-1000.jpg?w=288&fmt=auto", headers: [("Accept", chromium)])
+        // From 576 px JPEG XL has the fewest bytes at equal quality (FormatRanking); below, AVIF.
+        let negotiated = try world.get("/large/hubble-1000.jpg?w=576&fmt=auto", headers: [("Accept", chromium)])
         #expect(negotiated.header("Content-Type") == "image/jxl")
         #expect(negotiated.header("Vary") == "Accept")
-        let webp = try world.get("/large/hubble-1000.jpg?w=288&fmt=auto", headers: [("Accept", "image/webp,*/*")])
+        let avif = try world.get("/large/hubble-1000.jpg?w=288&fmt=auto", headers: [("Accept", chromium)])
+        #expect(avif.header("Content-Type") == "image/avif")
+        let webp = try world.get("/large/hubble-1000.jpg?w=576&fmt=auto", headers: [("Accept", "image/webp,*/*")])
         #expect(webp.header("Content-Type") == "image/webp")
         // The avatar tier does not declare jxl.
         let refused = try world.get("/avatars/u1001.jpg?w=72&fmt=jxl")
@@ -46,14 +49,15 @@ import Testing
         #expect(refused.problemDetail == "fmt=jxl is not allowed: fmt must be one of jpeg, webp, avif, png, auto")
         #expect(world.stop() == 0)
         let stores = world.auditRecords.filter { $0.event == "store" && $0.transform != nil }.compactMap(\.transform)
-        #expect(stores == ["w=144,fit=inside,fmt=jxl,q=80", "w=288,fit=inside,fmt=jxl,q=80", "w=288,fit=inside,fmt=webp,q=80"])
+        #expect(stores == ["w=144,fit=inside,fmt=jxl,q=80", "w=576,fit=inside,fmt=jxl,q=80", "w=288,fit=inside,fmt=avif,q=70",
+                           "w=576,fit=inside,fmt=webp,q=85"])
         let (result, report) = try world.audit()
         #expect(result.exitCode == 0, "\(result.stdout)\(result.stderr)")
         #expect(report?.clean == true)
     }
 
-    /// The issue's browser check for JPEG XL: Chromium's own `Accept` makes `fmt=auto` choose JPEG XL (the stored
-    /// variant's `transform` says `fmt=jxl`), and the image decodes at the asked width.
+    /// The issue's browser check for JPEG XL: Chromium's own `Accept` makes `fmt=auto` choose JPEG XL at 576 px (the
+    /// stored variant's `transform` says `fmt=jxl`), and the image decodes at the asked width.
     @Test(.enabled(if: HeadlessChromium.isAvailable, "chromium is not installed: scripts/test installs it"))
     func chromiumReceivesAndDecodesJPEGXL() throws {
         let world = try world()
@@ -61,7 +65,7 @@ import Testing
         let page = world.root.appendingPathComponent("jxl.html")
         try """
         <!doctype html><html><body>
-        <img id="photo" src="http://127.0.0.1:\(world.port)/large/hubble-1000.jpg?w=288&fmt=auto">
+        <img id="photo" src="http://127.0.0.1:\(world.port)/large/hubble-1000.jpg?w=576&fmt=auto">
         <pre id="result"></pre>
         <script>
         window.addEventListener("load", () => {
@@ -73,9 +77,9 @@ import Testing
         let run = try HeadlessChromium.run(["--force-device-scale-factor=1", "--enable-logging=stderr", "--v=0",
                                             "--virtual-time-budget=10000", "--dump-dom", page.absoluteString], timeoutSeconds: 30)
         #expect(run.exitCode == 0 && !run.timedOut, "exit \(run.exitCode)")
-        #expect(run.stdout.contains("<pre id=\"result\">true 288x251</pre>"), "\(run.stdout)")
+        #expect(run.stdout.contains("<pre id=\"result\">true 576x502</pre>"), "\(run.stdout)")
         #expect(world.stop() == 0)
         let stores = world.auditRecords.filter { $0.event == "store" && $0.transform != nil }.compactMap(\.transform)
-        #expect(stores == ["w=288,fit=inside,fmt=jxl,q=80"])
+        #expect(stores == ["w=576,fit=inside,fmt=jxl,q=80"])
     }
 }

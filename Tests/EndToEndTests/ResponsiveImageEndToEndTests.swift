@@ -14,9 +14,9 @@ import Testing
     static func policy(originBase: String) throws -> String {
         let text = try ServeEnvironment.repositoryDefaultPolicy(originBase: originBase)
         guard let avatar = text.range(of: #""avatar":"#),
-              let variants = text.range(of: #""maxDpr": 3, "quality": 80 }"#, range: avatar.upperBound..<text.endIndex)
+              let variants = text.range(of: #""jxl": 80 } }"#, range: avatar.upperBound..<text.endIndex)
         else { throw HeadlessChromium.Failure("Policies/default.json changed shape") }
-        return text.replacingCharacters(in: variants, with: #""maxDpr": 3, "quality": 80, "clientHints": true }"#)
+        return text.replacingCharacters(in: variants, with: #""jxl": 80 }, "clientHints": true }"#)
             .replacingOccurrences(of: #""routes": ["#, with: """
                 "routes": [
                     { "name": "hinted", "mount": "/hinted/", "origin": "\(originBase)/large/", "tier": "avatar" },

@@ -3,7 +3,8 @@ import Testing
 
 @Suite struct DefaultPolicyTests {
     static let variants = Tier.Variants(widths: [72, 144, 288, 576, 1152], formats: ["jpeg", "webp", "avif", "png"],
-                                        maxDpr: 3, quality: 80)
+                                        maxDpr: 3, quality: 80,
+                                        qualities: ["jpeg": 80, "webp": 85, "avif": 70, "jxl": 80])
 
     func loadDefault() throws -> PolicySet {
         try PolicyLoader().load(directory: PolicyFixture.repositoryRoot + "/Policies")

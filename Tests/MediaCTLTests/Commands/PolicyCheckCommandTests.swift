@@ -8,7 +8,7 @@ import Testing
 @Suite struct PolicyCheckCommandTests {
     static let repositoryPolicies = ServiceStateHarness.repository.appendingPathComponent("Policies").path
 
-    static let variants = "widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality 80, maxOutputPixels 1327104, maxAVIFWidth 576"
+    static let variants = "widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality jpeg 80 webp 85 avif 70 jxl 80, maxOutputPixels 1327104, maxAVIFWidth 576"
 
     @Test func avifNoteNamesTheTiersThatFallBack() throws {
         let policies = try PolicyLoader().load(directory: Self.repositoryPolicies)

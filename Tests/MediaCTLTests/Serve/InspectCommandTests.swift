@@ -15,7 +15,7 @@ import Testing
     /// `served` is the `served widths:` line's text for the source's width.
     static func variantLines(served: String) -> String {
         """
-        variants:         widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality 80, maxOutputPixels 1327104, maxAVIFWidth 576
+        variants:         widths 72 144 288 576 1152, formats jpeg webp avif png, maxDpr 3, quality jpeg 80 webp 85 avif 70 jxl 80, maxOutputPixels 1327104, maxAVIFWidth 576
                           ?w=N[&h=N][&fit=inside|cover[&gravity=centre|attention|entropy]][&dpr=N][&q=N][&fmt=jpeg|webp|avif|png|auto]; \(VipsRuntime.canSaveAVIF ? "AVIF available" : "AVIF unavailable here: avif falls back to webp")
         served widths:    \(served)
 

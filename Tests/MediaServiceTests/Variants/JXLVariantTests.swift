@@ -6,15 +6,15 @@ import MediaTestSupport
 @testable import MediaTransform
 import Testing
 
-/// JPEG XL variants (docs/variants.md): `fmt=jxl` on a tier that declares it, negotiated from `Accept` before AVIF
-/// and WebP, validated like an origin's image, stored and audited; metadata stripped (a bare codestream has no
+/// JPEG XL variants (docs/variants.md): `fmt=jxl` on a tier that declares it, negotiated from `Accept` in the calibrated
+/// order (after AVIF up to 288 px, first from 576 px), validated like an origin's image, stored and audited; metadata stripped (a bare codestream has no
 /// boxes to carry any).
 @Suite struct JXLVariantTests {
     static let policy = """
     { "tiers": {
         "public": { "storage": "disk", "maxTTL": 31536000, "metadata": "strip",
-                    "variants": { "widths": [72, 144, 288], "formats": ["jpeg", "webp", "avif", "jxl"], "maxDpr": 2 } },
-        "plain":  { "storage": "memory", "variants": { "widths": [144], "formats": ["jpeg", "webp"] } } },
+                    "variants": { "widths": [72, 144, 288, 576], "formats": ["jpeg", "webp", "avif", "jxl"], "maxDpr": 2 } },
+        "plain":  { "storage": "memory", "variants": { "widths": [144, 576], "formats": ["jpeg", "webp"] } } },
       "routes": [
         { "name": "uploads", "mount": "/uploads/", "origin": "http://origin.test/uploads/", "tier": "public" },
         { "name": "plain", "mount": "/plain/", "origin": "http://origin.test/uploads/", "tier": "plain" } ] }
@@ -54,23 +54,26 @@ import Testing
         #expect(stored.map { $0.transform?.rawValue } == ["w=144,fit=inside,fmt=jxl,q=80"])
     }
 
-    @Test func autoPrefersJxlWhereAcceptNamesIt() async throws {
+    @Test func autoServesJxlWhereItRanksFirstAndAcceptNamesIt() async throws {
         let harness = try Self.harness()
         defer { Task { await harness.close() } }
-        let cases: [(accept: String, type: String)] = [
-            (Self.chromiumAccept, "image/jxl"),
-            ("image/avif,image/webp,*/*", "image/avif"),
-            ("image/jxl;q=0,image/webp", "image/webp"),
-            ("image/*,*/*;q=0.8", "image/jpeg"),
+        let cases: [(query: String, accept: String, type: String)] = [
+            ("w=576", Self.chromiumAccept, "image/jxl"),
+            ("w=144", Self.chromiumAccept, "image/avif"),
+            ("w=144", "image/jxl,image/webp", "image/jxl"),
+            ("w=576", "image/avif,image/webp,*/*", "image/webp"),
+            ("w=576", "image/jxl;q=0,image/webp", "image/webp"),
+            ("w=144", "image/jxl;q=0,image/webp", "image/jpeg"),
+            ("w=576", "image/*,*/*;q=0.8", "image/jpeg"),
         ]
-        for (accept, type) in cases {
-            let answer = await harness.get("/uploads/gps-orient6.jpg?w=144&fmt=auto", [("Accept", accept)])
-            #expect(answer.status == 200, "\(accept)")
-            #expect(answer.fields["Content-Type"] == type, "\(accept)")
-            #expect(answer.fields["Vary"] == "Accept", "\(accept)")
+        for (query, accept, type) in cases {
+            let answer = await harness.get("/uploads/gps-orient6.jpg?\(query)&fmt=auto", [("Accept", accept)])
+            #expect(answer.status == 200, "\(query) \(accept)")
+            #expect(answer.fields["Content-Type"] == type, "\(query) \(accept)")
+            #expect(answer.fields["Vary"] == "Accept", "\(query) \(accept)")
         }
         // A tier that does not declare jxl never serves it, and refuses fmt=jxl by name.
-        #expect(await harness.get("/plain/gps-orient6.jpg?w=144&fmt=auto", [("Accept", Self.chromiumAccept)])
+        #expect(await harness.get("/plain/gps-orient6.jpg?w=576&fmt=auto", [("Accept", Self.chromiumAccept)])
             .fields["Content-Type"] == "image/webp")
         let refused = await harness.get("/plain/gps-orient6.jpg?w=144&fmt=jxl")
         #expect(refused.status == 400)

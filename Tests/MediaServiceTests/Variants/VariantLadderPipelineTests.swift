@@ -70,11 +70,11 @@ import Testing
             #expect(answer.fields["Mediactl-Image-Width"] == String(width), "\(fields)")
             #expect(answer.fields["Vary"] == vary, "\(fields)")
         }
-        // Hints with fmt=auto: both Accept and the hints.
-        let both = await harness.get("/hinted/hubble-1000.jpg?w=144&fmt=auto", [("Accept", "image/webp"), ("Sec-CH-DPR", "2")])
+        // Hints with fmt=auto: both Accept and the hints (WebP has fewer bytes than JPEG from 576 px, FormatRanking).
+        let both = await harness.get("/hinted/hubble-1000.jpg?w=144&fmt=auto", [("Accept", "image/webp"), ("Sec-CH-DPR", "3")])
         #expect(both.fields["Content-Type"] == "image/webp")
         #expect(both.fields["Vary"] == "Accept, Sec-CH-Width, Sec-CH-DPR")
-        #expect(both.fields["Mediactl-Image-Width"] == "288")
+        #expect(both.fields["Mediactl-Image-Width"] == "576")
         // dpr in the query: no hint is read, nothing varies.
         let explicit = await harness.get("/hinted/hubble-1000.jpg?w=144&dpr=2", [("Sec-CH-DPR", "3")])
         #expect(explicit.fields["Mediactl-Image-Width"] == "288")

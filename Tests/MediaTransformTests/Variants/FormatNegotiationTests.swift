@@ -1,11 +1,40 @@
 import Testing
 @testable import MediaTransform
 
+/// How `fmt=auto` reads `Accept` (over a fixed order, AVIF before WebP before JPEG, so each case shows what is accepted),
+/// and the calibrated order it follows by width (``FormatRanking``).
 @Suite struct FormatNegotiationTests {
     static let all: [OutputFormat] = [.jpeg, .webp, .avif, .png]
 
     func choose(_ accept: String?, width: Int = 144, declared: [OutputFormat] = all, avif: Bool = true) -> FormatChoice {
-        FormatNegotiation.choose(accept: accept, declared: declared, width: width, maxAVIFWidth: 576, avifAvailable: avif)
+        FormatNegotiation.choose(accept: accept, declared: declared, width: width, maxAVIFWidth: 576, avifAvailable: avif,
+                                 jxlAvailable: false, order: [.jxl, .avif, .webp, .jpeg])
+    }
+
+    /// The calibrated order (benchmarks/results/2026-12-06-format-calibration.md): AVIF, then JPEG XL, then JPEG before
+    /// WebP up to 288 px; from 576 px JPEG XL, then WebP, then JPEG (AVIF takes more than 3× JPEG's time there).
+    @Test func theCalibratedOrderDecidesByWidth() {
+        let chromium = "image/jxl,image/avif,image/webp,image/apng,image/svg+xml,image/*,*/*;q=0.8"
+        let withJXL: [OutputFormat] = [.jpeg, .webp, .avif, .png, .jxl]
+        func auto(_ accept: String, _ width: Int, _ declared: [OutputFormat] = withJXL) -> FormatChoice {
+            FormatNegotiation.choose(accept: accept, declared: declared, width: width, maxAVIFWidth: 576,
+                                     avifAvailable: true, jxlAvailable: true)
+        }
+        #expect(FormatRanking.order(at: 72) == [.avif, .jxl, .jpeg, .webp])
+        #expect(FormatRanking.order(at: 575) == [.avif, .jxl, .jpeg, .webp])
+        #expect(FormatRanking.order(at: 1152) == [.jxl, .webp, .jpeg])
+        #expect(auto(chromium, 144) == .format(.avif))
+        #expect(auto(chromium, 288) == .format(.avif))
+        #expect(auto(chromium, 576) == .format(.jxl))
+        #expect(auto(chromium, 1152) == .format(.jxl))
+        #expect(auto("image/jxl,image/webp", 144) == .format(.jxl))
+        // WebP alone: fewer bytes than JPEG only from 576 px.
+        #expect(auto("image/webp,*/*", 288) == .legacy)
+        #expect(auto("image/webp,*/*", 576) == .format(.webp))
+        #expect(auto(chromium, 576, [.jpeg, .webp, .avif, .png]) == .format(.webp))
+        // A tier without JPEG: its legacy format is another, tried in its own place.
+        #expect(auto("image/webp", 144, [.webp]) == .format(.webp))
+        #expect(auto("image/png", 144, [.webp, .png]) == .legacy)
     }
 
     @Test func browsers() {
