@@ -7,6 +7,9 @@ enum Epoll {
     static let readable = UInt32(EPOLLIN.rawValue)
     static let writable = UInt32(EPOLLOUT.rawValue)
     static let hangUp = UInt32(EPOLLHUP.rawValue)
+    /// The peer shut its writing side (FIN): reported without reading, so a connection awaiting its handler learns the
+    /// client is gone.
+    static let readHangUp = UInt32(EPOLLRDHUP.rawValue)
     static let error = UInt32(EPOLLERR.rawValue)
 
     /// A new epoll instance (close-on-exec), or `-1`.

@@ -20,13 +20,14 @@ extension HTTPConnection {
         }
         guard sent < bytes.count else { return }
         interimBacklog = Array(bytes[sent...])
-        setInterest(Epoll.writable)
+        setInterest(Epoll.writable | Epoll.readHangUp)
     }
 
-    /// `EPOLLOUT` while the handler runs: continues the interim backlog; interest goes back to none once sent.
+    /// `EPOLLOUT` while the handler runs: continues the interim backlog; interest goes back to the peer's hang-up
+    /// once sent.
     func resumeInterim() {
         guard !interimBacklog.isEmpty else {
-            setInterest(0)
+            setInterest(Epoll.readHangUp)
             return
         }
         let sent = Self.send(fd, interimBacklog, from: 0, [], from: 0, to: 0)
@@ -35,6 +36,6 @@ extension HTTPConnection {
             return
         }
         interimBacklog.removeFirst(sent)
-        if interimBacklog.isEmpty { setInterest(0) }
+        if interimBacklog.isEmpty { setInterest(Epoll.readHangUp) }
     }
 }

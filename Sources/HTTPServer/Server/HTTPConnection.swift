@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 
 /// One client connection: a state machine around ``HTTPRequestParser``, owned and driven by one
 /// ``EventLoop`` thread (never touched by another thread).
@@ -58,6 +59,9 @@ final class HTTPConnection {
     /// What keeps the pending body's buffer shared until it is sent (``HTTPServerResponse/content``'s owner).
     var pendingBodyOwner: (any AnyObject & Sendable)?
     var closeAfterWrite = false
+    /// Whether the client of the request whose handler runs (``startAsync(_:)``) is still there: marked gone when it
+    /// closes first.
+    var presence: ClientPresence?
     /// Interim responses the socket has not taken yet while the handler runs (``writeInterim(_:exchange:)``).
     var interimBacklog: [UInt8] = []
     /// Whether a failed write of the pending response counts as a timeout (handler answers do).
@@ -91,9 +95,11 @@ final class HTTPConnection {
         case .lingering:
             discardInput()
         case .awaitingHandler:
-            // Interest is empty here (or writable while interim responses wait): a hang-up or error means the peer is gone.
-            if events & (Epoll.hangUp | Epoll.error) != 0 {
-                close()
+            // Interest is the peer's hang-up (and writable while interim responses wait): a FIN, hang-up or error means
+            // the client is gone before its answer (as nginx logs 499; a client that half-closes after its request
+            // counts as gone, as there).
+            if events & (Epoll.hangUp | Epoll.error | Epoll.readHangUp) != 0 {
+                abandonHandler()
             } else if events & Epoll.writable != 0 {
                 resumeInterim()
             }
@@ -232,22 +238,37 @@ final class HTTPConnection {
     func startAsync(_ request: HTTPServerRequest) {
         phase = .awaitingHandler
         setDeadline(Int.max)
-        setInterest(0)
         let loop = self.loop
         let handler = loop.server.handler
         let reference = EventLoop.ConnectionReference(connection: self)
         // RFC 9110 §15.2: no 1xx to an HTTP/1.0 client.
         let interim = exchange.version == .http1_0 ? HTTPInterimResponseWriter.disabled
             : HTTPInterimResponseWriter(target: .init(loop: loop, reference: reference, exchange: servedRequests))
+        setInterest(Epoll.readHangUp)
+        let presence = ClientPresence()
+        self.presence = presence
         Task.detached {
-            let response = await handler.handle(request, interim: interim)
+            let response = await ClientPresence.$current.withValue(presence) {
+                await handler.handle(request, interim: interim)
+            }
             loop.post(.response(reference, response))
         }
+    }
+
+    /// The client went away while the handler ran: its ``ClientPresence`` is marked gone (work not started yet for it,
+    /// such as a queued image transform, is dropped; nothing running is interrupted), the request is counted in
+    /// ``HTTPServer/Statistics/abandonedRequests``, and the connection closes; the handler's answer is discarded.
+    func abandonHandler() {
+        presence?.markGone()
+        presence = nil
+        loop.server.counters.abandoned.add(1, ordering: .relaxed)
+        close()
     }
 
     /// The async handler answered (on the loop thread, from the mailbox).
     func completeAsync(_ response: HTTPServerResponse) {
         guard phase == .awaitingHandler else { return }  // closed meanwhile (peer gone or forced stop)
+        presence = nil
         phase = .reading
         answer(response)
         if phase == .reading { process() }
@@ -342,6 +363,8 @@ final class HTTPConnection {
     func close() {
         guard phase != .closed else { return }
         phase = .closed
+        presence?.markGone()  // nobody can receive its answer now
+        presence = nil
         releaseBody()
         deadline = Int.max
         pendingHead = []

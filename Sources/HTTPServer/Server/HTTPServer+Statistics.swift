@@ -23,12 +23,16 @@ extension HTTPServer {
         /// Connections closed by the header timeout (`408`, or silently when nothing arrived),
         /// the idle timeout, or a failed write (write timeout or peer reset).
         public var timeouts: Int
+        /// Requests whose client closed the connection (or half-closed it) before the handler answered: the handler's
+        /// task was cancelled and its answer discarded.
+        public var abandonedRequests: Int = 0
 
         public init(
             acceptedConnections: Int = 0, refusedConnections: Int = 0, openConnections: Int = 0, requests: Int = 0,
             parseErrors: Int = 0, timeouts: Int = 0, refusedPerPeer: Int = 0, shedConnections: Int = 0,
-            refusedBodies: Int = 0
+            refusedBodies: Int = 0, abandonedRequests: Int = 0
         ) {
+            self.abandonedRequests = abandonedRequests
             self.refusedBodies = refusedBodies
             self.refusedPerPeer = refusedPerPeer
             self.shedConnections = shedConnections
@@ -52,7 +56,8 @@ extension HTTPServer {
             timeouts: counters.timeouts.load(ordering: .relaxed),
             refusedPerPeer: counters.refusedPerPeer.load(ordering: .relaxed),
             shedConnections: counters.shed.load(ordering: .relaxed),
-            refusedBodies: counters.bodiesRefused.load(ordering: .relaxed))
+            refusedBodies: counters.bodiesRefused.load(ordering: .relaxed),
+            abandonedRequests: counters.abandoned.load(ordering: .relaxed))
     }
 
     /// The live counters behind ``statistics``.
@@ -65,5 +70,6 @@ extension HTTPServer {
         let refusedPerPeer = Atomic<Int>(0)
         let shed = Atomic<Int>(0)
         let bodiesRefused = Atomic<Int>(0)
+        let abandoned = Atomic<Int>(0)
     }
 }

@@ -7,7 +7,7 @@ extension AdminHTTPHandler {
     /// `mediactl_http_connections_open` (gauge), `mediactl_http_requests_total`,
     /// `mediactl_http_parse_errors_total`, `mediactl_http_timeouts_total`,
     /// `mediactl_http_connections_refused_per_address_total`, `mediactl_http_connections_shed_total`,
-    /// `mediactl_http_bodies_refused_total`.
+    /// `mediactl_http_bodies_refused_total`, `mediactl_http_requests_abandoned_total`.
     static func metricsLines(_ statistics: HTTPServer.Statistics) -> String {
         let metrics: [(name: String, type: String, help: String, value: Int)] = [
             ("mediactl_http_connections_accepted_total", "counter", "Client connections accepted.",
@@ -23,6 +23,9 @@ extension AdminHTTPHandler {
             ("mediactl_http_bodies_refused_total", "counter",
              "Requests answered before their body was read (refused from the head, or over the body budget).",
              statistics.refusedBodies),
+            ("mediactl_http_requests_abandoned_total", "counter",
+             "Requests whose client closed the connection before the answer; their unstarted work (a queued transform) was dropped.",
+             statistics.abandonedRequests),
             ("mediactl_http_connections_open", "gauge", "Client connections open now.", statistics.openConnections),
             ("mediactl_http_requests_total", "counter", "Requests answered.", statistics.requests),
             ("mediactl_http_parse_errors_total", "counter", "Requests refused by the HTTP parser (400, 413, 414, 431, 501, 505).",

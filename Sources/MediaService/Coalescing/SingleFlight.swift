@@ -8,7 +8,8 @@ import Synchronization
 /// - run their own operation, uncoalesced, when it is false (role ``Role/ownOperation``): a
 ///   leader's `private`/`no-store`/credential-specific answer is never handed to anyone else;
 /// - receive the leader's error when the operation throws, except `CancellationError` (the
-///   leader's cancellation is its own): then they run their own operation.
+///   leader's cancellation is its own, e.g. its client went away): then they call again for the key, so one of
+///   them leads and the rest join it (never one operation each).
 ///
 /// Keys decide who may share, so callers put the partition in the key: distinct keys never join.
 /// Once the leader finishes, the key is free again; there is no result caching here.
@@ -21,7 +22,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         case leader
         /// This caller received the leader's shareable value.
         case joined
-        /// The leader's value was not shareable (or the leader was cancelled), so this caller
+        /// The leader's value was not shareable, so this caller
         /// ran its own operation.
         case ownOperation
     }
@@ -36,6 +37,8 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
         case lead
         case shared(Value)
         case runOwn
+        /// The leader was cancelled: call again for the key.
+        case retry
     }
 
     struct Flight: Sendable {
@@ -93,6 +96,8 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
             return Outcome(value: value, role: .joined)
         case .runOwn:
             return Outcome(value: try await operation(), role: .ownOperation)
+        case .retry:
+            return try await run(key, isolation: isolation, isShareable: isShareable, operation: operation)
         case .lead:
             let value: Value
             do {
@@ -100,7 +105,7 @@ public final class SingleFlight<Key: Hashable & Sendable, Value: Sendable>: Send
             } catch {
                 let waiters = finish(key)
                 for waiter in waiters {
-                    if error is CancellationError { waiter.resume(returning: .runOwn) } else { waiter.resume(throwing: error) }
+                    if error is CancellationError { waiter.resume(returning: .retry) } else { waiter.resume(throwing: error) }
                 }
                 throw error
             }

@@ -34,10 +34,18 @@ extension MediaService {
         let result: Derivation
         if context.coalesces {
             do {
-                let outcome = try await derivations.run(stored.groupKey, isShareable: { $0.shareable }, operation: operation)
+                // A transform dropped because its client left is that request's own end: the requests that joined it
+                // call again, and one of them derives the variant (SingleFlight, CancellationError).
+                let outcome = try await derivations.run(stored.groupKey, isShareable: { $0.shareable }) { () async throws -> Derivation in
+                    let derivation = await operation()
+                    if derivation.clientGone { throw CancellationError() }
+                    return derivation
+                }
                 result = outcome.value
                 // A request that joined another's derivation of the same variant (mediactl_coalesced_total).
                 if outcome.role == .joined { counters.bump(.coalesced) }
+            } catch is CancellationError {
+                return answer(Derivation.droppedResponse(context), selection)
             } catch {
                 return answer(Responder.problem(502, code: "variant-failed", detail: "the derivation failed",
                                                 outcome: context.outcome), selection)

@@ -78,6 +78,8 @@ struct ImageDerivation {
                     return .failure(TransformError(.encodeFailed, "\(error)"))
                 }
             }
+        } catch is CancellationError {
+            return .dropped(context)
         } catch {
             // A failure is shared with the requests that joined this derivation: each running it again would only
             // queue, time out or fail the same way on the same source bytes.

@@ -1,11 +1,13 @@
 import Foundation
+import MediaCore
 import Synchronization
 
 /// A bounded pool of threads that run image transforms off the event loops and the cooperative pool
 /// (a 40 ms decode there would stall every connection of a loop). Jobs beyond ``Configuration/queueLimit``
 /// waiting at once are refused at once (`503` with `Retry-After`, docs/variants.md) instead of queueing
-/// without bound. Threads are started on the first job and live for the process, shared by every service
-/// of the process that uses the same pool.
+/// without bound. A job whose client went away before a worker took it (``MediaCore/ClientPresence``) is dropped;
+/// one already running finishes. Threads are started on the first job and live for the process, shared by every
+/// service of the process that uses the same pool.
 final class TransformWorkers: Sendable {
     struct Configuration: Sendable, Hashable {
         /// Worker threads. Default: one per CPU.
@@ -25,9 +27,17 @@ final class TransformWorkers: Sendable {
         case queueFull
     }
 
+    /// A queued job: `run` does the work and resumes its caller; `drop` resumes it with `CancellationError` (its
+    /// client went away). The worker that takes it calls one of them.
+    private struct Job {
+        let presence: ClientPresence?
+        let run: @Sendable () -> Void
+        let drop: @Sendable () -> Void
+    }
+
     private struct State {
         /// Jobs in arrival order; a taken job's slot is cleared at once (its captured source bytes freed).
-        var queue: [(@Sendable () -> Void)?] = []
+        var queue: [Job?] = []
         var head = 0
         var started = false
         var running = 0
@@ -48,19 +58,22 @@ final class TransformWorkers: Sendable {
     var waiting: Int { state.withLock { $0.waiting } }
 
     /// Runs `work` on a worker thread and returns its result.
-    /// - Throws: ``Refusal/queueFull`` at once when ``Configuration/queueLimit`` jobs are waiting.
+    /// - Throws: ``Refusal/queueFull`` at once when ``Configuration/queueLimit`` jobs are waiting;
+    ///   `CancellationError` when the request's client went away (``MediaCore/ClientPresence``) before a worker took
+    ///   the job: it is dropped, never run.
     func run<T: Sendable>(_ work: @escaping @Sendable () -> T) async throws -> T {
-        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
+        let presence = ClientPresence.current
+        return try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<T, any Error>) in
             let (accepted, start) = state.withLock { state -> (Bool, Bool) in
                 guard state.waiting < configuration.queueLimit + max(0, configuration.workers - state.running) else {
                     return (false, false)
                 }
                 // The slot is free before the caller resumes: a caller that awaited this job finds the pool idle.
-                state.queue.append { [self] in
+                state.queue.append(Job(presence: presence, run: { [self] in
                     let value = work()
                     self.state.withLock { $0.running -= 1 }
                     continuation.resume(returning: value)
-                }
+                }, drop: { continuation.resume(throwing: CancellationError()) }))
                 let start = !state.started
                 state.started = true
                 return (true, start)
@@ -86,20 +99,25 @@ final class TransformWorkers: Sendable {
     private func loop() {
         while true {
             wake.wait()
-            let job = state.withLock { state -> (@Sendable () -> Void)? in
-                guard state.head < state.queue.count else { return nil }
-                let job = state.queue[state.head]
+            let taken = state.withLock { state -> (job: Job, gone: Bool)? in
+                guard state.head < state.queue.count, let job = state.queue[state.head] else { return nil }
                 state.queue[state.head] = nil
                 state.head += 1
                 if state.head > 64, state.head * 2 > state.queue.count {
                     state.queue.removeFirst(state.head)
                     state.head = 0
                 }
-                state.running += 1
-                return job
+                // Read once: the transform of a client that leaves after this runs to its end.
+                let gone = job.presence?.isGone == true
+                if !gone { state.running += 1 }
+                return (job, gone)
             }
-            guard let job else { continue }
-            job()   // frees its slot (running -= 1) before resuming its caller
+            guard let (job, gone) = taken else { continue }
+            if gone {
+                job.drop()
+                continue
+            }
+            job.run()   // frees its slot (running -= 1) before resuming its caller
         }
     }
 }

@@ -135,7 +135,7 @@ import Testing
         }
         for bytes in interims { connection.writeInterim(bytes, exchange: 0) }
         #expect(!connection.interimBacklog.isEmpty)
-        #expect(connection.interest == Epoll.writable)
+        #expect(connection.interest == Epoll.writable | Epoll.readHangUp)
         #expect(connection.phase == .awaitingHandler)
         // Another exchange's interim response is dropped.
         connection.writeInterim(Array("HTTP/1.1 103 Early Hints\r\nLink: <stale>\r\n\r\n".utf8), exchange: 7)

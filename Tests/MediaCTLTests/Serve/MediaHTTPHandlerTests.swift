@@ -63,6 +63,9 @@ import Testing
                 # HELP mediactl_http_bodies_refused_total Requests answered before their body was read (refused from the head, or over the body budget).
                 # TYPE mediactl_http_bodies_refused_total counter
                 mediactl_http_bodies_refused_total 8
+                # HELP mediactl_http_requests_abandoned_total Requests whose client closed the connection before the answer; their unstarted work (a queued transform) was dropped.
+                # TYPE mediactl_http_requests_abandoned_total counter
+                mediactl_http_requests_abandoned_total 0
                 # HELP mediactl_http_connections_open Client connections open now.
                 # TYPE mediactl_http_connections_open gauge
                 mediactl_http_connections_open 2

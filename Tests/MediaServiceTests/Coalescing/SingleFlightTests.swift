@@ -119,17 +119,22 @@ import Testing
         #expect(failures.value == 10)
     }
 
-    @Test func leaderCancellationMakesWaitersRunTheirOwn() async throws {
+    /// The leader's cancellation (its client went away) is its own: the waiters call again, one leads and the others
+    /// join it, so the work runs once more, not once per waiter.
+    @Test func leaderCancellationHandsTheFlightToAWaiter() async throws {
         let flight = SingleFlight<String, String>()
-        let gate = Gate(), calls = Counter()
+        let first = Gate(), second = Gate(), calls = Counter()
         let values = try await withThrowingTaskGroup(of: String?.self) { group in
             for index in 0..<4 {
                 group.addTask {
                     do {
                         return try await flight.run("k") {
                             let call = calls.increment()
-                            await gate.wait()
-                            if call == 1 { throw CancellationError() }
+                            if call == 1 {
+                                await first.wait()
+                                throw CancellationError()
+                            }
+                            await second.wait()
                             return "own-\(index)"
                         }.value
                     } catch is CancellationError {
@@ -138,12 +143,16 @@ import Testing
                 }
             }
             #expect(await eventually { flight.waiterCount(for: "k") == 3 })
-            await gate.open()
+            await first.open()
+            // The three waiters called again: one leads, two wait on it.
+            #expect(await eventually { flight.waiterCount(for: "k") == 2 })
+            await second.open()
             return try await group.reduce(into: [String?]()) { $0.append($1) }
         }
-        #expect(calls.value == 4)
+        #expect(calls.value == 2)
         #expect(values.filter { $0 == nil }.count == 1)
         #expect(values.compactMap { $0 }.count == 3)
+        #expect(Set(values.compactMap { $0 }).count == 1)
     }
 
     @Test func theKeyIsFreedAfterEachFlight() async throws {

@@ -1,5 +1,6 @@
 import Foundation
 import Glibc
+import MediaCore
 import MediaTransform
 import Synchronization
 import Testing
@@ -39,6 +40,43 @@ import Testing
         release.signal()
         #expect(try await busy == 1)
         #expect(try await queued == 2)
+    }
+
+    /// A queued job whose client went away (ClientPresence) is dropped when a worker reaches it: it never runs, its
+    /// caller gets CancellationError, and the worker goes on with the next job. A job whose client is still there runs.
+    @Test func aQueuedJobOfAClientThatLeftIsDropped() async throws {
+        let pool = TransformWorkers(name: "test-gone", configuration: .init(workers: 1, queueLimit: 4))
+        let release = DispatchSemaphore(value: 0)
+        let started = DispatchSemaphore(value: 0)
+        final class Runs: Sendable { let count = Atomic<Int>(0) }
+        let ran = Runs()
+        async let busy: Int = pool.run { started.signal(); release.wait(); return 1 }
+        await withCheckedContinuation { (done: CheckedContinuation<Void, Never>) in
+            DispatchQueue.global().async { started.wait(); done.resume() }
+        }
+        let gone = ClientPresence(), present = ClientPresence()
+        async let dropped: Int = ClientPresence.$current.withValue(gone) {
+            try await pool.run { ran.count.add(1, ordering: .relaxed); return 2 }
+        }
+        while pool.waiting < 1 { await Task.yield() }
+        async let kept: Int = ClientPresence.$current.withValue(present) {
+            try await pool.run { ran.count.add(1, ordering: .relaxed); return 3 }
+        }
+        while pool.waiting < 2 { await Task.yield() }
+        gone.markGone()
+        release.signal()
+        #expect(try await busy == 1)
+        do {
+            _ = try await dropped
+            Issue.record("the job of a client that left ran")
+        } catch {
+            #expect(error is CancellationError)
+        }
+        #expect(try await kept == 3)
+        #expect(ran.count.load(ordering: .relaxed) == 1)
+        #expect(pool.waiting == 0)
+        // The pool is whole: a later job runs at once.
+        #expect(try await pool.run { 4 } == 4)
     }
 }
 
