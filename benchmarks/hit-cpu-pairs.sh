@@ -1,5 +1,6 @@
 #!/bin/bash
-# CPU per memory hit of two mediactl builds, in interleaved pairs (docs/benchmarks.md, "Hit path CPU").
+# CPU per memory hit of two mediactl builds, in interleaved pairs (docs/benchmarks.md; runs in
+# benchmarks/results/2026-12-03-redesign-cpu.md and 2026-12-04-hit-path-operators-round-2.md).
 # Each round: an nginx origin (benchmarks/nginx-origin.conf.in) and `mediactl serve` on one event loop pinned to
 # CPU 0, a warm-up, then `wrk -t1 -c64` on CPU 1 for SECONDS against one catalog JPEG (a memory hit); the figure is
 # serve's user + system CPU ticks (/proc/PID/stat) over the run divided by wrk's request count.
