@@ -102,6 +102,11 @@ let package = Package(
             dependencies: ["MediaCore", "MediaTestSupport", "MediaService", "MediaCurl", "HTTPCaching", "MediaCrypto", "MediaStorage",
                            "MediaPolicy", "MediaAudit", "MediaTransform", "MediaSigning"],
             swiftSettings: strict),
+        // The libcurl transport against real sockets (scripted origins, a keep-alive origin) and the fetcher contract.
+        .testTarget(
+            name: "MediaCurlTests",
+            dependencies: ["MediaCore", "MediaCurl", "MediaService", "MediaTestSupport", "HTTPCaching"],
+            swiftSettings: strict),
         .testTarget(
             name: "MediaServerTests",
             dependencies: ["MediaServer"],

@@ -102,12 +102,3 @@ final class Gate: Sendable {
     }
 }
 
-/// Polls `condition` every 10 ms for up to `seconds` (waiting on another task's progress, not timing).
-func eventually(_ seconds: Double = 10, _ condition: @Sendable () -> Bool) async -> Bool {
-    let deadline = Date().addingTimeInterval(seconds)
-    while Date() < deadline {
-        if condition() { return true }
-        try? await Task.sleep(for: .milliseconds(10))
-    }
-    return condition()
-}

@@ -1,4 +1,5 @@
 import MediaService
+import MediaTestSupport
 import Testing
 
 @Suite(.timeLimit(.minutes(1))) struct SingleFlightTests {

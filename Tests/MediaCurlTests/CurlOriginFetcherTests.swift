@@ -4,6 +4,7 @@ import HTTPCaching
 import MediaCore
 @testable import MediaCurl
 @testable import MediaService
+import MediaTestSupport
 import Synchronization
 import Testing
 

@@ -1,6 +1,7 @@
 import Foundation
 @testable import MediaCurl
 @testable import MediaService
+import MediaTestSupport
 import Testing
 
 @Suite struct DefaultOriginFetcherTests {
