@@ -10,38 +10,8 @@ import MediaCrypto
 /// reported as ``StorageEvent/Kind/shred`` (reason `previous-process`). ``stop()`` zeroes the key
 /// and removes every file (reported as shreds, reason `stop`).
 public final class EncryptedDiskStore: MediaStoring {
-    /// Limits of an ``EncryptedDiskStore``.
-    public struct Configuration: Sendable, Hashable {
-        /// Maximum total file bytes. Default: 1,073,741,824 (1 GiB).
-        public var byteLimit: Int
-        /// Maximum file bytes of one entry. Default: `nil` = 10 % of ``byteLimit``.
-        public var entryByteLimit: Int?
-        /// Maximum index units (``EntryMetadata/indexUnits``): one per entry, which costs index memory (about 0.9 KB;
-        /// docs/storage.md, "Index memory"), and one more per KiB of its cache tag digests. Past it the least recently
-        /// used entries are evicted (reason `count-limit`). Default: `Int.max`
-        /// (no limit); the service sets `diskBytes / 4096`.
-        public var countLimit: Int
-        /// Whether writes `fsync` the file and its folder. Default: `true`.
-        public var synchronizesWrites: Bool
-        /// Write-behind, as ``DiskStore/Configuration/writesBehind``: the entry is held (in plaintext, in
-        /// process memory only) until the background writer has sealed and written its file. Default: `false`.
-        public var writesBehind: Bool
-        /// As ``DiskStore/Configuration/pendingByteLimit``. Default: 67,108,864 (64 MiB).
-        public var pendingByteLimit: Int
-
-        public init(byteLimit: Int = 1 << 30, entryByteLimit: Int? = nil, countLimit: Int = .max, synchronizesWrites: Bool = true,
-                    writesBehind: Bool = false, pendingByteLimit: Int = 64 << 20) {
-            self.byteLimit = byteLimit
-            self.entryByteLimit = entryByteLimit
-            self.countLimit = countLimit
-            self.synchronizesWrites = synchronizesWrites
-            self.writesBehind = writesBehind
-            self.pendingByteLimit = pendingByteLimit
-        }
-
-        /// ``entryByteLimit`` or its default.
-        public var effectiveEntryByteLimit: Int { entryByteLimit ?? byteLimit / 10 }
-    }
+    /// Limits of an ``EncryptedDiskStore`` (``FileStoreConfiguration``; it scans nothing at start, so ``FileStoreConfiguration/scanThreads`` is unused).
+    public typealias Configuration = FileStoreConfiguration
 
     /// The folder name inside the state directory: `"sealed"`.
     public static let folderName = "sealed"
