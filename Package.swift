@@ -22,6 +22,7 @@ let package = Package(
         .library(name: "MediaAuditReports", targets: ["MediaAuditReports"]),
         .library(name: "MediaTransform", targets: ["MediaTransform"]),
         .library(name: "HTTPServer", targets: ["HTTPServer"]),
+        .library(name: "MediaOrigin", targets: ["MediaOrigin"]),
         .library(name: "MediaService", targets: ["MediaService"]),
         .library(name: "MediaCurl", targets: ["MediaCurl"]),
         .library(name: "MediaServer", targets: ["MediaServer"]),
@@ -52,11 +53,14 @@ let package = Package(
         // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
         .systemLibrary(name: "CHTTPServerLinux"),
         .target(name: "HTTPServer", dependencies: ["MediaCore", "CHTTPServerLinux"], swiftSettings: strict),
-        // The pipeline; it reaches origins through its OriginFetching protocol only (the transport, MediaCurl, sits above).
+        // The origin vocabulary: OriginFetching and its request, response, error and interim response, and the
+        // access log's OriginContact. A leaf the transport (MediaCurl) and the pipeline share.
+        .target(name: "MediaOrigin", dependencies: ["MediaCore"], swiftSettings: strict),
+        // The pipeline; it reaches origins through MediaOrigin's OriginFetching only (the transport, MediaCurl, sits beside).
         .target(
             name: "MediaService",
             dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaStorage", "MediaSigning", "MediaPolicy",
-                           "MediaAudit", "MediaTransform"],
+                           "MediaAudit", "MediaTransform", "MediaOrigin"],
             swiftSettings: strict, plugins: ["BuildCommitPlugin"]),
         // Stamps the commit of the checkout into MediaService before each build (mediactl_build_info).
         .plugin(name: "BuildCommitPlugin", capability: .buildTool()),
@@ -64,7 +68,7 @@ let package = Package(
         // build time); only MediaCurl imports it.
         .systemLibrary(name: "CCurl"),
         // The origin transport: CurlOriginFetcher (MediaService's OriginFetching over libcurl), DefaultOriginFetcher.
-        .target(name: "MediaCurl", dependencies: ["HTTPCaching", "MediaService", "CCurl"], swiftSettings: strict),
+        .target(name: "MediaCurl", dependencies: ["MediaCore", "HTTPCaching", "MediaOrigin", "CCurl"], swiftSettings: strict),
         // The service over HTTP: the public and admin handlers, the access log, signals, and MediaServer.
         .target(
             name: "MediaServer",

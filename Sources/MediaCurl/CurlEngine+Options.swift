@@ -1,7 +1,7 @@
 import CCurl
 import HTTPCaching
 import MediaCore
-import MediaService
+import MediaOrigin
 
 extension CurlEngine {
     /// Sets every option of one attempt on a fresh (or reset) easy handle.

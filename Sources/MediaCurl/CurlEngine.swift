@@ -1,7 +1,7 @@
 import CCurl
 import Glibc
 import HTTPCaching
-import MediaService
+import MediaOrigin
 import Synchronization
 
 /// The thread that drives one libcurl multi handle for a ``CurlOriginFetcher``.

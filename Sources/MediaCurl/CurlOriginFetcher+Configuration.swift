@@ -1,4 +1,4 @@
-import MediaService
+import MediaOrigin
 
 extension CurlOriginFetcher {
     /// Transport tunables.
@@ -31,12 +31,12 @@ extension CurlOriginFetcher {
         public var maxTotalConnections: Int
         /// Idle keep-alive connections kept for reuse (`CURLMOPT_MAXCONNECTS`). Default: 64.
         public var maxIdleConnections: Int
-        /// `User-Agent` sent when the request has none. Default: ``MediaService/ServiceVersion/userAgent`` (`mediactl/0.1.0`).
+        /// `User-Agent` sent when the request has none. Default: ``MediaOrigin/ProductVersion/userAgent`` (`mediactl/0.1.0`).
         public var userAgent: String
 
         public init(idleTimeout: Double = 10, connectTimeout: Double? = nil, maxRetries: Int = 2,
                     retryBaseDelay: Double = 0.05, maxConnectionsPerHost: Int = 0, maxTotalConnections: Int = 0,
-                    maxIdleConnections: Int = 64, userAgent: String = ServiceVersion.userAgent) {
+                    maxIdleConnections: Int = 64, userAgent: String = ProductVersion.userAgent) {
             self.idleTimeout = idleTimeout
             self.connectTimeout = connectTimeout
             self.maxRetries = maxRetries

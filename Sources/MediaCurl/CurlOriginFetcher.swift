@@ -1,5 +1,5 @@
 import HTTPCaching
-import MediaService
+import MediaOrigin
 
 /// ``MediaService/OriginFetching`` over libcurl's multi interface, driven by one dedicated thread.
 ///

@@ -1,5 +1,5 @@
 import CCurl
-import MediaService
+import MediaOrigin
 
 extension CurlTransfer {
     /// The outcome of a finished transfer: the response, or the error to throw.

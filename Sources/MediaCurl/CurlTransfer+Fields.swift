@@ -1,6 +1,6 @@
 import HTTPCaching
 import MediaCore
-import MediaService
+import MediaOrigin
 
 extension CurlTransfer {
     /// Hop-by-hop response fields (RFC 9110 §7.6.1), never passed on; `Proxy-*` names too.

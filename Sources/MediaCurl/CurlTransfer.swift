@@ -1,7 +1,7 @@
 import CCurl
 import HTTPCaching
 import MediaCore
-import MediaService
+import MediaOrigin
 import Synchronization
 
 /// One attempt of a fetch inside ``CurlEngine``: the request, the response as it arrives, and

@@ -1,4 +1,5 @@
-import MediaService
+import Glibc
+import MediaOrigin
 
 /// The production origin transport: a ``CurlOriginFetcher`` with defaults.
 ///
@@ -37,8 +38,9 @@ public enum DefaultOriginFetcher {
         return UnavailableOriginFetcher(reason: reason)
     }
 
-    /// Writes `line` and a newline to standard error (``MediaService/MediaService/writeToStandardError(_:)``).
+    /// Writes `line` and a newline to standard error, in one `write(2)`.
     public static func writeToStandardError(_ line: String) {
-        MediaService.writeToStandardError(line)
+        let bytes = Array((line + "\n").utf8)
+        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

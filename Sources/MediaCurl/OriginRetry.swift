@@ -1,4 +1,4 @@
-import MediaService
+import MediaOrigin
 
 /// A failed attempt of an origin fetch, as a transport reports it: the error, and whether retrying
 /// an idempotent request may help (a refused or unreachable host, a connection closed before any

@@ -1,4 +1,4 @@
-import MediaService
+import MediaOrigin
 
 /// The origin transport when libcurl cannot be used (``DefaultOriginFetcher``): contacts nothing, and
 /// fails every fetch with ``MediaService/OriginError/Code/connectionFailed`` (502) whose context names why, e.g.

@@ -1,4 +1,3 @@
-import HTTPCaching
 import MediaCore
 
 /// One request to an origin, after routing and header hygiene.

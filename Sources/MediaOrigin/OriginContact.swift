@@ -44,7 +44,7 @@ public final class OriginContact: Sendable {
     }
 
     /// Runs `fetch`, recording its status and duration in ``current`` when one is bound.
-    static func measure<Response>(
+    public static func measure<Response>(
         _ status: (Response) -> HTTPStatus, _ fetch: () async throws -> Response
     ) async throws -> Response {
         guard let recorder = current else { return try await fetch() }

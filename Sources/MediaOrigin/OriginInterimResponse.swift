@@ -1,4 +1,3 @@
-import HTTPCaching
 import MediaCore
 
 /// An interim (1xx) response an origin sent before its final response (RFC 9110 §15.2), e.g.
