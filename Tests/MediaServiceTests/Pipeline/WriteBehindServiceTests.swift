@@ -106,7 +106,7 @@ import Testing
         let files = harness.filesUnderState().filter { $0.path.hasPrefix("sealed/") && $0.path.split(separator: "/").last?.count == 64 }
         #expect(files.count == 1)
         for file in files {
-            for slice in PersistenceCasesTests.slices(png) { #expect(!file.bytes.contains(slice), "receipt bytes in \(file.path)") }
+            for slice in SealedStorageAndPurgeTests.slices(png) { #expect(!file.bytes.contains(slice), "receipt bytes in \(file.path)") }
         }
     }
 

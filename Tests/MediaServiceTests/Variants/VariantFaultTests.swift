@@ -6,7 +6,7 @@ import Testing
 @testable import MediaService
 
 /// CASES.md C20–C24 (derived images) through the pipeline: the whole kind of fault, not only the example.
-@Suite struct VariantCasesTests {
+@Suite struct VariantFaultTests {
     /// C20: a variant of an origin-`private` answer on a shared tier is never stored, and clients are told
     /// what the origin said, not a public lifetime.
     @Test func c20PrivateOriginAnswerIsNeverRepublishedAsPublic() async throws {

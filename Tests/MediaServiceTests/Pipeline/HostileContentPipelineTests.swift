@@ -5,7 +5,7 @@ import Testing
 
 /// CASES.md "Hostile content", C15–C17: refused before storage with exact codes, audited `skip`,
 /// nothing written under `disk/`, and the next normal image still works.
-@Suite struct HostileContentCasesTests {
+@Suite struct HostileContentPipelineTests {
     struct Refusal: Sendable, CustomTestStringConvertible {
         var fixture: String?
         var body: [UInt8]?
@@ -67,10 +67,10 @@ import Testing
     // MARK: C16 Active content as an image
 
     @Test(arguments: [
-        Refusal(fixture: "hostile/script.svg", contentType: "image/svg+xml", code: "not-an-image", detail: HostileContentCasesTests.notAnImage),
-        Refusal(fixture: "hostile/html-named.jpg", contentType: "image/jpeg", code: "not-an-image", detail: HostileContentCasesTests.notAnImage),
+        Refusal(fixture: "hostile/script.svg", contentType: "image/svg+xml", code: "not-an-image", detail: HostileContentPipelineTests.notAnImage),
+        Refusal(fixture: "hostile/html-named.jpg", contentType: "image/jpeg", code: "not-an-image", detail: HostileContentPipelineTests.notAnImage),
         Refusal(body: Array("<!doctype html><html><script>alert(1)</script></html>".utf8), contentType: "text/html",
-                code: "not-an-image", detail: HostileContentCasesTests.notAnImage),
+                code: "not-an-image", detail: HostileContentPipelineTests.notAnImage),
         Refusal(fixture: "hostile/jpeg-with-html-tail.jpg", contentType: "image/jpeg", code: "trailing-data",
                 detail: "the origin's answer was refused: JPEG: 38 bytes follow the end of the image at offset 2936"),
     ])

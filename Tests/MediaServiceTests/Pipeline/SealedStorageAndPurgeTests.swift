@@ -7,7 +7,7 @@ import MediaTestSupport
 import Testing
 
 /// CASES.md "Persistence", C18 (plaintext private bytes on disk) and C19 (logout purge).
-@Suite struct PersistenceCasesTests {
+@Suite struct SealedStorageAndPurgeTests {
     static let token = "tok-C18-u1-5e4d3c2b1a"
     static let receipts = ["receipts/r-7731.png", "receipts/attachment-3301.jpg"]
 

@@ -7,7 +7,7 @@ import Testing
 
 /// CASES.md "Isolation between users", C01–C06, through ``MediaService/handle(_:)``.
 /// U1 = `Bearer t1`, U2 = `Bearer t2`, ANON = no credentials; bodies carry `MARK-…` markers.
-@Suite struct IsolationCasesTests {
+@Suite struct PartitionIsolationTests {
     static let u1 = ("Authorization", "Bearer t1")
     static let u2 = ("Authorization", "Bearer t2")
 

@@ -5,7 +5,7 @@ import Testing
 /// `Expires` values a recipient must accept or refuse (RFC 9110 §5.6.7, RFC 9111 §5.3): the three date
 /// formats, names in the wrong case (which §5.6.7 lets a recipient accept), and malformed dates that are
 /// invalid and so already expired.
-@Suite struct ExpiresParsingCasesTests {
+@Suite struct ExpiresParsingTests {
     static let accepted: [(String, EpochSeconds)] = [
         ("Tue, 19 Jan 2038 14:14:08 GMT", 2_147_523_248),
         ("Sun, 21 Nov 2286 04:46:39 GMT", 10_000_039_599),
