@@ -13,7 +13,7 @@ let package = Package(
                                                             .product(name: "MediaCore", package: "mediactl")]),
         .executableTarget(name: "FuzzTargetedCacheControl", dependencies: [.product(name: "HTTPCaching", package: "mediactl"),
                                                             .product(name: "MediaCore", package: "mediactl")]),
-        .executableTarget(name: "FuzzHTTPDate", dependencies: [.product(name: "HTTPCaching", package: "mediactl")]),
+        .executableTarget(name: "FuzzHTTPDate", dependencies: [.product(name: "MediaCore", package: "mediactl")]),
         .executableTarget(name: "FuzzRequestParser", dependencies: [.product(name: "HTTPServer", package: "mediactl"),
                                                                 .product(name: "MediaCore", package: "mediactl")]),
         .executableTarget(name: "FuzzPolicyLoader", dependencies: [.product(name: "MediaPolicy", package: "mediactl")]),

@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 
 /// Caching benchmarks; see docs/benchmarks.md.
 /// Goals: `Cache-Control` parse of `public, max-age=31536000, immutable` ≥ 5 million/s on one core;

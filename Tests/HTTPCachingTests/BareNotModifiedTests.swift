@@ -1,5 +1,6 @@
-import Testing
 @testable import HTTPCaching
+import MediaCore
+import Testing
 
 /// A 304 without validators answering a conditional request the cache generated for exactly one stored
 /// response updates that response (RFC 9111 §4.3.3–4.3.4, RFC 9110 §13.1; issue "HTTP caching conformance,

@@ -1,7 +1,7 @@
 #if canImport(Glibc)
 import Glibc
 #endif
-import HTTPCaching
+import MediaCore
 
 // libFuzzer entry: LLVMFuzzerRunDriver must be called from main (PLATFORM.md).
 @_silgen_name("LLVMFuzzerRunDriver")

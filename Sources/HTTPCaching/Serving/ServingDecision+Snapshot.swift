@@ -1,3 +1,5 @@
+import MediaCore
+
 extension ServingDecision {
     /// The scalars of the selected stored response that a decision reads, taken once so the
     /// decision never copies a `StoredResponse`.

@@ -1,5 +1,6 @@
 import CHTTPServerLinux
 import Glibc
+import MediaCore
 import Synchronization
 
 /// One loop thread of ``HTTPServer``: an epoll instance, an eventfd that wakes it, a mailbox, and
@@ -57,7 +58,7 @@ final class EventLoop: @unchecked Sendable {
     let receiveBuffer = UnsafeMutableRawBufferPointer.allocate(byteCount: EventLoop.receiveBufferBytes, alignment: 16)
     /// Reused for every response head this loop serializes.
     var headBuffer: [UInt8] = []
-    var dateSecond = -1
+    var dateSecond: Int64 = -1
     var dateText = ""
 
     /// Creates the epoll instance and the wake eventfd.
@@ -227,10 +228,10 @@ final class EventLoop: @unchecked Sendable {
     /// The `Date` value, formatted at most once per second per loop; `nil` when disabled.
     func currentDate() -> String? {
         guard addsDateField else { return nil }
-        let now = HTTPDate.nowSeconds()
+        let now = WallClock.nowSeconds()
         if now != dateSecond {
             dateSecond = now
-            dateText = HTTPDate.format(secondsSince1970: now)
+            dateText = HTTPDate.format(now)
         }
         return dateText
     }

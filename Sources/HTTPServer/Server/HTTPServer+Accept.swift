@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 
 extension HTTPServer {
     /// The acceptor thread: waits on the listening socket and the wake pipe, enforces the
@@ -103,7 +104,7 @@ extension HTTPServer {
     /// Answers `503` with `Connection: close` without blocking and closes `fd`.
     func refuse(_ fd: Int32, detail: String) {
         let response = HTTPServerResponse.problem(status: 503, detail: detail)
-        let date = configuration.addsDateField ? HTTPDate.format(secondsSince1970: HTTPDate.nowSeconds()) : nil
+        let date = configuration.addsDateField ? HTTPDate.format(WallClock.nowSeconds()) : nil
         let bytes = HTTPResponseSerializer.serialize(response, headRequest: false, connection: .close, date: date)
         bytes.withUnsafeBytes { _ = send(fd, $0.baseAddress, $0.count, Int32(MSG_NOSIGNAL | MSG_DONTWAIT)) }
         shutdown(fd, Int32(SHUT_WR))

@@ -1,6 +1,7 @@
 import Foundation
-import MediaPolicy
 import HTTPCaching
+import MediaCore
+import MediaPolicy
 import MediaService
 import MediaTestSupport
 import Testing

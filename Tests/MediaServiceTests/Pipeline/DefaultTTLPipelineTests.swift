@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaCore
 import MediaTestSupport
 import Testing
 

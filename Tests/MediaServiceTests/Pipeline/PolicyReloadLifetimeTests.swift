@@ -1,5 +1,6 @@
 import HTTPCaching
 import MediaAudit
+import MediaCore
 import MediaPolicy
 import MediaTestSupport
 import Testing

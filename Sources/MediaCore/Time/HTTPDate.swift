@@ -1,4 +1,3 @@
-import MediaCore
 
 /// HTTP-date (RFC 9110 §5.6.7): parsing of the three accepted formats and formatting of the
 /// preferred one, IMF-fixdate. Pure arithmetic on the proleptic Gregorian calendar, UTC only.

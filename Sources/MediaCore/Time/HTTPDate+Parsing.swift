@@ -1,4 +1,3 @@
-import MediaCore
 
 extension HTTPDate {
     /// Parses an HTTP-date in any of the three formats of RFC 9110 §5.6.7:

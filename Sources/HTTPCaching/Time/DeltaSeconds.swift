@@ -1,6 +1,6 @@
-/// A point in time as whole seconds since 1970-01-01T00:00:00Z (HTTP dates have second precision,
-/// RFC 9110 §5.6.7). Every function of this module that needs "now" takes an `EpochSeconds`.
-public typealias EpochSeconds = Int64
+import MediaCore
+
+// EpochSeconds (MediaCore): every function of this module that needs "now" takes one.
 
 /// The largest delta-seconds value this module represents: 2,147,483,648 (2^31), the value
 /// RFC 9111 §1.2.2 requires for anything larger or for any overflowing calculation.
