@@ -18,7 +18,7 @@ let declarations = [
                        quality: 70, maxOutputPixels: 50_000, maxAVIFWidth: 192),
 ]
 let passThrough = ["v"]
-let variantNames: Set<String> = ["w", "h", "fit", "dpr", "q", "fmt"]
+let variantNames: Set<String> = ["w", "h", "fit", "dpr", "q", "fmt", "gravity", "profile", "info"]
 
 /// Names of the query's non-empty `&`-separated items (the bytes before the first `=`), split as bytes.
 func itemNames(_ query: String) -> [String] {
@@ -67,9 +67,20 @@ func checkNegotiation(_ accept: String?, _ declaration: VariantDeclaration, avif
     for width in [1, 192, 576, 577, 1152] {
         let choice = FormatNegotiation.choose(accept: accept, declared: declaration.formats, width: width,
                                               maxAVIFWidth: declaration.maxAVIFWidth, avifAvailable: avif)
-        let expected: FormatChoice =
-            avif && width <= declaration.maxAVIFWidth && declaration.formats.contains(.avif) && acceptsAVIF ? .format(.avif)
-            : declaration.formats.contains(.webp) && acceptsWebP ? .format(.webp) : .legacy
+        // The first format of the calibrated order (FormatRanking) this request can be served in; JPEG, the legacy
+        // format, only when declared; no JPEG XL encoder here (choose's default).
+        var expected: FormatChoice = .legacy
+        for format in FormatRanking.order(at: width) {
+            if format == .avif, avif, width <= declaration.maxAVIFWidth, declaration.formats.contains(.avif), acceptsAVIF {
+                expected = .format(.avif)
+                break
+            }
+            if format == .webp, declaration.formats.contains(.webp), acceptsWebP {
+                expected = .format(.webp)
+                break
+            }
+            if format == .jpeg, declaration.formats.contains(.jpeg) { break }
+        }
         precondition(choice == expected, "chose \(choice), expected \(expected) at \(width) for \(String(describing: accept))")
     }
 }
@@ -103,6 +114,11 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
     case .success(nil):
         precondition(query.utf8.count <= VariantQuery.maxQueryBytes)
         precondition(itemNames(query).allSatisfy { passThrough.contains($0) }, "nil for \(query)")
+    case .success(let parsed?) where parsed.spec.isInfo:
+        // `info=1`, alone among the variant parameters: the source described, keyed `info=1`.
+        let names = itemNames(query)
+        precondition(names.filter { !passThrough.contains($0) } == ["info"], "info with others in \(query)")
+        precondition(parsed.spec == .info && parsed.spec.keyText == "info=1" && !parsed.negotiated, "info spec for \(query)")
     case .success(let parsed?):
         precondition(query.utf8.count <= VariantQuery.maxQueryBytes)
         let names = itemNames(query)
