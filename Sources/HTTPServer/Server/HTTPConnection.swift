@@ -259,10 +259,8 @@ final class HTTPConnection {
     /// such as a queued image transform, is dropped; nothing running is interrupted), the request is counted in
     /// ``HTTPServer/Statistics/abandonedRequests``, and the connection closes; the handler's answer is discarded.
     func abandonHandler() {
-        presence?.markGone()
-        presence = nil
         loop.server.counters.abandoned.add(1, ordering: .relaxed)
-        close()
+        close()  // marks the presence gone
     }
 
     /// The async handler answered (on the loop thread, from the mailbox).

@@ -23,8 +23,8 @@ extension HTTPServer {
         /// Connections closed by the header timeout (`408`, or silently when nothing arrived),
         /// the idle timeout, or a failed write (write timeout or peer reset).
         public var timeouts: Int
-        /// Requests whose client closed the connection (or half-closed it) before the handler answered: the handler's
-        /// task was cancelled and its answer discarded.
+        /// Requests whose client closed the connection (or half-closed it) before the handler answered: their
+        /// `ClientPresence` was marked gone (work not yet started for them is dropped) and the answer discarded.
         public var abandonedRequests: Int = 0
 
         public init(

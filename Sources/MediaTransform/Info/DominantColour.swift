@@ -1,3 +1,5 @@
+import MediaCore
+
 /// The colour most of an image's visible pixels share: every pixel falls into one of 4,096 boxes (4 bits per
 /// channel), weighted by its alpha; the heaviest box wins (the first in red–green–blue order on a tie), and its
 /// colour is the alpha-weighted mean of the pixels in it, rounded. Unlike the average colour (a photo of a red car on
@@ -14,12 +16,7 @@ public struct DominantColour: Sendable, Hashable {
     }
 
     /// `#rrggbb`, lower-case.
-    public var hex: String {
-        "#" + [red, green, blue].map { value in
-            let digits = String(value, radix: 16)
-            return digits.count == 1 ? "0" + digits : digits
-        }.joined()
-    }
+    public var hex: String { "#" + Hex.encode([red, green, blue]) }
 
     /// The dominant colour of `pixels`, or `nil` when every pixel is transparent.
     public init?(of pixels: RGBAPixels) {

@@ -13,8 +13,7 @@ struct AnimationStep: TransformStep {
     var name: String { "animation" }
 
     func run(_ context: TransformContext) throws(TransformError) {
-        guard let budget = context.spec.animation, context.spec.fit == .inside, !context.spec.isInfo,
-              let header = context.header, let resolved = context.outputFormat,
+        guard let budget = context.spec.frameBudget, let header = context.header, let resolved = context.outputFormat,
               budget.admits(width: header.width, height: header.height, frames: header.pages),
               let animated = Self.animatedFormat(context.spec.format, resolved: resolved, source: header.format,
                                                  declared: context.declared) else { return }

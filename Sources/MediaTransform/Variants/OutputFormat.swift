@@ -83,6 +83,11 @@ public struct VariantSpec: Sendable, Hashable {
     /// `,anim`, so a tier that starts or stops keeping frames never serves the other kind; `nil`: a still.
     public var animation: AnimationBudget?
 
+    /// The budget within which this variant keeps an animated source's frames: ``animation`` for a `fit=inside`
+    /// image (libvips crops a strip of frames as one image, so a `cover` crop is of the first frame); `nil` for
+    /// `cover`, ``info`` or a tier without `animation`. ``AnimationStep`` reads it, and the key says `,anim` when set.
+    public var frameBudget: AnimationBudget? { fit == .inside && !isInfo ? animation : nil }
+
     /// `?info=1`: the source's ``SourceInfo``, its thumbnail decoded into a ``ThumbHash/maxSide`` box; keyed `info=1`
     /// (``SourceInfo/version``).
     public static var info: VariantSpec {
@@ -105,7 +110,7 @@ public struct VariantSpec: Sendable, Hashable {
     /// `w=288,h=288,fit=cover,fmt=webp,q=80`, `w=144,fit=inside,fmt=png` (no `q`: PNG is lossless).
     public var keyText: String {
         if isInfo { return Self.infoText }
-        return text(format: format.keyText) + (animation != nil && fit == .inside ? ",anim" : "")
+        return text(format: format.keyText) + (frameBudget != nil ? ",anim" : "")
     }
 
     /// The key and audit `transform` text of ``info``: `info=1`.
