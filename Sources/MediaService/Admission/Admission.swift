@@ -119,7 +119,7 @@ struct Admission: Sendable {
         }
         if tier.validatesImages, isRead {
             // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
-            for name in MediaService.clientConditionals { originFields.remove(name) }
+            for name in RequestContext.clientConditionals { originFields.remove(name) }
             // Validation and storage need the image's own bytes (RFC 9110 §12.5.3): the client's
             // Accept-Encoding is not the cache's; a coding applied anyway is decoded by the transport
             // (OriginRequest.decodesContentCoding), bounded by maxObjectBytes.
@@ -149,10 +149,28 @@ struct Admission: Sendable {
             hasCredential: hasCredential, partition: partition, cachePolicy: request.cachePolicy,
             purgeEpoch: epoch)
         context.variant = keying.variant
-        context.interim = MediaService.interimForwarder(for: request, tier: tier)
+        context.interim = Self.interimForwarder(for: request, tier: tier)
         context.signature = signature
         context.cors = cors
         context.requestID = request.requestID
         return .success(context)
+    }
+
+    /// The handler that forwards the interim responses of a request's own origin exchange to its client
+    /// (RFC 9110 §15.2), or `nil`:
+    /// - only on generic tiers (conformance mode, `contentTypes: ["*/*"]`) with `forwardInterim: true` (off by
+    ///   default: a front such as nginx before 1.29 takes a `103` for the final answer and loses the real one);
+    ///   image tiers forward none (a BFF client expects the final image or problem only, and an image origin's
+    ///   `Link` hints name the origin's URLs, not the cache's);
+    /// - only `102`–`199`: `100 Continue` answers an expectation the service met itself (it reads the whole
+    ///   request body first and never forwards `Expect`), and `101` never reaches it;
+    /// - never stored: the interim response goes to the client as the origin sent it (hop-by-hop fields
+    ///   removed by the transport) and takes no part in storage, `Cache-Status` or the final response.
+    static func interimForwarder(for request: ServiceRequest, tier: Tier) -> OriginInterimResponse.Handler? {
+        guard !tier.validatesImages, tier.forwardInterim, let forward = request.interimResponses else { return nil }
+        return { response in
+            guard (102...199).contains(response.status) else { return }
+            forward(response)
+        }
     }
 }

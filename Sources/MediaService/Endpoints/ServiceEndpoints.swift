@@ -97,7 +97,7 @@ struct ServiceEndpoints {
         var failing: [(check: String, code: String, detail: String)] = []
         var retryAfter: Int?
         if let outage = auditOutage {
-            let wait = MediaService.retryAfterSeconds(until: outage.nextRetry, now: now)
+            let wait = Self.retryAfterSeconds(until: outage.nextRetry, now: now)
             retryAfter = wait
             failing.append(("audit", ReasonCode.auditUnavailable.rawValue,
                             "the audit log cannot be written since \(outage.since) (\(outage.shortCause)): responses are "
@@ -157,5 +157,11 @@ struct ServiceEndpoints {
         var info = statvfs()
         guard statvfs(path, &info) == 0 else { return nil }
         return Int64(info.f_bavail) * Int64(info.f_frsize)
+    }
+
+    /// Whole seconds from `now` (seconds since the epoch) to `retry`, rounded up, at least 1.
+    static func retryAfterSeconds(until retry: AuditTime, now: Double) -> Int {
+        let milliseconds = retry.millisecondsSinceEpoch - Int64((now * 1000).rounded(.down))
+        return max(1, Int((milliseconds + 999) / 1000))
     }
 }

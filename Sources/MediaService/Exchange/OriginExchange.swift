@@ -93,7 +93,7 @@ struct OriginExchange: Sendable {
                 answer = .refused(Refusal(status: 502, code: "redirect-refused",
                                           detail: "the origin redirected; redirects are never followed"))
             default:
-                answer = .failed(status: nil, problem: MediaService.originFailureProblem(error, tier: tier, outcome: context.outcome))
+                answer = .failed(status: nil, problem: Responder.originFailureProblem(error, tier: tier, outcome: context.outcome))
             }
             return (answer, requestTime, clock())
         } catch {

@@ -2,28 +2,14 @@ import HTTPCaching
 import MediaCore
 import MediaCrypto
 
-extension MediaService: RequestKeys {
-    func partition(for token: BearerToken) -> String? { try? keyer.partition(for: token).hex }
-
-    func partition(forSubject subject: String) -> String? { subjectPartition(subject) }
-
-    /// Request fields a cache answers itself instead of forwarding.
-    static let clientConditionals: [HTTPFieldName] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range]
-
+extension MediaService {
     /// Admission (``Admission``) under the policy snapshot and purge epoch in force now, read once here.
     func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Admission.Refusal> {
         // The epoch first: a reload swaps the snapshot before it bumps the epoch, so a request that reads the
         // new epoch also reads the new snapshot, and one that reads the old epoch stores nothing.
         let epoch = purgeEpoch.current
         return Admission(snapshot: hitRoutes.snapshot, epoch: epoch, clock: configuration.clock,
-                         limits: configuration.targetLimits, keys: self).admit(request, resolved: resolved)
-    }
-
-    /// Hex HMAC-SHA256 of `value` under the per-process key: secondary keys of sensitive `Vary`
-    /// fields and partitions of non-bearer credentials. Never the raw value.
-    func digest(_ value: String) -> String {
-        guard let code = try? HMACSHA256.authenticationCode(for: value, key: varyKey) else { return "destroyed" }
-        return Hex.encode(code)
+                         limits: configuration.targetLimits, keys: keys).admit(request, resolved: resolved)
     }
 
     /// Hex HMAC-SHA256 (64 lower-case digits) of a request path for the access log of a partitioned or
@@ -31,6 +17,6 @@ extension MediaService: RequestKeys {
     /// `"mediactl-access-log-path-v1\n" + path` (domain-separated): equal paths give equal digests within
     /// one process, and digests cannot be linked across restarts. `"destroyed"` after ``stop()``.
     public func accessLogPathDigest(_ path: String) -> String {
-        digest("mediactl-access-log-path-v1\n" + path)
+        keys.digest("mediactl-access-log-path-v1\n" + path)
     }
 }

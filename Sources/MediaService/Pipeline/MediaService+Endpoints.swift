@@ -25,10 +25,4 @@ extension MediaService {
     func internalEndpoint(_ request: ServiceRequest) -> ServiceResponse {
         endpoints.answer(request)
     }
-
-    /// Whole seconds from `now` (seconds since the epoch) to `retry`, rounded up, at least 1.
-    static func retryAfterSeconds(until retry: AuditTime, now: Double) -> Int {
-        let milliseconds = retry.millisecondsSinceEpoch - Int64((now * 1000).rounded(.down))
-        return max(1, Int((milliseconds + 999) / 1000))
-    }
 }

@@ -49,7 +49,7 @@ extension MediaService {
         guard let candidates = loadCandidates(lookup, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
         // Only a fresh response is answered here: anything else takes the async path.
         guard case .serve(let index, let status, nil) = CacheLookup(context: lookup, candidates: candidates, now: time,
-                                                                    keys: self).decide() else { return nil }
+                                                                    keys: keys).decide() else { return nil }
         admitted = nil
         context.runtime.counters.bump(.hits)
         let candidate = candidates[index]

@@ -34,7 +34,7 @@ extension MediaService {
                 // RFC 9111 §4.1: the leader's answer may vary on a field outside the flight key that
                 // this request does not share; then it is not this request's answer.
                 if joined, case .content(let content) = result.result,
-                   !content.response.matches(request: context.cacheRequest.fields, digest: digest) {
+                   !content.response.matches(request: context.cacheRequest.fields, digest: keys.digest) {
                     result = await operation()
                     joined = false
                 }
@@ -80,7 +80,7 @@ extension MediaService {
     func originFields(_ context: RequestContext, conditional: HTTPFields?) -> HTTPFields {
         var fields = context.originFields
         if let conditional {
-            for name in MediaService.clientConditionals { fields.remove(name) }
+            for name in RequestContext.clientConditionals { fields.remove(name) }
             for field in conditional { fields.set(field.fieldName, field.value) }
         }
         // One id follows the request to the origin (docs/operations.md, "Request ids").
@@ -216,10 +216,5 @@ extension MediaService {
                                          detail: "the origin answered \(status) where an image was expected", outcome: outcome)
         }
         return response
-    }
-
-    /// `15` for 15.0, `0.5` for 0.5: seconds as a policy file writes them.
-    static func seconds(_ value: Double) -> String {
-        value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
 }

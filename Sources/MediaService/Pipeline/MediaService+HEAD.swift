@@ -30,7 +30,7 @@ extension MediaService {
                 maxBodyBytes: tier.maxObjectBytes, allowsRetry: false, decodesContentCoding: false),
                 interim: context.interim)
         } catch {
-            let problem = (error as? OriginError).map { Self.originFailureProblem($0, tier: tier, outcome: context.outcome) }
+            let problem = (error as? OriginError).map { Responder.originFailureProblem($0, tier: tier, outcome: context.outcome) }
                 ?? Responder.problem(502, code: "origin-error", detail: "the origin could not be reached", outcome: context.outcome)
             return staleOrFailure(context, decision: &decision, candidates: candidates, status: nil, failure: problem).response
         }
@@ -66,7 +66,7 @@ extension MediaService {
         if response.status == 200, storable, !storeCommit.wasPurgedDuringExchange(context) {
             var served: (Candidate, ttl: Int64)?
             var invalidates = false
-            for candidate in candidates where candidate.response.matches(request: context.cacheRequest.fields, digest: digest) {
+            for candidate in candidates where candidate.response.matches(request: context.cacheRequest.fields, digest: keys.digest) {
                 var stored = candidate.response
                 if stored.targets != context.targets { stored.targets = context.targets }
                 guard case .updated(let updated) = NotModified.freshenWithHEAD(

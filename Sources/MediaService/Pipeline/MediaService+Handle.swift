@@ -25,7 +25,7 @@ extension MediaService {
         var context = admitted.context
         if let interimResponses {
             request.interimResponses = interimResponses
-            context.interim = Self.interimForwarder(for: request, tier: context.tier)
+            context.interim = Admission.interimForwarder(for: request, tier: context.tier)
         }
         return await answer(request, admitted: context)
     }

@@ -37,9 +37,7 @@ extension MediaService {
             runtime.sealed?.stop()
             auditor.shredSummary(tier: name, count: runtime.counters.value(.shredded) - before, reason: "service-stop")
         }
-        keyer.destroyKey()
-        subjectKeyer.withLock { $0?.destroyKey() }
-        varyKey.destroy()
+        keys.destroy()
         try? auditor.stop()
         auditor.close()
         try? auditLog?.close()

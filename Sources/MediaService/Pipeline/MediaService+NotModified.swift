@@ -32,7 +32,7 @@ extension MediaService {
                                              responseTime: Int64(responseTime), role: context.role)
             let (fresh, ttl, kept) = storeCommit.storeUpdate(candidate, updated, context: context, requestTime: requestTime,
                                                  responseTime: responseTime)
-            if served == nil || updated.matches(request: request.fields, digest: digest) {
+            if served == nil || updated.matches(request: request.fields, digest: keys.digest) {
                 served = (fresh, updated, fresh.head, ttl, kept)
             }
         }

@@ -19,7 +19,7 @@ extension MediaService {
                     interim: context.interim)
             }
         } catch let error as OriginError {
-            return Self.originFailureProblem(error, tier: tier, outcome: context.outcome)
+            return Responder.originFailureProblem(error, tier: tier, outcome: context.outcome)
         } catch {
             return Responder.problem(502, code: "origin-error", detail: "the origin could not be reached",
                                      outcome: context.outcome)

@@ -16,7 +16,7 @@ extension MediaService {
 
     /// The purge stage over this service's commit stage, policy snapshot, keyer, subject keys and clock.
     var purgeStage: PurgeStage {
-        PurgeStage(commit: storeCommit, routes: hitRoutes, keyer: keyer, subjects: { () throws(ServiceError) in try self.subjects() },
+        PurgeStage(commit: storeCommit, routes: hitRoutes, keyer: keys.keyer, subjects: { [keys] () throws(ServiceError) in try keys.subjects() },
                    clock: configuration.clock)
     }
 }

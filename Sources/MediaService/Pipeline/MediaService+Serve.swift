@@ -28,7 +28,7 @@ extension MediaService {
     func lookup(_ context: RequestContext) -> CacheLookup {
         let time = now
         let candidates = context.cachePolicy == .reloadIgnoringLocalCacheData ? [] : loadCandidates(context, now: time)
-        return CacheLookup(context: context, candidates: candidates, now: time, keys: self)
+        return CacheLookup(context: context, candidates: candidates, now: time, keys: keys)
     }
 
     /// The stored responses of the request's group, dropping (and auditing) ones past their `expiresAt`.
@@ -82,7 +82,7 @@ extension MediaService {
         var refresh = context
         refresh.interim = nil   // the client already has its answer: a refresh forwards no interim response
         background.run { [self, context = refresh] in
-            var decision = CacheLookup(context: context, candidates: candidates, now: now, keys: self).decision
+            var decision = CacheLookup(context: context, candidates: candidates, now: now, keys: keys).decision
             _ = decision.lookup(now: Int64(now))
             _ = await forward(context, decision: &decision, candidates: candidates,
                               conditional: conditional.isEmpty ? nil : conditional, reason: .stale)

@@ -107,7 +107,7 @@ extension MediaService {
         source.variant = nil
         source.method = "GET"
         // The source is the cache's own request: the client's conditionals and ranges apply to the variant.
-        source.clientFields.removeAll { name in MediaService.clientConditionals.contains(HTTPFieldName(name)) }
+        source.clientFields.removeAll { name in RequestContext.clientConditionals.contains(HTTPFieldName(name)) }
         let served = await serve(source)
         guard served.response.status == 200, let representation = served.representation else {
             return Derivation(result: .response(served.response), shareable: false)

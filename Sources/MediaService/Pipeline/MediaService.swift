@@ -13,6 +13,8 @@ import Synchronization
 /// partition digests) and the stores of every tier. Call ``stop()`` for a graceful stop: sealed
 /// files are shredded, keys zeroed, and a `stop` record is written.
 public final class MediaService: Sendable {
+    /// Tunables of a service.
+    public typealias Configuration = ServiceConfiguration
 
     /// The policies in force (they change with ``reload(policies:digest:)``).
     public var policies: PolicySet { hitRoutes.snapshot.policies }
@@ -31,14 +33,11 @@ public final class MediaService: Sendable {
     var durabilityBarrier: (any DurabilityBarrier)? {
         configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
     }
-    let keyer: PartitionKeyer
+    /// The per-process keys: partitions, subject partitions and keyed digests.
+    let keys: ServiceKeys
     /// The install's integrity key (``IntegrityKeyFile``, `<state>/keys/integrity.key`, made at the first start): it
     /// keys the disk stores' file tags and the `bodyDigest` of `store` and `update` records.
     let integrityKey: IntegrityKey
-    /// Partitions of signed-URL subjects (``SubjectKeyer``, the install's key in `<state>/keys/subject.key`), opened
-    /// (made on first use) once a policy set has a tier with `signedURLs`, or by a purge of a subject.
-    let subjectKeyer = Mutex<SubjectKeyer?>(nil)
-    let varyKey: SymmetricKey
     let chain: StorageHookChain
     let flights = SingleFlight<String, Exchange>()
     /// Derivations of one variant, coalesced (``serveVariant(_:_:)``).
@@ -50,7 +49,7 @@ public final class MediaService: Sendable {
     let gate = StoreGate()
     /// The commit stage over this service's chain, auditor, gate, integrity key and purge epoch.
     var storeCommit: StoreCommit {
-        StoreCommit(chain: chain, auditor: auditor, gate: gate, integrityKey: integrityKey, purgeEpoch: purgeEpoch, keys: self)
+        StoreCommit(chain: chain, auditor: auditor, gate: gate, integrityKey: integrityKey, purgeEpoch: purgeEpoch, keys: keys)
     }
     let background = BackgroundTasks()
     /// The policy snapshot in force and the admissions of raw targets for the memory-hit fast path
@@ -110,8 +109,7 @@ public final class MediaService: Sendable {
         try auditor.start(reason: torn > 0 ? "repaired-torn-tail" : "service-start", bytes: torn > 0 ? torn : nil)
         let digest = configuration.policyDigest ?? PolicyDigest.of(policies)
         try auditor.policy(digest: digest, tiers: policies.tiers, reason: "policy-loaded")
-        keyer = PartitionKeyer(key: try SymmetricKey())
-        varyKey = try SymmetricKey()
+        keys = try ServiceKeys(stateDirectory: configuration.stateDirectory)
         let router = try PolicySnapshot.router(for: policies)
         chain = StorageHookChain(hooks: configuration.hooks)
         var runtimes: [String: TierRuntime] = [:]
@@ -128,7 +126,7 @@ public final class MediaService: Sendable {
         UnownedTierFolders.dropUnscopedKeys(runtimes: runtimes, auditor: auditor)
         hitRoutes = HitRouteCache(snapshot: PolicySnapshot(policies: policies, digest: digest, router: router,
                                                            runtimes: runtimes, secrets: secrets))
-        if policies.tiers.values.contains(where: { $0.signedURLs != nil }) { _ = try subjects() }
+        if policies.tiers.values.contains(where: { $0.signedURLs != nil }) { _ = try keys.subjects() }
         auditor.flush()
     }
 
@@ -161,27 +159,6 @@ public final class MediaService: Sendable {
         return runtime
     }
 
-    /// The subject keyer, opened (its key file made when missing) on first use.
-    /// - Throws: ``ServiceError`` `state-directory` when the key file cannot be made or is refused.
-    func subjects() throws(ServiceError) -> SubjectKeyer {
-        let directory = configuration.stateDirectory
-        return try subjectKeyer.withLock { (keyer: inout SubjectKeyer?) throws(ServiceError) -> SubjectKeyer in
-            if let keyer { return keyer }
-            do {
-                let opened = try SubjectKeyer.open(stateDirectory: directory)
-                keyer = opened
-                return opened
-            } catch {
-                throw ServiceError(.stateDirectory, "\(error)")
-            }
-        }
-    }
-
-    /// The partition of a signed-URL subject, or `nil` when the subject key cannot be used (stopping, unreadable).
-    func subjectPartition(_ subject: String) -> String? {
-        (try? subjects())?.partition(forSubject: subject)
-    }
-
     /// ``PolicySecrets/load(for:)``, its problems as one `invalid-policy` error (one problem per line).
     static func secrets(for policies: PolicySet) throws(ServiceError) -> PolicySecrets {
         do {
@@ -198,7 +175,7 @@ public final class MediaService: Sendable {
     /// ``MediaAudit/AuditWriterEvent/message`` after `mediactl: ` and a newline on standard error: the default
     /// ``Configuration/auditEvents``.
     public static let writeAuditEventToStandardError: @Sendable (AuditWriterEvent) -> Void = { event in
-        MediaService.writeToStandardError("mediactl: " + event.message)
+        StandardError.write("mediactl: " + event.message)
     }
 
     /// Seconds since the epoch, from the configured clock.

@@ -5,6 +5,9 @@ import MediaSigning
 
 /// Everything the pipeline knows about an admitted request.
 struct RequestContext: Sendable {
+    /// Request fields a cache answers itself instead of forwarding.
+    static let clientConditionals: [HTTPFieldName] = [.ifNoneMatch, .ifModifiedSince, .ifMatch, .ifUnmodifiedSince, .ifRange, .range]
+
     /// `GET`, `HEAD`, or another method on a pass-through route.
     var method: HTTPMethod
     var route: MediaPolicy.Route
@@ -28,7 +31,7 @@ struct RequestContext: Sendable {
     /// The derived image the request selects (a tier with `variants` and a query with `w`), or `nil`: the
     /// representation at ``upstreamURL`` itself. ``upstreamURL`` is then the source's URL.
     var variant: VariantSelection? = nil
-    /// Where this request's own origin exchange forwards interim responses (``MediaService/interimForwarder(for:tier:)``), or `nil`.
+    /// Where this request's own origin exchange forwards interim responses (``Admission/interimForwarder(for:tier:)``), or `nil`.
     var interim: OriginInterimResponse.Handler? = nil
     /// The verified signature of a signed request (docs/signed-urls.md), or `nil`: its subject gave ``partition``.
     var signature: VerifiedSignature? = nil
@@ -70,7 +73,7 @@ struct RequestContext: Sendable {
     /// origin without forming a partition, nor (conformance mode) when the client sent conditionals.
     var coalesces: Bool {
         if hasCredential && partition == nil { return false }
-        if isGeneric && MediaService.clientConditionals.contains(where: { clientFields.contains($0) }) { return false }
+        if isGeneric && Self.clientConditionals.contains(where: { clientFields.contains($0) }) { return false }
         return true
     }
 

@@ -85,6 +85,6 @@ extension MediaService {
     var policySwap: PolicySwap {
         PolicySwap(commit: storeCommit, routes: hitRoutes, isStopped: { self.isStopped.load(ordering: .acquiring) },
                    openRuntime: { try self.openRuntime(name: $0, tier: $1, counters: $2) },
-                   openSubjects: { _ = try self.subjects() })
+                   openSubjects: { [keys] in _ = try keys.subjects() })
     }
 }

@@ -2,11 +2,12 @@
 import Glibc
 #endif
 
-extension MediaService {
+/// Standard error of the process.
+public enum StandardError {
     /// Writes `line` and a newline to standard error, in one `write(2)` (the audit events' default,
-    /// ``writeAuditEventToStandardError``, and the curl transport's note).
-    public static func writeToStandardError(_ line: String) {
+    /// ``MediaService/writeAuditEventToStandardError``).
+    public static func write(_ line: String) {
         let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
+        _ = bytes.withUnsafeBytes { Glibc.write(2, $0.baseAddress, $0.count) }
     }
 }

@@ -92,7 +92,7 @@ struct ImageDerivation {
         switch outcome {
         case .failure(let error) where error.code == .deadlineExceeded:
             return Derivation(result: .response(busy(context, code: "transform-timeout",
-                                                      detail: "the transform took longer than \(MediaService.seconds(transforms.timeout)) s")),
+                                                      detail: "the transform took longer than \(Responder.seconds(transforms.timeout)) s")),
                               shareable: true)
         case .failure(let error):
             return refuse(context, stored: stored, code: "variant-" + error.code.rawValue,

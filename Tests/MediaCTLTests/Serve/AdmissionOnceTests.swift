@@ -21,7 +21,7 @@ import Testing
         let port = try server.start()
         defer { server.stop() }
         let url = "http://127.0.0.1:\(port)/receipts/r-7732.jpg"
-        let keyer = harness.service.keyer
+        let keyer = harness.service.keys.keyer
         let start = keyer.partitionsComputed
         let miss = try await HTTPGet.fetch(url, headers: ["Authorization": "Bearer tok-U1"])
         #expect(miss.status == 200)
@@ -42,7 +42,7 @@ import Testing
         let handler = MediaHTTPHandler(service: harness.service)
         var request = HTTPServerRequest(method: "GET", target: "/receipts/r-7732.jpg",
                                         headerFields: [("Authorization", "Bearer tok-U1")])
-        let keyer = harness.service.keyer
+        let keyer = harness.service.keys.keyer
         let start = keyer.partitionsComputed
         var handoff: (any AnyObject & Sendable)?
         #expect(handler.handleSync(request, handoff: &handoff) == nil)

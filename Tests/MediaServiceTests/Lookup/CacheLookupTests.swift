@@ -49,7 +49,7 @@ import Testing
             Issue.record("refused")
             return
         }
-        let lookup = CacheLookup(context: context, candidates: [], now: harness.clock.now, keys: harness.service)
+        let lookup = CacheLookup(context: context, candidates: [], now: harness.clock.now, keys: harness.service.keys)
         guard case .forward(_, nil, .uriMiss, false) = lookup.decide() else {
             Issue.record("not a fetch")
             return
@@ -60,7 +60,7 @@ import Testing
             return
         }
         guard case .answer(let response) = CacheLookup(context: onlyIfCached, candidates: [], now: harness.clock.now,
-                                                         keys: harness.service).decide() else {
+                                                         keys: harness.service.keys).decide() else {
             Issue.record("not answered")
             return
         }

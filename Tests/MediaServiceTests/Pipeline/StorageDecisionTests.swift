@@ -179,7 +179,7 @@ import Testing
         #expect(PipelineSupport.problemCode(response) == "origin-timeout")
         #expect(PipelineSupport.problemMembers(response)?["detail"] as? String
                 == "the origin timed out: no answer in 15 s (the tier's originTimeout is 15 s)")
-        #expect(MediaService.seconds(0.5) == "0.5")
+        #expect(Responder.seconds(0.5) == "0.5")
     }
 
     @Test func headIsAnsweredWithoutABodyButWithItsLength() async throws {

@@ -35,7 +35,7 @@ import Testing
         let partitions = [first, second, again].map(\.outcome.partition)
         #expect(partitions[0] != nil && partitions[1] != nil && partitions[0] != partitions[1] && partitions[0] == partitions[2])
         // The same subject's partition, computed as `purge --subject` does.
-        #expect(partitions[0] == world.harness.service.subjectPartition("alice"))
+        #expect(partitions[0] == world.harness.service.keys.partition(forSubject: "alice"))
     }
 
     @Test func theAnswerNeverOutlivesTheSignature() async throws {
