@@ -7,9 +7,9 @@ import MediaCore
 ///
 /// A value over its inputs (the admitted request, the candidates the caller loaded, the clock reading and the keyed
 /// digest of sensitive `Vary` fields): it reads no store and asks no origin. Its ``Outcome`` says what to do next.
-struct CacheLookup {
+struct CacheLookup: Sendable {
     /// What the lookup decided.
-    enum Outcome {
+    enum Outcome: Sendable {
         /// Serve the stored response at `index` of ``CacheLookup/candidates`` with `status`: fresh (`stale` `nil`), or
         /// stale where the request or the response allows it (`status` then carries the reason as its detail). A
         /// ``HTTPCaching/StaleReason/staleWhileRevalidate`` answer is validated in the background by the caller.

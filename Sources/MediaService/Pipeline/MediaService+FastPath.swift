@@ -40,23 +40,12 @@ extension MediaService {
         case .success(let made): context = made
         case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
-        admitted = AdmittedRequest(request: request, context: context)
-        guard context.method.isRead,
-              context.cachePolicy != .reloadIgnoringLocalCacheData else { return nil }
-        let time = now
-        // A variant is looked up under its own key (the context's URL is its source's).
-        let lookup = context.variant.map { variantContext(context, $0) } ?? context
-        guard let candidates = loadCandidates(lookup, now: time, readsFiles: readsFiles), !candidates.isEmpty else { return nil }
-        // Only a fresh response is answered here: anything else takes the async path.
-        guard case .serve(let index, let status, nil) = CacheLookup(context: lookup, candidates: candidates, now: time,
-                                                                    keys: keys).decide() else { return nil }
-        admitted = nil
-        context.runtime.counters.bump(.hits)
-        let candidate = candidates[index]
-        if let variant = context.variant {
-            return finished(storedVariant(candidate, stored: lookup, selection: variant, now: time), request, context)
+        switch serving.cachedAnswer(context, readsFiles: readsFiles) {
+        case .answer(let response):
+            return finished(response, request, context)
+        case .pending(let decided):
+            admitted = AdmittedRequest(request: request, context: context, decided: decided)
+            return nil
         }
-        return finished(Responder.stored(candidate, context: context, now: Int64(time), status: status, storage: "hit"),
-                        request, context)
     }
 }

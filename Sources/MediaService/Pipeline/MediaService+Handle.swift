@@ -27,15 +27,19 @@ extension MediaService {
             request.interimResponses = interimResponses
             context.interim = Admission.interimForwarder(for: request, tier: context.tier)
         }
-        return await answer(request, admitted: context)
+        return await answer(request, admitted: context, decided: admitted.decided)
     }
 
     /// The answer to an admitted request: a pass-through exchange, or the cache's (RFC 9111).
-    private func answer(_ request: ServiceRequest, admitted context: RequestContext) async -> ServiceResponse {
+    /// - Parameter decided: the synchronous path's lookup and decision, when it made them.
+    private func answer(_ request: ServiceRequest, admitted context: RequestContext, decided: DecidedLookup? = nil) async
+        -> ServiceResponse
+    {
         if context.method != .get && context.method != .head {
-            return finished(await passThrough(context, body: request.body), request, context)
+            return finished(await forwarding.passThrough(context, body: request.body), request, context)
         }
-        return finished(await serve(context).response.withoutBody(for: request.method), request, context)
+        return finished(await serving.serve(context, decided: decided).response.withoutBody(for: request.method), request,
+                        context)
     }
 
     /// The answer a request gets from its head alone, before its body is read (docs/http-server.md, "Bodies nobody

@@ -40,7 +40,7 @@ public final class MediaService: Sendable {
     let integrityKey: IntegrityKey
     let chain: StorageHookChain
     let flights = SingleFlight<String, Exchange>()
-    /// Derivations of one variant, coalesced (``serveVariant(_:_:)``).
+    /// Derivations of one variant, coalesced (``Serving/deriveVariant(_:stored:selection:candidates:)``).
     let derivations = SingleFlight<String, Derivation>()
     let isStopped = Atomic<Bool>(false)
     /// Bumped when a purge starts: exchanges admitted earlier store nothing (logout during a fetch).
@@ -52,6 +52,18 @@ public final class MediaService: Sendable {
         StoreCommit(chain: chain, auditor: auditor, gate: gate, integrityKey: integrityKey, purgeEpoch: purgeEpoch, keys: keys)
     }
     let background = BackgroundTasks()
+    /// The forward stage over this service's origin transport, flights, commit stage and policy snapshot.
+    var forwarding: Forwarding {
+        Forwarding(fetcher: fetcher, flights: flights, commit: storeCommit, routes: hitRoutes, clock: configuration.clock,
+                   fetchTimes: originFetchTimes)
+    }
+    /// The cache stage (lookup, hit, forward, derive) over the forward stage and this service's derivations.
+    var serving: Serving {
+        Serving(forwarding: forwarding, derivations: derivations,
+                derivation: ImageDerivation(commit: storeCommit, transforms: configuration.transforms,
+                                            clock: configuration.clock),
+                background: background, lookupObserver: configuration.lookupObserver)
+    }
     /// The policy snapshot in force and the admissions of raw targets for the memory-hit fast path
     /// (``fastHit(_:)``).
     let hitRoutes: HitRouteCache
@@ -176,6 +188,12 @@ public final class MediaService: Sendable {
     /// ``Configuration/auditEvents``.
     public static let writeAuditEventToStandardError: @Sendable (AuditWriterEvent) -> Void = { event in
         StandardError.write("mediactl: " + event.message)
+    }
+
+    /// Whether `source` varies beyond a variant's key (``ImageDerivation/variesBeyondVariantKey(_:tier:)``): `inspect`
+    /// asks it too.
+    public static func variesBeyondVariantKey(_ source: StoredResponse, tier: Tier) -> Bool {
+        ImageDerivation.variesBeyondVariantKey(source, tier: tier)
     }
 
     /// Seconds since the epoch, from the configured clock.

@@ -46,6 +46,9 @@ public struct ServiceConfiguration: Sendable {
     /// Free bytes the state directory's file system must have for `/_mediactl/ready` to answer `200`
     /// (docs/operations.md, "Liveness and readiness"). Default: 268,435,456 (256 MiB).
     public var readinessMinimumFreeBytes: Int64 = 268_435_456
+    /// Told of each load of a request group's stored responses (the test seam that counts lookups per request).
+    /// Default: `nil`.
+    var lookupObserver: (@Sendable () -> Void)? = nil
 
     public init(
         stateDirectory: String = ".mediactl",

@@ -62,7 +62,7 @@ enum HitPathSupport {
             Issue.record("the request was refused", sourceLocation: sourceLocation)
             return answer
         }
-        let full = await service.serve(context).response.withoutBody(for: request.method)
+        let full = await service.serving.serve(context).response.withoutBody(for: request.method)
         expectSame(answer, full, sourceLocation: sourceLocation)
         return answer
     }

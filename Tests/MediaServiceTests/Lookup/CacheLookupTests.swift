@@ -25,7 +25,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: harness.stateDirectory) }
         let context = try await stored(harness, "/avatars/u1.jpg")
         harness.clock.advance(299)
-        guard case .serve(let index, let status, let stale) = harness.service.lookup(context).decide() else {
+        guard case .serve(let index, let status, let stale) = harness.service.serving.lookup(context).decide() else {
             Issue.record("not served")
             return
         }
@@ -33,7 +33,7 @@ import Testing
         #expect(status == CacheStatus(hit: true, ttl: 1))
         #expect(stale == nil)
         harness.clock.advance(1)
-        guard case .forward(_, let conditional, let reason, let validates) = harness.service.lookup(context).decide() else {
+        guard case .forward(_, let conditional, let reason, let validates) = harness.service.serving.lookup(context).decide() else {
             Issue.record("not forwarded")
             return
         }

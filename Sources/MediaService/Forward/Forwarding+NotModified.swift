@@ -4,7 +4,7 @@ import MediaPolicy
 import MediaStorage
 import Synchronization
 
-extension MediaService {
+extension Forwarding {
     /// A 304 to a validation request (RFC 9111 §4.3.3–4.3.4): update the stored responses it selects
     /// (audited `update`). A 304 without validators answers the one stored response the conditional asked about, if
     /// it asked about exactly one (``HTTPCaching/ConditionalRequest/validated(candidates:by:)``).
@@ -14,7 +14,7 @@ extension MediaService {
                      requestTime: Double, responseTime: Double, reason: CacheStatus.Forward) -> Exchange? {
         let stored = candidates.map(\.response)
         let asked = conditional.flatMap { ConditionalRequest.validated(candidates: stored, by: $0) }
-        let selected = storeCommit.wasPurgedDuringExchange(context) ? [] : NotModified.select(stored, for: response.fields, validating: asked)
+        let selected = commit.wasPurgedDuringExchange(context) ? [] : NotModified.select(stored, for: response.fields, validating: asked)
         guard !selected.isEmpty else { return nil }
         let request = context.cacheRequest
         var served: (Candidate, StoredResponse, StoredHead, ttl: Int64, kept: Bool)?
@@ -30,9 +30,9 @@ extension MediaService {
             if response.targets != context.targets { response.targets = context.targets }
             let updated = NotModified.update(response, with: updateFields, requestTime: Int64(requestTime),
                                              responseTime: Int64(responseTime), role: context.role)
-            let (fresh, ttl, kept) = storeCommit.storeUpdate(candidate, updated, context: context, requestTime: requestTime,
+            let (fresh, ttl, kept) = commit.storeUpdate(candidate, updated, context: context, requestTime: requestTime,
                                                  responseTime: responseTime)
-            if served == nil || updated.matches(request: request.fields, digest: keys.digest) {
+            if served == nil || updated.matches(request: request.fields, digest: commit.digest) {
                 served = (fresh, updated, fresh.head, ttl, kept)
             }
         }

@@ -1,29 +1,17 @@
-import Foundation
 import HTTPCaching
 import MediaCore
 import MediaCrypto
 import MediaPolicy
 import MediaTransform
 
-extension MediaService {
-    /// Step 5a of the request flow: a derived image (docs/variants.md). A fresh stored variant is served;
-    /// otherwise the source is obtained through the normal path (routed, coalesced, validated, audited and
-    /// stored under its tier) and the variant derived from it, once per variant at a time.
-    func serveVariant(_ context: RequestContext, _ selection: VariantSelection) async -> ServiceResponse {
-        let stored = variantContext(context, selection)
-        let lookup = lookup(stored)
-        let candidates = lookup.candidates
+extension Serving {
+    /// Step 5a of the request flow: a derived image (docs/variants.md) the lookup found no usable stored variant
+    /// for. The source is obtained through the normal path (routed, coalesced, validated, audited and stored under
+    /// its tier) and the variant derived from it, once per variant at a time.
+    /// - Parameter candidates: the variant's stored responses, none usable (stale, or a request's `no-cache`).
+    func deriveVariant(_ context: RequestContext, stored: RequestContext, selection: VariantSelection,
+                       candidates: [Candidate]) async -> ServiceResponse {
         let counters = context.runtime.counters
-        switch lookup.decide() {
-        case .serve(let index, let status, _):
-            counters.bump(.hits)
-            // No background refresh for a variant served stale: the next request that finds it unusable derives it.
-            return storedVariant(candidates[index], stored: stored, selection: selection, now: lookup.now, detail: status.detail)
-        case .answer(let response):
-            return answer(response, selection)
-        case .forward:
-            break
-        }
         // RFC 9211 `fwd`: why the source request went towards the origin; `derive` drops it when the source
         // came from storage (the variant was made here, nothing was forwarded).
         let forward: CacheStatus.Forward = context.cachePolicy == .reloadIgnoringLocalCacheData
@@ -113,20 +101,8 @@ extension MediaService {
             return Derivation(result: .response(served.response), shareable: false)
         }
         let reason: CacheStatus.Forward? = served.response.outcome.storage == "hit" ? nil : reason
-        return await imageDerivation.derive(from: representation, original: served.response, context: source, stored: stored,
+        return await derivation.derive(from: representation, original: served.response, context: source, stored: stored,
                                             selection: selection, reason: reason, staleSource: served.staleStatus,
                                             stale: stale)
-    }
-
-
-    /// The derive stage over this service's commit stage, transform settings and clock.
-    var imageDerivation: ImageDerivation {
-        ImageDerivation(commit: storeCommit, transforms: configuration.transforms, clock: configuration.clock)
-    }
-
-    /// Whether `source` varies beyond a variant's key (``ImageDerivation/variesBeyondVariantKey(_:tier:)``): `inspect`
-    /// asks it too.
-    public static func variesBeyondVariantKey(_ source: StoredResponse, tier: Tier) -> Bool {
-        ImageDerivation.variesBeyondVariantKey(source, tier: tier)
     }
 }

@@ -3,7 +3,7 @@ import MediaCore
 import MediaPolicy
 import MediaStorage
 
-extension MediaService {
+extension Forwarding {
     /// Methods other than GET and HEAD on a `"methods": "all"` route (conformance mode): forwarded once
     /// (never retried, never coalesced) with the request body, answered with the origin's status, fields
     /// and body, and never stored. A non-error answer to an unsafe method invalidates the target URI and
@@ -43,19 +43,19 @@ extension MediaService {
     /// Removes every stored response of `primary` (any partition, any variant) from every tier,
     /// audited `invalidate` with reason `unsafe-method`.
     func invalidate(primary: String) {
-        gate.exclusive { invalidateUnderGate(primary: primary) }
-        auditor.flush()
+        commit.gate.exclusive { invalidateUnderGate(primary: primary) }
+        commit.auditor.flush()
     }
 
     /// Each removal and its record, with no store of the same key between them (``StoreGate``).
     private func invalidateUnderGate(primary: String) {
-        for runtime in runtimes.values {
+        for runtime in routes.snapshot.runtimes.values {
             for storeKey in runtime.storeKeys(primary: CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: primary)) {
                 guard let metadata = runtime.remove(storeKey) else { continue }
-                auditor.recordRemoval(.invalidate, metadata, storeKey: storeKey, url: metadata.partition == nil ? primary : nil,
+                commit.auditor.recordRemoval(.invalidate, metadata, storeKey: storeKey, url: metadata.partition == nil ? primary : nil,
                                       reason: "unsafe-method")
                 // Its variants go with it (they were derived from what the unsafe request may have changed).
-                storeCommit.dropVariantsUnderGate(ofSource: CacheKey.group(ofStoreKey: storeKey), in: runtime, reason: "unsafe-method")
+                commit.dropVariantsUnderGate(ofSource: CacheKey.group(ofStoreKey: storeKey), in: runtime, reason: "unsafe-method")
             }
         }
     }

@@ -2,7 +2,7 @@ import HTTPCaching
 import MediaCore
 import MediaPolicy
 
-extension MediaService {
+extension Forwarding {
     /// A client `HEAD` that must reach the origin on a generic tier (conformance mode): written through as
     /// `HEAD` (with the cache's validators when it holds a stored response), never coalesced, never stored as a
     /// response of its own (it has no body).
@@ -63,10 +63,10 @@ extension MediaService {
         let storable = Storability.evaluate(method: "GET", requestFields: fields, status: response.status,
                                             responseFields: response.fields, role: context.role,
                                             targets: context.targets).isStorable
-        if response.status == 200, storable, !storeCommit.wasPurgedDuringExchange(context) {
+        if response.status == 200, storable, !commit.wasPurgedDuringExchange(context) {
             var served: (Candidate, ttl: Int64)?
             var invalidates = false
-            for candidate in candidates where candidate.response.matches(request: context.cacheRequest.fields, digest: keys.digest) {
+            for candidate in candidates where candidate.response.matches(request: context.cacheRequest.fields, digest: commit.digest) {
                 var stored = candidate.response
                 if stored.targets != context.targets { stored.targets = context.targets }
                 guard case .updated(let updated) = NotModified.freshenWithHEAD(
@@ -77,7 +77,7 @@ extension MediaService {
                     invalidates = true
                     continue
                 }
-                let (fresh, ttl, _) = storeCommit.storeUpdate(candidate, updated, context: context, requestTime: requestTime,
+                let (fresh, ttl, _) = commit.storeUpdate(candidate, updated, context: context, requestTime: requestTime,
                                                   responseTime: responseTime)
                 if served == nil { served = (fresh, ttl) }
             }
