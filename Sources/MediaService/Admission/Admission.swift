@@ -31,7 +31,7 @@ struct Admission: Sendable {
     /// Route (path normalised, traversal refused), method, body, signature, credentials per tier (RFC 6750 bearer
     /// tokens), partition, origin fields, derived-image selection.
     /// - Parameter resolved: the router's match for `request.target` when the caller already has it
-    ///   (``MediaService/fastHit(_:resolved:readsFiles:)`` resolves a target it sees first); `nil` resolves here.
+    ///   (``HitPath/answer(_:resolved:readsFiles:)`` resolves a target it sees first); `nil` resolves here.
     ///   A match made under policies a reload has since replaced is resolved again, unless its route is unchanged.
     func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Refusal> {
         // A query naming exp, sub, kid or sig claims a signature: it is verified before anything else.

@@ -1,12 +1,15 @@
 import HTTPCaching
+import MediaCore
+import MediaCrypto
 
+// The request entry points: the async answer, the synchronous one (HTTPServer's handleSync) and the refusal from the head alone.
 extension MediaService {
     /// Answers one request. Never throws: every failure is a problem+json response (RFC 9457).
     /// A `HEAD` answer has an empty body; its fields (`Content-Length` included) are those of `GET`.
     public func handle(_ request: ServiceRequest) async -> ServiceResponse {
         if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         var resolved: RouteMatch?
-        if let hit = fastHit(request, resolved: &resolved) { return finished(hit, request) }
+        if let hit = hitPath.answer(request, resolved: &resolved) { return finished(hit, request) }
         let context: RequestContext
         switch admit(request, resolved: resolved) {
         case .success(let admitted): context = admitted
@@ -53,5 +56,65 @@ extension MediaService {
         case .success: return nil
         case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
+    }
+
+    /// The synchronous fast path for `HTTPServer`'s `handleSync`: answers fresh hits held in memory,
+    /// refusals and internal endpoints without suspending and without reading a file; returns `nil`
+    /// when the request needs the origin, or a stored response that is only in a file (a disk or
+    /// sealed entry without its hot copy): then call ``handle(_:)``, which reads it off the caller's
+    /// thread and keeps a hot copy, so the next request is answered here.
+    public func handleIfCached(_ request: ServiceRequest) -> ServiceResponse? {
+        var admitted: AdmittedRequest?
+        return handleIfCached(request, admitted: &admitted)
+    }
+
+    /// ``handleIfCached(_:)`` that hands on what it learned: when it returns `nil` for a request it admitted,
+    /// `admitted` is that admission, for ``handle(_:interimResponses:)`` to continue without admitting the request
+    /// again (`HTTPServer`'s handoff). An answer is returned as is (no wrapper to copy it out of: this is the hit path).
+    public func handleIfCached(_ request: ServiceRequest, admitted: inout AdmittedRequest?) -> ServiceResponse? {
+        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
+        var resolved: RouteMatch?
+        if let hit = hitPath.answer(request, resolved: &resolved, readsFiles: false) { return finished(hit, request) }
+        return cachedAnswerByFullPath(request, resolved: resolved, readsFiles: false, admitted: &admitted)
+    }
+
+    /// ``handleIfCached(_:)`` without the memory-hit fast path: admission, the RFC 9111 decision over
+    /// every stored response of the group, and ``Responder``. Tests compare both paths with it.
+    /// - Parameters:
+    ///   - resolved: the router's match for the target, when the caller has it.
+    ///   - readsFiles: whether entries only in files may be read (`false`: `nil` instead).
+    ///   - admitted: set to the request's admission when there is no answer (see ``handleIfCached(_:admitted:)``).
+    func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch?, readsFiles: Bool,
+                                admitted: inout AdmittedRequest?) -> ServiceResponse? {
+        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
+        let context: RequestContext
+        switch admit(request, resolved: resolved) {
+        case .success(let made): context = made
+        case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
+        }
+        switch serving.cachedAnswer(context, readsFiles: readsFiles) {
+        case .answer(let response):
+            return finished(response, request, context)
+        case .pending(let decided):
+            admitted = AdmittedRequest(request: request, context: context, decided: decided)
+            return nil
+        }
+    }
+
+    /// Admission (``Admission``) under the policy snapshot and purge epoch in force now, read once here.
+    func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Admission.Refusal> {
+        // The epoch first: a reload swaps the snapshot before it bumps the epoch, so a request that reads the
+        // new epoch also reads the new snapshot, and one that reads the old epoch stores nothing.
+        let epoch = purgeEpoch.current
+        return Admission(snapshot: hitRoutes.snapshot, epoch: epoch, clock: configuration.clock,
+                         limits: configuration.targetLimits, keys: keys).admit(request, resolved: resolved)
+    }
+
+    /// Hex HMAC-SHA256 (64 lower-case digits) of a request path for the access log of a partitioned or
+    /// private tier, under the same per-process key as ``digest(_:)`` with the input
+    /// `"mediactl-access-log-path-v1\n" + path` (domain-separated): equal paths give equal digests within
+    /// one process, and digests cannot be linked across restarts. `"destroyed"` after ``stop()``.
+    public func accessLogPathDigest(_ path: String) -> String {
+        keys.digest("mediactl-access-log-path-v1\n" + path)
     }
 }

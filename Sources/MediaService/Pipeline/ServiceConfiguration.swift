@@ -58,7 +58,7 @@ public struct ServiceConfiguration: Sendable {
         transforms: TransformConfiguration = .init(), durabilityObservers: DurabilityObservers = .init(),
         policyDigest: String? = nil, auditRetry: AuditWriterStateMachine.Configuration = .init(),
         auditRetryScheduler: (any AuditRetryScheduling)? = nil,
-        auditEvents: @escaping @Sendable (AuditWriterEvent) -> Void = MediaService.writeAuditEventToStandardError
+        auditEvents: @escaping @Sendable (AuditWriterEvent) -> Void = StandardError.auditEvent
     ) {
         self.policyDigest = policyDigest
         self.auditRetry = auditRetry

@@ -239,4 +239,20 @@ enum Responder {
     static func seconds(_ value: Double) -> String {
         value == value.rounded() && abs(value) < 1e15 ? String(Int64(value)) : String(value)
     }
+
+    /// `response` as sent: with the route's CORS fields (``CORSResponder``, when the route has `cors`) and, for a
+    /// signed request, ``SignedAnswer``'s. Costs one dictionary check when no route has `cors`.
+    static func finished(_ response: consuming ServiceResponse, _ request: ServiceRequest, _ context: RequestContext?,
+                         cors: [String: CORSPolicy], now: Double) -> ServiceResponse {
+        var response = response
+        if let context, let signature = context.signature {
+            context.runtime.counters.signed.count("verified")
+            SignedAnswer.decorate(&response, expires: signature.expires, now: now)
+        }
+        if !cors.isEmpty, let route = response.outcome.route, response.outcome.reason != CORSResponder.preflightReason,
+           let policy = context?.cors ?? cors[route] {
+            CORSResponder.decorate(&response, cors: policy, origin: request.fields[.origin])
+        }
+        return response
+    }
 }

@@ -11,7 +11,7 @@ import MediaTransform
 ///    purge's by name, ``removingSignatureParameters(of:)``);
 /// 2. the tier's `ignoredQueryParameters` are dropped (``RouteMatch/removingIgnoredQueryParameters(of:)``);
 /// 3. on a tier with `variants`, a read's variant parameters are split from its source's URL, empty items
-///    dropped and the version and `passQueryParameters` kept (``MediaService/selectVariant(_:runtime:accept:)``).
+///    dropped and the version and `passQueryParameters` kept (``selectVariant(_:runtime:accept:hints:)``).
 struct TargetKeying: Sendable {
     /// The match after steps 1–2: its query is what is keyed and fetched (before a variant's parameters are split).
     var match: RouteMatch
@@ -31,7 +31,7 @@ struct TargetKeying: Sendable {
         let match = match.removingIgnoredQueryParameters(of: runtime.tier)
         var keying = TargetKeying(match: match, sourceURL: match.upstreamURL, variant: nil)
         guard selectsVariant else { return .success(keying) }
-        switch MediaService.selectVariant(match, runtime: runtime, accept: accept, hints: hints) {
+        switch Self.selectVariant(match, runtime: runtime, accept: accept, hints: hints) {
         case .success(let selected?):
             keying.variant = selected.selection
             keying.sourceURL = selected.sourceURL

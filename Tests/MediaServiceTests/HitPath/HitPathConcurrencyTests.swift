@@ -37,7 +37,7 @@ import Testing
             #expect(results.flatMap { $0 } == [])
             #expect(try service.purge(.route(String(target.split(separator: "/")[0]))) == 1)
             #expect(service.handleIfCached(ServiceRequest(target: target)) == nil)
-            #expect(service.fastHit(ServiceRequest(target: target)) == nil)
+            #expect(service.hitPath.answer(ServiceRequest(target: target)) == nil)
         }
     }
 }

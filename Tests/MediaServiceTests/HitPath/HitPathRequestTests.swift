@@ -162,26 +162,26 @@ import Testing
         var resolved: RouteMatch?
         for index in 0..<HitRouteCache.capacity {
             let target = "/catalog/\(index).jpg"
-            #expect(service.fastHit(ServiceRequest(target: target), resolved: &resolved) == nil)
+            #expect(service.hitPath.answer(ServiceRequest(target: target), resolved: &resolved) == nil)
         }
         #expect(service.hitRoutes.count == HitRouteCache.capacity)
         resolved = nil
-        let known = try #require(service.hitSlot(for: "/catalog/0.jpg", resolved: &resolved))
+        let known = try #require(service.hitPath.slot(for: "/catalog/0.jpg", resolved: &resolved))
         #expect(!known.isNew)
         #expect(resolved == nil)
         #expect(service.hitRoutes.count == HitRouteCache.capacity)
-        #expect(service.fastHit(ServiceRequest(target: "/catalog/new.jpg?a=%41"), resolved: &resolved) == nil)
+        #expect(service.hitPath.answer(ServiceRequest(target: "/catalog/new.jpg?a=%41"), resolved: &resolved) == nil)
         #expect(service.hitRoutes.count == 1)
         #expect(resolved == (try service.router.resolve("/catalog/new.jpg?a=%41")))
-        let slot = try #require(service.hitSlot(for: "/catalog/new.jpg?a=%41", resolved: &resolved))
+        let slot = try #require(service.hitPath.slot(for: "/catalog/new.jpg?a=%41", resolved: &resolved))
         #expect(!slot.isNew)
         #expect(slot.slot.route.upstreamURL == "http://origin.test/catalog/new.jpg?a=%41")
         #expect(slot.slot.route.groupKey == "public\u{1D}http://origin.test/catalog/new.jpg?a=%41\u{1F}-")
         // Bearer tiers are never admitted for the fast path, but the match is still handed to `admit`.
         resolved = nil
-        #expect(service.hitSlot(for: "/receipts/r.png", resolved: &resolved) == nil)
+        #expect(service.hitPath.slot(for: "/receipts/r.png", resolved: &resolved) == nil)
         #expect(resolved?.route.name == "receipts")
-        #expect(service.hitSlot(for: "/catalog/../x", resolved: &resolved) == nil)
+        #expect(service.hitPath.slot(for: "/catalog/../x", resolved: &resolved) == nil)
         #expect(service.hitRoutes.count == 1)
     }
 }

@@ -45,9 +45,10 @@ enum HitPathSupport {
     @discardableResult
     static func compare(_ service: MediaService, _ request: ServiceRequest,
                         sourceLocation: SourceLocation = #_sourceLocation) -> (response: ServiceResponse?, fast: Bool) {
-        let fast = service.fastHit(request)
+        let fast = service.hitPath.answer(request)
         let answer = service.handleIfCached(request)
-        let full = service.cachedAnswerByFullPath(request)
+        var admitted: AdmittedRequest?
+        let full = service.cachedAnswerByFullPath(request, resolved: nil, readsFiles: true, admitted: &admitted)
         expectSame(answer, full, sourceLocation: sourceLocation)
         if let fast { expectSame(fast, full, sourceLocation: sourceLocation) }
         return (answer, fast != nil)

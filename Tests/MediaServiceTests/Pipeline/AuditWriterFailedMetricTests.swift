@@ -10,7 +10,7 @@ import Testing
 /// gauge is 1 from the first append that throws until a retry writes the gap record; the counter counts outages.
 @Suite struct AuditWriterFailedMetricTests {
     static func gauge(_ service: MediaService) -> [String] {
-        service.metricsText.split(separator: "\n").map(String.init).filter { $0.contains("mediactl_audit_writer_") }
+        service.metrics().text.split(separator: "\n").map(String.init).filter { $0.contains("mediactl_audit_writer_") }
     }
 
     @Test func theGaugeIsOneWhileTheLogCannotBeWrittenAndTheCounterCountsOutages() async throws {

@@ -8,7 +8,7 @@ import Testing
 @Suite struct CoalescingTests {
     /// (flights in progress, total waiters) of the service's single-flight table.
     static func flightState(_ harness: PipelineHarness) -> (flights: Int, waiters: Int) {
-        harness.service.flights.flights.withLock { table in
+        harness.service.forwarding.flights.flights.withLock { table in
             (table.count, table.values.reduce(0) { $0 + $1.waiters.count })
         }
     }

@@ -115,7 +115,7 @@ import Testing
         let records = try restarted.auditRecords()
         #expect(PipelineSupport.events(records).suffix(2) == ["evict:corrupt:bad-checksum", "store:tier-storage"])
         #expect(records.last { $0.entry.event == .evict }?.entry.key?.hex == hex)
-        #expect(restarted.service.metricsText.contains("mediactl_evicted_total{tier=\"public\"} 1\n"))
+        #expect(restarted.service.metrics().text.contains("mediactl_evicted_total{tier=\"public\"} 1\n"))
         restarted.service.flushWrites()
         #expect(Array(try #require(FileManager.default.contents(atPath: path))) != file)
     }

@@ -1,6 +1,6 @@
 import MediaTransform
 
-extension MediaService {
+extension TargetKeying {
     /// A request's derived image (or none) on a tier with `variants`, and the URL its source is fetched from.
     struct SelectedVariant: Sendable {
         /// The variant, or `nil` when the query selects none (the source itself is requested).

@@ -1,8 +1,18 @@
 import HTTPCaching
 import MediaStorage
 
-extension MediaService {
-    /// The memory-hit fast path shared by ``handle(_:)`` and ``handleIfCached(_:)``: a plain `GET` or
+/// The memory-hit fast path, the first stage of a `GET` or `HEAD` (docs/architecture.md): a plain request to a target
+/// admitted once before, whose group holds one fresh stored response in memory, answered from that entry's prepared
+/// fields without admission, lookup or decision. Anything else is left to the full path (``Admission``, then
+/// ``Serving``), which gives the same answer.
+///
+/// A value over the policy snapshot with its admitted targets (``HitRouteCache``), the clock and the target limits.
+struct HitPath: Sendable {
+    let routes: HitRouteCache
+    let clock: @Sendable () -> Double
+    let limits: RequestTarget.Configuration
+
+    /// The memory-hit fast path shared by ``MediaService/handle(_:)`` and ``MediaService/handleIfCached(_:)``: a plain `GET` or
     /// `HEAD` (``HitRequest/isPlain(_:)``, default cache policy, no body) to a target already admitted
     /// once, whose group holds one stored response that needs no decision input (``PreparedHit``) and
     /// is fresh, is answered from the entry's prepared fields. Returns `nil` whenever any of that does
@@ -12,7 +22,7 @@ extension MediaService {
     ///     the first time), so the full path does not resolve it again.
     ///   - readsFiles: whether an entry that is only in a file (disk or sealed, no hot copy) may be
     ///     read; `false` on an event loop, where a file read would stall every connection of the loop.
-    func fastHit(_ request: ServiceRequest, resolved: inout RouteMatch?, readsFiles: Bool = true) -> ServiceResponse? {
+    func answer(_ request: ServiceRequest, resolved: inout RouteMatch?, readsFiles: Bool = true) -> ServiceResponse? {
         let isHead: Bool
         switch request.method {
         case "GET": isHead = false
@@ -20,7 +30,7 @@ extension MediaService {
         default: return nil
         }
         guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty, HitRequest.isPlain(request.fields),
-              let admitted = hitSlot(for: request.target, resolved: &resolved) else { return nil }
+              let admitted = slot(for: request.target, resolved: &resolved) else { return nil }
         let slot = admitted.slot
         let route = slot.route
         let runtime = route.runtime
@@ -30,7 +40,7 @@ extension MediaService {
         var learned = admitted.isNew
         defer {
             if learned {
-                hitRoutes.keep(HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
+                routes.keep(HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
                                        textsAge: textsAge, textsLimit: textsLimit), for: request.target,
                                under: admitted.snapshot)
             }
@@ -43,7 +53,7 @@ extension MediaService {
         }
         guard let storeKey,
               let entry = readsFiles ? runtime.entry(for: storeKey) : runtime.entryInMemory(for: storeKey) else { return nil }
-        let time = now
+        let time = clock()
         let metadata = entry.metadata
         guard metadata.expiresAt > time else { return nil }
         let hit: HitEntry
@@ -78,10 +88,10 @@ extension MediaService {
         return response
     }
 
-    /// ``fastHit(_:resolved:)`` for callers without use for the router's match (tests).
-    func fastHit(_ request: ServiceRequest) -> ServiceResponse? {
+    /// ``answer(_:resolved:readsFiles:)`` for callers without use for the router's match (tests).
+    func answer(_ request: ServiceRequest) -> ServiceResponse? {
         var resolved: RouteMatch?
-        return fastHit(request, resolved: &resolved)
+        return answer(request, resolved: &resolved)
     }
 
     /// The cached admission of `target` for a plain request, or a new one (`isNew`, not kept yet: the
@@ -89,12 +99,12 @@ extension MediaService {
     /// match); `nil` for targets the router refuses and for tiers that require a bearer token or accept signed URLs
     /// (each request is verified). `snapshot`
     /// is the policy snapshot the slot belongs to (the one in force when it was looked up).
-    func hitSlot(for target: String, resolved: inout RouteMatch?)
+    func slot(for target: String, resolved: inout RouteMatch?)
         -> (slot: HitSlot, isNew: Bool, snapshot: PolicySnapshot)?
     {
-        let (snapshot, known) = hitRoutes.lookup(target)
+        let (snapshot, known) = routes.lookup(target)
         if let known { return (known, false, snapshot) }
-        guard var match = try? snapshot.router.resolve(target, configuration: configuration.targetLimits) else { return nil }
+        guard var match = try? snapshot.router.resolve(target, configuration: limits) else { return nil }
         resolved = match
         guard let route = snapshot.policies.route(named: match.route.name), let runtime = snapshot.runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired, runtime.tier.signedURLs == nil else { return nil }

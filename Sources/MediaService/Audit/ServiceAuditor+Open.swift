@@ -1,0 +1,26 @@
+import MediaAudit
+
+extension ServiceAuditor {
+    /// The auditor of a service: over `injected` (tests), or over the audit log of the configured state directory
+    /// (returned too: its open report, its durability barrier).
+    /// - Throws: ``MediaAudit/AuditError`` (`locked` when another process writes the same log).
+    static func open(configuration: ServiceConfiguration, injected: (any AuditRecording)?) throws
+        -> (ServiceAuditor, AuditLog?)
+    {
+        let clock = configuration.clock
+        let milliseconds: @Sendable () -> Int64 = { Int64(clock() * 1000) }
+        let log: any AuditRecording
+        var auditLog: AuditLog?
+        if let injected {
+            log = injected
+        } else {
+            let opened = try AuditLog(stateDirectory: configuration.stateDirectory, configuration: configuration.audit,
+                                      clock: milliseconds, observer: configuration.durabilityObservers.audit)
+            auditLog = opened
+            log = opened
+        }
+        let auditor = ServiceAuditor(log: log, retry: configuration.auditRetry, clock: milliseconds,
+                                     scheduler: configuration.auditRetryScheduler, onEvent: configuration.auditEvents)
+        return (auditor, auditLog)
+    }
+}
