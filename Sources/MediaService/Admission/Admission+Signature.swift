@@ -71,7 +71,7 @@ extension Admission {
             counters?.count(refusal.code.rawValue)
             return .failure(Self.signatureRefusal(refusal, outcome: outcome))
         case .success(let signature):
-            // Counted `verified` when answered (``MediaService/finished(_:_:_:)``), not here: once per request, on
+            // Counted `verified` when answered (``Responder/finished(_:_:_:cors:now:)``), not here: once per request, on
             // whichever path answers it.
             let reduced = match.replacingQuery(signature.query)
             let partition = keys.partition(forSubject: signature.subject)

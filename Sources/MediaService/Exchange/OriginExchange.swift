@@ -7,7 +7,7 @@ import MediaCore
 /// to decide on (validated as an image on image tiers, its metadata stripped where the tier strips), a refusal, or an
 /// origin failure.
 ///
-/// It records nothing and stores nothing: ``MediaService/exchange(_:candidates:conditional:reason:staleOnError:)``
+/// It records nothing and stores nothing: ``Forwarding/exchange(_:candidates:conditional:reason:staleOnError:)``
 /// audits refusals and hands a fetched response to the storage decision and its commit.
 struct OriginExchange: Sendable {
     /// What one exchange came back with.

@@ -131,4 +131,56 @@ struct Forwarding: Sendable {
         key.appendUTF8(validators)
         return String(decoding: key, as: UTF8.self)
     }
+
+    /// One exchange with the origin (``OriginExchange``), then what its answer gets: a 304 merged into the stored
+    /// responses, a refusal audited, a response decided on, stored and audited (``commit.decideAndStore(_:response:fields:image:requestTime:responseTime:reason:servedETag:)``).
+    ///
+    /// A 5xx answer is an origin failure on image tiers (a `502` problem, or a stale response where
+    /// `stale-if-error` allows). On a generic tier it is the origin's answer, passed through with its own
+    /// status, fields and body and stored when RFC 9111 allows (explicit freshness, §3), unless
+    /// `staleOnError` says a stored response will be served instead (RFC 5861 §4).
+    func exchange(_ context: RequestContext, candidates: [Candidate], conditional: HTTPFields?,
+                  reason: CacheStatus.Forward, staleOnError: Bool = false) async -> Exchange {
+        let fields = originFields(context, conditional: conditional)
+        let (answer, requestTime, responseTime) = await OriginExchange(fetcher: fetcher, clock: clock, fetchTimes: fetchTimes)
+            .run(context, fields: fields, conditional: conditional, staleOnError: staleOnError)
+        switch answer {
+        case .failed(let status, let problem):
+            return Exchange(result: .originFailed(status: status, response: problem), shareable: true)
+        case .refused(let refusal):
+            let problem = refusalProblem(context, status: refusal.status, code: refusal.code, detail: refusal.detail)
+            return commit.storeNegative(context, key: Tier.refusedErrorKey, problem: problem, origin: refusal.fields,
+                                             originStatus: refusal.originStatus, fields: fields, requestTime: requestTime, responseTime: responseTime,
+                                             reason: reason)
+                ?? refuse(context, status: refusal.status, code: refusal.code, detail: refusal.detail)
+        case .statusRefused(let status, let originFields):
+            if let key = Tier.errorTTLKey(status: status),
+               let stored = commit.storeNegative(context, key: key, problem: originStatusProblem(context, status: status),
+                                                      origin: originFields, originStatus: status, fields: fields,
+                                                      requestTime: requestTime,
+                                                      responseTime: responseTime, reason: reason) {
+                return stored
+            }
+            return refuseOriginStatus(context, status: status)
+        case .notModified(let response):
+            if let merged = notModified(context, candidates: candidates, response: response, conditional: conditional,
+                                        requestTime: requestTime, responseTime: responseTime, reason: reason) {
+                return merged
+            }
+            // The 304 selects no stored response: the representation is fetched again, without conditions.
+            return await exchange(context, candidates: candidates, conditional: nil, reason: reason)
+        case .fetched(let fetched):
+            var exchange = commit.decideAndStore(context, response: fetched.served, fields: fields, image: fetched.image,
+                                          requestTime: requestTime, responseTime: responseTime, reason: reason,
+                                          servedETag: fetched.servedETag)
+            if context.isGeneric, (500...599).contains(fetched.received.status), !exchange.shareable,
+               Self.mayShareUnstored(fetched.received.fields) {
+                // A passed-through server error that was not stored still answers every waiter of the flight: a
+                // failing origin sees one request per burst, not one per client (never an answer that sets a cookie
+                // or is `private` / `no-store`: that one belongs to its requester).
+                exchange.shareable = true
+            }
+            return exchange
+        }
+    }
 }

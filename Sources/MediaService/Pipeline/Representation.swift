@@ -4,7 +4,7 @@ import MediaStorage
 
 /// The representation behind an answer (RFC 9110 §3.2): a stored response served as it is, or what an
 /// origin exchange produced (stored or not). A derived image is made from one
-/// (``MediaService/derive(from:original:context:stored:selection:reason:stale:)``).
+/// (``ImageDerivation/derive(from:original:context:stored:selection:reason:staleSource:stale:)``).
 ///
 /// Both cases hold values the pipeline built anyway; reading a field costs no copy of the body.
 enum Representation: Sendable {

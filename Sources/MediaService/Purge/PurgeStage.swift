@@ -12,7 +12,7 @@ struct PurgeStage {
     let commit: StoreCommit
     let routes: HitRouteCache
     let keyer: PartitionKeyer
-    /// The subject partitions' keys (opened on first use, ``MediaService/subjects()``).
+    /// The subject partitions' keys (opened on first use, ``ServiceKeys/subjects()``).
     let subjects: () throws(ServiceError) -> SubjectKeyer
     /// The service clock, seconds since 1970.
     let clock: @Sendable () -> Double
