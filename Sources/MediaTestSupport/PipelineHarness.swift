@@ -40,7 +40,14 @@ public final class PipelineHarness: Sendable {
 
     public func get(_ target: String, _ fields: [(String, String)] = [], method: HTTPMethod = "GET",
              policy: RequestCachePolicy = .useProtocolCachePolicy) async -> ServiceResponse {
-        await service.handle(ServiceRequest(method: method, target: target, fields: HTTPFields(fields), cachePolicy: policy))
+        await send(ServiceRequest(method: method, target: target, fields: HTTPFields(fields), cachePolicy: policy))
+    }
+
+    /// `request` where `mediactl serve` sends it: a `/_mediactl/` target to the service's endpoints (the admin
+    /// listener's), any other to the media pipeline (the public listener's).
+    public func send(_ request: ServiceRequest) async -> ServiceResponse {
+        if request.target.hasPrefix("/_mediactl/") { return service.endpoint(request) }
+        return await service.handle(request)
     }
 
     /// Every audit record written so far; without the `policy` batches (one after each `start`, one per

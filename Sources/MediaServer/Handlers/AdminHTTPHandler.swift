@@ -82,10 +82,8 @@ public struct AdminHTTPHandler: HTTPHandling {
             response.headerFields.append(.allow, "POST")
             return response
         }
-        // The service answers every `/_mediactl/` target synchronously (its internal endpoints).
-        guard let answer = service.handleIfCached(MediaHTTPHandler.serviceRequest(request)) else {
-            return Self.noEndpoint(String(request.path))
-        }
+        // The service's endpoints answer every other `/_mediactl/` target synchronously.
+        let answer = service.endpoint(MediaHTTPHandler.serviceRequest(request))
         return MediaHTTPHandler.serverResponse(addingServerMetrics(answer, for: request))
     }
 

@@ -7,7 +7,6 @@ extension MediaService {
     /// Answers one request. Never throws: every failure is a problem+json response (RFC 9457).
     /// A `HEAD` answer has an empty body; its fields (`Content-Length` included) are those of `GET`.
     public func handle(_ request: ServiceRequest) async -> ServiceResponse {
-        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         var resolved: RouteMatch?
         if let hit = hitPath.answer(request, resolved: &resolved) { return finished(hit, request) }
         let context: RequestContext
@@ -51,7 +50,6 @@ extension MediaService {
     /// with a body), `401` for a missing credential or signature, a CORS preflight. Only a method other than GET
     /// and HEAD on a `"methods": "all"` route that admits it reads its body.
     public func refusalBeforeBody(_ request: ServiceRequest) -> ServiceResponse? {
-        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         switch admit(request) {
         case .success: return nil
         case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
@@ -59,7 +57,7 @@ extension MediaService {
     }
 
     /// The synchronous fast path for `HTTPServer`'s `handleSync`: answers fresh hits held in memory,
-    /// refusals and internal endpoints without suspending and without reading a file; returns `nil`
+    /// and refusals without suspending and without reading a file; returns `nil`
     /// when the request needs the origin, or a stored response that is only in a file (a disk or
     /// sealed entry without its hot copy): then call ``handle(_:)``, which reads it off the caller's
     /// thread and keeps a hot copy, so the next request is answered here.
@@ -72,7 +70,6 @@ extension MediaService {
     /// `admitted` is that admission, for ``handle(_:interimResponses:)`` to continue without admitting the request
     /// again (`HTTPServer`'s handoff). An answer is returned as is (no wrapper to copy it out of: this is the hit path).
     public func handleIfCached(_ request: ServiceRequest, admitted: inout AdmittedRequest?) -> ServiceResponse? {
-        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         var resolved: RouteMatch?
         if let hit = hitPath.answer(request, resolved: &resolved, readsFiles: false) { return finished(hit, request) }
         return cachedAnswerByFullPath(request, resolved: resolved, readsFiles: false, admitted: &admitted)
@@ -86,7 +83,6 @@ extension MediaService {
     ///   - admitted: set to the request's admission when there is no answer (see ``handleIfCached(_:admitted:)``).
     func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch?, readsFiles: Bool,
                                 admitted: inout AdmittedRequest?) -> ServiceResponse? {
-        if request.target.hasPrefix("/_mediactl/") { return internalEndpoint(request) }
         let context: RequestContext
         switch admit(request, resolved: resolved) {
         case .success(let made): context = made

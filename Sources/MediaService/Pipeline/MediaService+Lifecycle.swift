@@ -140,8 +140,10 @@ extension MediaService {
                        requests: requestMetrics, originFetches: forwarding.fetchTimes)
     }
 
-    /// `/_mediactl/health`, `/_mediactl/ready` and `/_mediactl/metrics` (``ServiceEndpoints``).
-    func internalEndpoint(_ request: ServiceRequest) -> ServiceResponse {
+    /// The answer to a `/_mediactl/` request of the admin listener (``ServiceEndpoints``): `/_mediactl/health`,
+    /// `/_mediactl/ready` and `/_mediactl/metrics`; `404 no-route` for another path, `405` for another method. The
+    /// media pipeline (``handle(_:)``) never answers them: the public listener refuses `/_mediactl/`.
+    public func endpoint(_ request: ServiceRequest) -> ServiceResponse {
         endpoints.answer(request)
     }
 }

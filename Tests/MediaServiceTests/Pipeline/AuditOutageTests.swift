@@ -42,7 +42,10 @@ import Testing
         }
 
         func get(_ target: String, method: String = "GET") async -> ServiceResponse {
-            await service.handle(ServiceRequest(method: HTTPMethod(method), target: target))
+            let request = ServiceRequest(method: HTTPMethod(method), target: target)
+            // As the listeners route it: `/_mediactl/` to the endpoints (admin), anything else to the pipeline.
+            if target.hasPrefix("/_mediactl/") { return service.endpoint(request) }
+            return await service.handle(request)
         }
 
         var records: [AuditRecord] { recorder.inner.records }

@@ -72,7 +72,7 @@ import Testing
     func refusedWithAnExactProblem(_ refusal: Case) async throws {
         let harness = try PipelineHarness()
         defer { Task { await harness.close() } }
-        let response = await harness.service.handle(ServiceRequest(
+        let response = await harness.send(ServiceRequest(
             method: HTTPMethod(refusal.method), target: refusal.target, fields: HTTPFields(refusal.fields.map { ($0.key, $0.value) }),
             body: refusal.body))
         #expect(response.status == refusal.status)
