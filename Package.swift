@@ -72,7 +72,7 @@ let package = Package(
         // The service over HTTP: the public and admin handlers, the access log, signals, and MediaServer.
         .target(
             name: "MediaServer",
-            dependencies: ["MediaCore", "HTTPCaching", "MediaPolicy", "MediaAudit", "MediaService", "HTTPServer"],
+            dependencies: ["MediaCore", "HTTPCaching", "MediaCrypto", "MediaPolicy", "MediaAudit", "MediaSigning", "MediaService", "HTTPServer"],
             swiftSettings: strict),
         .target(
             name: "MediaCTL",

@@ -1,5 +1,6 @@
 import Foundation
 import MediaTestSupport
+import MediaServer
 import Testing
 
 #if canImport(Glibc)

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import MediaCTL
+@testable import MediaServer
 
 @Suite struct PurgeTests {
     @Test func eachTargetAlone() throws {

@@ -1,4 +1,5 @@
 import Foundation
+import MediaServer
 
 #if canImport(FoundationNetworking)
     import FoundationNetworking

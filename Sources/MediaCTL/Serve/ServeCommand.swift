@@ -190,9 +190,11 @@ public struct ServeCommand: Sendable {
         }
         let accessLog = openAccessLog(accessLogFile, service: service)
         let underscoreNames = UnderscoreFieldNames(loaded.policies.forwardedUnderscoreNames)
+        let (directory, overrides) = (options.policiesDirectory, options.origins)
         let reloader = PolicyReloader(
-            service: service, directory: options.policiesDirectory, overrides: options.origins, log: log,
-            underscoreNames: underscoreNames)
+            service: service, directory: directory,
+            read: { ServiceSetup.readPolicies(directory, overrides: overrides).map { ($0.policies, $0.digest) } },
+            log: log, underscoreNames: underscoreNames)
         let server = MediaServer(
             service: service,
             configuration: MediaServer.Configuration(

@@ -6,6 +6,7 @@ import MediaService
 import Testing
 
 @testable import MediaCTL
+@testable import MediaServer
 
 @Suite struct AdminEndpointTests {
     static let token = String(repeating: "ab", count: 32)

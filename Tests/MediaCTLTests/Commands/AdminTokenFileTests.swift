@@ -1,4 +1,5 @@
 import Foundation
+import MediaServer
 import Testing
 
 @testable import MediaCTL

@@ -2,6 +2,7 @@ import Foundation
 import MediaAudit
 import MediaService
 import MediaStorage
+import MediaServer
 import Testing
 
 @testable import MediaCTL

@@ -4,6 +4,7 @@ import MediaAuditReports
 import MediaStorage
 import MediaTestSupport
 import Synchronization
+import MediaServer
 import Testing
 
 @testable import MediaCTL

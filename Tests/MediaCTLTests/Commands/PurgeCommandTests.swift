@@ -3,6 +3,7 @@ import MediaAudit
 import Testing
 
 @testable import MediaCTL
+@testable import MediaServer
 
 #if canImport(Glibc)
     import Glibc

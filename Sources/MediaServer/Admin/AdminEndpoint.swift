@@ -1,5 +1,4 @@
 import MediaCore
-import MediaServer
 import HTTPCaching
 import HTTPServer
 import MediaCrypto
@@ -135,7 +134,7 @@ public struct AdminEndpoint: Sendable {
 extension AdminEndpoint {
     /// `POST /_mediactl/purge` as an ``AdminHTTPHandler/Handler``: what `serve` and a kept demo
     /// answer with the admin token they write to `<state>/serve.json`.
-    static func handler(service: MediaService, adminToken: String) -> AdminHTTPHandler.Handler {
+    public static func handler(service: MediaService, adminToken: String) -> AdminHTTPHandler.Handler {
         let endpoint = AdminEndpoint(service: service, adminToken: adminToken)
         return { request in
             let fields = request.headerFields

@@ -1,5 +1,4 @@
 import MediaCore
-import MediaServer
 import Foundation
 import HTTPCaching
 import HTTPServer
@@ -18,12 +17,12 @@ import MediaService
 ///   `problems` lists each problem as `policy check` prints it (without the `mediactl: ` prefix);
 /// - `401` `admin-token-required` (`WWW-Authenticate: Bearer realm="mediactl-admin"`), `413` `body-too-large`,
 ///   `500` `reload-failed` (the service failed the swap).
-enum ReloadEndpoint {
+public enum ReloadEndpoint {
     /// The largest body accepted, bytes.
     static let maximumBodyBytes = 16_384
 
     /// The handler for ``AdminHTTPHandler/reload``.
-    static func handler(reloader: PolicyReloader, adminToken: String) -> AdminHTTPHandler.Handler {
+    public static func handler(reloader: PolicyReloader, adminToken: String) -> AdminHTTPHandler.Handler {
         let token = AdminToken(adminToken)
         return { request in
             let fields = request.headerFields

@@ -1,7 +1,6 @@
 import Foundation
 import HTTPServer
 import MediaPolicy
-import MediaServer
 import MediaService
 import Synchronization
 
@@ -14,9 +13,9 @@ import Synchronization
 /// and `mediactl_policy_reloads_total{result="failed"}` grows. A valid set is handed to
 /// ``MediaService/MediaService/reload(policies:digest:)``, then
 /// `mediactl: <trigger>: policies reloaded (sha256 <digest>; R routes, T tiers; N stored responses removed)`.
-final class PolicyReloader: Sendable {
+public final class PolicyReloader: Sendable {
     /// What one reload did.
-    enum Outcome: Sendable {
+    public enum Outcome: Sendable {
         /// The new set is in force.
         case reloaded(PolicyReloadReport, routes: Int, tiers: Int)
         /// The set was invalid: every problem (``MediaPolicy/PolicyError`` descriptions) and the closing line.
@@ -25,26 +24,37 @@ final class PolicyReloader: Sendable {
         case failed(String)
     }
 
+    /// A validated policy set and its digest (``MediaService/PolicyDigest``), or every problem of the files.
+    public typealias Read = @Sendable () -> Result<(policies: PolicySet, digest: String), PolicyErrorList>
+
     let service: MediaService
+    /// The policy directory, as the lines name it.
     let directory: String
-    let overrides: [OriginOverride]
+    /// Reads and validates the directory as at start (`--origin` overrides applied).
+    let read: Read
     let log: ServiceLog
     /// The public server's names with `_` (the tiers' `forwardRequestHeaders`), replaced after each reload.
     let underscoreNames: UnderscoreFieldNames?
     private let running = Mutex<Void>(())
 
-    init(service: MediaService, directory: String, overrides: [OriginOverride], log: ServiceLog,
-         underscoreNames: UnderscoreFieldNames? = nil) {
+    /// - Parameters:
+    ///   - service: the running service.
+    ///   - directory: the policy directory (named in the lines).
+    ///   - read: loads and validates the directory as at start.
+    ///   - log: where the lines go.
+    ///   - underscoreNames: the public server's names with `_`, replaced after each reload. Default: `nil`.
+    public init(service: MediaService, directory: String, read: @escaping Read, log: ServiceLog,
+                underscoreNames: UnderscoreFieldNames? = nil) {
         self.underscoreNames = underscoreNames
         self.service = service
         self.directory = directory
-        self.overrides = overrides
+        self.read = read
         self.log = log
     }
 
     /// Loads, validates and swaps in the policies; `trigger` (`SIGHUP`, `reload`) names the cause in stderr lines.
     /// Blocks while another reload runs.
-    func reload(trigger: String) -> Outcome {
+    public func reload(trigger: String) -> Outcome {
         running.withLock { _ in
             let outcome = attempt()
             report(outcome, trigger: trigger)
@@ -53,12 +63,12 @@ final class PolicyReloader: Sendable {
     }
 
     /// Returns once no reload is running (`serve` calls it before stopping the service).
-    func waitForReloads() {
+    public func waitForReloads() {
         running.withLock { _ in }
     }
 
     private func attempt() -> Outcome {
-        switch ServiceSetup.readPolicies(directory, overrides: overrides) {
+        switch read() {
         case .failure(let list):
             let errors = list.errors
             service.countFailedReload(reason: "\(errors.count) problem(s) in \(directory): \(errors.first.map { "\($0)" } ?? "")")
