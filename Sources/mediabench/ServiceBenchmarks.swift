@@ -52,7 +52,7 @@ enum ServiceBenchmarks {
                     group.addTask {
                         let response = await service.handle(request)
                         return (response.status == 200 && response.body.count == jpeg.count,
-                                response.outcome.storage == "collapsed")
+                                response.outcome.storage == .collapsed)
                     }
                 }
                 var ok = 0

@@ -18,10 +18,10 @@ enum ServiceHitBenchmarks {
             let service = fixture.service
             let request = ServiceRequest(target: "/catalog/chelsea-5d40df37.jpg", fields: ServiceFixture.clientFields)
             let first = ServiceBenchmarks.wait { await service.handle(request) }
-            guard first.status == 200, first.outcome.storage == storage else {
-                throw BenchError("priming miss answered \(first.status), storage \(first.outcome.storage ?? "nil")")
+            guard first.status == 200, first.outcome.storage?.description == storage else {
+                throw BenchError("priming miss answered \(first.status), storage \(first.outcome.storage?.description ?? "nil")")
             }
-            guard let hit = service.handleIfCached(request), hit.status == 200, hit.outcome.storage == "hit",
+            guard let hit = service.handleIfCached(request), hit.status == 200, hit.outcome.storage == .hit,
                   hit.body == jpeg else {
                 throw BenchError("the second request was not a memory hit")
             }

@@ -126,9 +126,9 @@ enum ServiceMissBenchmarks {
                     let start = Stopwatch.now()
                     let response = await service.handle(request)
                     let elapsed = Stopwatch.now() - start
-                    guard response.status == 200, response.body.count == bodyCount, response.outcome.storage == plan.storage else {
+                    guard response.status == 200, response.body.count == bodyCount, response.outcome.storage?.description == plan.storage else {
                         return .failure(BenchError("miss \(round)-\(index): \(response.status), storage "
-                                                   + "\(response.outcome.storage ?? "nil"), \(String(decoding: response.body.prefix(200), as: UTF8.self))"))
+                                                   + "\(response.outcome.storage?.description ?? "nil"), \(String(decoding: response.body.prefix(200), as: UTF8.self))"))
                     }
                     miss.nanoseconds += elapsed
                     miss.count += 1

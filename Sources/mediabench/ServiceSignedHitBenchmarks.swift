@@ -41,7 +41,7 @@ enum ServiceSignedHitBenchmarks {
         ]
         for (name, request) in requests {
             _ = ServiceBenchmarks.wait { await service.handle(request) }
-            guard let hit = service.handleIfCached(request), hit.status == 200, hit.outcome.storage == "hit" else {
+            guard let hit = service.handleIfCached(request), hit.status == 200, hit.outcome.storage == .hit else {
                 throw BenchError("the second \(name) request was not a memory hit")
             }
         }

@@ -194,8 +194,8 @@ enum VariantBenchmarks {
             return statuses
         }
         guard warm == [200, 200, 200, 200],
-              let v = service.handleIfCached(variant), v.outcome.storage == "hit", v.body == variantBytes,
-              let p = service.handleIfCached(plain), p.outcome.storage == "hit", p.body == variantBytes else {
+              let v = service.handleIfCached(variant), v.outcome.storage == .hit, v.body == variantBytes,
+              let p = service.handleIfCached(plain), p.outcome.storage == .hit, p.body == variantBytes else {
             throw BenchError("hits: the variant and its copy were not both memory hits of the same bytes (\(warm))")
         }
         // `MEDIABENCH_VARIANT_HITS=variant|plain` times one side only (for callgrind).
@@ -277,8 +277,8 @@ enum VariantBenchmarks {
             return (first, variant)
         }
         fetchesExpected += 1
-        guard warm.0.status == 200, warm.0.outcome.storage == storage, warm.1.status == 200 else {
-            throw BenchError("\(benchCase.name): warm-up answered \(warm.0.status) (storage \(warm.0.outcome.storage ?? "nil")), "
+        guard warm.0.status == 200, warm.0.outcome.storage?.description == storage, warm.1.status == 200 else {
+            throw BenchError("\(benchCase.name): warm-up answered \(warm.0.status) (storage \(warm.0.outcome.storage?.description ?? "nil")), "
                              + "variant \(warm.1.status): \(String(decoding: warm.1.body.prefix(300), as: UTF8.self))")
         }
         var next = 0
@@ -312,8 +312,8 @@ enum VariantBenchmarks {
                                 return .failure(BenchError("purge failed: \(error)"))
                             }
                             let again = await service.handle(sourceRequest)
-                            guard again.status == 200, again.outcome.storage == storage else {
-                                return .failure(BenchError("source store after purge: \(again.status) \(again.outcome.storage ?? "nil")"))
+                            guard again.status == 200, again.outcome.storage?.description == storage else {
+                                return .failure(BenchError("source store after purge: \(again.status) \(again.outcome.storage?.description ?? "nil")"))
                             }
                         }
                         let request = ServiceRequest(target: sourceRequest.target + "?" + query, fields: ServiceFixture.clientFields)
@@ -323,14 +323,14 @@ enum VariantBenchmarks {
                         let wall = Stopwatch.now() - start
                         side.record(cpu: cpu0, CPUClock.now(), wall: wall)
                         let expected = "w=\(benchCase.width)" + (benchCase.spec.height.map { ",h=\($0)" } ?? "")
-                        guard response.status == 200, response.outcome.storage == storage,
+                        guard response.status == 200, response.outcome.storage?.description == storage,
                               // A derivation, not a hit (no `fwd`: the source was stored, nothing was forwarded).
                               response.outcome.cacheStatus?.contains("stored") == true,
                               response.outcome.cacheStatus?.contains("hit") == false,
                               response.outcome.variant?.hasPrefix(expected) == true,
                               response.outcome.variant?.hasSuffix(",fmt=\(benchCase.format.rawValue),q=\(quality)") == true,
                               response.fields[.contentType] == benchCase.format.mimeType else {
-                            return .failure(BenchError("\(request.target): \(response.status), storage \(response.outcome.storage ?? "nil"), "
+                            return .failure(BenchError("\(request.target): \(response.status), storage \(response.outcome.storage?.description ?? "nil"), "
                                                        + "cache status \(response.outcome.cacheStatus ?? "nil"), variant "
                                                        + "\(response.outcome.variant ?? "nil"): \(String(decoding: response.body.prefix(300), as: UTF8.self))"))
                         }

@@ -28,11 +28,11 @@ struct LibraryIntegrationTests {
         #expect(catalog.status == 200)
         #expect(catalog.body == Fixtures.bytes("catalog/horse-d29d871c.jpg"))
         #expect(catalog.outcome.route == "catalog")
-        #expect(catalog.outcome.storage == "disk")
+        #expect(catalog.outcome.storage == .stored(.disk))
 
         let avatar = await service.handle(ServiceRequest(target: "/avatars/u1001.jpg"))
         #expect(avatar.status == 200)
-        #expect(avatar.outcome.storage == "memory")
+        #expect(avatar.outcome.storage == .stored(.memory))
         let avatarAgain = await service.handle(ServiceRequest(target: "/avatars/u1001.jpg"))
         #expect(CacheStatusValue(avatarAgain.fields["Cache-Status"] ?? "").hit)
 
@@ -40,7 +40,7 @@ struct LibraryIntegrationTests {
         fields.append("Authorization", "Bearer t1")
         let receipt = await service.handle(ServiceRequest(target: "/receipts/r-7731.png", fields: fields))
         #expect(receipt.status == 200)
-        #expect(receipt.outcome.storage == "encrypted-disk")
+        #expect(receipt.outcome.storage == .stored(.encryptedDisk))
         #expect(try service.purge(.credential(try BearerToken(token: "t1"))) == 1)
 
         await service.stop()

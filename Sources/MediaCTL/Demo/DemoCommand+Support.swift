@@ -15,9 +15,9 @@ extension DemoCommand {
     static func storageText(_ outcome: ServiceOutcome?, status: Int, storedIn: String?) -> String {
         guard let outcome else { return "-" }
         switch outcome.storage {
-        case "hit"?: return storedIn.map { "hit (\($0))" } ?? "hit"
-        case "none"?: return "none (\(outcome.reason ?? "-"))"
-        case let storage?: return storage
+        case .hit?: return storedIn.map { "hit (\($0))" } ?? "hit"
+        case .notStored?: return "none (\(outcome.reason ?? "-"))"
+        case let storage?: return storage.description
         case nil: return status >= 400 ? "refused (\(outcome.reason ?? "-"))" : "-"
         }
     }

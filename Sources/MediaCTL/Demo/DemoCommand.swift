@@ -174,7 +174,7 @@ public struct DemoCommand: Sendable {
             let partitioned = outcome?.tier.flatMap { policies.tier(named: $0) }?.partition == .credential
             let slot = step.path + "|" + (partitioned ? step.user.rawValue : "")
             let storage = Self.storageText(outcome, status: answer.status, storedIn: storedIn[slot])
-            if let class_ = outcome?.storage, !["hit", "none"].contains(class_) { storedIn[slot] = class_ }
+            if case .stored(let storageClass)? = outcome?.storage, storageClass != .none { storedIn[slot] = storageClass.rawValue }
             rows.append(
                 DemoRow(
                     number: index + 1, step: step, status: answer.status, cacheStatus: answer.cacheStatus,

@@ -49,7 +49,7 @@ public struct FetchCommand: Sendable {
             }
             self.headers = headers
             cacheStatus = response.outcome.cacheStatus
-            storage = response.outcome.storage
+            storage = response.outcome.storage?.description
             reason = response.outcome.reason
             bytes = response.body.count
             variant = response.outcome.variant
@@ -134,7 +134,7 @@ public struct FetchCommand: Sendable {
         } else {
             lines.append("route: none")
         }
-        lines.append("storage: \(outcome.storage ?? "-") (reason: \(outcome.reason ?? "-"))")
+        lines.append("storage: \(outcome.storage?.description ?? "-") (reason: \(outcome.reason ?? "-"))")
         if let variant = outcome.variant {
             lines.append("variant: \(variant) (derived from \(outcome.derivedFrom ?? "-"))")
         }

@@ -116,7 +116,7 @@ extension StoreCommit {
             context.runtime.counters.bump(.skipped)
             status.detail = decision.reason.rawValue
             return Exchange.Content(response: response, head: head, body: entry.body, cacheStatus: status,
-                                    storage: "none", reason: decision.reason.rawValue, tags: entry.metadata.tags)
+                                    storage: .notStored, reason: decision.reason.rawValue, tags: entry.metadata.tags)
         }
         status.ttl = Int64(decision.ttl)
         if let failure = commit(entry, into: store, storeKey: entry.metadata.key, subject: subject, decision: decision,
@@ -127,7 +127,7 @@ extension StoreCommit {
             status.detail = decision.storage.rawValue
         }
         var content = Exchange.Content(response: response, head: head, body: entry.body, cacheStatus: status,
-                                       storage: status.stored ? decision.storage.rawValue : "none",
+                                       storage: .stored(status.stored ? decision.storage : .none),
                                        reason: decision.reason.rawValue, tags: entry.metadata.tags)
         if status.stored {
             content.storeKey = entry.metadata.key

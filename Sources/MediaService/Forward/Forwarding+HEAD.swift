@@ -85,7 +85,7 @@ extension Forwarding {
             if let (fresh, ttl) = served {
                 return Responder.stored(fresh, context: context, now: time,
                                         status: CacheStatus(forward: reason, forwardStatus: 200, ttl: ttl, detail: "head-update"),
-                                        storage: fresh.head.storage)
+                                        storage: fresh.head.provenance)
             }
         }
         return passedThroughHEAD(context, response, reason: reason)
@@ -109,7 +109,7 @@ extension Forwarding {
         fields.set(.cacheStatus, status.description)
         var outcome = context.outcome
         outcome.cacheStatus = status.description
-        outcome.storage = "none"
+        outcome.storage = .notStored
         return ServiceResponse(status: response.status, fields: fields, body: [], outcome: outcome)
     }
 }

@@ -39,12 +39,12 @@ extension Forwarding {
         let (candidate, updated, head, ttl, kept) = served!
         let status = CacheStatus(forward: reason, forwardStatus: 304, ttl: ttl)
         var content = Exchange.Content(response: updated, head: head, body: candidate.entry.body, cacheStatus: status,
-                                       storage: head.storage, reason: "not-modified")
+                                       storage: head.provenance, reason: "not-modified")
         if kept {
             content.storeKey = candidate.storeKey
             content.expiresAt = candidate.entry.metadata.expiresAt
         } else {
-            content.storage = "none"
+            content.storage = .notStored
         }
         return Exchange(result: .content(content), shareable: true)
     }

@@ -36,7 +36,7 @@ extension Forwarding {
         fields.set(.cacheStatus, status.description)
         var outcome = context.outcome
         outcome.cacheStatus = status.description
-        outcome.storage = "none"
+        outcome.storage = .notStored
         return ServiceResponse(status: response.status, fields: fields, body: response.body, outcome: outcome)
     }
 

@@ -21,7 +21,7 @@ extension Forwarding {
     /// The problem answered for a refusal before storage (its stable `code` and `detail`).
     func refusalProblem(_ context: RequestContext, status: HTTPStatus, code: String, detail: String) -> ServiceResponse {
         var outcome = context.outcome
-        outcome.storage = "none"
+        outcome.storage = .notStored
         return Responder.problem(status, code: code, detail: detail, outcome: outcome)
     }
 
@@ -39,7 +39,7 @@ extension Forwarding {
     /// a 4xx passes on with its status (`origin-status-404`; a 401 with `WWW-Authenticate: Bearer`), a 5xx is 502.
     func originStatusProblem(_ context: RequestContext, status: HTTPStatus) -> ServiceResponse {
         var outcome = context.outcome
-        outcome.storage = "none"
+        outcome.storage = .notStored
         outcome.reason = "status-not-storable"
         let response: ServiceResponse
         switch status {

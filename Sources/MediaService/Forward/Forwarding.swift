@@ -71,7 +71,7 @@ struct Forwarding: Sendable {
             var status = content.cacheStatus
             if joined { status.collapsed = true }
             return Served(.exchanged(content), context: context, now: time, status: status,
-                          storage: joined ? "collapsed" : content.storage, reason: content.reason)
+                          storage: joined ? .collapsed : content.storage, reason: content.reason)
         case .refused(let response):
             return Served(response)
         case .originFailed(let status, let response):
@@ -93,7 +93,7 @@ struct Forwarding: Sendable {
                       status: CacheStatus(forward: .stale, forwardStatus: status ?? failure.status,
                                           ttl: CacheLookup.remaining(candidate, role: context.role, freshness: context.tier.freshness, now: Double(time)),
                                           detail: "stale-if-error"),
-                      storage: "hit")
+                      storage: .hit)
     }
 
     /// The fields sent to the origin: the request's, with the cache's validators in place of the client's

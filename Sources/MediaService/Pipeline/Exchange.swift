@@ -21,7 +21,7 @@ struct Exchange: Sendable {
         var body: [UInt8]
         var cacheStatus: CacheStatus
         /// `disk`, `encrypted-disk`, `memory`, or `none`.
-        var storage: String
+        var storage: Provenance
         var reason: String
         /// The store key when the representation is stored (a new entry or a 304's update), else `nil`.
         var storeKey: String? = nil

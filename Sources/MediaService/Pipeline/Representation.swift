@@ -48,7 +48,8 @@ enum Representation: Sendable {
     var storage: StorageClass {
         switch self {
         case .stored(let candidate): StorageClass(rawValue: candidate.head.storage) ?? .none
-        case .exchanged(let content): content.storeKey == nil ? .none : StorageClass(rawValue: content.storage) ?? .none
+        case .exchanged(let content):
+            if content.storeKey != nil, case .stored(let storageClass) = content.storage { storageClass } else { .none }
         }
     }
 

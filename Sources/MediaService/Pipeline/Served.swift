@@ -14,7 +14,7 @@ struct Served: Sendable {
     }
 
     /// `representation` answered (``Responder/respond(_:context:now:status:storage:reason:)``), and kept with its answer.
-    init(_ representation: Representation, context: RequestContext, now: Int64, status: CacheStatus, storage: String,
+    init(_ representation: Representation, context: RequestContext, now: Int64, status: CacheStatus, storage: Provenance,
          reason: String? = nil) {
         self.response = Responder.respond(representation, context: context, now: now, status: status, storage: storage,
                                           reason: reason)

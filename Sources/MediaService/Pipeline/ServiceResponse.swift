@@ -56,9 +56,10 @@ public struct ServiceOutcome: Sendable, Hashable, Codable {
     public var tier: String?
     /// The `Cache-Status` value sent (RFC 9211), or `nil`.
     public var cacheStatus: String?
-    /// The storage class the answer was stored in (`disk`, `encrypted-disk`, `memory`), `none` when it
-    /// was not stored, `hit` when it was served from storage, or `nil` when no decision was made.
-    public var storage: String?
+    /// Where the answer came from (``Provenance``): stored in a class (`disk`, `encrypted-disk`, `memory`), not
+    /// stored (`none`), served from storage (`hit`) or another request's exchange (`collapsed`); `nil` when no
+    /// decision was made.
+    public var storage: Provenance?
     /// The stable reason code of the storage decision or of the refusal.
     public var reason: String?
     /// A derived image's normalised parameters (`w=144,fit=inside,fmt=jpeg,q=80`), or `nil` for an original.
@@ -69,7 +70,7 @@ public struct ServiceOutcome: Sendable, Hashable, Codable {
     /// records), never the credential; `nil` on other tiers and before admission.
     public var partition: String?
 
-    public init(route: String? = nil, tier: String? = nil, cacheStatus: String? = nil, storage: String? = nil,
+    public init(route: String? = nil, tier: String? = nil, cacheStatus: String? = nil, storage: Provenance? = nil,
                 reason: String? = nil, variant: String? = nil, derivedFrom: String? = nil, partition: String? = nil) {
         self.route = route
         self.tier = tier

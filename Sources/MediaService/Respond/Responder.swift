@@ -105,7 +105,7 @@ enum Responder {
     /// The answer `representation` gets (RFC 9111 §4: a stored response served, or what an exchange produced):
     /// ``stored(_:context:now:status:storage:)`` or ``content(_:head:body:context:now:cacheStatus:storage:reason:)``.
     static func respond(_ representation: Representation, context: RequestContext, now: Int64, status: CacheStatus,
-                        storage: String, reason: String? = nil) -> ServiceResponse {
+                        storage: Provenance, reason: String? = nil) -> ServiceResponse {
         switch representation {
         case .stored(let candidate):
             stored(candidate, context: context, now: now, status: status, storage: storage)
@@ -117,7 +117,7 @@ enum Responder {
 
     /// A response served from a stored candidate.
     static func stored(_ candidate: Candidate, context: RequestContext, now: Int64, status: CacheStatus,
-                       storage: String) -> ServiceResponse {
+                       storage: Provenance) -> ServiceResponse {
         var response = content(candidate.response, head: candidate.head, body: candidate.entry.body, context: context,
                                now: now, cacheStatus: status, storage: storage, reason: nil)
         if response.bodyCount != 0 { response.content.owner = candidate.entry.owner }
@@ -126,7 +126,7 @@ enum Responder {
 
     /// A response carrying `response`'s representation.
     static func content(_ response: StoredResponse, head: StoredHead, body: [UInt8], context: RequestContext,
-                        now: Int64, cacheStatus: CacheStatus, storage: String, reason: String?) -> ServiceResponse {
+                        now: Int64, cacheStatus: CacheStatus, storage: Provenance, reason: String?) -> ServiceResponse {
         let tier = context.tier
         var fields = HTTPFields()
         fields.reserveCapacity(response.fields.count + 11)  // the kept lines plus the ≤ 10 this function sets

@@ -18,6 +18,8 @@ struct StoredHead: Codable, Sendable, Hashable {
     var height: Int?
     /// The decided storage class (`disk`, `encrypted-disk`, `memory`); hot copies keep it.
     var storage: String
+    /// ``storage`` as an answer's provenance: stored in that class.
+    var provenance: Provenance { .stored(StorageClass(rawValue: storage) ?? .none) }
     /// The policy's time-to-live cap: seconds of age (RFC 9111 §4.2.3, upstream `Age` included) after
     /// which the response is validated; the decided ttl plus the age at receipt.
     var policyTTL: Int64

@@ -56,7 +56,7 @@ extension Serving {
     func storedVariant(_ candidate: Candidate, stored: RequestContext, selection: VariantSelection, now time: Double,
                        detail: String? = nil) -> ServiceResponse {
         let status = CacheStatus(hit: true, ttl: CacheLookup.remaining(candidate, role: stored.role, freshness: stored.tier.freshness, now: time), detail: detail)
-        return answer(Responder.stored(candidate, context: stored, now: Int64(time), status: status, storage: "hit"),
+        return answer(Responder.stored(candidate, context: stored, now: Int64(time), status: status, storage: .hit),
                       selection, head: candidate.head)
     }
 
@@ -100,7 +100,7 @@ extension Serving {
         guard served.response.status == 200, let representation = served.representation else {
             return Derivation(result: .response(served.response), shareable: false)
         }
-        let reason: CacheStatus.Forward? = served.response.outcome.storage == "hit" ? nil : reason
+        let reason: CacheStatus.Forward? = served.response.outcome.storage == .hit ? nil : reason
         return await derivation.derive(from: representation, original: served.response, context: source, stored: stored,
                                             selection: selection, reason: reason, staleSource: served.staleStatus,
                                             stale: stale)

@@ -43,7 +43,7 @@ struct Serving: Sendable {
             }
             if stale == .staleWhileRevalidate { refreshInBackground(context, candidates: lookup.candidates, selected: index) }
             return Served(.stored(lookup.candidates[index]), context: context, now: Int64(lookup.now), status: status,
-                          storage: "hit")
+                          storage: .hit)
         case .forward(var decision, let conditional, let reason, let validates):
             if let selection {
                 return Served(await deriveVariant(context, stored: stored, selection: selection, candidates: lookup.candidates))
@@ -119,6 +119,6 @@ extension Serving {
         if let variant = context.variant {
             return .answer(storedVariant(candidate, stored: stored, selection: variant, now: time))
         }
-        return .answer(Responder.stored(candidate, context: context, now: Int64(time), status: status, storage: "hit"))
+        return .answer(Responder.stored(candidate, context: context, now: Int64(time), status: status, storage: .hit))
     }
 }

@@ -22,7 +22,7 @@ struct Derivation: Sendable {
     /// (never sent: the connection is closed).
     static func droppedResponse(_ context: RequestContext) -> ServiceResponse {
         var outcome = context.outcome
-        outcome.storage = "none"
+        outcome.storage = .notStored
         return Responder.problem(499, code: "client-closed-request",
                                  detail: "the client closed the connection before its variant was derived", outcome: outcome)
     }

@@ -152,7 +152,7 @@ struct ImageDerivation {
                             bytes: nil, ttl: nil)
         context.runtime.counters.bump(.refused)
         var outcome = context.outcome
-        outcome.storage = "none"
+        outcome.storage = .notStored
         return Derivation(result: .response(Responder.problem(502, code: code, detail: detail, outcome: outcome)),
                           shareable: true)
     }

@@ -104,7 +104,7 @@ import Testing
                 .init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"], body: horse),
                 for: "http://origin.test/catalog/h\(index).jpg")
             let response = await harness.service.handle(ServiceRequest(target: "/catalog/h\(index).jpg"))
-            #expect(response.outcome.storage == "disk")
+            #expect(response.outcome.storage == .stored(.disk))
             if index % 10 == 9 {
                 prunes.append(await harness.run(["audit", "prune", "--keep-segments", "1", "--state-dir", harness.stateDirectory, "--policies", harness.policiesDirectory]).status)
             }

@@ -65,9 +65,9 @@ import Testing
             service.flushWrites()
             return response
         }
-        #expect(await get("/catalog/horse-d29d871c.jpg").outcome.storage == "disk")
-        #expect(await get("/catalog/coffee-237a7131.jpg").outcome.storage == "disk")
-        #expect(await get("/receipts/r-7732.jpg", bearer: "tok-U1").outcome.storage == "encrypted-disk")
+        #expect(await get("/catalog/horse-d29d871c.jpg").outcome.storage == .stored(.disk))
+        #expect(await get("/catalog/coffee-237a7131.jpg").outcome.storage == .stored(.disk))
+        #expect(await get("/receipts/r-7732.jpg", bearer: "tok-U1").outcome.storage == .stored(.encryptedDisk))
         // Stale after two minutes: revalidated, the 304 rewrites the file (audited `update`).
         now.withLock { $0 += 120 }
         origin.setReply(.init(status: 304, fields: fresh), for: "http://origin.test/catalog/horse-d29d871c.jpg")
@@ -75,7 +75,7 @@ import Testing
         #expect(revalidated.status == 200)
         #expect(revalidated.body == horse)
         #expect(try service.purge(.route("catalog")) == 2)
-        #expect(await get("/catalog/coffee-237a7131.jpg").outcome.storage == "disk")
+        #expect(await get("/catalog/coffee-237a7131.jpg").outcome.storage == .stored(.disk))
         await service.stop()
 
         let records = try AuditReader.records(directory: state + "/audit")

@@ -114,7 +114,7 @@ import Testing
             policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
         let seen = Mutex<[String]>([])
         let handler = MediaHTTPHandler(service: service, observer: { request, response in
-            seen.withLock { $0.append("\(request.target) \(response.status) \(response.outcome.storage ?? "-")") }
+            seen.withLock { $0.append("\(request.target) \(response.status) \(response.outcome.storage?.description ?? "-")") }
         })
         let path = "/catalog/spinner.gif"
         #expect(handler.handleSync(HTTPServerRequest(method: "GET", target: path)) == nil)

@@ -30,7 +30,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: harness.stateDirectory) }
         let jpeg = try Fixtures.bytes("catalog/coffee-237a7131.jpg")
         let content = try #require(try decide(harness, try context(harness, "/catalog/a.jpg"), jpeg))
-        #expect(content.storage == "disk")
+        #expect(content.storage == .stored(.disk))
         #expect(content.storeKey != nil)
         #expect(content.cacheStatus.description == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=disk")
         #expect(try harness.auditRecords().map(\.entry.event) == [.start, .store])
@@ -43,7 +43,7 @@ import Testing
         let admitted = try context(harness, "/catalog/a.jpg")
         harness.service.purgeEpoch.bump()
         let content = try #require(try decide(harness, admitted, jpeg))
-        #expect(content.storage == "none")
+        #expect(content.storage == .notStored)
         #expect(content.storeKey == nil)
         #expect(content.reason == "purged-during-fetch")
         let records = try harness.auditRecords()

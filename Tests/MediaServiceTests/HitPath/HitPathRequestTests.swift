@@ -43,7 +43,7 @@ import Testing
         #expect(response.fields["Content-Length"] == String(jpeg.count))
         #expect(response.outcome == ServiceOutcome(route: String(target.split(separator: "/")[0]),
                                                    tier: target.hasPrefix("/mcat/") ? "public-mem" : "public",
-                                                   cacheStatus: "mediactl; hit; ttl=53", storage: "hit"))
+                                                   cacheStatus: "mediactl; hit; ttl=53", storage: .hit))
         let head = HitPathSupport.compare(service, HitPathSupport.request(target, method: "HEAD"))
         #expect(head.fast)
         #expect(head.response?.body == [])

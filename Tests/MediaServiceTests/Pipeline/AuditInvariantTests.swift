@@ -145,7 +145,7 @@ import Testing
                 harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: body),
                                         for: "http://origin.test/\(mount)/\(index).png")
                 let response = await harness.get("/\(mount)/\(index).png")
-                #expect(response.outcome.storage == (mount == "catalog" ? "disk" : "memory"))
+                #expect(response.outcome.storage == (mount == "catalog" ? .stored(.disk) : .stored(.memory)))
             }
         }
         let records = try harness.auditRecords()

@@ -59,7 +59,7 @@ import Testing
     @Test func aMissIsServedNotStoredUntilARetryWritesTheGapRecord() async throws {
         let world = try World()
         defer { world.close() }
-        #expect(await world.get("/catalog/a.jpg").outcome.storage == "disk")
+        #expect(await world.get("/catalog/a.jpg").outcome.storage == .stored(.disk))
         let ready = await world.get("/_mediactl/ready")
         #expect(ready.status == 200)
         #expect(ready.fields["Content-Type"] == "application/json")
@@ -70,7 +70,7 @@ import Testing
         let first = await world.get("/catalog/b.jpg")
         #expect(first.status == 200)
         #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; detail=audit-unavailable")
-        #expect(first.outcome.storage == "none")
+        #expect(first.outcome.storage == .notStored)
         #expect(world.events.lines == [Self.failedLine])
 
         world.clock.advance(0.25)
@@ -116,7 +116,7 @@ import Testing
         ])
         #expect((await world.get("/_mediactl/ready")).status == 200)
         #expect(world.service.auditOutage == nil)
-        #expect(await world.get("/catalog/b.jpg").outcome.storage == "disk")
+        #expect(await world.get("/catalog/b.jpg").outcome.storage == .stored(.disk))
         #expect(await world.get("/catalog/b.jpg").fields["Cache-Status"]?.hasPrefix("mediactl; hit") == true)
         #expect(world.origin.callCount(for: Self.image) == 3)
 
@@ -138,7 +138,7 @@ import Testing
         let world = try World()
         defer { world.close() }
         world.recorder.fail()
-        #expect(await world.get("/catalog/b.jpg").outcome.storage == "none")
+        #expect(await world.get("/catalog/b.jpg").outcome.storage == .notStored)
         await world.service.stop()
         #expect(world.events.lines == [
             Self.failedLine,

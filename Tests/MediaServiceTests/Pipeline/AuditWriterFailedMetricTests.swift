@@ -37,18 +37,18 @@ import Testing
             "# TYPE mediactl_audit_writer_outages_total counter",
             "mediactl_audit_writer_outages_total 0",
         ])
-        #expect(await service.handle(ServiceRequest(target: "/catalog/a.jpg")).outcome.storage == "disk")
+        #expect(await service.handle(ServiceRequest(target: "/catalog/a.jpg")).outcome.storage == .stored(.disk))
         recorder.fail()
         let refused = await service.handle(ServiceRequest(target: "/catalog/b.jpg"))
         #expect(refused.status == 200)
-        #expect(refused.outcome.storage == "none")
+        #expect(refused.outcome.storage == .notStored)
         #expect(Self.gauge(service).filter { !$0.hasPrefix("#") }
             == ["mediactl_audit_writer_failed 1", "mediactl_audit_writer_outages_total 1"])
         recorder.heal()
         scheduler.fire()
         #expect(Self.gauge(service).filter { !$0.hasPrefix("#") }
             == ["mediactl_audit_writer_failed 0", "mediactl_audit_writer_outages_total 1"])
-        #expect(await service.handle(ServiceRequest(target: "/catalog/b.jpg")).outcome.storage == "disk")
+        #expect(await service.handle(ServiceRequest(target: "/catalog/b.jpg")).outcome.storage == .stored(.disk))
         await service.stop()
     }
 }

@@ -30,7 +30,7 @@ import Testing
         let statuses = all.map { $0.fields["Cache-Status"] ?? "" }
         #expect(statuses.filter { $0 == "mediactl; fwd=uri-miss; fwd-status=200; ttl=31536000; stored; detail=disk" }.count == 1)
         #expect(statuses.filter { $0 == "mediactl; fwd=uri-miss; fwd-status=200; ttl=31536000; stored; collapsed; detail=disk" }.count == 99)
-        #expect(all.filter { $0.outcome.storage == "collapsed" }.count == 99)
+        #expect(all.filter { $0.outcome.storage == .collapsed }.count == 99)
         let metrics = Set((await harness.get("/_mediactl/metrics")).text.split(separator: "\n").map(String.init))
         #expect(metrics.contains("mediactl_misses_total{tier=\"public\"} 100"))
         #expect(metrics.contains("mediactl_coalesced_total{tier=\"public\"} 99"))
@@ -77,7 +77,7 @@ import Testing
             #expect(response.status == 200)
             #expect(response.fields["Cache-Control"] == "no-store")
             #expect(response.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=tier-storage")
-            #expect(response.outcome.storage == "none")
+            #expect(response.outcome.storage == .notStored)
         }
         #expect(PipelineSupport.events(try harness.auditRecords()) == Array(repeating: "skip:tier-storage", count: 5))
         let runtime = try #require(harness.service.runtimes["no-store"])

@@ -76,7 +76,7 @@ import Testing
         harness.origin.setReply(.init(status: 200, fields: ["Cache-Control": "public, max-age=60"], body: Array("pub".utf8)),
                                 for: "http://origin.test/public")
         let first = await harness.get("/private", [("Authorization", "Basic dTE6cA==")])
-        #expect(first.outcome.storage == "none")
+        #expect(first.outcome.storage == .notStored)
         #expect(first.outcome.reason == "authorization-in-shared-cache")
         #expect(harness.origin.requests.first?.fields["Authorization"] == "Basic dTE6cA==")
         let anonymous = await harness.get("/private")

@@ -37,7 +37,7 @@ import Testing
             #expect(response.fields["Cache-Control"] == "no-store")
             #expect(PipelineSupport.problemCode(response) == refusal.code)
             #expect(PipelineSupport.problemMembers(response)?["detail"] as? String == refusal.detail)
-            #expect(response.outcome.storage == "none")
+            #expect(response.outcome.storage == .notStored)
             #expect(response.outcome.reason == refusal.code)
         }
         #expect(harness.origin.callCount(for: url) == 2)

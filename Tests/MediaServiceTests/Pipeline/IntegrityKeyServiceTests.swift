@@ -32,7 +32,7 @@ import Testing
         #expect(try mode(harness.stateDirectory + "/keys") == 0o700)
         let body = try Fixtures.bytes(Self.horse)
         harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: body), for: "http://origin.test/" + Self.horse)
-        #expect(await harness.get("/" + Self.horse).outcome.storage == "disk")
+        #expect(await harness.get("/" + Self.horse).outcome.storage == .stored(.disk))
         await harness.service.stop()
         // A restart reads the same key, so its files verify: a hit from the file, no origin request.
         let restarted = try PipelineHarness(stateDirectory: harness.stateDirectory)
@@ -56,9 +56,9 @@ import Testing
                                 for: "http://origin.test/receipts/r-7731.png")
         harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: horse),
                                 for: "http://origin.test/one-time/ticket.jpg")
-        #expect(await harness.get("/" + Self.horse).outcome.storage == "disk")
-        #expect(await harness.get("/receipts/r-7731.png", [("Authorization", "Bearer t1")]).outcome.storage == "encrypted-disk")
-        #expect(await harness.get("/one-time/ticket.jpg").outcome.storage == "none")
+        #expect(await harness.get("/" + Self.horse).outcome.storage == .stored(.disk))
+        #expect(await harness.get("/receipts/r-7731.png", [("Authorization", "Bearer t1")]).outcome.storage == .stored(.encryptedDisk))
+        #expect(await harness.get("/one-time/ticket.jpg").outcome.storage == .notStored)
         let key = try key(harness)
         let records = try harness.auditRecords()
         #expect(PipelineSupport.events(records) == ["store:tier-storage", "store:tier-storage", "skip:tier-storage"])
@@ -94,7 +94,7 @@ import Testing
         let body = try Fixtures.bytes(Self.horse)
         let url = "http://origin.test/" + Self.horse
         harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: body), for: url)
-        #expect(await harness.get("/" + Self.horse).outcome.storage == "disk")
+        #expect(await harness.get("/" + Self.horse).outcome.storage == .stored(.disk))
         await harness.service.stop()
         let hex = try #require(try harness.auditRecords().first { $0.entry.event == .store }?.entry.key?.hex)
         let path = "\(harness.stateDirectory)/disk/public/\(hex.prefix(2))/\(hex.dropFirst(2).prefix(2))/\(hex)"

@@ -157,9 +157,9 @@ import Testing
         #expect(origin.callCount == 1)
         #expect(all.map(\.text) == ["shared", "shared"])
         #expect(recorders.map(\.statuses).sorted { $0.count < $1.count } == [[], [103]])
-        #expect(all.filter { $0.outcome.storage == "collapsed" }.count == 1)
+        #expect(all.filter { $0.outcome.storage == .collapsed }.count == 1)
         let leader = recorders[0].statuses.isEmpty ? 1 : 0
-        #expect(all[leader].outcome.storage == "memory")
+        #expect(all[leader].outcome.storage == .stored(.memory))
     }
 }
 

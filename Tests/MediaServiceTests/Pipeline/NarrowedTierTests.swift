@@ -31,9 +31,9 @@ import Testing
         let receipt = try Fixtures.bytes("receipts/r-7731.png")
         origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: avatar), for: "http://origin.test/avatars/u1001.jpg")
         origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: receipt), for: "http://origin.test/receipts/r-7731.png")
-        #expect(await earlier.handle(ServiceRequest(target: "/avatars/u1001.jpg")).outcome.storage == "disk")
+        #expect(await earlier.handle(ServiceRequest(target: "/avatars/u1001.jpg")).outcome.storage == .stored(.disk))
         #expect(await earlier.handle(ServiceRequest(
-            target: "/receipts/r-7731.png", fields: ["Authorization": "Bearer " + Self.token])).outcome.storage == "encrypted-disk")
+            target: "/receipts/r-7731.png", fields: ["Authorization": "Bearer " + Self.token])).outcome.storage == .stored(.encryptedDisk))
         earlier.flushWrites()
         let stores = earlierLog.records.filter { $0.entry.event == .store }
         #expect(stores.map { $0.entry.tier?.rawValue } == ["avatar", "private"])

@@ -51,7 +51,7 @@ import Testing
         #expect(u1.status == 200)
         #expect(u1.text.contains("MARK-U1"))
         #expect(u1.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=authorization-in-shared-cache")
-        #expect(u1.outcome.storage == "none")
+        #expect(u1.outcome.storage == .notStored)
         #expect(u1.outcome.reason == "authorization-in-shared-cache")
         let anonymous = await harness.get("/fwd/item.png")
         #expect(anonymous.status == 200)
@@ -216,7 +216,7 @@ import Testing
                                       delay: .milliseconds(300)), for: url)
         let responses = await PipelineSupport.concurrently(2) { _ in await harness.get("/pfwd/doc.png") }
         #expect(responses.map(\.status) == [200, 200])
-        #expect(responses.map(\.outcome.storage) == ["none", "none"])
+        #expect(responses.map(\.outcome.storage) == [.notStored, .notStored])
         #expect(responses.map(\.outcome.reason) == ["no-partition", "no-partition"])
         #expect(harness.origin.callCount(for: url) == 2)
     }
@@ -270,7 +270,7 @@ import Testing
         let first = await harness.get("/catalog/p.png")
         #expect(first.status == 200)
         #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; detail=private-in-shared-cache")
-        #expect(first.outcome.storage == "none")
+        #expect(first.outcome.storage == .notStored)
         // The tier's "public, max-age=31536000, immutable" would let downstream shared caches keep it.
         #expect(first.fields["Cache-Control"] == "private, max-age=300")
         let second = await harness.get("/catalog/p.png")
@@ -288,7 +288,7 @@ import Testing
                                 for: url)
         let empty = await harness.get("/pfwd/p.png", [("Authorization", "")])
         #expect(empty.status == 200)
-        #expect(empty.outcome.storage == "none")
+        #expect(empty.outcome.storage == .notStored)
         #expect(empty.outcome.reason == "no-partition")
         let records = try harness.auditRecords()
         #expect(PipelineSupport.events(records) == ["skip:no-partition"])

@@ -64,7 +64,7 @@ import Testing
         #expect(u1.status == 200)
         #expect(u1.fields["Cache-Control"] == "private, no-store")
         #expect(u1.fields["Vary"] == "Authorization")
-        #expect(u1.outcome.storage == "encrypted-disk")
+        #expect(u1.outcome.storage == .stored(.encryptedDisk))
         let u2 = await harness.get("/receipts/r-7732.jpg", [("Authorization", "Bearer tok-U2-secret")])
         #expect(u2.status == 403)
         let again = await harness.get("/receipts/r-7732.jpg", [("Authorization", "Bearer tok-U1-secret")])

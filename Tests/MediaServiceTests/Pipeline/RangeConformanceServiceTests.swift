@@ -22,7 +22,7 @@ import Testing
         harness.origin.setReply(.init(status: 200, fields: reply, body: Self.text), for: "http://origin.test/r")
         let first = await harness.get("/r")
         #expect(first.status == 200)
-        #expect(first.outcome.storage == "memory")
+        #expect(first.outcome.storage == .stored(.memory))
         return harness
     }
 
@@ -51,7 +51,7 @@ import Testing
         #expect(partial.fields["Cache-Control"] == "max-age=3600")
         #expect(partial.fields["Age"] == "5")
         #expect(partial.fields["Cache-Status"] == "mediactl; hit; ttl=3595")
-        #expect(partial.outcome.storage == "hit")
+        #expect(partial.outcome.storage == .hit)
         #expect(harness.origin.totalCallCount == 1)
         // The fast path gives the same answer (a Range request is not plain: it takes the full path).
         let sync = try #require(harness.service.handleIfCached(ServiceRequest(target: "/r", fields: ["Range": range])))
@@ -203,16 +203,16 @@ import Testing
         #expect(partial.body == Array("01".utf8))
         #expect(partial.fields["Content-Range"] == "bytes 0-1/11")
         #expect(partial.fields["Content-Length"] == "2")
-        #expect(partial.outcome.storage == "none")
+        #expect(partial.outcome.storage == .notStored)
         #expect(partial.outcome.reason == "status-not-storable")
         #expect(origin.requests.first?.fields["Range"] == "bytes=0-1")
         // Nothing was stored: the whole representation is a miss, then ranges come from it.
         let whole = await harness.get("/r")
         #expect(whole.status == 200)
-        #expect(whole.outcome.storage == "memory")
+        #expect(whole.outcome.storage == .stored(.memory))
         let fromStore = await harness.get("/r", [("Range", "bytes=0-1")])
         #expect(fromStore.status == 206)
-        #expect(fromStore.outcome.storage == "hit")
+        #expect(fromStore.outcome.storage == .hit)
         #expect(origin.callCount == 2)
     }
 
@@ -225,10 +225,10 @@ import Testing
         #expect(partial.status == 206)
         #expect(partial.body == Array("34".utf8))
         #expect(partial.fields["Content-Range"] == "bytes 3-4/11")
-        #expect(partial.outcome.storage == "memory")
+        #expect(partial.outcome.storage == .stored(.memory))
         let hit = await harness.get("/r")
         #expect(hit.status == 200)
-        #expect(hit.outcome.storage == "hit")
+        #expect(hit.outcome.storage == .hit)
         #expect(harness.origin.totalCallCount == 1)
     }
 

@@ -22,7 +22,7 @@ import Testing
         #expect(miss.fields["Content-Length"] == "100")
         #expect(miss.fields["Content-Type"] == "image/jpeg")
         #expect(miss.fields["Accept-Ranges"] == "bytes")
-        #expect(miss.outcome.storage == "disk")
+        #expect(miss.outcome.storage == .stored(.disk))
         #expect(harness.origin.requests.first?.fields["Range"] == nil)
         #expect(harness.origin.requests.first?.fields["If-Range"] == nil)
         let tail = await harness.get("/catalog/horse.jpg", [("Range", "bytes=100-")])
@@ -56,12 +56,12 @@ import Testing
         #expect(hit.status == 206)
         #expect(hit.body == Array(png[(png.count - 4)...]))
         #expect(hit.fields["Cache-Control"] == "private, no-store")
-        #expect(hit.outcome.storage == "hit")
+        #expect(hit.outcome.storage == .hit)
         #expect(harness.origin.totalCallCount == 1)
         // Another credential is another partition: its range request goes to the origin.
         let other = await harness.get("/receipts/r.png", [("Authorization", "Bearer t2"), ("Range", "bytes=0-7")])
         #expect(other.status == 206)
-        #expect(other.outcome.storage != "hit")
+        #expect(other.outcome.storage != .hit)
         #expect(harness.origin.totalCallCount == 2)
     }
 

@@ -84,7 +84,7 @@ import Testing
         let u1 = await harness.get("/receipts/r.jpg?download=1", [("Authorization", "Bearer t1")])
         #expect(u1.status == 200)
         #expect(u1.body == receipt)
-        #expect(u1.outcome.storage == "encrypted-disk")
+        #expect(u1.outcome.storage == .stored(.encryptedDisk))
         let u2 = await harness.get("/receipts/r.jpg?download=1", [("Authorization", "Bearer t2")])
         #expect(u2.status == 403)
         #expect(server.requests.map(\.target) == ["/receipts/r.jpg?download=1", "/receipts/r.jpg?download=1"])

@@ -27,7 +27,7 @@ import Testing
             #expect(response.body == body)
             #expect(response.fields["Cache-Control"] == "private, no-store")
             #expect(response.fields["Vary"] == "Authorization")
-            #expect(response.outcome.storage == "encrypted-disk")
+            #expect(response.outcome.storage == .stored(.encryptedDisk))
             let hit = await harness.get("/" + fixture, [("Authorization", "Bearer " + Self.token)])
             #expect(hit.body == body)
             #expect(hit.fields["Cache-Control"] == "private, no-store")
@@ -94,7 +94,7 @@ import Testing
         origin.setReply(.init(fields: ["Cache-Control": "max-age=300"], body: receipt), for: "http://origin.test/" + Self.receipts[0])
         let response = await crashed.handle(ServiceRequest(target: "/" + Self.receipts[0],
                                                            fields: ["Authorization": "Bearer " + Self.token]))
-        #expect(response.outcome.storage == "encrypted-disk")
+        #expect(response.outcome.storage == .stored(.encryptedDisk))
         crashed.flushWrites()   // the crash comes after the sealed file landed
 
         let restarted = try PipelineHarness(stateDirectory: directory)
@@ -200,7 +200,7 @@ import Testing
         let response = await inFlight
         #expect(response.status == 200)
         #expect(response.body == PipelineSupport.markedPNG("MARK-U1"))
-        #expect(response.outcome.storage == "none")
+        #expect(response.outcome.storage == .notStored)
         #expect(sealedFiles(harness).isEmpty)
         let next = await harness.get("/receipts/a.png", [("Authorization", "Bearer t1")])
         #expect(next.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=300; stored; detail=encrypted-disk")

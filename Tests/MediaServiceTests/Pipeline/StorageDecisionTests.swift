@@ -267,7 +267,7 @@ import Testing
         #expect(first.status == 200)
         #expect(first.body == jpeg)
         #expect(first.fields["Cache-Status"] == "mediactl; fwd=uri-miss; fwd-status=200; ttl=600; detail=store-failed")
-        #expect(first.outcome.storage == "none")
+        #expect(first.outcome.storage == .notStored)
         _ = await harness.get("/catalog/coins.jpg")
         #expect(harness.origin.callCount(for: Self.jpegURL) == 2)
         #expect(harness.filesUnderState().filter { $0.path.hasPrefix("disk/") }.isEmpty)

@@ -100,7 +100,7 @@ import Testing
         let (harness, png, _, gate) = try heldReceipt()
         defer { Task { await harness.close() } }
         let miss = await harness.get("/receipts/a.png", [("Authorization", "Bearer t1")])
-        #expect(miss.outcome.storage == "encrypted-disk")
+        #expect(miss.outcome.storage == .stored(.encryptedDisk))
         #expect(sealedObjects(harness) == [])
         gate.open()
         let files = harness.filesUnderState().filter { $0.path.hasPrefix("sealed/") && $0.path.split(separator: "/").last?.count == 64 }

@@ -16,7 +16,7 @@ import Testing
             harness.origin.setReply(.init(fields: ["Cache-Control": "max-age=600"], body: body),
                                     for: "http://origin.test/mem/\(index).png")
             let response = await harness.get("/mem/\(index).png")
-            #expect(response.outcome.storage == "memory")
+            #expect(response.outcome.storage == .stored(.memory))
         }
         let runtime = try #require(harness.service.runtimes["mem"])
         let stored = Set(runtime.memory.inventory().map(\.key))

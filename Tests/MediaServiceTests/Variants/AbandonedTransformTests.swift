@@ -30,7 +30,7 @@ import Testing
         #expect(try await busy == 1)
         let answer = await abandoned
         #expect(answer.status == 499)
-        #expect(answer.outcome.storage == "none")
+        #expect(answer.outcome.storage == .notStored)
         #expect(String(decoding: answer.body, as: UTF8.self).contains(#""code":"client-closed-request""#))
         #expect(try harness.auditRecords().filter { $0.event == .store }.compactMap { $0.transform?.rawValue } == [])
         // The next request derives and stores it.

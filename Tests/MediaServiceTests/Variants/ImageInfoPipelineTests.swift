@@ -35,7 +35,7 @@ import Testing
         let harness = try VariantHarness.make()
         let first = await harness.get("/receipts/r-7732.jpg?info=1", VariantPrivacyTests.t1)
         #expect(first.status == 200)
-        #expect(first.outcome.storage == "encrypted-disk")
+        #expect(first.outcome.storage == .stored(.encryptedDisk))
         #expect(first.fields["Vary"] == "Authorization")
         #expect(first.fields["Cache-Control"] == "private, no-store")
         #expect(String(decoding: first.body, as: UTF8.self).hasPrefix(#"{"width":448,"height":172,"format":"jpeg","hasAlpha":false,"frames":1,"#))

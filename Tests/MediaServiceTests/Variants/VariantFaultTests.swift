@@ -17,7 +17,7 @@ import Testing
         for _ in 0..<2 {
             let response = await harness.get("/uploads/own.jpg?w=72", [("Authorization", "Bearer someone"), ("Cookie", "s=1")])
             #expect(response.status == 200)
-            #expect(response.outcome.storage == "none")
+            #expect(response.outcome.storage == .notStored)
             #expect(response.fields["Cache-Control"] == "private, max-age=60")
         }
         // The shared tier strips credentials: the origin never saw them, so the answer cannot be theirs.

@@ -23,7 +23,7 @@ import Testing
                                 for: Self.hubble)
         let variant = await harness.get("/large/hubble-1000.jpg?w=144")
         #expect(variant.status == 200)
-        #expect(variant.outcome.storage == "none")
+        #expect(variant.outcome.storage == .notStored)
         #expect(variant.outcome.reason == "private-in-shared-cache")
         #expect(variant.fields["Cache-Control"] == "private, max-age=600")
         await harness.close()

@@ -17,7 +17,7 @@ import Testing
         let first = await harness.get("/receipts/r-7732.jpg?w=144", Self.t1)
         #expect(first.status == 200)
         #expect(try ImageValidator().validate(first.body).width == 144)
-        #expect(first.outcome.storage == "encrypted-disk")
+        #expect(first.outcome.storage == .stored(.encryptedDisk))
         #expect(first.fields["Cache-Control"] == "private, no-store")
         #expect(first.fields["Vary"] == "Authorization")
         let files = harness.filesUnderState()

@@ -40,7 +40,7 @@ final class PreparedHit: Sendable {
         let lifetime = response.freshnessLifetime(role: context.role, configuration: context.tier.freshness)
         freshLimit = min(lifetime, head.policyTTL)
         let template = Responder.content(response, head: head, body: body, context: context, now: response.responseTime,
-                                         cacheStatus: CacheStatus(hit: true, ttl: 0), storage: "hit", reason: nil)
+                                         cacheStatus: CacheStatus(hit: true, ttl: 0), storage: .hit, reason: nil)
         status = template.status
         variant = head.transform
         derivedFrom = head.derivedFrom
@@ -78,7 +78,7 @@ final class PreparedHit: Sendable {
         }
         return ServiceResponse(status: status, fields: HTTPFields(lines: lines), body: isHead ? [] : body,
                                outcome: ServiceOutcome(route: route.routeName, tier: route.tierName,
-                                                       cacheStatus: texts.cacheStatus, storage: "hit", variant: variant,
+                                                       cacheStatus: texts.cacheStatus, storage: .hit, variant: variant,
                                                        derivedFrom: derivedFrom))
     }
 }

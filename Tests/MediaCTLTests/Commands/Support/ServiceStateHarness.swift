@@ -62,7 +62,7 @@ final class ServiceStateHarness: Sendable {
         let receipt = await service.handle(
             ServiceRequest(
                 target: "/receipts/r-7732.jpg", fields: ["Authorization": "Bearer tok-U1"]))
-        guard catalog.outcome.storage == "disk", receipt.outcome.storage == "encrypted-disk" else {
+        guard catalog.outcome.storage == .stored(.disk), receipt.outcome.storage == .stored(.encryptedDisk) else {
             throw HarnessError(message: "not stored: \(catalog.outcome) \(receipt.outcome)")
         }
         service.flushWrites()   // the files exist before the tests look at the state directory
