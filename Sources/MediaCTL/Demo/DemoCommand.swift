@@ -131,7 +131,7 @@ public struct DemoCommand: Sendable {
             if let until = configuration.until {
                 reason = await until()
             } else {
-                reason = ServeCommand.signalName(await running.signals?.first(of: [SIGINT, SIGTERM]))
+                reason = MediaServer.signalName(await running.signals?.first(of: [SIGINT, SIGTERM]))
             }
             context.diagnose("\(reason): stopping the demo; state kept in \(state)")
         } else {

@@ -113,18 +113,6 @@ public struct ServeCommand: Sendable {
         return server
     }
 
-    /// The admin listener's configuration: ``Configuration/server``'s limits and timeouts on `host` and
-    /// `--admin-listen`'s port, with one event loop (its own thread: a busy public port never delays a
-    /// health check) and at most 64 connections.
-    func adminServerConfiguration(host: String, port: UInt16) -> HTTPServer.Configuration {
-        var server = configuration.server
-        server.host = host
-        server.port = Int(port)
-        server.eventLoopCount = 1
-        server.maxConnections = min(server.maxConnections, 64)
-        return server
-    }
-
     private func serve(context: CommandContext) async throws(CommandError) -> ExitCode {
         if let limit = configuration.mallocArenaLimit, getenv("MALLOC_ARENA_MAX") == nil {
             MallocTuning.limitArenas(to: limit)  // an operator's MALLOC_ARENA_MAX wins
@@ -151,16 +139,18 @@ public struct ServeCommand: Sendable {
         if configuration.until == nil {
             signals = try Self.watch([SIGINT, SIGTERM, SIGHUP] + (options.accessLog == nil ? [] : [SIGUSR1]))
         }
+        let underscoreNames = UnderscoreFieldNames(loaded.policies.forwardedUnderscoreNames)
+        let publicServer = serverConfiguration(host: host, underscoreNames: underscoreNames)
+        let serverConfiguration = MediaServer.Configuration(
+            server: publicServer,
+            admin: options.adminListen.map { MediaServer.Configuration.admin(like: publicServer, host: adminHost ?? $0.host, port: Int($0.port)) },
+            sweepInterval: configuration.sweepInterval, trimInterval: configuration.mallocTrimInterval)
         // A port in use fails now, before the state directory and its audit log are opened (no start/stop records).
-        var listeners = [(address: options.listen, host: host, flag: "--listen")]
-        if let admin = options.adminListen { listeners.append((admin, adminHost ?? admin.host, "--admin-listen")) }
-        for listener in listeners {
-            do throws(HTTPServerError) {
-                try HTTPServer.probe(host: listener.host, port: Int(listener.address.port))
-            } catch {
-                signals?.cancel()
-                throw Self.listenError(error, address: listener.address, what: listener.flag)
-            }
+        do throws(MediaServerError) {
+            try MediaServer.probe(serverConfiguration)
+        } catch {
+            signals?.cancel()
+            throw listenError(error)
         }
         // So does an access log that cannot be opened (opened here, once).
         let accessLogFile: AccessLog.Destination?
@@ -189,19 +179,13 @@ public struct ServeCommand: Sendable {
             throw error
         }
         let accessLog = openAccessLog(accessLogFile, service: service)
-        let underscoreNames = UnderscoreFieldNames(loaded.policies.forwardedUnderscoreNames)
         let (directory, overrides) = (options.policiesDirectory, options.origins)
         let reloader = PolicyReloader(
             service: service, directory: directory,
             read: { ServiceSetup.readPolicies(directory, overrides: overrides).map { ($0.policies, $0.digest) } },
             log: log, underscoreNames: underscoreNames)
         let server = MediaServer(
-            service: service,
-            configuration: MediaServer.Configuration(
-                server: serverConfiguration(host: host, underscoreNames: underscoreNames),
-                admin: options.adminListen.map { adminServerConfiguration(host: adminHost ?? $0.host, port: $0.port) },
-                sweepInterval: configuration.sweepInterval, trimInterval: configuration.mallocTrimInterval),
-            purge: configuration.admin?(service, adminToken),
+            service: service, configuration: serverConfiguration, purge: configuration.admin?(service, adminToken),
             reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog, log: log)
         let ports: MediaServer.BoundPorts
         do {
@@ -209,10 +193,7 @@ public struct ServeCommand: Sendable {
         } catch {
             signals?.cancel()
             await server.stop()
-            switch error.listener {
-            case .public: throw Self.listenError(error.error, address: options.listen, what: "--listen")
-            case .admin: throw Self.listenError(error.error, address: options.adminListen!, what: "--admin-listen")
-            }
+            throw listenError(error)
         }
         let bound = ListenAddress(host: options.listen.host, port: UInt16(ports.port))
         var adminBound: ListenAddress?
@@ -238,18 +219,14 @@ public struct ServeCommand: Sendable {
         } else {
             context.stdout.writeLine("mediactl: no admin listener (--admin-listen off)")
         }
-        let until = configuration.until
-        let reason = await server.run { [signals] in
-            if let until { return await until() }
-            return Self.signalName(await signals?.first(of: [SIGINT, SIGTERM]) { number in
-                switch number {
-                case SIGHUP: _ = await OffPool.run { reloader.reload(trigger: "SIGHUP") }
-                case SIGUSR1: Self.reopen(accessLog, log: log)
-                default: break
-                }
-            })
+        let trigger: MediaServer.Trigger = configuration.until.map { .returns($0) } ?? .signals(signals!) { number in
+            switch number {
+            case SIGHUP: _ = await OffPool.run { reloader.reload(trigger: "SIGHUP") }
+            case SIGUSR1: Self.reopen(accessLog, log: log)
+            default: break
+            }
         }
-        signals?.cancel()
+        let reason = await server.run(until: trigger)
         await server.stop { reloader.waitForReloads() }  // a reload in progress finishes before the stores stop
         ServeStateFile.remove(stateDirectory: options.stateDirectory)
         log.log(.info, "\(reason): stopped after draining in-flight requests")
@@ -277,22 +254,19 @@ public struct ServeCommand: Sendable {
             + "are reachable from the network (purge and reload still require the admin token)"
     }
 
+    /// ``listenError(_:address:what:)`` for the listener `error` names: `--listen`'s or `--admin-listen`'s.
+    func listenError(_ error: MediaServerError) -> CommandError {
+        switch error.listener {
+        case .public: Self.listenError(error.error, address: options.listen, what: "--listen")
+        case .admin: Self.listenError(error.error, address: options.adminListen ?? options.listen, what: "--admin-listen")
+        }
+    }
+
     /// `cannot listen on 127.0.0.1:8080 (--listen): Address already in use`, or
     /// `cannot listen on 127.0.0.1:9091 (--admin-listen): Address already in use`: the flag that chose the address.
     static func listenError(_ error: HTTPServerError, address: ListenAddress, what: String? = nil) -> CommandError {
         let reason = error.errno != 0 ? SystemErrorText.describe(error.errno) : error.message
         let name = what.map { "\(address) (\($0))" } ?? "\(address)"
         return CommandError(.listenFailed, "cannot listen on \(name): \(reason)", exitCode: .unusableInput)
-    }
-
-    /// `SIGINT`, `SIGTERM`, `signal N`, or `cancelled` for `nil`.
-    static func signalName(_ number: Int32?) -> String {
-        switch number {
-        case nil: return "cancelled"
-        case SIGINT: return "SIGINT"
-        case SIGTERM: return "SIGTERM"
-        case SIGHUP: return "SIGHUP"
-        case let other?: return "signal \(other)"
-        }
     }
 }
