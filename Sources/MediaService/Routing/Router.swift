@@ -1,3 +1,4 @@
+import MediaPolicy
 /// Picks the route whose mount is the longest segment-wise prefix of a request path and builds
 /// the upstream URL from the route's origin base; clients never choose the host.
 public struct Router: Sendable {
@@ -59,9 +60,9 @@ public struct Router: Sendable {
         let remainder = Array(target.segments.dropFirst(best.mountSegments.count))
         // origin base + encoded segments joined with "/" + "?query", written into one buffer.
         var bytes: [UInt8] = []
-        bytes.reserveCapacity(best.route.originBase.utf8.count + remainder.reduce(0) { $0 + $1.utf8.count * 3 + 1 }
+        bytes.reserveCapacity(best.route.origin.utf8.count + remainder.reduce(0) { $0 + $1.utf8.count * 3 + 1 }
                               + (target.query?.utf8.count ?? -1) + 1)
-        bytes.appendUTF8(best.route.originBase)
+        bytes.appendUTF8(best.route.origin)
         for (index, segment) in remainder.enumerated() {
             if index > 0 { bytes.append(UInt8(ascii: "/")) }
             bytes.appendUTF8(RequestTarget.encode(segment: segment))
@@ -87,7 +88,7 @@ public struct Router: Sendable {
     }
 
     static func checkOrigin(_ route: Route) throws(RoutingError) {
-        let base = route.originBase
+        let base = route.origin
         let rest: Substring
         if base.hasPrefix("http://") {
             rest = base.dropFirst(7)

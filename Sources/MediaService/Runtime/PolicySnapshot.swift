@@ -37,9 +37,7 @@ final class PolicySnapshot: Sendable {
     /// The router for `policies`' routes.
     /// - Throws: ``RoutingError`` (a route the router refuses).
     static func router(for policies: PolicySet) throws(RoutingError) -> Router {
-        try Router(routes: policies.routes.map {
-            Route(name: $0.name, mount: $0.mount, originBase: $0.origin, tier: $0.tier)
-        })
+        try Router(routes: policies.routes)
     }
 
     /// Whether the router match `match` (made by any snapshot's router) is what this snapshot's router

@@ -1,11 +1,12 @@
+import MediaPolicy
 import MediaService
 import Testing
 
 @Suite struct RouterTests {
     static let routes = [
-        Route(name: "catalog", mount: "/catalog/", originBase: "http://127.0.0.1:8081/catalog/", tier: "public"),
-        Route(name: "catalog-large", mount: "/catalog/large/", originBase: "http://127.0.0.1:8082/big/", tier: "public"),
-        Route(name: "receipts", mount: "/receipts/", originBase: "https://files.example/r/", tier: "private"),
+        Route(name: "catalog", mount: "/catalog/", origin: "http://127.0.0.1:8081/catalog/", tier: "public"),
+        Route(name: "catalog-large", mount: "/catalog/large/", origin: "http://127.0.0.1:8082/big/", tier: "public"),
+        Route(name: "receipts", mount: "/receipts/", origin: "https://files.example/r/", tier: "private"),
     ]
 
     private func routeError(_ routes: [Route]) -> RoutingError? {
@@ -72,28 +73,28 @@ import Testing
     }
 
     @Test func rootMountCatchesEverythingElse() throws {
-        let router = try Router(routes: Self.routes + [Route(name: "all", mount: "/", originBase: "http://o.example/", tier: "public")])
+        let router = try Router(routes: Self.routes + [Route(name: "all", mount: "/", origin: "http://o.example/", tier: "public")])
         #expect(try router.resolve("/x/y").upstreamURL == "http://o.example/x/y")
         #expect(try router.resolve("/catalog/a").route.name == "catalog")
     }
 
     @Test func invalidRouteTables() {
         let base = "http://o.example/"
-        #expect(routeError([Route(name: "a", mount: "/a", originBase: base, tier: "public")])
+        #expect(routeError([Route(name: "a", mount: "/a", origin: base, tier: "public")])
             == RoutingError(.invalidRoute, "route 'a': mount '/a' must start and end with /"))
-        #expect(routeError([Route(name: "a", mount: "/../", originBase: base, tier: "public")])
+        #expect(routeError([Route(name: "a", mount: "/../", origin: base, tier: "public")])
             == RoutingError(.invalidRoute, "route 'a': mount '/../' is not a clean path (dot-segment)"))
-        #expect(routeError([Route(name: "a", mount: "/a/", originBase: "ftp://o.example/", tier: "public")])
+        #expect(routeError([Route(name: "a", mount: "/a/", origin: "ftp://o.example/", tier: "public")])
             == RoutingError(.invalidRoute, "route 'a': origin 'ftp://o.example/' must start with http:// or https://"))
-        #expect(routeError([Route(name: "a", mount: "/a/", originBase: "http://o.example", tier: "public")])
+        #expect(routeError([Route(name: "a", mount: "/a/", origin: "http://o.example", tier: "public")])
             == RoutingError(.invalidRoute, "route 'a': origin 'http://o.example' needs a host, a path ending with / and no query, userinfo or fragment"))
-        #expect(routeError([Route(name: "a", mount: "/a/", originBase: "http://u@o.example/", tier: "public")])
+        #expect(routeError([Route(name: "a", mount: "/a/", origin: "http://u@o.example/", tier: "public")])
             == RoutingError(.invalidRoute, "route 'a': origin 'http://u@o.example/' needs a host, a path ending with / and no query, userinfo or fragment"))
-        #expect(routeError([Route(name: "a", mount: "/a/", originBase: base, tier: "public"),
-                            Route(name: "a", mount: "/b/", originBase: base, tier: "public")])
+        #expect(routeError([Route(name: "a", mount: "/a/", origin: base, tier: "public"),
+                            Route(name: "a", mount: "/b/", origin: base, tier: "public")])
             == RoutingError(.invalidRoute, "route name 'a' is used twice"))
-        #expect(routeError([Route(name: "a", mount: "/a/", originBase: base, tier: "public"),
-                            Route(name: "b", mount: "/%61/", originBase: base, tier: "public")])
+        #expect(routeError([Route(name: "a", mount: "/a/", origin: base, tier: "public"),
+                            Route(name: "b", mount: "/%61/", origin: base, tier: "public")])
             == RoutingError(.invalidRoute, "mount '/%61/' is used twice"))
         #expect(RoutingError(.invalidRoute, "").httpStatus == 500)
     }
