@@ -88,7 +88,7 @@ struct DiskFileFormat: EntryFileFormat {
         }
         guard start.starts(with: magic) else { return .failure(FileDefect(.badMagic)) }
         let (version, metadataCount, bodyCount): (UInt16, Int, UInt64) = start.withUnsafeBytes { raw in
-            var reader = ByteReader(raw, offset: 4)
+            var reader = ByteCursor(raw, offset: 4)
             let version = reader.readUInt16()!
             _ = reader.readUInt16()
             return (version, Int(reader.readUInt32()!), reader.readUInt64()!)

@@ -89,7 +89,7 @@ struct SealedFileFormat: EntryFileFormat {
         }
         let total = plaintext.count
         let decoded: EntryMetadata?? = plaintext.withUnsafeBytes { raw in
-            var trailer = ByteReader(raw, offset: total - 4)
+            var trailer = ByteCursor(raw, offset: total - 4)
             guard total >= 4, let count = trailer.readUInt32().map(Int.init), count <= total - 4 else { return nil }
             let bodyCount = total - 4 - count
             return .some(MetadataCoding.decode(UnsafeRawBufferPointer(rebasing: raw[bodyCount..<total - 4]),

@@ -29,7 +29,7 @@ struct ByteWriter {
 }
 
 /// Reads what ``ByteWriter`` wrote; every read returns `nil` past the end.
-struct ByteReader {
+struct ByteCursor {
     private let bytes: UnsafeRawBufferPointer
     private(set) var offset: Int
 
@@ -117,7 +117,7 @@ enum MetadataCoding {
 
     /// Decodes exactly `bytes`; `nil` when malformed or when bytes are left over.
     static func decode(_ bytes: UnsafeRawBufferPointer, bodyByteCount: Int) -> EntryMetadata? {
-        var reader = ByteReader(bytes)
+        var reader = ByteCursor(bytes)
         guard let key = reader.readString(), let tier = reader.readString(), let route = reader.readString(),
               let hasPartition = reader.readByte(), hasPartition <= 1 else { return nil }
         var partition: String?

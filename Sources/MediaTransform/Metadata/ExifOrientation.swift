@@ -1,3 +1,4 @@
+import MediaCore
 /// The EXIF Orientation tag (0x0112, TIFF 6.0 §8 / EXIF 2.32 §4.6.4): read from a TIFF structure, and
 /// written as the smallest TIFF structure that carries it.
 enum ExifOrientation {
@@ -13,7 +14,7 @@ enum ExifOrientation {
     static func read(_ tiff: ArraySlice<UInt8>) -> (orientation: Int?, littleEndian: Bool)? {
         var body = Array(tiff)
         if body.starts(with: jpegPrefix) { body.removeFirst(jpegPrefix.count) }
-        let view = ByteView(body)
+        let view = ByteReader(body)
         let littleEndian: Bool
         if view.matches("II", at: 0) { littleEndian = true } else if view.matches("MM", at: 0) { littleEndian = false } else { return nil }
         guard view.u16(2, littleEndian: littleEndian) == 42, let ifd = view.u32(4, littleEndian: littleEndian),

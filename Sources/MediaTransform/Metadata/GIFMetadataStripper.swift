@@ -12,7 +12,7 @@ import MediaCore
 /// with an unknown byte, or the file ends before the trailer.
 enum GIFMetadataStripper {
     static func strip(_ bytes: [UInt8]) throws(MetadataStripError) -> StrippedImage {
-        let view = ByteView(bytes)
+        let view = ByteReader(bytes)
         guard view.matches("GIF87a", at: 0) || view.matches("GIF89a", at: 0), let screenFlags = view.u8(10) else {
             throw failure("the file does not start with GIF87a or GIF89a and a logical screen descriptor")
         }
@@ -58,7 +58,7 @@ enum GIFMetadataStripper {
 
     /// The offset after the sub-blocks starting at `from` (each a length byte and that many bytes; a zero
     /// length ends them).
-    private static func subBlocksEnd(_ view: ByteView, from: Int, block: String, start: Int) throws(MetadataStripError) -> Int {
+    private static func subBlocksEnd(_ view: ByteReader, from: Int, block: String, start: Int) throws(MetadataStripError) -> Int {
         var position = from
         while true {
             guard let length = view.u8(position) else { throw truncated(block, start) }

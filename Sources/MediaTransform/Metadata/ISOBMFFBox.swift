@@ -1,3 +1,4 @@
+import MediaCore
 /// One box of an ISO base media file (ISO/IEC 14496-12 §4.2): its type, where it lies and where its
 /// content starts.
 struct ISOBMFFBox: Sendable, Hashable {
@@ -10,7 +11,7 @@ struct ISOBMFFBox: Sendable, Hashable {
 
     /// The boxes that fill `range` of `view`, in order: a size of 1 takes the 64-bit largesize, 0 means
     /// "to the end of `range`". Throws (as `format`) when a box is shorter than its header or runs past `range`.
-    static func boxes(in view: ByteView, _ range: Range<Int>, format: String) throws(MetadataStripError) -> [ISOBMFFBox] {
+    static func boxes(in view: ByteReader, _ range: Range<Int>, format: String) throws(MetadataStripError) -> [ISOBMFFBox] {
         var boxes: [ISOBMFFBox] = []
         var position = range.lowerBound
         while position < range.upperBound {

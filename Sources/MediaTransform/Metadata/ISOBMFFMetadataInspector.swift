@@ -1,3 +1,4 @@
+import MediaCore
 /// Checks an AVIF or HEIF (ISOBMFF with `ftyp`; ISO/IEC 23008-12 §9.2, AV1-AVIF §2) for metadata items.
 ///
 /// Such files are never rewritten: items are addressed by absolute offsets (`iloc`), so removing one
@@ -10,7 +11,7 @@
 /// which cannot be removed losslessly`), or a malformed box structure.
 enum ISOBMFFMetadataInspector {
     static func inspect(_ bytes: [UInt8]) throws(MetadataStripError) -> StrippedImage {
-        let view = ByteView(bytes)
+        let view = ByteReader(bytes)
         let format = isAVIF(view) ? "AVIF" : "HEIF"
         let top = try ISOBMFFBox.boxes(in: view, 0..<bytes.count, format: format)
         guard top.first?.type == "ftyp" else { throw MetadataStripError(detail: "\(format): the first box is not ftyp") }
@@ -29,13 +30,13 @@ enum ISOBMFFMetadataInspector {
     }
 
     /// Whether the major brand or a compatible brand is `avif` or `avis`.
-    static func isAVIF(_ view: ByteView) -> Bool {
+    static func isAVIF(_ view: ByteReader) -> Bool {
         guard let size = view.u32(0), size >= 16, size <= view.count else { return view.matches("avif", at: 8) || view.matches("avis", at: 8) }
         return stride(from: 8, to: size - 3, by: 4).contains { $0 != 12 && (view.matches("avif", at: $0) || view.matches("avis", at: $0)) }
     }
 
     /// The content of a FullBox after its version (1 byte) and flags (3 bytes).
-    private static func fullBoxContent(_ box: ISOBMFFBox, _ view: ByteView, _ format: String) throws(MetadataStripError) -> Range<Int> {
+    private static func fullBoxContent(_ box: ISOBMFFBox, _ view: ByteReader, _ format: String) throws(MetadataStripError) -> Range<Int> {
         guard box.range.upperBound - box.contentStart >= 4 else {
             throw MetadataStripError(detail: "\(format): box '\(box.type)' at offset \(box.range.lowerBound) is too short for its version and flags")
         }
@@ -43,7 +44,7 @@ enum ISOBMFFMetadataInspector {
     }
 
     /// `Exif`, `XMP (application/rdf+xml)` or `mime (<content type>)` for each metadata item of `iinf`.
-    private static func metadataItems(_ iinf: ISOBMFFBox, _ view: ByteView, _ format: String) throws(MetadataStripError) -> [String] {
+    private static func metadataItems(_ iinf: ISOBMFFBox, _ view: ByteReader, _ format: String) throws(MetadataStripError) -> [String] {
         let content = try fullBoxContent(iinf, view, format)
         let countSize = view.u8(iinf.contentStart) == 0 ? 2 : 4  // entry_count: 16 bits in version 0
         guard content.count >= countSize else {

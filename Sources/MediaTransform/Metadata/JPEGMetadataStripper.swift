@@ -16,7 +16,7 @@ import MediaCore
 /// follows the scan data.
 enum JPEGMetadataStripper {
     static func strip(_ bytes: [UInt8]) throws(MetadataStripError) -> StrippedImage {
-        let view = ByteView(bytes)
+        let view = ByteReader(bytes)
         guard view.u16(0) == 0xFFD8 else { throw failure("the file does not start with SOI (FF D8)") }
         var kept: [(marker: Int, range: Range<Int>)] = []
         var removed: [(label: String, range: Range<Int>)] = []
@@ -89,7 +89,7 @@ enum JPEGMetadataStripper {
     }
 
     /// The marker at `offset` (after any fill bytes `FF`) and the offset just after its code.
-    private static func readMarker(_ view: ByteView, at offset: Int, context: String) throws(MetadataStripError) -> (Int, Int) {
+    private static func readMarker(_ view: ByteReader, at offset: Int, context: String) throws(MetadataStripError) -> (Int, Int) {
         guard let first = view.u8(offset) else { throw failure("the file ends at offset \(offset), \(context)") }
         guard first == 0xFF else {
             throw failure("expected a marker at offset \(offset), found \(Hex.text(first))")
@@ -102,7 +102,7 @@ enum JPEGMetadataStripper {
     }
 
     /// The end of the segment whose length field is at `lengthAt`.
-    private static func segmentEnd(_ view: ByteView, marker: Int, start: Int, lengthAt: Int) throws(MetadataStripError) -> Int {
+    private static func segmentEnd(_ view: ByteReader, marker: Int, start: Int, lengthAt: Int) throws(MetadataStripError) -> Int {
         guard let length = view.u16(lengthAt) else {
             throw failure("the file ends at offset \(view.count), inside the \(JPEGMarker.name(marker)) segment at offset \(start)")
         }
@@ -118,7 +118,7 @@ enum JPEGMetadataStripper {
     /// The offset just after the EOI that ends the image whose first SOS is at `sosStart`, and the metadata
     /// segments found between scans (in order): entropy-coded data (with `FF 00` stuffing, RSTn and fill bytes)
     /// and the other segments between scans are skipped.
-    private static func scanEnd(_ view: ByteView, sosStart: Int) throws(MetadataStripError)
+    private static func scanEnd(_ view: ByteReader, sosStart: Int) throws(MetadataStripError)
         -> (end: Int, removed: [(label: String, range: Range<Int>)])
     {
         var removed: [(label: String, range: Range<Int>)] = []

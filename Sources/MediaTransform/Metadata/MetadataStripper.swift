@@ -22,7 +22,7 @@ public enum MetadataStripper {
     /// - Throws: ``MetadataStripError`` (`metadata-not-strippable`) for an empty, unrecognised or malformed
     ///   file (truncated, bad lengths, bad PNG CRC), and for an AVIF/HEIF with metadata items.
     public static func strip(_ bytes: [UInt8]) throws(MetadataStripError) -> StrippedImage {
-        let view = ByteView(bytes)
+        let view = ByteReader(bytes)
         if bytes.isEmpty { throw MetadataStripError(detail: "the file is empty") }
         if view.u16(0) == 0xFFD8 { return try JPEGMetadataStripper.strip(bytes) }
         if bytes.starts(with: PNGMetadataStripper.signature) { return try PNGMetadataStripper.strip(bytes) }

@@ -15,7 +15,7 @@ enum PNGMetadataStripper {
     static let removedTypes: Set<String> = ["tEXt", "zTXt", "iTXt", "eXIf", "tIME"]
 
     static func strip(_ bytes: [UInt8]) throws(MetadataStripError) -> StrippedImage {
-        let view = ByteView(bytes)
+        let view = ByteReader(bytes)
         guard bytes.starts(with: signature) else { throw failure("the file does not start with the PNG signature") }
         var kept: [Range<Int>] = []
         var removed: [(label: String, range: Range<Int>)] = []

@@ -1,3 +1,4 @@
+import MediaCore
 /// Removes metadata chunks from a WebP (RIFF container, "WebP Container Specification", RFC 9649 §2.7).
 ///
 /// Chunks are walked from `RIFF <size> WEBP` to the end the RIFF size gives (each padded to an even
@@ -14,7 +15,7 @@ enum WebPMetadataStripper {
     static let xmpFlag: UInt8 = 0x04
 
     static func strip(_ bytes: [UInt8]) throws(MetadataStripError) -> StrippedImage {
-        let view = ByteView(bytes)
+        let view = ByteReader(bytes)
         guard view.matches("RIFF", at: 0), view.matches("WEBP", at: 8), let riffSize = view.u32(4, littleEndian: true) else {
             throw failure("the file does not start with RIFF <size> WEBP")
         }
