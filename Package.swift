@@ -113,7 +113,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "MediaServerTests",
-            dependencies: ["MediaServer"],
+            dependencies: ["MediaServer", "HTTPServer", "MediaTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "MediaCTLTests",

@@ -1,3 +1,4 @@
+import MediaTestSupport
 import Foundation
 import HTTPCaching
 import MediaAudit

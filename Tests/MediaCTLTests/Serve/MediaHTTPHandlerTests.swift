@@ -1,3 +1,4 @@
+import MediaTestSupport
 import HTTPCaching
 import HTTPServer
 import MediaCore

@@ -1,8 +1,8 @@
+import MediaTestSupport
 import Foundation
 import Glibc
 import Testing
 
-@testable import MediaCTL
 @testable import MediaServer
 
 /// ``AccessLog`` without its writer thread (``AccessLog/Configuration/startsWriter`` off): only `flush`,
