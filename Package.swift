@@ -113,7 +113,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "MediaServerTests",
-            dependencies: ["MediaServer", "HTTPServer", "MediaTestSupport"],
+            dependencies: ["MediaServer", "HTTPServer", "MediaPolicy", "MediaService", "MediaTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "MediaCTLTests",

@@ -1,6 +1,7 @@
+import MediaPolicy
+import MediaTestSupport
 import Testing
 
-@testable import MediaCTL
 @testable import MediaServer
 import MediaService
 
@@ -86,7 +87,7 @@ import MediaService
     }
 
     @Test func clearPathTiersFollowTheAuditURLRule() throws {
-        let policies = try ServiceSetup.loadPolicies([.init(name: "default.json", bytes: Array(DemoPolicy.text.utf8))])
+        let policies = try PolicyLoader().load(sources: [.init(name: "default.json", bytes: Array(TestFixtures.defaultPolicy.utf8))])
         #expect(AccessLogFormat.clearPathTiers(policies) == ["avatar", "public"])
     }
 }
