@@ -1,4 +1,5 @@
 import Glibc
+import MediaCore
 import MediaOrigin
 
 /// The production origin transport: a ``CurlOriginFetcher`` with defaults.
@@ -20,7 +21,7 @@ public enum DefaultOriginFetcher {
     /// A new transport.
     /// - Parameter note: receives the note when libcurl cannot be used (one line, no newline). Default:
     ///   written to standard error.
-    public static func make(note: (String) -> Void = DefaultOriginFetcher.writeToStandardError) -> any OriginFetching {
+    public static func make(note: (String) -> Void = StandardError.write) -> any OriginFetching {
         make(loading: { try CurlOriginFetcher() }, note: note)
     }
 
@@ -36,11 +37,5 @@ public enum DefaultOriginFetcher {
         }
         note(unavailableNote(reason))
         return UnavailableOriginFetcher(reason: reason)
-    }
-
-    /// Writes `line` and a newline to standard error, in one `write(2)`.
-    public static func writeToStandardError(_ line: String) {
-        let bytes = Array((line + "\n").utf8)
-        _ = bytes.withUnsafeBytes { write(2, $0.baseAddress, $0.count) }
     }
 }

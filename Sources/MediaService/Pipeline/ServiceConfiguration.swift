@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaAudit
+import MediaCore
 import MediaCrypto
 import MediaPolicy
 import MediaStorage
