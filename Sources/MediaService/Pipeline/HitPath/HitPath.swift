@@ -106,7 +106,9 @@ struct HitPath: Sendable {
         if let known { return (known, false, snapshot) }
         guard var match = try? snapshot.router.resolve(target, configuration: limits) else { return nil }
         resolved = match
-        guard let route = snapshot.policies.route(named: match.route.name), let runtime = snapshot.runtimes[route.tier],
+        // The router is this snapshot's: its match carries the policy's own route.
+        let route = match.route
+        guard let runtime = snapshot.runtimes[route.tier],
               runtime.tier.credentials != .bearerRequired, runtime.tier.signedURLs == nil else { return nil }
         // Keyed as Admission keys it (TargetKeying). A variant target hits its stored variant; one whose format
         // follows `Accept` (fmt=auto) or whose width follows client hints, or that is refused, takes the full path.
