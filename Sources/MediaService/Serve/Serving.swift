@@ -29,8 +29,9 @@ struct Serving: Sendable {
     ///   (``cachedAnswer(_:readsFiles:)``), so its stored responses are not loaded and decided again.
     func serve(_ context: RequestContext, decided: DecidedLookup? = nil) async -> Served {
         let selection = context.variant
-        // A variant is looked up and stored under its own key (the context's URL is its source's).
-        let stored = selection.map { variantContext(context, $0) } ?? context
+        // A variant is looked up and stored under its own key (the context's URL is its source's); a decided lookup
+        // was made under it already.
+        let stored = decided?.lookup.context ?? selection.map { variantContext(context, $0) } ?? context
         let lookup = decided?.lookup ?? self.lookup(stored)
         let counters = context.runtime.counters
         switch decided?.outcome ?? lookup.decide() {
