@@ -46,6 +46,11 @@ public final class PipelineHarness: Sendable {
     /// `request` where `mediactl serve` sends it: a `/_mediactl/` target to the service's endpoints (the admin
     /// listener's), any other to the media pipeline (the public listener's).
     public func send(_ request: ServiceRequest) async -> ServiceResponse {
+        await Self.send(request, to: service)
+    }
+
+    /// ``send(_:)`` to any service.
+    public static func send(_ request: ServiceRequest, to service: MediaService) async -> ServiceResponse {
         if request.target.hasPrefix("/_mediactl/") { return service.endpoint(request) }
         return await service.handle(request)
     }

@@ -42,10 +42,7 @@ import Testing
         }
 
         func get(_ target: String, method: String = "GET") async -> ServiceResponse {
-            let request = ServiceRequest(method: HTTPMethod(method), target: target)
-            // As the listeners route it: `/_mediactl/` to the endpoints (admin), anything else to the pipeline.
-            if target.hasPrefix("/_mediactl/") { return service.endpoint(request) }
-            return await service.handle(request)
+            await PipelineHarness.send(ServiceRequest(method: HTTPMethod(method), target: target), to: service)
         }
 
         var records: [AuditRecord] { recorder.inner.records }
