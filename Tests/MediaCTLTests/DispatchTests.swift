@@ -83,7 +83,7 @@ extension CommandSpec {
     /// This declaration with the subcommands its node has in `root`'s tree.
     fileprivate func withSubcommands(of root: CommandSpec) -> CommandSpec {
         CommandSpec(
-            path: path, summary: summary, usage: usage, options: options, positionals: positionals,
-            subcommands: root.descendant(at: path)?.subcommands ?? [], isRunnable: isRunnable, notes: notes)
+            path: path, summary: summary, arguments: arguments, subcommands: root.descendant(at: path)?.subcommands ?? [],
+            isRunnable: isRunnable, notes: notes)
     }
 }

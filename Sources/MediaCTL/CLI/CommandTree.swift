@@ -16,7 +16,6 @@ public enum CommandTree {
         CommandSpec(
             path: ["policy"],
             summary: "Work with policy files.",
-            usage: ["mediactl policy check [--policies DIR]"],
             isRunnable: false,
             notes: [exitCodes])
     ]
@@ -25,10 +24,9 @@ public enum CommandTree {
     static let help = CommandSpec(
         path: ["help"],
         summary: "Show the overview, or the help of a command.",
-        usage: ["mediactl help [COMMAND [SUBCOMMAND]]"],
-        positionals: [
-            PositionalSpec("COMMAND", required: false, help: "The command to describe, such as audit."),
-            PositionalSpec("SUBCOMMAND", required: false, help: "Its subcommand, such as verify."),
+        arguments: [
+            .positional(PositionalSpec("COMMAND", required: false, help: "The command to describe, such as audit.")),
+            .positional(PositionalSpec("SUBCOMMAND", required: false, help: "Its subcommand, such as verify.")),
         ])
 
     /// The root: `mediactl` itself, whose help is the overview.
@@ -42,8 +40,7 @@ public enum CommandTree {
         let top = CommandSpec(
             path: [],
             summary: "mediactl \(MediaCTLMain.version): a privacy-tiered, authenticated media cache.",
-            usage: ["mediactl <command> [options]"],
-            options: [OptionSpec("version", help: "Print the version and exit.")],
+            arguments: [.option(OptionSpec("version", help: "Print the version and exit."))],
             notes: [
                 "Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).",
                 exitCodes,
@@ -61,8 +58,7 @@ public enum CommandTree {
     private static func attachingChildren(to node: CommandSpec, from nodes: [CommandSpec]) -> CommandSpec {
         let children = nodes.filter { $0.path.count == node.path.count + 1 && $0.path.starts(with: node.path) }
         return CommandSpec(
-            path: node.path, summary: node.summary, usage: node.usage, options: node.options,
-            positionals: node.positionals, subcommands: children.map { attachingChildren(to: $0, from: nodes) },
+            path: node.path, summary: node.summary, arguments: node.arguments, subcommands: children.map { attachingChildren(to: $0, from: nodes) },
             isRunnable: node.isRunnable, notes: node.notes)
     }
 

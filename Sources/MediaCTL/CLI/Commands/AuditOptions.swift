@@ -39,11 +39,6 @@ public struct AuditOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["audit"],
         summary: "Report what was persisted, per tier, and any storage that policy forbids.",
-        usage: [
-            "mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]",
-            "mediactl audit verify [--state-dir DIR]",
-            "mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]",
-        ],
         arguments: [
             .option(
                 "state-dir", valueName: "DIR", repeatable: true,

@@ -22,7 +22,6 @@ public struct AuditPruneOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["audit", "prune"],
         summary: "Remove the oldest rotated audit segments, keeping a verifiable checkpoint.",
-        usage: ["mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]"],
         arguments: [
             .wholeNumber(
                 "keep-segments", in: 1...maxKeepSegments, required: true,

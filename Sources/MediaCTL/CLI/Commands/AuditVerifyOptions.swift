@@ -10,7 +10,6 @@ public struct AuditVerifyOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["audit", "verify"],
         summary: "Check the audit log's hash chain.",
-        usage: ["mediactl audit verify [--state-dir DIR]"],
         arguments: [.stateDirectory(\.stateDirectory)],
         notes: [CommandTree.exitCodes(ok: "chain intact", failure: "chain broken")],
         defaults: { AuditVerifyOptions() })

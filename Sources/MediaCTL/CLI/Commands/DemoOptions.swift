@@ -10,7 +10,6 @@ public struct DemoOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["demo"],
         summary: "Run an embedded origin with the bundled sample images and the default policies, and show every tier.",
-        usage: ["mediactl demo [--keep-serving]"],
         arguments: [.flag("keep-serving", help: "Keep the service running after the walkthrough.", \.keepServing)],
         notes: [CommandTree.exitCodes(ok: "every step as expected and the audit clean", failure: "a step or the audit failed")],
         defaults: { DemoOptions() })

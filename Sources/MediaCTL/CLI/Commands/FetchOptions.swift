@@ -36,9 +36,6 @@ public struct FetchOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["fetch"],
         summary: "Send one request through the pipeline and show the response and the storage decision.",
-        usage: [
-            "mediactl fetch PATH [--header 'Name: value']... [--credential-file FILE] [--output FILE] [--json] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]..."
-        ],
         arguments: [
             .positional(
                 "PATH", help: "Request target starting with '/', such as /catalog/coffee.jpg.", \.path,

@@ -25,7 +25,6 @@ public struct InspectOptions: MediaCommand {
         path: ["inspect"],
         summary:
             "Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.",
-        usage: ["mediactl inspect URL [--credential-file FILE] [--policies DIR] [--origin ROUTE=URL]... [--state-dir DIR]"],
         arguments: [
             .positional(
                 "URL",

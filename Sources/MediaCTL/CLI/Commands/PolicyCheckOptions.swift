@@ -10,7 +10,6 @@ public struct PolicyCheckOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["policy", "check"],
         summary: "Validate the policy files.",
-        usage: ["mediactl policy check [--policies DIR]"],
         arguments: [.policies(\.policiesDirectory)],
         notes: [CommandTree.exitCodes(ok: "valid", failure: nil)],
         defaults: { PolicyCheckOptions() })

@@ -78,16 +78,21 @@ public struct PurgeOptions: MediaCommand {
         self.replicasFile = replicasFile
     }
 
+    /// The targets: exactly one is required.
+    static let target = OptionGroup("target", required: true)
+    /// Where the service is found: one state directory, or the replicas of a file.
+    static let destination = OptionGroup("destination", required: false)
+
     public static let declaration = CommandDeclaration<Self>(
         path: ["purge"],
         summary: "Remove stored objects of one route, of one credential's or subject's partition, of one URL, of one cache tag, or all of them.",
-        usage: ["mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --url PATH | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]"],
         arguments: [
-            .text("route", valueName: "NAME", help: "Purge every object of route NAME.", \.route),
+            .text("route", valueName: "NAME", help: "Purge every object of route NAME.", \.route).oneOf(target),
             .text(
                 "credential-file", valueName: "FILE",
                 help: "Purge the partition of the credential read from FILE (the token is never an argument).",
-                \.credentialFile),
+                \.credentialFile
+            ).oneOf(target),
             .option(
                 "subject", valueName: "SUB",
                 help: "Purge the partition of signed-URL subject SUB (its logout or erasure; docs/signed-urls.md).",
@@ -98,7 +103,7 @@ public struct PurgeOptions: MediaCommand {
                     throw input.error(.invalidValue, "invalid --subject: expected 1 to 128 of A-Z a-z 0-9 . _ -")
                 }
                 return subject
-            },
+            }.oneOf(target),
             .option(
                 "url", valueName: "PATH",
                 help: "Purge one URL as clients request it (/catalog/a.jpg), in every partition, with its derived images.",
@@ -109,7 +114,7 @@ public struct PurgeOptions: MediaCommand {
                     throw input.error(.invalidValue, "invalid --url: expected a path as clients request it, e.g. /catalog/a.jpg")
                 }
                 return url
-            },
+            }.oneOf(target),
             .option(
                 "tag", valueName: "T",
                 help: "Purge every object whose origin answer named cache tag T (the tier's tagHeader), matched exactly.",
@@ -120,46 +125,28 @@ public struct PurgeOptions: MediaCommand {
                     throw input.error(.invalidValue, "invalid --tag: expected 1 to 256 visible ASCII characters (no space)")
                 }
                 return tag
-            },
-            .flag("soft", help: "With --tag: mark the objects stale (revalidated on the next request) instead of removing them.", \.soft),
-            .flag("all", help: "Purge every stored object.", \.all),
-            .stateDirectory(\.stateDirectory),
+            }.oneOf(target),
+            .flag("soft", help: "With --tag: mark the objects stale (revalidated on the next request) instead of removing them.", \.soft)
+                .needs("tag"),
+            .flag("all", help: "Purge every stored object.", \.all).oneOf(target),
+            .stateDirectory(\.stateDirectory).oneOf(destination),
             .text(
                 "replicas", valueName: "FILE",
                 help: "Purge every replica FILE names, in parallel: lines 'ADMIN-URL STATE-DIR-OR-SERVE.JSON' (docs/scale-out.md).",
-                \.replicasFile),
+                \.replicasFile
+            ).oneOf(destination),
             .text(
                 "admin-token-file", valueName: "FILE",
                 help: "With --replicas: the admin token (mode 0600) for replica lines without a token source.",
-                \.adminTokenFile),
+                \.adminTokenFile
+            ).needs("replicas"),
         ],
         notes: [
             "Exactly one of --route, --credential-file, --subject, --url, --tag and --all is required.",
             "Asks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.",
             CommandTree.exitCodes(ok: "purged", failure: "the service failed the purge (5xx), or a replica of --replicas was not purged"),
         ],
-        defaults: { PurgeOptions(target: .all) },
-        validation: { _, given throws(UsageError) in
-            let flags = given.flags(of: [\.route, \.credentialFile, \.subject, \.url, \.tag, \.all])
-            guard flags.count == 1 else {
-                if flags.isEmpty {
-                    throw given.error(
-                        .conflictingOptions,
-                        "purge requires one of --route NAME, --credential-file FILE, --subject SUB, --url PATH, --tag T or --all")
-                }
-                let list = flags.dropLast().joined(separator: ", ") + " and " + flags[flags.count - 1]
-                throw given.error(.conflictingOptions, "options \(list) cannot be used together")
-            }
-            if given.contains(\.soft), !given.contains(\.tag) {
-                throw given.error(.conflictingOptions, "option --soft needs --tag")
-            }
-            if given.contains(\.adminTokenFile), !given.contains(\.replicasFile) {
-                throw given.error(.conflictingOptions, "option --admin-token-file needs --replicas")
-            }
-            if given.contains(\.replicasFile), given.contains(\.stateDirectory) {
-                throw given.error(.conflictingOptions, "options --state-dir and --replicas cannot be used together")
-            }
-        })
+        defaults: { PurgeOptions(target: .all) })
 
     /// Asks the running service (or every replica of `--replicas`) to purge (``PurgeCommand``).
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

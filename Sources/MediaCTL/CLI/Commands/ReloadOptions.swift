@@ -10,7 +10,6 @@ public struct ReloadOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["reload"],
         summary: "Re-read the policies of the running service without a restart.",
-        usage: ["mediactl reload [--state-dir DIR]"],
         arguments: [.stateDirectory(\.stateDirectory)],
         notes: [
             "Asks the running 'mediactl serve' of the state directory (its serve.json) on its admin listener, as SIGHUP does; "

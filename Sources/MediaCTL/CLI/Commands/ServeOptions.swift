@@ -60,7 +60,6 @@ public struct ServeOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
-        usage: ["mediactl serve [--listen HOST:PORT] [--admin-listen HOST:PORT|off] [--policies DIR] [--state-dir DIR] [--origin ROUTE=URL]... [--event-loops N] [--access-log PATH|-] [--front ADDR]... [--admin-token-file FILE] [--log-format text|json] [--log-level LEVEL] [--ready-min-free-bytes N]"],
         arguments: [
             .parsed(
                 "listen", valueName: "HOST:PORT",

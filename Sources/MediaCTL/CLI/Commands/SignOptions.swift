@@ -28,7 +28,6 @@ public struct SignOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["sign"],
         summary: "Print a signed capability URL for a tier with signedURLs (docs/signed-urls.md).",
-        usage: ["mediactl sign --keys FILE --kid KID --subject SUB --expires-in SECONDS [--base-url URL] PATH"],
         arguments: [
             .text("keys", valueName: "FILE", required: true, help: "The keys file (KID SECRET lines), readable by its owner only. Required.", \.keysFile),
             .text("kid", valueName: "KID", required: true, help: "The key id to sign with. Required.", \.keyID),
@@ -36,13 +35,13 @@ public struct SignOptions: MediaCommand {
             .wholeNumber(
                 "expires-in", valueName: "SECONDS", in: 1...maxExpiresIn, unit: "seconds", required: true,
                 help: "Seconds from now until the URL expires, 1 to 86400. Required.", \.expiresIn),
-            .positional(
-                "PATH", help: "The request target to sign, such as /receipts/r-7731.png?w=144 (its query is signed too).",
-                \.target, parse: { $0.hasPrefix("/") ? .success($0) : .failure("must start with '/'") }),
             .parsed(
                 "base-url", valueName: "URL", help: "Print the URL with this http(s)://HOST[:PORT] before the target. Default: the target only.",
                 \.baseURL,
                 parse: { WarmOptions.serverBase($0).map { .success($0) } ?? .failure("expected http://HOST[:PORT] or https://HOST[:PORT]") }),
+            .positional(
+                "PATH", help: "The request target to sign, such as /receipts/r-7731.png?w=144 (its query is signed too).",
+                \.target, parse: { $0.hasPrefix("/") ? .success($0) : .failure("must start with '/'") }),
         ],
         notes: [CommandTree.exitCodes(ok: "printed", failure: nil)],
         defaults: { SignOptions(keysFile: "", keyID: "", subject: "", expiresIn: 1, target: "/") })

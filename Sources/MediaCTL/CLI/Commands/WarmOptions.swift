@@ -37,7 +37,6 @@ public struct WarmOptions: MediaCommand {
     public static let declaration = CommandDeclaration<Self>(
         path: ["warm"],
         summary: "Fill the running service's cache from a list of paths.",
-        usage: ["mediactl warm [--server URL] [--concurrency N] [--timeout SECONDS] [--policies DIR] [--state-dir DIR] [FILE|-]"],
         arguments: [
             .parsed(
                 "server", valueName: "URL",
@@ -55,7 +54,7 @@ public struct WarmOptions: MediaCommand {
                 \.policiesDirectory),
             .stateDirectory(\.stateDirectory),
             .positional(
-                "FILE", required: false,
+                "FILE|-", required: false,
                 help: "Request targets, one per line (variants allowed: /catalog/a.jpg?w=144); blank lines and # comments skipped. Default: - (standard input).",
                 \.file),
         ],

@@ -1,38 +1,15 @@
-/// One option or positional argument of a ``MediaCommand``, declared once: what the parser accepts and
-/// help shows (``OptionSpec`` or ``PositionalSpec``), and how its value is written into the command, bound by
+/// One option or positional argument of a ``MediaCommand``, declared once: what the parser accepts, what
+/// help and usage show (``CommandSpec/Argument``), and how its value is written into the command, bound by
 /// key path.
 ///
-/// Arguments are applied in declaration order, so the first invalid one is the one reported. A
-/// ``ArgumentInput`` with no value leaves the property at the default of ``CommandDeclaration/defaults``.
-///
-/// `@unchecked Sendable`: the stored key path is immutable and key paths are safe to share; the standard
-/// library only lacks the annotation for `AnyKeyPath`.
-public struct CommandArgument<Command: MediaCommand>: @unchecked Sendable {
+/// Arguments are applied in declaration order, so the first invalid one is the one reported; then the rules
+/// across options (``OptionGroup``, ``needs(_:)``) are checked. A ``ArgumentInput`` with no value leaves the
+/// property at the default of ``CommandDeclaration/defaults``.
+public struct CommandArgument<Command: MediaCommand>: Sendable {
     /// What the argument is on the command line.
-    enum Kind: Hashable {
-        /// `--name [VALUE]`; a required one is checked before it is read (`<command> requires --name VALUE`).
-        case option(OptionSpec, required: Bool)
-        /// A positional argument, in declaration order among the positionals.
-        case positional(PositionalSpec)
-    }
-
-    let kind: Kind
-    /// The property the value is written to: lets ``CommandDeclaration/Validation`` ask whether it was given.
-    let keyPath: AnyKeyPath
+    private(set) var kind: CommandSpec.Argument
     /// Reads the value from the command line and writes it into the command.
     let apply: @Sendable (inout Command, ArgumentInput) throws(UsageError) -> Void
-
-    /// The option's declaration, or `nil` for a positional.
-    var option: OptionSpec? {
-        if case .option(let spec, _) = kind { return spec }
-        return nil
-    }
-
-    /// The positional's declaration, or `nil` for an option.
-    var positional: PositionalSpec? {
-        if case .positional(let spec) = kind { return spec }
-        return nil
-    }
 
     /// The most general declaration: `read` turns the input into the value, or `nil` to keep the default.
     ///
@@ -47,9 +24,9 @@ public struct CommandArgument<Command: MediaCommand>: @unchecked Sendable {
         _ keyPath: WritableKeyPath<Command, Value>,
         read: @escaping @Sendable (ArgumentInput) throws(UsageError) -> Value?
     ) -> Self {
-        let spec = OptionSpec(name, valueName: valueName, repeatable: repeatable, help: help)
+        let spec = OptionSpec(name, valueName: valueName, repeatable: repeatable, required: required, help: help)
         nonisolated(unsafe) let path = keyPath
-        return Self(kind: .option(spec, required: required), keyPath: keyPath) { command, input throws(UsageError) in
+        return Self(kind: .option(spec)) { command, input throws(UsageError) in
             if let value = try read(input) { command[keyPath: path] = value }
         }
     }
@@ -60,9 +37,30 @@ public struct CommandArgument<Command: MediaCommand>: @unchecked Sendable {
         read: @escaping @Sendable (ArgumentInput) throws(UsageError) -> Value?
     ) -> Self {
         nonisolated(unsafe) let path = keyPath
-        return Self(kind: .positional(PositionalSpec(name, required: required, help: help)), keyPath: keyPath) {
+        return Self(kind: .positional(PositionalSpec(name, required: required, help: help))) {
             command, input throws(UsageError) in
             if let value = try read(input) { command[keyPath: path] = value }
         }
+    }
+
+    /// This option as a member of `group`: at most one member (exactly one when the group is required) may be
+    /// given. No effect on a positional.
+    public func oneOf(_ group: OptionGroup) -> Self {
+        changingOption { $0.group = group }
+    }
+
+    /// This option, refused unless option `name` (without dashes) is given too: `option --soft needs --tag`.
+    /// No effect on a positional.
+    public func needs(_ name: String) -> Self {
+        changingOption { $0.needs = name }
+    }
+
+    private func changingOption(_ change: (inout OptionSpec) -> Void) -> Self {
+        var copy = self
+        if case .option(var spec) = kind {
+            change(&spec)
+            copy.kind = .option(spec)
+        }
+        return copy
     }
 }

@@ -2,18 +2,21 @@
 ///
 /// Every command implicitly accepts `-h`/`--help`, which prints ``helpText`` and exits 0.
 public struct CommandSpec: Sendable, Hashable {
+    /// One argument of a command.
+    public enum Argument: Sendable, Hashable {
+        /// `--name [VALUE]`.
+        case option(OptionSpec)
+        /// A positional argument, in declaration order among the positionals.
+        case positional(PositionalSpec)
+    }
+
     /// The words that invoke the command after `mediactl`: `["audit", "verify"]`; empty for the
     /// root command.
     public let path: [String]
     /// One-line summary, a sentence ending with a period.
     public let summary: String
-    /// Synopsis lines without the `Usage: ` prefix, first one being the command's own form,
-    /// such as `"mediactl purge (--route NAME | --credential-file FILE | --all) [--state-dir DIR]"`.
-    public let usage: [String]
-    /// Long options, in help order.
-    public let options: [OptionSpec]
-    /// Positional arguments, in order.
-    public let positionals: [PositionalSpec]
+    /// Options and positionals in declaration order: the order of usage (``usage``) and of help.
+    public let arguments: [Argument]
     /// Subcommands, in help order. A subcommand is recognised only as the first word after its
     /// parent.
     public let subcommands: [CommandSpec]
@@ -24,18 +27,25 @@ public struct CommandSpec: Sendable, Hashable {
     public let notes: [String]
 
     public init(
-        path: [String], summary: String, usage: [String], options: [OptionSpec] = [],
-        positionals: [PositionalSpec] = [], subcommands: [CommandSpec] = [], isRunnable: Bool = true,
-        notes: [String] = []
+        path: [String], summary: String, arguments: [Argument] = [], subcommands: [CommandSpec] = [],
+        isRunnable: Bool = true, notes: [String] = []
     ) {
         self.path = path
         self.summary = summary
-        self.usage = usage
-        self.options = options
-        self.positionals = positionals
+        self.arguments = arguments
         self.subcommands = subcommands
         self.isRunnable = isRunnable
         self.notes = notes
+    }
+
+    /// Long options, in help order.
+    public var options: [OptionSpec] {
+        arguments.compactMap { if case .option(let spec) = $0 { spec } else { nil } }
+    }
+
+    /// Positional arguments, in order.
+    public var positionals: [PositionalSpec] {
+        arguments.compactMap { if case .positional(let spec) = $0 { spec } else { nil } }
     }
 
     /// The words after `mediactl` joined by spaces (`"audit verify"`), or `"mediactl"` for the root.

@@ -7,14 +7,24 @@ public struct OptionSpec: Sendable, Hashable {
     public let valueName: String?
     /// Whether the option may be given more than once (values kept in order). Default: `false`.
     public let isRepeatable: Bool
+    /// Whether the command refuses to run without it (`<command> requires --name VALUE`). Default: `false`.
+    public let isRequired: Bool
     /// One line of help, stating the default when there is one.
     public let help: String
+    /// The group of options of which at most one (or exactly one) may be given; `nil`: none.
+    public internal(set) var group: OptionGroup?
+    /// The name of the option this one only works with (`soft` needs `tag`); `nil`: none. Usage shows it
+    /// right after that option, as `--tag T [--soft]`.
+    public internal(set) var needs: String?
 
     /// Declares an option; `valueName == nil` makes it a flag.
-    public init(_ name: String, valueName: String? = nil, repeatable: Bool = false, help: String) {
+    public init(
+        _ name: String, valueName: String? = nil, repeatable: Bool = false, required: Bool = false, help: String
+    ) {
         self.name = name
         self.valueName = valueName
         self.isRepeatable = repeatable
+        self.isRequired = required
         self.help = help
     }
 
