@@ -33,8 +33,8 @@ import Testing
                 ["audit"],
                 .command(AuditOptions(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))
             ),
-            (["audit", "verify"], .command(AuditVerifyOptions(stateDirectory: "./.mediactl"))),
-            (["policy", "check"], .command(PolicyCheckOptions(policiesDirectory: "./Policies"))),
+            (["audit", "verify"], .command(AuditVerifyCommand(stateDirectory: "./.mediactl"))),
+            (["policy", "check"], .command(PolicyCheckCommand(policiesDirectory: "./Policies"))),
             (["purge", "--all"], .command(PurgeOptions(target: .all, stateDirectory: "./.mediactl"))),
         ]
         for (arguments, expected) in expectations {
@@ -57,7 +57,7 @@ import Testing
             (["serve"], .command(ServeOptions(stateDirectory: "/var/lib/mediactl"))),
             (["fetch", "/a"], .command(FetchOptions(path: "/a", stateDirectory: "/var/lib/mediactl"))),
             (["audit"], .command(AuditOptions(stateDirectory: "/var/lib/mediactl"))),
-            (["audit", "verify"], .command(AuditVerifyOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["audit", "verify"], .command(AuditVerifyCommand(stateDirectory: "/var/lib/mediactl"))),
             (["purge", "--all"], .command(PurgeOptions(target: .all, stateDirectory: "/var/lib/mediactl"))),
         ]
         for (arguments, expected) in expectations {
@@ -74,7 +74,7 @@ import Testing
 
     @Test func emptyEnvironmentVariableFallsBackToTheDefault() throws {
         let command = try MediaCTLMain.parse(["audit", "verify"], environment: ["MEDIACTL_STATE_DIR": ""])
-        #expect(command == .command(AuditVerifyOptions(stateDirectory: "./.mediactl")))
+        #expect(command == .command(AuditVerifyCommand(stateDirectory: "./.mediactl")))
     }
 
     @Test func otherEnvironmentVariablesAreIgnored() throws {
@@ -135,10 +135,10 @@ import Testing
                 ["audit", "--json", "--policies", "P", "--state-dir", "S"],
                 .command(AuditOptions(stateDirectory: "S", policiesDirectory: "P", json: true))
             ),
-            (["audit", "verify", "--state-dir", "S"], .command(AuditVerifyOptions(stateDirectory: "S"))),
+            (["audit", "verify", "--state-dir", "S"], .command(AuditVerifyCommand(stateDirectory: "S"))),
             (
                 ["policy", "check", "--policies=Policies.test"],
-                .command(PolicyCheckOptions(policiesDirectory: "Policies.test"))
+                .command(PolicyCheckCommand(policiesDirectory: "Policies.test"))
             ),
         ]
         for (arguments, expected) in expectations {

@@ -15,15 +15,15 @@ import Testing
         ),
         (["inspect", "http://o.example/a.jpg"], .command(InspectOptions(url: "http://o.example/a.jpg")), "inspect"),
         (["audit", "--json"], .command(AuditOptions(json: true)), "audit"),
-        (["audit", "verify"], .command(AuditVerifyOptions()), "audit verify"),
-        (["audit", "prune", "--keep-segments", "3"], .command(AuditPruneOptions(keepSegments: 3)), "audit prune"),
-        (["policy", "check"], .command(PolicyCheckOptions()), "policy check"),
+        (["audit", "verify"], .command(AuditVerifyCommand()), "audit verify"),
+        (["audit", "prune", "--keep-segments", "3"], .command(AuditPruneCommand(keepSegments: 3)), "audit prune"),
+        (["policy", "check"], .command(PolicyCheckCommand()), "policy check"),
         (["purge", "--credential-file", "t"], .command(PurgeOptions(target: .credentialFile("t"))), "purge"),
-        (["reload", "--state-dir", "/var/lib/m"], .command(ReloadOptions(stateDirectory: "/var/lib/m")), "reload"),
+        (["reload", "--state-dir", "/var/lib/m"], .command(ReloadCommand(stateDirectory: "/var/lib/m")), "reload"),
         (["warm", "list.txt"], .command(WarmOptions(file: "list.txt")), "warm"),
         (
             ["sign", "--keys", "k", "--kid", "1", "--subject", "u", "--expires-in", "60", "/r.png"],
-            .command(SignOptions(keysFile: "k", keyID: "1", subject: "u", expiresIn: 60, target: "/r.png")), "sign"
+            .command(SignCommand(keysFile: "k", keyID: "1", subject: "u", expiresIn: 60, target: "/r.png")), "sign"
         ),
     ]
 

@@ -6,8 +6,8 @@ public enum CommandTree {
     /// of a runnable command (`audit verify`) or of a ``groups`` entry (`policy check`).
     public static let commands: [any MediaCommand.Type] = [
         ServeOptions.self, DemoOptions.self, FetchOptions.self, InspectOptions.self,
-        AuditOptions.self, AuditVerifyOptions.self, AuditPruneOptions.self,
-        PolicyCheckOptions.self, PurgeOptions.self, ReloadOptions.self, WarmOptions.self, SignOptions.self,
+        AuditOptions.self, AuditVerifyCommand.self, AuditPruneCommand.self,
+        PolicyCheckCommand.self, PurgeOptions.self, ReloadCommand.self, WarmOptions.self, SignCommand.self,
     ]
 
     /// Words that only group subcommands (`policy` requires `check`); placed where their first

@@ -16,16 +16,55 @@ import MediaAudit
 /// hold N records the policies forbid (first: …)` or `refusing to prune: the segments to remove hold N variant
 /// violations (first: …)` (exit 1, nothing removed); invalid policies (exit 2); no state directory, no audit log, an invalid
 /// checkpoint, an I/O failure (exit 2). Waits for a running `audit`, `audit verify` or prune.
-public enum AuditPruneCommand {
-    public static func run(_ options: AuditPruneOptions, context: CommandContext) -> ExitCode {
+public struct AuditPruneCommand: MediaCommand {
+    /// `--keep-segments N` (required): rotated segments to keep, 1 to ``maxKeepSegments``.
+    public var keepSegments: Int
+    /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
+    public var stateDirectory: String
+    /// `--policies DIR`: the policies the removed records are judged by. Default: `./Policies`.
+    public var policiesDirectory: String
+
+    /// The largest accepted `--keep-segments` value.
+    public static let maxKeepSegments = 1_000_000
+
+    public init(
+        keepSegments: Int, stateDirectory: String = CommandDefaults.stateDirectory,
+        policiesDirectory: String = CommandDefaults.policiesDirectory
+    ) {
+        self.keepSegments = keepSegments
+        self.stateDirectory = stateDirectory
+        self.policiesDirectory = policiesDirectory
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["audit", "prune"],
+        summary: "Remove the oldest rotated audit segments, keeping a verifiable checkpoint.",
+        arguments: [
+            .wholeNumber(
+                "keep-segments", in: 1...maxKeepSegments, required: true,
+                help: "Rotated segments to keep (the newest), 1 to 1000000. Required.", \.keepSegments),
+            .stateDirectory(\.stateDirectory),
+            .policies(
+                help: "Policies the removed records are judged by; a record they forbid is never pruned. Default: ./Policies.",
+                \.policiesDirectory),
+        ],
+        notes: [
+            "Verifies the segments first and writes the checkpoint (audit/checkpoint.json: where the chain continues; "
+                + "audit/checkpoint-NNNNNN.jsonl: the records of the objects still stored); audit and audit verify continue from it. Safe while serve runs; waits for a running audit. "
+                + "Copy the segments elsewhere first to keep their records.",
+            CommandTree.exitCodes(ok: "pruned (or nothing to prune)", failure: "refused: the segments to remove do not verify or hold records the policies forbid"),
+        ],
+        defaults: { AuditPruneCommand(keepSegments: 1) })
+
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         do throws(CommandError) {
-            let directory = try AuditVerifyCommand.requireLog(stateDirectory: options.stateDirectory)
+            let directory = try AuditVerifyCommand.requireLog(stateDirectory: stateDirectory)
             let policies = try PolicyCheckCommand.load(
-                options.policiesDirectory, context: context, failure: "cannot prune")
+                policiesDirectory, context: context, failure: "cannot prune")
             let result: AuditPruner.Result
             do {
                 result = try AuditPruner.prune(
-                    directory: directory, keepSegments: options.keepSegments,
+                    directory: directory, keepSegments: keepSegments,
                     allowedStorage: AuditCommand.allowedStorage(policies))
             } catch let error as AuditError where error.code == .pruneRefused {
                 throw CommandError(.auditPruneRefused, error.context, exitCode: .failure)
@@ -33,7 +72,7 @@ public enum AuditPruneCommand {
                 throw CommandError(
                     .unreadableFile, "cannot prune the audit log in '\(directory)': \(error)", exitCode: .unusableInput)
             }
-            context.stdout.writeLine(text(result, keeping: options.keepSegments, directory: directory))
+            context.stdout.writeLine(Self.text(result, keeping: keepSegments, directory: directory))
             return .success
         } catch {
             return context.fail(error)

@@ -6,10 +6,24 @@ import MediaAudit
 /// Prints ``MediaAudit/AuditVerification/text`` to stdout: `ok: N records, last hash <hex>` (exit 0)
 /// or `failed: <kind> at seq N (<file> line L): <detail>; M records verified` (exit 1).
 /// Exit 2 when the state directory or its audit log is missing or unreadable.
-public enum AuditVerifyCommand {
-    public static func run(_ options: AuditVerifyOptions, context: CommandContext) -> ExitCode {
+public struct AuditVerifyCommand: MediaCommand {
+    /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
+    public var stateDirectory: String
+
+    public init(stateDirectory: String = CommandDefaults.stateDirectory) {
+        self.stateDirectory = stateDirectory
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["audit", "verify"],
+        summary: "Check the audit log's hash chain.",
+        arguments: [.stateDirectory(\.stateDirectory)],
+        notes: [CommandTree.exitCodes(ok: "chain intact", failure: "chain broken")],
+        defaults: { AuditVerifyCommand() })
+
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         do {
-            let verification = try verify(stateDirectory: options.stateDirectory)
+            let verification = try Self.verify(stateDirectory: stateDirectory)
             context.stdout.write(verification.text)
             return verification.isIntact ? .success : .failure
         } catch {

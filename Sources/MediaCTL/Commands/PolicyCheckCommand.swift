@@ -1,5 +1,5 @@
-import MediaService
 import MediaPolicy
+import MediaService
 import MediaTransform
 
 /// `mediactl policy check [--policies DIR]`: loads the policy directory with ``PolicyLoader`` and
@@ -14,19 +14,33 @@ import MediaTransform
 /// ```
 /// Failure, on stderr: one `mediactl: <PolicyError description>` line per problem (file, key path,
 /// problem, allowed values), then `mediactl: policy check failed: N problem(s) in DIR`.
-public enum PolicyCheckCommand {
+public struct PolicyCheckCommand: MediaCommand {
+    /// `--policies DIR`. Default: `./Policies`.
+    public var policiesDirectory: String
+
+    public init(policiesDirectory: String = CommandDefaults.policiesDirectory) {
+        self.policiesDirectory = policiesDirectory
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["policy", "check"],
+        summary: "Validate the policy files.",
+        arguments: [.policies(\.policiesDirectory)],
+        notes: [CommandTree.exitCodes(ok: "valid", failure: nil)],
+        defaults: { PolicyCheckCommand() })
+
     /// Runs the command. Returns ``ExitCode/success`` or ``ExitCode/unusableInput``.
-    public static func run(_ options: PolicyCheckOptions, context: CommandContext) -> ExitCode {
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         let loaded: ServiceSetup.LoadedPolicies
         do {
             // Read once, as serve reads them: the digest is the one serve (without --origin) records in its
             // audit log's policy records, over the very bytes validated here.
-            loaded = try loadWithDigest(options.policiesDirectory, context: context, failure: "policy check failed")
+            loaded = try Self.loadWithDigest(policiesDirectory, context: context, failure: "policy check failed")
         } catch {
             return context.fail(error)
         }
-        context.stdout.write(summary(loaded.policies, directory: options.policiesDirectory, digest: loaded.digest))
-        for warning in warnings(loaded.policies) { context.diagnose(warning) }
+        context.stdout.write(Self.summary(loaded.policies, directory: policiesDirectory, digest: loaded.digest))
+        for warning in Self.warnings(loaded.policies) { context.diagnose(warning) }
         return .success
     }
 

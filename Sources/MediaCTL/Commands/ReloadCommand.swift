@@ -1,5 +1,5 @@
-import MediaServer
 import Foundation
+import MediaServer
 import MediaService
 
 /// `mediactl reload [--state-dir DIR]`: asks the running `mediactl serve` of the state directory to re-read
@@ -15,9 +15,32 @@ import MediaService
 /// - the service failed the swap: `the service at HOST:PORT failed the reload: cannot open the stores of tier t: …;
 ///   the policies in force stay` (the service's reason, exit 1);
 /// - no service, no admin listener, a stale token: as ``PurgeCommand`` (exit 2).
-public enum ReloadCommand {
-    public static func run(_ options: ReloadOptions, context: CommandContext, client: PurgeClient) async -> ExitCode {
-        let state = options.stateDirectory
+public struct ReloadCommand: MediaCommand {
+    /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
+    public var stateDirectory: String
+
+    public init(stateDirectory: String = CommandDefaults.stateDirectory) {
+        self.stateDirectory = stateDirectory
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["reload"],
+        summary: "Re-read the policies of the running service without a restart.",
+        arguments: [.stateDirectory(\.stateDirectory)],
+        notes: [
+            "Asks the running 'mediactl serve' of the state directory (its serve.json) on its admin listener, as SIGHUP does; "
+                + "an invalid policy set is refused, its problems printed as 'policy check' prints them, and the policies in force stay.",
+            CommandTree.exitCodes(ok: "the new policies are in force", failure: "the service refused them (invalid policies) or failed the reload"),
+        ],
+        defaults: { ReloadCommand() })
+
+    /// Asks the running service to reload.
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
+        await run(context: context, client: PurgeClient(configuration: environment.purgeClient))
+    }
+
+    func run(context: CommandContext, client: PurgeClient) async -> ExitCode {
+        let state = stateDirectory
         do throws(CommandError) {
             try StateDirectoryCheck.requireExisting(state)
             guard let serve = try ServeStateFile.read(stateDirectory: state) else {
@@ -34,7 +57,7 @@ public enum ReloadCommand {
             } catch {
                 throw PurgeCommand.noService(state, "cannot connect to \(admin): \(error.localizedDescription)")
             }
-            context.stdout.writeLine(try summary(answer, listen: admin, context: context))
+            context.stdout.writeLine(try Self.summary(answer, listen: admin, context: context))
             return .success
         } catch {
             return context.fail(error)

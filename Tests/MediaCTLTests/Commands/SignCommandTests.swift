@@ -14,9 +14,9 @@ import Testing
         return path
     }
 
-    func run(_ options: SignOptions, now: Double = 1_798_761_300) -> (status: ExitCode, stdout: String, stderr: String) {
+    func run(_ options: SignCommand, now: Double = 1_798_761_300) -> (status: ExitCode, stdout: String, stderr: String) {
         let out = CapturedOutput(), err = CapturedOutput()
-        let status = SignCommand.run(options, context: CommandContext(stdout: out, stderr: err, environment: [:]), clock: { now })
+        let status = options.run(context: CommandContext(stdout: out, stderr: err, environment: [:]), clock: { now })
         return (status, out.text, err.text)
     }
 
@@ -24,12 +24,12 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = try keys(folder)
-        let plain = run(SignOptions(keysFile: path, keyID: "2026-12", subject: "user-1042", expiresIn: 300,
+        let plain = run(SignCommand(keysFile: path, keyID: "2026-12", subject: "user-1042", expiresIn: 300,
                                     target: "/receipts/r-7731.png"))
         #expect(plain.status == .success)
         #expect(plain.stderr == "")
         #expect(plain.stdout == "/receipts/r-7731.png?exp=1798761600&sub=user-1042&kid=2026-12&sig=kX9SCqpIIYNNUkJX8MFF1OQRyNAI2TCyywcNlQ-Q-t4\n")
-        let query = run(SignOptions(keysFile: path, keyID: "2026-12", subject: "user-1042", expiresIn: 600,
+        let query = run(SignCommand(keysFile: path, keyID: "2026-12", subject: "user-1042", expiresIn: 600,
                                     baseURL: "https://media.example.com", target: "/receipts/r-7731.png?w=144&fmt=webp&dpr=2"))
         #expect(query.stdout == "https://media.example.com/receipts/r-7731.png?w=144&fmt=webp&dpr=2&exp=1798761900&sub=user-1042&kid=2026-12&sig=OObFNsBpdpLczrrjyvN4uvPNoucA20FN49lusTd9lKk\n")
     }
@@ -38,15 +38,15 @@ import Testing
         let folder = try TemporaryDirectory()
         defer { folder.remove() }
         let path = try keys(folder)
-        func options(kid: String = "2026-12", subject: String = "u", target: String = "/r/a.png") -> SignOptions {
-            SignOptions(keysFile: path, keyID: kid, subject: subject, expiresIn: 60, target: target)
+        func options(kid: String = "2026-12", subject: String = "u", target: String = "/r/a.png") -> SignCommand {
+            SignCommand(keysFile: path, keyID: kid, subject: subject, expiresIn: 60, target: target)
         }
-        let cases: [(SignOptions, String)] = [
+        let cases: [(SignCommand, String)] = [
             (options(kid: "2027-01"), "mediactl: unknown key id 2027-01 in \(path); the file has: 2026-12, old\n"),
             (options(subject: "a b"), "mediactl: cannot sign: the subject is not 1 to 128 of A-Z a-z 0-9 . _ -\n"),
             (options(target: "/%72/a.png"), "mediactl: cannot sign: the path must start with / and be in canonical form (docs/signed-urls.md, \"Paths\")\n"),
             (options(target: "/r/a.png?sig=x"), "mediactl: cannot sign: the query already has a parameter named sig\n"),
-            (SignOptions(keysFile: folder.path + "/none", keyID: "k", subject: "u", expiresIn: 60, target: "/a"),
+            (SignCommand(keysFile: folder.path + "/none", keyID: "k", subject: "u", expiresIn: 60, target: "/a"),
              "mediactl: \(folder.path)/none: does not exist; allowed: a regular file only its owner can read or write (chmod 600)\n"),
         ]
         for (options, stderr) in cases {
