@@ -31,11 +31,11 @@ import Testing
             ),
             (
                 ["audit"],
-                .command(AuditOptions(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))
+                .command(AuditCommand(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))
             ),
             (["audit", "verify"], .command(AuditVerifyCommand(stateDirectory: "./.mediactl"))),
             (["policy", "check"], .command(PolicyCheckCommand(policiesDirectory: "./Policies"))),
-            (["purge", "--all"], .command(PurgeOptions(target: .all, stateDirectory: "./.mediactl"))),
+            (["purge", "--all"], .command(PurgeCommand(target: .all, stateDirectory: "./.mediactl"))),
         ]
         for (arguments, expected) in expectations {
             #expect(try MediaCTLMain.parse(arguments, environment: [:]) == expected, "\(arguments)")
@@ -44,7 +44,7 @@ import Testing
 
     @Test func publicInitDefaultsMatchTheParser() throws {
         #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .command(ServeOptions()))
-        #expect(try MediaCTLMain.parse(["audit"], environment: [:]) == .command(AuditOptions()))
+        #expect(try MediaCTLMain.parse(["audit"], environment: [:]) == .command(AuditCommand()))
         #expect(try MediaCTLMain.parse(["fetch", "/a"], environment: [:]) == .command(FetchOptions(path: "/a")))
         #expect(ListenAddress.default.description == "127.0.0.1:8080")
         #expect(CommandDefaults.policiesDirectory == "./Policies")
@@ -56,9 +56,9 @@ import Testing
         let expectations: [([String], ParsedCommandLine)] = [
             (["serve"], .command(ServeOptions(stateDirectory: "/var/lib/mediactl"))),
             (["fetch", "/a"], .command(FetchOptions(path: "/a", stateDirectory: "/var/lib/mediactl"))),
-            (["audit"], .command(AuditOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["audit"], .command(AuditCommand(stateDirectory: "/var/lib/mediactl"))),
             (["audit", "verify"], .command(AuditVerifyCommand(stateDirectory: "/var/lib/mediactl"))),
-            (["purge", "--all"], .command(PurgeOptions(target: .all, stateDirectory: "/var/lib/mediactl"))),
+            (["purge", "--all"], .command(PurgeCommand(target: .all, stateDirectory: "/var/lib/mediactl"))),
         ]
         for (arguments, expected) in expectations {
             #expect(try MediaCTLMain.parse(arguments, environment: Self.stateEnvironment) == expected, "\(arguments)")
@@ -68,7 +68,7 @@ import Testing
     @Test func explicitStateDirectoryWinsOverTheEnvironment() throws {
         let spaced = try MediaCTLMain.parse(["audit", "--state-dir", "/srv/state"], environment: Self.stateEnvironment)
         let joined = try MediaCTLMain.parse(["audit", "--state-dir=/srv/state"], environment: Self.stateEnvironment)
-        #expect(spaced == .command(AuditOptions(stateDirectory: "/srv/state")))
+        #expect(spaced == .command(AuditCommand(stateDirectory: "/srv/state")))
         #expect(joined == spaced)
     }
 
@@ -133,7 +133,7 @@ import Testing
             ),
             (
                 ["audit", "--json", "--policies", "P", "--state-dir", "S"],
-                .command(AuditOptions(stateDirectory: "S", policiesDirectory: "P", json: true))
+                .command(AuditCommand(stateDirectory: "S", policiesDirectory: "P", json: true))
             ),
             (["audit", "verify", "--state-dir", "S"], .command(AuditVerifyCommand(stateDirectory: "S"))),
             (

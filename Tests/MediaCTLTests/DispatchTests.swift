@@ -14,13 +14,13 @@ import Testing
             "fetch"
         ),
         (["inspect", "http://o.example/a.jpg"], .command(InspectOptions(url: "http://o.example/a.jpg")), "inspect"),
-        (["audit", "--json"], .command(AuditOptions(json: true)), "audit"),
+        (["audit", "--json"], .command(AuditCommand(json: true)), "audit"),
         (["audit", "verify"], .command(AuditVerifyCommand()), "audit verify"),
         (["audit", "prune", "--keep-segments", "3"], .command(AuditPruneCommand(keepSegments: 3)), "audit prune"),
         (["policy", "check"], .command(PolicyCheckCommand()), "policy check"),
-        (["purge", "--credential-file", "t"], .command(PurgeOptions(target: .credentialFile("t"))), "purge"),
+        (["purge", "--credential-file", "t"], .command(PurgeCommand(target: .credentialFile("t"))), "purge"),
         (["reload", "--state-dir", "/var/lib/m"], .command(ReloadCommand(stateDirectory: "/var/lib/m")), "reload"),
-        (["warm", "list.txt"], .command(WarmOptions(file: "list.txt")), "warm"),
+        (["warm", "list.txt"], .command(WarmCommand(file: "list.txt")), "warm"),
         (
             ["sign", "--keys", "k", "--kid", "1", "--subject", "u", "--expires-in", "60", "/r.png"],
             .command(SignCommand(keysFile: "k", keyID: "1", subject: "u", expiresIn: 60, target: "/r.png")), "sign"

@@ -5,21 +5,21 @@ import Testing
 
 @Suite struct PurgeTests {
     @Test func eachTargetAlone() throws {
-        let expectations: [([String], PurgeOptions)] = [
-            (["purge", "--route", "catalog"], PurgeOptions(target: .route("catalog"))),
+        let expectations: [([String], PurgeCommand)] = [
+            (["purge", "--route", "catalog"], PurgeCommand(target: .route("catalog"))),
             (
                 ["purge", "--route=receipts", "--state-dir", "S"],
-                PurgeOptions(target: .route("receipts"), stateDirectory: "S")
+                PurgeCommand(target: .route("receipts"), stateDirectory: "S")
             ),
-            (["purge", "--credential-file", "u1.token"], PurgeOptions(target: .credentialFile("u1.token"))),
+            (["purge", "--credential-file", "u1.token"], PurgeCommand(target: .credentialFile("u1.token"))),
             (
                 ["purge", "--state-dir=S", "--credential-file=/run/t"],
-                PurgeOptions(target: .credentialFile("/run/t"), stateDirectory: "S")
+                PurgeCommand(target: .credentialFile("/run/t"), stateDirectory: "S")
             ),
-            (["purge", "--all"], PurgeOptions(target: .all)),
-            (["purge", "--tag", "product-42"], PurgeOptions(target: .tag("product-42"))),
-            (["purge", "--url", "/catalog/a.jpg?w=144"], PurgeOptions(target: .url("/catalog/a.jpg?w=144"))),
-            (["purge", "--soft", "--tag=product-42"], PurgeOptions(target: .tag("product-42"), soft: true)),
+            (["purge", "--all"], PurgeCommand(target: .all)),
+            (["purge", "--tag", "product-42"], PurgeCommand(target: .tag("product-42"))),
+            (["purge", "--url", "/catalog/a.jpg?w=144"], PurgeCommand(target: .url("/catalog/a.jpg?w=144"))),
+            (["purge", "--soft", "--tag=product-42"], PurgeCommand(target: .tag("product-42"), soft: true)),
         ]
         for (arguments, expected) in expectations {
             #expect(try MediaCTLMain.parse(arguments, environment: [:]) == .command(expected), "\(arguments)")

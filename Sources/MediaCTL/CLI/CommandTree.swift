@@ -6,8 +6,8 @@ public enum CommandTree {
     /// of a runnable command (`audit verify`) or of a ``groups`` entry (`policy check`).
     public static let commands: [any MediaCommand.Type] = [
         ServeOptions.self, DemoOptions.self, FetchOptions.self, InspectOptions.self,
-        AuditOptions.self, AuditVerifyCommand.self, AuditPruneCommand.self,
-        PolicyCheckCommand.self, PurgeOptions.self, ReloadCommand.self, WarmOptions.self, SignCommand.self,
+        AuditCommand.self, AuditVerifyCommand.self, AuditPruneCommand.self,
+        PolicyCheckCommand.self, PurgeCommand.self, ReloadCommand.self, WarmCommand.self, SignCommand.self,
     ]
 
     /// Words that only group subcommands (`policy` requires `check`); placed where their first

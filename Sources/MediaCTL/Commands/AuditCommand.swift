@@ -25,85 +25,117 @@ import MediaStorage
 /// or others, not 32 bytes); or a report file that cannot be written:
 /// `cannot write the JUnit report 'FILE': <reason>`, `cannot write the HTML report 'FILE': <reason>`,
 /// after stdout is written and after trying the other file).
-public enum AuditCommand {
+public struct AuditCommand: MediaCommand {
+    /// Every `--state-dir DIR`, in command-line order: one replica each (docs/scale-out.md). Never empty;
+    /// without the option: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
+    public var stateDirectories: [String]
+    /// `--policies DIR`, to judge what was persisted. Default: `./Policies`.
+    public var policiesDirectory: String
+    /// `--json`: one JSON document instead of text. Default: `false`.
+    public var json: Bool
+    /// `--junit FILE`: also write the report as JUnit XML to FILE (``MediaAuditReports/AuditJUnitReport``).
+    /// Default: `nil`, no file.
+    public var junitFile: String?
+    /// `--html FILE`: also write the report as one HTML page to FILE (``MediaAuditReports/AuditHTMLReport``).
+    /// Default: `nil`, no file.
+    public var htmlFile: String?
+
+    /// The first (with one `--state-dir`, the only) state directory.
+    public var stateDirectory: String {
+        get { stateDirectories[0] }
+        set { stateDirectories[0] = newValue }
+    }
+
+    /// `true` with more than one `--state-dir`: the fleet report (``AuditFleetDocument``).
+    public var isFleet: Bool { stateDirectories.count > 1 }
+
+    /// - Parameter moreStateDirectories: the state directories after `stateDirectory` (a fleet audit).
+    public init(
+        stateDirectory: String = CommandDefaults.stateDirectory,
+        policiesDirectory: String = CommandDefaults.policiesDirectory, json: Bool = false,
+        junitFile: String? = nil, htmlFile: String? = nil, moreStateDirectories: [String] = []
+    ) {
+        self.stateDirectories = [stateDirectory] + moreStateDirectories
+        self.policiesDirectory = policiesDirectory
+        self.json = json
+        self.junitFile = junitFile
+        self.htmlFile = htmlFile
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["audit"],
+        summary: "Report what was persisted, per tier, and any storage that policy forbids.",
+        arguments: [
+            .option(
+                "state-dir", valueName: "DIR", repeatable: true,
+                help: "State directory. Repeatable: one per replica, each audited, then the fleet's totals. "
+                    + "Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.",
+                \.stateDirectories, read: Self.stateDirectories),
+            .policies(\.policiesDirectory),
+            .json(\.json),
+            .text(
+                "junit", valueName: "FILE",
+                help: "Also write the report as JUnit XML to FILE: a test case per check and tier, a failure per violation.",
+                \.junitFile),
+            .text(
+                "html", valueName: "FILE",
+                help: "Also write the report as one self-contained HTML page to FILE (tables and a chart, no script).",
+                \.htmlFile),
+        ],
+        notes: [
+            "--junit and --html also write files: stdout (text or --json) and the exit status are unchanged, "
+                + "but a file that cannot be written exits 2 (after the report is printed).",
+            "With several --state-dir (a fleet, docs/scale-out.md): a report per replica headed by its state directory, "
+                + "then the fleet's totals; --json, --junit and --html cover every replica. One unusable replica exits 2.",
+            CommandTree.exitCodes(ok: "clean", failure: "violations (a broken chain included) in any replica"),
+        ],
+        defaults: { AuditCommand() })
+
+    /// Every `--state-dir`, or the default one when none is given.
+    /// - Throws: ``UsageError`` `invalid-value` when one state directory is given twice
+    ///   (`state directory 'A' is given twice: each replica has its own`).
+    private static func stateDirectories(_ input: ArgumentInput) throws(UsageError) -> [String] {
+        guard input.isGiven else { return [CommandDefaults.stateDirectory(environment: input.environment)] }
+        var seen = Set<String>()
+        for directory in input.values where !seen.insert(directory).inserted {
+            throw input.error(.invalidValue, "state directory '\(directory)' is given twice: each replica has its own")
+        }
+        return input.values
+    }
+
+    /// Audits every state directory.
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
+        run(context: context, clock: environment.clock?.auditReport ?? .system)
+    }
+
     /// Runs the audit and prints it; writes the report files asked for.
     /// - Parameter clock: when the audit starts (the reports' `timestamp`/"generated") and how long it
     ///   takes (the JUnit root's `time`); the system clocks by default.
     /// - Returns: the exit status (see the type's documentation).
-    public static func run(_ options: AuditOptions, context: CommandContext, clock: AuditReportClock = .system) -> ExitCode {
-        if options.isFleet { return runFleet(options, context: context, clock: clock) }
+    func run(context: CommandContext, clock: AuditReportClock = .system) -> ExitCode {
+        if isFleet { return runFleet(context: context, clock: clock) }
         let started = clock.monotonicMilliseconds()
         let generatedAt = clock.now()
         do {
             var records = AuditReportContext.TimeRange()
-            let document = try audit(options, context: context) { records.add($0.time) }
-            if options.json {
+            let document = try audit(context: context) { records.add($0.time) }
+            if json {
                 try context.writeJSON(document)
             } else {
                 context.stdout.write(document.text)
             }
             var status: ExitCode = document.report.isClean ? .success : .failure
-            guard options.junitFile != nil || options.htmlFile != nil else { return status }
+            guard junitFile != nil || htmlFile != nil else { return status }
             let reportContext = AuditReportContext(
                 generatedAt: generatedAt, durationMilliseconds: clock.monotonicMilliseconds() - started,
                 records: records, notes: document.logNoteLines + document.inventoryNoteLines)
-            if let path = options.junitFile {
+            if let path = junitFile {
                 let xml = AuditJUnitReport(report: document.report, context: reportContext).xml
-                if let failure = write(xml, to: path, what: "the JUnit report") { status = context.fail(failure) }
+                if let failure = Self.write(xml, to: path, what: "the JUnit report") { status = context.fail(failure) }
             }
-            if let path = options.htmlFile {
+            if let path = htmlFile {
                 let html = AuditHTMLReport(report: document.report, context: reportContext).html
-                if let failure = write(html, to: path, what: "the HTML report") { status = context.fail(failure) }
-            }
-            return status
-        } catch {
-            return context.fail(error)
-        }
-    }
-
-    /// `audit` with several `--state-dir`: every replica is audited against the same policies (loaded once)
-    /// before the report is printed (a replica judged by other policies than its log's is warned about on stderr as
-    /// it is audited); then ``AuditFleetDocument`` as text or JSON and the fleet's JUnit and HTML
-    /// files (``MediaAuditReports/AuditFleetJUnitReport``, ``MediaAuditReports/AuditFleetHTMLReport``). Exit 1 when any replica has a
-    /// violation; 2, with nothing on stdout, when any replica cannot be audited (the error names its state
-    /// directory or log), or, after stdout, when a report file cannot be written.
-    static func runFleet(_ options: AuditOptions, context: CommandContext, clock: AuditReportClock) -> ExitCode {
-        let started = clock.monotonicMilliseconds()
-        let generatedAt = clock.now()
-        do {
-            let loaded = try PolicyCheckCommand.loadWithDigest(
-                options.policiesDirectory, context: context, failure: "cannot audit")
-            var replicas: [AuditFleetDocument.Replica] = []
-            var ranges: [AuditReportContext.TimeRange] = []
-            for state in options.stateDirectories {
-                var records = AuditReportContext.TimeRange()
-                var document = try audit(stateDirectory: state, policies: loaded.policies) { records.add($0.time) }
-                // Each replica's log is compared with the files: one replica left on an older set is named.
-                if let mismatch = policiesMismatch(document, loaded: loaded, directory: options.policiesDirectory) {
-                    document.policiesMismatch = mismatch
-                    context.diagnose("warning: \(state): " + mismatch.line)
-                }
-                replicas.append(AuditFleetDocument.Replica(stateDirectory: state, document: document))
-                ranges.append(records)
-            }
-            let document = AuditFleetDocument(replicas: replicas)
-            if options.json {
-                try context.writeJSON(document)
-            } else {
-                context.stdout.write(document.text)
-            }
-            var status: ExitCode = document.isClean ? .success : .failure
-            guard options.junitFile != nil || options.htmlFile != nil else { return status }
-            let fleet = document.fleet(records: ranges, generatedAt: generatedAt)
-            let fleetContext = AuditReportContext(
-                generatedAt: generatedAt, durationMilliseconds: clock.monotonicMilliseconds() - started)
-            if let path = options.junitFile {
-                let xml = AuditFleetJUnitReport(fleet: fleet, context: fleetContext).xml
-                if let failure = write(xml, to: path, what: "the JUnit report") { status = context.fail(failure) }
-            }
-            if let path = options.htmlFile {
-                let html = AuditFleetHTMLReport(fleet: fleet, context: fleetContext).html
-                if let failure = write(html, to: path, what: "the HTML report") { status = context.fail(failure) }
+                if let failure = Self.write(html, to: path, what: "the HTML report") { status = context.fail(failure) }
             }
             return status
         } catch {
@@ -112,7 +144,7 @@ public enum AuditCommand {
     }
 
     /// Writes one report file; the error to print when it cannot be written.
-    private static func write(_ text: String, to path: String, what: String) -> CommandError? {
+    static func write(_ text: String, to path: String, what: String) -> CommandError? {
         do {
             try FileAccess.writeFile(Array(text.utf8), to: path, what: what)
             return nil
@@ -124,111 +156,17 @@ public enum AuditCommand {
     /// Builds the document. Policy problems are printed as diagnostics before the error is thrown.
     /// - Parameter observe: called with every record reconciled, in chain order.
     /// - Throws: ``CommandError`` with exit 2 (see ``run(_:context:clock:)``).
-    static func audit(
-        _ options: AuditOptions, context: CommandContext, observe: (AuditRecord) -> Void = { _ in }
+    func audit(
+        context: CommandContext, observe: (AuditRecord) -> Void = { _ in }
     ) throws(CommandError) -> AuditDocument {
-        try StateDirectoryCheck.requireExisting(options.stateDirectory)
+        try StateDirectoryCheck.requireExisting(stateDirectory)
         let loaded = try PolicyCheckCommand.loadWithDigest(
-            options.policiesDirectory, context: context, failure: "cannot audit")
-        var document = try audit(stateDirectory: options.stateDirectory, policies: loaded.policies, observe: observe)
-        if let mismatch = policiesMismatch(document, loaded: loaded, directory: options.policiesDirectory) {
+            policiesDirectory, context: context, failure: "cannot audit")
+        var document = try Self.audit(stateDirectory: stateDirectory, policies: loaded.policies, observe: observe)
+        if let mismatch = Self.policiesMismatch(document, loaded: loaded, directory: policiesDirectory) {
             document.policiesMismatch = mismatch
             context.diagnose("warning: " + mismatch.line)
         }
         return document
-    }
-
-    /// How `loaded` differs from the log's last set in force, or `nil` when it is that set: judged by other
-    /// policies, the report says so first instead of listing unknown tiers. A service opened in-process (no files)
-    /// records the digest of the set itself (PolicyDigest.of): that matches too.
-    static func policiesMismatch(
-        _ document: AuditDocument, loaded: ServiceSetup.LoadedPolicies, directory: String
-    ) -> AuditDocument.PoliciesMismatch? {
-        guard let inForce = document.report.policies.last, inForce.digest != loaded.digest,
-              inForce.digest != PolicyDigest.of(loaded.policies) else { return nil }
-        return AuditDocument.PoliciesMismatch(directory: directory, digest: loaded.digest, inForce: inForce.digest,
-                                              seq: inForce.seq)
-    }
-
-    /// The document of one state directory judged by `policies` (one replica of a fleet audit).
-    /// - Throws: ``CommandError`` with exit 2 (see ``run(_:context:clock:)``).
-    static func audit(
-        stateDirectory state: String, policies: PolicySet, observe: (AuditRecord) -> Void = { _ in }
-    ) throws(CommandError) -> AuditDocument {
-        try StateDirectoryCheck.requireExisting(state)
-        // A running service may store and remove while this reads. Its record always precedes the file,
-        // so the files are scanned first and the log read after: every file found has its record. A file
-        // removed after the scan (its removal record then read) is dropped before judging.
-        let integrityKey: IntegrityKey?
-        do {
-            integrityKey = try IntegrityKeyFile.existing(stateDirectory: state)
-        } catch {
-            throw CommandError(.unreadableFile, "cannot audit state directory '\(state)': \(error)", exitCode: .unusableInput)
-        }
-        let scanned: StateInventory
-        do {
-            scanned = try StateInventory.scan(stateDirectory: state, integrityKey: integrityKey)
-        } catch {
-            throw CommandError(
-                .unreadableFile, "cannot scan state directory '\(state)': \(error.context)", exitCode: .unusableInput)
-        }
-        let directory = try AuditVerifyCommand.requireLog(stateDirectory: state)
-        // One streamed pass verifies the chain and reconciles: memory follows the inventory, not the log.
-        var reconciliation = AuditReconciliation(
-            objectKeys: Set(scanned.objects.map(\.name)), allowedStorage: allowedStorage(policies))
-        var notes = AuditDocument.LogNotes()
-        let verification: AuditVerification
-        do {
-            verification = try reconciliation.read(directory: directory) { record in
-                notes.add(record)
-                observe(record)
-            }
-        } catch {
-            throw AuditVerifyCommand.unreadableLog(directory, error)
-        }
-        let inventory = stillPresent(scanned, in: state)
-        let report = reconciliation.report(
-            verification: verification, inventory: inventory.objects.map(persistedObject))
-        return AuditDocument(report: report, inventory: inventory, notes: notes, deadServicePid: deadServicePid(state))
-    }
-
-    /// The pid of `<state>/serve.json` when that process is not running; `nil` without the file (or when
-    /// it cannot be read: `mediactl purge` reports that).
-    static func deadServicePid(_ state: String) -> Int32? {
-        guard let file = try? ServeStateFile.read(stateDirectory: state), !PurgeCommand.isRunning(file.pid) else {
-            return nil
-        }
-        return file.pid
-    }
-
-    /// `inventory` without the entries that are gone by now: objects a running service removed after the
-    /// scan, temp files its writes renamed into place meanwhile, and files replaced since the scan (a key
-    /// evicted and stored again while the log was read: the file at the path is a new one, whose record
-    /// the read may not have reached). `lstat`: nothing is followed; same device and inode: same file.
-    static func stillPresent(_ inventory: StateInventory, in state: String) -> StateInventory {
-        StateInventory(items: inventory.items.filter { item in
-            var info = stat()
-            guard lstat(state + "/" + item.path, &info) == 0 else { return false }
-            guard let id = item.fileID else { return true }
-            return UInt64(info.st_dev) == id.device && UInt64(info.st_ino) == id.inode
-        })
-    }
-
-    /// Tier name → the widest storage class its policy allows (`none` for a no-store tier).
-    static func allowedStorage(_ policies: PolicySet) -> [String: AuditStorage] {
-        policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
-    }
-
-    /// What the reconciler judges of one scanned entry: the tier of a verified disk entry's metadata, else
-    /// (sealed objects, whose metadata is encrypted, and files that are not verified disk entries) the tier
-    /// folder it was found in (`sealed/<tier>/…`), else none; whether its sealed header is well formed; and
-    /// the length and keyed digest of a disk file's body (or, without the digest, the scan's defect, which says why).
-    /// So a plaintext file under `disk/private/` is judged against the `private` tier.
-    static func persistedObject(_ item: InventoryItem) -> PersistedObject {
-        PersistedObject(
-            folder: item.folder == .disk ? .disk : .sealed, key: item.name, bytes: item.bytes,
-            tier: item.tier ?? item.tierFolder, isSealed: item.isSealed, path: item.path, bodyBytes: item.bodyBytes,
-            bodyDigest: item.bodyDigest.flatMap { try? AuditDigest(hex: $0) },
-            bodyUnchecked: item.bodyDigest == nil ? item.defect?.description : nil)
     }
 }

@@ -43,7 +43,7 @@ enum PurgeFanOut {
     }
 
     static func run(
-        _ options: PurgeOptions, replicasFile path: String, context: CommandContext, client: PurgeClient,
+        _ options: PurgeCommand, replicasFile path: String, context: CommandContext, client: PurgeClient,
         configuration: Configuration = Configuration()
     ) async -> ExitCode {
         await run(options, replicasFile: path, context: context, configuration: configuration) { authority, body, token in
@@ -52,7 +52,7 @@ enum PurgeFanOut {
     }
 
     static func run(
-        _ options: PurgeOptions, replicasFile path: String, context: CommandContext, configuration: Configuration,
+        _ options: PurgeCommand, replicasFile path: String, context: CommandContext, configuration: Configuration,
         send: @escaping Send
     ) async -> ExitCode {
         let replicas: [PurgeReplicasFile.Replica]

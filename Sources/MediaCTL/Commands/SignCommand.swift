@@ -47,7 +47,7 @@ public struct SignCommand: MediaCommand {
             .parsed(
                 "base-url", valueName: "URL", help: "Print the URL with this http(s)://HOST[:PORT] before the target. Default: the target only.",
                 \.baseURL,
-                parse: { WarmOptions.serverBase($0).map { .success($0) } ?? .failure("expected http://HOST[:PORT] or https://HOST[:PORT]") }),
+                parse: { WarmCommand.serverBase($0).map { .success($0) } ?? .failure("expected http://HOST[:PORT] or https://HOST[:PORT]") }),
             .positional(
                 "PATH", help: "The request target to sign, such as /receipts/r-7731.png?w=144 (its query is signed too).",
                 \.target, parse: { $0.hasPrefix("/") ? .success($0) : .failure("must start with '/'") }),

@@ -16,7 +16,94 @@ import MediaService
 /// does; exit 2 when there is none); `GET` every target through it, `--concurrency` at a time, showing
 /// ``WarmProgress`` on stderr; print the ``WarmSummary`` on stdout. Exit 1 when any target was refused
 /// (status ≥ 400) or failed (no answer), else 0.
-public enum WarmCommand {
+public struct WarmCommand: MediaCommand {
+    /// `--server URL`: the running service's base URL (`http://HOST:PORT`, no path). Default: `nil`, the
+    /// listen address in `<state-dir>/serve.json`.
+    public var server: String?
+    /// `--concurrency N`: requests in flight at once, 1 to ``maxConcurrency``. Default: 4.
+    public var concurrency: Int
+    /// `--timeout SECONDS`: how long to wait for each answer, 1 to ``maxTimeout``. Default: 60.
+    public var timeout: Int
+    /// `FILE`: the list of paths, or `-` (the default) for standard input.
+    public var file: String
+    /// `--policies DIR`: the policies that say which routes are partitioned. Default: `./Policies`.
+    public var policiesDirectory: String
+    /// `--state-dir DIR`: where `serve.json` is looked up. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
+    public var stateDirectory: String
+
+    /// The default `--concurrency`: 4.
+    public static let defaultConcurrency = 4
+    /// The largest `--concurrency`: 64.
+    public static let maxConcurrency = 64
+    /// The longest `--timeout`: 3,600 seconds.
+    public static let maxTimeout = 3600
+
+    public init(
+        server: String? = nil, concurrency: Int = WarmCommand.defaultConcurrency, file: String = "-",
+        policiesDirectory: String = CommandDefaults.policiesDirectory,
+        stateDirectory: String = CommandDefaults.stateDirectory, timeout: Int = 60
+    ) {
+        self.timeout = timeout
+        self.server = server
+        self.concurrency = concurrency
+        self.file = file
+        self.policiesDirectory = policiesDirectory
+        self.stateDirectory = stateDirectory
+    }
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["warm"],
+        summary: "Fill the running service's cache from a list of paths.",
+        arguments: [
+            .parsed(
+                "server", valueName: "URL",
+                help: "The service's base URL, http://HOST:PORT. Default: the listen address in <state-dir>/serve.json.",
+                \.server, parse: { serverBase($0).map { .success($0) } ?? .failure("expected http://HOST:PORT or https://HOST:PORT") }),
+            .wholeNumber(
+                "concurrency", in: 1...maxConcurrency, help: "Requests in flight at once, 1 to 64. Default: 4.",
+                \.concurrency),
+            .wholeNumber(
+                "timeout", valueName: "SECONDS", in: 1...maxTimeout, unit: "seconds",
+                help: "Seconds to wait for each answer, 1 to 3600; a path without an answer by then failed. Default: 60.",
+                \.timeout),
+            .policies(
+                help: "Policies telling which routes are partitioned (refused: a list carries no credentials). Default: ./Policies.",
+                \.policiesDirectory),
+            .stateDirectory(\.stateDirectory),
+            .positional(
+                "FILE|-", required: false,
+                help: "Request targets, one per line (variants allowed: /catalog/a.jpg?w=144); blank lines and # comments skipped. Default: - (standard input).",
+                \.file),
+        ],
+        notes: [
+            "Every line is checked first: a line matching no route, or a route of a partitioned or bearer tier, exits 2 naming it, and nothing is sent.",
+            "Progress goes to stderr (a bar on a terminal, a line every 2 s otherwise); the summary to stdout.",
+            CommandTree.exitCodes(ok: "every path answered", failure: "a path was refused (status 400 or more) or failed (no answer)"),
+        ],
+        defaults: { WarmCommand() })
+
+    /// Sends every listed target to the running service.
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
+        var warm = WarmCommand.Environment(
+            fetcher: environment.originFetcher, clock: environment.clocks.monotonic, timeout: Double(timeout))
+        if let standardInput = environment.standardInput { warm.standardInput = standardInput }
+        if let isTerminal = environment.standardErrorIsTerminal { warm.isTerminal = isTerminal }
+        return await run(context: context, environment: warm)
+    }
+
+    /// `text` without a trailing `/` when it is `http://` or `https://`, a non-empty authority without
+    /// user info, and no path, query or fragment; else `nil`.
+    static func serverBase(_ text: String) -> String? {
+        let scheme: String
+        if text.hasPrefix("http://") { scheme = "http://" } else if text.hasPrefix("https://") { scheme = "https://" } else {
+            return nil
+        }
+        var authority = text.dropFirst(scheme.count)
+        if authority.hasSuffix("/") { authority = authority.dropLast() }
+        guard !authority.isEmpty, !authority.contains(where: { "/?#@ ".contains($0) || $0.isNewline }) else { return nil }
+        return scheme + authority
+    }
+
     /// What the command talks to, injectable for tests.
     public struct Environment: Sendable {
         /// The HTTP client. Default: ``MediaCurl/DefaultOriginFetcher/make(note:)`` (libcurl; no cache, no cookies).
@@ -49,18 +136,18 @@ public enum WarmCommand {
     /// The largest answer body accepted (and discarded): 256 MiB.
     public static let maximumBodyBytes = 256 << 20
 
-    public static func run(_ options: WarmOptions, context: CommandContext, environment: Environment) async -> ExitCode {
+    func run(context: CommandContext, environment: Environment) async -> ExitCode {
         do throws(CommandError) {
-            let policies = try ServiceSetup.loadPolicies(options.policiesDirectory)
-            let list = WarmList.parse(try readList(options.file, environment: environment))
+            let policies = try ServiceSetup.loadPolicies(policiesDirectory)
+            let list = WarmList.parse(try Self.readList(file, environment: environment))
             let problems = list.problems(policies: policies)
             guard problems.isEmpty else {
                 throw CommandError(.invalidFile, problems.joined(separator: "\nmediactl: "), exitCode: .unusableInput)
             }
             let base: String
-            if let server = options.server { base = server } else { base = try serverFromStateFile(options.stateDirectory) }
+            if let server = server { base = server } else { base = try Self.serverFromStateFile(stateDirectory) }
             let started = environment.clock()
-            let outcomes = await warm(list, base: base, concurrency: options.concurrency, context: context,
+            let outcomes = await Self.warm(list, base: base, concurrency: concurrency, context: context,
                                       environment: environment, started: started)
             var summary = WarmSummary()
             for (entry, outcome) in zip(list.entries, outcomes) { summary.add(outcome, for: entry) }
@@ -68,101 +155,6 @@ public enum WarmCommand {
             return summary.isFailure ? .failure : .success
         } catch {
             return context.fail(error)
-        }
-    }
-
-    /// Every target's outcome, in list order, `concurrency` requests at a time.
-    static func warm(_ list: WarmList, base: String, concurrency: Int, context: CommandContext,
-                     environment: Environment, started: Double) async -> [WarmOutcome] {
-        var outcomes = [WarmOutcome](repeating: .failed(reason: "not-sent"), count: list.entries.count)
-        var progress = WarmProgress(total: list.entries.count, isTerminal: environment.isTerminal, started: started)
-        let fetcher = environment.fetcher, timeout = environment.timeout
-        await withTaskGroup(of: (Int, WarmOutcome).self) { group in
-            var next = 0
-            var done = 0
-            func startNext() {
-                guard next < list.entries.count else { return }
-                let index = next, target = list.entries[index].target
-                next += 1
-                group.addTask { (index, await fetch(base + target, fetcher: fetcher, timeout: timeout)) }
-            }
-            for _ in 0..<concurrency { startNext() }
-            while let (index, outcome) = await group.next() {
-                outcomes[index] = outcome
-                done += 1
-                if let text = progress.update(done: done, now: environment.clock()) { context.stderr.write(text) }
-                startNext()
-            }
-            if let text = progress.finish(done: done, now: environment.clock()) { context.stderr.write(text) }
-        }
-        return outcomes
-    }
-
-    /// One `GET`, its answer read as a ``WarmOutcome``.
-    static func fetch(_ url: String, fetcher: any OriginFetching, timeout: Double) async -> WarmOutcome {
-        do {
-            let response = try await fetcher.fetch(OriginRequest(
-                url: url, fields: HTTPFields([("User-Agent", "mediactl-warm/\(MediaCTLMain.version)")]), timeout: timeout,
-                maxBodyBytes: maximumBodyBytes, allowsRetry: false))
-            return WarmOutcome.of(status: response.status, fields: response.fields, body: response.body)
-        } catch let error as OriginError {
-            return .failed(reason: error.code.rawValue)
-        } catch {
-            return .failed(reason: "transport-error")
-        }
-    }
-
-    /// The list's bytes as text: `FILE`, or standard input for `-`.
-    /// - Throws: ``CommandError`` `unreadable-file` (exit 2), or `invalid-file` (exit 2) over 64 MiB or not UTF-8.
-    static func readList(_ file: String, environment: Environment) throws(CommandError) -> String {
-        let name = file == "-" ? "standard input" : "'\(file)'"
-        let bytes = file == "-" ? try environment.standardInput()
-            : try FileAccess.readFile(file, limit: maximumInputBytes, what: "warm list")
-        guard let bytes else {
-            throw CommandError(.invalidFile, "warm list \(name) is over \(maximumInputBytes) bytes", exitCode: .unusableInput)
-        }
-        guard let text = String(validating: bytes, as: UTF8.self) else {
-            throw CommandError(.invalidFile, "warm list \(name) is not UTF-8 text", exitCode: .unusableInput)
-        }
-        return text
-    }
-
-    /// `http://<listen>` of the service owning `state` (``ServeStateFile``).
-    /// - Throws: ``CommandError`` (exit 2) `state directory 'X' does not exist`, or
-    ///   `no running service for state directory X (no serve.json; give --server URL)`, or `(serve.json names pid
-    ///   N, which is not running)`.
-    static func serverFromStateFile(_ state: String) throws(CommandError) -> String {
-        try StateDirectoryCheck.requireExisting(state)
-        guard let serve = try ServeStateFile.read(stateDirectory: state) else {
-            throw PurgeCommand.noService(state, "no serve.json; give --server URL")
-        }
-        guard PurgeCommand.isRunning(serve.pid) else {
-            throw PurgeCommand.noService(state, "serve.json names pid \(serve.pid), which is not running")
-        }
-        return "http://" + PurgeClient.reachableAddress(serve.listen)
-    }
-
-    /// Seconds on `CLOCK_MONOTONIC`.
-    @Sendable public static func monotonicSeconds() -> Double {
-        var now = timespec()
-        clock_gettime(CLOCK_MONOTONIC, &now)
-        return Double(now.tv_sec) + Double(now.tv_nsec) / 1e9
-    }
-
-    /// Standard input until end of file; `nil` past ``maximumInputBytes``.
-    @Sendable public static func readStandardInput() throws(CommandError) -> [UInt8]? {
-        var bytes: [UInt8] = []
-        var buffer = [UInt8](repeating: 0, count: 65_536)
-        while true {
-            let count = buffer.withUnsafeMutableBytes { read(0, $0.baseAddress, $0.count) }
-            if count < 0 {
-                if errno == EINTR { continue }
-                throw CommandError(.unreadableFile, "cannot read the warm list from standard input: \(SystemErrorText.current)",
-                                   exitCode: .unusableInput)
-            }
-            if count == 0 { return bytes }
-            bytes.append(contentsOf: buffer[0..<count])
-            if bytes.count > maximumInputBytes { return nil }
         }
     }
 }

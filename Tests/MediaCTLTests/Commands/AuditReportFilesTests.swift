@@ -16,8 +16,8 @@ import Testing
 
     @Test func parsesBothFlagsWithAnyOtherOption() async throws {
         #expect(try MediaCTLMain.parse(["audit", "--junit", "r.xml", "--html=r.html", "--json"], environment: [:])
-            == .command(AuditOptions(json: true, junitFile: "r.xml", htmlFile: "r.html")))
-        #expect(try MediaCTLMain.parse(["audit", "--html", "-"], environment: [:]) == .command(AuditOptions(htmlFile: "-")))
+            == .command(AuditCommand(json: true, junitFile: "r.xml", htmlFile: "r.html")))
+        #expect(try MediaCTLMain.parse(["audit", "--html", "-"], environment: [:]) == .command(AuditCommand(htmlFile: "-")))
         let missing = await CLIRun.run(["audit", "--junit"])
         #expect(missing.status == 64)
         #expect(missing.stderr == CLIRun.usageError("missing value for option '--junit' (expected FILE)", command: ["audit"]))
@@ -84,16 +84,16 @@ import Testing
         let clock = AuditReportClock(
             now: { AuditTime(millisecondsSinceEpoch: 1_795_950_435_123) },
             monotonicMilliseconds: { ticks.withLock { $0.removeFirst() } })
-        let options = AuditOptions(
+        let options = AuditCommand(
             stateDirectory: harness.stateDirectory, policiesDirectory: harness.policiesDirectory, junitFile: junit,
             htmlFile: html)
         let out = CapturedOutput()
         let err = CapturedOutput()
-        let status = AuditCommand.run(options, context: CommandContext(stdout: out, stderr: err, environment: [:]), clock: clock)
+        let status = options.run(context: CommandContext(stdout: out, stderr: err, environment: [:]), clock: clock)
         #expect(status == .success)
         #expect(err.text == "")
         let records = try harness.records()
-        let document = try AuditCommand.audit(options, context: CommandContext(stdout: CapturedOutput(), stderr: CapturedOutput(), environment: [:]))
+        let document = try options.audit(context: CommandContext(stdout: CapturedOutput(), stderr: CapturedOutput(), environment: [:]))
         #expect(out.text == document.text)
         let context = AuditReportContext(
             generatedAt: AuditTime(millisecondsSinceEpoch: 1_795_950_435_123), durationMilliseconds: 250,

@@ -15,7 +15,7 @@ import Testing
     @Test func replicasOptionParsesAndExcludesStateDir() async throws {
         #expect(
             try MediaCTLMain.parse(["purge", "--all", "--replicas", "fleet.txt"], environment: ["MEDIACTL_STATE_DIR": "E"])
-                == .command(PurgeOptions(target: .all, stateDirectory: "E", replicasFile: "fleet.txt")))
+                == .command(PurgeCommand(target: .all, stateDirectory: "E", replicasFile: "fleet.txt")))
         let both = await CLIRun.run(["purge", "--all", "--replicas", "f", "--state-dir", "S"])
         #expect(both.status == 64)
         #expect(

@@ -248,15 +248,15 @@ final class SteppingClock: Sendable {
         #expect(given.status == 0)
         #expect(defaulted.status == 0)
         #expect(fetcher.requests.map(\.timeout) == [5, 60])
-        #expect(try MediaCTLMain.parse(["warm", "--timeout=90"], environment: [:]) == .command(WarmOptions(timeout: 90)))
+        #expect(try MediaCTLMain.parse(["warm", "--timeout=90"], environment: [:]) == .command(WarmCommand(timeout: 90)))
     }
 
     @Test func parsedOptions() throws {
-        #expect(try MediaCTLMain.parse(["warm"], environment: [:]) == .command(WarmOptions()))
+        #expect(try MediaCTLMain.parse(["warm"], environment: [:]) == .command(WarmCommand()))
         #expect(try MediaCTLMain.parse(
             ["warm", "--server", "https://cache.example:8443/", "--concurrency", "64", "--policies", "P", "list.txt"],
             environment: ["MEDIACTL_STATE_DIR": "/s"])
-            == .command(WarmOptions(server: "https://cache.example:8443", concurrency: 64, file: "list.txt",
+            == .command(WarmCommand(server: "https://cache.example:8443", concurrency: 64, file: "list.txt",
                                  policiesDirectory: "P", stateDirectory: "/s")))
     }
 }
