@@ -21,13 +21,13 @@ import Testing
             (
                 ["fetch", "/catalog/coffee.jpg"],
                 .command(
-                    FetchOptions(
+                    FetchCommand(
                         path: "/catalog/coffee.jpg", headers: [], outputFile: nil, json: false,
                         policiesDirectory: "./Policies", stateDirectory: "./.mediactl"))
             ),
             (
                 ["inspect", "http://127.0.0.1:8081/catalog/a.jpg"],
-                .command(InspectOptions(url: "http://127.0.0.1:8081/catalog/a.jpg", policiesDirectory: "./Policies"))
+                .command(InspectCommand(url: "http://127.0.0.1:8081/catalog/a.jpg", policiesDirectory: "./Policies"))
             ),
             (
                 ["audit"],
@@ -45,7 +45,7 @@ import Testing
     @Test func publicInitDefaultsMatchTheParser() throws {
         #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .command(ServeOptions()))
         #expect(try MediaCTLMain.parse(["audit"], environment: [:]) == .command(AuditCommand()))
-        #expect(try MediaCTLMain.parse(["fetch", "/a"], environment: [:]) == .command(FetchOptions(path: "/a")))
+        #expect(try MediaCTLMain.parse(["fetch", "/a"], environment: [:]) == .command(FetchCommand(path: "/a")))
         #expect(ListenAddress.default.description == "127.0.0.1:8080")
         #expect(CommandDefaults.policiesDirectory == "./Policies")
         #expect(CommandDefaults.stateDirectory == "./.mediactl")
@@ -55,7 +55,7 @@ import Testing
     @Test func stateDirectoryComesFromTheEnvironment() throws {
         let expectations: [([String], ParsedCommandLine)] = [
             (["serve"], .command(ServeOptions(stateDirectory: "/var/lib/mediactl"))),
-            (["fetch", "/a"], .command(FetchOptions(path: "/a", stateDirectory: "/var/lib/mediactl"))),
+            (["fetch", "/a"], .command(FetchCommand(path: "/a", stateDirectory: "/var/lib/mediactl"))),
             (["audit"], .command(AuditCommand(stateDirectory: "/var/lib/mediactl"))),
             (["audit", "verify"], .command(AuditVerifyCommand(stateDirectory: "/var/lib/mediactl"))),
             (["purge", "--all"], .command(PurgeCommand(target: .all, stateDirectory: "/var/lib/mediactl"))),
@@ -108,7 +108,7 @@ import Testing
         #expect(
             command
                 == .command(
-                    FetchOptions(
+                    FetchCommand(
                         path: "/receipts/r-7731.png?size=2",
                         headers: [RequestHeader(name: "Authorization", value: "Bearer t1")],
                         outputFile: "out.jpg", json: true, policiesDirectory: "P", stateDirectory: "S")))
@@ -116,12 +116,12 @@ import Testing
 
     @Test func valuesMayStartWithASingleDash() throws {
         let command = try MediaCTLMain.parse(["fetch", "/a", "--output", "-"], environment: [:])
-        #expect(command == .command(FetchOptions(path: "/a", outputFile: "-")))
+        #expect(command == .command(FetchCommand(path: "/a", outputFile: "-")))
     }
 
     @Test func pathAfterTerminator() throws {
         let command = try MediaCTLMain.parse(["fetch", "--json", "--", "/-odd"], environment: [:])
-        #expect(command == .command(FetchOptions(path: "/-odd", json: true)))
+        #expect(command == .command(FetchCommand(path: "/-odd", json: true)))
     }
 
     @Test func otherCommandOptions() throws {
@@ -129,7 +129,7 @@ import Testing
             (["demo", "--keep-serving"], .command(DemoOptions(keepServing: true))),
             (
                 ["inspect", "--policies", "P", "https://o.example/a.jpg?v=1"],
-                .command(InspectOptions(url: "https://o.example/a.jpg?v=1", policiesDirectory: "P"))
+                .command(InspectCommand(url: "https://o.example/a.jpg?v=1", policiesDirectory: "P"))
             ),
             (
                 ["audit", "--json", "--policies", "P", "--state-dir", "S"],

@@ -10,10 +10,10 @@ import Testing
         ),
         (["demo", "--keep-serving"], .command(DemoOptions(keepServing: true)), "demo"),
         (
-            ["fetch", "/catalog/coffee.jpg", "--json"], .command(FetchOptions(path: "/catalog/coffee.jpg", json: true)),
+            ["fetch", "/catalog/coffee.jpg", "--json"], .command(FetchCommand(path: "/catalog/coffee.jpg", json: true)),
             "fetch"
         ),
-        (["inspect", "http://o.example/a.jpg"], .command(InspectOptions(url: "http://o.example/a.jpg")), "inspect"),
+        (["inspect", "http://o.example/a.jpg"], .command(InspectCommand(url: "http://o.example/a.jpg")), "inspect"),
         (["audit", "--json"], .command(AuditCommand(json: true)), "audit"),
         (["audit", "verify"], .command(AuditVerifyCommand()), "audit verify"),
         (["audit", "prune", "--keep-segments", "3"], .command(AuditPruneCommand(keepSegments: 3)), "audit prune"),

@@ -62,7 +62,7 @@ import Testing
         #expect(
             command
                 == .command(
-                    FetchOptions(
+                    FetchCommand(
                         path: "/avatars/u1001.jpg",
                         headers: [
                             RequestHeader(name: "Authorization", value: "Bearer t1"),
@@ -76,7 +76,7 @@ import Testing
 
     @Test func headerValueMayHoldInnerTabsButNoOtherControls() throws {
         let command = try MediaCTLMain.parse(["fetch", "/a", "--header", "X-A: a\tb"], environment: [:])
-        #expect(command == .command(FetchOptions(path: "/a", headers: [RequestHeader(name: "X-A", value: "a\tb")])))
+        #expect(command == .command(FetchCommand(path: "/a", headers: [RequestHeader(name: "X-A", value: "a\tb")])))
         #expect(throws: UsageError.self) {
             try MediaCTLMain.parse(["fetch", "/a", "--header", "X-A: a\r\nX-B: b"], environment: [:])
         }
@@ -88,7 +88,7 @@ import Testing
     @Test func headerNamesAcceptEveryTokenCharacter() throws {
         let name = "!#$%&'*+-.^_`|~09azAZ"
         let command = try MediaCTLMain.parse(["fetch", "/a", "--header", name + ": v"], environment: [:])
-        #expect(command == .command(FetchOptions(path: "/a", headers: [RequestHeader(name: name, value: "v")])))
+        #expect(command == .command(FetchCommand(path: "/a", headers: [RequestHeader(name: name, value: "v")])))
     }
 
     @Test func nonRepeatableOptionsRejectASecondValue() async {
