@@ -10,7 +10,7 @@ import Testing
         #expect(
             command
                 == .command(
-                    ServeOptions(
+                    ServeCommand(
                         listen: ListenAddress(host: "127.0.0.1", port: 8080), policiesDirectory: "./Policies",
                         stateDirectory: "./.mediactl", origins: [])))
     }
@@ -43,7 +43,7 @@ import Testing
     }
 
     @Test func publicInitDefaultsMatchTheParser() throws {
-        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .command(ServeOptions()))
+        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .command(ServeCommand()))
         #expect(try MediaCTLMain.parse(["audit"], environment: [:]) == .command(AuditCommand()))
         #expect(try MediaCTLMain.parse(["fetch", "/a"], environment: [:]) == .command(FetchCommand(path: "/a")))
         #expect(ListenAddress.default.description == "127.0.0.1:8080")
@@ -54,7 +54,7 @@ import Testing
 
     @Test func stateDirectoryComesFromTheEnvironment() throws {
         let expectations: [([String], ParsedCommandLine)] = [
-            (["serve"], .command(ServeOptions(stateDirectory: "/var/lib/mediactl"))),
+            (["serve"], .command(ServeCommand(stateDirectory: "/var/lib/mediactl"))),
             (["fetch", "/a"], .command(FetchCommand(path: "/a", stateDirectory: "/var/lib/mediactl"))),
             (["audit"], .command(AuditCommand(stateDirectory: "/var/lib/mediactl"))),
             (["audit", "verify"], .command(AuditVerifyCommand(stateDirectory: "/var/lib/mediactl"))),
@@ -79,7 +79,7 @@ import Testing
 
     @Test func otherEnvironmentVariablesAreIgnored() throws {
         let command = try MediaCTLMain.parse(["serve"], environment: ["MEDIACTL_POLICIES": "/x", "STATE_DIR": "/y"])
-        #expect(command == .command(ServeOptions()))
+        #expect(command == .command(ServeCommand()))
     }
 
     @Test func everyOptionOfServe() throws {
@@ -92,7 +92,7 @@ import Testing
         #expect(
             command
                 == .command(
-                    ServeOptions(
+                    ServeCommand(
                         listen: ListenAddress(host: "0.0.0.0", port: 0), policiesDirectory: "/etc/mediactl",
                         stateDirectory: "/srv/m",
                         origins: [OriginOverride(route: "catalog", url: "https://cdn.example/catalog/")])))
@@ -148,12 +148,12 @@ import Testing
 
     /// `--admin-listen`: the default, `off`, IPv6 and port 0; a bad value names `off` as allowed too.
     @Test func adminListenForms() async throws {
-        #expect(ServeOptions().adminListen == ListenAddress(host: "127.0.0.1", port: 9091))
+        #expect(ServeCommand().adminListen == ListenAddress(host: "127.0.0.1", port: 9091))
         let expectations: [(String, ListenAddress?)] = [
             ("off", nil), ("[::1]:0", ListenAddress(host: "::1", port: 0)), ("10.0.0.5:9100", ListenAddress(host: "10.0.0.5", port: 9100)),
         ]
         for (text, expected) in expectations {
-            #expect(try MediaCTLMain.parse(["serve", "--admin-listen", text], environment: [:]) == .command(ServeOptions(adminListen: expected)))
+            #expect(try MediaCTLMain.parse(["serve", "--admin-listen", text], environment: [:]) == .command(ServeCommand(adminListen: expected)))
         }
         let bad = await CLIRun.run(["serve", "--admin-listen", "nine"], using: CommandRecorder().environment)
         #expect(bad.status == 64)
@@ -176,7 +176,7 @@ import Testing
         ]
         for (text, expected, description) in expectations {
             let command = try MediaCTLMain.parse(["serve", "--listen", text], environment: [:])
-            #expect(command == .command(ServeOptions(listen: expected)), "\(text)")
+            #expect(command == .command(ServeCommand(listen: expected)), "\(text)")
             #expect(expected.description == description)
         }
     }

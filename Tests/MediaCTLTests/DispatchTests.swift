@@ -5,7 +5,7 @@ import Testing
 @Suite struct DispatchTests {
     static let lines: [([String], ParsedCommandLine, String)] = [
         (
-            ["serve", "--listen", "[::1]:9090"], .command(ServeOptions(listen: ListenAddress(host: "::1", port: 9090))),
+            ["serve", "--listen", "[::1]:9090"], .command(ServeCommand(listen: ListenAddress(host: "::1", port: 9090))),
             "serve"
         ),
         (["demo", "--keep-serving"], .command(DemoOptions(keepServing: true)), "demo"),

@@ -13,7 +13,7 @@ import Testing
         #expect(
             command
                 == .command(
-                    ServeOptions(
+                    ServeCommand(
                         stateDirectory: "S",
                         origins: [
                             OriginOverride(route: "catalog", url: "http://127.0.0.1:9000/catalog/"),
@@ -24,9 +24,9 @@ import Testing
     }
 
     @Test func eventLoopsParsesInBothForms() throws {
-        #expect(try MediaCTLMain.parse(["serve", "--event-loops", "1"], environment: [:]) == .command(ServeOptions(eventLoops: 1)))
-        #expect(try MediaCTLMain.parse(["serve", "--event-loops=256"], environment: [:]) == .command(ServeOptions(eventLoops: 256)))
-        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .command(ServeOptions(eventLoops: nil)))
+        #expect(try MediaCTLMain.parse(["serve", "--event-loops", "1"], environment: [:]) == .command(ServeCommand(eventLoops: 1)))
+        #expect(try MediaCTLMain.parse(["serve", "--event-loops=256"], environment: [:]) == .command(ServeCommand(eventLoops: 256)))
+        #expect(try MediaCTLMain.parse(["serve"], environment: [:]) == .command(ServeCommand(eventLoops: nil)))
     }
 
     @Test func originSplitsAtTheFirstEquals() throws {
@@ -34,14 +34,14 @@ import Testing
             ["serve", "--origin", "one-time=http://o.example/?a=b=c"], environment: [:])
         #expect(
             command
-                == .command(ServeOptions(origins: [OriginOverride(route: "one-time", url: "http://o.example/?a=b=c")])))
+                == .command(ServeCommand(origins: [OriginOverride(route: "one-time", url: "http://o.example/?a=b=c")])))
         #expect(OriginOverride(route: "one-time", url: "http://o.example/").description == "one-time=http://o.example/")
     }
 
     @Test func anOriginBaseWithoutATrailingSlashGetsOne() throws {
         func parsed(_ text: String) throws -> [OriginOverride] {
             guard case .command(let command) = try MediaCTLMain.parse(["serve", "--origin", text], environment: [:]),
-                  let options = command as? ServeOptions else { return [] }
+                  let options = command as? ServeCommand else { return [] }
             return options.origins
         }
         #expect(try parsed("catalog=http://127.0.0.1:8081") == [OriginOverride(route: "catalog", url: "http://127.0.0.1:8081/")])

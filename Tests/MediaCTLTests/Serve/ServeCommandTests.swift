@@ -44,14 +44,12 @@ import Testing
         let out = CapturedOutput()
         let err = CapturedOutput()
         let context = CommandContext(stdout: out, stderr: err, environment: [:])
-        let options = ServeOptions(
+        let options = ServeCommand(
             listen: ListenAddress(host: "127.0.0.1", port: 0), policiesDirectory: policies, stateDirectory: state,
             adminListen: ListenAddress(host: "127.0.0.1", port: 0))
-        let command = ServeCommand(
-            options: options,
-            configuration: .init(
-                sweepInterval: sweepInterval, admin: admin, until: { await gate.wait() }, service: service))
-        let task = Task { await command.run(context: context) }
+        let configuration = ServeCommand.Configuration(
+            sweepInterval: sweepInterval, admin: admin, until: { await gate.wait() }, service: service)
+        let task = Task { await options.run(context: context, configuration: configuration) }
         let started = await eventually { out.text.contains("admin on") || !err.text.isEmpty }
         try #require(started && err.text.isEmpty, "serve did not start: \(err.text)")
         let text = out.text
@@ -315,11 +313,11 @@ import Testing
         let err = CapturedOutput()
         let taken = ListenAddress(host: "127.0.0.1", port: UInt16(origin.port))
         let free = ListenAddress(host: "127.0.0.1", port: 0)
-        let options = ServeOptions(
+        let options = ServeCommand(
             listen: flag == "--listen" ? taken : free, policiesDirectory: policies, stateDirectory: state,
             adminListen: flag == "--listen" ? free : taken)
-        let status = await ServeCommand(options: options, configuration: .init(until: { "never" })).run(
-            context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        let status = await options.run(
+            context: CommandContext(stdout: out, stderr: err, environment: [:]), configuration: .init(until: { "never" }))
         #expect(status == .unusableInput)
         #expect(out.text == "")
         #expect(err.text == "mediactl: cannot listen on 127.0.0.1:\(origin.port) (\(flag)): Address already in use (errno 98)\n")
@@ -338,10 +336,10 @@ import Testing
             policies: try ServiceSetup.loadPolicies(policies), stateDirectory: state, fetcher: try CurlOriginFetcher())
         let out = CapturedOutput()
         let err = CapturedOutput()
-        let options = ServeOptions(
+        let options = ServeCommand(
             listen: ListenAddress(host: "127.0.0.1", port: 0), policiesDirectory: policies, stateDirectory: state)
-        let status = await ServeCommand(options: options, configuration: .init(until: { "never" })).run(
-            context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        let status = await options.run(
+            context: CommandContext(stdout: out, stderr: err, environment: [:]), configuration: .init(until: { "never" }))
         #expect(status == .unusableInput)
         #expect(
             err.text

@@ -1,7 +1,31 @@
+import MediaCore
+import Foundation
+import HTTPServer
+import MediaAudit
+import MediaCurl
+import MediaPolicy
 import MediaServer
+import MediaService
 
-/// The options of `mediactl serve`.
-public struct ServeOptions: MediaCommand {
+#if canImport(Glibc)
+    import Glibc
+#endif
+
+/// `mediactl serve`: the media service over HTTP until SIGINT or SIGTERM (docs/cli.md, `mediactl serve`;
+/// docs/service-behaviour.md).
+///
+/// Steps: load the policies (exit 2 with every ``MediaPolicy/PolicyError``), apply `--origin`
+/// (exit 2 on an unknown route, naming it and the known ones), open the ``MediaService`` on
+/// `--state-dir` (exit 2 when its audit log is locked by another process), bind `--listen` and
+/// `--admin-listen` (exit 2 when a port is in use; a non-loopback admin address prints a warning), open
+/// `--access-log` (exit 2 when it cannot be opened; `SIGUSR1` reopens it), write
+/// `<state>/serve.json` (0600), print `mediactl: serving on http://HOST:PORT (state: DIR, policies: DIR)` and
+/// `mediactl: admin on http://HOST:PORT` (or `mediactl: no admin listener (--admin-listen off)`), sweep expired entries every
+/// ``Configuration/sweepInterval``. When the audit log cannot be written, and when it is written again, one line
+/// each on stderr (``MediaAudit/AuditWriterEvent/message``). On the stop signal: stop accepting, let in-flight
+/// requests finish, ``MediaService/MediaService/stop()`` (shreds sealed objects, writes `stop`; while the audit log
+/// cannot be written, says so on stderr instead), remove `serve.json`, exit 0.
+public struct ServeCommand: MediaCommand {
     /// `--listen HOST:PORT`. Default: ``ListenAddress/default`` (127.0.0.1:8080).
     public var listen: ListenAddress
     /// `--admin-listen HOST:PORT|off`: where `/_mediactl/health`, `/_mediactl/metrics`, `POST /_mediactl/purge`
@@ -112,10 +136,10 @@ public struct ServeOptions: MediaCommand {
                 ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)",
                 unusable: "unreadable file, bad policy, a state directory that cannot be created or used, a port in use"),
         ],
-        defaults: { ServeOptions() })
+        defaults: { ServeCommand() })
 
     /// Serves until ``CommandEnvironment/stop`` (default: SIGINT or SIGTERM), answering `POST /_mediactl/purge`
-    /// and reload on the admin listener with the admin token written to `<state>/serve.json` (``ServeCommand``).
+    /// and reload on the admin listener with the admin token written to `<state>/serve.json`.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         var configuration = ServeCommand.Configuration(
             fetcher: environment.fetcher, admin: { service, adminToken in
@@ -126,6 +150,31 @@ public struct ServeOptions: MediaCommand {
             if let clock { service.clock = clock.now }
             if let minimumFree { service.readinessMinimumFreeBytes = Int64(minimumFree) }
         }
-        return await ServeCommand(options: self, configuration: configuration).run(context: context)
+        return await run(context: context, configuration: configuration)
+    }
+
+    /// Runs until the stop signal.
+    /// - Returns: 0 after a clean stop; 2 for bad policies, a bad `--origin`, an unusable state
+    ///   directory or listen address; 1 when signals cannot be handled.
+    func run(context: CommandContext, configuration: Configuration) async -> ExitCode {
+        do {
+            return try await serve(context: context, configuration: configuration)
+        } catch {
+            return context.fail(error)
+        }
+    }
+
+    /// The HTTP server's configuration for this run: ``Configuration/server`` with `--listen`'s
+    /// port, `host` (the numeric address `--listen` resolved to) and `--event-loops` when given.
+    func serverConfiguration(
+        host: String, configuration: Configuration = Configuration(), underscoreNames: UnderscoreFieldNames? = nil
+    ) -> HTTPServer.Configuration {
+        var server = configuration.server
+        server.host = host
+        server.parser.underscoreNames = underscoreNames
+        server.uncappedPeers.formUnion(fronts)
+        server.port = Int(listen.port)
+        if let loops = eventLoops { server.eventLoopCount = loops }
+        return server
     }
 }
