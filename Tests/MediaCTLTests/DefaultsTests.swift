@@ -17,7 +17,7 @@ import Testing
 
     @Test func everyCommandDefaults() throws {
         let expectations: [([String], ParsedCommandLine)] = [
-            (["demo"], .command(DemoOptions(keepServing: false))),
+            (["demo"], .command(DemoCommand(keepServing: false))),
             (
                 ["fetch", "/catalog/coffee.jpg"],
                 .command(
@@ -126,7 +126,7 @@ import Testing
 
     @Test func otherCommandOptions() throws {
         let expectations: [([String], ParsedCommandLine)] = [
-            (["demo", "--keep-serving"], .command(DemoOptions(keepServing: true))),
+            (["demo", "--keep-serving"], .command(DemoCommand(keepServing: true))),
             (
                 ["inspect", "--policies", "P", "https://o.example/a.jpg?v=1"],
                 .command(InspectCommand(url: "https://o.example/a.jpg?v=1", policiesDirectory: "P"))

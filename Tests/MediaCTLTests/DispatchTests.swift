@@ -8,7 +8,7 @@ import Testing
             ["serve", "--listen", "[::1]:9090"], .command(ServeCommand(listen: ListenAddress(host: "::1", port: 9090))),
             "serve"
         ),
-        (["demo", "--keep-serving"], .command(DemoOptions(keepServing: true)), "demo"),
+        (["demo", "--keep-serving"], .command(DemoCommand(keepServing: true)), "demo"),
         (
             ["fetch", "/catalog/coffee.jpg", "--json"], .command(FetchCommand(path: "/catalog/coffee.jpg", json: true)),
             "fetch"

@@ -5,7 +5,7 @@ public enum CommandTree {
     /// The commands in help order. A command whose path has two words is a subcommand of the first word:
     /// of a runnable command (`audit verify`) or of a ``groups`` entry (`policy check`).
     public static let commands: [any MediaCommand.Type] = [
-        ServeCommand.self, DemoOptions.self, FetchCommand.self, InspectCommand.self,
+        ServeCommand.self, DemoCommand.self, FetchCommand.self, InspectCommand.self,
         AuditCommand.self, AuditVerifyCommand.self, AuditPruneCommand.self,
         PolicyCheckCommand.self, PurgeCommand.self, ReloadCommand.self, WarmCommand.self, SignCommand.self,
     ]

@@ -134,8 +134,8 @@ import Testing
         defer { temporary.remove() }
         let out = CapturedOutput()
         let err = CapturedOutput()
-        let status = await DemoCommand(options: DemoOptions(), configuration: .init(temporaryDirectory: temporary.path))
-            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        let status = await DemoCommand()
+            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]), configuration: .init(temporaryDirectory: temporary.path))
         #expect(status == .success)
         #expect(try FileManager.default.contentsOfDirectory(atPath: temporary.path).isEmpty)
         let text = out.text
@@ -184,8 +184,8 @@ import Testing
             onServing: { service, origin, state in urls.withLock { $0 = (service, origin, state) } })
         let out = CapturedOutput()
         let err = CapturedOutput()
-        let status = await DemoCommand(options: DemoOptions(keepServing: true), configuration: configuration)
-            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        let status = await DemoCommand(keepServing: true)
+            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]), configuration: configuration)
         #expect(status == .success)
         #expect(
             seen.withLock { $0 } == [
@@ -220,9 +220,8 @@ import Testing
     @Test func unusableTemporaryDirectoryExits2() async {
         let out = CapturedOutput()
         let err = CapturedOutput()
-        let status = await DemoCommand(
-            options: DemoOptions(), configuration: .init(temporaryDirectory: "/nonexistent-mediactl"))
-            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]))
+        let status = await DemoCommand()
+            .run(context: CommandContext(stdout: out, stderr: err, environment: [:]), configuration: .init(temporaryDirectory: "/nonexistent-mediactl"))
         #expect(status == .unusableInput)
         #expect(
             err.text

@@ -18,46 +18,34 @@ import MediaService
 /// stops the service and prints the `mediactl audit` report of the state directory. The temporary
 /// directory is removed unless `--keep-serving`, which keeps both servers running, prints curl
 /// commands to try and waits for Ctrl-C (SIGINT) or SIGTERM.
-public struct DemoCommand: Sendable {
-    /// Tunables of a demo run.
-    public struct Configuration: Sendable {
-        /// Where the temporary state directory is made. Default: the system temporary directory
-        /// (`$TMPDIR`, else `/tmp`).
-        public var temporaryDirectory: String
-        /// With `--keep-serving`, what ends the run (returns its name). Default: `nil`, SIGINT or SIGTERM.
-        public var until: (@Sendable () async -> String)?
-        /// Called with the two base URLs once both servers run (tests). Default: `nil`.
-        public var onServing: (@Sendable (_ service: String, _ origin: String, _ stateDirectory: String) -> Void)?
+public struct DemoCommand: MediaCommand {
+    /// `--keep-serving`: keep the service running after the walkthrough. Default: `false`.
+    public var keepServing: Bool
 
-        public init(
-            temporaryDirectory: String = FileManager.default.temporaryDirectory.path,
-            until: (@Sendable () async -> String)? = nil,
-            onServing: (@Sendable (String, String, String) -> Void)? = nil
-        ) {
-            self.temporaryDirectory = temporaryDirectory
-            self.until = until
-            self.onServing = onServing
-        }
+    public init(keepServing: Bool = false) {
+        self.keepServing = keepServing
     }
 
-    /// The parsed command line.
-    public let options: DemoOptions
-    /// The tunables.
-    public let configuration: Configuration
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["demo"],
+        summary: "Run an embedded origin with the bundled sample images and the default policies, and show every tier.",
+        arguments: [.flag("keep-serving", help: "Keep the service running after the walkthrough.", \.keepServing)],
+        notes: [CommandTree.exitCodes(ok: "every step as expected and the audit clean", failure: "a step or the audit failed")],
+        defaults: { DemoCommand() })
 
-    public init(options: DemoOptions, configuration: Configuration = Configuration()) {
-        self.options = options
-        self.configuration = configuration
+    /// Runs the walkthrough; with `--keep-serving`, until ``CommandEnvironment/stop``.
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
+        await run(context: context, configuration: .init(until: environment.stop))
     }
 
     /// Runs the demo.
     /// - Returns: 0 when every row is as expected and the audit report is clean; 1 otherwise (each
     ///   unexpected row and the violations are printed); 2 when the samples or ports are unusable.
-    public func run(context: CommandContext) async -> ExitCode {
+    func run(context: CommandContext, configuration: Configuration) async -> ExitCode {
         let running = DemoRuntime()
         do {
-            let status = try await demo(context: context, running: running)
-            await running.shutDown(removingState: !options.keepServing)
+            let status = try await demo(context: context, configuration: configuration, running: running)
+            await running.shutDown(removingState: !keepServing)
             return status
         } catch {
             await running.shutDown(removingState: true)
@@ -65,12 +53,14 @@ public struct DemoCommand: Sendable {
         }
     }
 
-    private func demo(context: CommandContext, running: DemoRuntime) async throws(CommandError) -> ExitCode {
+    private func demo(
+        context: CommandContext, configuration: Configuration, running: DemoRuntime
+    ) async throws(CommandError) -> ExitCode {
         let stateDirectory = try Self.makeTemporaryDirectory(in: configuration.temporaryDirectory)
         running.stateDirectory = stateDirectory
         let signing = try DemoSigning(stateDirectory: stateDirectory)
         let origin = try DemoOrigin(samples: DemoSamples.all(), serviceToken: signing.token)
-        if options.keepServing && configuration.until == nil { running.signals = try ServeCommand.watch([SIGINT, SIGTERM]) }
+        if keepServing && configuration.until == nil { running.signals = try ServeCommand.watch([SIGINT, SIGTERM]) }
         let originServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0), handler: origin)
         let originBase = "http://127.0.0.1:\(try Self.start(originServer))"
         running.originServer = originServer
@@ -83,7 +73,7 @@ public struct DemoCommand: Sendable {
         let recorder = OutcomeRecorder()
         // With --keep-serving the demo is a running service like `serve`: an admin listener on a free
         // loopback port and an admin token in <state>/serve.json, so `mediactl purge --state-dir <state>` works.
-        let adminToken = options.keepServing ? try? ServeStateFile.makeAdminToken() : nil
+        let adminToken = keepServing ? try? ServeStateFile.makeAdminToken() : nil
         let server = MediaServer(
             service: service,
             configuration: MediaServer.Configuration(
@@ -116,7 +106,7 @@ public struct DemoCommand: Sendable {
 
         let allowed = policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
         var report: AuditReport
-        if options.keepServing {
+        if keepServing {
             // Write-behind: the last misses' files land after their answers; the report shows them.
             running.service?.flushWrites()
             report = try Self.audit(state, allowed)
