@@ -31,7 +31,7 @@ import Testing
             ),
             (
                 ["audit"],
-                .command(AuditCommand(stateDirectory: "./.mediactl", policiesDirectory: "./Policies", json: false))
+                .command(AuditCommand(stateDirectories: ["./.mediactl"], policiesDirectory: "./Policies", json: false))
             ),
             (["audit", "verify"], .command(AuditVerifyCommand(stateDirectory: "./.mediactl"))),
             (["policy", "check"], .command(PolicyCheckCommand(policiesDirectory: "./Policies"))),
@@ -56,7 +56,7 @@ import Testing
         let expectations: [([String], ParsedCommandLine)] = [
             (["serve"], .command(ServeCommand(stateDirectory: "/var/lib/mediactl"))),
             (["fetch", "/a"], .command(FetchCommand(path: "/a", stateDirectory: "/var/lib/mediactl"))),
-            (["audit"], .command(AuditCommand(stateDirectory: "/var/lib/mediactl"))),
+            (["audit"], .command(AuditCommand(stateDirectories: ["/var/lib/mediactl"]))),
             (["audit", "verify"], .command(AuditVerifyCommand(stateDirectory: "/var/lib/mediactl"))),
             (["purge", "--all"], .command(PurgeCommand(target: .all, stateDirectory: "/var/lib/mediactl"))),
         ]
@@ -68,7 +68,7 @@ import Testing
     @Test func explicitStateDirectoryWinsOverTheEnvironment() throws {
         let spaced = try MediaCTLMain.parse(["audit", "--state-dir", "/srv/state"], environment: Self.stateEnvironment)
         let joined = try MediaCTLMain.parse(["audit", "--state-dir=/srv/state"], environment: Self.stateEnvironment)
-        #expect(spaced == .command(AuditCommand(stateDirectory: "/srv/state")))
+        #expect(spaced == .command(AuditCommand(stateDirectories: ["/srv/state"])))
         #expect(joined == spaced)
     }
 
@@ -133,7 +133,7 @@ import Testing
             ),
             (
                 ["audit", "--json", "--policies", "P", "--state-dir", "S"],
-                .command(AuditCommand(stateDirectory: "S", policiesDirectory: "P", json: true))
+                .command(AuditCommand(stateDirectories: ["S"], policiesDirectory: "P", json: true))
             ),
             (["audit", "verify", "--state-dir", "S"], .command(AuditVerifyCommand(stateDirectory: "S"))),
             (

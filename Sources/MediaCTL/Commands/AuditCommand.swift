@@ -28,11 +28,11 @@ import MediaStorage
 public struct AuditCommand: MediaCommand {
     /// Every `--state-dir DIR`, in command-line order: one replica each (docs/scale-out.md). Never empty;
     /// without the option: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
-    public var stateDirectories: [String]
+    public var stateDirectories = [CommandDefaults.stateDirectory]
     /// `--policies DIR`, to judge what was persisted. Default: `./Policies`.
-    public var policiesDirectory: String
+    public var policiesDirectory = CommandDefaults.policiesDirectory
     /// `--json`: one JSON document instead of text. Default: `false`.
-    public var json: Bool
+    public var json = false
     /// `--junit FILE`: also write the report as JUnit XML to FILE (``MediaAuditReports/AuditJUnitReport``).
     /// Default: `nil`, no file.
     public var junitFile: String?
@@ -48,19 +48,6 @@ public struct AuditCommand: MediaCommand {
 
     /// `true` with more than one `--state-dir`: the fleet report (``AuditFleetDocument``).
     public var isFleet: Bool { stateDirectories.count > 1 }
-
-    /// - Parameter moreStateDirectories: the state directories after `stateDirectory` (a fleet audit).
-    public init(
-        stateDirectory: String = CommandDefaults.stateDirectory,
-        policiesDirectory: String = CommandDefaults.policiesDirectory, json: Bool = false,
-        junitFile: String? = nil, htmlFile: String? = nil, moreStateDirectories: [String] = []
-    ) {
-        self.stateDirectories = [stateDirectory] + moreStateDirectories
-        self.policiesDirectory = policiesDirectory
-        self.json = json
-        self.junitFile = junitFile
-        self.htmlFile = htmlFile
-    }
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["audit"],
@@ -89,7 +76,7 @@ public struct AuditCommand: MediaCommand {
                 + "then the fleet's totals; --json, --junit and --html cover every replica. One unusable replica exits 2.",
             CommandTree.exitCodes(ok: "clean", failure: "violations (a broken chain included) in any replica"),
         ],
-        defaults: { AuditCommand() })
+        defaults: { Self() })
 
     /// Every `--state-dir`, or the default one when none is given.
     /// - Throws: ``UsageError`` `invalid-value` when one state directory is given twice

@@ -18,23 +18,14 @@ import MediaAudit
 /// checkpoint, an I/O failure (exit 2). Waits for a running `audit`, `audit verify` or prune.
 public struct AuditPruneCommand: MediaCommand {
     /// `--keep-segments N` (required): rotated segments to keep, 1 to ``maxKeepSegments``.
-    public var keepSegments: Int
+    public var keepSegments: Int = 1
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
-    public var stateDirectory: String
+    public var stateDirectory: String = CommandDefaults.stateDirectory
     /// `--policies DIR`: the policies the removed records are judged by. Default: `./Policies`.
-    public var policiesDirectory: String
+    public var policiesDirectory: String = CommandDefaults.policiesDirectory
 
     /// The largest accepted `--keep-segments` value.
     public static let maxKeepSegments = 1_000_000
-
-    public init(
-        keepSegments: Int, stateDirectory: String = CommandDefaults.stateDirectory,
-        policiesDirectory: String = CommandDefaults.policiesDirectory
-    ) {
-        self.keepSegments = keepSegments
-        self.stateDirectory = stateDirectory
-        self.policiesDirectory = policiesDirectory
-    }
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["audit", "prune"],
@@ -45,7 +36,7 @@ public struct AuditPruneCommand: MediaCommand {
                 help: "Rotated segments to keep (the newest), 1 to 1000000. Required.", \.keepSegments),
             .stateDirectory(\.stateDirectory),
             .policies(
-                help: "Policies the removed records are judged by; a record they forbid is never pruned. Default: ./Policies.",
+                help: "Policies the removed records are judged by; a record they forbid is never pruned.",
                 \.policiesDirectory),
         ],
         notes: [
@@ -54,7 +45,7 @@ public struct AuditPruneCommand: MediaCommand {
                 + "Copy the segments elsewhere first to keep their records.",
             CommandTree.exitCodes(ok: "pruned (or nothing to prune)", failure: "refused: the segments to remove do not verify or hold records the policies forbid"),
         ],
-        defaults: { AuditPruneCommand(keepSegments: 1) })
+        defaults: { Self() })
 
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         do throws(CommandError) {

@@ -8,18 +8,14 @@ import MediaAudit
 /// Exit 2 when the state directory or its audit log is missing or unreadable.
 public struct AuditVerifyCommand: MediaCommand {
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
-    public var stateDirectory: String
-
-    public init(stateDirectory: String = CommandDefaults.stateDirectory) {
-        self.stateDirectory = stateDirectory
-    }
+    public var stateDirectory: String = CommandDefaults.stateDirectory
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["audit", "verify"],
         summary: "Check the audit log's hash chain.",
         arguments: [.stateDirectory(\.stateDirectory)],
         notes: [CommandTree.exitCodes(ok: "chain intact", failure: "chain broken")],
-        defaults: { AuditVerifyCommand() })
+        defaults: { Self() })
 
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         do {

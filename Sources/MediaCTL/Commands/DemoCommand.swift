@@ -20,18 +20,14 @@ import MediaService
 /// commands to try and waits for Ctrl-C (SIGINT) or SIGTERM.
 public struct DemoCommand: MediaCommand {
     /// `--keep-serving`: keep the service running after the walkthrough. Default: `false`.
-    public var keepServing: Bool
-
-    public init(keepServing: Bool = false) {
-        self.keepServing = keepServing
-    }
+    public var keepServing: Bool = false
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["demo"],
         summary: "Run an embedded origin with the bundled sample images and the default policies, and show every tier.",
         arguments: [.flag("keep-serving", help: "Keep the service running after the walkthrough.", \.keepServing)],
         notes: [CommandTree.exitCodes(ok: "every step as expected and the audit clean", failure: "a step or the audit failed")],
-        defaults: { DemoCommand() })
+        defaults: { Self() })
 
     /// Runs the walkthrough; with `--keep-serving`, until ``CommandEnvironment/stop``.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

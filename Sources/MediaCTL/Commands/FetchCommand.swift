@@ -15,37 +15,21 @@ import MediaService
 /// report goes to stderr so the body stays intact.
 public struct FetchCommand: MediaCommand {
     /// `PATH`: the request target, starting with `/` (query allowed), such as `/catalog/a.jpg?v=2`.
-    public var path: String
+    public var path: String = "/"
     /// Every `--header 'Name: value'`, in command-line order. Default: empty.
-    public var headers: [RequestHeader]
+    public var headers: [RequestHeader] = []
     /// `--credential-file FILE`: a file holding the bearer token to send; `nil` (the default) sends none.
     public var credentialFile: String?
     /// `--output FILE`: where the body goes; `nil` (the default) writes no body.
     public var outputFile: String?
     /// `--json`: one JSON document instead of text. Default: `false`.
-    public var json: Bool
+    public var json: Bool = false
     /// `--policies DIR`. Default: `./Policies`.
-    public var policiesDirectory: String
+    public var policiesDirectory: String = CommandDefaults.policiesDirectory
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
-    public var stateDirectory: String
+    public var stateDirectory: String = CommandDefaults.stateDirectory
     /// Every `--origin ROUTE=URL`, as `serve --origin`: replaces route ROUTE's origin base URL. Default: empty.
-    public var origins: [OriginOverride]
-
-    public init(
-        path: String, headers: [RequestHeader] = [], credentialFile: String? = nil, outputFile: String? = nil,
-        json: Bool = false,
-        policiesDirectory: String = CommandDefaults.policiesDirectory,
-        stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = []
-    ) {
-        self.path = path
-        self.headers = headers
-        self.credentialFile = credentialFile
-        self.outputFile = outputFile
-        self.json = json
-        self.policiesDirectory = policiesDirectory
-        self.stateDirectory = stateDirectory
-        self.origins = origins
-    }
+    public var origins: [OriginOverride] = []
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["fetch"],
@@ -71,7 +55,7 @@ public struct FetchCommand: MediaCommand {
                 \.origins),
         ],
         notes: [CommandTree.exitCodes(ok: "a 2xx or 304 answer", failure: "any other answer")],
-        defaults: { FetchCommand(path: "/") })
+        defaults: { Self() })
 
     /// Sends the request through a service on `--state-dir`.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

@@ -17,25 +17,16 @@ import MediaSigning
 /// ``MediaPolicy/StorageHookChain`` with its trail. The request carries no credentials.
 public struct InspectCommand: MediaCommand {
     /// `URL`: an absolute `http`/`https` origin URL with a host.
-    public var url: String
+    public var url: String = ""
     /// `--policies DIR`, for the matching route and tier. Default: `./Policies`.
-    public var policiesDirectory: String
+    public var policiesDirectory: String = CommandDefaults.policiesDirectory
     /// `--credential-file FILE`: a file holding the bearer token sent to the origin; `nil` (the default) sends none.
     public var credentialFile: String?
     /// Every `--origin ROUTE=URL`, in command-line order, at most one per route. Default: empty.
-    public var origins: [OriginOverride]
+    public var origins: [OriginOverride] = []
     /// `--state-dir DIR`: where a signed URL's subject key is read (`keys/subject.key`) to show its partition.
     /// Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
-    public var stateDirectory: String
-
-    public init(url: String, policiesDirectory: String = CommandDefaults.policiesDirectory, credentialFile: String? = nil,
-                origins: [OriginOverride] = [], stateDirectory: String = CommandDefaults.stateDirectory) {
-        self.stateDirectory = stateDirectory
-        self.url = url
-        self.policiesDirectory = policiesDirectory
-        self.credentialFile = credentialFile
-        self.origins = origins
-    }
+    public var stateDirectory: String = CommandDefaults.stateDirectory
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["inspect"],
@@ -59,7 +50,7 @@ public struct InspectCommand: MediaCommand {
                 \.stateDirectory),
         ],
         notes: [CommandTree.exitCodes(ok: "inspected", failure: "the origin could not be reached")],
-        defaults: { InspectCommand(url: "") })
+        defaults: { Self() })
 
     /// Asks the origin and explains what the service would do with its answer.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

@@ -16,18 +16,14 @@ import MediaTransform
 /// problem, allowed values), then `mediactl: policy check failed: N problem(s) in DIR`.
 public struct PolicyCheckCommand: MediaCommand {
     /// `--policies DIR`. Default: `./Policies`.
-    public var policiesDirectory: String
-
-    public init(policiesDirectory: String = CommandDefaults.policiesDirectory) {
-        self.policiesDirectory = policiesDirectory
-    }
+    public var policiesDirectory: String = CommandDefaults.policiesDirectory
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["policy", "check"],
         summary: "Validate the policy files.",
         arguments: [.policies(\.policiesDirectory)],
         notes: [CommandTree.exitCodes(ok: "valid", failure: nil)],
-        defaults: { PolicyCheckCommand() })
+        defaults: { Self() })
 
     /// Runs the command. Returns ``ExitCode/success`` or ``ExitCode/unusableInput``.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

@@ -43,11 +43,11 @@ public struct PurgeCommand: MediaCommand {
     }
 
     /// What to purge.
-    public var target: Target
+    public var target: Target = .all
     /// `--soft` (only with `--tag`): mark the objects stale instead of removing them. Default: `false`.
     public var soft: Bool = false
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`. Unused with ``replicasFile``.
-    public var stateDirectory: String
+    public var stateDirectory: String = CommandDefaults.stateDirectory
     /// `--replicas FILE`: purge every replica the file names (``PurgeReplicasFile``) instead of the one
     /// service of ``stateDirectory``; `nil` when not given. Cannot be combined with `--state-dir`.
     public var replicasFile: String?
@@ -89,15 +89,6 @@ public struct PurgeCommand: MediaCommand {
     var all: Bool {
         get { target == .all }
         set { if newValue { target = .all } }
-    }
-
-    public init(target: Target, soft: Bool = false, stateDirectory: String = CommandDefaults.stateDirectory,
-                replicasFile: String? = nil, adminTokenFile: String? = nil) {
-        self.soft = soft
-        self.adminTokenFile = adminTokenFile
-        self.target = target
-        self.stateDirectory = stateDirectory
-        self.replicasFile = replicasFile
     }
 
     /// The targets: exactly one is required.
@@ -168,7 +159,7 @@ public struct PurgeCommand: MediaCommand {
             "Asks the running 'mediactl serve' of the state directory (its serve.json); with none running, exits 2.",
             CommandTree.exitCodes(ok: "purged", failure: "the service failed the purge (5xx), or a replica of --replicas was not purged"),
         ],
-        defaults: { PurgeCommand(target: .all) })
+        defaults: { Self() })
 
     /// Asks the running service (or every replica of `--replicas`) to purge.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

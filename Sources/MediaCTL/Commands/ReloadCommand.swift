@@ -17,11 +17,7 @@ import MediaService
 /// - no service, no admin listener, a stale token: as ``PurgeCommand`` (exit 2).
 public struct ReloadCommand: MediaCommand {
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
-    public var stateDirectory: String
-
-    public init(stateDirectory: String = CommandDefaults.stateDirectory) {
-        self.stateDirectory = stateDirectory
-    }
+    public var stateDirectory: String = CommandDefaults.stateDirectory
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["reload"],
@@ -32,7 +28,7 @@ public struct ReloadCommand: MediaCommand {
                 + "an invalid policy set is refused, its problems printed as 'policy check' prints them, and the policies in force stay.",
             CommandTree.exitCodes(ok: "the new policies are in force", failure: "the service refused them (invalid policies) or failed the reload"),
         ],
-        defaults: { ReloadCommand() })
+        defaults: { Self() })
 
     /// Asks the running service to reload.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

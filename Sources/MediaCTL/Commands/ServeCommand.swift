@@ -27,17 +27,17 @@ import MediaService
 /// cannot be written, says so on stderr instead), remove `serve.json`, exit 0.
 public struct ServeCommand: MediaCommand {
     /// `--listen HOST:PORT`. Default: ``ListenAddress/default`` (127.0.0.1:8080).
-    public var listen: ListenAddress
+    public var listen: ListenAddress = .default
     /// `--admin-listen HOST:PORT|off`: where `/_mediactl/health`, `/_mediactl/metrics`, `POST /_mediactl/purge`
     /// and `POST /_mediactl/admin/reload` are answered (docs/operations.md, "Admin listener"); `nil` (`off`): no
     /// admin listener. Default: ``ListenAddress/adminDefault`` (127.0.0.1:9091).
-    public var adminListen: ListenAddress?
+    public var adminListen: ListenAddress? = .adminDefault
     /// `--policies DIR`. Default: `./Policies`.
-    public var policiesDirectory: String
+    public var policiesDirectory: String = CommandDefaults.policiesDirectory
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
-    public var stateDirectory: String
+    public var stateDirectory: String = CommandDefaults.stateDirectory
     /// Every `--origin ROUTE=URL`, in command-line order, at most one per route. Default: empty.
-    public var origins: [OriginOverride]
+    public var origins: [OriginOverride] = []
     /// `--event-loops N`: how many event-loop threads serve the connections, 1 to
     /// ``maxEventLoops``. Default: `nil`, one per online CPU
     /// (``HTTPServer/HTTPServer/Configuration/defaultEventLoopCount``).
@@ -46,7 +46,7 @@ public struct ServeCommand: MediaCommand {
     public var accessLog: String?
     /// Every `--front ADDR`: front proxies exempt from the per-address connection cap (256), canonical
     /// (`127.0.0.1`, `[::1]`). Default: none.
-    public var fronts: [String]
+    public var fronts: [String] = []
     /// `--admin-token-file FILE`: the admin token the admin listener accepts, read from a file of mode 0600
     /// (``AdminTokenFile``), so replicas share a token the deployment provides. Default: `nil`, a new random token
     /// at every start (written to `serve.json`).
@@ -64,35 +64,18 @@ public struct ServeCommand: MediaCommand {
     /// The largest accepted `--event-loops` value.
     public static let maxEventLoops = 256
 
-    public init(
-        listen: ListenAddress = .default, policiesDirectory: String = CommandDefaults.policiesDirectory,
-        stateDirectory: String = CommandDefaults.stateDirectory, origins: [OriginOverride] = [],
-        eventLoops: Int? = nil, adminListen: ListenAddress? = .adminDefault, accessLog: String? = nil,
-        fronts: [String] = [], adminTokenFile: String? = nil
-    ) {
-        self.fronts = fronts
-        self.adminTokenFile = adminTokenFile
-        self.listen = listen
-        self.adminListen = adminListen
-        self.policiesDirectory = policiesDirectory
-        self.stateDirectory = stateDirectory
-        self.origins = origins
-        self.eventLoops = eventLoops
-        self.accessLog = accessLog
-    }
-
     public static let declaration = CommandDeclaration<Self>(
         path: ["serve"],
         summary: "Run the media service over HTTP until interrupted.",
         arguments: [
             .parsed(
                 "listen", valueName: "HOST:PORT",
-                help: "Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one. Default: 127.0.0.1:8080.",
-                \.listen, parse: ListenAddress.parse),
+                help: "Address to listen on; IPv6 as [::1]:PORT, port 0 picks a free one.",
+                \.listen, showing: { $0.description }, parse: ListenAddress.parse),
             .parsed(
                 "admin-listen", valueName: "HOST:PORT|off",
-                help: "Address of the admin listener (/_mediactl/health, /_mediactl/ready, /_mediactl/metrics, purge, reload); off: none. Default: 127.0.0.1:9091.",
-                \.adminListen, parse: ListenAddress.parseOrOff),
+                help: "Address of the admin listener (/_mediactl/health, /_mediactl/ready, /_mediactl/metrics, purge, reload); off: none.",
+                \.adminListen, showing: { $0?.description ?? "off" }, parse: ListenAddress.parseOrOff),
             .policies(\.policiesDirectory),
             .stateDirectory(\.stateDirectory),
             .origins(
@@ -115,14 +98,14 @@ public struct ServeCommand: MediaCommand {
                 \.adminTokenFile),
             .parsed(
                 "log-format", valueName: "text|json",
-                help: "How the service log on standard error is written: text lines, or JSON Lines. Default: text.",
-                \.logFormat, parse: { text in
+                help: "How the service log on standard error is written: text lines, or JSON Lines.",
+                \.logFormat, showing: \.rawValue, parse: { text in
                     ServiceLog.Format(rawValue: text).map { .success($0) } ?? .failure("expected text or json")
                 }),
             .parsed(
                 "log-level", valueName: "LEVEL",
-                help: "The least severe service log lines written: debug (every request), info, warn or error. Default: info.",
-                \.logLevel, parse: { text in
+                help: "The least severe service log lines written: debug (every request), info, warn or error.",
+                \.logLevel, showing: \.rawValue, parse: { text in
                     ServiceLog.Level(rawValue: text).map { .success($0) } ?? .failure("expected debug, info, warn or error")
                 }),
             .wholeNumber(
@@ -136,7 +119,7 @@ public struct ServeCommand: MediaCommand {
                 ok: "stopped by SIGINT or SIGTERM", failure: "an internal failure (admin token, signal handling)",
                 unusable: "unreadable file, bad policy, a state directory that cannot be created or used, a port in use"),
         ],
-        defaults: { ServeCommand() })
+        defaults: { Self() })
 
     /// Serves until ``CommandEnvironment/stop`` (default: SIGINT or SIGTERM), answering `POST /_mediactl/purge`
     /// and reload on the admin listener with the admin token written to `<state>/serve.json`.

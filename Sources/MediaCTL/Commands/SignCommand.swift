@@ -13,26 +13,17 @@ public struct SignCommand: MediaCommand {
     public static let maxExpiresIn = 86_400
 
     /// `--keys FILE`: the keys file (`KID SECRET` lines, mode 0600).
-    public var keysFile: String
+    public var keysFile: String = ""
     /// `--kid KID`: the key to sign with.
-    public var keyID: String
+    public var keyID: String = ""
     /// `--subject SUB`: the subject, 1–128 of `[A-Za-z0-9._-]`.
-    public var subject: String
+    public var subject: String = ""
     /// `--expires-in SECONDS`: 1–86,400.
-    public var expiresIn: Int
+    public var expiresIn: Int = 1
     /// `--base-url URL`: printed before the target (`https://media.example.com`), or `nil`: the target only.
     public var baseURL: String?
     /// `PATH`: the request target to sign, starting with `/`, with an optional query (`/receipts/r.png?w=144`).
-    public var target: String
-
-    public init(keysFile: String, keyID: String, subject: String, expiresIn: Int, baseURL: String? = nil, target: String) {
-        self.keysFile = keysFile
-        self.keyID = keyID
-        self.subject = subject
-        self.expiresIn = expiresIn
-        self.baseURL = baseURL
-        self.target = target
-    }
+    public var target: String = "/"
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["sign"],
@@ -53,7 +44,7 @@ public struct SignCommand: MediaCommand {
                 \.target, parse: { $0.hasPrefix("/") ? .success($0) : .failure("must start with '/'") }),
         ],
         notes: [CommandTree.exitCodes(ok: "printed", failure: nil)],
-        defaults: { SignCommand(keysFile: "", keyID: "", subject: "", expiresIn: 1, target: "/") })
+        defaults: { Self() })
 
     /// Prints the signed URL (``SignCommand``), expiring `--expires-in` seconds after the environment's now.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

@@ -21,15 +21,15 @@ public struct WarmCommand: MediaCommand {
     /// listen address in `<state-dir>/serve.json`.
     public var server: String?
     /// `--concurrency N`: requests in flight at once, 1 to ``maxConcurrency``. Default: 4.
-    public var concurrency: Int
+    public var concurrency: Int = WarmCommand.defaultConcurrency
     /// `--timeout SECONDS`: how long to wait for each answer, 1 to ``maxTimeout``. Default: 60.
-    public var timeout: Int
+    public var timeout: Int = 60
     /// `FILE`: the list of paths, or `-` (the default) for standard input.
-    public var file: String
+    public var file: String = "-"
     /// `--policies DIR`: the policies that say which routes are partitioned. Default: `./Policies`.
-    public var policiesDirectory: String
+    public var policiesDirectory: String = CommandDefaults.policiesDirectory
     /// `--state-dir DIR`: where `serve.json` is looked up. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
-    public var stateDirectory: String
+    public var stateDirectory: String = CommandDefaults.stateDirectory
 
     /// The default `--concurrency`: 4.
     public static let defaultConcurrency = 4
@@ -37,19 +37,6 @@ public struct WarmCommand: MediaCommand {
     public static let maxConcurrency = 64
     /// The longest `--timeout`: 3,600 seconds.
     public static let maxTimeout = 3600
-
-    public init(
-        server: String? = nil, concurrency: Int = WarmCommand.defaultConcurrency, file: String = "-",
-        policiesDirectory: String = CommandDefaults.policiesDirectory,
-        stateDirectory: String = CommandDefaults.stateDirectory, timeout: Int = 60
-    ) {
-        self.timeout = timeout
-        self.server = server
-        self.concurrency = concurrency
-        self.file = file
-        self.policiesDirectory = policiesDirectory
-        self.stateDirectory = stateDirectory
-    }
 
     public static let declaration = CommandDeclaration<Self>(
         path: ["warm"],
@@ -60,14 +47,14 @@ public struct WarmCommand: MediaCommand {
                 help: "The service's base URL, http://HOST:PORT. Default: the listen address in <state-dir>/serve.json.",
                 \.server, parse: { serverBase($0).map { .success($0) } ?? .failure("expected http://HOST:PORT or https://HOST:PORT") }),
             .wholeNumber(
-                "concurrency", in: 1...maxConcurrency, help: "Requests in flight at once, 1 to 64. Default: 4.",
+                "concurrency", in: 1...maxConcurrency, help: "Requests in flight at once, 1 to 64.",
                 \.concurrency),
             .wholeNumber(
                 "timeout", valueName: "SECONDS", in: 1...maxTimeout, unit: "seconds",
-                help: "Seconds to wait for each answer, 1 to 3600; a path without an answer by then failed. Default: 60.",
+                help: "Seconds to wait for each answer, 1 to 3600; a path without an answer by then failed.",
                 \.timeout),
             .policies(
-                help: "Policies telling which routes are partitioned (refused: a list carries no credentials). Default: ./Policies.",
+                help: "Policies telling which routes are partitioned (refused: a list carries no credentials).",
                 \.policiesDirectory),
             .stateDirectory(\.stateDirectory),
             .positional(
@@ -80,7 +67,7 @@ public struct WarmCommand: MediaCommand {
             "Progress goes to stderr (a bar on a terminal, a line every 2 s otherwise); the summary to stdout.",
             CommandTree.exitCodes(ok: "every path answered", failure: "a path was refused (status 400 or more) or failed (no answer)"),
         ],
-        defaults: { WarmCommand() })
+        defaults: { Self() })
 
     /// Sends every listed target to the running service.
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {

@@ -35,13 +35,13 @@ import Testing
 
     @Test func parsesTheRepeatedFlagAndRefusesADirectoryGivenTwice() async throws {
         #expect(try MediaCTLMain.parse(["audit", "--state-dir", "a", "--state-dir=b", "--state-dir", "c"], environment: [:])
-            == .command(AuditCommand(stateDirectory: "a", moreStateDirectories: ["b", "c"])))
+            == .command(AuditCommand(stateDirectories: ["a", "b", "c"])))
         let single = try MediaCTLMain.parse(["audit", "--state-dir", "a"], environment: ["MEDIACTL_STATE_DIR": "env"])
-        #expect(single == .command(AuditCommand(stateDirectory: "a")))
+        #expect(single == .command(AuditCommand(stateDirectories: ["a"])))
         #expect(try MediaCTLMain.parse(["audit"], environment: ["MEDIACTL_STATE_DIR": "env"])
-            == .command(AuditCommand(stateDirectory: "env")))
-        #expect(AuditCommand(stateDirectory: "a").isFleet == false)
-        #expect(AuditCommand(stateDirectory: "a", moreStateDirectories: ["b"]).stateDirectories == ["a", "b"])
+            == .command(AuditCommand(stateDirectories: ["env"])))
+        #expect(AuditCommand(stateDirectories: ["a"]).isFleet == false)
+        #expect(AuditCommand(stateDirectories: ["a", "b"]).stateDirectories == ["a", "b"])
         let twice = await CLIRun.run(["audit", "--state-dir", "a", "--state-dir", "b", "--state-dir", "a"])
         #expect(twice.status == 64)
         #expect(twice.stderr == CLIRun.usageError(
@@ -158,8 +158,8 @@ import Testing
             now: { AuditTime(millisecondsSinceEpoch: 1_795_950_435_123) },
             monotonicMilliseconds: { ticks.withLock { $0.removeFirst() } })
         let options = AuditCommand(
-            stateDirectory: a.stateDirectory, policiesDirectory: a.policiesDirectory, junitFile: junit, htmlFile: html,
-            moreStateDirectories: [b.stateDirectory])
+            stateDirectories: [a.stateDirectory, b.stateDirectory], policiesDirectory: a.policiesDirectory, junitFile: junit,
+            htmlFile: html)
         let out = CapturedOutput()
         let err = CapturedOutput()
         let status = options.run(context: CommandContext(stdout: out, stderr: err, environment: [:]), clock: clock)
@@ -170,7 +170,7 @@ import Testing
         var replicas: [AuditFleet.Replica] = []
         for harness in [a, b] {
             let records = try harness.records()
-            let document = try AuditCommand(stateDirectory: harness.stateDirectory, policiesDirectory: harness.policiesDirectory).audit(context: quiet)
+            let document = try AuditCommand(stateDirectories: [harness.stateDirectory], policiesDirectory: harness.policiesDirectory).audit(context: quiet)
             replicas.append(AuditFleet.Replica(
                 name: harness.stateDirectory, report: document.report,
                 context: AuditReportContext(generatedAt: generatedAt, records: .init(first: records.first!.time, last: records.last!.time))))

@@ -85,7 +85,7 @@ import Testing
             now: { AuditTime(millisecondsSinceEpoch: 1_795_950_435_123) },
             monotonicMilliseconds: { ticks.withLock { $0.removeFirst() } })
         let options = AuditCommand(
-            stateDirectory: harness.stateDirectory, policiesDirectory: harness.policiesDirectory, junitFile: junit,
+            stateDirectories: [harness.stateDirectory], policiesDirectory: harness.policiesDirectory, junitFile: junit,
             htmlFile: html)
         let out = CapturedOutput()
         let err = CapturedOutput()

@@ -89,7 +89,7 @@ import Testing
         #expect(cut.snapshots.count >= 40)
         var objectsSeen = 0
         for snapshot in cut.snapshots {
-            let document = try AuditCommand(stateDirectory: snapshot.stateDirectory, policiesDirectory: policies).audit(
+            let document = try AuditCommand(stateDirectories: [snapshot.stateDirectory], policiesDirectory: policies).audit(
                 context: CommandContext(stdout: CapturedOutput(), stderr: CapturedOutput(), environment: [:]))
             let report = document.report
             objectsSeen += report.tiers.flatMap(\.rows).map(\.objects).reduce(0, +)

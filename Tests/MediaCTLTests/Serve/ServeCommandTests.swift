@@ -45,8 +45,8 @@ import Testing
         let err = CapturedOutput()
         let context = CommandContext(stdout: out, stderr: err, environment: [:])
         let options = ServeCommand(
-            listen: ListenAddress(host: "127.0.0.1", port: 0), policiesDirectory: policies, stateDirectory: state,
-            adminListen: ListenAddress(host: "127.0.0.1", port: 0))
+            listen: ListenAddress(host: "127.0.0.1", port: 0), adminListen: ListenAddress(host: "127.0.0.1", port: 0),
+            policiesDirectory: policies, stateDirectory: state)
         let configuration = ServeCommand.Configuration(
             sweepInterval: sweepInterval, admin: admin, until: { await gate.wait() }, service: service)
         let task = Task { await options.run(context: context, configuration: configuration) }
@@ -314,8 +314,8 @@ import Testing
         let taken = ListenAddress(host: "127.0.0.1", port: UInt16(origin.port))
         let free = ListenAddress(host: "127.0.0.1", port: 0)
         let options = ServeCommand(
-            listen: flag == "--listen" ? taken : free, policiesDirectory: policies, stateDirectory: state,
-            adminListen: flag == "--listen" ? free : taken)
+            listen: flag == "--listen" ? taken : free, adminListen: flag == "--listen" ? free : taken,
+            policiesDirectory: policies, stateDirectory: state)
         let status = await options.run(
             context: CommandContext(stdout: out, stderr: err, environment: [:]), configuration: .init(until: { "never" }))
         #expect(status == .unusableInput)

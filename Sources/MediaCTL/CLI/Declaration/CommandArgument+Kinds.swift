@@ -5,12 +5,16 @@ extension CommandArgument {
         option(name, valueName: nil, help: help, keyPath) { input in input.isGiven ? true : nil }
     }
 
-    /// `--name VALUE`, taken as given (the last one when repeated).
+    /// `--name VALUE`, taken as given (the last one when repeated); help shows the property's default unless the
+    /// option is required.
     public static func text(
         _ name: String, valueName: String, required: Bool = false, help: String,
         _ keyPath: WritableKeyPath<Command, String>
     ) -> Self {
-        option(name, valueName: valueName, required: required, help: help, keyPath) { input in input.last }
+        let identity: @Sendable (String) -> String = { $0 }
+        return option(name, valueName: valueName, required: required, help: help, keyPath, showing: identity) {
+            input in input.last
+        }
     }
 
     /// `--name VALUE`, taken as given; `nil` when absent.
@@ -20,12 +24,15 @@ extension CommandArgument {
         option(name, valueName: valueName, help: help, keyPath) { input in input.last.map { $0 } }
     }
 
-    /// `--name VALUE` read by `parse`; a failure is refused as `invalid --name 'VALUE': REASON`.
+    /// `--name VALUE` read by `parse`; a failure is refused as `invalid --name 'VALUE': REASON`. `showing`: how help
+    /// shows the property's default (`nil`: the help line says it, if anything).
     public static func parsed<Value>(
         _ name: String, valueName: String, required: Bool = false, help: String,
-        _ keyPath: WritableKeyPath<Command, Value>, parse: @escaping @Sendable (String) -> Result<Value, ReasonError>
+        _ keyPath: WritableKeyPath<Command, Value>, showing: (@Sendable (Value) -> String)? = nil,
+        parse: @escaping @Sendable (String) -> Result<Value, ReasonError>
     ) -> Self {
-        option(name, valueName: valueName, required: required, help: help, keyPath) { input throws(UsageError) in
+        option(name, valueName: valueName, required: required, help: help, keyPath, showing: showing) {
+            input throws(UsageError) in
             guard let text = input.last else { return nil }
             switch parse(text) {
             case .success(let value): return value
@@ -37,9 +44,9 @@ extension CommandArgument {
     /// `--name VALUE` read by `parse` into an optional property (`nil` when absent).
     public static func parsed<Value>(
         _ name: String, valueName: String, help: String, _ keyPath: WritableKeyPath<Command, Value?>,
-        parse: @escaping @Sendable (String) -> Result<Value, ReasonError>
+        showing: (@Sendable (Value?) -> String)? = nil, parse: @escaping @Sendable (String) -> Result<Value, ReasonError>
     ) -> Self {
-        parsed(name, valueName: valueName, help: help, keyPath) { text in parse(text).map { Optional($0) } }
+        parsed(name, valueName: valueName, help: help, keyPath, showing: showing) { text in parse(text).map { Optional($0) } }
     }
 
     /// `--name VALUE`, repeatable: every value read by `parse`, in order.
@@ -61,12 +68,15 @@ extension CommandArgument {
     }
 
     /// `--name N`: a whole number of decimal digits within `range`, refused as
-    /// `invalid --name 'TEXT': expected a whole number[ of UNIT] from LOW to HIGH`.
+    /// `invalid --name 'TEXT': expected a whole number[ of UNIT] from LOW to HIGH`. Help shows the property's default
+    /// unless the option is required.
     public static func wholeNumber(
         _ name: String, valueName: String = "N", in range: ClosedRange<Int>, unit: String? = nil,
         required: Bool = false, help: String, _ keyPath: WritableKeyPath<Command, Int>
     ) -> Self {
-        parsed(name, valueName: valueName, required: required, help: help, keyPath, parse: WholeNumber.parser(range, unit: unit))
+        parsed(
+            name, valueName: valueName, required: required, help: help, keyPath, showing: { String($0) },
+            parse: WholeNumber.parser(range, unit: unit))
     }
 
     /// `--name N` into an optional property (`nil` when absent).
@@ -77,9 +87,9 @@ extension CommandArgument {
         parsed(name, valueName: valueName, help: help, keyPath, parse: WholeNumber.parser(range, unit: nil))
     }
 
-    /// `--policies DIR`: the policy directory. Default (the property's): `./Policies`.
+    /// `--policies DIR`: the policy directory; help shows the property's default (`./Policies`).
     public static func policies(
-        help: String = "Policy directory (*.json). Default: ./Policies.", _ keyPath: WritableKeyPath<Command, String>
+        help: String = "Policy directory (*.json).", _ keyPath: WritableKeyPath<Command, String>
     ) -> Self {
         text("policies", valueName: "DIR", help: help, keyPath)
     }

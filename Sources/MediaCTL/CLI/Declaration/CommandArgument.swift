@@ -8,6 +8,8 @@
 public struct CommandArgument<Command: MediaCommand>: Sendable {
     /// What the argument is on the command line.
     private(set) var kind: CommandSpec.Argument
+    /// The default shown in help, read from the command at its defaults; `nil`: none shown.
+    let shownDefault: (@Sendable (Command) -> String)?
     /// Reads the value from the command line and writes it into the command.
     let apply: @Sendable (inout Command, ArgumentInput) throws(UsageError) -> Void
 
@@ -18,15 +20,21 @@ public struct CommandArgument<Command: MediaCommand>: Sendable {
     ///   - valueName: the placeholder in help (`"DIR"`); `nil` declares a flag.
     ///   - repeatable: whether the option may be given more than once (values kept in order). Default: `false`.
     ///   - required: whether the command refuses to run without it. Default: `false`.
-    ///   - help: one line of help, stating the default when there is one.
+    ///   - help: one line of help; it states the default in words unless `showing` does.
+    ///   - showing: how help shows the property's default value (`Default: VALUE.`); `nil`, or a required option:
+    ///     none shown.
     public static func option<Value>(
         _ name: String, valueName: String?, repeatable: Bool = false, required: Bool = false, help: String,
-        _ keyPath: WritableKeyPath<Command, Value>,
+        _ keyPath: WritableKeyPath<Command, Value>, showing: (@Sendable (Value) -> String)? = nil,
         read: @escaping @Sendable (ArgumentInput) throws(UsageError) -> Value?
     ) -> Self {
         let spec = OptionSpec(name, valueName: valueName, repeatable: repeatable, required: required, help: help)
         nonisolated(unsafe) let path = keyPath
-        return Self(kind: .option(spec)) { command, input throws(UsageError) in
+        var shown: (@Sendable (Command) -> String)?
+        if !required, let showing {
+            shown = { command in showing(command[keyPath: path]) }
+        }
+        return Self(kind: .option(spec), shownDefault: shown) { command, input throws(UsageError) in
             if let value = try read(input) { command[keyPath: path] = value }
         }
     }
@@ -37,7 +45,7 @@ public struct CommandArgument<Command: MediaCommand>: Sendable {
         read: @escaping @Sendable (ArgumentInput) throws(UsageError) -> Value?
     ) -> Self {
         nonisolated(unsafe) let path = keyPath
-        return Self(kind: .positional(PositionalSpec(name, required: required, help: help))) {
+        return Self(kind: .positional(PositionalSpec(name, required: required, help: help)), shownDefault: nil) {
             command, input throws(UsageError) in
             if let value = try read(input) { command[keyPath: path] = value }
         }

@@ -26,7 +26,13 @@ public struct CommandDeclaration<Command: MediaCommand>: Sendable {
 
     /// The declaration as the parser and help read it (no subcommands: ``CommandTree`` adds them).
     public var spec: CommandSpec {
-        CommandSpec(path: path, summary: summary, arguments: arguments.map(\.kind), notes: notes)
+        let base = defaults()
+        let kinds = arguments.map { argument -> CommandSpec.Argument in
+            guard case .option(var spec) = argument.kind, let shown = argument.shownDefault else { return argument.kind }
+            spec.defaultValue = shown(base)
+            return .option(spec)
+        }
+        return CommandSpec(path: path, summary: summary, arguments: kinds, notes: notes)
     }
 
     /// The typed command of a checked command line: the defaults, then every argument in declaration

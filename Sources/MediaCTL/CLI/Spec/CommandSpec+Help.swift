@@ -18,7 +18,7 @@ extension CommandSpec {
             text += Self.table(positionals.map { ($0.name, $0.help) })
         }
         let helpRow = ("-h, --help", "Show this help and exit.")
-        let optionsBlock = "\nOptions:\n" + Self.table(options.map { ($0.synopsis, $0.help) } + [helpRow])
+        let optionsBlock = "\nOptions:\n" + Self.table(options.map { ($0.synopsis, $0.help + ($0.defaultValue.map { " Default: \($0)." } ?? "")) } + [helpRow])
         var commandsBlock = ""
         if !subcommands.isEmpty {
             commandsBlock = "\n" + (path.isEmpty ? "Commands:" : "Subcommands:") + "\n"

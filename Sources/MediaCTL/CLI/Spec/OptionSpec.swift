@@ -13,6 +13,9 @@ public struct OptionSpec: Sendable, Hashable {
     public let help: String
     /// The group of options of which at most one (or exactly one) may be given; `nil`: none.
     public internal(set) var group: OptionGroup?
+    /// The default help shows after the help line (`Default: VALUE.`), read from the property of a command at its
+    /// defaults; `nil` when the help line says it in words, or there is none.
+    public internal(set) var defaultValue: String?
     /// The name of the option this one only works with (`soft` needs `tag`); `nil`: none. Usage shows it
     /// right after that option, as `--tag T [--soft]`.
     public internal(set) var needs: String?
