@@ -42,7 +42,8 @@ public enum CommandTree {
             summary: "mediactl \(MediaCTLMain.version): a privacy-tiered, authenticated media cache.",
             arguments: [.option(OptionSpec("version", help: "Print the version and exit."))],
             notes: [
-                "Defaults: --policies ./Policies, --state-dir ./.mediactl (or $MEDIACTL_STATE_DIR).",
+                "Defaults: --policies \(CommandDefaults.policiesDirectory), --state-dir \(CommandDefaults.stateDirectory) "
+                    + "(or $\(CommandDefaults.stateDirectoryVariable)).",
                 exitCodes,
                 "Run 'mediactl <command> --help' for the options of a command.",
             ])

@@ -56,7 +56,7 @@ public struct AuditCommand: MediaCommand {
             .option(
                 "state-dir", valueName: "DIR", repeatable: true,
                 help: "State directory. Repeatable: one per replica, each audited, then the fleet's totals. "
-                    + "Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.",
+                    + CommandDefaults.stateDirectoryHelp,
                 \.stateDirectories, read: Self.stateDirectories),
             .policies(\.policiesDirectory),
             .json(\.json),

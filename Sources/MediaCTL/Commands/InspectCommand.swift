@@ -46,7 +46,8 @@ public struct InspectCommand: MediaCommand {
                 help: "Replace the origin base URL of route ROUTE, as 'serve --origin' does. Repeatable, once per route.",
                 \.origins),
             .stateDirectory(
-                help: "For a signed URL: the state directory whose subject key gives its partition. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.",
+                help: "For a signed URL: the state directory whose subject key gives its partition. "
+                    + CommandDefaults.stateDirectoryHelp,
                 \.stateDirectory),
         ],
         notes: [CommandTree.exitCodes(ok: "inspected", failure: "the origin could not be reached")],

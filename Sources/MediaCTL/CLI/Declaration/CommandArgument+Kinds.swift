@@ -97,7 +97,7 @@ extension CommandArgument {
     /// `--state-dir DIR`: the state directory; when absent, a non-empty `$MEDIACTL_STATE_DIR`, else
     /// `./.mediactl` (``CommandDefaults/stateDirectory(environment:)``).
     public static func stateDirectory(
-        help: String = "State directory. Default: $MEDIACTL_STATE_DIR when set and non-empty, else ./.mediactl.",
+        help: String = "State directory. " + CommandDefaults.stateDirectoryHelp,
         _ keyPath: WritableKeyPath<Command, String>
     ) -> Self {
         option("state-dir", valueName: "DIR", help: help, keyPath) { input in

@@ -2,37 +2,33 @@
 /// arguments bound to the command's properties. Help (``spec``), parsing (``make(from:environment:)``)
 /// and docs/cli.md follow from it.
 public struct CommandDeclaration<Command: MediaCommand>: Sendable {
-    /// The words after `mediactl` (`["audit", "verify"]`).
-    public let path: [String]
-    /// One-line summary, a sentence ending with a period.
-    public let summary: String
+    /// The declaration as the parser, help and usage read it (no subcommands: ``CommandTree`` adds them): the one
+    /// help model, with each option's shown default read from ``defaults``.
+    public let spec: CommandSpec
     /// Options and positionals in the order they are applied; options in help order.
-    public let arguments: [CommandArgument<Command>]
-    /// Help paragraphs after the options (exit status, notes).
-    public let notes: [String]
+    let arguments: [CommandArgument<Command>]
     /// The command before any argument is applied: every property at its default.
     let defaults: @Sendable () -> Command
 
+    /// - Parameters:
+    ///   - path: the words after `mediactl` (`["audit", "verify"]`).
+    ///   - summary: one-line summary, a sentence ending with a period.
+    ///   - arguments: the options and positionals, in the order they are applied and shown.
+    ///   - notes: help paragraphs after the options (exit status, notes).
+    ///   - defaults: the command with every property at its default (`{ Self() }`).
     public init(
         path: [String], summary: String, arguments: [CommandArgument<Command>] = [], notes: [String] = [],
         defaults: @escaping @Sendable () -> Command
     ) {
-        self.path = path
-        self.summary = summary
-        self.arguments = arguments
-        self.notes = notes
-        self.defaults = defaults
-    }
-
-    /// The declaration as the parser and help read it (no subcommands: ``CommandTree`` adds them).
-    public var spec: CommandSpec {
         let base = defaults()
         let kinds = arguments.map { argument -> CommandSpec.Argument in
             guard case .option(var spec) = argument.kind, let shown = argument.shownDefault else { return argument.kind }
             spec.defaultValue = shown(base)
             return .option(spec)
         }
-        return CommandSpec(path: path, summary: summary, arguments: kinds, notes: notes)
+        self.spec = CommandSpec(path: path, summary: summary, arguments: kinds, notes: notes)
+        self.arguments = arguments
+        self.defaults = defaults
     }
 
     /// The typed command of a checked command line: the defaults, then every argument in declaration

@@ -20,5 +20,5 @@ extension MediaCommand {
     static var spec: CommandSpec { declaration.spec }
 
     /// The words after `mediactl` that invoke the command.
-    static var path: [String] { declaration.path }
+    static var path: [String] { declaration.spec.path }
 }
