@@ -9,18 +9,15 @@
 /// ``StorageEvent/Kind/corrupt``; on read, a file whose HMAC-SHA256 tags do not verify under the store's
 /// ``IntegrityKey`` is too (`bad-checksum`: flipped bytes, a body swapped by someone without the key, a file of
 /// another install), and so is a version 1 file (`foreign-version`: its checksums were unkeyed).
-public final class DiskStore: MediaStoring {
+public final class DiskStore: FileBackedStore, @unchecked Sendable {
     /// Limits of a ``DiskStore`` (``FileStoreConfiguration``).
     public typealias Configuration = FileStoreConfiguration
 
     /// The folder name inside the state directory: `"disk"`.
     public static let folderName = "disk"
 
-    public let configuration: Configuration
     /// The key every file's tags are made and checked under (the install's, `<state>/keys/integrity.key`).
     public let integrityKey: IntegrityKey
-    public var storageClass: StorageClassName { .disk }
-    let files: FileStore
 
     /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/disk`, and scans it:
     /// reads each file's fixed header and metadata (not bodies) to rebuild the index. Events of
@@ -41,37 +38,14 @@ public final class DiskStore: MediaStoring {
               configuration.scanThreads > 0 else {
             throw StorageError(.invalidConfiguration, "disk byteLimit, entryByteLimit, countLimit and scanThreads must be positive")
         }
-        self.configuration = configuration
         self.integrityKey = integrityKey
-        files = try FileStore(
+        let files = try FileStore(
             storageClass: .disk, rootPath: directory, format: DiskFileFormat(key: integrityKey), byteLimit: configuration.byteLimit,
             countLimit: configuration.countLimit,
             entryByteLimit: configuration.effectiveEntryByteLimit, synchronizes: configuration.synchronizesWrites,
             scanThreads: configuration.scanThreads, writesBehind: configuration.writesBehind,
             pendingByteLimit: configuration.pendingByteLimit, barrier: barrier, observer: observer, onEvent: onEvent)
+        super.init(files: files, configuration: configuration)
         files.emit(files.scan(.index))
     }
-
-    /// The folder holding the entries.
-    public var directory: String { files.rootPath }
-
-    /// The path of the file that holds (or would hold) `key`: `directory/ab/cd/<64-hex>`.
-    public func filePath(for key: String) -> String { files.path(of: KeyDigest.hex(of: key)) }
-
-    public func entry(for key: String) -> StoredEntry? { files.entry(for: key) }
-    public func store(_ entry: StoredEntry, for key: String) throws { try files.store(entry, for: key) }
-    public func store(_ entry: StoredEntry, for key: String, recordingFirst record: () throws -> Void) throws {
-        try files.store(entry, for: key, recordingFirst: record)
-    }
-    @discardableResult public func remove(_ key: String) -> EntryMetadata? { files.remove(key) }
-    @discardableResult public func removeAll(where predicate: (EntryMetadata) -> Bool) -> [EntryMetadata] {
-        files.removeAll(where: predicate).map(\.item.metadata)
-    }
-    public func inventory() -> [EntryMetadata] { files.inventory() }
-    public var totals: StorageTotals { files.totals }
-    @discardableResult public func sweep(now: Double) -> [EntryMetadata] { files.sweep(now: now) }
-    /// Waits until every write-behind write queued so far has finished. No-op without write-behind.
-    public func flush() { files.flush() }
-    /// File bytes of the entries still waiting for the write-behind writer (0 without write-behind).
-    public var pendingWriteBytes: Int { files.pendingBytes }
 }
