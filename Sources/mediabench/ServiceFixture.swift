@@ -41,22 +41,28 @@ final class ServiceFixture: Sendable {
 
     /// The 16 KB catalog JPEG the suite serves (`Tests/Fixtures/corpus/catalog/chelsea-5d40df37.jpg`, 16,092 bytes).
     static func catalogJPEG() throws -> [UInt8] {
+        try corpusFile("catalog/chelsea-5d40df37.jpg")
+    }
+
+    /// A corpus file's bytes (`Tests/Fixtures/corpus/<relative>`).
+    static func corpusFile(_ relative: String) throws -> [UInt8] {
         let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
             .deletingLastPathComponent()
-        let path = root.appendingPathComponent("Tests/Fixtures/corpus/catalog/chelsea-5d40df37.jpg").path
+        let path = root.appendingPathComponent("Tests/Fixtures/corpus/" + relative).path
         guard let data = FileManager.default.contents(atPath: path) else {
             throw BenchError("cannot read \(path)")
         }
         return Array(data)
     }
 
-    /// The origin's answer fields for a catalog image: one year, immutable, with a validator.
-    static func originFields() -> HTTPFields {
+    /// The origin's answer fields for a JPEG: public, one year, immutable, with validators (`eTag`, default the
+    /// catalog image's).
+    static func originFields(eTag: String = "\"5d40df37\"") -> HTTPFields {
         [
             (.cacheControl, "public, max-age=31536000, immutable"),
             (.contentType, "image/jpeg"),
             (.date, HTTPDate.format(Int64(Date().timeIntervalSince1970))),
-            (.eTag, "\"5d40df37\""),
+            (.eTag, eTag),
             (.lastModified, "Sun, 06 Nov 1994 08:49:37 GMT"),
         ]
     }

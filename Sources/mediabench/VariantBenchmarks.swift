@@ -141,7 +141,7 @@ enum VariantBenchmarks {
         }
         func resetPeak() { _ = FileManager.default.createFile(atPath: "/proc/self/clear_refs", contents: Data("5".utf8)) }
         let mib = { (kb: Int) in String(format: "%.1f MiB", Double(kb) / 1024) }
-        let source = try VariantFixture.corpusFile("large/astronaut-4000.jpg")
+        let source = try ServiceFixture.corpusFile("large/astronaut-4000.jpg")
         let concurrent = environment["MEDIABENCH_VARIANT_CONCURRENT"].flatMap { Int($0) } ?? 16
         let beforeStart = status("VmRSS")
         _ = VipsRuntime.version
@@ -179,7 +179,7 @@ enum VariantBenchmarks {
     /// the service's share of goal (b) without the HTTP server.
     static func hits() throws {
         let iterations = environment["MEDIABENCH_HIT_ITERATIONS"].flatMap { Int($0) } ?? 200_000
-        let source = try VariantFixture.corpusFile("large/astronaut-4000.jpg")
+        let source = try ServiceFixture.corpusFile("large/astronaut-4000.jpg")
         let variantBytes = try ImageTransformer.derive(source, spec: cases[0].spec, declared: declared, limits: limits,
                                                        deadline: nil).bytes
         let fixture = try VariantFixture(sources: [("astronaut-4000.jpg", source), ("astronaut-144.jpg", variantBytes)],
@@ -258,7 +258,7 @@ enum VariantBenchmarks {
     }
 
     static func measure(_ benchCase: Case) throws {
-        let file = try VariantFixture.corpusFile("large/" + benchCase.file)
+        let file = try ServiceFixture.corpusFile("large/" + benchCase.file)
         let source = benchCase.removesICC ? try withoutICC(file) : file
         let fixture = try VariantFixture(sources: [(benchCase.file, source)], storage: storage)
         defer { fixture.close() }

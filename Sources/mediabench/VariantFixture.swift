@@ -35,7 +35,7 @@ final class VariantFixture: Sendable {
         let policies = try PolicyLoader().load(sources: [.init(name: "Policies/bench-variants.json", text: json)])
         origin = CountingOriginFetcher()
         for source in sources {
-            origin.setReply(.init(status: 200, fields: Self.originFields(), body: source.bytes),
+            origin.setReply(.init(status: 200, fields: ServiceFixture.originFields(eTag: "\"large-1\""), body: source.bytes),
                             for: Self.originBase + source.name)
         }
         service = try MediaService(policies: policies, fetcher: origin, configuration: .init(
@@ -47,27 +47,5 @@ final class VariantFixture: Sendable {
         let service = self.service
         ServiceBenchmarks.wait { await service.stop() }
         try? FileManager.default.removeItem(atPath: stateDirectory)
-    }
-
-    /// A corpus file's bytes (`Tests/Fixtures/corpus/<relative>`).
-    static func corpusFile(_ relative: String) throws -> [UInt8] {
-        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
-            .deletingLastPathComponent()
-        let path = root.appendingPathComponent("Tests/Fixtures/corpus/" + relative).path
-        guard let data = FileManager.default.contents(atPath: path) else {
-            throw BenchError("cannot read \(path)")
-        }
-        return Array(data)
-    }
-
-    /// The origin's answer fields for a large image: public, one year, immutable, with validators.
-    static func originFields() -> HTTPFields {
-        [
-            (.cacheControl, "public, max-age=31536000, immutable"),
-            (.contentType, "image/jpeg"),
-            (.date, HTTPDate.format(Int64(Date().timeIntervalSince1970))),
-            (.eTag, "\"large-1\""),
-            (.lastModified, "Sun, 06 Nov 1994 08:49:37 GMT"),
-        ]
     }
 }

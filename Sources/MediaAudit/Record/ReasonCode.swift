@@ -3,7 +3,7 @@
 /// An open set (static members for the codes the service uses); any other code matching the pattern is
 /// accepted, so a hook may add `hook-narrowed:memory` style codes. Free text is refused so that no value
 /// from a request (a header, a token, a path) can end up in the log as a reason.
-public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
+public struct ReasonCode: AuditWord {
     /// The code, for example `tier-storage`.
     public let rawValue: String
 
@@ -19,29 +19,12 @@ public struct ReasonCode: Hashable, Sendable, Comparable, CustomStringConvertibl
     init(unchecked rawValue: String) { self.rawValue = rawValue }
 
     static func isValid(_ text: String) -> Bool {
-        guard (1...64).contains(text.utf8.count) else { return false }
-        var text = text
-        return text.withUTF8 { bytes in
-            for byte in bytes {
-                switch byte {
-                case 0x61...0x7a, 0x30...0x39, 0x3a, 0x2d: continue
-                default: return false
-                }
+        isWord(text) { byte in
+            switch byte {
+            case 0x61...0x7a, 0x30...0x39, 0x3a, 0x2d: true
+            default: false
             }
-            return true
         }
-    }
-
-    public var description: String { rawValue }
-    public static func < (lhs: ReasonCode, rhs: ReasonCode) -> Bool { lhs.rawValue < rhs.rawValue }
-
-    public init(from decoder: any Decoder) throws {
-        try self.init(try decoder.singleValueContainer().decode(String.self))
-    }
-
-    public func encode(to encoder: any Encoder) throws {
-        var container = encoder.singleValueContainer()
-        try container.encode(rawValue)
     }
 
     /// Stored as the tier's storage class allows.
