@@ -5,6 +5,20 @@ import MediaSigning
 
 /// What `purge` and `reload` say to the running service's admin listener, and how its answers read.
 extension PurgeCommand {
+    /// The `serve.json` of the service running on `state` and its admin listener's address.
+    /// - Throws: ``CommandError`` (exit 2): no state directory, no `serve.json`, a `serve.json` whose process is
+    ///   gone, no admin listener (``noService(_:_:)``, ``adminAddress(_:state:)``).
+    static func runningService(_ state: String) throws(CommandError) -> (serve: ServeStateFile, admin: String) {
+        try StateDirectoryCheck.requireExisting(state)
+        guard let serve = try ServeStateFile.read(stateDirectory: state) else {
+            throw noService(state, "no serve.json")
+        }
+        guard isRunning(serve.pid) else {
+            throw noService(state, "serve.json names pid \(serve.pid), which is not running")
+        }
+        return (serve, try adminAddress(serve, state: state))
+    }
+
     /// The JSON body for `target`; a credential file is read here (its token only ever goes to the service).
     /// - Throws: what ``CredentialFile/readToken(atPath:)`` throws.
     static func requestBody(_ target: PurgeCommand.Target, soft: Bool = false) throws(CommandError) -> [UInt8] {

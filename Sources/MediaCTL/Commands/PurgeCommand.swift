@@ -172,14 +172,7 @@ public struct PurgeCommand: MediaCommand {
         }
         let state = stateDirectory
         do throws(CommandError) {
-            try StateDirectoryCheck.requireExisting(state)
-            guard let serve = try ServeStateFile.read(stateDirectory: state) else {
-                throw Self.noService(state, "no serve.json")
-            }
-            guard Self.isRunning(serve.pid) else {
-                throw Self.noService(state, "serve.json names pid \(serve.pid), which is not running")
-            }
-            let admin = try Self.adminAddress(serve, state: state)
+            let (serve, admin) = try Self.runningService(state)
             let body = try Self.requestBody(target, soft: soft)
             let answer: PurgeClient.Answer
             do {

@@ -38,14 +38,7 @@ public struct ReloadCommand: MediaCommand {
     func run(context: CommandContext, client: PurgeClient) async -> ExitCode {
         let state = stateDirectory
         do throws(CommandError) {
-            try StateDirectoryCheck.requireExisting(state)
-            guard let serve = try ServeStateFile.read(stateDirectory: state) else {
-                throw PurgeCommand.noService(state, "no serve.json")
-            }
-            guard PurgeCommand.isRunning(serve.pid) else {
-                throw PurgeCommand.noService(state, "serve.json names pid \(serve.pid), which is not running")
-            }
-            let admin = try PurgeCommand.adminAddress(serve, state: state)
+            let (serve, admin) = try PurgeCommand.runningService(state)
             let answer: PurgeClient.Answer
             do {
                 answer = try await client.post(path: AdminHTTPHandler.reloadPath, body: [], listen: admin,

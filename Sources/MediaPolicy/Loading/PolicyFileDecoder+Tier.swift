@@ -157,42 +157,9 @@ extension PolicyFileDecoder {
     private mutating func contentTypes(_ value: JSONValue, at path: String) -> [String]? {
         let listed = Tier.imageContentTypes.joined(separator: ", ")
         let allowed = "[\"*/*\"] or a non-empty array of distinct \(listed)"
-        guard case .array(let elements) = value else {
-            reportType(value, at: path, allowed: allowed)
-            return nil
-        }
-        guard !elements.isEmpty else {
-            report(.invalidValue, path, value: value, problem: "an empty array accepts nothing", allowed: allowed)
-            return nil
-        }
-        var types: [String] = []
-        var valid = true
-        for (index, element) in elements.enumerated() {
-            let elementPath = "\(path)[\(index)]"
-            guard let text = string(element, at: elementPath, allowed: allowed) else {
-                valid = false
-                continue
-            }
-            if text == "*/*" {
-                guard elements.count == 1 else {
-                    report(.invalidValue, elementPath, value: element, problem: "\"*/*\" must be the only entry", allowed: allowed)
-                    valid = false
-                    continue
-                }
-            } else if !Tier.imageContentTypes.contains(text) {
-                let hint = KeySuggestion.hint(for: text, in: Tier.imageContentTypes)
-                report(.invalidValue, elementPath, value: element, problem: "\(element.rendered) is not allowed\(hint)", allowed: allowed)
-                valid = false
-                continue
-            }
-            if types.contains(text) {
-                report(.invalidValue, elementPath, value: element, problem: "\(element.rendered) is listed twice", allowed: allowed)
-                valid = false
-                continue
-            }
-            types.append(text)
-        }
-        return valid ? types : nil
+        return distinctNames(
+            value, at: path, names: Tier.imageContentTypes, allowed: allowed, emptyProblem: "an empty array accepts nothing",
+            wildcard: "*/*")
     }
 
     private mutating func downstreamCacheControl(_ value: JSONValue, at path: String) -> String? {

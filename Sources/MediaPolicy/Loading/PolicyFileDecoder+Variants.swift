@@ -175,35 +175,8 @@ extension PolicyFileDecoder {
 
     private mutating func formats(_ value: JSONValue, at path: String) -> [String]? {
         let allowed = Self.formatsAllowed
-        guard case .array(let elements) = value, !elements.isEmpty else {
-            if case .array = value {
-                report(.invalidValue, path, value: value, problem: "an empty array allows no variant", allowed: allowed)
-            } else {
-                reportType(value, at: path, allowed: allowed)
-            }
-            return nil
-        }
-        var out: [String] = []
-        var valid = true
-        for (index, element) in elements.enumerated() {
-            let elementPath = "\(path)[\(index)]"
-            guard let text = string(element, at: elementPath, allowed: allowed) else {
-                valid = false
-                continue
-            }
-            guard Tier.Variants.formatNames.contains(text) else {
-                let hint = KeySuggestion.hint(for: text, in: Tier.Variants.formatNames)
-                report(.invalidValue, elementPath, value: element, problem: "\(element.rendered) is not allowed\(hint)", allowed: allowed)
-                valid = false
-                continue
-            }
-            guard !out.contains(text) else {
-                report(.invalidValue, elementPath, value: element, problem: "\(element.rendered) is listed twice", allowed: allowed)
-                valid = false
-                continue
-            }
-            out.append(text)
-        }
-        return valid ? out : nil
+        return distinctNames(
+            value, at: path, names: Tier.Variants.formatNames, allowed: allowed,
+            emptyProblem: "an empty array allows no variant")
     }
 }
