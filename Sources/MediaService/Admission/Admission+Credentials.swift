@@ -3,8 +3,9 @@ import MediaCore
 import MediaPolicy
 
 extension Admission {
-    /// Credentials per tier (RFC 6750 bearer tokens): whether one reaches the origin, and its partition.
-    func credentialPartition(_ request: ServiceRequest, tier: Tier, outcome: ServiceOutcome)
+    /// Credentials per tier (RFC 6750 bearer tokens): whether one reaches the origin, and its partition (`known`: a bearer
+    /// token's partition the hit path computed already).
+    func credentialPartition(_ request: ServiceRequest, tier: Tier, outcome: ServiceOutcome, known: String? = nil)
         -> Result<(hasCredential: Bool, partition: String?), Refusal>
     {
         var hasCredential = false
@@ -35,7 +36,7 @@ extension Admission {
                 return .failure(Refusal(response: response))
             }
             hasCredential = true
-            if tier.partition == .credential { partition = keys.partition(for: token) }
+            if tier.partition == .credential { partition = known ?? keys.partition(for: token) }
         case .forward:
             // An empty or blank credential is no credential: it never forms a partition.
             let presented = authorization.filter { value in value.contains { $0 != " " && $0 != "\t" } }

@@ -33,7 +33,11 @@ struct Admission: Sendable {
     /// - Parameter resolved: the router's match for `request.target` when the caller already has it
     ///   (``HitPath/answer(_:resolved:readsFiles:)`` resolves a target it sees first); `nil` resolves here.
     ///   A match made under policies a reload has since replaced is resolved again, unless its route is unchanged.
-    func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Refusal> {
+    /// - Parameter knownPartition: the partition of the request's bearer token when the hit path computed it already
+    ///   (the same keyed digest ``credentialPartition(_:tier:outcome:known:)`` computes); `nil` computes it here.
+    func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil, knownPartition: String? = nil)
+        -> Result<RequestContext, Refusal>
+    {
         // A query naming exp, sub, kid or sig claims a signature: it is verified before anything else.
         let signatureParameters = SignatureVerifier.parameters(ofSigned: Self.rawQuery(of: request.target))
         var match: RouteMatch
@@ -94,7 +98,7 @@ struct Admission: Sendable {
             hasCredential = true
             partition = signedPartition
         } else {
-            switch credentialPartition(request, tier: tier, outcome: outcome) {
+            switch credentialPartition(request, tier: tier, outcome: outcome, known: knownPartition) {
             case .failure(let refusal): return .failure(refusal)
             case .success(let found): (hasCredential, partition) = found
             }

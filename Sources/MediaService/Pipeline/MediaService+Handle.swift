@@ -8,9 +8,10 @@ extension MediaService {
     /// A `HEAD` answer has an empty body; its fields (`Content-Length` included) are those of `GET`.
     public func handle(_ request: ServiceRequest) async -> ServiceResponse {
         var resolved: RouteMatch?
-        if let hit = hitPath.answer(request, resolved: &resolved) { return finished(hit, request) }
+        var partition: String?
+        if let hit = hitPath.answer(request, resolved: &resolved, partition: &partition) { return finished(hit, request) }
         let context: RequestContext
-        switch admit(request, resolved: resolved) {
+        switch admit(request, resolved: resolved, knownPartition: partition) {
         case .success(let admitted): context = admitted
         case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
@@ -71,8 +72,12 @@ extension MediaService {
     /// again (`HTTPServer`'s handoff). An answer is returned as is (no wrapper to copy it out of: this is the hit path).
     public func handleIfCached(_ request: ServiceRequest, admitted: inout AdmittedRequest?) -> ServiceResponse? {
         var resolved: RouteMatch?
-        if let hit = hitPath.answer(request, resolved: &resolved, readsFiles: false) { return finished(hit, request) }
-        return cachedAnswerByFullPath(request, resolved: resolved, readsFiles: false, admitted: &admitted)
+        var partition: String?
+        if let hit = hitPath.answer(request, resolved: &resolved, partition: &partition, readsFiles: false) {
+            return finished(hit, request)
+        }
+        return cachedAnswerByFullPath(request, resolved: resolved, knownPartition: partition, readsFiles: false,
+                                      admitted: &admitted)
     }
 
     /// ``handleIfCached(_:)`` without the memory-hit fast path: admission, the RFC 9111 decision over
@@ -81,10 +86,10 @@ extension MediaService {
     ///   - resolved: the router's match for the target, when the caller has it.
     ///   - readsFiles: whether entries only in files may be read (`false`: `nil` instead).
     ///   - admitted: set to the request's admission when there is no answer (see ``handleIfCached(_:admitted:)``).
-    func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch?, readsFiles: Bool,
-                                admitted: inout AdmittedRequest?) -> ServiceResponse? {
+    func cachedAnswerByFullPath(_ request: ServiceRequest, resolved: RouteMatch?, knownPartition: String? = nil,
+                                readsFiles: Bool, admitted: inout AdmittedRequest?) -> ServiceResponse? {
         let context: RequestContext
-        switch admit(request, resolved: resolved) {
+        switch admit(request, resolved: resolved, knownPartition: knownPartition) {
         case .success(let made): context = made
         case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
@@ -98,12 +103,15 @@ extension MediaService {
     }
 
     /// Admission (``Admission``) under the policy snapshot and purge epoch in force now, read once here.
-    func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil) -> Result<RequestContext, Admission.Refusal> {
+    func admit(_ request: ServiceRequest, resolved: RouteMatch? = nil, knownPartition: String? = nil)
+        -> Result<RequestContext, Admission.Refusal>
+    {
         // The epoch first: a reload swaps the snapshot before it bumps the epoch, so a request that reads the
         // new epoch also reads the new snapshot, and one that reads the old epoch stores nothing.
         let epoch = purgeEpoch.current
         return Admission(snapshot: hitRoutes.snapshot, epoch: epoch, clock: configuration.clock,
-                         limits: configuration.targetLimits, keys: keys).admit(request, resolved: resolved)
+                         limits: configuration.targetLimits, keys: keys)
+            .admit(request, resolved: resolved, knownPartition: knownPartition)
     }
 
     /// Hex HMAC-SHA256 (64 lower-case digits) of a request path for the access log of a partitioned or

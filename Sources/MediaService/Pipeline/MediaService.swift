@@ -97,7 +97,7 @@ public final class MediaService: Sendable {
                                                auditor: auditor, barrier: barrier)
         hitRoutes = HitRouteCache(snapshot: PolicySnapshot(policies: policies, digest: digest, router: router,
                                                            runtimes: runtimes, secrets: secrets))
-        hitPath = HitPath(routes: hitRoutes, clock: configuration.clock, limits: configuration.targetLimits)
+        hitPath = HitPath(routes: hitRoutes, clock: configuration.clock, limits: configuration.targetLimits, keys: keys)
         storeCommit = StoreCommit(chain: StorageHookChain(hooks: configuration.hooks), auditor: auditor, gate: StoreGate(),
                                   integrityKey: integrityKey, purgeEpoch: purgeEpoch, keys: keys)
         let forwarding = Forwarding(fetcher: fetcher, flights: SingleFlight(), commit: storeCommit, routes: hitRoutes,

@@ -176,9 +176,12 @@ import Testing
         #expect(!slot.isNew)
         #expect(slot.slot.route.upstreamURL == "http://origin.test/catalog/new.jpg?a=%41")
         #expect(slot.slot.route.groupKey == "public\u{1D}http://origin.test/catalog/new.jpg?a=%41\u{1F}-")
-        // Bearer tiers are never admitted for the fast path, but the match is still handed to `admit`.
+        // A bearer tier's target is admitted too (each request's token is checked when it is answered), and the match
+        // is handed to `admit`.
         resolved = nil
-        #expect(service.hitPath.slot(for: "/receipts/r.png", resolved: &resolved) == nil)
+        let receipts = try #require(service.hitPath.slot(for: "/receipts/r.png", resolved: &resolved))
+        #expect(receipts.isNew)
+        #expect(receipts.slot.route.requiresBearer)
         #expect(resolved?.route.name == "receipts")
         #expect(service.hitPath.slot(for: "/catalog/../x", resolved: &resolved) == nil)
         #expect(service.hitRoutes.count == 1)

@@ -3,14 +3,17 @@ import MediaStorage
 
 /// The memory-hit fast path, the first stage of a `GET` or `HEAD` (docs/architecture.md): a plain request to a target
 /// admitted once before, whose group holds one fresh stored response in memory, answered from that entry's prepared
-/// fields without admission, lookup or decision. Anything else is left to the full path (``Admission``, then
-/// ``Serving``), which gives the same answer.
+/// fields without admission, lookup or decision. A bearer tier's request is too: its token is parsed and its
+/// partition computed by the full path's own rules, and its own partition's entry answers it. Anything else is left
+/// to the full path (``Admission``, then ``Serving``), which gives the same answer.
 ///
-/// A value over the policy snapshot with its admitted targets (``HitRouteCache``), the clock and the target limits.
+/// A value over the policy snapshot with its admitted targets (``HitRouteCache``), the clock, the target limits and
+/// the partition keys.
 struct HitPath: Sendable {
     let routes: HitRouteCache
     let clock: @Sendable () -> Double
     let limits: RequestTarget.Configuration
+    let keys: any RequestKeys
 
     /// The memory-hit fast path shared by ``MediaService/handle(_:)`` and ``MediaService/handleIfCached(_:)``: a plain `GET` or
     /// `HEAD` (``HitRequest/isPlain(_:)``, default cache policy, no body) to a target already admitted
@@ -23,29 +26,53 @@ struct HitPath: Sendable {
     ///   - readsFiles: whether an entry that is only in a file (disk or sealed, no hot copy) may be
     ///     read; `false` on an event loop, where a file read would stall every connection of the loop.
     func answer(_ request: ServiceRequest, resolved: inout RouteMatch?, readsFiles: Bool = true) -> ServiceResponse? {
+        var partition: String?
+        return answer(request, resolved: &resolved, partition: &partition, readsFiles: readsFiles)
+    }
+
+    /// ``answer(_:resolved:readsFiles:)``, also setting `computed` to the partition of a bearer tier's request when
+    /// this call computed it (a keyed digest of its token), so the full path does not compute it again.
+    func answer(_ request: ServiceRequest, resolved: inout RouteMatch?, partition computed: inout String?,
+                readsFiles: Bool = true) -> ServiceResponse? {
         let isHead: Bool
         switch request.method {
         case "GET": isHead = false
         case "HEAD": isHead = true
         default: return nil
         }
-        guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty, HitRequest.isPlain(request.fields),
-              let admitted = slot(for: request.target, resolved: &resolved) else { return nil }
+        guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty,
+              let admitted = slot(for: request.target, resolved: &resolved),
+              HitRequest.isPlain(request.fields, allowsAuthorization: admitted.slot.route.requiresBearer) else { return nil }
         let slot = admitted.slot
         let route = slot.route
         let runtime = route.runtime
         var storeKey = slot.storeKey, generation = slot.generation
         var knownHit = slot.hit
         var texts = slot.texts, textsAge = slot.textsAge, textsLimit = slot.textsLimit
+        // A bearer tier's slot keeps its route only: what a lookup learns belongs to one request's partition.
+        let shared = !route.requiresBearer
+        var partition: String?
+        if !shared {
+            // As Admission: no token or a malformed one is the full path's 401 (and nothing is learned from it), a
+            // partition key that cannot be used (stopping) its 503.
+            guard let token = try? BearerToken.from(request.fields) else { return nil }
+            if route.partitionsByCredential {
+                guard let key = keys.partition(for: token) else { return nil }
+                partition = key
+                computed = key
+            }
+            let (found, _) = runtime.storeKeysWithGeneration(group: RequestContext.groupKey(runtime, route.upstreamURL, partition))
+            storeKey = found.count == 1 ? found[0] : nil
+        }
         var learned = admitted.isNew
         defer {
             if learned {
-                routes.keep(HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
-                                       textsAge: textsAge, textsLimit: textsLimit), for: request.target,
-                               under: admitted.snapshot)
+                routes.keep(shared ? HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit,
+                                             texts: texts, textsAge: textsAge, textsLimit: textsLimit) : HitSlot(route: route),
+                            for: request.target, under: admitted.snapshot)
             }
         }
-        if generation != runtime.generation {
+        if shared, generation != runtime.generation {
             let (keys, current) = runtime.storeKeysWithGeneration(group: route.groupKey)
             storeKey = keys.count == 1 ? keys[0] : nil
             generation = current
@@ -65,8 +92,10 @@ struct HitPath: Sendable {
             knownHit = made
             learned = true
         }
-        let prepared = hit.prepared(for: route.preparedKey) {
-            PreparedHit(hit.decoded.response, head: hit.decoded.head, body: entry.body, context: route.context)
+        var preparedKey = route.preparedKey
+        preparedKey.partition = partition
+        let prepared = hit.prepared(for: preparedKey) {
+            PreparedHit(hit.decoded.response, head: hit.decoded.head, body: entry.body, context: route.context(partition: partition))
         }
         let body = entry.body
         guard prepared.isServable, body.count == prepared.bodyCount else { return nil }
@@ -96,8 +125,8 @@ struct HitPath: Sendable {
 
     /// The cached admission of `target` for a plain request, or a new one (`isNew`, not kept yet: the
     /// caller keeps it with what it learns) resolved by the router (then `resolved` is the router's
-    /// match); `nil` for targets the router refuses and for tiers that require a bearer token or accept signed URLs
-    /// (each request is verified). `snapshot`
+    /// match); `nil` for targets the router refuses and for tiers that accept signed URLs (each request is verified
+    /// by the full path). `snapshot`
     /// is the policy snapshot the slot belongs to (the one in force when it was looked up).
     func slot(for target: String, resolved: inout RouteMatch?)
         -> (slot: HitSlot, isNew: Bool, snapshot: PolicySnapshot)?
@@ -108,8 +137,7 @@ struct HitPath: Sendable {
         resolved = match
         // The router is this snapshot's: its match carries the policy's own route.
         let route = match.route
-        guard let runtime = snapshot.runtimes[route.tier],
-              runtime.tier.credentials != .bearerRequired, runtime.tier.signedURLs == nil else { return nil }
+        guard let runtime = snapshot.runtimes[route.tier], runtime.tier.signedURLs == nil else { return nil }
         // Keyed as Admission keys it (TargetKeying). A variant target hits its stored variant; one whose format
         // follows `Accept` (fmt=auto) or whose width follows client hints, or that is refused, takes the full path.
         guard case .success(let keying) = TargetKeying.key(match, runtime: runtime, accept: nil) else { return nil }

@@ -7,9 +7,10 @@ enum HitRequest {
     /// `Cache-Control` and `Pragma` (RFC 9111 §5.2.1, §5.4), conditionals and ranges (RFC 9110 §13,
     /// §14: `If-None-Match`, `If-Modified-Since`, `If-Match`, `If-Unmodified-Since`, `If-Range`,
     /// `Range`), credentials (`Authorization`, `Cookie`) and body framing (`Content-Length`,
-    /// `Transfer-Encoding`). Names compare ASCII case-insensitively, by length first.
+    /// `Transfer-Encoding`). Names compare ASCII case-insensitively, by length first. With `allowsAuthorization` (a
+    /// bearer tier, whose partition the hit path computes from it), `Authorization` is allowed.
     /// - Complexity: O(total bytes of the names that have the length of one of those names).
-    static func isPlain(_ fields: HTTPFields) -> Bool {
+    static func isPlain(_ fields: HTTPFields, allowsAuthorization: Bool = false) -> Bool {
         for field in fields.fields {
             switch field.name.utf8.count {
             case 5, 6, 8, 13, 14, 17, 19: break
@@ -22,7 +23,7 @@ enum HitRequest {
                 case 6: return equalsLower(bytes, "pragma") || equalsLower(bytes, "cookie")
                 case 8: return equalsLower(bytes, "if-match") || equalsLower(bytes, "if-range")
                 case 13: return equalsLower(bytes, "cache-control") || equalsLower(bytes, "if-none-match")
-                    || equalsLower(bytes, "authorization")
+                    || (!allowsAuthorization && equalsLower(bytes, "authorization"))
                 case 14: return equalsLower(bytes, "content-length")
                 case 17: return equalsLower(bytes, "if-modified-since") || equalsLower(bytes, "transfer-encoding")
                 case 19: return equalsLower(bytes, "if-unmodified-since")

@@ -16,6 +16,12 @@ final class HitRoute: Sendable {
     let tierName: String
     /// What a prepared answer for this target depends on besides its entry.
     let preparedKey: PreparedHit.Key
+    /// Whether the tier requires a bearer token (`credentials: bearer-required`): each request's token is parsed, and
+    /// with `partition: credential` its partition computed, by the full path's own rules (``BearerToken``,
+    /// ``RequestKeys``); nothing about one request's credential is kept in the slot.
+    let requiresBearer: Bool
+    /// Whether the tier partitions per credential (`partition: credential`).
+    let partitionsByCredential: Bool
 
     init(route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool) {
         self.route = route
@@ -26,12 +32,17 @@ final class HitRoute: Sendable {
         routeName = route.name
         tierName = runtime.tier.name
         preparedKey = PreparedHit.Key(tier: runtime.tier.name, isVersioned: isVersioned)
+        requiresBearer = runtime.tier.credentials == .bearerRequired
+        partitionsByCredential = runtime.tier.partition == .credential
     }
 
     /// The request context a plain `GET` to this target is admitted with (`admit` without credentials).
-    var context: RequestContext {
+    var context: RequestContext { context(partition: nil) }
+
+    /// The context of a plain request in `partition` (a bearer tier's request carries its credential).
+    func context(partition: String?) -> RequestContext {
         RequestContext(method: "GET", route: route, runtime: runtime, upstreamURL: upstreamURL, isVersioned: isVersioned,
-                       clientFields: [:], originFields: [:], hasCredential: false, partition: nil,
+                       clientFields: [:], originFields: [:], hasCredential: requiresBearer, partition: partition,
                        cachePolicy: .useProtocolCachePolicy, purgeEpoch: 0)
     }
 }

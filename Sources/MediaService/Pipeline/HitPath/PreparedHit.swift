@@ -15,6 +15,8 @@ final class PreparedHit: Sendable {
     struct Key: Hashable, Sendable {
         var tier: String
         var isVersioned: Bool
+        /// The partition the answer was prepared for (a bearer tier's entry belongs to one), or `nil`.
+        var partition: String? = nil
     }
 
     let key: Key
@@ -33,10 +35,12 @@ final class PreparedHit: Sendable {
     /// A derived image's parameters and source digest (``ServiceOutcome/variant``), else `nil`.
     let variant: String?
     let derivedFrom: String?
+    let partition: String?
 
     /// Prepares `response` (with `head` and `body`) as ``Responder`` answers a plain `GET` for `context`.
     init(_ response: StoredResponse, head: StoredHead, body: [UInt8], context: RequestContext) {
-        key = Key(tier: context.tier.name, isVersioned: context.isVersioned)
+        key = Key(tier: context.tier.name, isVersioned: context.isVersioned, partition: context.partition)
+        partition = context.partition
         let lifetime = response.freshnessLifetime(role: context.role, configuration: context.tier.freshness)
         freshLimit = min(lifetime, head.policyTTL)
         let template = Responder.content(response, head: head, body: body, context: context, now: response.responseTime,
@@ -79,6 +83,6 @@ final class PreparedHit: Sendable {
         return ServiceResponse(status: status, fields: HTTPFields(lines: lines), body: isHead ? [] : body,
                                outcome: ServiceOutcome(route: route.routeName, tier: route.tierName,
                                                        cacheStatus: texts.cacheStatus, storage: .hit, variant: variant,
-                                                       derivedFrom: derivedFrom))
+                                                       derivedFrom: derivedFrom, partition: partition))
     }
 }

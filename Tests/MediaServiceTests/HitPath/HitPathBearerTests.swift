@@ -1,0 +1,112 @@
+import HTTPCaching
+import MediaCore
+@testable import MediaService
+import MediaTestSupport
+import Testing
+
+/// A bearer tier's hits on the synchronous fast path against the full path (issue 41): one matrix of requests
+/// (valid, missing, malformed and lower-case credentials, two users, HEAD, ranges, conditionals, stale entries), each
+/// answered both ways with the same status, fields, body and outcome; a user's own entry is served fast, another
+/// user's never.
+@Suite struct HitPathBearerTests {
+    static let url = "http://origin.test/receipts/r.png"
+
+    /// Two users' receipts stored (t1, t2), 3 s old.
+    private func primed() async throws -> PipelineHarness {
+        let harness = try PipelineHarness(policyJSON: HitPathSupport.policy)
+        let fields: HTTPFields = ["Cache-Control": "max-age=60", "ETag": "\"r\"", "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"]
+        harness.origin.setReply(.init(fields: fields, body: PipelineSupport.markedPNG("MARK-U1")), for: Self.url,
+                                authorization: .value("Bearer t1"))
+        harness.origin.setReply(.init(fields: fields, body: PipelineSupport.markedPNG("MARK-U2")), for: Self.url,
+                                authorization: .value("Bearer t2"))
+        #expect(await harness.get("/receipts/r.png", [("Authorization", "Bearer t1")]).status == 200)
+        #expect(await harness.get("/receipts/r.png", [("Authorization", "Bearer t2")]).status == 200)
+        harness.clock.advance(3)
+        return harness
+    }
+
+    /// Each request of the matrix, whether the fast path answers it, and the status both paths give (`nil`: neither
+    /// answers synchronously: the full path continues asynchronously).
+    static let matrix: [(fields: [(String, String)], method: String, fast: Bool, status: Int?, mark: String?)] = [
+        ([("Authorization", "Bearer t1")], "GET", true, 200, "MARK-U1"),
+        ([("authorization", "Bearer t1")], "GET", true, 200, "MARK-U1"),
+        ([("Authorization", "bearer t1")], "GET", true, 200, "MARK-U1"),
+        ([("Authorization", "Bearer t2")], "GET", true, 200, "MARK-U2"),
+        ([("Authorization", "Bearer t1")], "HEAD", true, 200, nil),
+        ([("Authorization", "Bearer t3")], "GET", false, nil, nil),
+        ([], "GET", false, 401, nil),
+        ([("Authorization", "Bearer")], "GET", false, 401, nil),
+        ([("Authorization", "Bearer t1 t2")], "GET", false, 401, nil),
+        ([("Authorization", "Basic dDE6eA==")], "GET", false, 401, nil),
+        ([("Authorization", "Bearer t1"), ("Authorization", "Bearer t2")], "GET", false, 401, nil),
+        ([("Authorization", "Bearer t1"), ("Range", "bytes=0-9")], "GET", false, 206, nil),
+        ([("Authorization", "Bearer t1"), ("If-None-Match", "\"r\"")], "GET", false, 304, nil),
+        ([("Authorization", "Bearer t2"), ("Cache-Control", "max-age=0")], "GET", false, nil, nil),
+        ([("Authorization", "Bearer t1"), ("Cookie", "s=1")], "GET", false, 200, "MARK-U1"),
+    ]
+
+    @Test func everyRequestOfTheMatrixGetsTheFullPathsAnswer() async throws {
+        let harness = try await primed()
+        defer { Task { await harness.close() } }
+        for (index, row) in Self.matrix.enumerated() {
+            let request = HitPathSupport.request("/receipts/r.png", row.fields, method: row.method)
+            let result = HitPathSupport.compare(harness.service, request)
+            #expect(result.fast == row.fast, "row \(index)")
+            #expect(result.response?.status.code == row.status, "row \(index)")
+            if let mark = row.mark { #expect(result.response?.text.contains(mark) == true, "row \(index)") }
+            if row.method == "HEAD" { #expect(result.response?.body == [], "row \(index)") }
+        }
+        #expect(harness.origin.callCount(for: Self.url) == 2)
+    }
+
+    @Test func aFastHitCarriesTheFullPathsFieldsAndPartition() async throws {
+        let harness = try await primed()
+        defer { Task { await harness.close() } }
+        let service = harness.service
+        let request = HitPathSupport.request("/receipts/r.png", [("Authorization", "Bearer t1")])
+        let fast = try #require(service.hitPath.answer(request))
+        #expect(fast.fields.fields.map(\.name) == [
+            "ETag", "Last-Modified", "Content-Type", "Age", "Cache-Control", "Vary", "X-Content-Type-Options",
+            "Cache-Status", "Accept-Ranges", "Content-Length",
+        ])
+        #expect(fast.fields["Vary"] == "Authorization")
+        #expect(fast.fields["Cache-Control"] == "private, no-store")
+        #expect(fast.fields["Age"] == "3")
+        #expect(fast.fields["Cache-Status"] == "mediactl; hit; ttl=57")
+        let token = try #require(try BearerToken.from(request.fields))
+        let partition = try #require(service.keys.partition(for: token))
+        #expect(fast.outcome == ServiceOutcome(route: "receipts", tier: "private", cacheStatus: "mediactl; hit; ttl=57",
+                                               storage: .hit, partition: partition))
+        // The same through handle (the async entry point) as through admission and serve.
+        let viaHandle = await HitPathSupport.compareAsync(service, request)
+        #expect(viaHandle.fields == fast.fields)
+        harness.clock.advance(1)
+        #expect(HitPathSupport.compare(service, request).response?.fields["Age"] == "4")
+    }
+
+    @Test func aStaleEntryIsLeftToTheFullPath() async throws {
+        let harness = try await primed()
+        defer { Task { await harness.close() } }
+        harness.clock.advance(60)
+        let request = HitPathSupport.request("/receipts/r.png", [("Authorization", "Bearer t1")])
+        let result = HitPathSupport.compare(harness.service, request)
+        #expect(!result.fast)
+        #expect(result.response == nil)
+    }
+
+    @Test func aPurgedPartitionIsNeverServedFast() async throws {
+        let harness = try await primed()
+        defer { Task { await harness.close() } }
+        let service = harness.service
+        let own = HitPathSupport.request("/receipts/r.png", [("Authorization", "Bearer t1")])
+        #expect(HitPathSupport.compare(service, own).fast)
+        let token = try #require(try BearerToken.from(own.fields))
+        #expect(try service.purge(.credential(token)) == 1)
+        let after = HitPathSupport.compare(service, own)
+        #expect(!after.fast)
+        #expect(after.response == nil)
+        let other = HitPathSupport.compare(service, HitPathSupport.request("/receipts/r.png", [("Authorization", "Bearer t2")]))
+        #expect(other.fast)
+        #expect(other.response?.text.contains("MARK-U2") == true)
+    }
+}
