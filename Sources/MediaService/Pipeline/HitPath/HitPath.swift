@@ -1,4 +1,5 @@
 import HTTPCaching
+import MediaSigning
 import MediaStorage
 
 /// The memory-hit fast path, the first stage of a `GET` or `HEAD` (docs/architecture.md): a plain request to a target
@@ -50,8 +51,13 @@ struct HitPath: Sendable {
         var knownHit = slot.hit
         var texts = slot.texts, textsAge = slot.textsAge, textsLimit = slot.textsLimit
         // A bearer tier's slot keeps its route only: what a lookup learns belongs to one request's partition.
-        let shared = !route.requiresBearer
+        let shared = !route.requiresBearer || route.signed != nil
         var partition: String?
+        if let signed = route.signed {
+            // As Admission for a target it verified before: only the expiry can have changed.
+            guard Double(signed.signature.expires) > clock() else { return nil }
+            partition = signed.partition
+        }
         if !shared {
             // As Admission: no token or a malformed one is the full path's 401 (and nothing is learned from it), a
             // partition key that cannot be used (stopping) its 503.
@@ -114,6 +120,11 @@ struct HitPath: Sendable {
         runtime.counters.bump(.hits)
         var response = prepared.response(texts: answerTexts, body: body, isHead: isHead, route: route)
         if !isHead { response.content.owner = entry.owner }
+        if let signed = route.signed {
+            // What Responder.finished adds to a signed answer, in the same order (before CORS).
+            runtime.counters.signed.count("verified")
+            SignedAnswer.decorate(&response, expires: signed.signature.expires, now: time)
+        }
         return response
     }
 
@@ -125,8 +136,8 @@ struct HitPath: Sendable {
 
     /// The cached admission of `target` for a plain request, or a new one (`isNew`, not kept yet: the
     /// caller keeps it with what it learns) resolved by the router (then `resolved` is the router's
-    /// match); `nil` for targets the router refuses and for tiers that accept signed URLs (each request is verified
-    /// by the full path). `snapshot`
+    /// match); `nil` for targets the router refuses, and on a tier that accepts signed URLs for a target whose signature
+    /// the full path has not verified (``SignatureCache``). `snapshot`
     /// is the policy snapshot the slot belongs to (the one in force when it was looked up).
     func slot(for target: String, resolved: inout RouteMatch?)
         -> (slot: HitSlot, isNew: Bool, snapshot: PolicySnapshot)?
@@ -137,7 +148,23 @@ struct HitPath: Sendable {
         resolved = match
         // The router is this snapshot's: its match carries the policy's own route.
         let route = match.route
-        guard let runtime = snapshot.runtimes[route.tier], runtime.tier.signedURLs == nil else { return nil }
+        guard let runtime = snapshot.runtimes[route.tier] else { return nil }
+        var signed: SignatureCache.Entry?
+        let claimsSignature = SignatureVerifier.parameters(ofSigned: Admission.rawQuery(of: target)) != nil
+        if let signedURLs = runtime.tier.signedURLs {
+            if let known = snapshot.signatures.entry(for: target), known.match.route == match.route {
+                // Verified by Admission under this snapshot's keys, and keyed by its query without the signature.
+                signed = known
+                match = known.match
+            } else if signedURLs.required || claimsSignature {
+                // Not verified yet (or refused): the full path's.
+                return nil
+            }
+            // Else an unsigned request where signatures are optional: answered as the tier's credentials say.
+        } else if claimsSignature {
+            // A query claiming a signature on a route that takes none is the full path's to refuse.
+            return nil
+        }
         // Keyed as Admission keys it (TargetKeying). A variant target hits its stored variant; one whose format
         // follows `Accept` (fmt=auto) or whose width follows client hints, or that is refused, takes the full path.
         guard case .success(let keying) = TargetKeying.key(match, runtime: runtime, accept: nil) else { return nil }
@@ -148,6 +175,7 @@ struct HitPath: Sendable {
             upstreamURL = CacheKey.variantPrimary(source: keying.sourceURL, keyText: selection.spec.keyText)
         }
         return (HitSlot(route: HitRoute(route: route, runtime: runtime, upstreamURL: upstreamURL,
-                                        isVersioned: runtime.tier.isVersioned(query: match.query))), true, snapshot)
+                                        isVersioned: runtime.tier.isVersioned(query: match.query), signed: signed)),
+                true, snapshot)
     }
 }

@@ -22,27 +22,36 @@ final class HitRoute: Sendable {
     let requiresBearer: Bool
     /// Whether the tier partitions per credential (`partition: credential`).
     let partitionsByCredential: Bool
+    /// For a signed URL (its target verified once by the full path, ``Admission``): its verified signature and its
+    /// subject's partition, which every request of this target is answered in while the signature has not expired.
+    let signed: SignatureCache.Entry?
 
-    init(route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool) {
+    init(route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
+         signed: SignatureCache.Entry? = nil) {
         self.route = route
         self.runtime = runtime
         self.upstreamURL = upstreamURL
         self.isVersioned = isVersioned
-        groupKey = RequestContext.groupKey(runtime, upstreamURL, nil)
+        // A signed URL's entries are its subject's partition's.
+        groupKey = RequestContext.groupKey(runtime, upstreamURL, signed?.partition)
         routeName = route.name
         tierName = runtime.tier.name
         preparedKey = PreparedHit.Key(tier: runtime.tier.name, isVersioned: isVersioned)
         requiresBearer = runtime.tier.credentials == .bearerRequired
         partitionsByCredential = runtime.tier.partition == .credential
+        self.signed = signed
     }
 
     /// The request context a plain `GET` to this target is admitted with (`admit` without credentials).
     var context: RequestContext { context(partition: nil) }
 
-    /// The context of a plain request in `partition` (a bearer tier's request carries its credential).
+    /// The context of a plain request in `partition` (a bearer tier's request and a signed one carry a credential).
     func context(partition: String?) -> RequestContext {
-        RequestContext(method: "GET", route: route, runtime: runtime, upstreamURL: upstreamURL, isVersioned: isVersioned,
-                       clientFields: [:], originFields: [:], hasCredential: requiresBearer, partition: partition,
-                       cachePolicy: .useProtocolCachePolicy, purgeEpoch: 0)
+        var context = RequestContext(
+            method: "GET", route: route, runtime: runtime, upstreamURL: upstreamURL, isVersioned: isVersioned,
+            clientFields: [:], originFields: [:], hasCredential: requiresBearer || signed != nil, partition: partition,
+            cachePolicy: .useProtocolCachePolicy, purgeEpoch: 0)
+        context.signature = signed?.signature
+        return context
     }
 }
