@@ -1,4 +1,5 @@
 import COpenSSL
+import Synchronization
 
 /// An HMAC-SHA256 key (RFC 2104, FIPS 198-1) prepared once for many MACs: the SHA-256 states after the
 /// key's inner and outer pad blocks. Each MAC then costs the message's blocks plus two (the inner and the
@@ -21,6 +22,7 @@ public final class HMACSHA256Key: Sendable, CustomStringConvertible, CustomDebug
 
     private nonisolated(unsafe) let inner: UnsafeMutablePointer<mediactl_sha256_ctx>
     private nonisolated(unsafe) let outer: UnsafeMutablePointer<mediactl_sha256_ctx>
+    private let destroyed = Atomic<Bool>(false)
 
     /// Prepares `key` (any length: a key longer than 64 bytes is hashed first, RFC 2104 §2).
     /// - Throws: ``CryptoError/Code/keyDestroyed`` when `key` was destroyed.
@@ -52,6 +54,18 @@ public final class HMACSHA256Key: Sendable, CustomStringConvertible, CustomDebug
     }
 
     /// A new incremental MAC under this key.
+    /// Zeroes the prepared key now (its two midstates are as good as the key). Idempotent. A MAC made after it is not
+    /// one of this key's: a caller that must refuse instead checks its ``SymmetricKey/isDestroyed`` first.
+    public func destroy() {
+        if destroyed.exchange(true, ordering: .acquiringAndReleasing) == false {
+            mediactl_openssl_cleanse(inner, MemoryLayout<mediactl_sha256_ctx>.size)
+            mediactl_openssl_cleanse(outer, MemoryLayout<mediactl_sha256_ctx>.size)
+        }
+    }
+
+    /// Whether ``destroy()`` was called.
+    public var isDestroyed: Bool { destroyed.load(ordering: .acquiring) }
+
     public func makeHasher() -> HMACSHA256Hasher { HMACSHA256Hasher(key: self) }
 
     /// A SHA-256 continuing from the inner pad state (the start of every MAC's inner hash).

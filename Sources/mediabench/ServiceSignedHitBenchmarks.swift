@@ -6,9 +6,11 @@ import MediaService
 import MediaSigning
 import MediaTestSupport
 
-/// Signed hits against bearer hits of one 16 KB JPEG (docs/benchmarks.md, "Signed URLs"): two partitioned memory tiers,
-/// one with `credentials: bearer-required`, one with `signedURLs`, answered through `handleIfCached` on one thread,
-/// rounds alternating (bearer, signed, bearer, …) so drift hits both alike. `MEDIABENCH_SERVICE=signed-hits`.
+/// Public, bearer and signed hits of one 16 KB JPEG (docs/benchmarks.md, "Private and signed hits"): a shared memory
+/// tier and two partitioned memory tiers, one with `credentials: bearer-required`, one with `signedURLs`, answered
+/// through `handleIfCached` on one thread, rounds alternating (public, bearer, signed, public, …) so drift hits all
+/// alike. `MEDIABENCH_SERVICE=signed-hits`; `MEDIABENCH_HIT_KINDS=public,bearer,signed` (default: all) runs only the
+/// kinds named, so callgrind can count one kind's instructions per hit (`benchmarks/hits/callgrind.sh`).
 enum ServiceSignedHitBenchmarks {
     static let rounds = 7
     static let iterations = ProcessInfo.processInfo.environment["MEDIABENCH_HIT_ITERATIONS"].flatMap { Int($0) } ?? 100_000
@@ -22,9 +24,11 @@ enum ServiceSignedHitBenchmarks {
                                        attributes: [.posixPermissions: 0o600])
         let partitioned = #""storage": "memory", "cache": "private", "partition": "credential", "maxTTL": 600, "memoryBytes": 67108864, "downstreamCacheControl": "private, no-store""#
         let json = """
-        { "tiers": { "bearer": { \(partitioned), "credentials": "bearer-required" },
+        { "tiers": { "public": { "storage": "memory", "cache": "shared", "credentials": "strip", "maxTTL": 600, "memoryBytes": 67108864 },
+                     "bearer": { \(partitioned), "credentials": "bearer-required" },
                      "signed": { \(partitioned), "credentials": "strip", "signedURLs": { "keys": "\(folder)/r.keys" } } },
-          "routes": [ { "name": "b", "mount": "/b/", "origin": "http://origin.test/r/", "tier": "bearer" },
+          "routes": [ { "name": "p", "mount": "/p/", "origin": "http://origin.test/r/", "tier": "public" },
+                      { "name": "b", "mount": "/b/", "origin": "http://origin.test/r/", "tier": "bearer" },
                       { "name": "s", "mount": "/s/", "origin": "http://origin.test/r/", "tier": "signed" } ] }
         """
         let origin = CountingOriginFetcher()
@@ -35,10 +39,16 @@ enum ServiceSignedHitBenchmarks {
         defer { ServiceBenchmarks.wait { await service.stop() } }
         let target = try URLSigner(keyID: "k1", secret: secret)
             .sign(path: "/s/receipt.jpg", subject: "user-1042", expires: Int64(Date().timeIntervalSince1970) + 600)
-        let requests = [
-            ("bearer", ServiceRequest(target: "/b/receipt.jpg", fields: HTTPFields([("Authorization", "Bearer tok-1042")]))),
-            ("signed", ServiceRequest(target: target, fields: HTTPFields())),
-        ]
+        let kinds = Set((ProcessInfo.processInfo.environment["MEDIABENCH_HIT_KINDS"] ?? "public,bearer,signed")
+            .split(separator: ",").map(String.init))
+        var bearerFields = ServiceFixture.clientFields
+        bearerFields.append(.authorization, "Bearer tok-1042")
+        let requests: [(String, ServiceRequest)] = [
+            ("public", ServiceRequest(target: "/p/receipt.jpg", fields: ServiceFixture.clientFields)),
+            ("bearer", ServiceRequest(target: "/b/receipt.jpg",
+                                      fields: bearerFields)),
+            ("signed", ServiceRequest(target: target, fields: ServiceFixture.clientFields)),
+        ].filter { kinds.contains($0.0) }
         for (name, request) in requests {
             _ = ServiceBenchmarks.wait { await service.handle(request) }
             guard let hit = service.handleIfCached(request), hit.status == 200, hit.outcome.storage == .hit else {
@@ -56,12 +66,17 @@ enum ServiceSignedHitBenchmarks {
             }
         }
         blackHole(sink)
-        guard origin.totalCallCount == 2 else { throw BenchError("hits reached the origin \(origin.totalCallCount) times") }
-        for name in ["bearer", "signed"] {
+        guard origin.totalCallCount == requests.count else {
+            throw BenchError("hits reached the origin \(origin.totalCallCount) times")
+        }
+        for (name, _) in requests {
             let runs = all[name]!.map { String(format: "%.0f", $0) }.joined(separator: " ")
             print("\(name) hit via handleIfCached: best \(String(format: "%.0f", best[name]!)) ns/hit (rounds: \(runs))")
         }
-        let difference = (best["signed"]! - best["bearer"]!) / 1000
-        print(String(format: "signed − bearer: %+.2f µs per hit (best rounds; goal ≤ +2 µs)", difference))
+        if let publicHit = best["public"] {
+            for name in ["bearer", "signed"] {
+                if let other = best[name] { print(String(format: "\(name) / public: %.2f× (best rounds)", other / publicHit)) }
+            }
+        }
     }
 }

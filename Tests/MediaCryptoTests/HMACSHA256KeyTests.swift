@@ -31,6 +31,16 @@ import Testing
             == "60e431591ee0b67f0d8a26aacbf5b77f8e0bc6213728c5140546040f0ee37f54")
     }
 
+    @Test func destroyZeroesTheMidstatesOnce() throws {
+        let key = try prepared(Array("key".utf8))
+        let before = key.authenticationCode(for: Array("m".utf8))
+        #expect(!key.isDestroyed)
+        key.destroy()
+        key.destroy()
+        #expect(key.isDestroyed)
+        #expect(key.authenticationCode(for: Array("m".utf8)) != before)
+    }
+
     @Test func emptyMessage() throws {
         #expect(Hex.encode(try prepared(Array("key".utf8)).authenticationCode(for: [UInt8]()))
             == "5d5d139563c95b5967b9bd9a8c9b233a9dedb45072794cd232dc1b74832607d0")

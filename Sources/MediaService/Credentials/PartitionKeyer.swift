@@ -22,6 +22,9 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
     static let domain = Array("mediactl-partition-v1\n".utf8)
 
     private let key: SymmetricKey
+    /// `key` prepared for the request path's MACs (``MediaCrypto/HMACSHA256Key``: its padded blocks hashed once);
+    /// `nil` when `key` was destroyed before the keyer was made.
+    private let prepared: HMACSHA256Key?
     private let computed = Atomic<Int>(0)
 
     /// How many partitions this keyer has computed: one per admitted request that presents a credential to a
@@ -37,17 +40,27 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
     /// A keyer over a given key (tests, or a key shared by workers of one process).
     public init(key: SymmetricKey) {
         self.key = key
+        prepared = try? HMACSHA256Key(key)
     }
 
     /// The partition of `credential`.
     /// - Throws: ``CryptoError`` (`key-destroyed` after ``destroyKey()``).
     public func partition(for credential: BearerToken) throws -> PartitionID {
         computed.add(1, ordering: .relaxed)
-        return PartitionID(hex: Hex.encode(try HMACSHA256.authenticationCode(for: Self.domain + Array(credential.token.utf8), key: key)))
+        guard let prepared, !key.isDestroyed, !prepared.isDestroyed else {
+            throw CryptoError(.keyDestroyed, "the key was destroyed")
+        }
+        var hasher = prepared.makeHasher()
+        hasher.update(Self.domain)
+        hasher.update(credential.token.utf8)
+        return PartitionID(hex: Hex.encode(hasher.finalize()))
     }
 
     /// Zeroes the key (shutdown, `purge --all`); later calls throw.
-    public func destroyKey() { key.destroy() }
+    public func destroyKey() {
+        key.destroy()
+        prepared?.destroy()
+    }
 
     public var description: String { "PartitionKeyer(<redacted>)" }
 }
