@@ -29,19 +29,36 @@ public struct BearerToken: Hashable, Sendable, CustomStringConvertible, CustomDe
     /// - Throws: ``CredentialError`` with code `empty-authorization`, `not-bearer`,
     ///   `missing-token`, `bad-separator` or `malformed-token`.
     public static func parse(authorization value: String) throws(CredentialError) -> BearerToken {
-        let utf8 = Array(value.utf8)
+        // One pass over the UTF-8 view, no copy: the scheme compared ASCII case-insensitively (only ASCII letters
+        // fold to "bearer"), then exactly one space before the token.
+        let utf8 = value.utf8
         guard !utf8.isEmpty else { throw CredentialError(.emptyAuthorization, "the Authorization field is empty") }
-        let scheme = utf8.prefix { $0 != 0x20 && $0 != 0x09 }
-        guard scheme.count == 6, String(decoding: scheme, as: UTF8.self).lowercased() == "bearer" else {
+        var index = utf8.startIndex
+        var schemeCount = 0
+        var isBearer = true
+        while index != utf8.endIndex, utf8[index] != 0x20, utf8[index] != 0x09 {
+            if schemeCount < Self.scheme.count {
+                let byte = utf8[index]
+                let folded = byte >= 0x41 && byte <= 0x5A ? byte | 0x20 : byte
+                if folded != Self.scheme[schemeCount] { isBearer = false }
+            }
+            schemeCount += 1
+            index = utf8.index(after: index)
+        }
+        guard isBearer, schemeCount == Self.scheme.count else {
             throw CredentialError(.notBearer, "the Authorization scheme is not Bearer")
         }
-        let rest = utf8.dropFirst(6)
+        let rest = utf8[index...]
         guard !rest.allSatisfy({ $0 == 0x20 || $0 == 0x09 }) else { throw CredentialError(.missingToken, "Bearer without a token") }
-        guard rest.first == 0x20, rest.count >= 2, rest[rest.startIndex + 1] != 0x20, rest[rest.startIndex + 1] != 0x09 else {
+        let second = rest.index(after: rest.startIndex)
+        guard rest.first == 0x20, second != rest.endIndex, rest[second] != 0x20, rest[second] != 0x09 else {
             throw CredentialError(.badSeparator, "Bearer and the token must be separated by exactly one space")
         }
-        return try BearerToken(token: String(decoding: rest.dropFirst(), as: UTF8.self))
+        return try BearerToken(token: String(Substring(rest[second...])))
     }
+
+    /// `bearer`, the scheme's name in lower case (RFC 6750 §2.1; schemes compare case-insensitively, RFC 9110 §11.1).
+    static let scheme = Array("bearer".utf8)
 
     /// The bearer token of a request's fields.
     /// - Returns: `nil` when there is no `Authorization` field.

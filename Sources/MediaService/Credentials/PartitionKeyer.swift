@@ -26,6 +26,13 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
     /// `nil` when `key` was destroyed before the keyer was made.
     private let prepared: HMACSHA256Key?
     private let computed = Atomic<Int>(0)
+    /// The partitions of the tokens presented most recently (at most ``memoCapacity``, emptied when full), so a
+    /// client's repeated requests cost a dictionary lookup instead of a MAC. A token's entry is found only with the
+    /// token itself, so how long a lookup takes says nothing about other clients. Held in process memory only, and
+    /// emptied by ``destroyKey()``.
+    private let memo = Mutex<[String: String]>([:])
+    /// The most tokens ``memo`` holds.
+    static let memoCapacity = 4096
 
     /// How many partitions this keyer has computed: one per admitted request that presents a credential to a
     /// partitioned tier (a test counts it to show a request is admitted once).
@@ -50,16 +57,23 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
         guard let prepared, !key.isDestroyed, !prepared.isDestroyed else {
             throw CryptoError(.keyDestroyed, "the key was destroyed")
         }
+        if let known = memo.withLock({ $0[credential.token] }) { return PartitionID(hex: known) }
         var hasher = prepared.makeHasher()
         hasher.update(Self.domain)
         hasher.update(credential.token.utf8)
-        return PartitionID(hex: Hex.encode(hasher.finalize()))
+        let hex = Hex.encode(hasher.finalize())
+        memo.withLock { memo in
+            if memo.count >= Self.memoCapacity { memo.removeAll(keepingCapacity: true) }
+            memo[credential.token] = hex
+        }
+        return PartitionID(hex: hex)
     }
 
     /// Zeroes the key (shutdown, `purge --all`); later calls throw.
     public func destroyKey() {
         key.destroy()
         prepared?.destroy()
+        memo.withLock { $0.removeAll() }
     }
 
     public var description: String { "PartitionKeyer(<redacted>)" }

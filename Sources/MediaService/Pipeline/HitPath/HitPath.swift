@@ -67,7 +67,7 @@ struct HitPath: Sendable {
                 partition = key
                 computed = key
             }
-            let (found, _) = runtime.storeKeysWithGeneration(group: RequestContext.groupKey(runtime, route.upstreamURL, partition))
+            let (found, _) = runtime.storeKeysWithGeneration(group: CacheKey.group(primary: route.primaryKey, partition: partition))
             storeKey = found.count == 1 ? found[0] : nil
         }
         var learned = admitted.isNew

@@ -11,6 +11,8 @@ final class HitRoute: Sendable {
     let isVersioned: Bool
     /// The RFC 9111 group key without a partition (``CacheKey/group(primary:partition:)``).
     let groupKey: String
+    /// The primary key's text, which a partition's group key extends (``CacheKey/group(primary:partition:)``).
+    let primaryKey: String
     /// Route and tier names, as ``RequestContext/outcome`` gives them.
     let routeName: String
     let tierName: String
@@ -33,7 +35,8 @@ final class HitRoute: Sendable {
         self.upstreamURL = upstreamURL
         self.isVersioned = isVersioned
         // A signed URL's entries are its subject's partition's.
-        groupKey = RequestContext.groupKey(runtime, upstreamURL, signed?.partition)
+        primaryKey = CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: upstreamURL)
+        groupKey = CacheKey.group(primary: primaryKey, partition: signed?.partition)
         routeName = route.name
         tierName = runtime.tier.name
         preparedKey = PreparedHit.Key(tier: runtime.tier.name, isVersioned: isVersioned)
