@@ -11,6 +11,8 @@ final class ServiceKeys: RequestKeys {
     let keyer: PartitionKeyer
     /// The key of ``digest(_:)``, made for this process.
     private let varyKey: SymmetricKey
+    /// ``varyKey`` with its padded blocks hashed once (``MediaCrypto/HMACSHA256Key``): every digest costs its message.
+    private let varyMAC: HMACSHA256Key
     /// Partitions of signed-URL subjects, opened (made on first use) once a policy set has a tier with
     /// `signedURLs`, or by a purge of a subject.
     private let subjectKeyer = Mutex<SubjectKeyer?>(nil)
@@ -22,6 +24,7 @@ final class ServiceKeys: RequestKeys {
     init(stateDirectory: String) throws {
         keyer = PartitionKeyer(key: try SymmetricKey())
         varyKey = try SymmetricKey()
+        varyMAC = try HMACSHA256Key(varyKey)
         self.stateDirectory = stateDirectory
     }
 
@@ -32,8 +35,8 @@ final class ServiceKeys: RequestKeys {
     /// Hex HMAC-SHA256 of `value` under the per-process key: secondary keys of sensitive `Vary`
     /// fields and partitions of non-bearer credentials. Never the raw value; `"destroyed"` after ``destroy()``.
     func digest(_ value: String) -> String {
-        guard let code = try? HMACSHA256.authenticationCode(for: value, key: varyKey) else { return "destroyed" }
-        return Hex.encode(code)
+        guard !varyKey.isDestroyed, !varyMAC.isDestroyed else { return "destroyed" }
+        return Hex.encode(varyMAC.authenticationCode(for: value.utf8))
     }
 
     /// The subject keyer, opened (its key file made when missing) on first use.
@@ -57,5 +60,6 @@ final class ServiceKeys: RequestKeys {
         keyer.destroyKey()
         subjectKeyer.withLock { $0?.destroyKey() }
         varyKey.destroy()
+        varyMAC.destroy()
     }
 }
