@@ -11,10 +11,12 @@ import Testing
 @Suite struct HitPathBearerTests {
     static let url = "http://origin.test/receipts/r.png"
 
-    /// Two users' receipts stored (t1, t2), 3 s old.
-    private func primed() async throws -> PipelineHarness {
+    /// Two users' receipts stored (t1, t2), 3 s old; with `varyAuthorization`, the origin's answers carry
+    /// `Vary: Authorization`, as private origins commonly send.
+    private func primed(varyAuthorization: Bool = false) async throws -> PipelineHarness {
         let harness = try PipelineHarness(policyJSON: HitPathSupport.policy)
-        let fields: HTTPFields = ["Cache-Control": "max-age=60", "ETag": "\"r\"", "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"]
+        var fields: HTTPFields = ["Cache-Control": "max-age=60", "ETag": "\"r\"", "Last-Modified": "Sun, 06 Nov 1994 08:49:37 GMT"]
+        if varyAuthorization { fields.append(.vary, "Authorization") }
         harness.origin.setReply(.init(fields: fields, body: PipelineSupport.markedPNG("MARK-U1")), for: Self.url,
                                 authorization: .value("Bearer t1"))
         harness.origin.setReply(.init(fields: fields, body: PipelineSupport.markedPNG("MARK-U2")), for: Self.url,
@@ -57,6 +59,24 @@ import Testing
             if row.method == "HEAD" { #expect(result.response?.body == [], "row \(index)") }
         }
         #expect(harness.origin.callCount(for: Self.url) == 2)
+    }
+
+    /// With `Vary: Authorization` the stored response's secondary key is the digest of the field as sent: the same
+    /// spelling answers fast, another spelling of the same token is the full path's (a miss, as RFC 9111 §4.1 says).
+    @Test func varyAuthorizationMatchesTheFieldAsSent() async throws {
+        let harness = try await primed(varyAuthorization: true)
+        defer { Task { await harness.close() } }
+        for (index, row) in Self.matrix.enumerated() {
+            let request = HitPathSupport.request("/receipts/r.png", row.fields, method: row.method)
+            let result = HitPathSupport.compare(harness.service, request)
+            let respelled = row.fields.contains { $0.1 == "bearer t1" }
+            #expect(result.fast == (row.fast && !respelled), "row \(index)")
+            #expect(result.response?.status.code == (respelled ? nil : row.status), "row \(index)")
+            if let mark = row.mark, !respelled { #expect(result.response?.text.contains(mark) == true, "row \(index)") }
+        }
+        let fast = try #require(harness.service.hitPath.answer(
+            HitPathSupport.request("/receipts/r.png", [("Authorization", "Bearer t1")])))
+        #expect(fast.fields.values(for: .vary) == ["Authorization"])
     }
 
     @Test func aFastHitCarriesTheFullPathsFieldsAndPartition() async throws {

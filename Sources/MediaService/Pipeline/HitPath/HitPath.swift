@@ -98,6 +98,12 @@ struct HitPath: Sendable {
             knownHit = made
             learned = true
         }
+        // A response with a secondary key (RFC 9111 §4.1) answers only a request whose nominated fields match it, as
+        // CacheLookup selects: sensitive ones (`Vary: Authorization` on a private tier) by their keyed digests.
+        let secondary = hit.decoded.response.secondaryKey
+        if !secondary.entries.isEmpty, !Vary.matches(secondary, request: request.fields, digest: { keys.digest($0) }) {
+            return nil
+        }
         var preparedKey = route.preparedKey
         preparedKey.partition = partition
         let prepared = hit.prepared(for: preparedKey) {

@@ -56,8 +56,7 @@ final class PreparedHit: Sendable {
         ageIndex = age ?? 0
         cacheStatusIndex = cacheStatus ?? 0
         isServable = age != nil && cacheStatus != nil && template.status == response.status
-            && response.requestMethod == .get && response.parsed.varyFieldNames?.isEmpty == true
-            && response.secondaryKey.entries.isEmpty && !response.parsed.cacheControl.noCache
+            && response.requestMethod == .get && response.parsed.varyFieldNames != nil && !response.parsed.cacheControl.noCache
     }
 
     /// The `Age` and `Cache-Status` values at current age `age`, as the full path writes them: `Age`
