@@ -107,30 +107,8 @@ struct Admission: Sendable {
             return .failure(Refusal(response: Responder.problem(503, code: "stopping", detail: "the service is stopping",
                                                                 outcome: outcome)))
         }
-        let forwardsAuthorization = tier.credentials == .bearerRequired || tier.credentials == .forward
-        var originFields: HTTPFields
-        if let signature {
-            originFields = Self.signedOriginFields(request.fields, route: route, tier: tier, signature: signature,
-                                                   secrets: snapshot.secrets)
-        } else if tier.validatesImages {
-            originFields = HeaderHygiene.originRequestFields(from: request.fields, forwardAuthorization: forwardsAuthorization,
-                                                             forwarding: tier.forwardRequestHeaders, carriesBody: !isRead)
-            // Only mediactl names a subject: a client's own subject field never reaches the origin.
-            if let header = route.subjectHeader { originFields.remove(HTTPFieldName(header)) }
-        } else {
-            originFields = Self.passThroughFields(request.fields, forwardAuthorization: forwardsAuthorization)
-            if let header = route.subjectHeader { originFields.remove(HTTPFieldName(header)) }
-        }
-        if tier.validatesImages, isRead {
-            // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
-            for name in RequestContext.clientConditionals { originFields.remove(name) }
-            // Validation and storage need the image's own bytes (RFC 9110 §12.5.3): the client's
-            // Accept-Encoding is not the cache's; a coding applied anyway is decoded by the transport
-            // (OriginRequest.decodesContentCoding), bounded by maxObjectBytes.
-            originFields.set(.acceptEncoding, "identity")
-        }
-        // With cors, mediactl answers CORS itself: the origin never sees Origin (so its answer cannot vary on it).
-        if cors != nil { originFields.remove(.origin) }
+        let originFields = Self.originFields(for: request, route: route, tier: tier, signature: signature,
+                                             secrets: snapshot.secrets, hasCORS: cors != nil)
         // Tracking and cache-busting parameters the tier ignores are neither keyed nor fetched, and a variant's
         // parameters are split from its source's URL: one keying with purges (TargetKeying). A signature covers the
         // query as sent: it was verified first.
@@ -158,6 +136,40 @@ struct Admission: Sendable {
         context.cors = cors
         context.requestID = request.requestID
         return .success(context)
+    }
+
+    /// The fields of the origin request made for `request` (and the fields a stored response's secondary key is matched
+    /// against, RFC 9111 §4.1): a signed request's (``signedOriginFields(_:route:tier:signature:secrets:)``), else the
+    /// client's after ``HeaderHygiene`` (credentials forwarded only where the tier says so); for an image tier's read,
+    /// without client conditionals and with `Accept-Encoding: identity`; without `Origin` where mediactl answers CORS.
+    static func originFields(for request: ServiceRequest, route: MediaPolicy.Route, tier: Tier, signature: VerifiedSignature?,
+                             secrets: PolicySecrets, hasCORS: Bool) -> HTTPFields {
+        let isRead = request.method.isRead
+        let forwardsAuthorization = tier.credentials == .bearerRequired || tier.credentials == .forward
+        var originFields: HTTPFields
+        if let signature {
+            originFields = Self.signedOriginFields(request.fields, route: route, tier: tier, signature: signature,
+                                                   secrets: secrets)
+        } else if tier.validatesImages {
+            originFields = HeaderHygiene.originRequestFields(from: request.fields, forwardAuthorization: forwardsAuthorization,
+                                                             forwarding: tier.forwardRequestHeaders, carriesBody: !isRead)
+            // Only mediactl names a subject: a client's own subject field never reaches the origin.
+            if let header = route.subjectHeader { originFields.remove(HTTPFieldName(header)) }
+        } else {
+            originFields = Self.passThroughFields(request.fields, forwardAuthorization: forwardsAuthorization)
+            if let header = route.subjectHeader { originFields.remove(HTTPFieldName(header)) }
+        }
+        if tier.validatesImages, isRead {
+            // The cache answers client conditionals itself (RFC 9111 §4.3.2) and sends its own validators.
+            for name in RequestContext.clientConditionals { originFields.remove(name) }
+            // Validation and storage need the image's own bytes (RFC 9110 §12.5.3): the client's
+            // Accept-Encoding is not the cache's; a coding applied anyway is decoded by the transport
+            // (OriginRequest.decodesContentCoding), bounded by maxObjectBytes.
+            originFields.set(.acceptEncoding, "identity")
+        }
+        // With cors, mediactl answers CORS itself: the origin never sees Origin (so its answer cannot vary on it).
+        if hasCORS { originFields.remove(.origin) }
+        return originFields
     }
 
     /// The handler that forwards the interim responses of a request's own origin exchange to its client

@@ -78,6 +78,30 @@ import Testing
         #expect(expired.response.flatMap(PipelineSupport.problemCode) == "signature-expired")
     }
 
+    /// The origin's `Vary: Authorization` names the service's own token (the origin request's): a signed hit matches it as
+    /// the full path does, against the fields the origin request would carry.
+    @Test func varyAuthorizationFromTheOriginStillAnswersFast() async throws {
+        let world = try SignedURLWorld()
+        defer { Task { await world.close() } }
+        world.harness.origin.setReply(
+            .init(fields: ["Cache-Control": "private, max-age=60", "Vary": "Authorization, Accept"],
+                  body: PipelineSupport.markedPNG("MARK-V")),
+            for: Self.url)
+        let alice = try world.sign("/receipts/r.png", subject: "alice")
+        #expect(await world.harness.get(alice).status == 200)
+        world.harness.clock.advance(2)
+        let service = world.harness.service
+        let plain = HitPathSupport.compare(service, HitPathSupport.request(alice))
+        #expect(plain.fast)
+        #expect(plain.response?.fields["Cache-Status"] == "mediactl; hit; ttl=58")
+        // Accept is not forwarded by this tier, so it never selects; a client Authorization is the full path's.
+        #expect(HitPathSupport.compare(service, HitPathSupport.request(alice, [("Accept", "image/webp")])).fast)
+        let withToken = HitPathSupport.compare(service, HitPathSupport.request(alice, [("Authorization", "Bearer x")]))
+        #expect(!withToken.fast)
+        #expect(withToken.response?.status == 200)
+        #expect(world.harness.origin.totalCallCount == 1)
+    }
+
     @Test func aTierThatAlsoTakesBearersAnswersEachKindInItsOwnPartition() async throws {
         let world = try SignedURLWorld(required: false)
         defer { Task { await world.close() } }

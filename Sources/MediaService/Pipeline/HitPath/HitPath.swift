@@ -98,11 +98,16 @@ struct HitPath: Sendable {
             knownHit = made
             learned = true
         }
-        // A response with a secondary key (RFC 9111 §4.1) answers only a request whose nominated fields match it, as
-        // CacheLookup selects: sensitive ones (`Vary: Authorization` on a private tier) by their keyed digests.
+        // A response with a secondary key (RFC 9111 §4.1) answers only a request whose nominated fields match it, matched
+        // as CacheLookup matches: against the fields the origin request would carry, sensitive ones (`Vary:
+        // Authorization` on a private tier) by their keyed digests.
         let secondary = hit.decoded.response.secondaryKey
-        if !secondary.entries.isEmpty, !Vary.matches(secondary, request: request.fields, digest: { keys.digest($0) }) {
-            return nil
+        if !secondary.entries.isEmpty {
+            let snapshot = admitted.snapshot
+            let fields = Admission.originFields(
+                for: request, route: route.route, tier: runtime.tier, signature: route.signed?.signature,
+                secrets: snapshot.secrets, hasCORS: snapshot.cors[route.routeName] != nil)
+            guard Vary.matches(secondary, request: fields, digest: { keys.digest($0) }) else { return nil }
         }
         var preparedKey = route.preparedKey
         preparedKey.partition = partition
