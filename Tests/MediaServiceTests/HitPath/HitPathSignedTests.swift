@@ -71,6 +71,10 @@ import Testing
                                                storage: .hit, partition: service.keys.partition(forSubject: "alice")))
         let viaHandle = await HitPathSupport.compareAsync(service, request)
         #expect(viaHandle.fields == fast.fields)
+        // The kept Cache-Control follows the clock, second by second, as the full path's does.
+        #expect(HitPathSupport.compare(service, request).response?.fields["Cache-Control"] == "private, max-age=297")
+        world.harness.clock.advance(1)
+        #expect(HitPathSupport.compare(service, request).response?.fields["Cache-Control"] == "private, max-age=296")
         // Expired: the full path's 403, never a fast answer.
         world.harness.clock.advance(300)
         let expired = HitPathSupport.compare(service, request)

@@ -50,6 +50,7 @@ struct HitPath: Sendable {
         var storeKey = slot.storeKey, generation = slot.generation
         var knownHit = slot.hit
         var texts = slot.texts, textsAge = slot.textsAge, textsLimit = slot.textsLimit
+        var signedText = slot.signedText
         // A bearer tier's slot keeps its route only: what a lookup learns belongs to one request's partition.
         let shared = !route.requiresBearer || route.signed != nil
         var partition: String?
@@ -74,7 +75,8 @@ struct HitPath: Sendable {
         defer {
             if learned {
                 routes.keep(shared ? HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit,
-                                             texts: texts, textsAge: textsAge, textsLimit: textsLimit) : HitSlot(route: route),
+                                             texts: texts, textsAge: textsAge, textsLimit: textsLimit,
+                                             signedText: signedText) : HitSlot(route: route),
                             for: request.target, under: admitted.snapshot)
             }
         }
@@ -111,6 +113,7 @@ struct HitPath: Sendable {
         }
         var preparedKey = route.preparedKey
         preparedKey.partition = partition
+        preparedKey.signed = route.signed != nil
         let prepared = hit.prepared(for: preparedKey) {
             PreparedHit(hit.decoded.response, head: hit.decoded.head, body: entry.body, context: route.context(partition: partition))
         }
@@ -129,11 +132,25 @@ struct HitPath: Sendable {
             learned = true
         }
         runtime.counters.bump(.hits)
-        var response = prepared.response(texts: answerTexts, body: body, isHead: isHead, route: route)
-        if !isHead { response.content.owner = entry.owner }
+        // What Responder.finished adds to a signed answer (SignedAnswer.decorate), in the same order (before CORS), its
+        // Cache-Control kept per second: written with the prepared lines when they hold its Referrer-Policy already.
+        var signedValue: String?
         if let signed = route.signed {
-            // What Responder.finished adds to a signed answer, in the same order (before CORS).
             runtime.counters.signed.count("verified")
+            let remaining = SignedAnswer.remaining(expires: signed.signature.expires, now: time)
+            let base = prepared.signedCacheControlIndex.map { prepared.fields.fields[$0].value }
+            if let known = signedText, known.remaining == remaining, known.base == base, base != nil {
+                signedValue = known.value
+            } else if base != nil {
+                signedValue = SignedAnswer.cacheControl(base, status: prepared.status, remaining: remaining)
+                signedText = (remaining, base, signedValue)
+                learned = true
+            }
+        }
+        var response = prepared.response(texts: answerTexts, body: body, isHead: isHead, route: route,
+                                         cacheControl: signedValue)
+        if !isHead { response.content.owner = entry.owner }
+        if let signed = route.signed, prepared.signedCacheControlIndex == nil {
             SignedAnswer.decorate(&response, expires: signed.signature.expires, now: time)
         }
         return response

@@ -17,9 +17,13 @@ final class HitSlot: @unchecked Sendable {
     let texts: (age: String, cacheStatus: String)?
     let textsAge: Int64
     let textsLimit: Int64
+    /// A signed URL's `Cache-Control` (``SignedAnswer/cacheControl(_:status:remaining:)``) for the prepared value `base`
+    /// with `remaining` seconds left: kept until the second or the stored response changes.
+    let signedText: (remaining: Int64, base: String?, value: String?)?
 
     init(route: HitRoute, storeKey: String? = nil, generation: Int = -1, hit: HitEntry? = nil,
-         texts: (age: String, cacheStatus: String)? = nil, textsAge: Int64 = -1, textsLimit: Int64 = -1) {
+         texts: (age: String, cacheStatus: String)? = nil, textsAge: Int64 = -1, textsLimit: Int64 = -1,
+         signedText: (remaining: Int64, base: String?, value: String?)? = nil) {
         self.route = route
         self.storeKey = storeKey
         self.generation = generation
@@ -27,5 +31,6 @@ final class HitSlot: @unchecked Sendable {
         self.texts = texts
         self.textsAge = textsAge
         self.textsLimit = textsLimit
+        self.signedText = signedText
     }
 }

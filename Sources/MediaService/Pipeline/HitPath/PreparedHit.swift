@@ -17,6 +17,8 @@ final class PreparedHit: Sendable {
         var isVersioned: Bool
         /// The partition the answer was prepared for (a bearer tier's entry belongs to one), or `nil`.
         var partition: String? = nil
+        /// Whether the answer was prepared for a signed URL (its fields carry ``SignedAnswer``'s).
+        var signed = false
     }
 
     let key: Key
@@ -36,10 +38,14 @@ final class PreparedHit: Sendable {
     let variant: String?
     let derivedFrom: String?
     let partition: String?
+    /// For a signed URL's answer whose fields have a `Cache-Control` line: its index, the line ``SignedAnswer`` rewrites
+    /// per second (the fields already end with its `Referrer-Policy`); `nil` otherwise.
+    let signedCacheControlIndex: Int?
 
     /// Prepares `response` (with `head` and `body`) as ``Responder`` answers a plain `GET` for `context`.
     init(_ response: StoredResponse, head: StoredHead, body: [UInt8], context: RequestContext) {
-        key = Key(tier: context.tier.name, isVersioned: context.isVersioned, partition: context.partition)
+        key = Key(tier: context.tier.name, isVersioned: context.isVersioned, partition: context.partition,
+                  signed: context.signature != nil)
         partition = context.partition
         let lifetime = response.freshnessLifetime(role: context.role, configuration: context.tier.freshness)
         freshLimit = min(lifetime, head.policyTTL)
@@ -49,7 +55,16 @@ final class PreparedHit: Sendable {
         variant = head.transform
         derivedFrom = head.derivedFrom
         bodyCount = body.count
-        fields = template.fields
+        var fields = template.fields
+        var signedCacheControlIndex: Int?
+        if context.signature != nil, let index = fields.fields.firstIndex(where: { HTTPFields.namesEqual($0.name, "Cache-Control") }),
+           !fields.contains(.referrerPolicy) {
+            // As SignedAnswer.decorate sets it: appended after the fields Responder wrote.
+            fields.append(.referrerPolicy, "no-referrer")
+            signedCacheControlIndex = index
+        }
+        self.fields = fields
+        self.signedCacheControlIndex = signedCacheControlIndex
         let names = fields.fields.map(\.name)
         let age = names.firstIndex { HTTPFields.namesEqual($0, "Age") }
         let cacheStatus = names.firstIndex { HTTPFields.namesEqual($0, "Cache-Status") }
@@ -68,13 +83,17 @@ final class PreparedHit: Sendable {
 
     /// The answer with `texts` (from ``texts(age:)``), the body unless `isHead`, and the outcome of a
     /// hit on `route` (as ``Responder`` gives it: route, tier, `Cache-Status`, storage `hit`, no reason).
-    func response(texts: (age: String, cacheStatus: String), body: [UInt8], isHead: Bool, route: HitRoute) -> ServiceResponse {
+    /// - Parameter cacheControl: a signed answer's `Cache-Control` for the line at ``signedCacheControlIndex``; `nil`
+    ///   keeps the prepared one.
+    func response(texts: (age: String, cacheStatus: String), body: [UInt8], isHead: Bool, route: HitRoute,
+                  cacheControl: String? = nil) -> ServiceResponse {
         // One pass into a new buffer (the prepared lines are shared by every hit and never change).
         let prepared = fields.fields
         let lines = [HTTPFields.Field](unsafeUninitializedCapacity: prepared.count) { buffer, count in
             for index in prepared.indices {
                 let line = prepared[index]
-                let value = index == ageIndex ? texts.age : index == cacheStatusIndex ? texts.cacheStatus : line.value
+                var value = index == ageIndex ? texts.age : index == cacheStatusIndex ? texts.cacheStatus : line.value
+                if index == signedCacheControlIndex, let cacheControl { value = cacheControl }
                 (buffer.baseAddress! + index).initialize(to: HTTPFields.Field(name: line.name, value: value))
             }
             count = prepared.count
