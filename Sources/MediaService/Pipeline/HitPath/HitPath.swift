@@ -51,7 +51,8 @@ struct HitPath: Sendable {
         var knownHit = slot.hit
         var texts = slot.texts, textsAge = slot.textsAge, textsLimit = slot.textsLimit
         var signedText = slot.signedText
-        // A bearer tier's slot keeps its route only: what a lookup learns belongs to one request's partition.
+        // A bearer tier's slot under the target keeps its route only: what a lookup learns belongs to one partition, and
+        // is kept under the target and that partition (found only with the partition, so only with its token).
         let shared = !route.requiresBearer || route.signed != nil
         var partition: String?
         if let signed = route.signed {
@@ -59,6 +60,9 @@ struct HitPath: Sendable {
             guard Double(signed.signature.expires) > clock() else { return nil }
             partition = signed.partition
         }
+        var learnedKey = request.target
+        var groupKey = route.groupKey
+        var learned = admitted.isNew
         if !shared {
             // As Admission: no token or a malformed one is the full path's 401 (and nothing is learned from it), a
             // partition key that cannot be used (stopping) its 503.
@@ -68,20 +72,30 @@ struct HitPath: Sendable {
                 partition = key
                 computed = key
             }
-            let (found, _) = runtime.storeKeysWithGeneration(group: CacheKey.group(primary: route.primaryKey, partition: partition))
-            storeKey = found.count == 1 ? found[0] : nil
-        }
-        var learned = admitted.isNew
-        defer {
-            if learned {
-                routes.keep(shared ? HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit,
-                                             texts: texts, textsAge: textsAge, textsLimit: textsLimit,
-                                             signedText: signedText) : HitSlot(route: route),
-                            for: request.target, under: admitted.snapshot)
+            if admitted.isNew { routes.keep(HitSlot(route: route), for: request.target, under: admitted.snapshot) }
+            learnedKey = Self.partitionSlotKey(request.target, partition)
+            groupKey = CacheKey.group(primary: route.primaryKey, partition: partition)
+            let known = routes.lookup(learnedKey)
+            if known.snapshot === admitted.snapshot, let own = known.slot, own.route === route {
+                storeKey = own.storeKey
+                generation = own.generation
+                knownHit = own.hit
+                (texts, textsAge, textsLimit) = (own.texts, own.textsAge, own.textsLimit)
+                learned = false
+            } else {
+                (storeKey, generation, knownHit, texts, textsAge, textsLimit) = (nil, -1, nil, nil, -1, -1)
+                learned = true
             }
         }
-        if shared, generation != runtime.generation {
-            let (keys, current) = runtime.storeKeysWithGeneration(group: route.groupKey)
+        defer {
+            if learned {
+                routes.keep(HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
+                                    textsAge: textsAge, textsLimit: textsLimit, signedText: signedText),
+                            for: learnedKey, under: admitted.snapshot)
+            }
+        }
+        if generation != runtime.generation {
+            let (keys, current) = runtime.storeKeysWithGeneration(group: groupKey)
             storeKey = keys.count == 1 ? keys[0] : nil
             generation = current
             learned = true
@@ -154,6 +168,12 @@ struct HitPath: Sendable {
             SignedAnswer.decorate(&response, expires: signed.signature.expires, now: time)
         }
         return response
+    }
+
+    /// The key a bearer tier's learned slot is kept under: the target and the partition, apart by U+001F (which no
+    /// request target the router admits holds), so it is found only with that partition.
+    static func partitionSlotKey(_ target: String, _ partition: String?) -> String {
+        CacheKey.joined(target, partition ?? "-")
     }
 
     /// ``answer(_:resolved:readsFiles:)`` for callers without use for the router's match (tests).
