@@ -61,7 +61,6 @@ struct HitPath: Sendable {
             partition = signed.partition
         }
         var learnedKey = request.target
-        var groupKey = route.groupKey
         var learned = admitted.isNew
         if !shared {
             // As Admission: no token or a malformed one is the full path's 401 (and nothing is learned from it), a
@@ -74,7 +73,6 @@ struct HitPath: Sendable {
             }
             if admitted.isNew { routes.keep(HitSlot(route: route), for: request.target, under: admitted.snapshot) }
             learnedKey = Self.partitionSlotKey(request.target, partition)
-            groupKey = CacheKey.group(primary: route.primaryKey, partition: partition)
             let known = routes.lookup(learnedKey)
             if known.snapshot === admitted.snapshot, let own = known.slot, own.route === route {
                 storeKey = own.storeKey
@@ -95,6 +93,7 @@ struct HitPath: Sendable {
             }
         }
         if generation != runtime.generation {
+            let groupKey = shared ? route.groupKey : CacheKey.group(primary: route.primaryKey, partition: partition)
             let (keys, current) = runtime.storeKeysWithGeneration(group: groupKey)
             storeKey = keys.count == 1 ? keys[0] : nil
             generation = current
