@@ -50,7 +50,7 @@ extension Forwarding {
     /// Each removal and its record, with no store of the same key between them (``StoreGate``).
     private func invalidateUnderGate(primary: String) {
         for runtime in routes.snapshot.runtimes.values {
-            for storeKey in runtime.storeKeys(primary: CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: primary)) {
+            for storeKey in runtime.storeKeys(primary: runtime.primaryKey(url: primary)) {
                 guard let metadata = runtime.remove(storeKey) else { continue }
                 commit.auditor.recordRemoval(.invalidate, metadata, storeKey: storeKey, url: metadata.partition == nil ? primary : nil,
                                       reason: "unsafe-method")

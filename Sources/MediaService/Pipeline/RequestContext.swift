@@ -59,7 +59,7 @@ struct RequestContext: Sendable {
 
     /// The group key of `url` on `runtime`'s tier in `partition` (tier-scoped primary key, ``CacheKey/primary(tier:url:)``).
     static func groupKey(_ runtime: TierRuntime, _ url: String, _ partition: String?) -> String {
-        CacheKey.group(primary: CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: url), partition: partition)
+        CacheKey.group(primary: runtime.primaryKey(url: url), partition: partition)
     }
 
     /// Conformance mode (a generic tier, `contentTypes: ["*/*"]`): request fields pass through unchanged

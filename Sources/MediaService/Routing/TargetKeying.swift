@@ -46,7 +46,7 @@ struct TargetKeying: Sendable {
     /// The source's primary key on `runtime`'s tier (``CacheKey/primary(tier:url:)``): every partition's stored
     /// responses of the source, its negative entry and its derived images are keyed under it.
     func primaryKey(on runtime: TierRuntime) -> String {
-        CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: sourceURL)
+        runtime.primaryKey(url: sourceURL)
     }
 }
 

@@ -200,6 +200,12 @@ final class TierRuntime: Sendable {
         return removed
     }
 
+    /// The primary key of `url` on this tier: scoped by its name and metadata rule (``CacheKey/primary(tier:url:)``,
+    /// ``CacheKey/scope(of:)``). Every partition's stored responses of `url` are keyed under it.
+    func primaryKey(url: String) -> String {
+        CacheKey.primary(tier: CacheKey.scope(of: tier), url: url)
+    }
+
     func storeKeys(group: String) -> [String] {
         responseIndex.groups.withLock { Array($0[group] ?? []) }.sorted()
     }

@@ -35,7 +35,7 @@ final class HitRoute: Sendable {
         self.upstreamURL = upstreamURL
         self.isVersioned = isVersioned
         // A signed URL's entries are its subject's partition's.
-        primaryKey = CacheKey.primary(tier: CacheKey.scope(of: runtime.tier), url: upstreamURL)
+        primaryKey = runtime.primaryKey(url: upstreamURL)
         groupKey = CacheKey.group(primary: primaryKey, partition: signed?.partition)
         routeName = route.name
         tierName = runtime.tier.name
