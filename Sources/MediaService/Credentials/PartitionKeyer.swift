@@ -63,6 +63,8 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
         hasher.update(credential.token.utf8)
         let hex = Hex.encode(hasher.finalize())
         memo.withLock { memo in
+            // Never kept once the key is gone (destroyKey empties the memo under this lock).
+            guard !key.isDestroyed else { return }
             if memo.count >= Self.memoCapacity { memo.removeAll(keepingCapacity: true) }
             memo[credential.token] = hex
         }

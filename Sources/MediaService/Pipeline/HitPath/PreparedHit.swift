@@ -37,7 +37,6 @@ final class PreparedHit: Sendable {
     /// A derived image's parameters and source digest (``ServiceOutcome/variant``), else `nil`.
     let variant: String?
     let derivedFrom: String?
-    let partition: String?
     /// For a signed URL's answer whose fields have a `Cache-Control` line: its index, the line ``SignedAnswer`` rewrites
     /// per second (the fields already end with its `Referrer-Policy`); `nil` otherwise.
     let signedCacheControlIndex: Int?
@@ -46,7 +45,6 @@ final class PreparedHit: Sendable {
     init(_ response: StoredResponse, head: StoredHead, body: [UInt8], context: RequestContext) {
         key = Key(tier: context.tier.name, isVersioned: context.isVersioned, partition: context.partition,
                   signed: context.signature != nil)
-        partition = context.partition
         let lifetime = response.freshnessLifetime(role: context.role, configuration: context.tier.freshness)
         freshLimit = min(lifetime, head.policyTTL)
         let template = Responder.content(response, head: head, body: body, context: context, now: response.responseTime,
@@ -101,6 +99,6 @@ final class PreparedHit: Sendable {
         return ServiceResponse(status: status, fields: HTTPFields(lines: lines), body: isHead ? [] : body,
                                outcome: ServiceOutcome(route: route.routeName, tier: route.tierName,
                                                        cacheStatus: texts.cacheStatus, storage: .hit, variant: variant,
-                                                       derivedFrom: derivedFrom, partition: partition))
+                                                       derivedFrom: derivedFrom, partition: key.partition))
     }
 }
