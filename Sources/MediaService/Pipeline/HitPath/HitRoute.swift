@@ -20,7 +20,8 @@ final class HitRoute: Sendable {
     let preparedKey: PreparedHit.Key
     /// Whether the tier requires a bearer token (`credentials: bearer-required`): each request's token is parsed, and
     /// with `partition: credential` its partition computed, by the full path's own rules (``BearerToken``,
-    /// ``RequestKeys``); nothing about one request's credential is kept in the slot.
+    /// ``RequestKeys``); what a hit learns is kept under the target and the partition (``HitPath/partitionSlotKey(_:_:)``),
+    /// never in the target's own slot.
     let requiresBearer: Bool
     /// Whether the tier partitions per credential (`partition: credential`).
     let partitionsByCredential: Bool
@@ -46,8 +47,6 @@ final class HitRoute: Sendable {
     }
 
     /// The request context a plain `GET` to this target is admitted with (`admit` without credentials).
-    var context: RequestContext { context(partition: nil) }
-
     /// The context of a plain request in `partition` (a bearer tier's request and a signed one carry a credential).
     func context(partition: String?) -> RequestContext {
         var context = RequestContext(
