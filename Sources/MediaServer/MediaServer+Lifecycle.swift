@@ -4,7 +4,7 @@ import Glibc
 #endif
 
 extension MediaServer {
-    /// How ``run(until:)`` ends: when a function returns (tests, the demo's driver) or at a stopping signal.
+    /// How ``run(until:whenListening:)`` ends: when a function returns (tests, the demo's driver) or at a stopping signal.
     public enum Trigger: Sendable {
         /// When the function returns; what it returns is the reason.
         case returns(@Sendable () async -> String)
@@ -30,14 +30,40 @@ extension MediaServer {
         }
     }
 
-    /// Sweeps expired entries (and trims the heap) every interval until `trigger` fires, then stops the listeners
-    /// only (``stopListening()``), and returns the reason (such as `SIGTERM`).
-    public func run(until trigger: Trigger) async -> String {
+    /// Why ``run(until:whenListening:)`` did not run.
+    public enum RunError<Failure: Error>: Error {
+        /// A listener could not listen; nothing stays listening.
+        case listener(MediaServerError)
+        /// `whenListening` threw; the listeners were stopped.
+        case whenListening(Failure)
+    }
+
+    /// The run of a server: binds and starts the public listener, then the admin listener; tells `whenListening`
+    /// their ports (the caller writes its state file, prints the addresses); then sweeps expired entries (and trims
+    /// the heap) every interval until `trigger` fires; then stops the listeners only (``stopListening()``; the caller
+    /// calls ``stop(beforeServiceStops:)``). Returns the reason (`SIGTERM`, or what the function returned).
+    /// - Throws: ``RunError``: a listener that could not listen, or what `whenListening` threw; either way
+    ///   nothing stays listening.
+    public func run<Failure: Error>(
+        until trigger: Trigger, whenListening: (BoundPorts) throws(Failure) -> Void
+    ) async throws(RunError<Failure>) -> String {
+        let ports: BoundPorts
+        do {
+            ports = try start()
+        } catch {
+            throw .listener(error)
+        }
+        do {
+            try whenListening(ports)
+        } catch {
+            await stopListening()
+            throw .whenListening(error)
+        }
         switch trigger {
         case .returns(let function):
-            return await run(until: function)
+            return await sweep(until: function)
         case .signals(let watcher, let other):
-            let reason = await run { Self.signalName(await watcher.first(of: [SIGINT, SIGTERM], other: other)) }
+            let reason = await sweep { Self.signalName(await watcher.first(of: [SIGINT, SIGTERM], other: other)) }
             watcher.cancel()
             return reason
         }

@@ -6,9 +6,9 @@ import Synchronization
 /// listener (``AdminHTTPHandler``: health, readiness, metrics, purge, reload), the optional access log, and the
 /// periodic sweep of expired entries. `mediactl serve` and `mediactl demo` both run the service through it.
 ///
-/// Life: ``start()`` binds both listeners; ``run(until:)`` sweeps until its trigger returns, then stops;
-/// ``stop(beforeServiceStops:)`` drains in-flight requests, ends the sweep, closes the access log and stops
-/// the service (its `stop` record), in that order.
+/// Life: ``run(until:whenListening:)`` binds both listeners, says where, sweeps until its trigger fires, then stops
+/// listening; ``stop(beforeServiceStops:)`` drains in-flight requests, ends the sweep, closes the access log and stops
+/// the service (its `stop` record), in that order. `serve` and `demo` start it the same way.
 public final class MediaServer: Sendable {
     /// Listeners and intervals.
     public struct Configuration: Sendable {
@@ -16,10 +16,10 @@ public final class MediaServer: Sendable {
         public var server: HTTPServer.Configuration
         /// The admin listener; `nil` (the default): none.
         public var admin: HTTPServer.Configuration?
-        /// Time between two sweeps of expired entries while ``run(until:)`` waits; `nil`: none. Default: 60 s.
+        /// Time between two sweeps of expired entries while ``run(until:whenListening:)`` waits; `nil`: none. Default: 60 s.
         public var sweepInterval: Duration?
         /// How often freed heap memory goes back to the kernel (``HTTPServer/MallocTuning/trim()``) while
-        /// ``run(until:)`` waits; `nil` (the default): never.
+        /// ``run(until:whenListening:)`` waits; `nil` (the default): never.
         public var trimInterval: Duration?
 
         public init(
@@ -78,7 +78,7 @@ public final class MediaServer: Sendable {
 
     /// Binds and starts the public listener, then the admin listener.
     /// - Throws: ``MediaServerError`` naming the listener that could not listen; nothing stays listening.
-    public func start() throws(MediaServerError) -> BoundPorts {
+    func start() throws(MediaServerError) -> BoundPorts {
         let port: Int
         do {
             port = try publicServer.start()
@@ -99,7 +99,7 @@ public final class MediaServer: Sendable {
 
     /// Sweeps expired entries (and trims the heap) every interval until `trigger` returns, then stops the
     /// listeners only (``stopListening()``), and returns what `trigger` returned (the reason, such as `SIGTERM`).
-    public func run(until trigger: @Sendable () async -> String) async -> String {
+    func sweep(until trigger: @Sendable () async -> String) async -> String {
         let service = self.service
         let sweeper = configuration.sweepInterval.map { interval in
             Task {

@@ -67,14 +67,6 @@ extension DemoCommand {
         }
     }
 
-    static func start(_ server: MediaServer) throws(CommandError) -> MediaServer.BoundPorts {
-        do {
-            return try server.start()
-        } catch {
-            throw ServeCommand.listenError(error.error, address: ListenAddress(host: "127.0.0.1", port: 0))
-        }
-    }
-
     /// A fresh `mediactl-demo-XXXXXX` directory (mode 0700) under `parent`.
     /// - Throws: ``CommandError`` `unwritable-file` (exit 2): `cannot create a temporary directory in 'P': <errno text>`.
     static func makeTemporaryDirectory(in parent: String) throws(CommandError) -> String {

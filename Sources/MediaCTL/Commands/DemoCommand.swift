@@ -70,59 +70,59 @@ public struct DemoCommand: MediaCommand {
         // With --keep-serving the demo is a running service like `serve`: an admin listener on a free
         // loopback port and an admin token in <state>/serve.json, so `mediactl purge --state-dir <state>` works.
         let adminToken = keepServing ? try? ServeStateFile.makeAdminToken() : nil
+        let listener = HTTPServer.Configuration(host: "127.0.0.1", port: 0)
         let server = MediaServer(
             service: service,
             configuration: MediaServer.Configuration(
-                server: .init(host: "127.0.0.1", port: 0),
-                admin: adminToken == nil ? nil : .init(host: "127.0.0.1", port: 0, eventLoopCount: 1), sweepInterval: nil),
+                server: listener,
+                admin: adminToken == nil ? nil : MediaServer.Configuration.admin(like: listener, host: "127.0.0.1", port: 0),
+                sweepInterval: nil),
             purge: adminToken.map { AdminEndpoint.handler(service: service, adminToken: $0) }, observer: recorder.observer)
         running.server = server
-        let ports = try Self.start(server)
-        let base = "http://127.0.0.1:\(ports.port)"
-        var adminBase = base
-        if let adminToken, let adminPort = ports.adminPort {
-            adminBase = "http://127.0.0.1:\(adminPort)"
-            try? ServeStateFile(pid: getpid(), listen: "127.0.0.1:\(ports.port)", admin: "127.0.0.1:\(adminPort)",
-                                adminToken: adminToken)
-                .write(stateDirectory: state)
-        }
-        configuration.onServing?(base, originBase, state)
-
-        context.stdout.writeLine("mediactl demo: the media service at \(base) in front of an embedded origin at \(originBase)")
-        context.stdout.writeLine("  (bundled sample images, built-in default policy, state directory \(state))")
-        context.stdout.writeLine("")
-        let rows = try await play(base: base, recorder: recorder, policies: policies, signing: signing)
-        recorder.stop()
-        context.stdout.write(DemoTable.render(rows))
-        let fromStorage = rows.filter { $0.step.expectation == .hit && $0.isExpected }.count
-        let refused = rows.filter { $0.cacheStatus == nil }.count
-        context.stdout.writeLine(
-            "\nthe origin answered \(origin.requestCount) of \(rows.count) requests; "
-                + "\(fromStorage) came from storage, \(refused) refused before any lookup")
-
-        let allowed = policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
-        var report: AuditReport
-        if keepServing {
-            // Write-behind: the last misses' files land after their answers; the report shows them.
-            running.service?.flushWrites()
-            report = try Self.audit(state, allowed)
-            context.stdout.write("\n" + report.text)
-            // The tiers the audit judges by, in a file `mediactl audit --policies` can read from anywhere.
-            let policiesCopy = state + "-policies"
-            try? FileManager.default.createDirectory(atPath: policiesCopy, withIntermediateDirectories: true)
-            try? DemoPolicy.text.write(toFile: policiesCopy + "/default.json", atomically: true, encoding: .utf8)
-            try? signing.policyText.write(toFile: policiesCopy + "/signed.json", atomically: true, encoding: .utf8)
-            context.stdout.write(Self.tryItText(base: base, admin: adminBase, state: state, policies: policiesCopy))
-            let reason: String
-            if let until = configuration.until {
-                reason = await until()
-            } else {
-                reason = MediaServer.signalName(await running.signals?.first(of: [SIGINT, SIGTERM]))
+        let walk = DemoWalk()
+        let signals = running.signals
+        let reason: String
+        do {
+            reason = try await server.run(until: .returns { [self] in
+                guard let ports = walk.ports else { return "not listening" }
+                let base = "http://127.0.0.1:\(ports.port)"
+                let adminBase = ports.adminPort.map { "http://127.0.0.1:\($0)" } ?? base
+                configuration.onServing?(base, originBase, state)
+                do throws(CommandError) {
+                    let found = try await walkthrough(
+                        context: context, configuration: configuration, base: base, adminBase: adminBase,
+                        originBase: originBase, origin: origin, service: service, recorder: recorder, policies: policies,
+                        signing: signing, state: state, signals: signals)
+                    walk.finish(.success(found.walked))
+                    return found.reason
+                } catch {
+                    walk.finish(.failure(error))
+                    return "failed"
+                }
+            }) { (ports) throws(Never) in
+                walk.ports = ports
+                if let adminToken, let adminPort = ports.adminPort {
+                    try? ServeStateFile(pid: getpid(), listen: "127.0.0.1:\(ports.port)", admin: "127.0.0.1:\(adminPort)",
+                                        adminToken: adminToken)
+                        .write(stateDirectory: state)
+                }
             }
+        } catch {
+            switch error {
+            case .listener(let failure):
+                throw ServeCommand.listenError(failure.error, address: ListenAddress(host: "127.0.0.1", port: 0))
+            case .whenListening(let never):
+                switch never {}
+            }
+        }
+        let (rows, kept) = try walk.result()
+        let report: AuditReport
+        if let kept {
+            report = kept
             context.diagnose("\(reason): stopping the demo; state kept in \(state)")
         } else {
             await running.stopService()
-            report = try Self.audit(state, allowed)
+            report = try Self.audit(state, Self.allowedStorage(policies))
             context.stdout.write("\n" + report.text)
         }
         var status = ExitCode.success
@@ -138,6 +138,50 @@ public struct DemoCommand: MediaCommand {
             status = .failure
         }
         return status
+    }
+
+    /// The walkthrough while the service listens at `base`: the script played and its table printed; with
+    /// `--keep-serving`, the audit report and the hints printed, then the wait for `until` or a stopping signal.
+    /// - Returns: the rows, the report when made here (with `--keep-serving`), and why the wait ended.
+    private func walkthrough(
+        context: CommandContext, configuration: Configuration, base: String, adminBase: String, originBase: String,
+        origin: DemoOrigin, service: MediaService, recorder: OutcomeRecorder, policies: PolicySet, signing: DemoSigning,
+        state: String, signals: SignalWatcher?
+    ) async throws(CommandError) -> (walked: DemoWalk.Walked, reason: String) {
+        context.stdout.writeLine("mediactl demo: the media service at \(base) in front of an embedded origin at \(originBase)")
+        context.stdout.writeLine("  (bundled sample images, built-in default policy, state directory \(state))")
+        context.stdout.writeLine("")
+        let rows = try await play(base: base, recorder: recorder, policies: policies, signing: signing)
+        recorder.stop()
+        context.stdout.write(DemoTable.render(rows))
+        let fromStorage = rows.filter { $0.step.expectation == .hit && $0.isExpected }.count
+        let refused = rows.filter { $0.cacheStatus == nil }.count
+        context.stdout.writeLine(
+            "\nthe origin answered \(origin.requestCount) of \(rows.count) requests; "
+                + "\(fromStorage) came from storage, \(refused) refused before any lookup")
+        guard keepServing else { return ((rows, nil), "walkthrough done") }
+        // Write-behind: the last misses' files land after their answers; the report shows them.
+        service.flushWrites()
+        let report = try Self.audit(state, Self.allowedStorage(policies))
+        context.stdout.write("\n" + report.text)
+        // The tiers the audit judges by, in a file `mediactl audit --policies` can read from anywhere.
+        let policiesCopy = state + "-policies"
+        try? FileManager.default.createDirectory(atPath: policiesCopy, withIntermediateDirectories: true)
+        try? DemoPolicy.text.write(toFile: policiesCopy + "/default.json", atomically: true, encoding: .utf8)
+        try? signing.policyText.write(toFile: policiesCopy + "/signed.json", atomically: true, encoding: .utf8)
+        context.stdout.write(Self.tryItText(base: base, admin: adminBase, state: state, policies: policiesCopy))
+        let reason: String
+        if let until = configuration.until {
+            reason = await until()
+        } else {
+            reason = MediaServer.signalName(await signals?.first(of: [SIGINT, SIGTERM]))
+        }
+        return ((rows, report), reason)
+    }
+
+    /// The storage each tier allows, as the audit judges it.
+    static func allowedStorage(_ policies: PolicySet) -> [String: AuditStorage] {
+        policies.tiers.mapValues { AuditStorage(rawValue: $0.storage.rawValue) ?? .none }
     }
 
     /// Plays the script, one request at a time.

@@ -87,28 +87,44 @@ extension ServeCommand {
         let server = MediaServer(
             service: service, configuration: serverConfiguration, purge: configuration.admin?(service, adminToken),
             reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog, log: log)
-        let ports: MediaServer.BoundPorts
+        let trigger: MediaServer.Trigger = configuration.until.map { .returns($0) } ?? .signals(signals!) { number in
+            switch number {
+            case SIGHUP: _ = await OffPool.run { reloader.reload(trigger: "SIGHUP") }
+            case SIGUSR1: Self.reopen(accessLog, log: log)
+            default: break
+            }
+        }
+        let reason: String
         do {
-            ports = try server.start()
+            reason = try await server.run(until: trigger) { ports throws(CommandError) in
+                try announce(ports, adminToken: adminToken, adminHost: adminHost, context: context, log: log)
+            }
         } catch {
             signals?.cancel()
             await server.stop()
-            throw listenError(error)
+            switch error {
+            case .listener(let failure): throw listenError(failure)
+            case .whenListening(let failure): throw failure
+            }
         }
+        await server.stop { reloader.waitForReloads() }  // a reload in progress finishes before the stores stop
+        ServeStateFile.remove(stateDirectory: stateDirectory)
+        log.log(.info, "\(reason): stopped after draining in-flight requests")
+        return .success
+    }
+
+    /// Once both listeners listen: `serve.json` written (pid, bound addresses, admin token), then the addresses printed.
+    /// - Throws: ``CommandError`` when the state file cannot be written (serve then stops).
+    private func announce(_ ports: MediaServer.BoundPorts, adminToken: String, adminHost: String?, context: CommandContext,
+                          log: ServiceLog) throws(CommandError) {
         let bound = ListenAddress(host: listen.host, port: UInt16(ports.port))
         var adminBound: ListenAddress?
         if let address = adminListen, let adminPort = ports.adminPort {
             adminBound = ListenAddress(host: address.host, port: UInt16(adminPort))
         }
-        do {
-            try ServeStateFile(pid: getpid(), listen: bound.description, admin: adminBound?.description ?? ServeStateFile.adminOff,
-                                adminToken: adminToken)
-                .write(stateDirectory: stateDirectory)
-        } catch {
-            signals?.cancel()
-            await server.stop()
-            throw error
-        }
+        try ServeStateFile(pid: getpid(), listen: bound.description, admin: adminBound?.description ?? ServeStateFile.adminOff,
+                           adminToken: adminToken)
+            .write(stateDirectory: stateDirectory)
         context.stdout.writeLine(
             "mediactl: serving on http://\(bound) (state: \(stateDirectory), policies: \(policiesDirectory))")
         if let adminBound {
@@ -119,18 +135,6 @@ extension ServeCommand {
         } else {
             context.stdout.writeLine("mediactl: no admin listener (--admin-listen off)")
         }
-        let trigger: MediaServer.Trigger = configuration.until.map { .returns($0) } ?? .signals(signals!) { number in
-            switch number {
-            case SIGHUP: _ = await OffPool.run { reloader.reload(trigger: "SIGHUP") }
-            case SIGUSR1: Self.reopen(accessLog, log: log)
-            default: break
-            }
-        }
-        let reason = await server.run(until: trigger)
-        await server.stop { reloader.waitForReloads() }  // a reload in progress finishes before the stores stop
-        ServeStateFile.remove(stateDirectory: stateDirectory)
-        log.log(.info, "\(reason): stopped after draining in-flight requests")
-        return .success
     }
 
     /// A ``MediaServer/SignalWatcher`` of `signals`.
