@@ -4,9 +4,9 @@ import HTTPCaching
 import MediaAudit
 import MediaCore
 import MediaService
+import MediaStorage
 import Testing
 
-@testable import MediaCTL
 @testable import MediaServer
 
 @Suite struct AdminEndpointTests {
@@ -30,32 +30,31 @@ import Testing
     }
 
     @Test func purgesByRouteCredentialAndAll() async throws {
-        let harness = try ServiceStateHarness()
+        let harness = try await Self.populated()
         defer { Task { await harness.close() } }
-        try await harness.populate()
         let endpoint = AdminEndpoint(service: harness.service, adminToken: Self.token)
         let route = post(endpoint, #"{"route":"catalog"}"#)
         #expect(route.status == 200)
         #expect(detail(route) == #"{"purged":1}"#)
         #expect(route.fields["Content-Type"] == "application/json")
         #expect(route.fields["Cache-Control"] == "no-store")
-        #expect(try harness.objects(in: .disk).isEmpty)
-        #expect(try harness.objects(in: .sealed).count == 1)
+        #expect(try Self.objects(harness, in: .disk).isEmpty)
+        #expect(try Self.objects(harness, in: .sealed).count == 1)
         let other = post(endpoint, #"{"credential":"tok-U2"}"#)
         #expect(detail(other) == #"{"purged":0}"#)
         let credential = post(endpoint, #"{"credential":"tok-U1"}"#)
         #expect(detail(credential) == #"{"purged":1}"#)
-        #expect(try harness.objects(in: .sealed).isEmpty)
+        #expect(try Self.objects(harness, in: .sealed).isEmpty)
         let all = post(endpoint, #"{"all":true}"#)
         #expect(detail(all) == #"{"purged":0}"#)
-        let purges = try harness.records().filter { $0.event == .purge }
+        let purges = try harness.auditRecords().filter { $0.event == .purge }
         #expect(purges.count == 6)  // two per-key records and four summaries
         let text = try String(contentsOfFile: harness.stateDirectory + "/audit/audit.jsonl", encoding: .utf8)
         #expect(!text.contains("tok-U1"))
     }
 
     @Test func refusals() async throws {
-        let harness = try ServiceStateHarness()
+        let harness = try PipelineHarness()
         defer { Task { await harness.close() } }
         let endpoint = AdminEndpoint(
             service: harness.service, adminToken: Self.token,
@@ -98,7 +97,7 @@ import Testing
             ),
             (
                 post(endpoint, #"{"route":"nope"}"#), 404, "unknown-route",
-                "no route named nope; routes: catalog, large, avatars, uploads, receipts, one-time"
+                "no route named nope; routes: catalog, avatars, receipts, one-time"
             ),
         ]
         for (response, status, code, message) in cases {
@@ -108,7 +107,7 @@ import Testing
         }
         #expect(cases[1].0.fields["Allow"] == "POST")
         #expect(cases[2].0.fields["WWW-Authenticate"] == "Bearer realm=\"mediactl-admin\"")
-        #expect(try harness.records().filter { $0.event == .purge }.isEmpty)
+        #expect(try harness.auditRecords().filter { $0.event == .purge }.isEmpty)
     }
 
     @Test func handlesOnlyItsPath() {
@@ -118,24 +117,30 @@ import Testing
         #expect(!AdminEndpoint.handles(target: "/_mediactl/health"))
     }
 
-    @Test func serveStateFileRoundTripsWithMode0600AndRedactsTheToken() throws {
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
-        let token = try ServeStateFile.makeAdminToken()
-        #expect(token.count == 64)
-        #expect(token.allSatisfy { $0.isHexDigit && !$0.isUppercase })
-        #expect(try ServeStateFile.read(stateDirectory: folder.path) == nil)
-        let file = ServeStateFile(pid: 42, listen: "127.0.0.1:8080", adminToken: token)
-        try file.write(stateDirectory: folder.path)
-        let path = folder.path + "/serve.json"
-        #expect(
-            try String(contentsOfFile: path, encoding: .utf8)
-                == "{\"adminToken\":\"\(token)\",\"listen\":\"127.0.0.1:8080\",\"pid\":42}\n")
-        let mode = try FileManager.default.attributesOfItem(atPath: path)[.posixPermissions] as? NSNumber
-        #expect(mode?.intValue == 0o600)
-        #expect(try ServeStateFile.read(stateDirectory: folder.path) == file)
-        #expect(file.description == "ServeStateFile(pid: 42, listen: 127.0.0.1:8080, admin: none, adminToken: <redacted>)")
-        ServeStateFile.remove(stateDirectory: folder.path)
-        #expect(try ServeStateFile.read(stateDirectory: folder.path) == nil)
+    /// The pipeline harness with one public catalog image (disk) and one private receipt of `Bearer tok-U1`
+    /// (sealed) stored.
+    static func populated() async throws -> PipelineHarness {
+        let harness = try PipelineHarness()
+        harness.origin.setReply(
+            .init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"],
+                  body: try TestFixtures.bytes("catalog/horse-d29d871c.jpg")),
+            for: "http://origin.test/catalog/horse-d29d871c.jpg")
+        harness.origin.setReply(
+            .init(status: 200, fields: ["Cache-Control": "private, max-age=60"],
+                  body: try TestFixtures.bytes("receipts/r-7732.jpg")),
+            for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
+        let catalog = await harness.get("/catalog/horse-d29d871c.jpg")
+        let receipt = await harness.get("/receipts/r-7732.jpg", [("Authorization", "Bearer tok-U1")])
+        #expect(catalog.outcome.storage == .stored(.disk))
+        #expect(receipt.outcome.storage == .stored(.encryptedDisk))
+        harness.service.flushWrites()
+        return harness
+    }
+
+    /// The state directory's stored objects in `folder` (`disk`, `sealed`), as `mediactl audit` scans them.
+    static func objects(_ harness: PipelineHarness, in folder: InventoryItem.Folder) throws -> [InventoryItem] {
+        let integrityKey = try IntegrityKeyFile.existing(stateDirectory: harness.stateDirectory)
+        return try StateInventory.scan(stateDirectory: harness.stateDirectory, integrityKey: integrityKey).objects
+            .filter { $0.folder == folder }
     }
 }

@@ -1,8 +1,8 @@
 import HTTPServer
 import MediaService
+import MediaTestSupport
 import Testing
 
-@testable import MediaCTL
 @testable import MediaServer
 @testable import MediaService
 
@@ -11,33 +11,34 @@ import Testing
 /// tier computes its partition digest, so the digests per request are the admissions per request.
 @Suite(.serialized) struct AdmissionOnceTests {
     @Test func aMissAndAHitOverARealSocketAreEachAdmittedOnce() async throws {
-        let harness = try ServiceStateHarness()
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
         harness.origin.setReply(
             .init(status: 200, fields: ["Cache-Control": "private, max-age=60"],
-                  body: try ServiceStateHarness.fixture("receipts/r-7732.jpg")),
+                  body: try TestFixtures.bytes("receipts/r-7732.jpg")),
             for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0),
                                 handler: MediaHTTPHandler(service: harness.service))
         let port = try server.start()
         defer { server.stop() }
-        let url = "http://127.0.0.1:\(port)/receipts/r-7732.jpg"
         let keyer = harness.service.keys.keyer
         let start = keyer.partitionsComputed
-        let miss = try await HTTPGet.fetch(url, headers: ["Authorization": "Bearer tok-U1"])
+        let miss = try RawHTTP.get(port: port, "/receipts/r-7732.jpg", token: "tok-U1")
         #expect(miss.status == 200)
         #expect(miss.header("Cache-Status") == "mediactl; fwd=uri-miss; fwd-status=200; ttl=60; stored; detail=encrypted-disk")
         #expect(keyer.partitionsComputed - start == 1)
-        let hit = try await HTTPGet.fetch(url, headers: ["Authorization": "Bearer tok-U1"])
+        let hit = try RawHTTP.get(port: port, "/receipts/r-7732.jpg", token: "tok-U1")
         #expect(hit.header("Cache-Status") == "mediactl; hit; ttl=60")
         #expect(keyer.partitionsComputed - start == 2)
         #expect(harness.origin.totalCallCount == 1)
     }
 
     @Test func theHandoffCarriesTheAdmissionAndAPlainRequestStillWorksWithoutIt() async throws {
-        let harness = try ServiceStateHarness()
+        let harness = try PipelineHarness()
+        defer { Task { await harness.close() } }
         harness.origin.setReply(
             .init(status: 200, fields: ["Cache-Control": "private, max-age=60"],
-                  body: try ServiceStateHarness.fixture("receipts/r-7732.jpg")),
+                  body: try TestFixtures.bytes("receipts/r-7732.jpg")),
             for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
         let handler = MediaHTTPHandler(service: harness.service)
         var request = HTTPServerRequest(method: "GET", target: "/receipts/r-7732.jpg",

@@ -2,12 +2,10 @@ import MediaTestSupport
 import HTTPCaching
 import HTTPServer
 import MediaCore
-import MediaCurl
 import MediaService
 import Synchronization
 import Testing
 
-@testable import MediaCTL
 @testable import MediaServer
 
 /// The adapter between HTTPServer and MediaService, called directly (no socket).
@@ -84,16 +82,16 @@ import Testing
     }
 
     @Test func metricsGrowByTheServerCountersOnlyWhenAServerIsAttached() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let origin = try TestOrigin(addsDateField: false)
-        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
-        let service = try ServiceSetup.openService(
-            policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
+        let harness = try Self.harness()
+        let service = harness.service
         let handler = AdminHTTPHandler(service: service)
         let plain = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
         #expect(!String(decoding: plain.body, as: UTF8.self).contains("mediactl_http_"))
-        handler.publicServer.attach(origin.server)
+        let publicServer = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0),
+                                      handler: MediaServerLifecycleTests.NoContent())
+        _ = try publicServer.start()
+        defer { publicServer.stop() }
+        handler.publicServer.attach(publicServer)
         let get = try #require(handler.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/metrics")))
         let text = String(decoding: get.body, as: UTF8.self)
         #expect(text.hasPrefix(String(decoding: plain.body, as: UTF8.self)))
@@ -102,17 +100,12 @@ import Testing
         let head = try #require(handler.handleSync(HTTPServerRequest(method: "HEAD", target: "/_mediactl/metrics")))
         #expect(head.body.isEmpty)
         #expect(head.field("Content-Length") == String(get.body.count))
-        await service.stop()
-        await origin.stop()
+        await harness.close()
     }
 
     @Test func syncPathAnswersEndpointsAndDeclinesMisses() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let origin = try TestOrigin(addsDateField: false)
-        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
-        let service = try ServiceSetup.openService(
-            policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
+        let harness = try Self.harness()
+        let service = harness.service
         let seen = Mutex<[String]>([])
         let handler = MediaHTTPHandler(service: service, observer: { request, response in
             seen.withLock { $0.append("\(request.target) \(response.status) \(response.outcome.storage?.description ?? "-")") }
@@ -133,18 +126,13 @@ import Testing
         #expect(seen.withLock { $0 } == [
             "\(path) 200 disk", "\(path) 200 hit", "\(path) 200 hit", "/nowhere/a.gif 404 -",
         ])
-        await service.stop()
-        await origin.stop()
+        await harness.close()
     }
 
     /// The public listener answers 404 for every `/_mediactl/` target, on both paths, and never reaches the service.
     @Test func publicHandlerRefusesEveryAdminPath() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let origin = try TestOrigin(addsDateField: false)
-        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
-        let service = try ServiceSetup.openService(
-            policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
+        let harness = try Self.harness()
+        let service = harness.service
         let handler = MediaHTTPHandler(service: service)
         let expected = "{\"code\":\"no-route\",\"detail\":\"/_mediactl/ is answered on the admin listener only (serve --admin-listen)\",\"status\":404,\"title\":\"Not Found\",\"type\":\"https://mediactl.dev/problems/no-route\"}"
         for (method, target) in [("GET", "/_mediactl/health"), ("GET", "/_mediactl/metrics"), ("HEAD", "/_mediactl/metrics"),
@@ -156,19 +144,14 @@ import Testing
                 #expect(String(decoding: answer.body, as: UTF8.self) == expected)
             }
         }
-        await service.stop()
-        await origin.stop()
+        await harness.close()
     }
 
     /// The admin handler: health and metrics on the sync path, purge and reload declined there and answered by
     /// their handlers, other methods 405, paths outside `/_mediactl/` 404.
     @Test func adminHandlerRoutesTheAdminPaths() async throws {
-        let directory = try TemporaryDirectory()
-        defer { directory.remove() }
-        let origin = try TestOrigin(addsDateField: false)
-        let policies = try ServiceSetup.loadPolicies(try origin.writePolicies(in: directory))
-        let service = try ServiceSetup.openService(
-            policies: policies, stateDirectory: directory.path + "/state", fetcher: try CurlOriginFetcher())
+        let harness = try Self.harness()
+        let service = harness.service
         let bare = AdminHTTPHandler(service: service)
         let health = try #require(bare.handleSync(HTTPServerRequest(method: "GET", target: "/_mediactl/health")))
         #expect(health.status == 200)
@@ -192,7 +175,16 @@ import Testing
         #expect(outside.status == 404)
         #expect(String(decoding: outside.body, as: UTF8.self).contains("\"detail\":\"the admin listener answers /_mediactl/ paths only\""))
         #expect(await admin.handle(HTTPServerRequest(method: "GET", target: "/catalog/spinner.gif")).status == 404)
-        await service.stop()
-        await origin.stop()
+        await harness.close()
+    }
+
+    /// The pipeline harness with `/catalog/spinner.gif` at the origin (fresh for ten minutes).
+    static func harness() throws -> PipelineHarness {
+        let harness = try PipelineHarness()
+        harness.origin.setReply(
+            .init(fields: ["Content-Type": "image/gif", "Cache-Control": "max-age=600"],
+                  body: try TestFixtures.bytes("catalog/spinner.gif")),
+            for: "http://origin.test/catalog/spinner.gif")
+        return harness
     }
 }
