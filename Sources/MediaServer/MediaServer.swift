@@ -54,7 +54,8 @@ public final class MediaServer: Sendable {
     /// - Parameters:
     ///   - purge: answers `POST /_mediactl/purge` on the admin listener; `nil`: `404`.
     ///   - reload: answers `POST /_mediactl/admin/reload`; `nil`: `404`.
-    ///   - accessLog: one line per request of both listeners; `nil`: none. Closed by ``stop(beforeServiceStops:)``.
+    ///   - accessLog: one line per request of the public listener (``AccessLogHandler`` around ``MediaHTTPHandler``),
+    ///     its counters in the admin listener's metrics; `nil`: none. Closed by ``stop(beforeServiceStops:)``.
     ///   - observer: sees every public response (the demo's table). Default: `nil`.
     ///   - log: the service log lines about public requests go to (``ServiceLog``). Default: `nil`.
     public init(
@@ -65,9 +66,10 @@ public final class MediaServer: Sendable {
         self.service = service
         self.configuration = configuration
         self.accessLog = accessLog
+        let media = MediaHTTPHandler(service: service, observer: observer, annotates: accessLog != nil, log: log)
         let publicServer = HTTPServer(
             configuration: configuration.server,
-            handler: MediaHTTPHandler(service: service, observer: observer, accessLog: accessLog, log: log))
+            handler: accessLog.map { AccessLogHandler(media, accessLog: $0) as any HTTPHandling } ?? media)
         self.publicServer = publicServer
         adminServer = configuration.admin.map { admin in
             let handler = AdminHTTPHandler(service: service, purge: purge, reload: reload, accessLog: accessLog)

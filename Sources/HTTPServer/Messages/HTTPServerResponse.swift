@@ -32,6 +32,9 @@ public struct HTTPServerResponse: Sendable {
     /// field list shared by many responses (a stored response's prepared fields) without copying that list. It must
     /// not name a field ``headerFields`` holds. Default: `nil`.
     public var additionalField: HTTPFields.Field?
+    /// What the handler says about its answer for a handler that wraps it (an access log); never sent, and
+    /// `nil` (the default) unless the handler was asked for it.
+    public var annotation: (any AnyObject & Sendable)?
 
     /// Creates a response; `reasonPhrase` defaults to ``MediaCore/HTTPStatus/reasonPhrase``.
     public init(

@@ -15,7 +15,9 @@ import MediaService
 ///   also forwards the interim responses the service reports (``MediaService/ServiceRequest/interimResponses``).
 /// - Every target under `/_mediactl/` is answered `404` problem+json (`no-route`, ``adminOnlyDetail``):
 ///   health, metrics, purge and reload are on the admin listener only (``AdminHTTPHandler``).
-/// - With an ``accessLog``, every answered request gets one line (docs/operations.md, "Access log").
+/// - With ``annotates``, each answer carries the service's ``MediaService/ServiceOutcome`` as its
+///   ``HTTPServer/HTTPServerResponse/annotation`` (``AnsweredOutcome``), for the access log that wraps it
+///   (``AccessLogHandler``).
 /// - `HEAD` is answered like `GET` without a body; the service's `Content-Length` announces the
 ///   representation's length (RFC 9110 §9.3.2).
 public struct MediaHTTPHandler: HTTPHandling {
@@ -30,20 +32,20 @@ public struct MediaHTTPHandler: HTTPHandling {
     public let service: MediaService
     /// Called with each service response, or `nil`.
     public let observer: Observer?
-    /// Where each answered request gets its line (`serve --access-log`), or `nil`.
-    public let accessLog: AccessLog?
+    /// Whether each answer carries the service's outcome (``AnsweredOutcome``) for a wrapping handler. Default: `false`.
+    public let annotates: Bool
     /// The service log that lines about requests go to (5xx answers at `warn`, every answer at `debug`), or `nil`.
     public let log: ServiceLog?
 
     /// - Parameters:
     ///   - service: the pipeline.
     ///   - observer: sees each service response. Default: `nil`.
-    ///   - accessLog: the access log. Default: `nil` (none).
-    public init(service: MediaService, observer: Observer? = nil, accessLog: AccessLog? = nil, log: ServiceLog? = nil) {
+    ///   - annotates: whether answers carry the service's outcome (``AnsweredOutcome``). Default: `false`.
+    public init(service: MediaService, observer: Observer? = nil, annotates: Bool = false, log: ServiceLog? = nil) {
         self.log = log
         self.service = service
         self.observer = observer
-        self.accessLog = accessLog
+        self.annotates = annotates
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
@@ -65,26 +67,20 @@ public struct MediaHTTPHandler: HTTPHandling {
     }
 
     /// `/_mediactl/` targets answered ``adminOnly``, others by `answer` (on the event-loop thread, without
-    /// suspending), observed and logged; `nil` when `answer` declines.
+    /// suspending), observed and recorded; `nil` when `answer` declines.
     @inline(__always)
     private func answerInline(_ request: HTTPServerRequest, _ answer: (ServiceRequest) -> ServiceResponse?)
         -> HTTPServerResponse?
     {
-        let start = accessLogStart()
-        // One monotonic reading at the start and one at the end serve the metrics and the access log alike.
-        let began = start?.monotonicMicroseconds ?? OriginContact.monotonicMicroseconds()
+        let began = OriginContact.monotonicMicroseconds()
         let requestID = RequestID.of(request.headerFields)
-        if Self.isReserved(request) {
-            logAccess(request, Self.adminOnly, since: start, requestID: requestID)
-            return Self.withRequestID(Self.adminOnly, requestID)
-        }
+        if Self.isReserved(request) { return Self.withRequestID(Self.adminOnly, requestID) }
         var serviceRequest = Self.serviceRequest(request)
         serviceRequest.requestID = requestID
         guard let response = answer(serviceRequest) else { return nil }
         observer?(request, response)
-        let elapsed = record(response, since: began, requestID: requestID)
-        logAccess(request, response, since: start, elapsed: elapsed, requestID: requestID)
-        return Self.serverResponse(response, requestID: requestID)
+        record(response, since: began, requestID: requestID)
+        return answered(response, requestID: requestID)
     }
 
     public func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
@@ -94,47 +90,49 @@ public struct MediaHTTPHandler: HTTPHandling {
     /// ``handle(_:)``, forwarding the interim responses the service reports (conformance mode: an origin's
     /// `103 Early Hints`, `102 Processing`) through `interim` before the final response.
     public func handle(_ request: HTTPServerRequest, interim: HTTPInterimResponseWriter) async -> HTTPServerResponse {
-        let start = accessLogStart()
-        // One monotonic reading at the start and one at the end serve the metrics and the access log alike.
-        let began = start?.monotonicMicroseconds ?? OriginContact.monotonicMicroseconds()
+        let began = OriginContact.monotonicMicroseconds()
         // Admitted on the event loop already (handleSync's handoff): continued, not admitted again, with its id.
         let handoff = request.handoff as? AdmittedRequest
         let requestID = handoff?.requestID ?? RequestID.of(request.headerFields)
-        if Self.isReserved(request) {
-            logAccess(request, Self.adminOnly, since: start, requestID: requestID)
-            return Self.withRequestID(Self.adminOnly, requestID)
-        }
+        if Self.isReserved(request) { return Self.withRequestID(Self.adminOnly, requestID) }
         var forward: OriginInterimResponse.Handler?
         if interim.isEnabled {
             forward = { response in
                 interim.send(HTTPServerInterimResponse(status: response.status, headerFields: response.fields))
             }
         }
-        let service = self.service
-        let (response, origin) = await handleLogged { [forward] () async -> ServiceResponse in
-            if let handoff { return await service.handle(handoff, interimResponses: forward) }
+        let response: ServiceResponse
+        if let handoff {
+            response = await service.handle(handoff, interimResponses: forward)
+        } else {
             var serviceRequest = Self.serviceRequest(request)
             serviceRequest.interimResponses = forward
             serviceRequest.requestID = requestID
-            return await service.handle(serviceRequest)
+            response = await service.handle(serviceRequest)
         }
         observer?(request, response)
-        let elapsed = record(response, since: began, requestID: requestID)
-        logAccess(request, response, since: start, elapsed: elapsed, origin: origin, requestID: requestID)
-        return Self.serverResponse(response, requestID: requestID)
+        record(response, since: began, requestID: requestID)
+        return answered(response, requestID: requestID)
+    }
+
+    /// The wire answer, annotated with the service's outcome when ``annotates``.
+    @inline(__always)
+    private func answered(_ response: ServiceResponse, requestID: String) -> HTTPServerResponse {
+        var wire = Self.serverResponse(response, requestID: requestID)
+        if annotates { wire.annotation = AnsweredOutcome(response.outcome) }
+        return wire
     }
 
     /// Records `response` in the service's ``MediaService/RequestMetrics`` with the time since `began` (monotonic
-    /// microseconds), and returns that time (the access log's `duration_us`).
+    /// microseconds).
     /// With a ``log``: a line about a 5xx answer at `warn`, about every answer at `debug` (route, tier, status,
     /// outcome, problem code and duration: never the path, a credential or a signed URL's parameters).
     @inline(__always)
-    private func record(_ response: ServiceResponse, since began: Int64, requestID: String) -> Int64 {
+    private func record(_ response: ServiceResponse, since began: Int64, requestID: String) {
         let microseconds = max(0, OriginContact.monotonicMicroseconds() - began)
         defer { logAnswer(response, microseconds: microseconds, requestID: requestID) }
         service.requestMetrics.record(tier: response.outcome.tier, cacheStatus: response.outcome.cacheStatus,
                                       status: response.status, microseconds: microseconds)
-        return microseconds
     }
 
     /// With a ``log``: the line about an answer (see ``record(_:since:requestID:)``).
