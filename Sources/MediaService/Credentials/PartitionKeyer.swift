@@ -26,10 +26,12 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
     /// `nil` when `key` was destroyed before the keyer was made.
     private let prepared: HMACSHA256Key?
     private let computed = Atomic<Int>(0)
-    /// The partitions of the tokens presented most recently (at most ``memoCapacity``, emptied when full), so a
-    /// client's repeated requests cost a dictionary lookup instead of a MAC. A token's entry is found only with the
-    /// token itself, so how long a lookup takes says nothing about other clients. Held in process memory only, and
-    /// emptied by ``destroyKey()``.
+    /// The partitions of the credentials presented most recently (at most ``memoCapacity``, emptied when full), so a
+    /// client's repeated requests cost a dictionary lookup instead of a parse and a MAC. Each is kept under the
+    /// `Authorization` value it came in (``partition(forAuthorization:)``; `Bearer <token>` for a token given
+    /// alone), and only once that value parsed as a bearer credential: an entry is found only with the credential
+    /// itself, so how long a lookup takes says nothing about other clients. Held in process memory only, and emptied
+    /// by ``destroyKey()``.
     private let memo = Mutex<[String: String]>([:])
     /// The most tokens ``memo`` holds.
     static let memoCapacity = 4096
@@ -53,11 +55,24 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
     /// The partition of `credential`.
     /// - Throws: ``CryptoError`` (`key-destroyed` after ``destroyKey()``).
     public func partition(for credential: BearerToken) throws -> PartitionID {
+        PartitionID(hex: try partition(remembering: credential.authorizationValue) { credential })
+    }
+
+    /// The partition of the bearer credential in `value`, one `Authorization` field value as received, or `nil` when
+    /// `value` is not a bearer credential (``BearerToken/parse(authorization:)`` refuses it) or the key is destroyed.
+    /// A value seen recently is neither parsed nor MACed again.
+    public func partition(forAuthorization value: String) -> String? {
+        try? partition(remembering: value) { () throws(CredentialError) in try BearerToken.parse(authorization: value) }
+    }
+
+    /// The partition of the token `parse` gives, remembered under `value` (the `Authorization` value it is parsed from).
+    private func partition(remembering value: String, _ parse: () throws(CredentialError) -> BearerToken) throws -> String {
         computed.add(1, ordering: .relaxed)
         guard let prepared, !key.isDestroyed, !prepared.isDestroyed else {
             throw CryptoError(.keyDestroyed, "the key was destroyed")
         }
-        if let known = memo.withLock({ $0[credential.token] }) { return PartitionID(hex: known) }
+        if let known = memo.withLock({ $0[value] }) { return known }
+        let credential = try parse()
         var hasher = prepared.makeHasher()
         hasher.update(Self.domain)
         hasher.update(credential.token.utf8)
@@ -66,9 +81,9 @@ public final class PartitionKeyer: Sendable, CustomStringConvertible {
             // Never kept once the key is gone (destroyKey empties the memo under this lock).
             guard !key.isDestroyed else { return }
             if memo.count >= Self.memoCapacity { memo.removeAll(keepingCapacity: true) }
-            memo[credential.token] = hex
+            memo[value] = hex
         }
-        return PartitionID(hex: hex)
+        return hex
     }
 
     /// Zeroes the key (shutdown, `purge --all`); later calls throw.

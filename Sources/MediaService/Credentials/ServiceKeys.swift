@@ -30,6 +30,8 @@ final class ServiceKeys: RequestKeys {
 
     func partition(for token: BearerToken) -> String? { try? keyer.partition(for: token).hex }
 
+    func partition(forAuthorization value: String) -> String? { keyer.partition(forAuthorization: value) }
+
     func partition(forSubject subject: String) -> String? { (try? subjects())?.partition(forSubject: subject) }
 
     /// Hex HMAC-SHA256 of `value` under the per-process key: secondary keys of sensitive `Vary`

@@ -14,6 +14,11 @@ final class SignedURLCounters: Sendable {
         counts.withLock { $0[index] += 1 }
     }
 
+    /// Counts one `verified` request (the hit path's: no lookup of the name).
+    func countVerified() {
+        counts.withLock { $0[0] += 1 }
+    }
+
     /// Each outcome with its count, in ``outcomes`` order.
     var values: [(outcome: String, count: Int)] {
         let current = counts.withLock { $0 }

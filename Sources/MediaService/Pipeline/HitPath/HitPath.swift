@@ -42,8 +42,10 @@ struct HitPath: Sendable {
         default: return nil
         }
         guard request.cachePolicy == .useProtocolCachePolicy, request.body.isEmpty,
-              let admitted = slot(for: request.target, resolved: &resolved),
-              HitRequest.isPlain(request.fields, allowsAuthorization: admitted.slot.route.requiresBearer) else { return nil }
+              let admitted = slot(for: request.target, resolved: &resolved) else { return nil }
+        var authorization: HitRequest.Authorization = .none
+        guard HitRequest.isPlain(request.fields, allowsAuthorization: admitted.slot.route.requiresBearer,
+                                 authorization: &authorization) else { return nil }
         let slot = admitted.slot
         let route = slot.route
         let runtime = route.runtime
@@ -52,29 +54,29 @@ struct HitPath: Sendable {
         var texts = slot.texts, textsAge = slot.textsAge, textsLimit = slot.textsLimit
         var signedText = slot.signedText
         // A bearer tier's slot under the target keeps its route only: what a lookup learns belongs to one partition, and
-        // is kept under the target and that partition (found only with the partition, so only with its token).
-        let shared = !route.requiresBearer || route.signed != nil
+        // is kept in the route's partition slots (found only with the partition, so only with its token).
+        let partitionSlots = route.partitionSlots
         var partition: String?
-        if let signed = route.signed {
+        if let expires = route.signedExpires {
             // As Admission for a target it verified before: only the expiry can have changed.
-            guard Double(signed.signature.expires) > clock() else { return nil }
-            partition = signed.partition
+            guard Double(expires) > clock() else { return nil }
+            partition = route.signedPartition
         }
-        var learnedKey = request.target
         var learned = admitted.isNew
-        if !shared {
-            // As Admission: no token or a malformed one is the full path's 401 (and nothing is learned from it), a
-            // partition key that cannot be used (stopping) its 503.
-            guard let token = try? BearerToken.from(request.fields) else { return nil }
+        if let partitionSlots {
+            // As Admission: no credential, several `Authorization` lines or a malformed credential are the full path's
+            // 401 (and nothing is learned from them), a partition key that cannot be used (stopping) its 503.
+            guard case .one(let value) = authorization else { return nil }
             if route.partitionsByCredential {
-                guard let key = keys.partition(for: token) else { return nil }
+                // A credential seen recently is found by its value, neither parsed nor MACed again.
+                guard let key = keys.partition(forAuthorization: value) else { return nil }
                 partition = key
                 computed = key
+            } else {
+                guard (try? BearerToken.parse(authorization: value)) != nil else { return nil }
             }
             if admitted.isNew { routes.keep(HitSlot(route: route), for: request.target, under: admitted.snapshot) }
-            learnedKey = Self.partitionSlotKey(request.target, partition)
-            let known = routes.lookup(learnedKey)
-            if known.snapshot === admitted.snapshot, let own = known.slot, own.route === route {
+            if let own = partitionSlots.slot(for: partition ?? "-") {
                 storeKey = own.storeKey
                 generation = own.generation
                 knownHit = own.hit
@@ -87,13 +89,17 @@ struct HitPath: Sendable {
         }
         defer {
             if learned {
-                routes.keep(HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
-                                    textsAge: textsAge, textsLimit: textsLimit, signedText: signedText),
-                            for: learnedKey, under: admitted.snapshot)
+                let slot = HitSlot(route: route, storeKey: storeKey, generation: generation, hit: knownHit, texts: texts,
+                                   textsAge: textsAge, textsLimit: textsLimit, signedText: signedText)
+                if let partitionSlots {
+                    partitionSlots.keep(slot, for: partition ?? "-")
+                } else {
+                    routes.keep(slot, for: request.target, under: admitted.snapshot)
+                }
             }
         }
         if generation != runtime.generation {
-            let groupKey = shared ? route.groupKey : CacheKey.group(primary: route.primaryKey, partition: partition)
+            let groupKey = partitionSlots == nil ? route.groupKey : CacheKey.group(primary: route.primaryKey, partition: partition)
             let (keys, current) = runtime.storeKeysWithGeneration(group: groupKey)
             storeKey = keys.count == 1 ? keys[0] : nil
             generation = current
@@ -126,7 +132,7 @@ struct HitPath: Sendable {
         }
         var preparedKey = route.preparedKey
         preparedKey.partition = partition
-        preparedKey.signed = route.signed != nil
+        preparedKey.signed = route.signedExpires != nil
         let prepared = hit.prepared(for: preparedKey) {
             PreparedHit(hit.decoded.response, head: hit.decoded.head, body: entry.body, context: route.context(partition: partition))
         }
@@ -148,9 +154,9 @@ struct HitPath: Sendable {
         // What Responder.finished adds to a signed answer (SignedAnswer.decorate), in the same order (before CORS), its
         // Cache-Control kept per second: written with the prepared lines when they hold its Referrer-Policy already.
         var signedValue: String?
-        if let signed = route.signed {
-            runtime.counters.signed.count("verified")
-            let remaining = SignedAnswer.remaining(expires: signed.signature.expires, now: time)
+        if let expires = route.signedExpires {
+            runtime.counters.signed.countVerified()
+            let remaining = SignedAnswer.remaining(expires: expires, now: time)
             let base = prepared.signedCacheControlIndex.map { prepared.fields.fields[$0].value }
             if let known = signedText, known.remaining == remaining, known.base == base, base != nil {
                 signedValue = known.value
@@ -163,16 +169,10 @@ struct HitPath: Sendable {
         var response = prepared.response(texts: answerTexts, body: body, isHead: isHead, route: route,
                                          cacheControl: signedValue)
         if !isHead { response.content.owner = entry.owner }
-        if let signed = route.signed, prepared.signedCacheControlIndex == nil {
-            SignedAnswer.decorate(&response, expires: signed.signature.expires, now: time)
+        if let expires = route.signedExpires, prepared.signedCacheControlIndex == nil {
+            SignedAnswer.decorate(&response, expires: expires, now: time)
         }
         return response
-    }
-
-    /// The key a bearer tier's learned slot is kept under: the target and the partition, apart by U+001F (which no
-    /// request target the router admits holds), so it is found only with that partition.
-    static func partitionSlotKey(_ target: String, _ partition: String?) -> String {
-        CacheKey.joined(target, partition ?? "-")
     }
 
     /// ``answer(_:resolved:readsFiles:)`` for callers without use for the router's match (tests).

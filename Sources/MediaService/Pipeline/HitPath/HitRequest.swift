@@ -11,6 +11,18 @@ enum HitRequest {
     /// bearer tier, whose partition the hit path computes from it), `Authorization` is allowed.
     /// - Complexity: O(total bytes of the names that have the length of one of those names).
     static func isPlain(_ fields: HTTPFields, allowsAuthorization: Bool = false) -> Bool {
+        var authorization: Authorization = .none
+        return isPlain(fields, allowsAuthorization: allowsAuthorization, authorization: &authorization)
+    }
+
+    /// The `Authorization` lines of a request: none, exactly one (its value), or several (the full path refuses them).
+    enum Authorization: Equatable {
+        case none, one(String), several
+    }
+
+    /// ``isPlain(_:allowsAuthorization:)`` that also says, in the same pass, which `Authorization` lines the request has
+    /// (read only when `allowsAuthorization`).
+    static func isPlain(_ fields: HTTPFields, allowsAuthorization: Bool, authorization: inout Authorization) -> Bool {
         for field in fields.fields {
             switch field.name.utf8.count {
             case 5, 6, 8, 13, 14, 17, 19: break
@@ -22,8 +34,12 @@ enum HitRequest {
                 case 5: return equalsLower(bytes, "range")
                 case 6: return equalsLower(bytes, "pragma") || equalsLower(bytes, "cookie")
                 case 8: return equalsLower(bytes, "if-match") || equalsLower(bytes, "if-range")
-                case 13: return equalsLower(bytes, "cache-control") || equalsLower(bytes, "if-none-match")
-                    || (!allowsAuthorization && equalsLower(bytes, "authorization"))
+                case 13:
+                    if equalsLower(bytes, "cache-control") || equalsLower(bytes, "if-none-match") { return true }
+                    guard equalsLower(bytes, "authorization") else { return false }
+                    guard allowsAuthorization else { return true }
+                    authorization = authorization == .none ? .one(field.value) : .several
+                    return false
                 case 14: return equalsLower(bytes, "content-length")
                 case 17: return equalsLower(bytes, "if-modified-since") || equalsLower(bytes, "transfer-encoding")
                 case 19: return equalsLower(bytes, "if-unmodified-since")

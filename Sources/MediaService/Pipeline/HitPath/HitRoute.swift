@@ -20,14 +20,19 @@ final class HitRoute: Sendable {
     let preparedKey: PreparedHit.Key
     /// Whether the tier requires a bearer token (`credentials: bearer-required`): each request's token is parsed, and
     /// with `partition: credential` its partition computed, by the full path's own rules (``BearerToken``,
-    /// ``RequestKeys``); what a hit learns is kept under the target and the partition (``HitPath/partitionSlotKey(_:_:)``),
-    /// never in the target's own slot.
+    /// ``RequestKeys``); what a hit learns is kept per partition in ``partitionSlots``, never in the target's own slot.
     let requiresBearer: Bool
+    /// For a bearer tier's unsigned target: what its hits learned, per partition; `nil` otherwise.
+    let partitionSlots: PartitionSlots?
     /// Whether the tier partitions per credential (`partition: credential`).
     let partitionsByCredential: Bool
     /// For a signed URL (its target verified once by the full path, ``Admission``): its verified signature and its
     /// subject's partition, which every request of this target is answered in while the signature has not expired.
     let signed: SignatureCache.Entry?
+    /// ``signed``'s expiry (seconds since the epoch), read on every hit without copying the entry; `nil` when unsigned.
+    let signedExpires: Int64?
+    /// ``signed``'s subject partition, likewise.
+    let signedPartition: String?
 
     init(route: MediaPolicy.Route, runtime: TierRuntime, upstreamURL: String, isVersioned: Bool,
          signed: SignatureCache.Entry? = nil) {
@@ -44,6 +49,9 @@ final class HitRoute: Sendable {
         requiresBearer = runtime.tier.credentials == .bearerRequired
         partitionsByCredential = runtime.tier.partition == .credential
         self.signed = signed
+        partitionSlots = requiresBearer && signed == nil ? PartitionSlots() : nil
+        signedExpires = signed?.signature.expires
+        signedPartition = signed?.partition
     }
 
     /// The request context a plain `GET` to this target is admitted with (`admit` without credentials).
