@@ -37,4 +37,22 @@ import Testing
             try keyer.partition(for: BearerToken(token: "t1"))
         }
     }
+
+    /// By `Authorization` value: the same partition as the parsed token's, whatever the scheme's case, remembered per
+    /// value; a value the full path refuses gives none (and is never remembered), nor does any value once the key is gone.
+    @Test func byAuthorizationValue() throws {
+        let keyer = PartitionKeyer(key: SymmetricKey(bytes: Array(0..<32)))
+        let t1 = "6753aa77a09d3d8ff70c31e51afe45106a94ebc6d957f400539fdaa28bf9d35c"
+        for value in ["Bearer t1", "bearer t1", "BEARER t1", "Bearer t1"] {
+            #expect(keyer.partition(forAuthorization: value) == t1, "\(value)")
+        }
+        #expect(try keyer.partition(for: BearerToken(token: "t1")).hex == t1)
+        for refused in ["", "Bearer", "Bearer ", "Bearer  t1", "Basic t1", "Bearer t 1", "Bearer t1=x", "Bearertoken t1"] {
+            #expect(keyer.partition(forAuthorization: refused) == nil, "\(refused)")
+            #expect(keyer.partition(forAuthorization: refused) == nil, "\(refused), asked again")
+        }
+        #expect(keyer.partitionsComputed == 21)  // one per call
+        keyer.destroyKey()
+        #expect(keyer.partition(forAuthorization: "Bearer t1") == nil)
+    }
 }
