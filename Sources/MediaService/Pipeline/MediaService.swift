@@ -21,8 +21,6 @@ public final class MediaService: Sendable {
     /// Hex SHA-256 of the policies in force, as in the audit log's `policy` records.
     public var policyDigest: String { hitRoutes.snapshot.digest }
     let configuration: Configuration
-    /// The router of the policies in force.
-    var router: Router { hitRoutes.snapshot.router }
     let fetcher: any OriginFetching
     /// The tier runtimes of the policies in force.
     var runtimes: [String: TierRuntime] { hitRoutes.snapshot.runtimes }
@@ -30,9 +28,7 @@ public final class MediaService: Sendable {
     let auditLog: AuditLog?
     /// What object files wait on before they become visible: the audit log's fsync of their record (docs/storage.md,
     /// "Durability"); `nil` without a log or with unsynchronised writes (tests).
-    var durabilityBarrier: (any DurabilityBarrier)? {
-        configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
-    }
+    let durabilityBarrier: (any DurabilityBarrier)?
     /// The per-process keys: partitions, subject partitions and keyed digests.
     let keys: ServiceKeys
     /// The install's integrity key (``IntegrityKeyFile``, `<state>/keys/integrity.key`, made at the first start): it
@@ -92,9 +88,9 @@ public final class MediaService: Sendable {
         keys = try ServiceKeys(stateDirectory: configuration.stateDirectory)
         let router = try PolicySnapshot.router(for: policies)
         // Object files become visible only once their record is durable (docs/storage.md, "Durability").
-        let barrier = configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
+        durabilityBarrier = configuration.synchronizesWrites ? auditLog.map(AuditDurabilityBarrier.init) : nil
         let runtimes = try TierRuntime.makeAll(policies.tiers, configuration: configuration, integrityKey: integrityKey,
-                                               auditor: auditor, barrier: barrier)
+                                               auditor: auditor, barrier: durabilityBarrier)
         hitRoutes = HitRouteCache(snapshot: PolicySnapshot(policies: policies, digest: digest, router: router,
                                                            runtimes: runtimes, secrets: secrets))
         hitPath = HitPath(routes: hitRoutes, clock: configuration.clock, limits: configuration.targetLimits, keys: keys)
