@@ -5,7 +5,7 @@ enum JPEGMarker {
     static let soi = 0xD8, eoi = 0xD9, sos = 0xDA, com = 0xFE, app0 = 0xE0, app1 = 0xE1, app2 = 0xE2
 
     /// Markers without a length (T.81 §B.1.1.3): TEM and RST0–RST7 (SOI and EOI are handled apart).
-    static func isStandalone(_ marker: Int) -> Bool { marker == 0x01 || (0xD0...0xD7).contains(marker) }
+    static func isStandalone(_ marker: Int) -> Bool { JPEGSyntax.isStandalone(UInt8(truncatingIfNeeded: marker)) }
 
     /// `APP1`, `SOF0`, `DQT`, `COM`, …, or `0xFFxx`.
     static func name(_ marker: Int) -> String {

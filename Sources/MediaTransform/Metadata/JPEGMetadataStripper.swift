@@ -88,31 +88,32 @@ enum JPEGMetadataStripper {
                              orientation: exif?.orientation)
     }
 
-    /// The marker at `offset` (after any fill bytes `FF`) and the offset just after its code.
+    /// The marker at `offset` (after any fill bytes `FF`, ``MediaCore/JPEGSyntax/marker(_:at:)``) and the offset just
+    /// after its code.
     private static func readMarker(_ view: ByteReader, at offset: Int, context: String) throws(MetadataStripError) -> (Int, Int) {
-        guard let first = view.u8(offset) else { throw failure("the file ends at offset \(offset), \(context)") }
-        guard first == 0xFF else {
-            throw failure("expected a marker at offset \(offset), found \(Hex.text(first))")
+        switch JPEGSyntax.marker(view.bytes, at: offset) {
+        case .ends(let at):
+            throw failure("the file ends at offset \(at), \(context)")
+        case .notAMarker(let found):
+            throw failure("expected a marker at offset \(offset), found \(Hex.text(Int(found)))")
+        case .marker(let code, let codeOffset):
+            guard code != 0x00 else { throw failure("FF 00 at offset \(offset) where a marker must be") }
+            return (Int(code), codeOffset + 1)
         }
-        var code = offset + 1
-        while view.u8(code) == 0xFF { code += 1 }
-        guard let marker = view.u8(code) else { throw failure("the file ends at offset \(code), \(context)") }
-        guard marker != 0x00 else { throw failure("FF 00 at offset \(offset) where a marker must be") }
-        return (marker, code + 1)
     }
 
-    /// The end of the segment whose length field is at `lengthAt`.
+    /// The end of the segment whose length field is at `lengthAt` (``MediaCore/JPEGSyntax/segment(_:lengthAt:)``).
     private static func segmentEnd(_ view: ByteReader, marker: Int, start: Int, lengthAt: Int) throws(MetadataStripError) -> Int {
-        guard let length = view.u16(lengthAt) else {
+        switch JPEGSyntax.segment(view.bytes, lengthAt: lengthAt) {
+        case .noLength:
             throw failure("the file ends at offset \(view.count), inside the \(JPEGMarker.name(marker)) segment at offset \(start)")
-        }
-        guard length >= 2 else {
+        case .tooShort(let length):
             throw failure("segment \(JPEGMarker.name(marker)) at offset \(start) has length \(length) (at least 2)")
-        }
-        guard view.range(lengthAt, length) != nil else {
+        case .pastEnd(let length):
             throw failure("segment \(JPEGMarker.name(marker)) at offset \(start) is \(length) bytes long, past the end of the file (\(view.count) bytes)")
+        case .ends(let end):
+            return end
         }
-        return lengthAt + length
     }
 
     /// The offset just after the EOI that ends the image whose first SOS is at `sosStart`, and the metadata
@@ -127,17 +128,8 @@ enum JPEGMetadataStripper {
         var inEntropyData = false
         while true {
             if inEntropyData {
-                guard let next = view.bytes[position...].firstIndex(of: 0xFF) else {
+                guard let next = JPEGSyntax.entropyCodedDataEnd(view.bytes, from: position) else {
                     throw failure("the file ends at offset \(view.count), \(context)")
-                }
-                guard let following = view.u8(next + 1) else { throw failure("the file ends at offset \(view.count), \(context)") }
-                if following == 0x00 || (0xD0...0xD7).contains(following) {
-                    position = next + 2
-                    continue
-                }
-                if following == 0xFF {
-                    position = next + 1
-                    continue
                 }
                 position = next
                 inEntropyData = false
