@@ -35,34 +35,28 @@ extension ImageValidator {
         return size
     }
 
-    /// The boxes tiling `range`; a box ending past `range` is truncated (at the top level) or corrupt.
+    /// The boxes tiling `range` (``MediaCore/ISOBMFFSyntax``); a box ending past `range` is truncated (at the top
+    /// level) or corrupt.
     static func boxes(_ reader: ByteReader, in range: Range<Int>, format: String) throws(ImageValidationError) -> [Box] {
         var result: [Box] = []
         var offset = range.lowerBound
         let topLevel = range.upperBound == reader.count
         while offset < range.upperBound {
-            guard offset + 8 <= range.upperBound else {
+            switch ISOBMFFSyntax.box(reader, at: offset, within: range.upperBound, countsUserType: false) {
+            case .partialHeader:
                 throw topLevel ? truncated(format, "a partial box header at offset \(offset)")
                     : corrupt(format, "a partial box header at offset \(offset)")
-            }
-            var header = 8
-            var size = Int(reader.uint32BE(at: offset)!)
-            if size == 1 {
-                guard let large = reader.uint64BE(at: offset + 8), offset + 16 <= range.upperBound,
-                      large <= UInt64(Int.max) else { throw corrupt(format, "bad 64-bit box size at offset \(offset)") }
-                size = Int(large)
-                header = 16
-            } else if size == 0 {
-                size = range.upperBound - offset
-            }
-            guard size >= header else { throw corrupt(format, "box at offset \(offset) has size \(size)") }
-            let (end, overflow) = offset.addingReportingOverflow(size)
-            guard !overflow, end <= range.upperBound else {
+            case .badLargeSize:
+                throw corrupt(format, "bad 64-bit box size at offset \(offset)")
+            case .tooShort(let size, _):
+                throw corrupt(format, "box at offset \(offset) has size \(size)")
+            case .pastEnd:
                 throw topLevel ? truncated(format, "box \(reader.fourCC(at: offset + 4)!) at offset \(offset) ends past the body")
                     : corrupt(format, "box \(reader.fourCC(at: offset + 4)!) at offset \(offset) ends past its parent")
+            case .box(let box, let contentStart):
+                result.append(Box(type: reader.fourCC(at: offset + 4)!, offset: offset, payload: contentStart..<box.upperBound))
+                offset = box.upperBound
             }
-            result.append(Box(type: reader.fourCC(at: offset + 4)!, offset: offset, payload: (offset + header)..<end))
-            offset = end
         }
         return result
     }
