@@ -1,0 +1,33 @@
+import MediaCrypto
+
+/// The right edge of a growing RFC 9162 tree (``MerkleTree``): the roots of its perfect subtrees, largest first, one per
+/// set bit of its size. Appending a leaf costs one hash per carry, and the root of the whole tree at any size costs
+/// one hash per subtree, so a log can commit to every record it wrote without keeping them.
+public struct MerkleFrontier: Hashable, Sendable {
+    /// The number of leaves appended.
+    public private(set) var size: Int = 0
+    /// The roots of the perfect subtrees, largest (leftmost) first.
+    public private(set) var subtrees: [SHA256Digest] = []
+
+    public init() {}
+
+    /// Appends the leaf hash `leaf` (``MerkleTree/leafHash(_:)``).
+    public mutating func append(_ leaf: SHA256Digest) {
+        var node = leaf
+        var carried = size
+        // Each trailing 1 bit of the old size is a perfect subtree of the same height as `node`: they merge.
+        while carried & 1 == 1 {
+            node = MerkleTree.nodeHash(subtrees.removeLast(), node)
+            carried >>= 1
+        }
+        subtrees.append(node)
+        size += 1
+    }
+
+    /// MTH of the leaves appended so far (``MerkleTree/emptyRoot`` for none).
+    public var root: SHA256Digest {
+        guard var node = subtrees.last else { return MerkleTree.emptyRoot }
+        for subtree in subtrees.dropLast().reversed() { node = MerkleTree.nodeHash(subtree, node) }
+        return node
+    }
+}
