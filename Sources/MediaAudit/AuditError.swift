@@ -44,6 +44,9 @@ public struct AuditError: CodedError {
         /// ``AuditPruner`` refused: the segments to remove, or the checkpoint, are evidence of a broken
         /// chain or of records the policies forbid (the context, `refusing to prune: …`, says which).
         public static let pruneRefused = Code("prune-refused")
+        /// A signed note, checkpoint or verifier key is malformed, or its signature does not verify (C2SP signed-note,
+        /// tlog-checkpoint); the context says which rule it broke.
+        public static let invalidNote = Code("invalid-note")
     }
 
     /// The stable error code.
