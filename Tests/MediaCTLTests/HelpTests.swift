@@ -82,19 +82,23 @@ import Testing
                 mediactl 0.1.0: a privacy-tiered, authenticated media cache.
 
                 Commands:
-                  serve          Run the media service over HTTP until interrupted.
-                  demo           Run an embedded origin with the bundled sample images and the default policies, and show every tier.
-                  fetch          Send one request through the pipeline and show the response and the storage decision.
-                  inspect        Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.
-                  audit          Report what was persisted, per tier, and any storage that policy forbids.
-                  audit verify   Check the audit log's hash chain.
-                  audit prune    Remove the oldest rotated audit segments, keeping a verifiable checkpoint.
-                  policy check   Validate the policy files.
-                  purge          Remove stored objects of one route, of one credential's or subject's partition, of one URL, of one cache tag, or all of them.
-                  reload         Re-read the policies of the running service without a restart.
-                  warm           Fill the running service's cache from a list of paths.
-                  sign           Print a signed capability URL for a tier with signedURLs (docs/signed-urls.md).
-                  help           Show the overview, or the help of a command.
+                  serve               Run the media service over HTTP until interrupted.
+                  demo                Run an embedded origin with the bundled sample images and the default policies, and show every tier.
+                  fetch               Send one request through the pipeline and show the response and the storage decision.
+                  inspect             Show an origin URL's caching headers, parsed freshness, matching route and tier, and what it would store.
+                  audit               Report what was persisted, per tier, and any storage that policy forbids.
+                  audit verify        Check the audit log's hash chain.
+                  audit prune         Remove the oldest rotated audit segments, keeping a verifiable checkpoint.
+                  audit public-key    Print the verifier key of the audit log's checkpoints.
+                  audit checkpoint    Print a signed checkpoint of the audit log's Merkle tree.
+                  audit prove         Print the inclusion proof of one audit record, with a signed checkpoint.
+                  audit consistency   Prove that a later audit checkpoint extends an earlier one.
+                  policy check        Validate the policy files.
+                  purge               Remove stored objects of one route, of one credential's or subject's partition, of one URL, of one cache tag, or all of them.
+                  reload              Re-read the policies of the running service without a restart.
+                  warm                Fill the running service's cache from a list of paths.
+                  sign                Print a signed capability URL for a tier with signedURLs (docs/signed-urls.md).
+                  help                Show the overview, or the help of a command.
 
                 Options:
                   --version    Print the version and exit.
@@ -156,7 +160,7 @@ import Testing
             result.stdout.contains(
                 """
                 Subcommands:
-                  audit verify   Check the audit log's hash chain.
+                  audit verify        Check the audit log's hash chain.
 
                 """))
     }
@@ -180,7 +184,7 @@ import Testing
                 #expect(spec.usage[0].contains(positional.name), "\(spec.displayName) \(positional.name)")
             }
         }
-        #expect(visited == 15)
+        #expect(visited == 19)
     }
 
     @Test func versionPrintsNameAndVersion() async {

@@ -213,6 +213,10 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
                 Usage: mediactl audit [--state-dir DIR]... [--policies DIR] [--json] [--junit FILE] [--html FILE]
                        mediactl audit verify [--state-dir DIR]
                        mediactl audit prune --keep-segments N [--state-dir DIR] [--policies DIR]
+                       mediactl audit public-key [--state-dir DIR]
+                       mediactl audit checkpoint [--size N] [--state-dir DIR]
+                       mediactl audit prove --index N [--size N] [--state-dir DIR]
+                       mediactl audit consistency OLD NEW [--state-dir DIR]
                 Run 'mediactl audit --help' for more information.
 
                 """)

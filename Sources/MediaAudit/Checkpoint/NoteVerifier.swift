@@ -15,7 +15,8 @@ public struct NoteVerifier: Sendable, Hashable {
     /// Parses a verifier key.
     /// - Throws: ``AuditError`` `invalid-note` naming the part that is wrong.
     public init(verifierKey: String) throws(AuditError) {
-        let parts = verifierKey.split(separator: "+", omittingEmptySubsequences: false)
+        // The name holds no '+' and the ID is 8 hex digits: the key's base64, which may hold '+', is all the rest.
+        let parts = verifierKey.split(separator: "+", maxSplits: 2, omittingEmptySubsequences: false)
         guard parts.count == 3 else {
             throw AuditError(.invalidNote, "a verifier key is <name>+<key ID>+<key>, three parts apart by '+'")
         }

@@ -6,7 +6,8 @@ public enum CommandTree {
     /// of a runnable command (`audit verify`) or of a ``groups`` entry (`policy check`).
     public static let commands: [any MediaCommand.Type] = [
         ServeCommand.self, DemoCommand.self, FetchCommand.self, InspectCommand.self,
-        AuditCommand.self, AuditVerifyCommand.self, AuditPruneCommand.self,
+        AuditCommand.self, AuditVerifyCommand.self, AuditPruneCommand.self, AuditPublicKeyCommand.self,
+        AuditCheckpointCommand.self, AuditProveCommand.self, AuditConsistencyCommand.self,
         PolicyCheckCommand.self, PurgeCommand.self, ReloadCommand.self, WarmCommand.self, SignCommand.self,
     ]
 

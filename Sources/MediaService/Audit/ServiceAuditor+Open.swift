@@ -3,7 +3,8 @@ import MediaAudit
 extension ServiceAuditor {
     /// The auditor of a service: over `injected` (tests), or over the audit log of the configured state directory
     /// (returned too: its open report, its durability barrier).
-    /// - Throws: ``MediaAudit/AuditError`` (`locked` when another process writes the same log).
+    /// - Throws: ``MediaAudit/AuditError`` (`locked` when another process writes the same log),
+    ///   ``MediaSigning/SecretFileError`` when the log's signing key (``AuditSigningKeyFile``) cannot be made or is refused.
     static func open(configuration: ServiceConfiguration, injected: (any AuditRecording)?) throws
         -> (ServiceAuditor, AuditLog?)
     {
@@ -14,6 +15,8 @@ extension ServiceAuditor {
         if let injected {
             log = injected
         } else {
+            // The key that signs the log's checkpoints, made at the first start (`mediactl audit public-key` prints it).
+            _ = try AuditSigningKeyFile.open(stateDirectory: configuration.stateDirectory)
             let opened = try AuditLog(stateDirectory: configuration.stateDirectory, configuration: configuration.audit,
                                       clock: milliseconds, observer: configuration.durabilityObservers.audit)
             auditLog = opened

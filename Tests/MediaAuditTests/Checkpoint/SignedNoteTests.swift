@@ -69,4 +69,12 @@ import Testing
             try TreeCheckpoint(text: "o\n5\nAAAA\n")
         }
     }
+
+    /// The key's base64 may hold '+': only the first two '+' separate the parts.
+    @Test func aKeyWhoseBase64HoldsAPlusParses() throws {
+        let signer = try (1...255).lazy.map { try NoteSigner(name: "log", key: Ed25519SigningKey(seed: Array(repeating: UInt8($0), count: 32))) }
+            .first { $0.verifierKey.split(separator: "+").count > 3 }
+        let key = try #require(signer)
+        #expect(try NoteVerifier(verifierKey: key.verifierKey).publicKey == key.key.publicKey)
+    }
 }

@@ -15,4 +15,10 @@ extension CommandError.Code {
     public static let serviceRefused = CommandError.Code("service-refused")
     /// `audit prune` refused: the segments to remove do not verify (exit 1).
     public static let auditPruneRefused = CommandError.Code("audit-prune-refused")
+    /// The state directory has no audit signing key (`keys/audit-signing.key`): no service has started on it (exit 2).
+    public static let noSigningKey = CommandError.Code("no-signing-key")
+    /// `audit prove` or `audit checkpoint`: an index or size outside the log (exit 2).
+    public static let outsideLog = CommandError.Code("outside-log")
+    /// `audit consistency`: a checkpoint file is not a checkpoint of this log signed by its key (exit 2).
+    public static let invalidCheckpoint = CommandError.Code("invalid-checkpoint")
 }

@@ -1,0 +1,135 @@
+import Foundation
+import MediaAudit
+import MediaCrypto
+import MediaTestSupport
+import Testing
+
+@testable import MediaCTL
+
+/// `audit public-key`, `audit checkpoint`, `audit prove` and `audit consistency` over a real state directory: what they
+/// print verifies with the published key alone, and a log altered and re-chained after a checkpoint no longer extends it.
+@Suite(.serialized) struct AuditProofCommandTests {
+    /// The log's lines as written.
+    static func lines(_ harness: ServiceStateHarness) throws -> [String] {
+        try AuditReader.lines(directory: harness.stateDirectory + "/audit").filter(\.terminated).map(\.text)
+    }
+
+    @Test func checkpointsAndProofsVerifyWithThePublishedKey() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let state = ["--state-dir", harness.stateDirectory]
+        let key = await harness.run(["audit", "public-key"] + state)
+        #expect(key.status == 0)
+        #expect(key.stdout.wholeMatch(of: /mediactl\/audit\/[0-9a-f]{16}\+[0-9a-f]{8}\+[A-Za-z0-9+\/]{44}\n/) != nil)
+        let verifier = try NoteVerifier(verifierKey: String(key.stdout.dropLast()))
+        let lines = try Self.lines(harness)
+        let checkpoint = await harness.run(["audit", "checkpoint"] + state)
+        #expect(checkpoint.status == 0)
+        let head = try TreeCheckpoint(text: verifier.open(checkpoint.stdout))
+        #expect(head.origin == verifier.name)
+        #expect(head.size == lines.count)
+        #expect(head.root == MerkleTree.root(lines.map { MerkleTree.leafHash($0.utf8) }[...]))
+        for index in [0, 2, lines.count - 1] {
+            let proved = await harness.run(["audit", "prove", "--index", String(index)] + state)
+            #expect(proved.status == 0)
+            let proof = try TlogProof(text: proved.stdout)
+            #expect(proof.index == index)
+            let signed = try TreeCheckpoint(text: verifier.open(proof.checkpoint))
+            #expect(MerkleTree.verifyInclusion(leaf: MerkleTree.leafHash(lines[index].utf8), index: index, size: signed.size,
+                                               proof: proof.proof, root: signed.root))
+        }
+        let outside = await harness.run(["audit", "prove", "--index", String(lines.count)] + state)
+        #expect(outside.status == 2)
+        #expect(outside.stderr == "mediactl: --index \(lines.count): the tree has \(lines.count) records (allowed: 0…\(lines.count - 1))\n")
+        let tooLarge = await harness.run(["audit", "checkpoint", "--size", String(lines.count + 1)] + state)
+        #expect(tooLarge.stderr == "mediactl: --size \(lines.count + 1): the log has \(lines.count) records (allowed: 1…\(lines.count))\n")
+    }
+
+    @Test func aLogAlteredAndRechainedAfterACheckpointNoLongerExtendsIt() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let state = ["--state-dir", harness.stateDirectory]
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let old = try folder.file("old.checkpoint", contents: await harness.run(["audit", "checkpoint", "--size", "3"] + state).stdout)
+        let new = try folder.file("new.checkpoint", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
+        let consistent = await harness.run(["audit", "consistency", old, new] + state)
+        #expect(consistent.status == 0)
+        #expect(consistent.stdout.hasSuffix("consistent: 3 → \(try Self.lines(harness).count)\n"))
+        // Record 2's time changed and every later hash recomputed: the chain verifies, the earlier checkpoint does not.
+        await harness.service.stop()
+        let path = harness.stateDirectory + "/audit/audit.jsonl"
+        var records = try AuditReader.records(directory: harness.stateDirectory + "/audit")
+        var prev = AuditDigest.zero
+        for index in records.indices {
+            let record = records[index]
+            let time = index == 1 ? AuditTime(millisecondsSinceEpoch: record.time.millisecondsSinceEpoch + 1) : record.time
+            records[index] = AuditRecord(seq: record.seq, time: time, entry: record.entry, prev: prev)
+            prev = records[index].hash
+        }
+        let text = records.map { String(decoding: $0.canonicalBytes(includingHash: true), as: UTF8.self) + "\n" }.joined()
+        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        #expect(await harness.run(["audit", "verify"] + state).status == 0)
+        let rechained = try folder.file("rechained.checkpoint", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
+        let broken = await harness.run(["audit", "consistency", old, rechained] + state)
+        #expect(broken.status == 1)
+        #expect(broken.stderr == "mediactl: not consistent: the log's records do not lead from '\(old)' (3 records) to '\(rechained)' (\(records.count))\n")
+        let forged = await harness.run(["audit", "consistency", old, folder.path + "/missing"] + state)
+        #expect(forged.status == 2)
+        #expect(forged.stderr == "mediactl: cannot read '\(folder.path)/missing'\n")
+    }
+
+    @Test func withoutAKeyTheCommandsSaySo() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let run = await CLIRun.run(["audit", "public-key", "--state-dir", folder.path])
+        #expect(run.status == 2)
+        #expect(run.stderr == "mediactl: no audit signing key in '\(folder.path)/keys/audit-signing.key': the service makes it when it first starts\n")
+    }
+}
+
+/// `docs/verify_audit.py` (hashlib and PyPI `cryptography` only) checks what `audit prove` and `audit consistency`
+/// print: the formats are C2SP's and RFC 9162's, not mediactl's own. Runs where the test venv exists (`scripts/test-venv`).
+@Suite(.serialized) struct AuditProofOfflineVerifierTests {
+    static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().deletingLastPathComponent()
+
+    static var python: URL? {
+        let venv = ProcessInfo.processInfo.environment["MEDIACTL_TEST_VENV"].map { URL(fileURLWithPath: $0) }
+            ?? root.appendingPathComponent(".build/test-venv")
+        let python = venv.appendingPathComponent("bin/python3")
+        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
+    }
+
+    @Test(.enabled(if: AuditProofOfflineVerifierTests.python != nil, "scripts/test-venv makes the venv with PyPI cryptography"))
+    func thePythonVerifierAcceptsMediactlsProofsAndRefusesAlteredOnes() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let state = ["--state-dir", harness.stateDirectory]
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let key = String(await harness.run(["audit", "public-key"] + state).stdout.dropLast())
+        let lines = try AuditProofCommandTests.lines(harness)
+        let script = Self.root.appendingPathComponent("docs/verify_audit.py").path
+        let python = try #require(Self.python)
+        let proof = try folder.file("p.tlog-proof", contents: await harness.run(["audit", "prove", "--index", "2"] + state).stdout)
+        let line = try folder.file("line", contents: lines[2] + "\n")
+        let ok = try ChildProcess.run(python, [script, "proof", key, proof, line])
+        #expect(ok.status == 0, "\(ok.stdout) \(ok.stderr)")
+        #expect(ok.stdout == "ok: record 2 is in the log of \(lines.count) records\n")
+        let otherLine = try folder.file("other", contents: lines[3] + "\n")
+        let wrong = try ChildProcess.run(python, [script, "proof", key, proof, otherLine])
+        #expect(wrong.status == 1)
+        #expect(wrong.stdout == "failed: the record is not at index 2 of the checkpoint's tree\n")
+        let old = try folder.file("old", contents: await harness.run(["audit", "checkpoint", "--size", "3"] + state).stdout)
+        let new = try folder.file("new", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
+        let consistency = try folder.file("c", contents: await harness.run(["audit", "consistency", old, new] + state).stdout)
+        let extends = try ChildProcess.run(python, [script, "consistency", key, old, new, consistency])
+        #expect(extends.stdout == "ok: \(lines.count) extends 3\n")
+        let backwards = try ChildProcess.run(python, [script, "consistency", key, new, old, consistency])
+        #expect(backwards.status == 1)
+    }
+}
