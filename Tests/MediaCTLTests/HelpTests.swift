@@ -93,6 +93,7 @@ import Testing
                   audit checkpoint    Print a signed checkpoint of the audit log's Merkle tree.
                   audit prove         Print the inclusion proof of one audit record, with a signed checkpoint.
                   audit consistency   Prove that a later audit checkpoint extends an earlier one.
+                  audit export        Stream the audit log's records with their leaf indices, as JSON Lines or RFC 5424 syslog.
                   policy check        Validate the policy files.
                   purge               Remove stored objects of one route, of one credential's or subject's partition, of one URL, of one cache tag, or all of them.
                   reload              Re-read the policies of the running service without a restart.
@@ -184,7 +185,7 @@ import Testing
                 #expect(spec.usage[0].contains(positional.name), "\(spec.displayName) \(positional.name)")
             }
         }
-        #expect(visited == 19)
+        #expect(visited == 20)
     }
 
     @Test func versionPrintsNameAndVersion() async {

@@ -133,3 +133,32 @@ import Testing
         #expect(backwards.status == 1)
     }
 }
+
+/// `audit export`: every record from an index on, with its leaf index, as JSON Lines or RFC 5424 syslog lines.
+@Suite(.serialized) struct AuditExportCommandTests {
+    @Test func exportsFromAnIndexInBothFormats() async throws {
+        let harness = try ServiceStateHarness()
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let state = ["--state-dir", harness.stateDirectory]
+        let records = try AuditReader.records(directory: harness.stateDirectory + "/audit")
+        let lines = try AuditProofCommandTests.lines(harness)
+        let jsonl = await harness.run(["audit", "export", "--since", "2"] + state)
+        #expect(jsonl.status == 0)
+        let exported = jsonl.stdout.split(separator: "\n").map(String.init)
+        #expect(exported.count == lines.count - 2)
+        for (offset, text) in exported.enumerated() {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(text.utf8)) as? [String: Any])
+            #expect(object["index"] as? Int == offset + 2)
+            #expect(object["line"] as? String == lines[offset + 2])
+        }
+        #expect(exported[0].hasPrefix(#"{"index":2,"line":"{\"#))
+        let syslog = await harness.run(["audit", "export", "--format", "syslog", "--since", String(lines.count - 1)] + state)
+        #expect(syslog.stdout == "<110>1 \(records[lines.count - 1].time.rfc3339) - mediactl - audit [mediactl@32473 index=\"\(lines.count - 1)\"] \(lines[lines.count - 1])\n")
+        let none = await harness.run(["audit", "export", "--since", String(lines.count)] + state)
+        #expect(none == CLIRun(status: 0, stdout: "", stderr: ""))
+        let bad = await harness.run(["audit", "export", "--format", "csv"] + state)
+        #expect(bad.status == 64)
+        #expect(bad.stderr.hasPrefix("mediactl: invalid --format 'csv': expected jsonl or syslog\n"))
+    }
+}
