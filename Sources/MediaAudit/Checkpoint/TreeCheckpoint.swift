@@ -12,17 +12,12 @@ import MediaCrypto
 /// Xy0k…=
 /// ```
 public struct TreeCheckpoint: Hashable, Sendable {
-    /// The log's origin line: a name unique to the log (its key name as well).
-    public var origin: String
-    /// The number of records the tree covers.
-    public var size: Int
-    /// MTH of the first ``size`` records' leaf hashes.
-    public var root: SHA256Digest
+    /// The log's origin line (a name unique to the log, its key's name as well), the number of records the tree
+    /// covers, and MTH of their leaf hashes.
+    public var origin: String, size: Int, root: SHA256Digest
 
     public init(origin: String, size: Int, root: SHA256Digest) {
-        self.origin = origin
-        self.size = size
-        self.root = root
+        (self.origin, self.size, self.root) = (origin, size, root)
     }
 
     /// The note text.

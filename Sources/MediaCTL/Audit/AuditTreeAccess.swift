@@ -47,6 +47,15 @@ enum AuditTreeAccess {
         return chosen
     }
 
+    /// The signer, the tree and the size (`size`, or the tree's when `nil`) of `stateDirectory`'s log, checked.
+    static func open(stateDirectory: String, size: Int?) throws(CommandError)
+        -> (signer: NoteSigner, tree: AuditTree, size: Int)
+    {
+        let signer = try signer(stateDirectory: stateDirectory)
+        let tree = try tree(stateDirectory: stateDirectory)
+        return (signer, tree, try Self.size(size, in: tree))
+    }
+
     /// The signed checkpoint note of the first `size` records.
     static func signedCheckpoint(_ tree: AuditTree, size: Int, signer: NoteSigner) throws(CommandError) -> String {
         do {

@@ -20,9 +20,7 @@ public struct AuditCheckpointCommand: MediaCommand {
 
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         do throws(CommandError) {
-            let signer = try AuditTreeAccess.signer(stateDirectory: stateDirectory)
-            let tree = try AuditTreeAccess.tree(stateDirectory: stateDirectory)
-            let size = try AuditTreeAccess.size(size, in: tree)
+            let (signer, tree, size) = try AuditTreeAccess.open(stateDirectory: stateDirectory, size: size)
             context.stdout.write(try AuditTreeAccess.signedCheckpoint(tree, size: size, signer: signer))
             return .success
         } catch {

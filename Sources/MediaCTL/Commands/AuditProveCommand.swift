@@ -24,9 +24,7 @@ public struct AuditProveCommand: MediaCommand {
 
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         do throws(CommandError) {
-            let signer = try AuditTreeAccess.signer(stateDirectory: stateDirectory)
-            let tree = try AuditTreeAccess.tree(stateDirectory: stateDirectory)
-            let size = try AuditTreeAccess.size(size, in: tree)
+            let (signer, tree, size) = try AuditTreeAccess.open(stateDirectory: stateDirectory, size: size)
             guard index < size else {
                 throw CommandError(.outsideLog, "--index \(index): the tree has \(size) records (allowed: 0…\(size - 1))",
                                    exitCode: .unusableInput)

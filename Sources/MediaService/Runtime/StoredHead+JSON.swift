@@ -18,68 +18,49 @@ extension StoredHead {
         // Escapes (`\/` in media types, `\"` in entity tags) and the integers need room too: one allocation.
         out.reserveCapacity(capacity + capacity / 4 + 64)
         out.append(UInt8(ascii: "{"))
-        if let bodyDigest {
-            Self.appendLiteral(#""bodyDigest":"#, to: &out)
-            JSONString.append(bodyDigest, to: &out)
-            out.append(UInt8(ascii: ","))
-        }
-        if let contentType {
-            Self.appendLiteral(#""contentType":"#, to: &out)
-            JSONString.append(contentType, to: &out)
-            out.append(UInt8(ascii: ","))
-        }
-        if let derivedFrom {
-            Self.appendLiteral(#""derivedFrom":"#, to: &out)
-            JSONString.append(derivedFrom, to: &out)
-            out.append(UInt8(ascii: ","))
-        }
+        // The members before `fields` end with a comma; those after it start with one.
+        Self.string(#""bodyDigest":"#, bodyDigest, to: &out, then: UInt8(ascii: ","))
+        Self.string(#""contentType":"#, contentType, to: &out, then: UInt8(ascii: ","))
+        Self.string(#""derivedFrom":"#, derivedFrom, to: &out, then: UInt8(ascii: ","))
         Self.appendLiteral(#""fields":"#, to: &out)
         Self.appendJSONLists(fields, to: &out)
-        if let height {
-            Self.appendLiteral(#","height":"#, to: &out)
-            Self.appendJSONInteger(Int64(height), to: &out)
-        }
-        Self.appendLiteral(#","method":"#, to: &out)
-        JSONString.append(method, to: &out)
-        Self.appendLiteral(#","policyTTL":"#, to: &out)
-        Self.appendJSONInteger(policyTTL, to: &out)
-        Self.appendLiteral(#","requestTime":"#, to: &out)
-        Self.appendJSONInteger(requestTime, to: &out)
-        Self.appendLiteral(#","responseTime":"#, to: &out)
-        Self.appendJSONInteger(responseTime, to: &out)
-        if let servedETag {
-            Self.appendLiteral(#","servedETag":"#, to: &out)
-            JSONString.append(servedETag, to: &out)
-        }
-        if let sourceDigest {
-            Self.appendLiteral(#","sourceDigest":"#, to: &out)
-            JSONString.append(sourceDigest, to: &out)
-        }
-        if let sourceFrames {
-            Self.appendLiteral(#","sourceFrames":"#, to: &out)
-            Self.appendJSONInteger(Int64(sourceFrames), to: &out)
-        }
-        Self.appendLiteral(#","status":"#, to: &out)
-        Self.appendJSONInteger(Int64(status), to: &out)
-        Self.appendLiteral(#","storage":"#, to: &out)
-        JSONString.append(storage, to: &out)
+        Self.integer(#","height":"#, height.map(Int64.init), to: &out)
+        Self.string(#","method":"#, method, to: &out)
+        Self.integer(#","policyTTL":"#, policyTTL, to: &out)
+        Self.integer(#","requestTime":"#, requestTime, to: &out)
+        Self.integer(#","responseTime":"#, responseTime, to: &out)
+        Self.string(#","servedETag":"#, servedETag, to: &out)
+        Self.string(#","sourceDigest":"#, sourceDigest, to: &out)
+        Self.integer(#","sourceFrames":"#, sourceFrames.map(Int64.init), to: &out)
+        Self.integer(#","status":"#, Int64(status), to: &out)
+        Self.string(#","storage":"#, storage, to: &out)
         if let targeted {
             Self.appendLiteral(#","targeted":"#, to: &out)
             Self.appendJSONStrings(targeted, to: &out)
         }
-
-        if let transform {
-            Self.appendLiteral(#","transform":"#, to: &out)
-            JSONString.append(transform, to: &out)
-        }
+        Self.string(#","transform":"#, transform, to: &out)
         Self.appendLiteral(#","vary":"#, to: &out)
         Self.appendJSONLists(vary, to: &out)
-        if let width {
-            Self.appendLiteral(#","width":"#, to: &out)
-            Self.appendJSONInteger(Int64(width), to: &out)
-        }
+        Self.integer(#","width":"#, width.map(Int64.init), to: &out)
         out.append(UInt8(ascii: "}"))
         return out
+    }
+
+    /// `key` then `value` as a JSON string (then `separator`, if any); nothing when `value` is `nil`.
+    @inline(__always)
+    private static func string(_ key: StaticString, _ value: String?, to out: inout [UInt8], then separator: UInt8? = nil) {
+        guard let value else { return }
+        appendLiteral(key, to: &out)
+        JSONString.append(value, to: &out)
+        if let separator { out.append(separator) }
+    }
+
+    /// `key` then `value` in decimal; nothing when `value` is `nil`.
+    @inline(__always)
+    private static func integer(_ key: StaticString, _ value: Int64?, to out: inout [UInt8]) {
+        guard let value else { return }
+        appendLiteral(key, to: &out)
+        appendJSONInteger(value, to: &out)
     }
 
     private static func appendJSONStrings(_ list: [String], to out: inout [UInt8]) {
