@@ -10,7 +10,7 @@ import MediaService
 /// in the tier `public`, whose storage class is `storage` (`memory`, `disk` or `encrypted-disk`),
 /// with a memory budget of `memoryBytes` (default 512 MiB, so no measured entry is evicted).
 /// The clock is the system clock, as served.
-final class ServiceFixture: Sendable {
+final class ServiceFixture: BenchServiceFixture {
     let service: MediaService
     let stateDirectory: String
 
@@ -20,11 +20,7 @@ final class ServiceFixture: Sendable {
             .appendingPathComponent("mediabench-service-\(getpid())-\(UUID().uuidString)").path
         let json = """
         { "tiers": {
-            "public": { "storage": "\(storage)", "cache": "shared", "credentials": "strip",
-                        "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
-                        "memoryBytes": \(memoryBytes),
-                        "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
-                        "downstreamCacheControl": "public, max-age=31536000, immutable" } },
+            "public": { \(Self.publicTier(storage: storage, memoryBytes: memoryBytes)) } },
           "routes": [ { "name": "catalog", "mount": "/catalog/", "origin": "\(originBase)", "tier": "public" } ] }
         """
         let policies = try PolicyLoader().load(sources: [.init(name: "Policies/bench.json", text: json)])
@@ -32,12 +28,6 @@ final class ServiceFixture: Sendable {
             stateDirectory: stateDirectory, synchronizesWrites: synchronizesWrites))
     }
 
-    /// Stops the service and removes its state directory.
-    func close() {
-        let service = self.service
-        ServiceBenchmarks.wait { await service.stop() }
-        try? FileManager.default.removeItem(atPath: stateDirectory)
-    }
 
     /// The 16 KB catalog JPEG the suite serves (`Tests/Fixtures/corpus/catalog/chelsea-5d40df37.jpg`, 16,092 bytes).
     static func catalogJPEG() throws -> [UInt8] {

@@ -11,7 +11,7 @@ import MediaTestSupport
 /// class `storage` and a memory budget of `memoryBytes` (default 512 MiB: nothing measured is evicted).
 /// The origin is a ``CountingOriginFetcher`` answering the two large corpus images; writes are not
 /// synchronised (`synchronizesWrites: false`, as the other service benchmarks run).
-final class VariantFixture: Sendable {
+final class VariantFixture: BenchServiceFixture {
     let service: MediaService
     let origin: CountingOriginFetcher
     let stateDirectory: String
@@ -23,11 +23,7 @@ final class VariantFixture: Sendable {
             .appendingPathComponent("mediabench-variants-\(getpid())-\(UUID().uuidString)").path
         let json = """
         { "tiers": {
-            "public": { "storage": "\(storage)", "cache": "shared", "credentials": "strip",
-                        "maxTTL": 31536000, "maxObjectBytes": 10485760, "maxPixels": 50000000,
-                        "memoryBytes": \(memoryBytes),
-                        "contentTypes": ["image/jpeg", "image/png", "image/gif", "image/webp", "image/avif"],
-                        "downstreamCacheControl": "public, max-age=31536000, immutable",
+            "public": { \(Self.publicTier(storage: storage, memoryBytes: memoryBytes)),
                         "variants": { "widths": [72, 144, 288, 576, 1152], "formats": ["jpeg", "webp", "avif", "png"],
                                       "maxDpr": 3, "quality": 80 } } },
           "routes": [ { "name": "large", "mount": "/large/", "origin": "\(Self.originBase)", "tier": "public" } ] }
@@ -42,10 +38,4 @@ final class VariantFixture: Sendable {
             stateDirectory: stateDirectory, synchronizesWrites: false))
     }
 
-    /// Stops the service and removes its state directory.
-    func close() {
-        let service = self.service
-        ServiceBenchmarks.wait { await service.stop() }
-        try? FileManager.default.removeItem(atPath: stateDirectory)
-    }
 }
