@@ -9,6 +9,16 @@ public enum TestFixtures {
         .deletingLastPathComponent().deletingLastPathComponent().deletingLastPathComponent()
         .appendingPathComponent("Tests/Fixtures")
 
+    /// The interpreter of the venv the tests compare against PyPI in (`scripts/test-venv`: PyPI `thumbhash` and
+    /// `cryptography`): `$MEDIACTL_TEST_VENV/bin/python3`, else `.build/test-venv/bin/python3`; `nil` when there is none.
+    public static var venvPython: URL? {
+        let repository = root.deletingLastPathComponent().deletingLastPathComponent()
+        let venv = ProcessInfo.processInfo.environment["MEDIACTL_TEST_VENV"].map { URL(fileURLWithPath: $0) }
+            ?? repository.appendingPathComponent(".build/test-venv")
+        let python = venv.appendingPathComponent("bin/python3")
+        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
+    }
+
     /// `Tests/Fixtures/corpus/`.
     public static let corpus: URL = root.appendingPathComponent("corpus")
 

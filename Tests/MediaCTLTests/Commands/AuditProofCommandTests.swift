@@ -9,6 +9,13 @@ import Testing
 /// `audit public-key`, `audit checkpoint`, `audit prove` and `audit consistency` over a real state directory: what they
 /// print verifies with the published key alone, and a log altered and re-chained after a checkpoint no longer extends it.
 @Suite(.serialized) struct AuditProofCommandTests {
+    /// A populated state directory, its `--state-dir` arguments, and a folder for the files a test writes.
+    static func populated() async throws -> (harness: ServiceStateHarness, state: [String], folder: TemporaryDirectory) {
+        let harness = try ServiceStateHarness()
+        try await harness.populate()
+        return (harness, ["--state-dir", harness.stateDirectory], try TemporaryDirectory())
+    }
+
     /// The log's lines as written.
     static func lines(_ harness: ServiceStateHarness) throws -> [String] {
         try AuditReader.lines(directory: harness.stateDirectory + "/audit").filter(\.terminated).map(\.text)
@@ -47,12 +54,8 @@ import Testing
     }
 
     @Test func aLogAlteredAndRechainedAfterACheckpointNoLongerExtendsIt() async throws {
-        let harness = try ServiceStateHarness()
-        defer { Task { await harness.close() } }
-        try await harness.populate()
-        let state = ["--state-dir", harness.stateDirectory]
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
+        let (harness, state, folder) = try await AuditProofCommandTests.populated()
+        defer { Task { await harness.close() }; folder.remove() }
         let old = try folder.file("old.checkpoint", contents: await harness.run(["audit", "checkpoint", "--size", "3"] + state).stdout)
         let new = try folder.file("new.checkpoint", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
         let consistent = await harness.run(["audit", "consistency", old, new] + state)
@@ -96,21 +99,12 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    static var python: URL? {
-        let venv = ProcessInfo.processInfo.environment["MEDIACTL_TEST_VENV"].map { URL(fileURLWithPath: $0) }
-            ?? root.appendingPathComponent(".build/test-venv")
-        let python = venv.appendingPathComponent("bin/python3")
-        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
-    }
+    static var python: URL? { TestFixtures.venvPython }
 
     @Test(.enabled(if: AuditProofOfflineVerifierTests.python != nil, "scripts/test-venv makes the venv with PyPI cryptography"))
     func thePythonVerifierAcceptsMediactlsProofsAndRefusesAlteredOnes() async throws {
-        let harness = try ServiceStateHarness()
-        defer { Task { await harness.close() } }
-        try await harness.populate()
-        let state = ["--state-dir", harness.stateDirectory]
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
+        let (harness, state, folder) = try await AuditProofCommandTests.populated()
+        defer { Task { await harness.close() }; folder.remove() }
         let key = String(await harness.run(["audit", "public-key"] + state).stdout.dropLast())
         let lines = try AuditProofCommandTests.lines(harness)
         let script = Self.root.appendingPathComponent("docs/verify_audit.py").path

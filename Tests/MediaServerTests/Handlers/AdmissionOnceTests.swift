@@ -11,12 +11,8 @@ import Testing
 /// tier computes its partition digest, so the digests per request are the admissions per request.
 @Suite(.serialized) struct AdmissionOnceTests {
     @Test func aMissAndAHitOverARealSocketAreEachAdmittedOnce() async throws {
-        let harness = try PipelineHarness()
+        let harness = try Self.harness()
         defer { Task { await harness.close() } }
-        harness.origin.setReply(
-            .init(status: 200, fields: ["Cache-Control": "private, max-age=60"],
-                  body: try TestFixtures.bytes("receipts/r-7732.jpg")),
-            for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
         let server = HTTPServer(configuration: .init(host: "127.0.0.1", port: 0),
                                 handler: MediaHTTPHandler(service: harness.service))
         let port = try server.start()
@@ -34,12 +30,8 @@ import Testing
     }
 
     @Test func theHandoffCarriesTheAdmissionAndAPlainRequestStillWorksWithoutIt() async throws {
-        let harness = try PipelineHarness()
+        let harness = try Self.harness()
         defer { Task { await harness.close() } }
-        harness.origin.setReply(
-            .init(status: 200, fields: ["Cache-Control": "private, max-age=60"],
-                  body: try TestFixtures.bytes("receipts/r-7732.jpg")),
-            for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
         let handler = MediaHTTPHandler(service: harness.service)
         var request = HTTPServerRequest(method: "GET", target: "/receipts/r-7732.jpg",
                                         headerFields: [("Authorization", "Bearer tok-U1")])
@@ -57,5 +49,15 @@ import Testing
         let hit = await handler.handle(request)
         #expect(hit.field("Cache-Status") == "mediactl; hit; ttl=60")
         #expect(keyer.partitionsComputed - start == 2)
+    }
+
+    /// The pipeline harness with a private receipt of `Bearer tok-U1` at the origin.
+    static func harness() throws -> PipelineHarness {
+        let harness = try PipelineHarness()
+        harness.origin.setReply(
+            .init(status: 200, fields: ["Cache-Control": "private, max-age=60"],
+                  body: try TestFixtures.bytes("receipts/r-7732.jpg")),
+            for: "http://origin.test/receipts/r-7732.jpg", authorization: .value("Bearer tok-U1"))
+        return harness
     }
 }

@@ -9,12 +9,9 @@ import Testing
     @Test(arguments: [(OriginError(.timeout, "the connection was idle too long"), 504),
                       (OriginError(.invalidResponse, "the connection closed before the whole body arrived (curl error 18)"), 502)])
     func staleIfErrorNamesTheFailuresStatus(error: OriginError, forwardStatus: Int) async throws {
-        let jpeg = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
-        let origin = StaleServingTests.origin("max-age=60, stale-if-error=600", body: jpeg, later: .failure(error))
-        let harness = try PipelineHarness(fetcher: origin)
+        let (harness, _, jpeg) = try await StaleServingTests.stored("max-age=60, stale-if-error=600", later: .failure(error),
+                                                                    aged: 120)
         defer { Task { await harness.close() } }
-        _ = await harness.get("/catalog/camera.jpg")
-        harness.clock.advance(120)
         let stale = await harness.get("/catalog/camera.jpg")
         #expect(stale.status == 200)
         #expect(stale.body == jpeg)

@@ -11,13 +11,22 @@ import Testing
         FailingLaterOrigin(first: OriginResponse(status: 200, fields: ["Cache-Control": cacheControl], body: body), later: later)
     }
 
-    @Test func staleIfErrorServesStaleWhenTheOriginAnswers503() async throws {
+    /// A harness whose origin answered `/catalog/camera.jpg` once with `cacheControl` (then `later`), that response
+    /// stored, and the clock moved on by `seconds`; the origin and the body it answered.
+    static func stored(_ cacheControl: String, later: Result<OriginResponse, OriginError>, aged seconds: Double) async throws
+        -> (harness: PipelineHarness, origin: FailingLaterOrigin, jpeg: [UInt8])
+    {
         let jpeg = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
-        let origin = Self.origin("max-age=60, stale-if-error=600", body: jpeg, later: .success(OriginResponse(status: 503)))
+        let origin = Self.origin(cacheControl, body: jpeg, later: later)
         let harness = try PipelineHarness(fetcher: origin)
-        defer { Task { await harness.close() } }
         _ = await harness.get("/catalog/camera.jpg")
-        harness.clock.advance(61)
+        harness.clock.advance(seconds)
+        return (harness, origin, jpeg)
+    }
+
+    @Test func staleIfErrorServesStaleWhenTheOriginAnswers503() async throws {
+        let (harness, origin, jpeg) = try await Self.stored("max-age=60, stale-if-error=600", later: .success(OriginResponse(status: 503)), aged: 61)
+        defer { Task { await harness.close() } }
         let stale = await harness.get("/catalog/camera.jpg")
         #expect(stale.status == 200)
         #expect(stale.body == jpeg)
@@ -27,13 +36,9 @@ import Testing
     }
 
     @Test func staleIfErrorServesStaleWhenTheOriginIsUnreachable() async throws {
-        let jpeg = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
-        let origin = Self.origin("max-age=60, stale-if-error=600", body: jpeg,
-                                 later: .failure(OriginError(.connectionFailed, "refused")))
-        let harness = try PipelineHarness(fetcher: origin)
+        let (harness, _, _) = try await Self.stored("max-age=60, stale-if-error=600",
+                                                        later: .failure(OriginError(.connectionFailed, "refused")), aged: 120)
         defer { Task { await harness.close() } }
-        _ = await harness.get("/catalog/camera.jpg")
-        harness.clock.advance(120)
         let stale = await harness.get("/catalog/camera.jpg")
         #expect(stale.status == 200)
         #expect(stale.fields["Cache-Status"] == "mediactl; fwd=stale; fwd-status=502; ttl=-60; detail=stale-if-error")
@@ -46,12 +51,9 @@ import Testing
     }
 
     @Test func withoutStaleIfErrorAnOriginFailureIsA502Problem() async throws {
-        let jpeg = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
-        let origin = Self.origin("max-age=60", body: jpeg, later: .success(OriginResponse(status: 503)))
-        let harness = try PipelineHarness(fetcher: origin)
+        let (harness, _, _) = try await Self.stored("max-age=60",
+                                                        later: .success(OriginResponse(status: 503)), aged: 61)
         defer { Task { await harness.close() } }
-        _ = await harness.get("/catalog/camera.jpg")
-        harness.clock.advance(61)
         let failed = await harness.get("/catalog/camera.jpg")
         #expect(failed.status == 502)
         #expect(PipelineSupport.problemCode(failed) == "origin-error")
@@ -78,13 +80,9 @@ import Testing
     }
 
     @Test func mustRevalidateNeverServesStaleOnError() async throws {
-        let jpeg = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
-        let origin = Self.origin("max-age=60, must-revalidate, stale-if-error=600", body: jpeg,
-                                 later: .success(OriginResponse(status: 503)))
-        let harness = try PipelineHarness(fetcher: origin)
+        let (harness, origin, _) = try await Self.stored("max-age=60, must-revalidate, stale-if-error=600",
+                                                        later: .success(OriginResponse(status: 503)), aged: 61)
         defer { Task { await harness.close() } }
-        _ = await harness.get("/catalog/camera.jpg")
-        harness.clock.advance(61)
         let failed = await harness.get("/catalog/camera.jpg")
         #expect(failed.status == 502)
         #expect(PipelineSupport.problemCode(failed) == "origin-error")
@@ -104,12 +102,8 @@ import Testing
     }
 
     @Test func maxStaleServesAStaleResponseWithoutTheOrigin() async throws {
-        let jpeg = try Fixtures.bytes("catalog/camera-74877ec7.jpg")
-        let origin = Self.origin("max-age=60", body: jpeg, later: .success(OriginResponse(status: 503)))
-        let harness = try PipelineHarness(fetcher: origin)
+        let (harness, origin, jpeg) = try await Self.stored("max-age=60", later: .success(OriginResponse(status: 503)), aged: 100)
         defer { Task { await harness.close() } }
-        _ = await harness.get("/catalog/camera.jpg")
-        harness.clock.advance(100)
         let stale = await harness.get("/catalog/camera.jpg", [("Cache-Control", "max-stale=60")])
         #expect(stale.status == 200)
         #expect(stale.body == jpeg)

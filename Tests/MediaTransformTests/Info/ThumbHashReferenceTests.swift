@@ -10,13 +10,8 @@ import Testing
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent()
 
-    /// The venv's interpreter: `MEDIACTL_TEST_VENV`/bin/python3, else `.build/test-venv/bin/python3`.
-    static var python: URL? {
-        let venv = ProcessInfo.processInfo.environment["MEDIACTL_TEST_VENV"].map { URL(fileURLWithPath: $0) }
-            ?? root.appendingPathComponent(".build/test-venv")
-        let python = venv.appendingPathComponent("bin/python3")
-        return FileManager.default.isExecutableFile(atPath: python.path) ? python : nil
-    }
+    /// The venv's interpreter (``MediaTestSupport/TestFixtures/venvPython``).
+    static var python: URL? { TestFixtures.venvPython }
 
     static let directories = ["catalog", "avatars", "receipts", "uploads", "large"]
 
