@@ -35,17 +35,7 @@ import Testing
             let end = min(bytes.count, offset + 1 + random.below(9))
             parser.append(bytes[offset..<end])
             offset = end
-            loop: while true {
-                switch parser.next() {
-                case .request(let request): outcome.requests.append(request)
-                case .failure(let error):
-                    outcome.error = error
-                    return outcome
-                case .needMoreData:
-                    outcome.needsMoreData = parser.hasPartialRequest
-                    break loop
-                }
-            }
+            guard drain(&parser, into: &outcome) else { return outcome }
         }
         return outcome
     }

@@ -26,19 +26,24 @@ func parse(
         let end = min(bytes.count, offset + min(chunkSize, bytes.count - offset))
         parser.append(bytes[offset..<end])
         offset = end
-        loop: while true {
-            switch parser.next() {
-            case .request(let request): outcome.requests.append(request)
-            case .failure(let error):
-                outcome.error = error
-                return outcome
-            case .needMoreData:
-                outcome.needsMoreData = parser.hasPartialRequest
-                break loop
-            }
-        }
+        guard drain(&parser, into: &outcome) else { return outcome }
     } while offset < bytes.count
     return outcome
+}
+
+/// Takes every event the parser has into `outcome`; `false` once it failed (`outcome.error` set).
+func drain(_ parser: inout HTTPRequestParser, into outcome: inout ParseOutcome) -> Bool {
+    while true {
+        switch parser.next() {
+        case .request(let request): outcome.requests.append(request)
+        case .failure(let error):
+            outcome.error = error
+            return false
+        case .needMoreData:
+            outcome.needsMoreData = parser.hasPartialRequest
+            return true
+        }
+    }
 }
 
 /// The names and values of field lines, for exact comparison.

@@ -62,14 +62,7 @@ import Testing
         #expect(try Vips.average(stripped, suffix: "gif") == "147.680000")
     }
 
-    func detail(_ bytes: [UInt8]) -> String? {
-        do throws(MetadataStripError) {
-            _ = try MetadataStripper.strip(bytes)
-            return nil
-        } catch {
-            return error.detail
-        }
-    }
+    func detail(_ bytes: [UInt8]) -> String? { StripRefusal.detail(bytes) }
 
     @Test func malformedFilesAreRefused() throws {
         let original = try Self.spinner()

@@ -4,15 +4,7 @@ import Testing
 @Suite struct HEIFInspectTests {
     typealias B = ImageBytes
 
-    func detail(_ bytes: [UInt8]) -> String? {
-        do throws(MetadataStripError) {
-            _ = try MetadataStripper.strip(bytes)
-            return nil
-        } catch {
-            #expect(error.code == "metadata-not-strippable")
-            return error.detail
-        }
-    }
+    func detail(_ bytes: [UInt8]) -> String? { StripRefusal.detail(bytes) }
 
     @Test func withoutMetadataItemsUnchanged() throws {
         let avif = B.heif(items: [B.infe(id: 1, type: "av01")])

@@ -222,15 +222,7 @@ import Testing
         #expect(stripped.bytes == (try MetadataStripper.strip(try Fixtures.bytes("avatars/u1002.jpg"))).bytes)
     }
 
-    func detail(_ bytes: [UInt8]) -> String? {
-        do throws(MetadataStripError) {
-            _ = try MetadataStripper.strip(bytes)
-            return nil
-        } catch {
-            #expect(error.code == "metadata-not-strippable")
-            return error.detail
-        }
-    }
+    func detail(_ bytes: [UInt8]) -> String? { StripRefusal.detail(bytes) }
 
     @Test func malformedFilesAreRefused() throws {
         #expect(detail([0xFF, 0xD8]) == "JPEG: the file ends at offset 2, before the first SOS")

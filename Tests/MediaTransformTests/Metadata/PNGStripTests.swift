@@ -93,14 +93,7 @@ import Testing
         #expect(try MetadataStripper.strip(png + B.ascii("<script>")) == StrippedImage(bytes: png, removed: ["trailing data"], orientation: nil))
     }
 
-    func detail(_ bytes: [UInt8]) -> String? {
-        do throws(MetadataStripError) {
-            _ = try MetadataStripper.strip(bytes)
-            return nil
-        } catch {
-            return error.detail
-        }
-    }
+    func detail(_ bytes: [UInt8]) -> String? { StripRefusal.detail(bytes) }
 
     @Test func malformedFilesAreRefused() throws {
         let sig = B.pngSignature

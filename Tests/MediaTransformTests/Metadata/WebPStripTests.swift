@@ -65,14 +65,7 @@ import Testing
         #expect(try MetadataStripper.strip(original + B.ascii("<html>")) == StrippedImage(bytes: original, removed: ["trailing data"], orientation: nil))
     }
 
-    func detail(_ bytes: [UInt8]) -> String? {
-        do throws(MetadataStripError) {
-            _ = try MetadataStripper.strip(bytes)
-            return nil
-        } catch {
-            return error.detail
-        }
-    }
+    func detail(_ bytes: [UInt8]) -> String? { StripRefusal.detail(bytes) }
 
     @Test func malformedFilesAreRefused() throws {
         let original = try Fixtures.bytes("catalog/coffee.webp")
