@@ -153,10 +153,7 @@ import Testing
         defer { Task { await a.close(); await b.close() } }
         let junit = a.folder.path + "/fleet.xml"
         let html = a.folder.path + "/fleet.html"
-        let ticks = Mutex<[Int64]>([5_000, 5_300])
-        let clock = AuditReportClock(
-            now: { AuditTime(millisecondsSinceEpoch: 1_795_950_435_123) },
-            monotonicMilliseconds: { ticks.withLock { $0.removeFirst() } })
+        let clock = AuditReportClock.fixed(ticks: [5_000, 5_300])
         let options = AuditCommand(
             stateDirectories: [a.stateDirectory, b.stateDirectory], policiesDirectory: a.policiesDirectory, junitFile: junit,
             htmlFile: html)

@@ -80,10 +80,7 @@ import Testing
         try await harness.populate()
         let junit = harness.folder.path + "/audit.xml"
         let html = harness.folder.path + "/audit.html"
-        let ticks = Mutex<[Int64]>([5_000, 5_250])
-        let clock = AuditReportClock(
-            now: { AuditTime(millisecondsSinceEpoch: 1_795_950_435_123) },
-            monotonicMilliseconds: { ticks.withLock { $0.removeFirst() } })
+        let clock = AuditReportClock.fixed(ticks: [5_000, 5_250])
         let options = AuditCommand(
             stateDirectories: [harness.stateDirectory], policiesDirectory: harness.policiesDirectory, junitFile: junit,
             htmlFile: html)

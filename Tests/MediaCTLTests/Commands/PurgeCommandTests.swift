@@ -84,25 +84,13 @@ import Testing
     @Test func serviceRefusalsAreReported() async throws {
         let running = try await Running()
         let unknown = await running.purge(["--route", "nope"])
-        #expect(
-            unknown
-                == CLIRun(
-                    status: 2, stdout: "",
-                    stderr: """
-                        mediactl: the service at \(running.server.listen) refused the purge: 404 unknown-route: no route named nope; routes: catalog, large, avatars, uploads, receipts, one-time
-
-                        """))
+        #expect(unknown == CLIRun(status: 2, stdout: "",
+                                 stderr: "mediactl: the service at \(running.server.listen) refused the purge: 404 unknown-route: no route named nope; routes: catalog, large, avatars, uploads, receipts, one-time\n"))
         try ServeStateFile(pid: getpid(), listen: running.server.listen, adminToken: "stale")
             .write(stateDirectory: running.harness.stateDirectory)
         let stale = await running.purge(["--all"])
-        #expect(
-            stale
-                == CLIRun(
-                    status: 2, stdout: "",
-                    stderr: """
-                        mediactl: the service at \(running.server.listen) refused the purge: 401 admin-token-required: /_mediactl/purge requires the admin token of serve.json as a bearer token
-
-                        """))
+        #expect(stale == CLIRun(status: 2, stdout: "",
+                                 stderr: "mediactl: the service at \(running.server.listen) refused the purge: 401 admin-token-required: /_mediactl/purge requires the admin token of serve.json as a bearer token\n"))
         #expect(try running.harness.objects(in: .disk).count == 1)
         await running.close()
     }
@@ -112,14 +100,8 @@ import Testing
         defer { folder.remove() }
         let result = await CLIRun.run(
             ["purge", "--all", "--state-dir", folder.path])
-        #expect(
-            result
-                == CLIRun(
-                    status: 2, stdout: "",
-                    stderr: """
-                        mediactl: no running service for state directory \(folder.path) (no serve.json)
-
-                        """))
+        #expect(result == CLIRun(status: 2, stdout: "",
+                                 stderr: "mediactl: no running service for state directory \(folder.path) (no serve.json)\n"))
         let missing = await CLIRun.run(
             ["purge", "--route", "catalog", "--state-dir", folder.path + "/none"])
         #expect(
@@ -133,14 +115,8 @@ import Testing
         try ServeStateFile(pid: Int32.max, listen: "127.0.0.1:9", adminToken: "t").write(stateDirectory: folder.path)
         let result = await CLIRun.run(
             ["purge", "--all", "--state-dir", folder.path])
-        #expect(
-            result
-                == CLIRun(
-                    status: 2, stdout: "",
-                    stderr: """
-                        mediactl: no running service for state directory \(folder.path) (serve.json names pid \(Int32.max), which is not running)
-
-                        """))
+        #expect(result == CLIRun(status: 2, stdout: "",
+                                 stderr: "mediactl: no running service for state directory \(folder.path) (serve.json names pid \(Int32.max), which is not running)\n"))
     }
 
     @Test func unreachableServiceIsExitTwo() async throws {
@@ -193,14 +169,8 @@ import Testing
         let result = await running.purge(["--credential-file", empty])
         #expect(result == CLIRun(status: 2, stdout: "", stderr: "mediactl: credential file '\(empty)' is empty\n"))
         let missing = await running.purge(["--credential-file", credentials.path + "/none"])
-        #expect(
-            missing
-                == CLIRun(
-                    status: 2, stdout: "",
-                    stderr: """
-                        mediactl: cannot read credential file '\(credentials.path)/none': No such file or directory (errno 2)
-
-                        """))
+        #expect(missing == CLIRun(status: 2, stdout: "",
+                                 stderr: "mediactl: cannot read credential file '\(credentials.path)/none': No such file or directory (errno 2)\n"))
         #expect(running.server.server.statistics.requests == 0)
         await running.close()
     }
