@@ -20,25 +20,12 @@ final class NginxFront: @unchecked Sendable {
         port = try FreePort.find()
         prefix = FileManager.default.temporaryDirectory.appendingPathComponent("nginx-front-\(UUID().uuidString)")
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
-        let configURL = prefix.appendingPathComponent("nginx.conf")
-        try Self.config(port: port, prefix: prefix.path, upstreamPort: upstreamPort)
-            .write(to: configURL, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-p", prefix.path, "-c", configURL.path, "-e", prefix.appendingPathComponent("error.log").path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try NginxProcess.launch(config: Self.config(port: port, prefix: prefix.path, upstreamPort: upstreamPort),
+                                          prefix: prefix)
         try FreePort.waitUntilListening(port: port, timeoutSeconds: 10)
     }
 
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: prefix)
-    }
+    func stop() { NginxProcess.stop(process, prefix: prefix) }
 
     deinit { stop() }
 

@@ -46,14 +46,7 @@ final class NginxOrigin: @unchecked Sendable {
         try FileManager.default.createDirectory(at: prefix.appendingPathComponent("tmp"), withIntermediateDirectories: true)
         let config = NginxOrigin.config(port: port, prefix: prefix.path, root: NginxOrigin.fixturesDirectory.path,
                                         extra: extraServerConfig, extraHTTP: extraHTTPConfig)
-        let configURL = prefix.appendingPathComponent("nginx.conf")
-        try config.write(to: configURL, atomically: true, encoding: .utf8)
-        process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
-        process.arguments = ["-p", prefix.path, "-c", configURL.path, "-e", prefix.appendingPathComponent("error.log").path]
-        process.standardOutput = FileHandle.nullDevice
-        process.standardError = FileHandle.nullDevice
-        try process.run()
+        process = try NginxProcess.launch(config: config, prefix: prefix)
         let deadline = Date().addingTimeInterval(10)
         while true {
             do {
@@ -79,13 +72,7 @@ final class NginxOrigin: @unchecked Sendable {
         }
     }
 
-    func stop() {
-        if process.isRunning {
-            process.terminate()
-            process.waitUntilExit()
-        }
-        try? FileManager.default.removeItem(at: prefix)
-    }
+    func stop() { NginxProcess.stop(process, prefix: prefix) }
 
     deinit { stop() }
 

@@ -1,0 +1,27 @@
+import Foundation
+
+/// One nginx of the end-to-end tests (``NginxOrigin``, ``NginxFront``): its configuration written to `prefix`, started
+/// with that prefix and its error log there, stopped and its folder removed.
+enum NginxProcess {
+    /// Writes `config` to `<prefix>/nginx.conf` and starts `/usr/sbin/nginx` on it.
+    static func launch(config: String, prefix: URL) throws -> Process {
+        let configURL = prefix.appendingPathComponent("nginx.conf")
+        try config.write(to: configURL, atomically: true, encoding: .utf8)
+        let process = Process()
+        process.executableURL = URL(fileURLWithPath: "/usr/sbin/nginx")
+        process.arguments = ["-p", prefix.path, "-c", configURL.path, "-e", prefix.appendingPathComponent("error.log").path]
+        process.standardOutput = FileHandle.nullDevice
+        process.standardError = FileHandle.nullDevice
+        try process.run()
+        return process
+    }
+
+    /// Stops `process` (waiting for it) and removes `prefix`.
+    static func stop(_ process: Process, prefix: URL) {
+        if process.isRunning {
+            process.terminate()
+            process.waitUntilExit()
+        }
+        try? FileManager.default.removeItem(at: prefix)
+    }
+}
