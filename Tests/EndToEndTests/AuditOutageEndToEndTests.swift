@@ -56,16 +56,7 @@ struct AuditOutageEndToEndTests {
         let script = FileManager.default.temporaryDirectory.appendingPathComponent("reverify-\(UUID().uuidString).py")
         try String(document[start.upperBound..<end.lowerBound]).write(to: script, atomically: true, encoding: .utf8)
         defer { try? FileManager.default.removeItem(at: script) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: "/usr/bin/python3")
-        process.arguments = [script.path, directory.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        return String(decoding: data, as: UTF8.self)
+        return try ChildProcess.run(URL(fileURLWithPath: "/usr/bin/python3"), [script.path, directory.path]).stdout
     }
 
     @Test func anImmutableLogStopsStoringUntilItIsWritableAgain() throws {

@@ -1,3 +1,4 @@
+import MediaTestSupport
 import Foundation
 
 /// Decodes images with libvips' command-line tools (package libvips-tools), to check that a stripped file
@@ -21,16 +22,8 @@ enum Vips {
         let file = FileManager.default.temporaryDirectory.appendingPathComponent("mediatransform-\(UUID().uuidString).\(suffix)")
         try Data(bytes).write(to: file)
         defer { try? FileManager.default.removeItem(at: file) }
-        let process = Process()
-        process.executableURL = URL(fileURLWithPath: tool)
-        process.arguments = arguments + [file.path]
-        let output = Pipe()
-        process.standardOutput = output
-        process.standardError = FileHandle.nullDevice
-        try process.run()
-        let data = output.fileHandleForReading.readDataToEndOfFile()
-        process.waitUntilExit()
-        guard process.terminationStatus == 0 else { return nil }
-        return String(decoding: data, as: UTF8.self).trimmingCharacters(in: .whitespacesAndNewlines)
+        let result = try ChildProcess.run(URL(fileURLWithPath: tool), arguments + [file.path])
+        guard result.status == 0 else { return nil }
+        return result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
     }
 }
