@@ -20,12 +20,7 @@ public struct AuditTree: Sendable {
             throw AuditError(.corruptLog, "the log was pruned up to seq \(pruned.seq): the tree is rebuilt from every record since seq 1")
         }
         var leaves: [SHA256Digest] = []
-        try AuditReader.forEachLine(directory: directory) { line in
-            guard line.terminated else { return }
-            let record: AuditRecord
-            do { record = try AuditRecord.parse(line: line.text) } catch {
-                throw AuditError(.corruptLog, "\(line.file) line \(line.number): not a record (\(error))")
-            }
+        try AuditReader.forEachRecord(directory: directory) { line, record in
             guard record.seq == leaves.count + 1 else {
                 throw AuditError(.corruptLog, "\(line.file) line \(line.number): seq \(record.seq) where \(leaves.count + 1) was due")
             }

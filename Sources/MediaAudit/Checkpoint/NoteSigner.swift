@@ -15,6 +15,8 @@ public struct NoteSigner: Sendable {
     public let name: String
     /// The signing key.
     public let key: Ed25519SigningKey
+    /// The key ID: the first four bytes of `SHA-256(name || "\n" || 0x01 || public key)`.
+    public let keyID: [UInt8]
 
     /// - Throws: ``AuditError`` `invalid-note` when `name` is empty or holds a space, a `+` or a control character.
     public init(name: String, key: Ed25519SigningKey) throws(AuditError) {
@@ -23,6 +25,7 @@ public struct NoteSigner: Sendable {
         }
         self.name = name
         self.key = key
+        keyID = Self.keyID(name: name, publicKey: key.publicKey)
     }
 
     /// Whether `name` may name a note key.
@@ -38,9 +41,6 @@ public struct NoteSigner: Sendable {
         hash.update(publicKey)
         return Array(hash.finalize().bytes.prefix(4))
     }
-
-    /// The key ID.
-    public var keyID: [UInt8] { Self.keyID(name: name, publicKey: key.publicKey) }
 
     /// The verifier key: `<name>+<key ID hex>+<base64(0x01 || public key)>`.
     public var verifierKey: String {

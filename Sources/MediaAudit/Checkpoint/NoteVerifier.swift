@@ -12,6 +12,11 @@ public struct NoteVerifier: Sendable, Hashable {
     /// The 32-byte Ed25519 public key.
     public let publicKey: [UInt8]
 
+    /// The verifier of `signer`'s key.
+    public init(_ signer: NoteSigner) {
+        (name, keyID, publicKey) = (signer.name, signer.keyID, signer.key.publicKey)
+    }
+
     /// Parses a verifier key.
     /// - Throws: ``AuditError`` `invalid-note` naming the part that is wrong.
     public init(verifierKey: String) throws(AuditError) {

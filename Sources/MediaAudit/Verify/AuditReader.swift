@@ -121,6 +121,20 @@ public enum AuditReader {
         return lines
     }
 
+    /// Calls `body` with each complete line and its record, in chain order (a torn last line is skipped).
+    /// - Throws: ``AuditError/Code/io`` when a file cannot be read; ``AuditError/Code/corruptLog``
+    ///   (`audit.jsonl line 7: not a record (…)`) for a complete line that is not a record; whatever `body` throws.
+    public static func forEachRecord(directory: String, _ body: (Line, AuditRecord) throws -> Void) throws {
+        try forEachLine(directory: directory) { line in
+            guard line.terminated else { return }
+            let record: AuditRecord
+            do { record = try AuditRecord.parse(line: line.text) } catch {
+                throw AuditError(.corruptLog, "\(line.file) line \(line.number): not a record (\(error))")
+            }
+            try body(line, record)
+        }
+    }
+
     /// Every complete line that parses as a record, in chain order (unparsable and torn lines are skipped;
     /// use ``AuditVerifier`` to learn whether the chain is intact).
     /// - Throws: ``AuditError/Code/io`` when a file cannot be read.

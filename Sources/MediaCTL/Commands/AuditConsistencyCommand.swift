@@ -28,9 +28,9 @@ public struct AuditConsistencyCommand: MediaCommand {
 
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         do throws(CommandError) {
-            let signer = try AuditTreeAccess.signer(stateDirectory: stateDirectory)
-            let older = try Self.checkpoint(old, signer: signer)
-            let newer = try Self.checkpoint(new, signer: signer)
+            let verifier = NoteVerifier(try AuditTreeAccess.signer(stateDirectory: stateDirectory))
+            let older = try Self.checkpoint(old, verifier: verifier)
+            let newer = try Self.checkpoint(new, verifier: verifier)
             guard older.size <= newer.size else {
                 throw CommandError(.invalidCheckpoint, "'\(old)' covers \(older.size) records, more than '\(new)' (\(newer.size))",
                                    exitCode: .unusableInput)
@@ -54,14 +54,13 @@ public struct AuditConsistencyCommand: MediaCommand {
         }
     }
 
-    /// The checkpoint in `file`, opened with `signer`'s key.
+    /// The checkpoint in `file`, opened with `verifier`.
     /// - Throws: ``CommandError``: `unreadable-file`; `invalid-checkpoint` (`'F': the note has no signature of …`).
-    static func checkpoint(_ file: String, signer: NoteSigner) throws(CommandError) -> TreeCheckpoint {
+    static func checkpoint(_ file: String, verifier: NoteVerifier) throws(CommandError) -> TreeCheckpoint {
         guard let data = FileManager.default.contents(atPath: file), let note = String(data: data, encoding: .utf8) else {
             throw CommandError(.unreadableFile, "cannot read '\(file)'", exitCode: .unusableInput)
         }
         do {
-            let verifier = try NoteVerifier(verifierKey: signer.verifierKey)
             return try TreeCheckpoint(text: verifier.open(note))
         } catch {
             throw CommandError(.invalidCheckpoint, "'\(file)': \(error.context)", exitCode: .unusableInput)

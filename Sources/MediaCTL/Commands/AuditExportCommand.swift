@@ -31,12 +31,7 @@ public struct AuditExportCommand: MediaCommand {
             let directory = try AuditVerifyCommand.requireLog(stateDirectory: stateDirectory)
             let (since, format, output) = (since, format, context.stdout)
             do {
-                try AuditReader.forEachLine(directory: directory) { line in
-                    guard line.terminated else { return }
-                    let record: AuditRecord
-                    do { record = try AuditRecord.parse(line: line.text) } catch {
-                        throw AuditError(.corruptLog, "\(line.file) line \(line.number): not a record (\(error))")
-                    }
+                try AuditReader.forEachRecord(directory: directory) { line, record in
                     guard record.seq - 1 >= since else { return }
                     output.writeLine(AuditExport.line(format, index: record.seq - 1, line: line.text, time: record.time))
                 }

@@ -19,6 +19,7 @@ import Testing
     @Test func signsAsTheReferenceDoes() throws {
         let signer = try Self.signer()
         #expect(signer.verifierKey == Self.verifierKey)
+        #expect(NoteVerifier(signer) == (try NoteVerifier(verifierKey: Self.verifierKey)))
         #expect(try signer.signatureLine(for: Self.text) == Self.signature)
         #expect(try signer.sign(Self.text) == Self.text + "\n" + Self.signature)
     }

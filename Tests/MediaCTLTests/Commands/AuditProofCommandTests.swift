@@ -156,3 +156,25 @@ import Testing
         #expect(bad.stderr.hasPrefix("mediactl: invalid --format 'csv': expected jsonl or syslog\n"))
     }
 }
+
+/// A complete line that is not a record stops `audit export` and `audit checkpoint` with its file and line.
+@Suite(.serialized) struct AuditTreeRefusalTests {
+    @Test func aLineThatIsNotARecordIsNamed() async throws {
+        let (harness, state, folder) = try await AuditProofCommandTests.populated()
+        defer { Task { await harness.close() }; folder.remove() }
+        await harness.service.stop()
+        let path = harness.stateDirectory + "/audit/audit.jsonl"
+        let count = try AuditProofCommandTests.lines(harness).count
+        let handle = try #require(FileHandle(forWritingAtPath: path))
+        try handle.seekToEnd()
+        try handle.write(contentsOf: Data("not json\n".utf8))
+        try handle.close()
+        let expected = "mediactl: cannot read the audit log in '\(harness.stateDirectory)/audit': corrupt-log: audit.jsonl line \(count + 1): not a record (invalidJSON)\n"
+        let export = await harness.run(["audit", "export"] + state)
+        #expect(export.status == 2)
+        #expect(export.stderr == expected)
+        let checkpoint = await harness.run(["audit", "checkpoint"] + state)
+        #expect(checkpoint.status == 2)
+        #expect(checkpoint.stderr == expected)
+    }
+}
