@@ -79,6 +79,14 @@ import Testing
         let broken = await harness.run(["audit", "consistency", old, rechained] + state)
         #expect(broken.status == 1)
         #expect(broken.stderr == "mediactl: not consistent: the log's records do not lead from '\(old)' (3 records) to '\(rechained)' (\(records.count))\n")
+        // A checkpoint of the same tree signed by another key is not this log's.
+        let stranger = try NoteSigner(name: "mediactl/audit/0000000000000000", key: Ed25519SigningKey.generate().key)
+        let foreign = try folder.file("foreign.checkpoint", contents: try stranger.sign(
+            TreeCheckpoint(text: String(try String(contentsOfFile: new, encoding: .utf8).split(separator: "\n\n")[0]) + "\n").text))
+        let refused = await harness.run(["audit", "consistency", old, foreign] + state)
+        #expect(refused.status == 2)
+        let origin = try #require(await harness.run(["audit", "public-key"] + state).stdout.split(separator: "+").first)
+        #expect(refused.stderr == "mediactl: '\(foreign)': the note has no signature of \(origin)\n")
         let forged = await harness.run(["audit", "consistency", old, folder.path + "/missing"] + state)
         #expect(forged.status == 2)
         #expect(forged.stderr == "mediactl: cannot read '\(folder.path)/missing'\n")
