@@ -3,7 +3,9 @@
 
     verify_audit.py proof VERIFIER_KEY PROOF_FILE LINE_FILE
         PROOF_FILE is `mediactl audit prove` output (C2SP tlog-proof); LINE_FILE holds the record's line as written
-        in the audit log. Checks the checkpoint's signature and the record's inclusion (RFC 9162 §2.1.3.2).
+        in the audit log. Checks the record's `hash` (SHA-256 of the line without its `,"hash":"…"` member), the
+        checkpoint's signature and the record's inclusion (RFC 9162 §2.1.3.2; the leaf's entry is the record's
+        `hash`, 32 bytes).
     verify_audit.py consistency VERIFIER_KEY OLD_CHECKPOINT NEW_CHECKPOINT PROOF_FILE
         PROOF_FILE holds the base64 hashes `mediactl audit consistency` printed, one a line (its last line, the
         verdict, is ignored). Checks both signatures and the consistency proof (RFC 9162 §2.1.4.2).
@@ -12,6 +14,7 @@ Prints `ok: …` and exits 0, or prints the reason and exits 1.
 """
 import base64
 import hashlib
+import json
 import sys
 
 from cryptography.exceptions import InvalidSignature
@@ -20,6 +23,16 @@ from cryptography.hazmat.primitives.asymmetric.ed25519 import Ed25519PublicKey
 
 def leaf_hash(data):
     return hashlib.sha256(b"\x00" + data).digest()
+
+
+def record_leaf(line):
+    """The leaf hash of a record's line: its `hash` checked against the line, then SHA-256(0x00 || hash)."""
+    text = line.decode("utf-8")
+    digest = json.loads(text)["hash"]
+    member = ',"hash":"%s"' % digest
+    if text.count(member) != 1 or hashlib.sha256(text.replace(member, "", 1).encode("utf-8")).hexdigest() != digest:
+        raise ValueError("the record's hash is not the SHA-256 of its line")
+    return leaf_hash(bytes.fromhex(digest))
 
 
 def node_hash(left, right):
@@ -116,7 +129,7 @@ def main(argv):
             proof = [base64.b64decode(line) for line in rest[1:]]
             _, size, root = checkpoint(open_note(note, argv[2]))
             line = open(argv[4], "rb").read().rstrip(b"\n")
-            if not verify_inclusion(leaf_hash(line), index, size, proof, root):
+            if not verify_inclusion(record_leaf(line), index, size, proof, root):
                 raise ValueError("the record is not at index %d of the checkpoint's tree" % index)
             print("ok: record %d is in the log of %d records" % (index, size))
         elif len(argv) == 6 and argv[1] == "consistency":

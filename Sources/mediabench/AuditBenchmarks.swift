@@ -6,7 +6,8 @@ import MediaCrypto
 /// it (docs/benchmarks.md, "Auditing a large log"). `MEDIABENCH_AUDIT_DIR` (required): the state
 /// directory to write into; `MEDIABENCH_AUDIT_RECORDS` (default 1,000,000): how many records.
 /// The mix is the soak's: per four records, a `store` of a new public key, a `skip` of a no-store
-/// response, an `evict` of the oldest stored key and a `store` of a new avatar key.
+/// response, an `evict` of the oldest stored key and a `store` of a new avatar key. The log keeps its Merkle tree and
+/// signs a checkpoint every 4,096 records, as the service's does (its key here is a fixed test seed).
 enum AuditBenchmarks {
     static func run() throws {
         let environment = ProcessInfo.processInfo.environment
@@ -15,7 +16,8 @@ enum AuditBenchmarks {
             return
         }
         let total = Int(environment["MEDIABENCH_AUDIT_RECORDS"] ?? "") ?? 1_000_000
-        let log = try AuditLog(stateDirectory: state)
+        let signer = try NoteSigner(name: "mediabench/audit", key: Ed25519SigningKey(seed: Array(repeating: 1, count: 32)))
+        let log = try AuditLog(stateDirectory: state, signer: signer)
         let publicTier = try AuditName("public")
         let avatarTier = try AuditName("avatar")
         let noStore = try AuditName("no-store")

@@ -122,30 +122,10 @@ public struct AuditCheckpoint: Hashable, Sendable {
         let checkpoint = AuditCheckpoint(
             seq: seq, hash: hash, segment: segment, objectCount: objectLines.count,
             objectsDigest: AuditDigest(hasher.finalize()))
-        try writeAtomically(bytes, to: directory + "/" + checkpoint.objectsFileName)
+        try AuditFiles.writeAtomically(bytes, to: directory + "/" + checkpoint.objectsFileName)
         try AuditFiles.syncDirectory(directory)  // the objects file is durable before the checkpoint names it
-        try writeAtomically(checkpoint.encoded, to: directory + "/" + fileName)
+        try AuditFiles.writeAtomically(checkpoint.encoded, to: directory + "/" + fileName)
         try AuditFiles.syncDirectory(directory)
         return checkpoint
-    }
-
-    private static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
-        let temporary = path + ".tmp"
-        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard fd >= 0 else { throw AuditFiles.ioError("open", temporary) }
-        do {
-            try AuditFiles.writeAll(fd, bytes, path: temporary)
-            try AuditFiles.sync(fd, path: temporary)
-        } catch {
-            Glibc.close(fd)
-            unlink(temporary)
-            throw error
-        }
-        Glibc.close(fd)
-        guard rename(temporary, path) == 0 else {
-            let code = errno
-            unlink(temporary)
-            throw AuditFiles.ioError("rename", temporary, code)
-        }
     }
 }

@@ -153,6 +153,28 @@ enum AuditFiles {
         try sync(fd, path: path)
     }
 
+    /// Writes `bytes` to `path` through `<path>.tmp`: written, fsynced, renamed into place (0600). The caller fsyncs
+    /// the folder.
+    static func writeAtomically(_ bytes: [UInt8], to path: String) throws {
+        let temporary = path + ".tmp"
+        let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard fd >= 0 else { throw AuditFiles.ioError("open", temporary) }
+        do {
+            try AuditFiles.writeAll(fd, bytes, path: temporary)
+            try AuditFiles.sync(fd, path: temporary)
+        } catch {
+            Glibc.close(fd)
+            unlink(temporary)
+            throw error
+        }
+        Glibc.close(fd)
+        guard rename(temporary, path) == 0 else {
+            let code = errno
+            unlink(temporary)
+            throw AuditFiles.ioError("rename", temporary, code)
+        }
+    }
+
     /// The whole file, or `nil` when it does not exist.
     static func read(_ path: String) throws -> [UInt8]? {
         guard FileManager.default.fileExists(atPath: path) else { return nil }

@@ -15,13 +15,18 @@ extension AuditLog {
         /// returns, and ``AuditLog/flush()`` / ``AuditLog/close()`` fsync before they return.
         /// Default: `true`.
         public var syncsInBackground: Bool
+        /// Write the Merkle tree's signed checkpoint (`tree-checkpoint`) once this many records were appended since
+        /// the last one; rotation and close write one too. Only with a signer (``AuditLog/init(directory:configuration:clock:observer:writer:signer:)``).
+        /// Default: 4,096.
+        public var checkpointEveryRecords: Int
 
         public init(maxSegmentBytes: Int = 8 << 20, syncEveryRecords: Int = 64, syncIntervalMilliseconds: Int64 = 1000,
-                    syncsInBackground: Bool = true) {
+                    syncsInBackground: Bool = true, checkpointEveryRecords: Int = 4096) {
             self.maxSegmentBytes = maxSegmentBytes
             self.syncEveryRecords = max(1, syncEveryRecords)
             self.syncIntervalMilliseconds = syncIntervalMilliseconds
             self.syncsInBackground = syncsInBackground
+            self.checkpointEveryRecords = max(1, checkpointEveryRecords)
         }
     }
 
@@ -36,12 +41,17 @@ extension AuditLog {
         public let lastHash: AuditDigest
         /// Number of rotated segments found.
         public let rotatedSegments: Int
+        /// Why the log keeps no Merkle tree (``AuditTreeWriter``): a log pruned before its leaves were kept. `nil`
+        /// normally.
+        public let treeProblem: String?
 
-        public init(tornTailBytes: Int, lastSeq: Int, lastHash: AuditDigest, rotatedSegments: Int) {
+        public init(tornTailBytes: Int, lastSeq: Int, lastHash: AuditDigest, rotatedSegments: Int,
+                    treeProblem: String? = nil) {
             self.tornTailBytes = tornTailBytes
             self.lastSeq = lastSeq
             self.lastHash = lastHash
             self.rotatedSegments = rotatedSegments
+            self.treeProblem = treeProblem
         }
     }
 }

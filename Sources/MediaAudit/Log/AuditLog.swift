@@ -1,4 +1,5 @@
 import Glibc
+import MediaCrypto
 import Synchronization
 
 /// The append-only, hash-chained audit writer: JSON Lines in `<state>/audit/audit.jsonl`.
@@ -51,6 +52,9 @@ public final class AuditLog: Sendable {
         var backgroundSyncs = 0
         /// ``close()`` was called (`fd` < 0 without it: the log stopped using a file it could not repair).
         var isClosed = false
+        /// The Merkle tree's leaves, frontier and checkpoints (`nil` when it could not be opened:
+        /// ``OpenReport/treeProblem``).
+        var tree: AuditTreeWriter?
     }
 
     let clock: Clock
@@ -69,10 +73,10 @@ public final class AuditLog: Sendable {
     public convenience init(
         stateDirectory: String, configuration: Configuration = Configuration(),
         clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil,
-        writer: any AuditFileWriting = SystemAuditFileWriter()
+        writer: any AuditFileWriting = SystemAuditFileWriter(), signer: NoteSigner? = nil
     ) throws {
         try self.init(directory: stateDirectory + "/audit", configuration: configuration, clock: clock, observer: observer,
-                      writer: writer)
+                      writer: writer, signer: signer)
     }
 
     /// Opens (or creates) the log in an audit folder. Same errors as ``init(stateDirectory:configuration:clock:observer:writer:)``.
@@ -80,10 +84,12 @@ public final class AuditLog: Sendable {
     ///   - observer: told of every write point (crash tests). Default `nil`.
     ///   - writer: writes each batch's bytes. Default: ``SystemAuditFileWriter`` (`write(2)`); tests inject a
     ///     failing one.
+    ///   - signer: signs the Merkle tree's checkpoints (`tree-checkpoint`, ``AuditTreeWriter``); without one the log
+    ///     keeps the tree's leaves but writes no checkpoint.
     public init(
         directory: String, configuration: Configuration = Configuration(),
         clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil,
-        writer: any AuditFileWriting = SystemAuditFileWriter()
+        writer: any AuditFileWriting = SystemAuditFileWriter(), signer: NoteSigner? = nil
     ) throws {
         self.directory = directory
         self.configuration = configuration
@@ -117,12 +123,22 @@ public final class AuditLog: Sendable {
             Glibc.close(lockFD)
             throw error
         }
+        // A tree that cannot be opened (a log pruned before the writer kept leaves) costs the log its checkpoints,
+        // never its records.
+        var tree: AuditTreeWriter?
+        var treeProblem: String?
+        do {
+            tree = try AuditTreeWriter.open(directory: directory, lastSeq: resumed.lastSeq, signer: signer,
+                                            every: configuration.checkpointEveryRecords)
+        } catch {
+            treeProblem = (error as? AuditError)?.context ?? "\(error)"
+        }
         self.openReport = OpenReport(
             tornTailBytes: resumed.tornTailBytes, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
-            rotatedSegments: resumed.rotatedSegments)
+            rotatedSegments: resumed.rotatedSegments, treeProblem: treeProblem)
         self.state = Mutex(State(
             fd: fd, lockFD: lockFD, activeSize: size, lastSeq: resumed.lastSeq, lastHash: resumed.lastHash,
-            nextSegmentIndex: resumed.nextSegmentIndex, unsynced: 0, lastSyncMilliseconds: clock()))
+            nextSegmentIndex: resumed.nextSegmentIndex, unsynced: 0, lastSyncMilliseconds: clock(), tree: tree))
         if configuration.syncsInBackground {
             let idle = max(0.001, Double(configuration.syncIntervalMilliseconds) / 1000)
             syncer.start(idleInterval: idle) { [weak self] in self?.backgroundSync() }
@@ -141,6 +157,7 @@ public final class AuditLog: Sendable {
                 Glibc.close(state.lockFD)
                 state.lockFD = -1
             }
+            state.tree?.close()
         }
     }
 
@@ -186,14 +203,17 @@ public final class AuditLog: Sendable {
             let time = AuditTime(millisecondsSinceEpoch: now)
             var records: [AuditRecord] = []
             records.reserveCapacity(entries.count)
+            var digests: [SHA256Digest] = []
+            digests.reserveCapacity(entries.count)
             var bytes: [UInt8] = []
             bytes.reserveCapacity(512 * entries.count)
             var prev = state.lastHash
             for (offset, entry) in entries.enumerated() {
-                let record = AuditRecord.append(seq: state.lastSeq + 1 + offset, time: time, entry: entry, prev: prev,
-                                                to: &bytes)
+                let (record, digest) = AuditRecord.append(seq: state.lastSeq + 1 + offset, time: time, entry: entry,
+                                                          prev: prev, to: &bytes)
                 prev = record.hash
                 records.append(record)
+                digests.append(digest)
             }
             if state.activeSize > 0 && state.activeSize + bytes.count > configuration.maxSegmentBytes {
                 try rotate(&state)
@@ -216,6 +236,10 @@ public final class AuditLog: Sendable {
             state.lastSeq = records[records.count - 1].seq
             state.lastHash = prev
             state.unsynced += records.count
+            // The leaves are in memory now; a batch that cannot be written stays pending, and a crash's losses are
+            // made again from the records at the next open.
+            for digest in digests { try? state.tree?.append(digest) }
+            if state.tree?.isCheckpointDue == true { try? checkpointTree(&state, now: now) }
             if let error = state.syncError {
                 state.syncError = nil
                 throw error
@@ -292,8 +316,18 @@ public final class AuditLog: Sendable {
                 state.lockFD = -1
                 state.isClosed = true
             }
-            if state.fd >= 0 { try sync(&state, now: clock()) }
+            if state.fd >= 0 {
+                try sync(&state, now: clock())
+                try? state.tree?.checkpoint()
+            }
+            state.tree?.close()
         }
+    }
+
+    /// fsyncs the records, then writes the tree's checkpoint (``AuditTreeWriter/checkpoint()``).
+    private func checkpointTree(_ state: inout State, now: Int64) throws {
+        if state.unsynced > 0 { try sync(&state, now: now) }
+        try state.tree?.checkpoint()
     }
 
     private func sync(_ state: inout State, now: Int64) throws {
@@ -360,6 +394,8 @@ public final class AuditLog: Sendable {
     /// descriptor until ``reopenIfNeeded()`` creates it).
     private func rotate(_ state: inout State) throws {
         try sync(&state, now: clock())
+        // The segment's last record gets a checkpoint, and its leaves are durable before a prune may remove it.
+        try? state.tree?.checkpoint()
         let target = directory + "/" + AuditFiles.segmentName(state.nextSegmentIndex)
         observer?.reached(.willRotate(segment: AuditFiles.segmentName(state.nextSegmentIndex)))
         try AuditFiles.renameNoReplace(activePath, target)

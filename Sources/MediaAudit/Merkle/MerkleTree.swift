@@ -17,13 +17,34 @@ public enum MerkleTree {
         return hash.finalize()
     }
 
-    /// `SHA-256(0x01 || left || right)` (RFC 9162 §2.1.1).
+    /// `SHA-256(0x01 || left || right)` (RFC 9162 §2.1.1): one call over a 65-byte buffer on the stack when both are
+    /// 32 bytes (every hash a tree makes; a proof's hashes are checked to be).
     public static func nodeHash(_ left: SHA256Digest, _ right: SHA256Digest) -> SHA256Digest {
-        var hash = SHA256()
-        hash.update([0x01])
-        hash.update(left.bytes)
-        hash.update(right.bytes)
-        return hash.finalize()
+        guard left.bytes.count == 32, right.bytes.count == 32 else {
+            var hash = SHA256()
+            hash.update([0x01])
+            hash.update(left.bytes)
+            hash.update(right.bytes)
+            return hash.finalize()
+        }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 65) { buffer in
+            buffer[0] = 0x01
+            for index in 0..<32 {
+                buffer[1 &+ index] = left.bytes[index]
+                buffer[33 &+ index] = right.bytes[index]
+            }
+            return SHA256.hash(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// ``leafHash(_:)`` of a 32-byte entry (an audit record's `hash`), over a 33-byte buffer on the stack.
+    public static func leafHash(digest: SHA256Digest) -> SHA256Digest {
+        guard digest.bytes.count == 32 else { return leafHash(digest.bytes) }
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: 33) { buffer in
+            buffer[0] = 0x00
+            for index in 0..<32 { buffer[1 &+ index] = digest.bytes[index] }
+            return SHA256.hash(UnsafeRawBufferPointer(buffer))
+        }
     }
 
     /// The hash of the empty tree: `SHA-256("")`.

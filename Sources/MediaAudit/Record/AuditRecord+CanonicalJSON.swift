@@ -56,14 +56,18 @@ extension AuditRecord {
     public var line: String { canonicalJSON(includingHash: true) + "\n" }
 
     /// Builds a record and appends its log line (with `\n`) to `out`, hashing the canonical bytes once:
-    /// the line is the hashed text with `,"hash":"…"` inserted after `event` (its sorted place).
-    static func append(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest, to out: inout [UInt8]) -> AuditRecord {
+    /// the line is the hashed text with `,"hash":"…"` inserted after `event` (its sorted place). Returns the record
+    /// and its `hash` as raw bytes (the record's Merkle leaf is made from them: ``AuditTree/leafHash(_:)``).
+    static func append(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest, to out: inout [UInt8])
+        -> (record: AuditRecord, digest: SHA256Digest)
+    {
         let start = out.count
         let hashAt = appendCanonical(seq: seq, time: time, entry: entry, prev: prev, to: &out)
-        let hash = out.withUnsafeBytes { AuditDigest(SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[start...]))) }
+        let digest = out.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
+        let hash = AuditDigest(digest)
         out.insert(contentsOf: hashField(hash), at: hashAt)
         out.append(0x0a)
-        return AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash)
+        return (AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash), digest)
     }
 
     /// `,"hash":"<hex>"`: the field that follows `event` in canonical order.

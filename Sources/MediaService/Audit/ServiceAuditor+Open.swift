@@ -16,9 +16,10 @@ extension ServiceAuditor {
             log = injected
         } else {
             // The key that signs the log's checkpoints, made at the first start (`mediactl audit public-key` prints it).
-            _ = try AuditSigningKeyFile.open(stateDirectory: configuration.stateDirectory)
+            let signer = try AuditSigningKeyFile.open(stateDirectory: configuration.stateDirectory)
             let opened = try AuditLog(stateDirectory: configuration.stateDirectory, configuration: configuration.audit,
-                                      clock: milliseconds, observer: configuration.durabilityObservers.audit)
+                                      clock: milliseconds, observer: configuration.durabilityObservers.audit,
+                                      signer: signer)
             auditLog = opened
             log = opened
         }

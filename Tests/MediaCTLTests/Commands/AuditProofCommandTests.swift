@@ -36,14 +36,16 @@ import Testing
         let head = try TreeCheckpoint(text: verifier.open(checkpoint.stdout))
         #expect(head.origin == verifier.name)
         #expect(head.size == lines.count)
-        #expect(head.root == MerkleTree.root(lines.map { MerkleTree.leafHash($0.utf8) }[...]))
+        // A leaf's entry is the record's `hash`.
+        let leaves = try lines.map { AuditTree.leafHash(try AuditRecord.parse(line: $0).hash) }
+        #expect(head.root == MerkleTree.root(leaves[...]))
         for index in [0, 2, lines.count - 1] {
             let proved = await harness.run(["audit", "prove", "--index", String(index)] + state)
             #expect(proved.status == 0)
             let proof = try TlogProof(text: proved.stdout)
             #expect(proof.index == index)
             let signed = try TreeCheckpoint(text: verifier.open(proof.checkpoint))
-            #expect(MerkleTree.verifyInclusion(leaf: MerkleTree.leafHash(lines[index].utf8), index: index, size: signed.size,
+            #expect(MerkleTree.verifyInclusion(leaf: leaves[index], index: index, size: signed.size,
                                                proof: proof.proof, root: signed.root))
         }
         let outside = await harness.run(["audit", "prove", "--index", String(lines.count)] + state)
@@ -126,6 +128,11 @@ import Testing
         let wrong = try ChildProcess.run(python, [script, "proof", key, proof, otherLine])
         #expect(wrong.status == 1)
         #expect(wrong.stdout == "failed: the record is not at index 2 of the checkpoint's tree\n")
+        // A line changed but for its `hash`: the hash no longer covers it.
+        let altered = try folder.file("altered", contents: lines[2].replacingOccurrences(of: "\"seq\":3", with: "\"seq\":4") + "\n")
+        let refused = try ChildProcess.run(python, [script, "proof", key, proof, altered])
+        #expect(refused.status == 1)
+        #expect(refused.stdout == "failed: the record's hash is not the SHA-256 of its line\n")
         let old = try folder.file("old", contents: await harness.run(["audit", "checkpoint", "--size", "3"] + state).stdout)
         let new = try folder.file("new", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
         let consistency = try folder.file("c", contents: await harness.run(["audit", "consistency", old, new] + state).stdout)
