@@ -41,7 +41,7 @@ extension AuditLog {
         public let lastHash: AuditDigest
         /// Number of rotated segments found.
         public let rotatedSegments: Int
-        /// Why the log keeps no Merkle tree (``AuditTreeWriter``): a log pruned before its leaves were kept. `nil`
+        /// Why the log keeps no Merkle tree (``AuditTreeWriter``): a log pruned before its entries were kept. `nil`
         /// normally.
         public let treeProblem: String?
 

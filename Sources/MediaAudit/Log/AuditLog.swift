@@ -52,7 +52,7 @@ public final class AuditLog: Sendable {
         var backgroundSyncs = 0
         /// ``close()`` was called (`fd` < 0 without it: the log stopped using a file it could not repair).
         var isClosed = false
-        /// The Merkle tree's leaves, frontier and checkpoints (`nil` when it could not be opened:
+        /// The Merkle tree's entries, frontier and checkpoints (`nil` when it could not be opened:
         /// ``OpenReport/treeProblem``).
         var tree: AuditTreeWriter?
     }
@@ -85,7 +85,7 @@ public final class AuditLog: Sendable {
     ///   - writer: writes each batch's bytes. Default: ``SystemAuditFileWriter`` (`write(2)`); tests inject a
     ///     failing one.
     ///   - signer: signs the Merkle tree's checkpoints (`tree-checkpoint`, ``AuditTreeWriter``); without one the log
-    ///     keeps the tree's leaves but writes no checkpoint.
+    ///     keeps the tree's entries but writes no checkpoint.
     public init(
         directory: String, configuration: Configuration = Configuration(),
         clock: @escaping Clock = AuditLog.systemClock, observer: (any AuditWriteObserver)? = nil,
@@ -123,7 +123,7 @@ public final class AuditLog: Sendable {
             Glibc.close(lockFD)
             throw error
         }
-        // A tree that cannot be opened (a log pruned before the writer kept leaves) costs the log its checkpoints,
+        // A tree that cannot be opened (a log pruned before the writer kept entries) costs the log its checkpoints,
         // never its records.
         var tree: AuditTreeWriter?
         var treeProblem: String?
@@ -236,7 +236,7 @@ public final class AuditLog: Sendable {
             state.lastSeq = records[records.count - 1].seq
             state.lastHash = prev
             state.unsynced += records.count
-            // The leaves are in memory now; a batch that cannot be written stays pending, and a crash's losses are
+            // The entries are in memory now; a batch that cannot be written stays pending, and a crash's losses are
             // made again from the records at the next open.
             for digest in digests { try? state.tree?.append(digest) }
             if state.tree?.isCheckpointDue == true { try? checkpointTree(&state, now: now) }
@@ -394,7 +394,7 @@ public final class AuditLog: Sendable {
     /// descriptor until ``reopenIfNeeded()`` creates it).
     private func rotate(_ state: inout State) throws {
         try sync(&state, now: clock())
-        // The segment's last record gets a checkpoint, and its leaves are durable before a prune may remove it.
+        // The segment's last record gets a checkpoint, and its entries are durable before a prune may remove it.
         try? state.tree?.checkpoint()
         let target = directory + "/" + AuditFiles.segmentName(state.nextSegmentIndex)
         observer?.reached(.willRotate(segment: AuditFiles.segmentName(state.nextSegmentIndex)))

@@ -90,14 +90,14 @@ public enum AuditPruner {
         } catch {
             throw refusing(error)
         }
-        // The removed records' Merkle leaves stay in `tree-leaves`: each must be there and be its record's.
-        let leaves = try AuditFiles.read(directory + "/" + AuditLeafFile.name) ?? []
-        var leafProblem: String?
+        // The removed records' Merkle entries stay in `tree-entries`: each must be there and be its record's hash.
+        let entries = try AuditFiles.read(directory + "/" + AuditEntryFile.name) ?? []
+        var entryProblem: String?
         try AuditReader.forEachLine(files: toVerify.map(\.path)) { line in
             guard let record = check.check(line), !check.hasFailure else { return }
             carry(record, line: line.text, into: &present)
             judged.add(record)
-            if leafProblem == nil { leafProblem = leafMismatch(record, in: leaves) }
+            if entryProblem == nil { entryProblem = entryMismatch(record, in: entries) }
         }
         let verification = check.verification
         if let failure = verification.failure {
@@ -132,7 +132,7 @@ public enum AuditPruner {
                     + "\(failure.kind) at seq \(failure.seq) (\(failure.file) line \(failure.line)): \(failure.detail)")
             }
         }
-        if let leafProblem { throw AuditError(.pruneRefused, "refusing to prune: \(leafProblem)") }
+        if let entryProblem { throw AuditError(.pruneRefused, "refusing to prune: \(entryProblem)") }
         let lines = present.values.flatMap { $0 }.sorted { $0.seq < $1.seq }.map(\.line)
         let objects = present.count
         present = [:]
@@ -148,15 +148,15 @@ public enum AuditPruner {
         return Result(segments: removable.count, seqs: first...last, bytes: bytes, checkpoint: checkpoint, objects: objects)
     }
 
-    /// Why `leaves` (the bytes of `tree-leaves`) do not hold `record`'s Merkle leaf, or `nil` when they do.
-    static func leafMismatch(_ record: AuditRecord, in leaves: [UInt8]) -> String? {
+    /// Why `entries` (the bytes of `tree-entries`) do not hold `record`'s Merkle entry, or `nil` when they do.
+    static func entryMismatch(_ record: AuditRecord, in entries: [UInt8]) -> String? {
         let end = record.seq * 32
-        guard leaves.count >= end else {
-            return "\(AuditLeafFile.name) holds \(leaves.count / 32) leaves and the segments to remove reach seq \(record.seq): "
-                + "the Merkle tree would lose them (the writer adds missing leaves when it opens the log)"
+        guard entries.count >= end else {
+            return "\(AuditEntryFile.name) holds \(entries.count / 32) entries and the segments to remove reach seq \(record.seq): "
+                + "the Merkle tree would lose them (the writer adds missing entries when it opens the log)"
         }
-        guard leaves[(end - 32)..<end].elementsEqual(AuditTree.leafHash(record.hash).bytes) else {
-            return "\(AuditLeafFile.name) leaf \(record.seq - 1) is not the leaf of seq \(record.seq)"
+        guard entries[(end - 32)..<end].elementsEqual(AuditEntryFile.entry(record.hash).bytes) else {
+            return "\(AuditEntryFile.name) entry \(record.seq - 1) is not the hash of seq \(record.seq)"
         }
         return nil
     }

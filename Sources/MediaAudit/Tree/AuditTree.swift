@@ -6,8 +6,8 @@ import MediaCrypto
 /// (docs/audit-format.md), so a leaf commits to the record's canonical bytes and to the chain before it, and the tree
 /// costs the writer one hash of one block per record besides the chain's (``leafHash(_:)``).
 ///
-/// Read from the log's records; the leaves of records that `audit prune` removed come from `tree-leaves`
-/// (``AuditLeafFile``), which the writer keeps. A torn last line is not a leaf.
+/// Read from the log's records; the entries of records that `audit prune` removed come from `tree-entries`
+/// (``AuditEntryFile``), which the writer keeps. A torn last line is not a leaf.
 public struct AuditTree: Sendable {
     /// The leaves' hashes, in `seq` order.
     public let leaves: [SHA256Digest]
@@ -18,24 +18,24 @@ public struct AuditTree: Sendable {
 
     /// The leaf hash of the record whose `hash` is `recordHash`: `SHA-256(0x00 || recordHash)`.
     public static func leafHash(_ recordHash: AuditDigest) -> SHA256Digest {
-        MerkleTree.leafHash(digest: SHA256Digest(bytes: Hex.decode(recordHash.hex) ?? []))
+        MerkleTree.leafHash(digest: AuditEntryFile.entry(recordHash))
     }
 
     /// The tree of the audit folder `directory`.
     /// - Throws: ``AuditError`` `io` when a file cannot be read; `corrupt-log` when a line is not a record, the
-    ///   records' `seq` do not run 1, 2, …, or the log was pruned and `tree-leaves` does not hold the leaves of the
+    ///   records' `seq` do not run 1, 2, …, or the log was pruned and `tree-entries` does not hold the entries of the
     ///   removed records.
     public static func read(directory: String) throws -> AuditTree {
         var leaves: [SHA256Digest] = []
         if let pruned = try AuditCheckpoint.read(directory: directory) {
-            let kept = try AuditLeafFile.read(directory: directory)
+            let kept = try AuditEntryFile.read(directory: directory)
             guard kept.count >= pruned.seq else {
-                throw AuditError(.corruptLog, "the log was pruned up to seq \(pruned.seq) and \(AuditLeafFile.name) holds \(kept.count) leaves: the tree needs every record's leaf since seq 1")
+                throw AuditError(.corruptLog, "the log was pruned up to seq \(pruned.seq) and \(AuditEntryFile.name) holds \(kept.count) entries: the tree needs every record's entry since seq 1")
             }
-            guard kept[pruned.seq - 1] == leafHash(pruned.hash) else {
-                throw AuditError(.corruptLog, "\(AuditLeafFile.name) leaf \(pruned.seq - 1) is not the leaf of seq \(pruned.seq), the last pruned record")
+            guard kept[pruned.seq - 1] == AuditEntryFile.entry(pruned.hash) else {
+                throw AuditError(.corruptLog, "\(AuditEntryFile.name) entry \(pruned.seq - 1) is not the hash of seq \(pruned.seq), the last pruned record")
             }
-            leaves = Array(kept.prefix(pruned.seq))
+            leaves = kept.prefix(pruned.seq).map { MerkleTree.leafHash(digest: $0) }
         }
         try AuditReader.forEachRecord(directory: directory) { line, record in
             guard record.seq == leaves.count + 1 else {

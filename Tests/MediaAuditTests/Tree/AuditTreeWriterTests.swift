@@ -1,11 +1,12 @@
 import Foundation
 import MediaAudit
+import MediaCore
 import MediaCrypto
 import Testing
 
-/// The log keeps its Merkle tree as it writes: each record's leaf in `tree-leaves`, and a signed checkpoint in
-/// `tree-checkpoint` every N records, at rotation and at close. A crash's lost leaves are made again from the records;
-/// a prune keeps the removed records' leaves, so the tree, and every proof, outlive it.
+/// The log keeps its Merkle tree as it writes: each record's entry (its `hash`) in `tree-entries`, and a signed
+/// checkpoint in `tree-checkpoint` every N records, at rotation and at close. A crash's lost entries are taken again
+/// from the records; a prune keeps the removed records' entries, so the tree, and every proof, outlive it.
 @Suite struct AuditTreeWriterTests {
     static let signer = try! NoteSigner(name: "mediactl/audit/test", key: Ed25519SigningKey(seed: Array(repeating: 7, count: 32)))
 
@@ -20,8 +21,13 @@ import Testing
         try AuditTree.read(directory: dir.audit).checkpoint(size: size, origin: Self.signer.name)
     }
 
-    func leafBytes(_ dir: TempDirectory) -> [UInt8] {
-        Array(FileManager.default.contents(atPath: dir.audit + "/tree-leaves") ?? Data())
+    func entryBytes(_ dir: TempDirectory) -> [UInt8] {
+        Array(FileManager.default.contents(atPath: dir.audit + "/tree-entries") ?? Data())
+    }
+
+    /// The records' hashes, as `tree-entries` holds them.
+    func recordHashes(_ dir: TempDirectory) throws -> [UInt8] {
+        try AuditReader.records(directory: dir.audit).flatMap { Hex.decode($0.hash.hex)! }
     }
 
     func open(_ dir: TempDirectory, _ configuration: AuditLog.Configuration = .init(checkpointEveryRecords: 4),
@@ -42,7 +48,7 @@ import Testing
         try log.close()
         #expect(try checkpoint(dir) == expected(dir, size: 6))
         let leaves = try AuditTree.read(directory: dir.audit).leaves
-        #expect(leafBytes(dir) == leaves.flatMap(\.bytes))
+        #expect(entryBytes(dir) == (try recordHashes(dir)))
         #expect(try checkpoint(dir)?.text == "mediactl/audit/test\n6\n\(Data(MerkleTree.root(leaves[...]).bytes).base64EncodedString())\n")
     }
 
@@ -63,20 +69,20 @@ import Testing
         let first = try open(dir)
         for index in 1...5 { try first.append(storeEntry("k\(index)")) }
         try first.close()
-        let whole = leafBytes(dir)
+        let whole = entryBytes(dir)
         #expect(whole.count == 5 * 32)
-        // Two and a half leaves survived.
-        try Data(whole.prefix(80)).write(to: URL(fileURLWithPath: dir.audit + "/tree-leaves"))
+        // Two and a half entries survived.
+        try Data(whole.prefix(80)).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
         let second = try open(dir)
         #expect(second.openReport.treeProblem == nil)
         try second.append(storeEntry("k6"))
         try second.close()
-        #expect(leafBytes(dir) == (try AuditTree.read(directory: dir.audit).leaves.flatMap(\.bytes)))
+        #expect(entryBytes(dir) == (try recordHashes(dir)))
         #expect(try checkpoint(dir) == expected(dir, size: 6))
-        // Leaves of records a torn tail took.
-        try Data(leafBytes(dir) + Array(repeating: 9, count: 64)).write(to: URL(fileURLWithPath: dir.audit + "/tree-leaves"))
+        // Entries of records a torn tail took.
+        try Data(entryBytes(dir) + Array(repeating: 9, count: 64)).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
         try open(dir).close()
-        #expect(leafBytes(dir).count == 6 * 32)
+        #expect(entryBytes(dir).count == 6 * 32)
     }
 
     /// A log of 30 records in segments of two.
@@ -98,45 +104,45 @@ import Testing
         let proof = MerkleTree.inclusionProof(index: 0, after.leaves[...])
         #expect(MerkleTree.verifyInclusion(leaf: before.leaves[0], index: 0, size: 30, proof: proof,
                                            root: try #require(try checkpoint(dir)).root))
-        // The leaf of the last pruned record is checked against the prune's checkpoint.
+        // The entry of the last pruned record is checked against the prune's checkpoint.
         let last = try #require(pruned.seqs?.upperBound)
-        var bytes = leafBytes(dir)
+        var bytes = entryBytes(dir)
         bytes[(last - 1) * 32] ^= 1
-        try Data(bytes).write(to: URL(fileURLWithPath: dir.audit + "/tree-leaves"))
-        #expect(throws: AuditError(.corruptLog, "tree-leaves leaf \(last - 1) is not the leaf of seq \(last), the last pruned record")) {
+        try Data(bytes).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
+        #expect(throws: AuditError(.corruptLog, "tree-entries entry \(last - 1) is not the hash of seq \(last), the last pruned record")) {
             try AuditTree.read(directory: dir.audit)
         }
     }
 
-    @Test func aPruneThatWouldLoseLeavesIsRefused() throws {
+    @Test func aPruneThatWouldLoseEntriesIsRefused() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
         try rotatedLog(dir)
-        let leaves = leafBytes(dir)
-        try Data(leaves.prefix(2 * 32)).write(to: URL(fileURLWithPath: dir.audit + "/tree-leaves"))
-        #expect(throws: AuditError(.pruneRefused, "refusing to prune: tree-leaves holds 2 leaves and the segments to remove reach seq 3: "
-            + "the Merkle tree would lose them (the writer adds missing leaves when it opens the log)")) {
+        let entries = entryBytes(dir)
+        try Data(entries.prefix(2 * 32)).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
+        #expect(throws: AuditError(.pruneRefused, "refusing to prune: tree-entries holds 2 entries and the segments to remove reach seq 3: "
+            + "the Merkle tree would lose them (the writer adds missing entries when it opens the log)")) {
             try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
         }
-        var changed = leaves
+        var changed = entries
         changed[0] ^= 1
-        try Data(changed).write(to: URL(fileURLWithPath: dir.audit + "/tree-leaves"))
-        #expect(throws: AuditError(.pruneRefused, "refusing to prune: tree-leaves leaf 0 is not the leaf of seq 1")) {
+        try Data(changed).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
+        #expect(throws: AuditError(.pruneRefused, "refusing to prune: tree-entries entry 0 is not the hash of seq 1")) {
             try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
         }
     }
 
-    @Test func aLogPrunedWithoutItsLeavesKeepsWritingRecordsAndSaysWhyItHasNoTree() throws {
+    @Test func aLogPrunedWithoutItsEntriesKeepsWritingRecordsAndSaysWhyItHasNoTree() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
         try rotatedLog(dir)
         let pruned = try AuditPruner.prune(directory: dir.audit, keepSegments: 1)
-        try FileManager.default.removeItem(atPath: dir.audit + "/tree-leaves")
+        try FileManager.default.removeItem(atPath: dir.audit + "/tree-entries")
         let log = try open(dir)
         let next = try #require(pruned.seqs?.upperBound) + 1
         let file = try #require(AuditReader.files(directory: dir.audit).first.map { String($0.split(separator: "/").last!) })
         #expect(log.openReport.treeProblem
-            == "tree-leaves ends at seq 0 and the log's next record is seq \(next) (\(file)): the records between were pruned")
+            == "tree-entries ends at seq 0 and the log's next record is seq \(next) (\(file)): the records between were pruned")
         #expect(try log.append(storeEntry("k31")).seq == 31)
         try log.close()
     }
