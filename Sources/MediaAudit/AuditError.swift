@@ -47,6 +47,8 @@ public struct AuditError: CodedError {
         /// A signed note, checkpoint or verifier key is malformed, or its signature does not verify (C2SP signed-note,
         /// tlog-checkpoint); the context says which rule it broke.
         public static let invalidNote = Code("invalid-note")
+        /// A C2SP tlog-tiles path (``TilePath``) is not in its canonical form; the context says which part.
+        public static let invalidTilePath = Code("invalid-tile-path")
     }
 
     /// The stable error code.

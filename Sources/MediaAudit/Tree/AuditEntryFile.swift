@@ -16,6 +16,18 @@ enum AuditEntryFile {
         entries(in: try AuditFiles.read(directory + "/" + name) ?? [])
     }
 
+    /// The number of whole entries in the audit folder `directory` (0 when the file is missing).
+    /// - Throws: ``AuditError`` `io`.
+    static func count(directory: String) throws -> Int {
+        var info = stat()
+        let path = directory + "/" + name
+        guard stat(path, &info) == 0 else {
+            if errno == ENOENT { return 0 }
+            throw AuditFiles.ioError("stat", path)
+        }
+        return Int(info.st_size) / 32
+    }
+
     /// The entries `range` (indices) in the audit folder `directory`, or `nil` when the file does not hold them all.
     /// - Throws: ``AuditError`` `io`.
     static func read(directory: String, range: Range<Int>) throws -> [SHA256Digest]? {

@@ -1,0 +1,80 @@
+import Foundation
+import MediaAudit
+import MediaCore
+import MediaCrypto
+import Testing
+
+/// C2SP tlog-tiles paths, and the tiles and entry bundles made from `tree-entries`.
+@Suite struct TilePathTests {
+    @Test func pathsAreEncodedInThreeDigitElements() throws {
+        #expect(TilePath(level: 0, index: 1_234_067).path == "0/x001/x234/067")
+        #expect(TilePath(level: 3, index: 0).path == "3/000")
+        #expect(TilePath(level: nil, index: 1_000, width: 5).path == "entries/x001/000.p/5")
+        for path in ["0/x001/x234/067", "3/000", "entries/x001/000.p/5", "63/255.p/255", "1/999"] {
+            #expect(try TilePath(path: path).path == path)
+        }
+        #expect(try TilePath(path: "entries/000.p/5") == TilePath(level: nil, index: 0, width: 5))
+    }
+
+    @Test func anythingButTheCanonicalEncodingIsRefusedWithItsReason() {
+        let cases: [(String, String)] = [
+            ("0", "a tile path is <L>/<N>[.p/<W>] or entries/<N>[.p/<W>]"),
+            ("01/000", "the level is 0 to 63 in decimal without leading zeros, or entries"),
+            ("64/000", "the level is 0 to 63 in decimal without leading zeros, or entries"),
+            ("data/000", "the level is 0 to 63 in decimal without leading zeros, or entries"),
+            ("0/1234", "the index is 3-digit path elements, all but the last starting with x"),
+            ("0/001/234", "the index is 3-digit path elements, all but the last starting with x"),
+            ("0/x001/x234/67", "the index is 3-digit path elements, all but the last starting with x"),
+            ("0/000.p/0", "a partial tile's width is 1 to 255, in decimal without leading zeros"),
+            ("0/000.p/256", "a partial tile's width is 1 to 255, in decimal without leading zeros"),
+            ("0/000.p/05", "a partial tile's width is 1 to 255, in decimal without leading zeros"),
+            ("0/x000/001", "not the canonical encoding (0/001)"),
+        ]
+        for (path, why) in cases {
+            #expect(throws: AuditError(.invalidTilePath, "tile/\(path): \(why)")) { try TilePath(path: path) }
+        }
+    }
+}
+
+@Suite struct AuditTilesTests {
+    /// A log of 300 records; its tree (entries and leaves).
+    func log(_ dir: TempDirectory) throws -> AuditTree {
+        try writeLog(dir, count: 300)
+        return try AuditTree.read(directory: dir.audit)
+    }
+
+    @Test func tilesHoldTheLeavesAndTheRootsOfFullTilesBelow() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let tree = try log(dir)
+        let full = try #require(try AuditTiles.bytes(TilePath(level: 0, index: 0), directory: dir.audit))
+        #expect(full == tree.leaves[0..<256].flatMap(\.bytes))
+        let partial = try #require(try AuditTiles.bytes(TilePath(level: 0, index: 1, width: 44), directory: dir.audit))
+        #expect(partial == tree.leaves[256..<300].flatMap(\.bytes))
+        let upper = try #require(try AuditTiles.bytes(TilePath(level: 1, index: 0, width: 1), directory: dir.audit))
+        #expect(upper == MerkleTree.root(tree.leaves[0..<256]).bytes)
+        // A client rebuilds the root of the 300 records from the two partial tiles' hashes.
+        let right = MerkleTree.root(tree.leaves[256..<300])
+        #expect(MerkleTree.nodeHash(SHA256Digest(bytes: upper), right) == MerkleTree.root(tree.leaves[...]))
+        // Tiles past the log are not made.
+        #expect(try AuditTiles.bytes(TilePath(level: 0, index: 1), directory: dir.audit) == nil)
+        #expect(try AuditTiles.bytes(TilePath(level: 0, index: 1, width: 45), directory: dir.audit) == nil)
+        #expect(try AuditTiles.bytes(TilePath(level: 1, index: 0), directory: dir.audit) == nil)
+        #expect(try AuditTiles.bytes(TilePath(level: 63, index: 999_999_999_999), directory: dir.audit) == nil)
+    }
+
+    @Test func entryBundlesHoldTheRecordsHashesLengthPrefixed() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let tree = try log(dir)
+        let records = try AuditReader.records(directory: dir.audit)
+        let bundle = try #require(try AuditTiles.bytes(TilePath(level: nil, index: 1, width: 44), directory: dir.audit))
+        #expect(bundle.count == 44 * 34)
+        #expect(Array(bundle[0..<34]) == [0, 32] + Hex.decode(records[256].hash.hex)!)
+        // Each entry hashes to its leaf in the level-0 tile.
+        let entries = stride(from: 0, to: bundle.count, by: 34).map { SHA256Digest(bytes: Array(bundle[($0 + 2)..<($0 + 34)])) }
+        #expect(entries.map { MerkleTree.leafHash(digest: $0) } == Array(tree.leaves[256..<300]))
+        #expect(try AuditTiles.bytes(TilePath(level: nil, index: 0), directory: dir.audit)?.count == 256 * 34)
+        #expect(try AuditTiles.bytes(TilePath(level: nil, index: 1), directory: dir.audit) == nil)
+    }
+}
