@@ -113,7 +113,7 @@ let package = Package(
             swiftSettings: strict),
         .testTarget(
             name: "MediaServerTests",
-            dependencies: ["MediaServer", "HTTPServer", "MediaPolicy", "MediaService", "MediaStorage", "MediaAudit", "MediaCore", "HTTPCaching", "MediaTestSupport"],
+            dependencies: ["MediaServer", "HTTPServer", "MediaPolicy", "MediaService", "MediaStorage", "MediaAudit", "MediaCore", "MediaCrypto", "HTTPCaching", "MediaTestSupport"],
             swiftSettings: strict),
         .testTarget(
             name: "MediaCTLTests",

@@ -56,12 +56,14 @@ public final class MediaServer: Sendable {
     ///   - reload: answers `POST /_mediactl/admin/reload`; `nil`: `404`.
     ///   - accessLog: one line per request of the public listener (``AccessLogHandler`` around ``MediaHTTPHandler``),
     ///     its counters in the admin listener's metrics; `nil`: none. Closed by ``stop(beforeServiceStops:)``.
+    ///   - auditTiles: serves the audit log as C2SP tlog-tiles under `/_mediactl/audit/` on the admin listener; `nil`:
+    ///     `404`.
     ///   - observer: sees every public response (the demo's table). Default: `nil`.
     ///   - log: the service log lines about public requests go to (``ServiceLog``). Default: `nil`.
     public init(
         service: MediaService, configuration: Configuration, purge: AdminHTTPHandler.Handler? = nil,
-        reload: AdminHTTPHandler.Handler? = nil, accessLog: AccessLog? = nil, observer: MediaHTTPHandler.Observer? = nil,
-        log: ServiceLog? = nil
+        reload: AdminHTTPHandler.Handler? = nil, accessLog: AccessLog? = nil, auditTiles: AuditTileEndpoint? = nil,
+        observer: MediaHTTPHandler.Observer? = nil, log: ServiceLog? = nil
     ) {
         self.service = service
         self.configuration = configuration
@@ -72,7 +74,8 @@ public final class MediaServer: Sendable {
             handler: accessLog.map { AccessLogHandler(media, accessLog: $0) as any HTTPHandling } ?? media)
         self.publicServer = publicServer
         adminServer = configuration.admin.map { admin in
-            let handler = AdminHTTPHandler(service: service, purge: purge, reload: reload, accessLog: accessLog)
+            let handler = AdminHTTPHandler(service: service, purge: purge, reload: reload, accessLog: accessLog,
+                                           auditTiles: auditTiles)
             handler.publicServer.attach(publicServer)
             return HTTPServer(configuration: admin, handler: handler)
         }

@@ -19,14 +19,20 @@ extension AuditLog {
         /// the last one; rotation and close write one too. Only with a signer (``AuditLog/init(directory:configuration:clock:observer:writer:signer:)``).
         /// Default: 4,096.
         public var checkpointEveryRecords: Int
+        /// Also write one once records have waited this long for it, in milliseconds of the injected clock (checked on
+        /// append, and on the log's thread with ``syncsInBackground``, so a quiet log's last records are checkpointed
+        /// too). Default: 60,000.
+        public var checkpointIntervalMilliseconds: Int64
 
         public init(maxSegmentBytes: Int = 8 << 20, syncEveryRecords: Int = 64, syncIntervalMilliseconds: Int64 = 1000,
-                    syncsInBackground: Bool = true, checkpointEveryRecords: Int = 4096) {
+                    syncsInBackground: Bool = true, checkpointEveryRecords: Int = 4096,
+                    checkpointIntervalMilliseconds: Int64 = 60_000) {
             self.maxSegmentBytes = maxSegmentBytes
             self.syncEveryRecords = max(1, syncEveryRecords)
             self.syncIntervalMilliseconds = syncIntervalMilliseconds
             self.syncsInBackground = syncsInBackground
             self.checkpointEveryRecords = max(1, checkpointEveryRecords)
+            self.checkpointIntervalMilliseconds = checkpointIntervalMilliseconds
         }
     }
 

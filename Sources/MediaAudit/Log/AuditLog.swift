@@ -129,7 +129,10 @@ public final class AuditLog: Sendable {
         var treeProblem: String?
         do {
             tree = try AuditTreeWriter.open(directory: directory, lastSeq: resumed.lastSeq, signer: signer,
-                                            every: configuration.checkpointEveryRecords)
+                                            every: configuration.checkpointEveryRecords,
+                                            interval: configuration.checkpointIntervalMilliseconds, now: clock())
+            // Records an earlier process wrote after its last checkpoint (a kill) get one now; they are fsynced above.
+            if let opened = tree, opened.frontier.size > opened.checkpointed { try? tree?.checkpoint(now: clock()) }
         } catch {
             treeProblem = (error as? AuditError)?.context ?? "\(error)"
         }
@@ -239,7 +242,7 @@ public final class AuditLog: Sendable {
             // The entries are in memory now; a batch that cannot be written stays pending, and a crash's losses are
             // made again from the records at the next open.
             for digest in digests { try? state.tree?.append(digest) }
-            if state.tree?.isCheckpointDue == true { try? checkpointTree(&state, now: now) }
+            if state.tree?.isCheckpointDue(now: now) == true { try? checkpointTree(&state, now: now) }
             if let error = state.syncError {
                 state.syncError = nil
                 throw error
@@ -318,7 +321,7 @@ public final class AuditLog: Sendable {
             }
             if state.fd >= 0 {
                 try sync(&state, now: clock())
-                try? state.tree?.checkpoint()
+                try? state.tree?.checkpoint(now: clock())
             }
             state.tree?.close()
         }
@@ -327,7 +330,7 @@ public final class AuditLog: Sendable {
     /// fsyncs the records, then writes the tree's checkpoint (``AuditTreeWriter/checkpoint()``).
     private func checkpointTree(_ state: inout State, now: Int64) throws {
         if state.unsynced > 0 { try sync(&state, now: now) }
-        try state.tree?.checkpoint()
+        try state.tree?.checkpoint(now: now)
     }
 
     private func sync(_ state: inout State, now: Int64) throws {
@@ -346,6 +349,9 @@ public final class AuditLog: Sendable {
         let started = state.withLock { state -> (fd: Int32, seq: Int, bytes: Int)? in
             guard state.fd >= 0, state.unsynced > 0 else {
                 state.syncRequested = false
+                // A quiet log's records that waited long enough get their checkpoint here (they are all synced).
+                let now = clock()
+                if state.fd >= 0, state.tree?.isCheckpointDue(now: now) == true { try? state.tree?.checkpoint(now: now) }
                 return nil
             }
             let copy = dup(state.fd)
@@ -395,7 +401,7 @@ public final class AuditLog: Sendable {
     private func rotate(_ state: inout State) throws {
         try sync(&state, now: clock())
         // The segment's last record gets a checkpoint, and its entries are durable before a prune may remove it.
-        try? state.tree?.checkpoint()
+        try? state.tree?.checkpoint(now: clock())
         let target = directory + "/" + AuditFiles.segmentName(state.nextSegmentIndex)
         observer?.reached(.willRotate(segment: AuditFiles.segmentName(state.nextSegmentIndex)))
         try AuditFiles.renameNoReplace(activePath, target)

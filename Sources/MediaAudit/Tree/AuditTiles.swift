@@ -8,6 +8,12 @@ import MediaCrypto
 ///
 /// A resource is made only when `tree-entries` holds every entry it spans; full ones never change.
 public enum AuditTiles {
+    /// The latest signed checkpoint the log wrote (`tree-checkpoint`, ``AuditTreeWriter``), or `nil` before the first.
+    /// - Throws: ``AuditError`` `io`.
+    public static func checkpoint(directory: String) throws -> [UInt8]? {
+        try AuditFiles.read(directory + "/" + AuditTreeWriter.checkpointName)
+    }
+
     /// The bytes of `tile` in the audit folder `directory`, or `nil` when the log does not hold every entry it spans.
     /// - Throws: ``AuditError`` `io`.
     public static func bytes(_ tile: TilePath, directory: String) throws -> [UInt8]? {

@@ -17,9 +17,13 @@ struct AuditTreeWriter {
     let directory: String
     let signer: NoteSigner?
     let every: Int
+    /// Milliseconds records may wait for a checkpoint.
+    let interval: Int64
     private(set) var frontier: MerkleFrontier
     /// The size of the last checkpoint written (0: none).
     private(set) var checkpointed: Int
+    /// When it was written (or the log opened), in milliseconds of the log's clock.
+    private(set) var checkpointedAt: Int64
     /// Entries not written to the file yet.
     private var pending: [UInt8] = []
     private var fd: Int32
@@ -28,7 +32,8 @@ struct AuditTreeWriter {
     /// Opens `tree-entries` in `directory` for a log whose last record is `lastSeq`: drops a torn entry and entries past
     /// `lastSeq` (records a torn tail lost), adds the entries of records it lacks, and builds the frontier.
     /// - Throws: ``AuditError`` `io`; `corrupt-log` when records it lacks entries for were pruned.
-    static func open(directory: String, lastSeq: Int, signer: NoteSigner?, every: Int) throws -> AuditTreeWriter {
+    static func open(directory: String, lastSeq: Int, signer: NoteSigner?, every: Int, interval: Int64,
+                     now: Int64) throws -> AuditTreeWriter {
         let path = directory + "/" + AuditEntryFile.name
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw AuditFiles.ioError("open", path) }
@@ -56,18 +61,18 @@ struct AuditTreeWriter {
             var frontier = MerkleFrontier()
             for entry in entries { frontier.append(MerkleTree.leafHash(digest: entry)) }
             let checkpointed = Self.signedSize(directory: directory, signer: signer).map { min($0, lastSeq) } ?? 0
-            return AuditTreeWriter(directory: directory, signer: signer, every: max(1, every), frontier: frontier,
-                                   checkpointed: checkpointed, fd: fd)
+            return AuditTreeWriter(directory: directory, signer: signer, every: max(1, every), interval: interval,
+                                   frontier: frontier, checkpointed: checkpointed, checkpointedAt: now, fd: fd)
         } catch {
             Glibc.close(fd)
             throw error
         }
     }
 
-    private init(directory: String, signer: NoteSigner?, every: Int, frontier: MerkleFrontier, checkpointed: Int,
-                 fd: Int32) {
-        (self.directory, self.signer, self.every, self.frontier, self.checkpointed, self.fd)
-            = (directory, signer, every, frontier, checkpointed, fd)
+    private init(directory: String, signer: NoteSigner?, every: Int, interval: Int64, frontier: MerkleFrontier,
+                 checkpointed: Int, checkpointedAt: Int64, fd: Int32) {
+        (self.directory, self.signer, self.every, self.interval, self.frontier, self.checkpointed, self.checkpointedAt,
+         self.fd) = (directory, signer, every, interval, frontier, checkpointed, checkpointedAt, fd)
     }
 
     /// The size of the checkpoint in `tree-checkpoint` when `signer` signed it.
@@ -87,8 +92,12 @@ struct AuditTreeWriter {
         if pending.count >= Self.batchEntries * 32 { try writeEntries() }
     }
 
-    /// Whether a checkpoint is due: ``every`` records since the last one (never without a signer).
-    var isCheckpointDue: Bool { signer != nil && frontier.size - checkpointed >= every }
+    /// Whether a checkpoint is due at `now`: ``every`` records since the last one, or records that waited ``interval``
+    /// (never without a signer).
+    func isCheckpointDue(now: Int64) -> Bool {
+        signer != nil && frontier.size > checkpointed
+            && (frontier.size - checkpointed >= every || now - checkpointedAt >= interval)
+    }
 
     /// Writes the pending entries.
     mutating func writeEntries() throws {
@@ -100,9 +109,10 @@ struct AuditTreeWriter {
     /// Makes the entries durable and, with a signer, replaces `tree-checkpoint` with the signed checkpoint of every
     /// record so far (nothing when it names them already). The caller has fsynced the records.
     /// - Throws: ``AuditError`` `io`, `invalid-note` (signing failed).
-    mutating func checkpoint() throws {
+    mutating func checkpoint(now: Int64) throws {
         try writeEntries()
         try AuditFiles.sync(fd, path: entriesPath)
+        checkpointedAt = now
         guard let signer, frontier.size > 0, frontier.size != checkpointed else { return }
         let note = try signer.sign(TreeCheckpoint(origin: signer.name, size: frontier.size, root: frontier.root).text)
         try AuditFiles.writeAtomically(Array(note.utf8), to: directory + "/" + Self.checkpointName)

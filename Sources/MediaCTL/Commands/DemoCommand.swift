@@ -77,7 +77,8 @@ public struct DemoCommand: MediaCommand {
                 server: listener,
                 admin: adminToken == nil ? nil : MediaServer.Configuration.admin(like: listener, host: "127.0.0.1", port: 0),
                 sweepInterval: nil),
-            purge: adminToken.map { AdminEndpoint.handler(service: service, adminToken: $0) }, observer: recorder.observer)
+            purge: adminToken.map { AdminEndpoint.handler(service: service, adminToken: $0) },
+            auditTiles: AuditTileEndpoint(stateDirectory: state), observer: recorder.observer)
         running.server = server
         let walk = DemoWalk()
         let signals = running.signals

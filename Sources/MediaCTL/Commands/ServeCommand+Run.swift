@@ -86,7 +86,8 @@ extension ServeCommand {
             log: log, underscoreNames: underscoreNames)
         let server = MediaServer(
             service: service, configuration: serverConfiguration, purge: configuration.admin?(service, adminToken),
-            reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog, log: log)
+            reload: ReloadEndpoint.handler(reloader: reloader, adminToken: adminToken), accessLog: accessLog,
+            auditTiles: AuditTileEndpoint(stateDirectory: stateDirectory), log: log)
         let trigger: MediaServer.Trigger = configuration.until.map { .returns($0) } ?? .signals(signals!) { number in
             switch number {
             case SIGHUP: _ = await OffPool.run { reloader.reload(trigger: "SIGHUP") }

@@ -11,6 +11,8 @@ import MediaService
 /// - `POST /_mediactl/purge` goes to ``purge`` (``AdminEndpoint``); without one it is `404` problem+json
 ///   (`no-route`).
 /// - `POST /_mediactl/admin/reload` goes to ``reload`` (``ReloadEndpoint``); without one, `404`.
+/// - `/_mediactl/audit/…` goes to ``auditTiles`` (``AuditTileEndpoint``, C2SP tlog-tiles) on a task, as it reads
+///   files; without one, `404`.
 /// - Other `/_mediactl/` paths and methods get the service's own answers (`404 no-route`,
 ///   `405 method-not-allowed`); paths outside `/_mediactl/` are `404` problem+json (`no-route`,
 ///   `the admin listener answers /_mediactl/ paths only`).
@@ -36,6 +38,8 @@ public struct AdminHTTPHandler: HTTPHandling {
     public let publicServer: ServerReference
     /// The public listener's access log, whose counters `GET /_mediactl/metrics` appends, or `nil`.
     public let accessLog: AccessLog?
+    /// `/_mediactl/audit/…`, or `nil` (404).
+    public let auditTiles: AuditTileEndpoint?
 
     /// - Parameters:
     ///   - service: the running service.
@@ -43,23 +47,31 @@ public struct AdminHTTPHandler: HTTPHandling {
     ///   - reload: what answers `POST /_mediactl/admin/reload`. Default: `nil` (404 problem+json).
     ///   - publicServer: where the public server is attached for metrics. Default: a new, empty reference.
     ///   - accessLog: the public listener's access log (`serve --access-log`). Default: `nil`.
+    ///   - auditTiles: the audit log's C2SP tlog-tiles. Default: `nil` (404 problem+json).
     public init(service: MediaService, purge: Handler? = nil, reload: Handler? = nil,
-                publicServer: ServerReference = ServerReference(), accessLog: AccessLog? = nil) {
+                publicServer: ServerReference = ServerReference(), accessLog: AccessLog? = nil,
+                auditTiles: AuditTileEndpoint? = nil) {
         self.service = service
         self.purge = purge
         self.reload = reload
         self.publicServer = publicServer
         self.accessLog = accessLog
+        self.auditTiles = auditTiles
     }
 
     public func handleSync(_ request: HTTPServerRequest) -> HTTPServerResponse? {
         guard request.target.hasPrefix(Self.prefix) else { return Self.outsidePrefix }
         if request.method == .post && (request.path == Self.purgePath || request.path == Self.reloadPath) { return nil }
+        if AuditTileEndpoint.answers(request.path) { return nil }
         return answer(request)
     }
 
     public func handle(_ request: HTTPServerRequest) async -> HTTPServerResponse {
         guard request.target.hasPrefix(Self.prefix) else { return Self.outsidePrefix }
+        if AuditTileEndpoint.answers(request.path) {
+            guard let auditTiles else { return Self.noEndpoint(AuditTileEndpoint.prefix) }
+            return auditTiles.answer(request)
+        }
         if request.method == .post {
             switch request.path {
             case Self.purgePath:

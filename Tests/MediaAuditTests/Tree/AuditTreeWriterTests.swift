@@ -1,4 +1,5 @@
 import Foundation
+import Glibc
 import MediaAudit
 import MediaCore
 import MediaCrypto
@@ -50,6 +51,32 @@ import Testing
         let leaves = try AuditTree.read(directory: dir.audit).leaves
         #expect(entryBytes(dir) == (try recordHashes(dir)))
         #expect(try checkpoint(dir)?.text == "mediactl/audit/test\n6\n\(Data(MerkleTree.root(leaves[...]).bytes).base64EncodedString())\n")
+    }
+
+    @Test func recordsThatWaitedTheIntervalAreCheckpointedOnAppendAtOpenAndWhenTheLogIsQuiet() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let clock = TestClock()
+        let configuration = AuditLog.Configuration(syncIntervalMilliseconds: 5, checkpointEveryRecords: 100,
+                                                   checkpointIntervalMilliseconds: 1_000)
+        var log: AuditLog? = try open(dir, configuration, clock: clock)
+        for index in 1...2 { try log!.append(storeEntry("k\(index)")) }
+        #expect(try checkpoint(dir) == nil)
+        clock.advance(milliseconds: 1_000)
+        try log!.append(storeEntry("k3"))
+        #expect(try checkpoint(dir) == expected(dir, size: 3))
+        // Quiet: the log's thread writes it once the records waited the interval.
+        try log!.append(storeEntry("k4"))
+        clock.advance(milliseconds: 1_000)
+        let deadline = Date().addingTimeInterval(10)
+        while try checkpoint(dir)?.size != 4, Date() < deadline { usleep(5_000) }
+        #expect(try checkpoint(dir) == expected(dir, size: 4))
+        // Killed after a record: the next open checkpoints it.
+        try log!.append(storeEntry("k5"))
+        log = nil
+        #expect(try checkpoint(dir)?.size == 4)
+        try open(dir, configuration, clock: clock).close()
+        #expect(try checkpoint(dir) == expected(dir, size: 5))
     }
 
     @Test func rotationCheckpointsTheSegmentsLastRecord() throws {
