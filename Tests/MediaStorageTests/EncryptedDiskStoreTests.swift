@@ -24,7 +24,7 @@ import Testing
         var metadata = entry.metadata
         metadata.key = key
         metadata.storageClass = .encryptedDisk
-        return 8 + 28 + entry.body.count + MetadataCoding.encode(metadata).count + 4
+        return 16 + 28 + entry.body.count + MetadataCoding.encode(metadata).count + 4
     }
 
     private func privateEntry(_ body: [UInt8]) -> StoredEntry {
@@ -50,7 +50,7 @@ import Testing
         #expect(files.count == 2)
         for file in files {
             let bytes = Sample.read(folder.path + "/sealed/" + file)
-            #expect(Array(bytes.prefix(8)) == Array("MCSE".utf8) + [0, 1, 0, 0])
+            #expect(Array(bytes.prefix(8)) == Array("MCSE".utf8) + [0, 2, 0, 0])
             for needle in [Self.url, "MARK-U1", "receipts", "127.0.0.1", "SECRETQUERY", "r-7731", "HEADMARK", "Content-Type",
                            Self.partition, "private", "encrypted-disk"] {
                 #expect(!Sample.contains(bytes, Array(needle.utf8)), "\(needle) found in \(file)")
@@ -103,7 +103,7 @@ import Testing
         try store.store(privateEntry([1, 2]), for: "k")
         let path = store.filePath(for: "k")
         var bytes = Sample.read(path)
-        bytes[5] = 2
+        bytes[5] = 3
         Sample.write(bytes, to: path)
         #expect(store.entry(for: "k") == nil)
         #expect(recorder.events.map(\.reason) == [.foreignVersion])
@@ -141,7 +141,7 @@ import Testing
         let path = store.filePath(for: "k")
         let fd = Glibc.open(path, O_RDONLY)
         defer { close(fd) }
-        let other = SealedFileFormat(key: try SymmetricKey(), nonces: try NonceSequence())
+        let other = SealedFileFormat(keys: try DataKeyring(unpartitioned: try SymmetricKey(), lifetime: 86_400, clock: { 0 }))
         let result = other.read(from: fd, size: Sample.read(path).count, name: KeyDigest.hex(of: "k"))
         guard case .failure(let defect) = result else {
             Issue.record("a wrong key opened the file")
@@ -264,10 +264,11 @@ import Testing
         try store.store(entry, for: "k")
         let second = Sample.read(store.filePath(for: "k"))
         #expect(first.count == second.count)
-        #expect(Array(first[8..<12]) == Array(second[8..<12]))
-        #expect(Array(first[12..<20]) == [0, 0, 0, 0, 0, 0, 0, 0])
-        #expect(Array(second[12..<20]) == [0, 0, 0, 0, 0, 0, 0, 1])
-        #expect(first[20...] != second[20...])
+        #expect(Array(first[8..<16]) == Array(second[8..<16]))  // the same data key
+        #expect(Array(first[16..<20]) == Array(second[16..<20]))
+        #expect(Array(first[20..<28]) == [0, 0, 0, 0, 0, 0, 0, 0])
+        #expect(Array(second[20..<28]) == [0, 0, 0, 0, 0, 0, 0, 1])
+        #expect(first[28...] != second[28...])
         #expect(store.entry(for: "k")?.body == [1, 2, 3])
     }
 

@@ -30,10 +30,10 @@ enum UnownedTierFolders {
         for name in tierFolders(stateDirectory + "/sealed") where runtimes[name]?.sealed == nil {
             // Opening shreds the files of an earlier process, each reported.
             let shredded = Atomic<Int>(0)
-            let store = try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + name) { event in
+            let store = try EncryptedDiskStore(directory: stateDirectory + "/sealed/" + name, onEvent: { event in
                 auditor.record(event, tier: name)
                 if event.kind == .shred { shredded.add(1, ordering: .relaxed) }
-            }
+            })
             store.stop()
             auditor.shredSummary(tier: name, count: shredded.load(ordering: .relaxed),
                                  reason: ReasonCode.unreadableAfterRestart.rawValue)

@@ -1,13 +1,15 @@
+import Foundation
 import MediaCrypto
 
 /// The `encrypted-disk` storage class: like ``DiskStore`` under `<state-dir>/sealed/`, but every
-/// file is AES-256-GCM sealed (``SealedFileFormat``) with a key generated when the store is made,
-/// held only in process memory.
+/// file is AES-256-GCM sealed (``SealedFileFormat``) with a data key held only in process memory: one for each
+/// partition and one for the objects without a partition (``DataKeyring``), made as needed and rotated.
 ///
-/// Associated data binds each file to its name and format version, so swapped or relabelled files
+/// Associated data binds each file to its name, format version and key id, so swapped or relabelled files
 /// fail. Metadata is sealed too: no body byte, cache key or URL is on disk in plaintext. Files left
 /// by an earlier process are unreadable by design: at start each is overwritten, unlinked and
-/// reported as ``StorageEvent/Kind/shred`` (reason `previous-process`). ``stop()`` zeroes the key
+/// reported as ``StorageEvent/Kind/shred`` (reason `previous-process`). ``destroyKeys(partition:)`` makes a
+/// partition's files unreadable before they are removed (crypto-shredding). ``stop()`` zeroes the keys
 /// and removes every file (reported as shreds, reason `stop`).
 public final class EncryptedDiskStore: FileBackedStore, @unchecked Sendable {
     /// Limits of an ``EncryptedDiskStore`` (``FileStoreConfiguration``; it scans nothing at start, so ``FileStoreConfiguration/scanThreads`` is unused).
@@ -16,30 +18,36 @@ public final class EncryptedDiskStore: FileBackedStore, @unchecked Sendable {
     /// The folder name inside the state directory: `"sealed"`.
     public static let folderName = "sealed"
 
-    private let key: SymmetricKey
+    /// Seconds a data key seals for before its partition gets a new one, by default: 86,400 (a day).
+    public static let defaultKeyLifetime: Double = 86_400
 
-    /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/sealed`, shreds every
-    /// file in it (events go to `onEvent` before `init` returns), and generates a fresh key.
+    private let keys: DataKeyring
+
+    /// Opens (creating with mode 0700) `directory`, usually `<state-dir>/sealed`, and shreds every
+    /// file in it (events go to `onEvent` before `init` returns).
     /// - Parameters:
-    ///   - key: the sealing key; default `nil` = a new random 32-byte key. Only tests pass one.
+    ///   - key: the data key of objects without a partition; default `nil` = a new random 32-byte key. Only tests
+    ///     pass one.
+    ///   - keyLifetime: seconds a data key seals for (``defaultKeyLifetime``); a key also seals at most 2^32 objects.
+    ///   - clock: seconds since 1970, for the keys' ages.
     ///   - barrier, observer: as for ``DiskStore/init(directory:configuration:barrier:observer:onEvent:)``.
     /// - Throws: ``StorageError`` `invalid-configuration` ("encrypted-disk byteLimit, entryByteLimit and countLimit must be positive"),
     ///   `unsafe-path`, `io`, `crypto` when no key can be generated.
     public init(directory: String, configuration: Configuration = Configuration(), key: SymmetricKey? = nil,
+                keyLifetime: Double = EncryptedDiskStore.defaultKeyLifetime,
+                clock: @escaping @Sendable () -> Double = { Date().timeIntervalSince1970 },
                 barrier: (any DurabilityBarrier)? = nil, observer: (any FileWriteObserver)? = nil,
                 onEvent: @escaping StorageEventHandler = { _ in }) throws {
         guard configuration.byteLimit > 0, configuration.effectiveEntryByteLimit > 0, configuration.countLimit > 0 else {
             throw StorageError(.invalidConfiguration, "encrypted-disk byteLimit, entryByteLimit and countLimit must be positive")
         }
-        let nonces: NonceSequence
         do {
-            self.key = try key ?? SymmetricKey()
-            nonces = try NonceSequence()
+            keys = try DataKeyring(unpartitioned: key, lifetime: keyLifetime, clock: clock)
         } catch {
             throw StorageError(.crypto, "no key: \(error)")
         }
         let files = try FileStore(
-            storageClass: .encryptedDisk, rootPath: directory, format: SealedFileFormat(key: self.key, nonces: nonces),
+            storageClass: .encryptedDisk, rootPath: directory, format: SealedFileFormat(keys: keys),
             byteLimit: configuration.byteLimit, countLimit: configuration.countLimit, entryByteLimit: configuration.effectiveEntryByteLimit,
             synchronizes: configuration.synchronizesWrites, writesBehind: configuration.writesBehind,
             pendingByteLimit: configuration.pendingByteLimit, barrier: barrier, observer: observer, onEvent: onEvent)
@@ -53,7 +61,19 @@ public final class EncryptedDiskStore: FileBackedStore, @unchecked Sendable {
     /// progress finishes first, so the key is never zeroed under it.
     public func stop() {
         files.quiesce()
-        key.destroy()
+        keys.destroyAll()
         files.emit(files.stopAndRemoveAll())
+    }
+
+    /// The id (16 hex digits) of the data key that seals `partition`'s next object (`nil`: objects without a
+    /// partition), made if needed: what its `store` record names. `nil` once the store stopped.
+    public func keyID(partition: String?) -> String? {
+        (try? keys.current(partition: partition, counting: false))??.hexID
+    }
+
+    /// Destroys every data key of `partition` (its files cannot be opened from now on, by anyone) and returns their
+    /// ids, oldest first; the caller removes the files next.
+    public func destroyKeys(partition: String) -> [String] {
+        keys.destroy(partition: partition)
     }
 }

@@ -47,10 +47,13 @@ public struct InventoryItem: Hashable, Sendable {
     /// `bodyDigest` names) of a disk file with the disk layout, computed whether or not its tags verify;
     /// `nil` without an integrity key, for other files, and for sealed objects.
     public let bodyDigest: String?
-    /// `true` for a sealed-folder object with a well-formed sealed header: magic `MCSE`, version 1,
-    /// reserved 0, and at least the 40 bytes of an empty sealed entry. Always `false` in `disk/`.
-    /// The tag cannot be checked without the serving process's key.
+    /// `true` for a sealed-folder object with a well-formed sealed header: magic `MCSE`, version 2 (or 1, from an
+    /// earlier build), reserved 0, and at least the bytes of an empty sealed entry (48; 40 in version 1). Always
+    /// `false` in `disk/`. The tag cannot be checked without the serving process's key.
     public let isSealed: Bool
+    /// The id of the data key that sealed it (16 hex digits, from a version-2 header), else `nil`: `mediactl audit`
+    /// tells a file whose key the log says was destroyed (`shredded-remnant`).
+    public let sealedKeyID: String?
     /// Why the entry is not a well-formed object in its place, or `nil` when it is.
     public let defect: InventoryDefect?
     /// The file's device and inode numbers when scanned: a file found at the same path later is the same
@@ -72,7 +75,7 @@ public struct InventoryItem: Hashable, Sendable {
     public init(
         folder: Folder, path: String, tierFolder: String?, name: String, kind: Kind, bytes: Int, tier: String? = nil,
         route: String? = nil, bodyBytes: Int? = nil, bodyDigest: String? = nil, isSealed: Bool = false,
-        defect: InventoryDefect? = nil, fileID: FileID? = nil
+        sealedKeyID: String? = nil, defect: InventoryDefect? = nil, fileID: FileID? = nil
     ) {
         self.folder = folder
         self.path = path
@@ -85,6 +88,7 @@ public struct InventoryItem: Hashable, Sendable {
         self.bodyBytes = bodyBytes
         self.bodyDigest = bodyDigest
         self.isSealed = isSealed
+        self.sealedKeyID = sealedKeyID
         self.defect = defect
         self.fileID = fileID
     }
@@ -95,7 +99,7 @@ extension InventoryItem {
         lhs.folder == rhs.folder && lhs.path == rhs.path && lhs.tierFolder == rhs.tierFolder && lhs.name == rhs.name
             && lhs.kind == rhs.kind && lhs.bytes == rhs.bytes && lhs.tier == rhs.tier && lhs.route == rhs.route
             && lhs.bodyBytes == rhs.bodyBytes && lhs.bodyDigest == rhs.bodyDigest && lhs.isSealed == rhs.isSealed
-            && lhs.defect == rhs.defect
+            && lhs.sealedKeyID == rhs.sealedKeyID && lhs.defect == rhs.defect
     }
 
     public func hash(into hasher: inout Hasher) {

@@ -97,6 +97,7 @@ struct InventoryScanner {
         var bodyBytes: Int?
         var bodyDigest: String?
         var isSealed = false
+        var sealedKeyID: String?
         var defects: [InventoryDefect] = []
         switch folder {
         case .disk:
@@ -107,10 +108,11 @@ struct InventoryScanner {
             bodyDigest = examined.bodyDigest.map(Hex.encode)
             if let defect = examined.defect { defects.append(defect) }
         case .sealed:
-            if let problem = Self.sealedProblem(fd, size: bytes) {
-                defects.append(InventoryDefect(.notSealed, problem))
-            } else {
+            switch Self.sealedHeader(fd, size: bytes) {
+            case .failure(let problem): defects.append(InventoryDefect(.notSealed, problem.detail))
+            case .success(let keyID):
                 isSealed = true
+                sealedKeyID = keyID
             }
         }
         if !KeyDigest.isValid(name) {
@@ -123,23 +125,31 @@ struct InventoryScanner {
         items.append(
             InventoryItem(
                 folder: folder, path: path, tierFolder: tierFolder, name: name, kind: .object, bytes: bytes, tier: tier,
-                route: route, bodyBytes: bodyBytes, bodyDigest: bodyDigest, isSealed: isSealed, defect: defects.first,
+                route: route, bodyBytes: bodyBytes, bodyDigest: bodyDigest, isSealed: isSealed, sealedKeyID: sealedKeyID,
+                defect: defects.first,
                 fileID: fileID))
     }
 
-    /// Why the open file of `size` bytes is not a well-formed sealed object, or `nil` when it is.
-    static func sealedProblem(_ fd: Int32, size: Int) -> String? {
-        guard size >= minimumSealedBytes else {
-            return "\(size) bytes, shorter than the \(minimumSealedBytes) of an empty sealed entry"
+    /// Why a file is not a well-formed sealed object.
+    struct SealedProblem: Error { let detail: String }
+
+    /// The data key id (16 hex digits) of the open sealed file of `size` bytes: version 2 names one, version 1 (whose
+    /// files an earlier build left) `nil`; or why it is not a well-formed sealed object.
+    static func sealedHeader(_ fd: Int32, size: Int) -> Result<String?, SealedProblem> {
+        guard let header = POSIX.read(fd, count: min(size, SealedFileFormat.headerCount), at: 0), header.count >= 8 else {
+            return .failure(SealedProblem(detail: "\(size) bytes, shorter than the \(minimumSealedBytes) of an empty sealed entry"))
         }
-        guard let header = POSIX.read(fd, count: SealedFileFormat.headerCount, at: 0) else {
-            return "unreadable header"
+        guard header.starts(with: SealedFileFormat.magic) else { return .failure(SealedProblem(detail: "no MCSE magic")) }
+        let version = Int(header[4]) << 8 | Int(header[5])
+        let headerCount = version == 1 ? 8 : SealedFileFormat.headerCount
+        guard (1...2).contains(version), header[6] == 0, header[7] == 0 else {
+            return .failure(SealedProblem(detail: "version \(version) or reserved bytes are not those of version 1 or 2"))
         }
-        guard header.starts(with: SealedFileFormat.magic) else { return "no MCSE magic" }
-        guard header[4..<8].elementsEqual(SealedFileFormat.header()[4..<8]) else {
-            return "version \(Int(header[4]) << 8 | Int(header[5])) or reserved bytes are not those of version 1"
+        let minimum = headerCount + AESGCM.overhead + 4
+        guard size >= minimum else {
+            return .failure(SealedProblem(detail: "\(size) bytes, shorter than the \(minimum) of an empty sealed entry"))
         }
-        return nil
+        return .success(version == 1 ? nil : Hex.encode(header[8..<16]))
     }
 
     /// `ab/cd` of a 64-hex name.

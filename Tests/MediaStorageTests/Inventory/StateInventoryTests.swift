@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 import MediaCrypto
 import Testing
 
@@ -59,7 +60,8 @@ import Testing
                     bodyDigest: Self.bodyDigestOf100Bytes),
                 InventoryItem(
                     folder: .sealed, path: sealedPath, tierFolder: "private", name: planted.sealedHex,
-                    kind: .object, bytes: try planted.size(sealedPath), isSealed: true),
+                    kind: .object, bytes: try planted.size(sealedPath), isSealed: true,
+                    sealedKeyID: Hex.encode(Sample.read(planted.folder.path + "/" + sealedPath)[8..<16])),
             ])
         #expect(inventory.defective.isEmpty)
         #expect(inventory.temporaryFiles.isEmpty)
@@ -76,7 +78,7 @@ import Testing
         try planted.write(Array("MCS".utf8), planted.relative("sealed", "private", shortHex))
         let versionHex = KeyDigest.hex(of: "version")
         try planted.write(
-            Array("MCSE".utf8) + [0, 2, 0, 0] + [UInt8](repeating: 1, count: 40),
+            Array("MCSE".utf8) + [0, 3, 0, 0] + [UInt8](repeating: 1, count: 40),
             planted.relative("sealed", "private", versionHex))
         let garbageHex = KeyDigest.hex(of: "garbage")
         try planted.write(Array(repeating: 0x41, count: 200), planted.relative("disk", "public", garbageHex))
@@ -97,10 +99,10 @@ import Testing
         #expect(byPath[plainPath]?.isSealed == false)
         #expect(
             byPath[planted.relative("sealed", "private", shortHex)]?.defect
-                == InventoryDefect(.notSealed, "3 bytes, shorter than the 40 of an empty sealed entry"))
+                == InventoryDefect(.notSealed, "3 bytes, shorter than the 48 of an empty sealed entry"))
         #expect(
             byPath[planted.relative("sealed", "private", versionHex)]?.defect
-                == InventoryDefect(.notSealed, "version 2 or reserved bytes are not those of version 1"))
+                == InventoryDefect(.notSealed, "version 3 or reserved bytes are not those of version 1 or 2"))
         #expect(
             byPath[planted.relative("disk", "public", garbageHex)]?.defect
                 == InventoryDefect(.notADiskEntry, "bad-magic"))
