@@ -85,12 +85,12 @@ import Testing
 
     @Test func fieldOrderIsByteWiseSorted() {
         #expect(AuditRecord.allFieldNames == [
-            "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route",
+            "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "keyId", "partition", "prev", "reason", "route",
             "seq", "since", "status", "storage", "tag", "tier", "time", "transform", "ttl", "url",
         ])
         #expect(AuditRecord.allFieldNames
             == (AuditRecord.fieldNames + AuditRecord.variantFieldNames + AuditRecord.bodyFieldNames + AuditRecord.gapFieldNames
-                + AuditRecord.statusFieldNames + AuditRecord.tagFieldNames)
+                + AuditRecord.statusFieldNames + AuditRecord.tagFieldNames + AuditRecord.keyIdFieldNames)
             .sorted { Array($0.utf8).lexicographicallyPrecedes(Array($1.utf8)) })
         #expect(AuditRecord.variantFieldNames == ["derivedFrom", "transform"])
         #expect(AuditRecord.fieldNames.count == 15)

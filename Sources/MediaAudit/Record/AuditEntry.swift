@@ -46,6 +46,9 @@ public struct AuditEntry: Hashable, Sendable {
     /// On the `store` of a negative entry (and only there): the HTTP status it answers with, `400`–`599`
     /// (docs/audit-format.md, "Negative entries"); `nil` on every other record.
     public var status: Int?
+    /// On the `store` and `update` of an `encrypted-disk` object: the id of the data key that seals it; on a `shred`
+    /// with reason `partition-key-destroyed`: the key destroyed (docs/storage.md, "Data keys").
+    public var keyId: AuditKeyID?
 
     /// On a purge by cache tag, its summary `purge` record (and only there): the tag's keyed digest
     /// (docs/audit-format.md, "Cache tags"); `nil` on every other record.
@@ -61,8 +64,9 @@ public struct AuditEntry: Hashable, Sendable {
         key: AuditDigest? = nil, scope: AuditScope = .none, reason: ReasonCode? = nil,
         bytes: Int? = nil, ttl: Int? = nil, count: Int? = nil,
         derivedFrom: AuditDigest? = nil, transform: AuditTransform? = nil, bodyDigest: AuditDigest? = nil,
-        since: AuditTime? = nil, status: Int? = nil, tag: AuditDigest? = nil
+        since: AuditTime? = nil, status: Int? = nil, tag: AuditDigest? = nil, keyId: AuditKeyID? = nil
     ) {
+        self.keyId = keyId
         self.tag = tag
         self.status = status
         self.event = event
@@ -111,6 +115,14 @@ public struct AuditEntry: Hashable, Sendable {
         if let problem = gapProblem { throw AuditError(.invalidGap, problem) }
         if let problem = statusProblem { throw AuditError(.invalidNumber, problem) }
         if let problem = tagProblem { throw AuditError(.invalidName, problem) }
+        if let problem = keyIdProblem { throw AuditError(.invalidName, problem) }
+    }
+
+    /// Why `keyId` is not allowed as it is, or `nil` when it is (absent, or on a `store`, `update` or `shred`). The
+    /// parser refuses a line for the same reasons.
+    var keyIdProblem: String? {
+        guard keyId != nil else { return nil }
+        return [.store, .update, .shred].contains(event) ? nil : "keyId is allowed only on store, update and shred records, got \(event.rawValue)"
     }
 
     /// Why `tag` is not allowed as it is, or `nil` when it is (absent, or on a `purge` summary: no `key`). The parser

@@ -24,10 +24,15 @@ extension AuditRecord {
     /// The field only the summary of a purge by cache tag has (omitted on every other record, like the variant fields).
     public static let tagFieldNames = ["tag"]
 
+    /// The field only an `encrypted-disk` object's `store` or `update`, and the `shred` of a destroyed data key, have
+    /// (omitted on every other record, like the variant fields).
+    public static let keyIdFieldNames = ["keyId"]
+
     /// Every field name in canonical (byte-wise sorted) order: ``fieldNames`` with `bodyDigest` first (before
-    /// `bytes`), `derivedFrom` after `count`, `since` and `status` after `seq`, `tag` after `storage` and `transform` after `time`.
+    /// `bytes`), `derivedFrom` after `count`, `keyId` after `key`, `since` and `status` after `seq`, `tag` after
+    /// `storage` and `transform` after `time`.
     public static let allFieldNames = [
-        "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "partition", "prev", "reason", "route",
+        "bodyDigest", "bytes", "count", "derivedFrom", "event", "hash", "key", "keyId", "partition", "prev", "reason", "route",
         "seq", "since", "status", "storage", "tag", "tier", "time", "transform", "ttl", "url",
     ]
 
@@ -102,6 +107,10 @@ extension AuditRecord {
         let hashAt = out.count
         appendLiteral(#","key":"#, to: &out)
         appendString(entry.key?.hex, to: &out)
+        if let keyId = entry.keyId {
+            appendLiteral(#","keyId":"#, to: &out)
+            appendString(keyId.rawValue, to: &out)
+        }
         appendLiteral(#","partition":"#, to: &out)
         appendString(entry.partition?.hex, to: &out)
         appendLiteral(#","prev":"#, to: &out)

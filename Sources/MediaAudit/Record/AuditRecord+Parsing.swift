@@ -26,7 +26,7 @@ extension AuditRecord {
               let object = any as? [String: Any]
         else { throw .invalidJSON }
         let unknown = Set(object.keys).subtracting(fieldNames).subtracting(variantFieldNames).subtracting(bodyFieldNames)
-            .subtracting(gapFieldNames).subtracting(statusFieldNames).subtracting(tagFieldNames)
+            .subtracting(gapFieldNames).subtracting(statusFieldNames).subtracting(tagFieldNames).subtracting(keyIdFieldNames)
         if let first = unknown.sorted().first { throw .invalidRecord("unknown field \(first)") }
         if let missing = fieldNames.first(where: { object[$0] == nil }) {
             throw .invalidRecord("missing field \(missing)")
@@ -101,9 +101,10 @@ extension AuditRecord {
                 guard let time = AuditTime(rfc3339: text) else { throw AuditError(.invalidGap, "since") }
                 return time
             }),
-            status: try optionalInteger("status"), tag: try variant("tag", AuditDigest.init(hex:)))
+            status: try optionalInteger("status"), tag: try variant("tag", AuditDigest.init(hex:)),
+            keyId: try variant("keyId", { try AuditKeyID($0) }))
         if let problem = entry.derivationProblem ?? entry.bodyDigestProblem ?? entry.gapProblem ?? entry.statusProblem
-            ?? entry.tagProblem {
+            ?? entry.tagProblem ?? entry.keyIdProblem {
             throw .invalidRecord(problem)
         }
         return AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash)

@@ -68,6 +68,9 @@ public struct ReasonCode: AuditWord {
     public static let purgeAll = ReasonCode(unchecked: "purge-all")
     /// On `shred`: an encrypted-disk object whose key died with the previous process.
     public static let unreadableAfterRestart = ReasonCode(unchecked: "unreadable-after-restart")
+    /// `shred`: a partition's encrypted-disk data key was destroyed before its files were removed (crypto-shredding;
+    /// the record names the key in `keyId`).
+    public static let partitionKeyDestroyed = ReasonCode(unchecked: "partition-key-destroyed")
     /// On `gap` (docs/audit-format.md, "Gaps"): the log could not be written, for a reason without an `errno`;
     /// `audit-unavailable:<errno name>` (`audit-unavailable:eperm`) when a system call failed. On `skip`: the
     /// service refused to store because the log could not be written (the record itself is then refused).

@@ -24,6 +24,8 @@ public struct AuditReconciliation: Sendable {
     private var variantViolations: [AuditViolation] = []
     /// The policy in force at the current point of the log, and every policy batch seen (``AuditReport/policies``).
     private var policies = PoliciesInForce()
+    /// Data keys the log says were destroyed (`shred` `partition-key-destroyed`): key id → `seq`.
+    private var destroyedKeys: [String: Int] = [:]
     /// `false`: `store` records are not judged by the policies (a prune without policies judges only
     /// variants), so no violation list grows with them.
     var judgesStoresByPolicy = true
@@ -110,6 +112,9 @@ public struct AuditReconciliation: Sendable {
                 lastChange[key] = Mark(record)
             }
         }
+        if record.event == .shred, record.reason == .partitionKeyDestroyed, let keyId = record.entry.keyId {
+            destroyedKeys[keyId.rawValue] = record.seq
+        }
         // Batch summaries (purge/shred with a null key) are not counted: their per-key records are.
         if record.event == .purge || record.event == .shred, record.key == nil { return }
         guard let tier = record.tier?.rawValue else { return }
@@ -170,7 +175,13 @@ public struct AuditReconciliation: Sendable {
                 evidence: "\(failure.kind) at seq \(failure.seq) (\(failure.file) line \(failure.line)): \(failure.detail)"))
         }
         violations += Self.mergedBySeq(storeViolations, variantViolations)
+        var remnants: [ShreddedRemnant] = []
         for object in inventory.sorted(by: { ($0.folder.rawValue, $0.key) < ($1.folder.rawValue, $1.key) }) {
+            // A sealed file whose key was destroyed: nobody can open it, a note rather than a violation.
+            if object.folder == .sealed, object.isSealed, let id = object.sealedKeyID, let seq = destroyedKeys[id] {
+                remnants.append(ShreddedRemnant(path: object.path ?? "sealed/\(object.key)", keyId: id, seq: seq))
+                continue
+            }
             let store = lastStore[object.key]
             let tier = object.tier ?? store?.tier
             let storage = object.folder.storage
@@ -189,7 +200,7 @@ public struct AuditReconciliation: Sendable {
                 rows: rows[tier, default: [:]].values.sorted { $0.storage > $1.storage })
         }
         return AuditReport(chain: verification, recordCount: recordCount, tiers: tiers, violations: violations,
-                           policies: policies.uses)
+                           policies: policies.uses, shreddedRemnants: remnants)
     }
 
     /// Two violation lists, each in `seq` order, merged by `seq` (on a tie, `first`'s come first).

@@ -73,6 +73,8 @@ public struct AuditReport: Hashable, Sendable, Codable {
     /// Every policy set the log says was put in force (its `policy` batches), in log order, each with the
     /// number of `store` records written while it was in force; empty for a log without `policy` records.
     public var policies: [PolicyUse]
+    /// Sealed files whose data key the log says was destroyed (notes, not violations), by path.
+    public var shreddedRemnants: [ShreddedRemnant]
 
     /// One `policy` batch of the log: which set was in force from which record, and for how many stores.
     public struct PolicyUse: Hashable, Sendable, Codable {
@@ -99,10 +101,11 @@ public struct AuditReport: Hashable, Sendable, Codable {
     /// Process exit code for `mediactl audit`: 0 clean, 1 violations.
     public var exitCode: Int32 { isClean ? 0 : 1 }
 
-    private enum CodingKeys: String, CodingKey { case clean, chain, recordCount, tiers, violations, policies }
+    private enum CodingKeys: String, CodingKey { case clean, chain, recordCount, tiers, violations, policies, shreddedRemnants }
 
     public init(chain: AuditVerification, recordCount: Int, tiers: [Tier], violations: [AuditViolation],
-                policies: [PolicyUse] = []) {
+                policies: [PolicyUse] = [], shreddedRemnants: [ShreddedRemnant] = []) {
+        self.shreddedRemnants = shreddedRemnants
         self.chain = chain
         self.recordCount = recordCount
         self.tiers = tiers
@@ -117,6 +120,7 @@ public struct AuditReport: Hashable, Sendable, Codable {
         tiers = try container.decode([Tier].self, forKey: .tiers)
         violations = try container.decode([AuditViolation].self, forKey: .violations)
         policies = try container.decodeIfPresent([PolicyUse].self, forKey: .policies) ?? []
+        shreddedRemnants = try container.decodeIfPresent([ShreddedRemnant].self, forKey: .shreddedRemnants) ?? []
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -127,5 +131,7 @@ public struct AuditReport: Hashable, Sendable, Codable {
         try container.encode(tiers, forKey: .tiers)
         try container.encode(violations, forKey: .violations)
         try container.encode(policies, forKey: .policies)
+        // Only when there are any: reports of logs without crypto-shredding keep their keys.
+        if !shreddedRemnants.isEmpty { try container.encode(shreddedRemnants, forKey: .shreddedRemnants) }
     }
 }

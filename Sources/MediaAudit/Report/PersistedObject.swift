@@ -34,9 +34,13 @@ public struct PersistedObject: Hashable, Sendable, Codable {
     /// Why ``bodyDigest`` is `nil` for a `disk/` object, for people (the scan's defect, e.g. `unverified: no
     /// integrity key to check its tags`); shown by a `body-mismatch` that cannot compare digests.
     public let bodyUnchecked: String?
+    /// The id of the data key a `sealed/` file's header names (16 hex digits), or `nil`.
+    public let sealedKeyID: String?
 
     public init(folder: Folder, key: String, bytes: Int, tier: String? = nil, isSealed: Bool = false,
-                path: String? = nil, bodyBytes: Int? = nil, bodyDigest: AuditDigest? = nil, bodyUnchecked: String? = nil) {
+                path: String? = nil, bodyBytes: Int? = nil, bodyDigest: AuditDigest? = nil, bodyUnchecked: String? = nil,
+                sealedKeyID: String? = nil) {
+        self.sealedKeyID = sealedKeyID
         self.folder = folder
         self.key = key
         self.bytes = bytes

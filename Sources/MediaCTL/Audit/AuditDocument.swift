@@ -147,6 +147,7 @@ public struct AuditDocument: Sendable, Encodable {
     public var inventoryNoteLines: [String] {
         inventory.temporaryFiles.map { "temporary-file \($0)" }
             + inventory.defects.map { "\($0.code) \($0.path): \($0.detail)" }
+            + report.shreddedRemnants.map(\.line)
     }
 
     /// Seqs of `start` records whose previous record is not `stop`.
@@ -158,7 +159,7 @@ public struct AuditDocument: Sendable, Encodable {
 
     private enum CodingKeys: String, CodingKey {
         case clean, chain, recordCount, tiers, violations, inventory, uncleanStops, repairedTornTails, deadServicePid
-        case policiesMismatch
+        case policiesMismatch, shreddedRemnants
     }
 
     public func encode(to encoder: any Encoder) throws {
@@ -173,5 +174,7 @@ public struct AuditDocument: Sendable, Encodable {
         try container.encode(repairedTornTails, forKey: .repairedTornTails)
         try container.encode(deadServicePid, forKey: .deadServicePid)
         try container.encodeIfPresent(policiesMismatch, forKey: .policiesMismatch)
+        // Only when there are any (docs/audit-report.md): sealed files whose data key a purge destroyed.
+        if !report.shreddedRemnants.isEmpty { try container.encode(report.shreddedRemnants, forKey: .shreddedRemnants) }
     }
 }

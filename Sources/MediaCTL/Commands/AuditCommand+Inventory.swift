@@ -98,6 +98,6 @@ extension AuditCommand {
             folder: item.folder == .disk ? .disk : .sealed, key: item.name, bytes: item.bytes,
             tier: item.tier ?? item.tierFolder, isSealed: item.isSealed, path: item.path, bodyBytes: item.bodyBytes,
             bodyDigest: item.bodyDigest.flatMap { try? AuditDigest(hex: $0) },
-            bodyUnchecked: item.bodyDigest == nil ? item.defect?.description : nil)
+            bodyUnchecked: item.bodyDigest == nil ? item.defect?.description : nil, sealedKeyID: item.sealedKeyID)
     }
 }

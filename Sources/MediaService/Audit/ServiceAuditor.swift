@@ -101,14 +101,15 @@ final class ServiceAuditor: Sendable {
     ///   (``MediaStorage/StoredEntry/bodyDigest(under:)``, 32 bytes), the record's `bodyDigest`.
     func record(_ event: AuditEvent, _ subject: Subject, storage: StorageClass, reason: String,
                 bytes: Int?, ttl: Int?, derivation: Derivation? = nil, bodyDigest: [UInt8]? = nil,
-                status: HTTPStatus? = nil) throws {
+                status: HTTPStatus? = nil, keyId: String? = nil) throws {
         _ = try log.append(AuditEntry(
             event: event, tier: name(subject.tier), route: name(subject.route), storage: Self.auditStorage(storage),
             key: CacheKey.auditDigest(subject.storeKey), scope: scope(partition: subject.partition, url: subject.url),
             reason: code(reason), bytes: bytes, ttl: ttl,
             derivedFrom: derivation.flatMap { digest($0.source) },
             transform: derivation.flatMap { try? AuditTransform($0.transform) },
-            bodyDigest: bodyDigest.flatMap { try? AuditDigest(bytes: $0) }, status: status?.code))
+            bodyDigest: bodyDigest.flatMap { try? AuditDigest(bytes: $0) }, status: status?.code,
+            keyId: keyId.flatMap { try? AuditKeyID($0) }))
     }
 
     /// Appends the record of an entry the service removed itself (`expire`, `invalidate`, `evict`), its tier, route,
@@ -142,6 +143,20 @@ final class ServiceAuditor: Sendable {
             event: auditEvent, tier: (event.tier ?? tier).flatMap(name), route: event.route.flatMap(name),
             storage: AuditStorage(rawValue: event.storageClass.rawValue), key: digest(event.keyDigest),
             scope: scope(partition: event.partition, url: nil), reason: code(reason), bytes: event.bytes))
+    }
+
+    /// Appends one `shred` record per data key about to be destroyed (reason `partition-key-destroyed`, `keyId`, the
+    /// partition, `encrypted-disk`), in one batch, and makes it durable.
+    /// - Throws: the log's error when the batch cannot be appended or synced.
+    func keysDestroyed(_ keys: [(tier: String, ids: [String])], partition: String) throws {
+        let entries = keys.flatMap { tier, ids in
+            ids.map { id in
+                AuditEntry(event: .shred, tier: name(tier), storage: .encryptedDisk, scope: scope(partition: partition, url: nil),
+                           reason: .partitionKeyDestroyed, keyId: try? AuditKeyID(id))
+            }
+        }
+        _ = try log.append(contentsOf: entries)
+        try log.flush()
     }
 
     /// Appends a purge batch: one record per removed entry, then a summary with the count.

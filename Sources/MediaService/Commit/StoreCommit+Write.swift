@@ -52,7 +52,7 @@ extension StoreCommit {
                 try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.store, subject, storage: decision.storage, reason: decision.reason.rawValue,
                                        bytes: bytes, ttl: decision.ttl, derivation: derivation, bodyDigest: bodyDigest,
-                                       status: negative)
+                                       status: negative, keyId: keyID(storage: decision.storage, entry: entry, context: context))
                     recorded = true
                 }
             } catch let error as AuditError where !recorded && (error.code == .io || error.code == .unavailable) {
@@ -86,7 +86,8 @@ extension StoreCommit {
             do {
                 try context.runtime.store(entry, in: store, for: storeKey) {
                     try auditor.record(.update, context.subject(storeKey: storeKey), storage: storage,
-                                       reason: "not-modified", bytes: entry.body.count, ttl: ttl, bodyDigest: bodyDigest)
+                                       reason: "not-modified", bytes: entry.body.count, ttl: ttl, bodyDigest: bodyDigest,
+                                       keyId: keyID(storage: storage, entry: entry, context: context))
                     recorded = true
                 }
                 return true
@@ -98,6 +99,12 @@ extension StoreCommit {
                 return false
             }
         }
+    }
+
+    /// The `keyId` of a `store`/`update` in `encrypted-disk`: the data key that seals the partition's objects now
+    /// (``MediaStorage/EncryptedDiskStore/keyID(partition:)``); `nil` for other classes.
+    func keyID(storage: StorageClass, entry: StoredEntry, context: RequestContext) -> String? {
+        storage == .encryptedDisk ? context.runtime.sealed?.keyID(partition: entry.metadata.partition) : nil
     }
 
     /// The `bodyDigest` of a `store`/`update` in `storage`: the body's keyed digest under the install's integrity key

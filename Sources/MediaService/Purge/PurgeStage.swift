@@ -87,6 +87,7 @@ struct PurgeStage {
             commit.purgeEpoch.bump()
             var removed: [EntryMetadata] = []
             let runtimes = routes.snapshot.runtimes
+            if let partition { try shredKeys(partition: partition, in: runtimes) }
             for name in runtimes.keys.sorted() {
                 let runtime = runtimes[name]!
                 let gone = runtime.removeAll(where: predicate)
@@ -102,6 +103,27 @@ struct PurgeStage {
         }
         auditor.flush()
         return removed.count
+    }
+
+    /// Crypto-shredding, before a partition's files are removed: each encrypted-disk tier's data keys of `partition`
+    /// are recorded (`shred` `partition-key-destroyed`, with `keyId`), the log flushed, then the keys destroyed. A file
+    /// that outlives its removal (a crash next, a failed unlink) cannot be opened by anyone; `mediactl audit` calls it
+    /// `shredded-remnant`.
+    /// - Throws: ``ServiceError`` `audit` when the records cannot be written (nothing is destroyed or removed).
+    func shredKeys(partition: String, in runtimes: [String: TierRuntime]) throws {
+        var shredded: [(tier: String, store: EncryptedDiskStore, ids: [String])] = []
+        for name in runtimes.keys.sorted() {
+            guard let store = runtimes[name]!.sealed else { continue }
+            let ids = store.keyIDs(partition: partition)
+            if !ids.isEmpty { shredded.append((name, store, ids)) }
+        }
+        guard !shredded.isEmpty else { return }
+        do {
+            try auditor.keysDestroyed(shredded.map { ($0.tier, $0.ids) }, partition: partition)
+        } catch {
+            throw ServiceError(.audit, "the destruction of the partition's data keys could not be recorded: \(error)")
+        }
+        for entry in shredded { _ = entry.store.destroyKeys(partition: partition) }
     }
 
     /// The primary key a URL's stored responses are kept under, and its route's name: the URL routed and keyed as a

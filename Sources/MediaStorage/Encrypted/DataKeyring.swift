@@ -91,6 +91,13 @@ final class DataKeyring: Sendable {
         state.withLock { $0.byID[id]?.key }
     }
 
+    /// The ids (hex) of `partition`'s live keys, oldest first.
+    func ids(partition: String) -> [String] {
+        state.withLock { state in
+            state.byID.values.filter { $0.partition == partition }.map(\.key).sorted { $0.created < $1.created }.map(\.hexID)
+        }
+    }
+
     /// Destroys every key of `partition` (zeroed in memory) and returns their ids, hex, oldest first.
     func destroy(partition: String) -> [String] {
         state.withLock { state in

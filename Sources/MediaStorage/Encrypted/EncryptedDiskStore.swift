@@ -71,6 +71,12 @@ public final class EncryptedDiskStore: FileBackedStore, @unchecked Sendable {
         (try? keys.current(partition: partition, counting: false))??.hexID
     }
 
+    /// The ids (16 hex digits) of `partition`'s live data keys, oldest first: what a purge records before it destroys
+    /// them.
+    public func keyIDs(partition: String) -> [String] {
+        keys.ids(partition: partition)
+    }
+
     /// Destroys every data key of `partition` (its files cannot be opened from now on, by anyone) and returns their
     /// ids, oldest first; the caller removes the files next.
     public func destroyKeys(partition: String) -> [String] {

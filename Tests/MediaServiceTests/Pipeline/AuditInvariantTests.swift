@@ -58,7 +58,8 @@ import Testing
         #expect(PipelineSupport.events(records) == [
             "store:tier-storage", "store:tier-storage", "store:tier-storage", "store:tier-storage", "store:tier-storage",
             "store:tier-storage", "skip:response-no-store", "skip:not-an-image", "skip:tier-storage",
-            "purge:purge-credential", "purge:purge-credential", "update:not-modified",
+            // The partition's data key is recorded destroyed before its files are removed (crypto-shredding).
+            "shred:partition-key-destroyed", "purge:purge-credential", "purge:purge-credential", "update:not-modified",
         ])
         let persisted = harness.filesUnderState().map(\.path).filter { $0.hasPrefix("disk/") || $0.hasPrefix("sealed/") }
         #expect(persisted.filter { $0.hasPrefix("disk/public/") }.count == 2)
