@@ -49,6 +49,8 @@ public struct AuditError: CodedError {
         public static let invalidNote = Code("invalid-note")
         /// A C2SP tlog-tiles path (``TilePath``) is not in its canonical form; the context says which part.
         public static let invalidTilePath = Code("invalid-tile-path")
+        /// An erasure receipt (``ErasureReceipt``) is malformed; the context names the member.
+        public static let invalidReceipt = Code("invalid-receipt")
     }
 
     /// The stable error code.

@@ -34,6 +34,8 @@ public final class AuditLog: Sendable {
     public let configuration: Configuration
     /// What opening found.
     public let openReport: OpenReport
+    /// The key that signs the tree's checkpoints, or `nil`.
+    public let signer: NoteSigner?
 
     struct State {
         var fd: Int32
@@ -96,6 +98,7 @@ public final class AuditLog: Sendable {
         self.clock = clock
         self.observer = observer
         self.writer = writer
+        self.signer = signer
         try AuditFiles.makeDirectory(directory)
         // The lock `mediactl audit prune` and readers share (docs/audit-format.md, "Retention"); made here so
         // that a reader can take it before the first prune ever creates it.
@@ -324,6 +327,24 @@ public final class AuditLog: Sendable {
                 try? state.tree?.checkpoint(now: clock())
             }
             state.tree?.close()
+        }
+    }
+
+    /// Writes the tree's signed checkpoint of every record so far now (the records and entries fsynced first), and
+    /// returns its note: what an erasure receipt's proof leads to.
+    /// - Throws: ``AuditError`` `io`, `closed`; `invalid-note` when the log has no signer or its tree could not be
+    ///   opened (``OpenReport/treeProblem``).
+    public func checkpointNow() throws -> String {
+        try state.withLock { state throws -> String in
+            try usable(state, "checkpoint")
+            guard signer != nil, state.tree != nil else {
+                throw AuditError(.invalidNote, "the audit log signs no checkpoints (\(openReport.treeProblem ?? "no signing key"))")
+            }
+            try checkpointTree(&state, now: clock())
+            guard let note = try AuditFiles.read(directory + "/" + AuditTreeWriter.checkpointName) else {
+                throw AuditError(.io, "\(directory)/\(AuditTreeWriter.checkpointName) is missing after it was written")
+            }
+            return String(decoding: note, as: UTF8.self)
         }
     }
 

@@ -161,8 +161,10 @@ final class ServiceAuditor: Sendable {
 
     /// Appends a purge batch: one record per removed entry, then a summary with the count.
     /// - Parameter tag: a purge by cache tag: the tag's keyed digest, recorded on the summary.
+    /// - Returns: the batch's summary record.
+    @discardableResult
     func purge(_ removed: [EntryMetadata], reason: ReasonCode, tier: String?, route: String?, partition: String?,
-               tag: String? = nil) throws {
+               tag: String? = nil) throws -> AuditRecord? {
         let entries = removed.map { metadata in
             AuditEntry(event: .purge, tier: name(metadata.tier), route: name(metadata.route),
                        storage: AuditStorage(rawValue: metadata.storageClass.rawValue),
@@ -173,7 +175,7 @@ final class ServiceAuditor: Sendable {
             event: .purge, reason: reason, tier: tier.flatMap(name), route: route.flatMap(name),
             scope: scope(partition: partition, url: nil), removed: entries)
         if let tag { batch[batch.count - 1].tag = try? AuditDigest(hex: tag) }
-        _ = try log.append(contentsOf: batch)
+        return try log.append(contentsOf: batch).last
     }
 
     /// Appends the summary of a soft purge (`purge-tag-soft`, no key): how many stored responses it marked stale (each

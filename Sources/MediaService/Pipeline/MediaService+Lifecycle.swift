@@ -59,6 +59,19 @@ extension MediaService {
         try purgeStage.purge(scope)
     }
 
+    /// ``purge(_:)`` of a credential's or subject's partition, with its signed erasure receipt (``ErasureReceiptMaker``).
+    /// - Throws: as ``purge(_:)``; ``ServiceError`` `invalid-purge` for another scope (nothing is purged), `audit` when
+    ///   no receipt can be made (the purge is done by then).
+    public func purgeWithReceipt(_ scope: PurgeScope) throws -> (count: Int, receipt: String) {
+        switch scope {
+        case .credential, .subject: break
+        default: throw ServiceError(.invalidPurge, "a receipt is made for a purge by credential or subject only")
+        }
+        guard let auditLog else { throw ServiceError(.audit, "the service keeps no audit log file to prove the purge with") }
+        let report = try purgeStage.purgeReporting(scope)
+        return (report.removed.count, try ErasureReceiptMaker.receipt(for: report, log: auditLog))
+    }
+
     /// The purge stage over this service's commit stage, policy snapshot, keyer, subject keys and clock.
     var purgeStage: PurgeStage {
         PurgeStage(commit: storeCommit, routes: hitRoutes, keyer: keys.keyer, subjects: { [keys] () throws(ServiceError) in try keys.subjects() },

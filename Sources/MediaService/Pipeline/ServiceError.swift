@@ -23,6 +23,8 @@ public struct ServiceError: CodedError {
         public static let invalidTag = Code("invalid-tag")
         /// A purge named a URL that is not a request target (`/mount/path[?query]`) or whose query is refused.
         public static let invalidURL = Code("invalid-url")
+        /// A purge asked for what its scope cannot give (a receipt of a purge that names no partition).
+        public static let invalidPurge = Code("invalid-purge")
     }
 
     public let code: Code

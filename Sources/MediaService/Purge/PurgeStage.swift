@@ -27,13 +27,33 @@ struct PurgeStage {
     ///   `[A-Za-z0-9._-]`; `invalid-tag` for a tag that is not 1–256 visible ASCII characters; `audit` when the batch
     ///   cannot be recorded.
     func purge(_ scope: PurgeScope) throws -> Int {
+        try purgeReporting(scope).removed.count
+    }
+
+    /// What a purge did, for an erasure receipt (``ErasureReceiptMaker``).
+    struct Report {
+        /// The entries removed (or, for a soft purge, none).
+        var removed: [EntryMetadata] = []
+        /// The partition purged (a credential's or subject's), or `nil`.
+        var partition: String?
+        /// The batch's summary record.
+        var summary: AuditRecord?
+        /// The data keys destroyed (16 hex digits each).
+        var destroyedKeys: [String] = []
+    }
+
+    /// ``purge(_:)``, with what it did.
+    func purgeReporting(_ scope: PurgeScope) throws -> Report {
         var tagDigest: CacheTagDigest?
         if case .tag(let tag, let soft) = scope {
             guard Tier.isCacheTag(tag) else {
                 throw ServiceError(.invalidTag, "the tag is not 1 to 256 visible ASCII characters (no space)")
             }
             let digest = commit.integrityKey.tagDigest(tag)
-            if soft { return try softPurge(tagDigest: digest) }
+            if soft {
+                _ = try softPurge(tagDigest: digest)
+                return Report()
+            }
             tagDigest = digest
         }
         let predicate: (EntryMetadata) -> Bool
@@ -83,11 +103,11 @@ struct PurgeStage {
             reason = .purgeAll
         }
         // Exclusive: no exchange stores between the epoch bump and the batch's record (StoreGate).
-        let removed = try commit.gate.exclusive { () throws -> [EntryMetadata] in
+        let report = try commit.gate.exclusive { () throws -> Report in
             commit.purgeEpoch.bump()
             var removed: [EntryMetadata] = []
             let runtimes = routes.snapshot.runtimes
-            if let partition { try shredKeys(partition: partition, in: runtimes) }
+            let destroyed = try partition.map { try shredKeys(partition: $0, in: runtimes) } ?? []
             for name in runtimes.keys.sorted() {
                 let runtime = runtimes[name]!
                 let gone = runtime.removeAll(where: predicate)
@@ -95,35 +115,38 @@ struct PurgeStage {
                 removed.append(contentsOf: gone)
             }
             do {
-                try auditor.purge(removed, reason: reason, tier: nil, route: routeName, partition: partition, tag: tagDigest?.hex)
+                let summary = try auditor.purge(removed, reason: reason, tier: nil, route: routeName, partition: partition,
+                                                tag: tagDigest?.hex)
+                return Report(removed: removed, partition: partition, summary: summary, destroyedKeys: destroyed)
             } catch {
                 throw ServiceError(.audit, "the purge of \(removed.count) entries could not be recorded: \(error)")
             }
-            return removed
         }
         auditor.flush()
-        return removed.count
+        return report
     }
 
     /// Crypto-shredding, before a partition's files are removed: each encrypted-disk tier's data keys of `partition`
     /// are recorded (`shred` `partition-key-destroyed`, with `keyId`), the log flushed, then the keys destroyed. A file
     /// that outlives its removal (a crash next, a failed unlink) cannot be opened by anyone; `mediactl audit` calls it
     /// `shredded-remnant`.
+    /// - Returns: the ids of the keys destroyed.
     /// - Throws: ``ServiceError`` `audit` when the records cannot be written (nothing is destroyed or removed).
-    func shredKeys(partition: String, in runtimes: [String: TierRuntime]) throws {
+    @discardableResult
+    func shredKeys(partition: String, in runtimes: [String: TierRuntime]) throws -> [String] {
         var shredded: [(tier: String, store: EncryptedDiskStore, ids: [String])] = []
         for name in runtimes.keys.sorted() {
             guard let store = runtimes[name]!.sealed else { continue }
             let ids = store.keyIDs(partition: partition)
             if !ids.isEmpty { shredded.append((name, store, ids)) }
         }
-        guard !shredded.isEmpty else { return }
+        guard !shredded.isEmpty else { return [] }
         do {
             try auditor.keysDestroyed(shredded.map { ($0.tier, $0.ids) }, partition: partition)
         } catch {
             throw ServiceError(.audit, "the destruction of the partition's data keys could not be recorded: \(error)")
         }
-        for entry in shredded { _ = entry.store.destroyKeys(partition: partition) }
+        return shredded.flatMap { $0.store.destroyKeys(partition: partition) }
     }
 
     /// The primary key a URL's stored responses are kept under, and its route's name: the URL routed and keyed as a

@@ -1,0 +1,36 @@
+import MediaAudit
+import MediaCrypto
+
+/// The signed erasure receipt of a partition's purge (``MediaAudit/ErasureReceipt``, docs/audit-format.md "Erasure
+/// receipts"): the log writes a checkpoint now, the purge's summary record is proved included in it from the log's
+/// tree, and the log's key signs the receipt.
+enum ErasureReceiptMaker {
+    /// The receipt file's text for `report`, a purge by credential or subject.
+    /// - Throws: ``ServiceError`` `audit` when the log cannot checkpoint, has no signing key, or its tree cannot be read;
+    ///   `invalid-purge` for a purge of no partition.
+    static func receipt(for report: PurgeStage.Report, log: AuditLog) throws(ServiceError) -> String {
+        guard let partition = report.partition, let summary = report.summary else {
+            throw ServiceError(.invalidPurge, "a receipt is made for a purge by credential or subject only")
+        }
+        guard let signer = log.signer else { throw ServiceError(.audit, "the audit log has no signing key") }
+        do {
+            let note = try log.checkpointNow()
+            let checkpoint = try TreeCheckpoint(text: NoteVerifier(signer).open(note))
+            let tree = try AuditTree.read(directory: log.directory)
+            guard summary.seq <= checkpoint.size, checkpoint.size <= tree.size else {
+                throw AuditError(.corruptLog, "the checkpoint of \(checkpoint.size) records does not cover seq \(summary.seq)")
+            }
+            let proof = MerkleTree.inclusionProof(index: summary.seq - 1, tree.leaves[..<checkpoint.size])
+            let removed = Dictionary(grouping: report.removed, by: \.tier).map { tier, entries in
+                ErasureReceipt.Removal(tier: tier, objects: entries.count, bytes: entries.reduce(0) { $0 + $1.bodyByteCount })
+            }
+            let receipt = ErasureReceipt(
+                log: signer.name, partition: partition, reason: summary.reason?.rawValue ?? "", purgedAt: summary.time.rfc3339,
+                removed: removed, destroyedKeys: report.destroyedKeys,
+                proof: TlogProof(index: summary.seq - 1, proof: proof, checkpoint: note))
+            return try receipt.signed(by: signer)
+        } catch {
+            throw ServiceError(.audit, "the erasure receipt could not be made: \(error)")
+        }
+    }
+}
