@@ -21,6 +21,7 @@ import Testing
         (["audit", "checkpoint", "--size", "4"], .command(AuditCheckpointCommand(size: 4)), "audit checkpoint"),
         (["audit", "prove", "--index", "2"], .command(AuditProveCommand(index: 2)), "audit prove"),
         (["audit", "consistency", "a", "b"], .command(AuditConsistencyCommand(old: "a", new: "b")), "audit consistency"),
+        (["audit", "verify-receipt", "r.json"], .command(AuditVerifyReceiptCommand(receipt: "r.json")), "audit verify-receipt"),
         (["audit", "export", "--since", "7", "--format", "syslog"], .command(AuditExportCommand(since: 7, format: .syslog)),
          "audit export"),
         (["policy", "check"], .command(PolicyCheckCommand()), "policy check"),

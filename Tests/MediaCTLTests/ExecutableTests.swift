@@ -35,7 +35,7 @@ import Testing
         #expect(
             stderr == """
                 mediactl: options --route and --all cannot be used together
-                Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --url PATH | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]]
+                Usage: mediactl purge (--route NAME | --credential-file FILE | --subject SUB | --url PATH | --tag T [--soft] | --all) [--state-dir DIR | --replicas FILE [--admin-token-file FILE]] [--receipt FILE]
                 Run 'mediactl purge --help' for more information.
 
                 """)

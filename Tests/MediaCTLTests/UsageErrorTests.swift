@@ -217,6 +217,7 @@ struct UsageCase: Sendable, CustomTestStringConvertible {
                        mediactl audit checkpoint [--size N] [--state-dir DIR]
                        mediactl audit prove --index N [--size N] [--state-dir DIR]
                        mediactl audit consistency OLD NEW [--state-dir DIR]
+                       mediactl audit verify-receipt RECEIPT [--state-dir DIR]
                        mediactl audit export [--since INDEX] [--format jsonl|syslog] [--state-dir DIR]
                 Run 'mediactl audit --help' for more information.
 

@@ -7,7 +7,7 @@ public enum CommandTree {
     public static let commands: [any MediaCommand.Type] = [
         ServeCommand.self, DemoCommand.self, FetchCommand.self, InspectCommand.self,
         AuditCommand.self, AuditVerifyCommand.self, AuditPruneCommand.self, AuditPublicKeyCommand.self,
-        AuditCheckpointCommand.self, AuditProveCommand.self, AuditConsistencyCommand.self, AuditExportCommand.self,
+        AuditCheckpointCommand.self, AuditProveCommand.self, AuditConsistencyCommand.self, AuditVerifyReceiptCommand.self, AuditExportCommand.self,
         PolicyCheckCommand.self, PurgeCommand.self, ReloadCommand.self, WarmCommand.self, SignCommand.self,
     ]
 

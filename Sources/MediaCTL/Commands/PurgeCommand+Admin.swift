@@ -21,8 +21,8 @@ extension PurgeCommand {
 
     /// The JSON body for `target`; a credential file is read here (its token only ever goes to the service).
     /// - Throws: what ``CredentialFile/readToken(atPath:)`` throws.
-    static func requestBody(_ target: PurgeCommand.Target, soft: Bool = false) throws(CommandError) -> [UInt8] {
-        let object: [String: Any]
+    static func requestBody(_ target: PurgeCommand.Target, soft: Bool = false, receipt: Bool = false) throws(CommandError) -> [UInt8] {
+        var object: [String: Any]
         switch target {
         case .route(let name): object = ["route": name]
         case .credentialFile(let path): object = ["credential": try CredentialFile.readToken(atPath: path)]
@@ -31,6 +31,7 @@ extension PurgeCommand {
         case .tag(let tag): object = soft ? ["tag": tag, "soft": true] : ["tag": tag]
         case .all: object = ["all": true]
         }
+        if receipt { object["receipt"] = true }
         let data = (try? JSONSerialization.data(withJSONObject: object, options: [.sortedKeys, .withoutEscapingSlashes])) ?? Data()
         return [UInt8](data)
     }
@@ -52,6 +53,21 @@ extension PurgeCommand {
         throw CommandError(
             .serviceRefused, "the service at \(listen) refused the purge: \(answer.status) \(code): \(detail)",
             exitCode: exitCode)
+    }
+
+    /// Writes the `receipt` member of a 200 answer to `path`, byte for byte as the service signed it.
+    /// - Throws: ``CommandError`` `service-refused` (exit 1) when the answer has no receipt; `unwritable-file` (exit 2).
+    static func writeReceipt(_ answer: PurgeClient.Answer, to path: String, listen: String) throws(CommandError) {
+        let text = String(decoding: answer.body, as: UTF8.self)
+        guard let start = text.range(of: ",\"receipt\":"), text.hasSuffix("}") else {
+            throw CommandError(.serviceRefused, "the service at \(listen) answered the purge without a receipt", exitCode: .failure)
+        }
+        let receipt = String(text[start.upperBound..<text.index(before: text.endIndex)]) + "\n"
+        do {
+            try Data(receipt.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
+        } catch {
+            throw CommandError(.unwritableFile, "cannot write the receipt to '\(path)': \(error.localizedDescription)", exitCode: .unusableInput)
+        }
     }
 
     /// Where the admin endpoints of `serve` listen: `admin`, else (a serve.json of an earlier version, whose

@@ -51,6 +51,9 @@ public struct PurgeCommand: MediaCommand {
     /// `--replicas FILE`: purge every replica the file names (``PurgeReplicasFile``) instead of the one
     /// service of ``stateDirectory``; `nil` when not given. Cannot be combined with `--state-dir`.
     public var replicasFile: String?
+    /// `--receipt FILE` (only with `--credential-file` or `--subject`): write the signed erasure receipt the service
+    /// answers with to FILE (docs/audit-format.md, "Erasure receipts"); `nil` when not given.
+    public var receiptFile: String?
     /// `--admin-token-file FILE` (only with ``replicasFile``): the admin token (``AdminTokenFile``) sent to every
     /// replica whose line names no token source; `nil` when not given.
     public var adminTokenFile: String?
@@ -149,6 +152,10 @@ public struct PurgeCommand: MediaCommand {
                 \.replicasFile
             ).oneOf(destination),
             .text(
+                "receipt", valueName: "FILE",
+                help: "With --credential-file or --subject: write the signed erasure receipt to FILE (check it with 'audit verify-receipt').",
+                \.receiptFile),
+            .text(
                 "admin-token-file", valueName: "FILE",
                 help: "With --replicas: the admin token (mode 0600) for replica lines without a token source.",
                 \.adminTokenFile
@@ -167,13 +174,22 @@ public struct PurgeCommand: MediaCommand {
     }
 
     func run(context: CommandContext, client: PurgeClient) async -> ExitCode {
+        if receiptFile != nil {
+            switch target {
+            case .credentialFile, .subject: break
+            default: return context.fail(CommandError(.invalidOptions, "option --receipt needs --credential-file or --subject", exitCode: .usage))
+            }
+            if replicasFile != nil {
+                return context.fail(CommandError(.invalidOptions, "option --receipt takes one --state-dir, not --replicas", exitCode: .usage))
+            }
+        }
         if let replicas = replicasFile {
             return await PurgeFanOut.run(self, replicasFile: replicas, context: context, client: client)
         }
         let state = stateDirectory
         do throws(CommandError) {
             let (serve, admin) = try Self.runningService(state)
-            let body = try Self.requestBody(target, soft: soft)
+            let body = try Self.requestBody(target, soft: soft, receipt: receiptFile != nil)
             let answer: PurgeClient.Answer
             do {
                 answer = try await client.post(body: body, listen: admin, adminToken: serve.adminToken)
@@ -181,6 +197,11 @@ public struct PurgeCommand: MediaCommand {
                 throw Self.noService(state, "cannot connect to \(admin): \(error.localizedDescription)")
             }
             let count = try Self.purgedCount(answer, listen: admin)
+            if let receiptFile {
+                try Self.writeReceipt(answer, to: receiptFile, listen: admin)
+                context.stdout.writeLine(Self.done(count, soft: soft) + "; receipt written to \(receiptFile)")
+                return .success
+            }
             context.stdout.writeLine(Self.done(count, soft: soft))
             return .success
         } catch {

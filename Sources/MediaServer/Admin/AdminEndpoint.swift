@@ -76,12 +76,18 @@ public struct AdminEndpoint: Sendable {
             return Self.problem(
                 413, "body-too-large", "the body has \(body.count) bytes; at most \(configuration.maximumBodyBytes)")
         }
-        let scope: PurgeScope
-        switch PurgeRequestBody.parse(body) {
-        case .success(let parsed): scope = parsed
+        let request: PurgeRequestBody.Request
+        switch PurgeRequestBody.parseRequest(body) {
+        case .success(let parsed): request = parsed
         case .failure(let refusal): return Self.problem(400, refusal.code, refusal.detail)
         }
+        let scope = request.scope
         do {
+            if request.receipt {
+                // The receipt is a JSON object (docs/audit-format.md, "Erasure receipts"), embedded as it is.
+                let (count, receipt) = try service.purgeWithReceipt(scope)
+                return Self.json(200, "{\"purged\":\(count),\"receipt\":\(receipt.trimmingCharacters(in: .newlines))}")
+            }
             let count = try service.purge(scope)
             // A soft purge says so: its objects are marked stale, not removed.
             if case .tag(_, soft: true) = scope { return Self.json(200, "{\"purged\":\(count),\"soft\":true}") }

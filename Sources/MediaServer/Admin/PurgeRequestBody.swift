@@ -21,12 +21,34 @@ enum PurgeRequestBody {
     ///   `invalid-credential` (not an RFC 6750 `b64token`), `invalid-subject` (not 1–128 of `[A-Za-z0-9._-]`) or
     ///   `invalid-tag` (not 1–256 visible ASCII characters).
     static func parse(_ body: [UInt8]) -> Result<PurgeScope, Refusal> {
+        parseRequest(body).map(\.scope)
+    }
+
+    /// A purge request: its scope, and whether the answer carries an erasure receipt (`"receipt":true`, with
+    /// `credential` or `subject` only).
+    struct Request: Hashable {
+        var scope: PurgeScope
+        var receipt: Bool
+    }
+
+    /// ``parse(_:)``, with `"receipt":true` allowed beside `credential` or `subject`.
+    /// - Returns: the request, or the refusals of ``parse(_:)``; `invalid-purge-request` (`receipt is allowed only with
+    ///   credential or subject, as true`) for a receipt elsewhere.
+    static func parseRequest(_ body: [UInt8]) -> Result<Request, Refusal> {
+        let receiptRefusal = Refusal(code: "invalid-purge-request", detail: "receipt is allowed only with credential or subject, as true")
         // Strict JSON with members in order: a repeated key is refused, never resolved to its first or last value
         // (a proxy in front may have read the other one).
         guard case .object(let members) = try? JSONParser.parse(body),
               Set(members.map(\.key)).count == members.count
         else { return .failure(Refusal(code: "invalid-purge-request", detail: shape)) }
         var object = members
+        var receipt = false
+        if let index = object.firstIndex(where: { $0.key == "receipt" }) {
+            guard case .bool(true) = object[index].value,
+                  object.contains(where: { $0.key == "credential" || $0.key == "subject" }) else { return .failure(receiptRefusal) }
+            receipt = true
+            object.remove(at: index)
+        }
         var soft = false
         if object.count == 2, object.contains(where: { $0.key == "tag" }), let index = object.firstIndex(where: { $0.key == "soft" }) {
             guard case .bool(let flag) = object[index].value else {
@@ -40,7 +62,7 @@ enum PurgeRequestBody {
         switch name {
         case "route":
             guard case .string(let route) = value, !route.isEmpty else { break }
-            return .success(.route(route))
+            return .success(Request(scope: .route(route), receipt: receipt))
         case "credential":
             guard case .string(let text) = value else { break }
             guard let token = try? BearerToken(token: text) else {
@@ -48,25 +70,25 @@ enum PurgeRequestBody {
                     Refusal(
                         code: "invalid-credential", detail: "the credential is not a bearer token (RFC 6750 b64token)"))
             }
-            return .success(.credential(token))
+            return .success(Request(scope: .credential(token), receipt: receipt))
         case "subject":
             guard case .string(let subject) = value else { break }
             guard SignedURLParameters.isSubject(subject) else {
                 return .failure(Refusal(code: "invalid-subject", detail: "the subject is not 1 to 128 of A-Z a-z 0-9 . _ -"))
             }
-            return .success(.subject(subject))
+            return .success(Request(scope: .subject(subject), receipt: receipt))
         case "url":
             guard case .string(let url) = value, url.hasPrefix("/") else { break }
-            return .success(.url(url))
+            return .success(Request(scope: .url(url), receipt: receipt))
         case "tag":
             guard case .string(let tag) = value else { break }
             guard Tier.isCacheTag(tag) else {
                 return .failure(Refusal(code: "invalid-tag", detail: "the tag is not 1 to 256 visible ASCII characters (no space)"))
             }
-            return .success(.tag(tag, soft: soft))
+            return .success(Request(scope: .tag(tag, soft: soft), receipt: receipt))
         case "all":
             guard case .bool(true) = value else { break }
-            return .success(.all)
+            return .success(Request(scope: .all, receipt: receipt))
         default:
             break
         }

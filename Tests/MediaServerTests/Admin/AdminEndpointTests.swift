@@ -29,6 +29,23 @@ import Testing
         String(decoding: ProblemDetails(status: HTTPStatus(code: status), code: code, detail: detail).json, as: UTF8.self)
     }
 
+    @Test func aReceiptIsAskedOnlyWithACredentialOrSubject() async throws {
+        let harness = try await Self.populated()
+        defer { Task { await harness.close() } }
+        let endpoint = AdminEndpoint(service: harness.service, adminToken: Self.token)
+        let detail = "receipt is allowed only with credential or subject, as true"
+        for body in [#"{"route":"catalog","receipt":true}"#, #"{"credential":"tok-U1","receipt":false}"#, #"{"all":true,"receipt":true}"#] {
+            let refused = post(endpoint, body)
+            #expect(refused.status == 400)
+            #expect(self.detail(refused) == problem(400, "invalid-purge-request", detail))
+        }
+        let answered = post(endpoint, #"{"credential":"tok-U1","receipt":true}"#)
+        #expect(answered.status == 200)
+        let text = self.detail(answered)
+        #expect(text.hasPrefix(#"{"purged":1,"receipt":{"receipt":{"checkpoint":"#))
+        #expect(!text.contains("tok-U1"))
+    }
+
     @Test func purgesByRouteCredentialAndAll() async throws {
         let harness = try await Self.populated()
         defer { Task { await harness.close() } }

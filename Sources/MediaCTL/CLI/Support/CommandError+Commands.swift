@@ -21,4 +21,8 @@ extension CommandError.Code {
     public static let outsideLog = CommandError.Code("outside-log")
     /// `audit consistency`: a checkpoint file is not a checkpoint of this log signed by its key (exit 2).
     public static let invalidCheckpoint = CommandError.Code("invalid-checkpoint")
+    /// Options that cannot go together in a way the declaration does not say (`--receipt` without a partition).
+    public static let invalidOptions = CommandError.Code("invalid-options")
+    /// `audit verify-receipt`: the receipt does not hold against the state directory (exit 1).
+    public static let receiptFailed = CommandError.Code("receipt-failed")
 }

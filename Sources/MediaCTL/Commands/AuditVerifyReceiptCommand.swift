@@ -1,0 +1,108 @@
+import Foundation
+import MediaAudit
+import MediaCrypto
+import MediaStorage
+
+/// `mediactl audit verify-receipt RECEIPT [--state-dir DIR]`: checks an erasure receipt (``MediaAudit/ErasureReceipt``,
+/// written by `purge --receipt`) against the state directory it came from:
+/// 1. its signature, by the state directory's audit key;
+/// 2. the inclusion of its purge record: the proof leads from the log's record to the receipt's signed checkpoint, and
+///    the log still holds the tree that checkpoint signed (a purge record removed and the chain re-hashed fails here);
+/// 3. that no object of the partition stored before the purge remains in `disk/` or `sealed/` (a file restored from a
+///    backup fails here);
+/// 4. that every `store` of the partition after the purge is a later request's: each is counted in the output.
+/// Exit 0 with `ok: …`; 1 with the reason; 2 for a receipt file or state directory that cannot be read.
+public struct AuditVerifyReceiptCommand: MediaCommand {
+    /// The receipt's file.
+    public var receipt: String = ""
+    /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
+    public var stateDirectory: String = CommandDefaults.stateDirectory
+
+    public static let declaration = CommandDeclaration<Self>(
+        path: ["audit", "verify-receipt"],
+        summary: "Check an erasure receipt against the state directory it came from.",
+        arguments: [
+            .positional("RECEIPT", help: "File of the receipt (purge --receipt's output).", \.receipt),
+            .stateDirectory(\.stateDirectory),
+        ],
+        notes: [CommandTree.exitCodes(ok: "the receipt holds", failure: "a check failed (the reason is printed)")],
+        defaults: { Self() })
+
+    public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
+        do throws(CommandError) {
+            let line = try check()
+            context.stdout.writeLine(line)
+            return .success
+        } catch {
+            return context.fail(error)
+        }
+    }
+
+    /// The four checks; the `ok: …` line.
+    /// - Throws: ``CommandError`` `receipt-failed` (exit 1) naming the failed check; `unreadable-file`,
+    ///   `no-signing-key`, `no-audit-log` (exit 2).
+    func check() throws(CommandError) -> String {
+        func failed(_ why: String) -> CommandError { CommandError(.receiptFailed, "receipt '\(receipt)': \(why)", exitCode: .failure) }
+        guard let data = FileManager.default.contents(atPath: receipt) else {
+            throw CommandError(.unreadableFile, "cannot read '\(receipt)'", exitCode: .unusableInput)
+        }
+        let verifier = NoteVerifier(try AuditTreeAccess.signer(stateDirectory: stateDirectory))
+        let opened: ErasureReceipt
+        do {
+            opened = try ErasureReceipt.open(String(decoding: data, as: UTF8.self), verifier: verifier)
+        } catch {
+            throw failed("not a receipt signed by this log's key (\(error.context))")
+        }
+        let checkpoint: TreeCheckpoint
+        do {
+            checkpoint = try TreeCheckpoint(text: verifier.open(opened.proof.checkpoint))
+        } catch {
+            throw failed("its checkpoint is not signed by this log's key (\(error.context))")
+        }
+        let tree = try AuditTreeAccess.tree(stateDirectory: stateDirectory)
+        let index = opened.proof.index
+        guard checkpoint.size <= tree.size, index < checkpoint.size,
+              MerkleTree.root(tree.leaves[..<checkpoint.size]) == checkpoint.root else {
+            throw failed("the log no longer holds the tree its checkpoint of \(checkpoint.size) records signed: records were changed or removed since")
+        }
+        guard MerkleTree.verifyInclusion(leaf: tree.leaves[index], index: index, size: checkpoint.size,
+                                         proof: opened.proof.proof, root: checkpoint.root) else {
+            throw failed("its proof does not lead from record \(index + 1) to its checkpoint")
+        }
+        let purgeSeq = index + 1
+        // The last store/update of every key, with its partition; the purge record itself.
+        var lastWrite: [String: (seq: Int, partition: String?)] = [:]
+        var purge: AuditRecord?
+        var storedSince = 0
+        do {
+            try AuditReader.forEachRecord(directory: stateDirectory + "/audit") { _, record in
+                if record.seq == purgeSeq { purge = record }
+                guard record.event == .store || record.event == .update, let key = record.key?.hex else { return }
+                lastWrite[key] = (record.seq, record.partition?.hex)
+                if record.event == .store, record.seq > purgeSeq, record.partition?.hex == opened.partition { storedSince += 1 }
+            }
+        } catch {
+            throw CommandError(.unreadableFile, "cannot read the audit log in '\(stateDirectory)/audit': \(error)", exitCode: .unusableInput)
+        }
+        if let purge {
+            guard purge.event == .purge, purge.key == nil, purge.partition?.hex == opened.partition,
+                  purge.reason?.rawValue == opened.reason else {
+                throw failed("record \(purgeSeq) is not the summary of a purge of its partition")
+            }
+        }
+        let objects: [InventoryItem]
+        do {
+            objects = try StateInventory.scan(stateDirectory: stateDirectory, integrityKey: nil).objects
+        } catch {
+            throw CommandError(.unreadableFile, "cannot scan '\(stateDirectory)': \(error)", exitCode: .unusableInput)
+        }
+        for object in objects.sorted(by: { $0.path < $1.path }) {
+            guard let write = lastWrite[object.name], write.partition == opened.partition, write.seq < purgeSeq else { continue }
+            throw failed("\(object.path) of the partition, stored by record \(write.seq), is still present after the purge")
+        }
+        let removed = opened.removed.reduce(0) { $0 + $1.objects }
+        return "ok: \(opened.reason) of partition \(opened.partition.prefix(16))… at \(opened.purgedAt): record \(purgeSeq) is in the "
+            + "log's checkpoint of \(checkpoint.size) records; \(removed) object\(removed == 1 ? "" : "s") removed, none of the partition "
+            + "stored before it remains; \(storedSince) stored since by new requests"
+    }
+}

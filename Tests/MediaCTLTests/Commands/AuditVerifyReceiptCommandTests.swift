@@ -1,0 +1,87 @@
+import Foundation
+import MediaAudit
+import MediaService
+import MediaTestSupport
+import Testing
+
+@testable import MediaCTL
+
+/// `mediactl audit verify-receipt`: a receipt of `tok-U1`'s purge holds against its state directory (exit 0), and
+/// fails (exit 1, with the reason) when a byte of it changed, when one of the partition's files is restored from a
+/// backup, and when the purge record was removed from the log and the chain re-hashed.
+@Suite struct AuditVerifyReceiptCommandTests {
+    /// A populated service whose `tok-U1` partition was purged with a receipt; the receipt's file and the sealed file
+    /// as it was before the purge (path relative to the state directory, bytes).
+    static func purged() async throws -> (ServiceStateHarness, [String], TemporaryDirectory, String, (path: String, bytes: Data)) {
+        let harness = try ServiceStateHarness()
+        try await harness.populate()
+        let sealed = try #require(try harness.objects(in: .sealed).first)
+        let backup = try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + sealed.path))
+        let (count, text) = try harness.service.purgeWithReceipt(.credential(try BearerToken(token: "tok-U1")))
+        #expect(count == 1)
+        let folder = try TemporaryDirectory()
+        let receipt = try folder.file("receipt.json", contents: text)
+        return (harness, ["--state-dir", harness.stateDirectory], folder, receipt, (sealed.path, backup))
+    }
+
+    @Test func aReceiptHoldsAgainstItsStateDirectory() async throws {
+        let (harness, state, folder, receipt, _) = try await Self.purged()
+        defer { Task { await harness.close() }; folder.remove() }
+        let run = await harness.run(["audit", "verify-receipt", receipt] + state)
+        #expect(run.status == 0, "\(run.stderr)")
+        let purge = try #require(try harness.records().last { $0.entry.event == .purge })
+        let partition = try #require(purge.entry.partition?.hex)
+        #expect(run.stdout == "ok: purge-credential of partition \(partition.prefix(16))… at \(purge.time.rfc3339): record \(purge.seq) "
+            + "is in the log's checkpoint of \(purge.seq) records; 1 object removed, none of the partition stored before it remains; "
+            + "0 stored since by new requests\n")
+        #expect(!(try String(contentsOfFile: receipt, encoding: .utf8)).contains("tok-U1"))
+    }
+
+    @Test func aChangedByteFails() async throws {
+        let (harness, state, folder, receipt, _) = try await Self.purged()
+        defer { Task { await harness.close() }; folder.remove() }
+        let text = try String(contentsOfFile: receipt, encoding: .utf8)
+        let changed = try folder.file("changed.json", contents: text.replacingOccurrences(of: "\"objects\":1", with: "\"objects\":0"))
+        let run = await harness.run(["audit", "verify-receipt", changed] + state)
+        #expect(run.status == 1)
+        let origin = try #require(await harness.run(["audit", "public-key"] + state).stdout.split(separator: "+").first)
+        #expect(run.stderr == "mediactl: receipt '\(changed)': not a receipt signed by this log's key (the signature of \(origin) does not verify)\n")
+    }
+
+    @Test func aFileRestoredFromABackupFails() async throws {
+        let (harness, state, folder, receipt, backup) = try await Self.purged()
+        defer { Task { await harness.close() }; folder.remove() }
+        let path = harness.stateDirectory + "/" + backup.path
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try backup.bytes.write(to: URL(fileURLWithPath: path))
+        let store = try #require(try harness.records().first { $0.entry.event == .store && $0.entry.storage == .encryptedDisk })
+        let run = await harness.run(["audit", "verify-receipt", receipt] + state)
+        #expect(run.status == 1)
+        #expect(run.stderr == "mediactl: receipt '\(receipt)': \(backup.path) of the partition, stored by record \(store.seq), is still present after the purge\n")
+    }
+
+    @Test func aPurgeRecordRemovedAndTheChainRehashedFails() async throws {
+        let (harness, state, folder, receipt, _) = try await Self.purged()
+        defer { Task { await harness.close() }; folder.remove() }
+        await harness.service.stop()
+        // Every record of the purge (the key's shred, the per-key purge and the summary) removed, the rest re-chained.
+        let original = try harness.records()
+        let purgeSeqs = Set(original.filter { $0.entry.event == .purge || $0.entry.reason == .partitionKeyDestroyed }.map(\.seq))
+        var prev = AuditDigest.zero
+        var kept: [AuditRecord] = []
+        for record in original where !purgeSeqs.contains(record.seq) {
+            let rewritten = AuditRecord(seq: kept.count + 1, time: record.time, entry: record.entry, prev: prev)
+            prev = rewritten.hash
+            kept.append(rewritten)
+        }
+        let text = kept.map { String(decoding: $0.canonicalBytes(includingHash: true), as: UTF8.self) + "\n" }.joined()
+        try text.write(toFile: harness.stateDirectory + "/audit/audit.jsonl", atomically: true, encoding: .utf8)
+        try? FileManager.default.removeItem(atPath: harness.stateDirectory + "/audit/tree-entries")
+        #expect(await harness.run(["audit", "verify"] + state).status == 0)
+        let run = await harness.run(["audit", "verify-receipt", receipt] + state)
+        #expect(run.status == 1)
+        let size = try #require(try JSONSerialization.jsonObject(with: Data(contentsOf: URL(fileURLWithPath: receipt))) as? [String: Any])
+        let signed = try TreeCheckpoint(text: String((size["receipt"] as! [String: Any])["checkpoint"] as! String).split(separator: "\n\n")[0] + "\n")
+        #expect(run.stderr == "mediactl: receipt '\(receipt)': the log no longer holds the tree its checkpoint of \(signed.size) records signed: records were changed or removed since\n")
+    }
+}
