@@ -9,6 +9,10 @@
     verify_audit.py consistency VERIFIER_KEY OLD_CHECKPOINT NEW_CHECKPOINT PROOF_FILE
         PROOF_FILE holds the base64 hashes `mediactl audit consistency` printed, one a line (its last line, the
         verdict, is ignored). Checks both signatures and the consistency proof (RFC 9162 §2.1.4.2).
+    verify_audit.py receipt VERIFIER_KEY RECEIPT_FILE
+        RECEIPT_FILE is `mediactl purge --receipt` output. Checks the receipt's signature (over its canonical JSON), its
+        checkpoint's signature, its record's hash, that the record is the summary of a purge of the receipt's
+        partition, and the record's inclusion in the checkpoint's tree.
 
 Prints `ok: …` and exits 0, or prints the reason and exits 1.
 """
@@ -140,10 +144,25 @@ def main(argv):
             if not verify_consistency(old_size, old_root, new_size, new_root, proof):
                 raise ValueError("the checkpoint of %d records does not extend the one of %d" % (new_size, old_size))
             print("ok: %d extends %d" % (new_size, old_size))
+        elif len(argv) == 4 and argv[1] == "receipt":
+            document = json.loads(open(argv[3], encoding="utf-8").read())
+            receipt = document["receipt"]
+            canonical = json.dumps(receipt, sort_keys=True, separators=(",", ":"))
+            open_note(canonical + "\n\n" + document["signature"] + "\n", argv[2])
+            _, size, root = checkpoint(open_note(receipt["checkpoint"], argv[2]))
+            record = json.loads(receipt["record"])
+            if record["seq"] != receipt["index"] + 1 or record["event"] != "purge" or record["key"] is not None \
+                    or record["partition"] != receipt["partition"] or record["reason"] != receipt["reason"]:
+                raise ValueError("the receipt's record is not the summary of a purge of its partition")
+            proof = [base64.b64decode(item) for item in receipt["proof"]]
+            if not verify_inclusion(record_leaf(receipt["record"].encode("utf-8")), receipt["index"], size, proof, root):
+                raise ValueError("the purge record is not at index %d of the checkpoint's tree" % receipt["index"])
+            print("ok: the purge of partition %s… (record %d) is in the log of %d records"
+                  % (receipt["partition"][:16], record["seq"], size))
         else:
             print(__doc__, file=sys.stderr)
             return 2
-    except (ValueError, OSError) as error:
+    except (ValueError, OSError, KeyError, TypeError) as error:
         print("failed: %s" % error)
         return 1
     return 0

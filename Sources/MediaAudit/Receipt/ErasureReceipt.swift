@@ -37,9 +37,13 @@ public struct ErasureReceipt: Hashable, Sendable {
     public var destroyedKeys: [String]
     /// The purge summary record's inclusion proof and the signed checkpoint it leads to.
     public var proof: TlogProof
+    /// The purge summary record's line as written: its `hash` gives the proof's leaf, so the receipt is checked
+    /// offline without the log (`docs/verify_audit.py receipt`).
+    public var record: String
 
     public init(log: String, partition: String, reason: String, purgedAt: String, removed: [Removal],
-                destroyedKeys: [String], proof: TlogProof) {
+                destroyedKeys: [String], proof: TlogProof, record: String) {
+        self.record = record
         (self.log, self.partition, self.reason, self.purgedAt) = (log, partition, reason, purgedAt)
         (self.removed, self.destroyedKeys, self.proof) = (removed.sorted { $0.tier < $1.tier }, destroyedKeys, proof)
     }
@@ -54,7 +58,7 @@ public struct ErasureReceipt: Hashable, Sendable {
                                                         ("bytes", String($0.bytes))]) })),
             ("destroyedKeys", J.array(destroyedKeys.map(J.string))), ("index", String(proof.index)),
             ("proof", J.array(proof.proof.map { J.string(Data($0.bytes).base64EncodedString()) })),
-            ("checkpoint", J.string(proof.checkpoint)),
+            ("checkpoint", J.string(proof.checkpoint)), ("record", J.string(record)),
         ])
     }
 
@@ -104,8 +108,9 @@ public struct ErasureReceipt: Hashable, Sendable {
         let receipt = ErasureReceipt(
             log: try string("log"), partition: try string("partition"), reason: try string("reason"),
             purgedAt: try string("purgedAt"), removed: removed, destroyedKeys: keys,
-            proof: TlogProof(index: try integer(body["index"], "receipt.index"), proof: hashes, checkpoint: try string("checkpoint")))
-        guard body.count == 10 else { throw invalid("the receipt has members other than the 10 of version 1") }
+            proof: TlogProof(index: try integer(body["index"], "receipt.index"), proof: hashes, checkpoint: try string("checkpoint")),
+            record: try string("record"))
+        guard body.count == 11 else { throw invalid("the receipt has members other than the 11 of version 1") }
         _ = try verifier.open(receipt.canonicalJSON + "\n\n" + signature + "\n")
         return receipt
     }

@@ -65,30 +65,32 @@ public struct AuditVerifyReceiptCommand: MediaCommand {
               MerkleTree.root(tree.leaves[..<checkpoint.size]) == checkpoint.root else {
             throw failed("the log no longer holds the tree its checkpoint of \(checkpoint.size) records signed: records were changed or removed since")
         }
+        // The receipt's record: its hash is its own, and its leaf is the log's at the index.
+        guard let record = try? AuditRecord.parse(line: opened.record),
+              AuditRecord(seq: record.seq, time: record.time, entry: record.entry, prev: record.prev).hash == record.hash,
+              record.seq == index + 1, AuditTree.leafHash(record.hash) == tree.leaves[index] else {
+            throw failed("its record is not record \(index + 1) of the log")
+        }
         guard MerkleTree.verifyInclusion(leaf: tree.leaves[index], index: index, size: checkpoint.size,
                                          proof: opened.proof.proof, root: checkpoint.root) else {
             throw failed("its proof does not lead from record \(index + 1) to its checkpoint")
         }
+        guard record.event == .purge, record.key == nil, record.partition?.hex == opened.partition,
+              record.reason?.rawValue == opened.reason else {
+            throw failed("record \(index + 1) is not the summary of a purge of its partition")
+        }
         let purgeSeq = index + 1
         // The last store/update of every key, with its partition; the purge record itself.
         var lastWrite: [String: (seq: Int, partition: String?)] = [:]
-        var purge: AuditRecord?
         var storedSince = 0
         do {
             try AuditReader.forEachRecord(directory: stateDirectory + "/audit") { _, record in
-                if record.seq == purgeSeq { purge = record }
                 guard record.event == .store || record.event == .update, let key = record.key?.hex else { return }
                 lastWrite[key] = (record.seq, record.partition?.hex)
                 if record.event == .store, record.seq > purgeSeq, record.partition?.hex == opened.partition { storedSince += 1 }
             }
         } catch {
             throw CommandError(.unreadableFile, "cannot read the audit log in '\(stateDirectory)/audit': \(error)", exitCode: .unusableInput)
-        }
-        if let purge {
-            guard purge.event == .purge, purge.key == nil, purge.partition?.hex == opened.partition,
-                  purge.reason?.rawValue == opened.reason else {
-                throw failed("record \(purgeSeq) is not the summary of a purge of its partition")
-            }
         }
         let objects: [InventoryItem]
         do {

@@ -27,7 +27,8 @@ enum ErasureReceiptMaker {
             let receipt = ErasureReceipt(
                 log: signer.name, partition: partition, reason: summary.reason?.rawValue ?? "", purgedAt: summary.time.rfc3339,
                 removed: removed, destroyedKeys: report.destroyedKeys,
-                proof: TlogProof(index: summary.seq - 1, proof: proof, checkpoint: note))
+                proof: TlogProof(index: summary.seq - 1, proof: proof, checkpoint: note),
+                record: summary.canonicalJSON(includingHash: true))
             return try receipt.signed(by: signer)
         } catch {
             throw ServiceError(.audit, "the erasure receipt could not be made: \(error)")

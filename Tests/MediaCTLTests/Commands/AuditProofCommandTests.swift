@@ -1,5 +1,6 @@
 import Foundation
 import MediaAudit
+import MediaService
 import MediaCrypto
 import MediaTestSupport
 import Testing
@@ -191,5 +192,27 @@ import Testing
         let checkpoint = await harness.run(["audit", "checkpoint"] + state)
         #expect(checkpoint.status == 2)
         #expect(checkpoint.stderr == expected)
+    }
+
+}
+
+extension AuditProofOfflineVerifierTests {
+    @Test(.enabled(if: AuditProofOfflineVerifierTests.python != nil, "scripts/test-venv makes the venv with PyPI cryptography"))
+    func thePythonVerifierAcceptsAnErasureReceiptAndRefusesAnAlteredOne() async throws {
+        let (harness, state, folder) = try await AuditProofCommandTests.populated()
+        defer { Task { await harness.close() }; folder.remove() }
+        let key = String(await harness.run(["audit", "public-key"] + state).stdout.dropLast())
+        let (_, text) = try harness.service.purgeWithReceipt(.credential(try BearerToken(token: "tok-U1")))
+        let receipt = try folder.file("receipt.json", contents: text)
+        let script = Self.root.appendingPathComponent("docs/verify_audit.py").path
+        let python = try #require(Self.python)
+        let summary = try #require(try harness.records().last { $0.entry.event == .purge })
+        let ok = try ChildProcess.run(python, [script, "receipt", key, receipt])
+        #expect(ok.status == 0, "\(ok.stdout) \(ok.stderr)")
+        #expect(ok.stdout == "ok: the purge of partition \(summary.entry.partition!.hex.prefix(16))… (record \(summary.seq)) is in the log of \(summary.seq) records\n")
+        let altered = try folder.file("altered.json", contents: text.replacingOccurrences(of: "\"objects\":1", with: "\"objects\":0"))
+        let refused = try ChildProcess.run(python, [script, "receipt", key, altered])
+        #expect(refused.status == 1)
+        #expect(refused.stdout == "failed: the signature does not verify\n")
     }
 }
