@@ -38,6 +38,22 @@ public struct AuditVerifyReceiptCommand: MediaCommand {
         }
     }
 
+    /// The receipt text in `data`: the file itself, or in a fleet's file (`purge --replicas --receipt`), the receipt
+    /// of the entry signed by `log`.
+    /// - Throws: ``CommandError`` `receipt-failed` when a fleet's file has no entry of `log`, or its entry failed.
+    static func replicaReceipt(in data: Data, log: String) throws(CommandError) -> String {
+        guard let fleet = (try? JSONSerialization.jsonObject(with: data)) as? [String: Any],
+              let entries = fleet["replicas"] as? [[String: Any]] else { return String(decoding: data, as: UTF8.self) }
+        for entry in entries {
+            guard let document = entry["receipt"] as? [String: Any], let body = document["receipt"] as? [String: Any],
+                  body["log"] as? String == log,
+                  let text = try? JSONSerialization.data(withJSONObject: document) else { continue }
+            return String(decoding: text, as: UTF8.self)
+        }
+        let statuses = entries.map { "\($0["replica"] as? String ?? "?"): \($0["status"] as? String ?? "?")" }.joined(separator: "; ")
+        throw CommandError(.receiptFailed, "no replica's receipt in it is signed by this log (\(log)); replicas: \(statuses)", exitCode: .failure)
+    }
+
     /// The four checks; the `ok: …` line.
     /// - Throws: ``CommandError`` `receipt-failed` (exit 1) naming the failed check; `unreadable-file`,
     ///   `no-signing-key`, `no-audit-log` (exit 2).
@@ -47,9 +63,15 @@ public struct AuditVerifyReceiptCommand: MediaCommand {
             throw CommandError(.unreadableFile, "cannot read '\(receipt)'", exitCode: .unusableInput)
         }
         let verifier = NoteVerifier(try AuditTreeAccess.signer(stateDirectory: stateDirectory))
+        let text: String
+        do {
+            text = try Self.replicaReceipt(in: data, log: verifier.name)
+        } catch {
+            throw failed(error.message)
+        }
         let opened: ErasureReceipt
         do {
-            opened = try ErasureReceipt.open(String(decoding: data, as: UTF8.self), verifier: verifier)
+            opened = try ErasureReceipt.open(text, verifier: verifier)
         } catch {
             throw failed("not a receipt signed by this log's key (\(error.context))")
         }

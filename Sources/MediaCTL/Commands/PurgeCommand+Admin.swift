@@ -58,16 +58,28 @@ extension PurgeCommand {
     /// Writes the `receipt` member of a 200 answer to `path`, byte for byte as the service signed it.
     /// - Throws: ``CommandError`` `service-refused` (exit 1) when the answer has no receipt; `unwritable-file` (exit 2).
     static func writeReceipt(_ answer: PurgeClient.Answer, to path: String, listen: String) throws(CommandError) {
-        let text = String(decoding: answer.body, as: UTF8.self)
-        guard let start = text.range(of: ",\"receipt\":"), text.hasSuffix("}") else {
+        guard let member = receiptMember(of: answer.body) else {
             throw CommandError(.serviceRefused, "the service at \(listen) answered the purge without a receipt", exitCode: .failure)
         }
-        let receipt = String(text[start.upperBound..<text.index(before: text.endIndex)]) + "\n"
+        let receipt = member + "\n"
         do {
             try Data(receipt.utf8).write(to: URL(fileURLWithPath: path), options: .atomic)
         } catch {
             throw CommandError(.unwritableFile, "cannot write the receipt to '\(path)': \(error.localizedDescription)", exitCode: .unusableInput)
         }
+    }
+
+    /// The `receipt` member of a purge answer (`{"purged":N,"receipt":{…}}`), byte for byte, or `nil`.
+    static func receiptMember(of body: [UInt8]) -> String? {
+        let text = String(decoding: body, as: UTF8.self)
+        guard let start = text.range(of: ",\"receipt\":"), text.hasSuffix("}") else { return nil }
+        return String(text[start.upperBound..<text.index(before: text.endIndex)])
+    }
+
+    /// `text` as a JSON string.
+    static func jsonString(_ text: String) -> String {
+        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
+        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
     }
 
     /// Where the admin endpoints of `serve` listen: `admin`, else (a serve.json of an earlier version, whose

@@ -179,9 +179,6 @@ public struct PurgeCommand: MediaCommand {
             case .credentialFile, .subject: break
             default: return context.fail(CommandError(.invalidOptions, "option --receipt needs --credential-file or --subject", exitCode: .usage))
             }
-            if replicasFile != nil {
-                return context.fail(CommandError(.invalidOptions, "option --receipt takes one --state-dir, not --replicas", exitCode: .usage))
-            }
         }
         if let replicas = replicasFile {
             return await PurgeFanOut.run(self, replicasFile: replicas, context: context, client: client)

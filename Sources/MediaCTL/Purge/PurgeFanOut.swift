@@ -61,7 +61,7 @@ enum PurgeFanOut {
         do throws(CommandError) {
             let shared = try options.adminTokenFile.map { file throws(CommandError) in try AdminTokenFile.read(file) }
             replicas = try PurgeReplicasFile.read(path, sharedToken: shared != nil).replicas
-            body = try PurgeCommand.requestBody(options.target, soft: options.soft)
+            body = try PurgeCommand.requestBody(options.target, soft: options.soft, receipt: options.receiptFile != nil)
             tokens = try replicas.map { replica throws(CommandError) in
                 guard let source = replica.tokenSource else { return .success(shared!) }
                 return try token(fromSource: source)
@@ -69,22 +69,28 @@ enum PurgeFanOut {
         } catch {
             return context.fail(error)
         }
-        let outcomes = await withTaskGroup(of: (Int, Outcome).self) { group in
+        let answered = await withTaskGroup(of: (Int, Outcome, [UInt8]?).self) { group in
             for (index, replica) in replicas.enumerated() {
                 group.addTask {
                     switch tokens[index] {
-                    case .failure(let failure): return (index, .failed(failure.reason))
+                    case .failure(let failure): return (index, .failed(failure.reason), nil)
                     case .success(let token):
-                        return (
-                            index,
-                            await purge(replica, body: body, token: token, configuration: configuration, send: send)
-                        )
+                        let (outcome, body) = await attempt(replica, body: body, token: token, configuration: configuration, send: send)
+                        return (index, outcome, body)
                     }
                 }
             }
-            var outcomes = [Outcome](repeating: .failed(""), count: replicas.count)
-            for await (index, outcome) in group { outcomes[index] = outcome }
-            return outcomes
+            var answered = [(Outcome, [UInt8]?)](repeating: (.failed(""), nil), count: replicas.count)
+            for await (index, outcome, body) in group { answered[index] = (outcome, body) }
+            return answered
+        }
+        let outcomes = answered.map(\.0)
+        if let receiptFile = options.receiptFile {
+            do throws(CommandError) {
+                try FleetReceipt.write(replicas: replicas, answered: answered, to: receiptFile)
+            } catch {
+                return context.fail(error)
+            }
         }
         return report(replicas: replicas, outcomes: outcomes, soft: options.soft, context: context)
     }
@@ -152,6 +158,13 @@ enum PurgeFanOut {
     static func purge(
         _ replica: PurgeReplicasFile.Replica, body: [UInt8], token: String, configuration: Configuration, send: Send
     ) async -> Outcome {
+        await attempt(replica, body: body, token: token, configuration: configuration, send: send).0
+    }
+
+    /// ``purge(_:body:token:configuration:send:)``, with the body of its `200` answer.
+    static func attempt(
+        _ replica: PurgeReplicasFile.Replica, body: [UInt8], token: String, configuration: Configuration, send: Send
+    ) async -> (Outcome, [UInt8]?) {
         let attempts = max(1, configuration.attempts)
         var last = ""
         for attempt in 1...attempts {
@@ -164,14 +177,14 @@ enum PurgeFanOut {
                 continue
             }
             let json = try? JSONSerialization.jsonObject(with: Data(answer.body)) as? [String: Any]
-            if answer.status == 200, let count = json?["purged"] as? Int { return .purged(count) }
+            if answer.status == 200, let count = json?["purged"] as? Int { return (.purged(count), answer.body) }
             let code = json?["code"] as? String ?? "unexpected-answer"
             let detail = json?["detail"] as? String ?? "\(answer.body.count) bytes of unexpected body"
             guard answer.status >= 500 else {
-                return .failed("refused the purge: \(answer.status) \(code): \(detail)")
+                return (.failed("refused the purge: \(answer.status) \(code): \(detail)"), nil)
             }
             last = "answered \(answer.status) \(code) after \(attempt) \(attempt == 1 ? "attempt" : "attempts"): \(detail)"
         }
-        return .failed(last)
+        return (.failed(last), nil)
     }
 }

@@ -84,4 +84,17 @@ import Testing
         let signed = try TreeCheckpoint(text: String((size["receipt"] as! [String: Any])["checkpoint"] as! String).split(separator: "\n\n")[0] + "\n")
         #expect(run.stderr == "mediactl: receipt '\(receipt)': the log no longer holds the tree its checkpoint of \(signed.size) records signed: records were changed or removed since\n")
     }
+
+    @Test func aFleetFileWithoutThisReplicasEntryFails() async throws {
+        let (harness, state, folder, receipt, _) = try await Self.purged()
+        defer { Task { await harness.close() }; folder.remove() }
+        let own = try String(contentsOfFile: receipt, encoding: .utf8).trimmingCharacters(in: .newlines)
+        let fleet = try folder.file("fleet.json", contents: #"{"replicas":[{"receipt":"# + own + #","replica":"http://a:9091","status":"purged"}]}"#)
+        #expect(await harness.run(["audit", "verify-receipt", fleet] + state).status == 0)
+        let failedOnly = try folder.file("failed.json", contents: #"{"replicas":[{"replica":"http://b:9091","status":"failed: refused the purge: 401 admin-token-required: x"}]}"#)
+        let run = await harness.run(["audit", "verify-receipt", failedOnly] + state)
+        #expect(run.status == 1)
+        let origin = try #require(await harness.run(["audit", "public-key"] + state).stdout.split(separator: "+").first)
+        #expect(run.stderr == "mediactl: receipt '\(failedOnly)': no replica's receipt in it is signed by this log (\(origin)); replicas: http://b:9091: failed: refused the purge: 401 admin-token-required: x\n")
+    }
 }
