@@ -27,7 +27,8 @@ struct PurgeStage {
     ///   `[A-Za-z0-9._-]`; `invalid-tag` for a tag that is not 1–256 visible ASCII characters; `audit` when the batch
     ///   cannot be recorded.
     func purge(_ scope: PurgeScope) throws -> Int {
-        try purgeReporting(scope).removed.count
+        let report = try purgeReporting(scope)
+        return report.markedStale ?? report.removed.count
     }
 
     /// What a purge did, for an erasure receipt (``ErasureReceiptMaker``).
@@ -40,6 +41,8 @@ struct PurgeStage {
         var summary: AuditRecord?
         /// The data keys destroyed (16 hex digits each).
         var destroyedKeys: [String] = []
+        /// A soft purge's count of objects marked stale (nothing is removed), else `nil`.
+        var markedStale: Int?
     }
 
     /// ``purge(_:)``, with what it did.
@@ -50,10 +53,7 @@ struct PurgeStage {
                 throw ServiceError(.invalidTag, "the tag is not 1 to 256 visible ASCII characters (no space)")
             }
             let digest = commit.integrityKey.tagDigest(tag)
-            if soft {
-                _ = try softPurge(tagDigest: digest)
-                return Report()
-            }
+            if soft { return Report(markedStale: try softPurge(tagDigest: digest)) }
             tagDigest = digest
         }
         let predicate: (EntryMetadata) -> Bool
