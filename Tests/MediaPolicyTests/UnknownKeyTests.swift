@@ -2,7 +2,7 @@ import Testing
 @testable import MediaPolicy
 
 @Suite struct UnknownKeyTests {
-    static let tierKeys = "animation, cache, contentTypes, cors, credentials, defaultTTL, diskBytes, downstreamCacheControl, errorTTL, forwardInterim, forwardRequestHeaders, heuristic, ignoredQueryParameters, maxObjectBytes, maxPixels, maxTTL, memoryBytes, metadata, originTimeout, partition, passQueryParameters, serveStaleOnError, setCookie, signedURLs, storage, tagHeader, targetedCacheControl, unversionedMaxTTL, variants, versionParameter"
+    static let tierKeys = "animation, cache, contentTypes, cors, credentials, defaultTTL, diskBytes, downstreamCacheControl, errorTTL, forwardInterim, forwardRequestHeaders, heuristic, ignoredQueryParameters, keyLifetime, maxObjectBytes, maxPixels, maxTTL, memoryBytes, metadata, originTimeout, partition, passQueryParameters, serveStaleOnError, setCookie, signedURLs, storage, tagHeader, targetedCacheControl, unversionedMaxTTL, variants, versionParameter"
 
     @Test func misspelledMaxTTLNamesTheKeyAndSuggestsTheRightOne() {
         let errors = PolicyFixture.errors(

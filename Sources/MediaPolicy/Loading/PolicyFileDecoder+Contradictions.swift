@@ -54,6 +54,11 @@ extension PolicyFileDecoder {
                    problem: "\(tier.serveStaleOnError) has no effect: storage is \"none\", nothing is kept to serve stale",
                    allowed: "0 when storage is \"none\"")
         }
+        if tier.storage != .encryptedDisk, let value = keys["keyLifetime"] {
+            report(.contradiction, at("keyLifetime"), value: value,
+                   problem: "\(tier.keyLifetime) has no effect: storage is \"\(tier.storage.rawValue)\", only encrypted-disk objects are sealed under data keys",
+                   allowed: "keyLifetime only when storage is \"encrypted-disk\"")
+        }
         if !tier.validatesImages, tier.variants != nil {
             report(.contradiction, at("variants"), value: keys["variants"].map { _ in .string("{…}") },
                    problem: "variants are derived from images, but contentTypes [\"*/*\"] turns image validation off",

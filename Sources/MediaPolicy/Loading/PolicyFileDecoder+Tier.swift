@@ -67,6 +67,10 @@ extension PolicyFileDecoder {
            let number = integer(value, at: at("serveStaleOnError"), range: seconds, unit: "seconds") {
             tier.serveStaleOnError = number
         }
+        if let value = keys["keyLifetime"],
+           let number = integer(value, at: at("keyLifetime"), range: 1...PolicyFormat.maximumSeconds, unit: "seconds") {
+            tier.keyLifetime = number
+        }
         if let value = keys["versionParameter"] {
             tier.versionParameter = versionParameter(value, at: at("versionParameter"))
         }

@@ -5,7 +5,7 @@ public enum PolicyFormat {
     /// Keys of a tier object, sorted.
     public static let tierKeys = [
         "animation", "cache", "contentTypes", "cors", "credentials", "defaultTTL", "diskBytes", "downstreamCacheControl", "errorTTL",
-        "forwardInterim", "forwardRequestHeaders", "heuristic", "ignoredQueryParameters", "maxObjectBytes", "maxPixels",
+        "forwardInterim", "forwardRequestHeaders", "heuristic", "ignoredQueryParameters", "keyLifetime", "maxObjectBytes", "maxPixels",
         "maxTTL", "memoryBytes",
         "metadata", "originTimeout", "partition", "passQueryParameters", "serveStaleOnError", "setCookie",
         "signedURLs", "storage", "tagHeader", "targetedCacheControl", "unversionedMaxTTL", "variants", "versionParameter",

@@ -61,6 +61,9 @@ public struct Tier: Sendable, Hashable {
     public var diskBytes: Int
     /// Seconds past expiry a stale object may be served while the origin fails (RFC 9111 §4.2.4). Default: 0.
     public var serveStaleOnError: Int
+    /// Seconds an `encrypted-disk` data key seals objects before its partition gets a new one (crypto-shredding;
+    /// docs/storage.md, "Data keys"); a key also seals at most 2^32 objects. Default: 86,400.
+    public var keyLifetime: Int = 86_400
     /// Derived images the tier allows (``Variants``), or `nil`: the query passes to the origin. Default: `nil`.
     public var variants: Variants?
     /// Animated variants (policy key `animation`): the frame and pixel budget within which an animated source keeps

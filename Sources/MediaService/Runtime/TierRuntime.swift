@@ -91,7 +91,7 @@ final class TierRuntime: Sendable {
                                      configuration: .init(byteLimit: diskBudget.bytes, entryByteLimit: diskBudget.entry,
                                                           countLimit: diskCount, synchronizesWrites: synchronizesWrites, writesBehind: writesBehind,
                                                           pendingByteLimit: pendingBytes),
-                                     barrier: barrier, observer: observer, onEvent: onEvent)
+                                     keyLifetime: Double(tier.keyLifetime), barrier: barrier, observer: observer, onEvent: onEvent)
             : nil
         for metadata in disk?.inventory() ?? [] { indexStoredResponse(metadata.key) }
     }
