@@ -1,3 +1,4 @@
+import MediaAudit
 import HTTPCaching
 import MediaCore
 @testable import MediaService
@@ -126,5 +127,23 @@ import Testing
         #expect(throws: ServiceError(.invalidSubject, "the subject is not 1 to 128 of A-Z a-z 0-9 . _ -")) {
             try world.harness.service.purge(.subject("a b"))
         }
+    }
+
+    @Test func aPurgeBySubjectGivesAReceiptWithoutTheSubject() async throws {
+        let world = try SignedURLWorld()
+        defer { Task { await world.close() } }
+        world.harness.origin.setReply(.init(fields: ["Cache-Control": "private, max-age=60"], body: PipelineSupport.markedPNG("M")),
+                                      for: Self.url)
+        _ = await world.harness.get(try world.sign("/receipts/r.png", subject: "alice-7"))
+        let (count, text) = try world.harness.service.purgeWithReceipt(.subject("alice-7"))
+        #expect(count == 1)
+        let signer = try #require(try AuditSigningKeyFile.existing(stateDirectory: world.harness.stateDirectory))
+        let receipt = try ErasureReceipt.open(text, verifier: NoteVerifier(signer))
+        #expect(receipt.reason == "purge-subject")
+        #expect(receipt.removed.map(\.objects) == [1])
+        let summary = try #require(try world.harness.auditRecords().last { $0.entry.event == .purge })
+        #expect(receipt.partition == summary.entry.partition?.hex)
+        #expect(!text.contains("alice-7"))
+        #expect(!text.contains("r.png"))
     }
 }
