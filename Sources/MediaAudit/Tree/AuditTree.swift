@@ -46,6 +46,16 @@ public struct AuditTree: Sendable {
         return AuditTree(leaves: leaves)
     }
 
+    /// The tree of the first `size` records from `tree-entries` alone (32 bytes a record, no record parsed): what the
+    /// writer's own process reads right after a checkpoint, which made those entries durable.
+    /// - Throws: ``AuditError`` `io`; `corrupt-log` when the file holds fewer than `size` entries.
+    public static func read(directory: String, entries size: Int) throws -> AuditTree {
+        guard let entries = try AuditEntryFile.read(directory: directory, range: 0..<size) else {
+            throw AuditError(.corruptLog, "\(AuditEntryFile.name) holds fewer than \(size) entries")
+        }
+        return AuditTree(leaves: entries.map { MerkleTree.leafHash(digest: $0) })
+    }
+
     /// The number of leaves.
     public var size: Int { leaves.count }
 

@@ -16,7 +16,8 @@ enum ErasureReceiptMaker {
         do {
             let note = try log.checkpointNow()
             let checkpoint = try TreeCheckpoint(text: NoteVerifier(signer).open(note))
-            let tree = try AuditTree.read(directory: log.directory)
+            // The checkpoint made the entries durable: the proof is computed from them, not from the records.
+            let tree = try AuditTree.read(directory: log.directory, entries: checkpoint.size)
             guard summary.seq <= checkpoint.size, checkpoint.size <= tree.size else {
                 throw AuditError(.corruptLog, "the checkpoint of \(checkpoint.size) records does not cover seq \(summary.seq)")
             }
