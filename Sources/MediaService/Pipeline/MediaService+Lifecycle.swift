@@ -15,21 +15,18 @@ extension MediaService {
         auditor.flush()
     }
 
-    /// Waits until every stored response accepted so far has reached its file (``Configuration/writesBehind``);
-    /// returns at once without write-behind.
+    /// Waits until every stored response accepted so far has reached its file (``Configuration/writesBehind``).
     public func flushWrites() {
         for runtime in runtimes.values { for store in runtime.decidedStores { store.flush() } }
     }
 
     /// Waits until every background refresh (`stale-while-revalidate`) started so far has finished.
-    public func waitForBackgroundRefreshes() async {
-        await serving.background.waitForAll()
-    }
+    public func waitForBackgroundRefreshes() async { await serving.background.waitForAll() }
 
     /// Graceful stop: waits for background refreshes and write-behind writes, shreds every sealed file (audited `shred`),
-    /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent. While the audit log cannot be written,
-    /// it is retried once first: written again, it gets its `gap` record, then `stop`; still failing, no `stop` is
-    /// written and ``Configuration/auditEvents`` hears ``MediaAudit/AuditWriterEvent/closedWhileFailing(_:)``.
+    /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent. A log that cannot be written is retried once
+    /// first: written again, it gets its `gap` record, then `stop`; still failing, no `stop` (``Configuration/auditEvents``
+    /// hears ``MediaAudit/AuditWriterEvent/closedWhileFailing(_:)``).
     public func stop() async {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
         await serving.background.waitForAll()
@@ -54,22 +51,11 @@ extension MediaService {
     /// Removes the stored responses of `scope` from memory and disk, audited as one `purge` batch (``PurgeStage``).
     /// - Returns: the number of stored responses removed (for a soft purge by tag: marked stale).
     /// - Throws: ``ServiceError`` `unknown-route`, `invalid-subject`, `invalid-tag`, `audit` (``PurgeStage/purge(_:)``).
-    @discardableResult
-    public func purge(_ scope: PurgeScope) throws -> Int {
-        try purgeStage.purge(scope)
-    }
+    @discardableResult public func purge(_ scope: PurgeScope) throws -> Int { try purgeStage.purge(scope) }
 
-    /// ``purge(_:)`` of a credential's or subject's partition, with its signed erasure receipt (``ErasureReceiptMaker``).
-    /// - Throws: as ``purge(_:)``; ``ServiceError`` `invalid-purge` for another scope (nothing is purged), `audit` when
-    ///   no receipt can be made (the purge is done by then).
+    /// ``purge(_:)`` of a credential's or subject's partition with its signed erasure receipt (``PurgeStage/purgeWithReceipt(_:log:)``).
     public func purgeWithReceipt(_ scope: PurgeScope) throws -> (count: Int, receipt: String) {
-        switch scope {
-        case .credential, .subject: break
-        default: throw ServiceError(.invalidPurge, "a receipt is made for a purge by credential or subject only")
-        }
-        guard let auditLog else { throw ServiceError(.audit, "the service keeps no audit log file to prove the purge with") }
-        let report = try purgeStage.purgeReporting(scope)
-        return (report.removed.count, try ErasureReceiptMaker.receipt(for: report, log: auditLog))
+        try purgeStage.purgeWithReceipt(scope, log: auditLog)
     }
 
     /// The purge stage over this service's commit stage, policy snapshot, keyer, subject keys and clock.

@@ -1,6 +1,21 @@
 import MediaAudit
 import MediaCrypto
 
+extension PurgeStage {
+    /// ``purge(_:)`` of a credential's or subject's partition, with its signed erasure receipt (``ErasureReceiptMaker``).
+    /// - Throws: as ``purge(_:)``; ``ServiceError`` `invalid-purge` for another scope (nothing is purged), `audit` without
+    ///   an audit log file, or when no receipt can be made (the purge is done by then).
+    func purgeWithReceipt(_ scope: PurgeScope, log: AuditLog?) throws -> (count: Int, receipt: String) {
+        switch scope {
+        case .credential, .subject: break
+        default: throw ServiceError(.invalidPurge, "a receipt is made for a purge by credential or subject only")
+        }
+        guard let log else { throw ServiceError(.audit, "the service keeps no audit log file to prove the purge with") }
+        let report = try purgeReporting(scope)
+        return (report.removed.count, try ErasureReceiptMaker.receipt(for: report, log: log))
+    }
+}
+
 /// The signed erasure receipt of a partition's purge (``MediaAudit/ErasureReceipt``, docs/audit-format.md "Erasure
 /// receipts"): the log writes a checkpoint now, the purge's summary record is proved included in it from the log's
 /// tree, and the log's key signs the receipt.
