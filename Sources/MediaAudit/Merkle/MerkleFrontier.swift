@@ -11,6 +11,13 @@ public struct MerkleFrontier: Hashable, Sendable {
 
     public init() {}
 
+    /// The frontier of a tree of `size` leaves whose perfect subtrees' roots are `subtrees`, largest first; `nil` unless
+    /// there is one per set bit of `size`.
+    public init?(size: Int, subtrees: [SHA256Digest]) {
+        guard size >= 0, subtrees.count == size.nonzeroBitCount, subtrees.allSatisfy({ $0.bytes.count == 32 }) else { return nil }
+        (self.size, self.subtrees) = (size, subtrees)
+    }
+
     /// Appends the leaf hash `leaf` (``MerkleTree/leafHash(_:)``).
     public mutating func append(_ leaf: SHA256Digest) {
         var node = leaf

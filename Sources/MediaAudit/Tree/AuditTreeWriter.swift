@@ -11,6 +11,9 @@ import MediaCrypto
 struct AuditTreeWriter {
     /// The signed checkpoint's file name in the audit folder.
     static let checkpointName = "tree-checkpoint"
+    /// The frontier at the last checkpoint (8-byte big-endian size, then its subtree roots), so opening a large log
+    /// hashes only the entries since.
+    static let frontierName = "tree-frontier"
     /// Entries held in memory before they are written: 256 (8 KiB, one write).
     static let batchEntries = 256
 
@@ -58,9 +61,11 @@ struct AuditTreeWriter {
                 }
                 try AuditFiles.writeAll(fd, missing, path: path)
             }
-            var frontier = MerkleFrontier()
-            for entry in entries { frontier.append(MerkleTree.leafHash(digest: entry)) }
-            let checkpointed = Self.signedSize(directory: directory, signer: signer).map { min($0, lastSeq) } ?? 0
+            let signed = Self.signedCheckpoint(directory: directory, signer: signer)
+            // The frontier kept at the last checkpoint, when its root is the signed one; else rebuilt from every entry.
+            var frontier = Self.keptFrontier(directory: directory, matching: signed, entries: entries.count) ?? MerkleFrontier()
+            for entry in entries[frontier.size...] { frontier.append(MerkleTree.leafHash(digest: entry)) }
+            let checkpointed = signed.map { min($0.size, lastSeq) } ?? 0
             return AuditTreeWriter(directory: directory, signer: signer, every: max(1, every), interval: interval,
                                    frontier: frontier, checkpointed: checkpointed, checkpointedAt: now, fd: fd)
         } catch {
@@ -75,12 +80,23 @@ struct AuditTreeWriter {
          self.fd) = (directory, signer, every, interval, frontier, checkpointed, checkpointedAt, fd)
     }
 
-    /// The size of the checkpoint in `tree-checkpoint` when `signer` signed it.
-    static func signedSize(directory: String, signer: NoteSigner?) -> Int? {
+    /// The checkpoint in `tree-checkpoint` when `signer` signed it.
+    static func signedCheckpoint(directory: String, signer: NoteSigner?) -> TreeCheckpoint? {
         guard let signer, let bytes = try? AuditFiles.read(directory + "/" + checkpointName),
-              let text = try? NoteVerifier(signer).open(String(decoding: bytes, as: UTF8.self)),
-              let checkpoint = try? TreeCheckpoint(text: text) else { return nil }
-        return checkpoint.size
+              let text = try? NoteVerifier(signer).open(String(decoding: bytes, as: UTF8.self)) else { return nil }
+        return try? TreeCheckpoint(text: text)
+    }
+
+    /// The frontier in `tree-frontier` when it is that of the signed `checkpoint` (same size and root) and the entries
+    /// reach it; else `nil`.
+    static func keptFrontier(directory: String, matching checkpoint: TreeCheckpoint?, entries: Int) -> MerkleFrontier? {
+        guard let checkpoint, let bytes = try? AuditFiles.read(directory + "/" + frontierName), bytes.count >= 8,
+              (bytes.count - 8) % 32 == 0 else { return nil }
+        let size = bytes[0..<8].reduce(0) { $0 << 8 | Int($1) }
+        let subtrees = stride(from: 8, to: bytes.count, by: 32).map { SHA256Digest(bytes: Array(bytes[$0..<($0 + 32)])) }
+        guard let frontier = MerkleFrontier(size: size, subtrees: subtrees), size == checkpoint.size, size <= entries,
+              frontier.root == checkpoint.root else { return nil }
+        return frontier
     }
 
     /// Adds the record whose `hash` is `recordHash` (raw bytes): its leaf to the frontier, its entry to the pending
@@ -115,6 +131,9 @@ struct AuditTreeWriter {
         checkpointedAt = now
         guard let signer, frontier.size > 0, frontier.size != checkpointed else { return }
         let note = try signer.sign(TreeCheckpoint(origin: signer.name, size: frontier.size, root: frontier.root).text)
+        let size = UInt64(frontier.size)
+        let kept = (0..<8).reversed().map { UInt8(truncatingIfNeeded: size >> ($0 * 8)) } + frontier.subtrees.flatMap(\.bytes)
+        try AuditFiles.writeAtomically(kept, to: directory + "/" + Self.frontierName)
         try AuditFiles.writeAtomically(Array(note.utf8), to: directory + "/" + Self.checkpointName)
         try AuditFiles.syncDirectory(directory)
         checkpointed = frontier.size

@@ -79,6 +79,33 @@ import Testing
         #expect(try checkpoint(dir) == expected(dir, size: 5))
     }
 
+    @Test func openingContinuesFromTheFrontierKeptAtTheSignedCheckpoint() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let first = try open(dir)
+        for index in 1...5 { try first.append(storeEntry("k\(index)")) }
+        try first.close()
+        #expect(FileManager.default.fileExists(atPath: dir.audit + "/tree-frontier"))
+        // An early entry changed on disk: the kept frontier (its root is the signed one) is used, not the entries
+        // before it, so the next checkpoint is still the records' tree.
+        var entries = entryBytes(dir)
+        entries[0] ^= 1
+        try Data(entries).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
+        let second = try open(dir)
+        try second.append(storeEntry("k6"))
+        try second.close()
+        #expect(try checkpoint(dir) == expected(dir, size: 6))
+        // A frontier that is not the signed checkpoint's is not used: the tree is rebuilt from the entries.
+        var frontier = Array(FileManager.default.contents(atPath: dir.audit + "/tree-frontier")!)
+        frontier[frontier.count - 1] ^= 1
+        try Data(frontier).write(to: URL(fileURLWithPath: dir.audit + "/tree-frontier"))
+        try Data(try recordHashes(dir)).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
+        let third = try open(dir)
+        try third.append(storeEntry("k7"))
+        try third.close()
+        #expect(try checkpoint(dir) == expected(dir, size: 7))
+    }
+
     @Test func rotationCheckpointsTheSegmentsLastRecord() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
