@@ -76,12 +76,6 @@ extension PurgeCommand {
         return String(text[start.upperBound..<text.index(before: text.endIndex)])
     }
 
-    /// `text` as a JSON string.
-    static func jsonString(_ text: String) -> String {
-        let data = (try? JSONSerialization.data(withJSONObject: [text], options: [.withoutEscapingSlashes])) ?? Data("[\"\"]".utf8)
-        return String(String(decoding: data, as: UTF8.self).dropFirst().dropLast())
-    }
-
     /// Where the admin endpoints of `serve` listen: `admin`, else (a serve.json of an earlier version, whose
     /// `serve` answered them on its public port) `listen`.
     /// - Throws: ``CommandError`` `no-admin-listener` (exit 2) when serve.json says the admin listener is off.

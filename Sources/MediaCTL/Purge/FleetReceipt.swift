@@ -1,4 +1,5 @@
 import Foundation
+import MediaCore
 
 /// The receipt file of `purge --receipt FILE --replicas R`: one entry per replica, in the replicas file's order, with
 /// its status and, when it purged, its signed receipt (docs/audit-format.md, "Erasure receipts"):
@@ -12,7 +13,7 @@ enum FleetReceipt {
                       to path: String) throws(CommandError) {
         var entries: [String] = []
         for (replica, (outcome, body)) in zip(replicas, answered) {
-            let name = PurgeCommand.jsonString(replica.url)
+            let name = JSONString.quoted(replica.url, escapingSlashes: false)
             switch outcome {
             case .purged:
                 guard let body, let receipt = PurgeCommand.receiptMember(of: body) else {
@@ -21,7 +22,7 @@ enum FleetReceipt {
                 }
                 entries.append("{\"receipt\":\(receipt),\"replica\":\(name),\"status\":\"purged\"}")
             case .failed(let reason):
-                entries.append("{\"replica\":\(name),\"status\":\(PurgeCommand.jsonString("failed: " + reason))}")
+                entries.append("{\"replica\":\(name),\"status\":\(JSONString.quoted("failed: " + reason, escapingSlashes: false))}")
             }
         }
         let text = "{\"replicas\":[" + entries.joined(separator: ",") + "]}\n"
