@@ -41,7 +41,7 @@ struct AuditTreeWriter {
         let fd = Glibc.open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard fd >= 0 else { throw AuditFiles.ioError("open", path) }
         do {
-            var entries = AuditEntryFile.entries(in: try AuditFiles.read(path) ?? [])
+            var entries = try AuditEntryFile.read(directory: directory)
             if entries.count > lastSeq { entries.removeLast(entries.count - lastSeq) }
             guard ftruncate(fd, off_t(entries.count * 32)) == 0 else { throw AuditFiles.ioError("ftruncate", path) }
             if entries.count < lastSeq {

@@ -42,17 +42,13 @@ struct SealedFileFormat: EntryFileFormat {
     static func associatedData(name: String, header: [UInt8]) -> [UInt8] { Array(name.utf8) + header }
 
     func write(metadata: [UInt8], entry: StoredEntry, name: String, to fd: Int32, path: String) throws {
-        let dataKey: DataKeyring.DataKey
+        let current: DataKeyring.DataKey?
         do {
-            guard let current = try keys.current(partition: entry.metadata.partition, counting: true) else {
-                throw StorageError(.stopped, "the encrypted-disk keys were destroyed")
-            }
-            dataKey = current
-        } catch let error as StorageError {
-            throw error
+            current = try keys.current(partition: entry.metadata.partition, counting: true)
         } catch {
             throw StorageError(.crypto, "no data key: \(error)")
         }
+        guard let dataKey = current else { throw StorageError(.stopped, "the encrypted-disk keys were destroyed") }
         let body = entry.body
         let header = Self.header(keyID: dataKey.id)
         let aad = Self.associatedData(name: name, header: header)
