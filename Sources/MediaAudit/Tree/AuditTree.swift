@@ -21,11 +21,12 @@ public struct AuditTree: Sendable {
         MerkleTree.leafHash(digest: AuditEntryFile.entry(recordHash))
     }
 
-    /// The tree of the audit folder `directory`.
+    /// The tree of the audit folder `directory`; `visiting` sees each record read, in `seq` order (so a caller that needs
+    /// the records too reads the log once).
     /// - Throws: ``AuditError`` `io` when a file cannot be read; `corrupt-log` when a line is not a record, the
     ///   records' `seq` do not run 1, 2, …, or the log was pruned and `tree-entries` does not hold the entries of the
     ///   removed records.
-    public static func read(directory: String) throws -> AuditTree {
+    public static func read(directory: String, visiting: (AuditRecord) throws -> Void = { _ in }) throws -> AuditTree {
         var leaves: [SHA256Digest] = []
         if let pruned = try AuditCheckpoint.read(directory: directory) {
             let kept = try AuditEntryFile.read(directory: directory)
@@ -42,6 +43,7 @@ public struct AuditTree: Sendable {
                 throw AuditError(.corruptLog, "\(line.file) line \(line.number): seq \(record.seq) where \(leaves.count + 1) was due")
             }
             leaves.append(leafHash(record.hash))
+            try visiting(record)
         }
         return AuditTree(leaves: leaves)
     }

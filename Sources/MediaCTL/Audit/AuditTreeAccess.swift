@@ -27,10 +27,11 @@ enum AuditTreeAccess {
     /// The tree of `stateDirectory`'s log.
     /// - Throws: ``CommandError`` (exit 2): `no-audit-log`; `unreadable-file` (`cannot read the audit log in 'X/audit':
     ///   …`, a pruned log included).
-    static func tree(stateDirectory: String) throws(CommandError) -> AuditTree {
+    /// - Parameter visiting: sees each record read (``MediaAudit/AuditTree/read(directory:visiting:)``).
+    static func tree(stateDirectory: String, visiting: (AuditRecord) -> Void = { _ in }) throws(CommandError) -> AuditTree {
         let directory = try AuditVerifyCommand.requireLog(stateDirectory: stateDirectory)
         do {
-            return try AuditTree.read(directory: directory)
+            return try AuditTree.read(directory: directory, visiting: visiting)
         } catch {
             throw AuditVerifyCommand.unreadableLog(directory, error)
         }

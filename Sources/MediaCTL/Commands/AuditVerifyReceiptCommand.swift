@@ -81,8 +81,17 @@ public struct AuditVerifyReceiptCommand: MediaCommand {
         } catch {
             throw failed("its checkpoint is not signed by this log's key (\(error.context))")
         }
-        let tree = try AuditTreeAccess.tree(stateDirectory: stateDirectory)
         let index = opened.proof.index
+        let purgeSeq = index + 1
+        // Read with the tree, in the same pass: the last store/update of every key, with its partition, and the stores
+        // of the partition after the purge.
+        var lastWrite: [String: (seq: Int, partition: String?)] = [:]
+        var storedSince = 0
+        let tree = try AuditTreeAccess.tree(stateDirectory: stateDirectory) { record in
+            guard record.event == .store || record.event == .update, let key = record.key?.hex else { return }
+            lastWrite[key] = (record.seq, record.partition?.hex)
+            if record.event == .store, record.seq > purgeSeq, record.partition?.hex == opened.partition { storedSince += 1 }
+        }
         guard checkpoint.size <= tree.size, index < checkpoint.size,
               MerkleTree.root(tree.leaves[..<checkpoint.size]) == checkpoint.root else {
             throw failed("the log no longer holds the tree its checkpoint of \(checkpoint.size) records signed: records were changed or removed since")
@@ -100,19 +109,6 @@ public struct AuditVerifyReceiptCommand: MediaCommand {
         guard record.event == .purge, record.key == nil, record.partition?.hex == opened.partition,
               record.reason?.rawValue == opened.reason else {
             throw failed("record \(index + 1) is not the summary of a purge of its partition")
-        }
-        let purgeSeq = index + 1
-        // The last store/update of every key, with its partition; the purge record itself.
-        var lastWrite: [String: (seq: Int, partition: String?)] = [:]
-        var storedSince = 0
-        do {
-            try AuditReader.forEachRecord(directory: stateDirectory + "/audit") { _, record in
-                guard record.event == .store || record.event == .update, let key = record.key?.hex else { return }
-                lastWrite[key] = (record.seq, record.partition?.hex)
-                if record.event == .store, record.seq > purgeSeq, record.partition?.hex == opened.partition { storedSince += 1 }
-            }
-        } catch {
-            throw CommandError(.unreadableFile, "cannot read the audit log in '\(stateDirectory)/audit': \(error)", exitCode: .unusableInput)
         }
         let objects: [InventoryItem]
         do {
