@@ -2,7 +2,8 @@ import Foundation
 import Testing
 
 /// docs/architecture.md's module table says what each target imports: it must be `Package.swift`'s `dependencies`
-/// of that target, exactly, and name every target that is not a test target.
+/// of that target, exactly, and name every target that is not a test target. Every source file the page names exists,
+/// and the plain miss's chain names at most 8 files.
 @Suite struct ArchitectureDocumentTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent()
@@ -48,5 +49,35 @@ import Testing
         for (name, dependencies) in package.sorted(by: { $0.key < $1.key }) {
             #expect(documented[name] == dependencies, "\(name)")
         }
+    }
+
+    /// Every `` `….swift` `` the page names, as written (from `Sources/`, or from a module's folder).
+    static func namedFiles() throws -> [String] {
+        let text = try String(contentsOf: root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        return text.matches(of: try Regex(#"`([A-Za-z0-9_+/]+\.swift)`"#)).compactMap { $0.output[1].substring.map(String.init) }
+    }
+
+    @Test func everyFileThePageNamesExists() throws {
+        let sources = Self.root.appendingPathComponent("Sources")
+        let files = (FileManager.default.enumerator(atPath: sources.path)?.allObjects as? [String] ?? [])
+            .filter { $0.hasSuffix(".swift") }
+        let named = try Self.namedFiles()
+        #expect(named.count >= 15)
+        for name in named {
+            let atRoot = FileManager.default.fileExists(atPath: Self.root.appendingPathComponent(name).path)
+            #expect(atRoot || files.contains { $0 == name || $0.hasSuffix("/" + name) }, "\(name)")
+        }
+    }
+
+    @Test func thePlainMissPassesThroughAtMostEightFiles() throws {
+        let text = try String(contentsOf: Self.root.appendingPathComponent("docs/architecture.md"), encoding: .utf8)
+        let section = try #require(text.firstRange(of: "**Plain miss**").map { text[$0.upperBound...] })
+        let end = section.firstRange(of: "\n\n").map { section[..<$0.lowerBound] } ?? section
+        let steps = end.split(separator: "\n").filter { $0.first?.isNumber == true }
+        let files = Set(steps.flatMap { step in
+            step.matches(of: try! Regex(#"`([A-Za-z0-9_+/]+\.swift)`"#)).compactMap { $0.output[1].substring.map(String.init) }
+        })
+        #expect(steps.count == 8)
+        #expect(files.count == 8)
     }
 }

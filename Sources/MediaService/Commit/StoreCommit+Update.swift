@@ -31,4 +31,34 @@ extension StoreCommit {
         return (Candidate(storeKey: candidate.storeKey, response: updated, head: head, entry: entry, policyTTL: policyTTL),
                 ttl, kept)
     }
+
+    /// A 304's update of one stored response (RFC 9111 §4.3.4), audited `update`, under the gate and the
+    /// store's lock like ``commit(_:into:storeKey:subject:decision:context:)``. A purge that began since
+    /// admission removes (or removed) the entry: nothing is updated. A failed update drops the entry.
+    /// - Returns: whether the entry is stored updated (`false`: purged meanwhile, or the update failed and the
+    ///   entry was removed, audited `evict` `store-failed` when its `update` record was written).
+    @discardableResult
+    func commitUpdate(_ entry: StoredEntry, storeKey: String, storage: StorageClass, ttl: Int, context: RequestContext) -> Bool {
+        guard let store = context.runtime.store(for: storage) else { return false }
+        let bodyDigest = bodyDigest(of: entry, storage: storage)
+        return gate.shared { () -> Bool in
+            guard !wasPurgedDuringExchange(context) else { return false }
+            var recorded = false
+            do {
+                try context.runtime.store(entry, in: store, for: storeKey) {
+                    try auditor.record(.update, context.subject(storeKey: storeKey), storage: storage,
+                                       reason: "not-modified", bytes: entry.body.count, ttl: ttl, bodyDigest: bodyDigest,
+                                       keyId: keyID(storage: storage, entry: entry, context: context))
+                    recorded = true
+                }
+                return true
+            } catch {
+                if context.runtime.remove(storeKey) != nil || recorded {
+                    try? auditor.record(.evict, context.subject(storeKey: storeKey), storage: storage,
+                                        reason: "store-failed", bytes: entry.body.count, ttl: nil)
+                }
+                return false
+            }
+        }
+    }
 }

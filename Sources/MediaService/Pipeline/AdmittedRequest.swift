@@ -4,7 +4,7 @@
 public final class AdmittedRequest: Sendable {
     let request: ServiceRequest
     let context: RequestContext
-    /// The synchronous path's lookup and decision, or `nil` when it made none (``Serving/CachedAnswer``).
+    /// The synchronous path's lookup and decision, or `nil` when it made none (``CacheLookup/CachedAnswer``).
     let decided: DecidedLookup?
 
     /// The request's id (``RequestID``), as it was admitted with.

@@ -41,7 +41,7 @@ extension MediaService {
         if context.method != .get && context.method != .head {
             return finished(await forwarding.passThrough(context, body: request.body), request, context)
         }
-        return finished(await serving.serve(context, decided: decided).response.withoutBody(for: request.method), request,
+        return finished(await cacheLookup.serve(context, decided: decided).response.withoutBody(for: request.method), request,
                         context)
     }
 
@@ -93,13 +93,19 @@ extension MediaService {
         case .success(let made): context = made
         case .failure(let refusal): return finished(refusal.response.withoutBody(for: request.method), request)
         }
-        switch serving.cachedAnswer(context, readsFiles: readsFiles) {
+        switch cacheLookup.cachedAnswer(context, readsFiles: readsFiles) {
         case .answer(let response):
             return finished(response, request, context)
         case .pending(let decided):
             admitted = AdmittedRequest(request: request, context: context, decided: decided)
             return nil
         }
+    }
+
+    /// ``Responder/finished(_:_:_:cors:now:)`` under the snapshot in force.
+    func finished(_ response: consuming ServiceResponse, _ request: ServiceRequest, _ context: RequestContext? = nil)
+        -> ServiceResponse {
+        Responder.finished(response, request, context, cors: hitRoutes.snapshot.cors, now: now)
     }
 
     /// Admission (``Admission``) under the policy snapshot and purge epoch in force now, read once here.

@@ -21,7 +21,7 @@ extension MediaService {
     }
 
     /// Waits until every background refresh (`stale-while-revalidate`) started so far has finished.
-    public func waitForBackgroundRefreshes() async { await serving.background.waitForAll() }
+    public func waitForBackgroundRefreshes() async { await cacheLookup.background.waitForAll() }
 
     /// Graceful stop: waits for background refreshes and write-behind writes, shreds every sealed file (audited `shred`),
     /// zeroes the keys, writes `stop` and flushes the audit log. Idempotent. A log that cannot be written is retried once
@@ -29,7 +29,7 @@ extension MediaService {
     /// hears ``MediaAudit/AuditWriterEvent/closedWhileFailing(_:)``).
     public func stop() async {
         guard !isStopped.exchange(true, ordering: .acquiringAndReleasing) else { return }
-        await serving.background.waitForAll()
+        await cacheLookup.background.waitForAll()
         // Disk files are kept for the next start; sealed ones would only be written to be shredded below.
         for runtime in runtimes.values { runtime.disk?.flush() }
         for (name, runtime) in runtimes.sorted(by: { $0.key < $1.key }) {

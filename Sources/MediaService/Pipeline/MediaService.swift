@@ -40,9 +40,9 @@ public final class MediaService: Sendable {
     /// The commit stage over the hook chain, auditor, store gate, integrity key, purge epoch and keys.
     let storeCommit: StoreCommit
     /// The cache stage (lookup, hit, forward, derive) over the forward stage (``forwarding``).
-    let serving: Serving
+    let cacheLookup: CacheLookup
     /// The forward stage over the origin transport, flights, commit stage and policy snapshot.
-    var forwarding: Forwarding { serving.forwarding }
+    var forwarding: Forwarding { cacheLookup.forwarding }
     /// The policy snapshot in force and the admissions of raw targets for the memory-hit fast path (``hitPath``).
     let hitRoutes: HitRouteCache
     /// The memory-hit fast path over ``hitRoutes``.
@@ -98,10 +98,10 @@ public final class MediaService: Sendable {
                                   integrityKey: integrityKey, purgeEpoch: purgeEpoch, keys: keys)
         let forwarding = Forwarding(fetcher: fetcher, flights: SingleFlight(), commit: storeCommit, routes: hitRoutes,
                                     clock: configuration.clock, fetchTimes: OriginFetchTimes())
-        serving = Serving(forwarding: forwarding, derivations: SingleFlight(),
-                          derivation: ImageDerivation(commit: storeCommit, transforms: configuration.transforms,
-                                                      clock: configuration.clock),
-                          background: BackgroundTasks(), lookupObserver: configuration.lookupObserver)
+        cacheLookup = CacheLookup(forwarding: forwarding, derivations: SingleFlight(),
+                                  derivation: ImageDerivation(commit: storeCommit, transforms: configuration.transforms,
+                                                              clock: configuration.clock),
+                                  background: BackgroundTasks(), lookupObserver: configuration.lookupObserver)
         if policies.tiers.values.contains(where: { $0.signedURLs != nil }) { _ = try keys.subjects() }
         auditor.flush()
     }
@@ -118,10 +118,4 @@ public final class MediaService: Sendable {
 
     /// Seconds since the epoch, from the configured clock.
     var now: Double { configuration.clock() }
-
-    /// ``Responder/finished(_:_:_:cors:now:)`` under the snapshot in force.
-    func finished(_ response: consuming ServiceResponse, _ request: ServiceRequest, _ context: RequestContext? = nil)
-        -> ServiceResponse {
-        Responder.finished(response, request, context, cors: hitRoutes.snapshot.cors, now: now)
-    }
 }

@@ -1,4 +1,4 @@
-/// What the cache path answered a request with (``Serving/serve(_:decided:)``): the response, and the
+/// What the cache path answered a request with (``CacheLookup/serve(_:decided:)``): the response, and the
 /// representation behind it when the answer is one (a hit, a stale response, an origin exchange's content),
 /// `nil` for a refusal, a problem or an answer passed through (a generic tier's `HEAD`).
 struct Served: Sendable {

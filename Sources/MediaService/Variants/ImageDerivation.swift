@@ -10,7 +10,7 @@ import MediaTransform
 /// chain (never wider than the source's class, the same partition) and stored with its audit record (`derivedFrom`).
 ///
 /// A value over the commit stage (chain, auditor, gate, purge epoch), the transform settings and the service clock's
-/// time; ``Serving`` gets the source (``Serving/derive(_:stored:selection:reason:stale:)``) and coalesces
+/// time; ``CacheLookup`` gets the source (``CacheLookup/derive(_:stored:selection:reason:stale:)``) and coalesces
 /// derivations.
 struct ImageDerivation {
     let commit: StoreCommit

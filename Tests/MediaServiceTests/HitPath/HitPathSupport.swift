@@ -63,7 +63,7 @@ enum HitPathSupport {
             Issue.record("the request was refused", sourceLocation: sourceLocation)
             return answer
         }
-        let full = service.finished(await service.serving.serve(context).response.withoutBody(for: request.method), request,
+        let full = service.finished(await service.cacheLookup.serve(context).response.withoutBody(for: request.method), request,
                                     context)
         expectSame(answer, full, sourceLocation: sourceLocation)
         return answer

@@ -25,7 +25,7 @@ import Testing
         defer { try? FileManager.default.removeItem(atPath: harness.stateDirectory) }
         let context = try await stored(harness, "/avatars/u1.jpg")
         harness.clock.advance(299)
-        guard case .serve(let index, let status, let stale) = harness.service.serving.lookup(context).decide() else {
+        guard case .serve(let index, let status, let stale) = harness.service.cacheLookup.lookup(context).decide() else {
             Issue.record("not served")
             return
         }
@@ -33,7 +33,7 @@ import Testing
         #expect(status == CacheStatus(hit: true, ttl: 1))
         #expect(stale == nil)
         harness.clock.advance(1)
-        guard case .forward(_, let conditional, let reason, let validates) = harness.service.serving.lookup(context).decide() else {
+        guard case .forward(_, let conditional, let reason, let validates) = harness.service.cacheLookup.lookup(context).decide() else {
             Issue.record("not forwarded")
             return
         }
@@ -49,7 +49,7 @@ import Testing
             Issue.record("refused")
             return
         }
-        let lookup = CacheLookup(context: context, candidates: [], now: harness.clock.now, keys: harness.service.keys)
+        let lookup = CacheLookup.Group(context: context, candidates: [], now: harness.clock.now, keys: harness.service.keys)
         guard case .forward(_, nil, .uriMiss, false) = lookup.decide() else {
             Issue.record("not a fetch")
             return
@@ -59,7 +59,7 @@ import Testing
             Issue.record("refused")
             return
         }
-        guard case .answer(let response) = CacheLookup(context: onlyIfCached, candidates: [], now: harness.clock.now,
+        guard case .answer(let response) = CacheLookup.Group(context: onlyIfCached, candidates: [], now: harness.clock.now,
                                                          keys: harness.service.keys).decide() else {
             Issue.record("not answered")
             return

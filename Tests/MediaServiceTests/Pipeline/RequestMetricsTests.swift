@@ -109,7 +109,7 @@ import Testing
         defer { Task { await harness.close() } }
         async let responses = PipelineSupport.concurrently(20) { _ in await harness.get("/catalog/hubble.jpg?w=144") }
         #expect(await eventually {
-            harness.service.serving.derivations.flights.withLock { table in table.values.reduce(0) { $0 + $1.waiters.count } } == 19
+            harness.service.cacheLookup.derivations.flights.withLock { table in table.values.reduce(0) { $0 + $1.waiters.count } } == 19
         })
         await origin.open()
         let all = await responses
@@ -126,7 +126,7 @@ import Testing
         defer { Task { await harness.close() } }
         async let responses = PipelineSupport.concurrently(8) { _ in await harness.get("/catalog/hubble.jpg?w=144") }
         #expect(await eventually {
-            harness.service.serving.derivations.flights.withLock { table in table.values.reduce(0) { $0 + $1.waiters.count } } == 7
+            harness.service.cacheLookup.derivations.flights.withLock { table in table.values.reduce(0) { $0 + $1.waiters.count } } == 7
         })
         await origin.open()
         let all = await responses

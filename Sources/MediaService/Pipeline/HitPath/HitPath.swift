@@ -6,7 +6,7 @@ import MediaStorage
 /// admitted once before, whose group holds one fresh stored response in memory, answered from that entry's prepared
 /// fields without admission, lookup or decision. A bearer tier's request is too: its token is parsed and its
 /// partition computed by the full path's own rules, and its own partition's entry answers it. Anything else is left
-/// to the full path (``Admission``, then ``Serving``), which gives the same answer.
+/// to the full path (``Admission``, then ``CacheLookup``), which gives the same answer.
 ///
 /// A value over the policy snapshot with its admitted targets (``HitRouteCache``), the clock, the target limits and
 /// the partition keys.

@@ -4,7 +4,7 @@ import MediaCrypto
 import MediaPolicy
 import MediaTransform
 
-extension Serving {
+extension CacheLookup {
     /// Step 5a of the request flow: a derived image (docs/variants.md) the lookup found no usable stored variant
     /// for. The source is obtained through the normal path (routed, coalesced, validated, audited and stored under
     /// its tier) and the variant derived from it, once per variant at a time.
