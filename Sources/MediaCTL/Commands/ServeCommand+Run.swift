@@ -17,6 +17,7 @@ extension ServeCommand {
         if let limit = configuration.mallocArenaLimit, getenv("MALLOC_ARENA_MAX") == nil {
             MallocTuning.limitArenas(to: limit)  // an operator's MALLOC_ARENA_MAX wins
         }
+        let crash = try CrashPoint.fromEnvironment()
         let loaded = try ServiceSetup.loadPoliciesWithDigest(policiesDirectory, overrides: origins)
         // The service log (docs/operations.md, "Service log"): what serve says on stderr once it runs.
         let log = ServiceLog(format: logFormat, level: logLevel, sink: { [context] line in
@@ -67,6 +68,7 @@ extension ServeCommand {
                 fetcher: configuration.fetcher ?? DefaultOriginFetcher.make()
             ) { service in
                 service.policyDigest = loaded.digest
+                if let crash { service.durabilityObservers.files = crash }
                 // The audit writer's failures and recoveries, once each, as the service's other events.
                 service.auditEvents = { event in 
                     if case .recovered = event { log.log(.info, event.message) } else { log.log(.error, event.message) }

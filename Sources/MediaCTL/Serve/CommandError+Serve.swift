@@ -10,6 +10,8 @@ extension CommandError.Code {
     public static let adminToken = CommandError.Code("admin-token")
     /// A demo request failed at the transport level (exit 1).
     public static let demoFailed = CommandError.Code("demo-failed")
+    /// `serve`'s environment sets ``CrashPoint/variable`` to a value it does not name a crash point with (exit 2).
+    public static let invalidEnvironment = CommandError.Code("invalid-environment")
     /// `mediactl inspect` could not reach the origin (exit 1).
     public static let inspectFailed = CommandError.Code("inspect-failed")
 }

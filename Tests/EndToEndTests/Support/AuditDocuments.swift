@@ -19,6 +19,7 @@ struct AuditLine: Decodable, Equatable {
     var derivedFrom: String?
     var transform: String?
     var bodyDigest: String?
+    var keyId: String?
     /// Only on `gap` records: when the log stopped being written.
     var since: String?
     var prev: String

@@ -63,9 +63,10 @@ final class MediactlProcess: @unchecked Sendable {
     /// Starts `mediactl serve --listen 127.0.0.1:<port> --admin-listen 127.0.0.1:0 --policies <policies>
     /// --state-dir <state>` and waits (up to `timeoutSeconds`) until the port accepts connections and `serve.json`
     /// names this process (and its admin listener, ``adminPort``); `adminListen` replaces `127.0.0.1:0`.
+    /// `environment` is added to the test process's own (without `MEDIACTL_STATE_DIR`).
     /// - Throws: `MediactlProcess.Failure` when the binary is missing, the process exits early or the deadline passes.
     init(policiesDirectory: URL, stateDirectory: URL, port: Int? = nil, adminListen: String = "127.0.0.1:0",
-         extraArguments: [String] = [], timeoutSeconds: Double = 20) throws {
+         extraArguments: [String] = [], environment: [String: String] = [:], timeoutSeconds: Double = 20) throws {
         guard Self.isBuilt else { throw Failure("\(Self.binary.path) is missing: run swift build --build-tests") }
         self.port = try port ?? FreePort.find()
         self.stateDirectory = stateDirectory
@@ -76,7 +77,7 @@ final class MediactlProcess: @unchecked Sendable {
         process.executableURL = Self.binary
         process.arguments = ["serve", "--listen", "127.0.0.1:\(self.port)", "--admin-listen", adminListen,
                              "--policies", policiesDirectory.path, "--state-dir", stateDirectory.path] + extraArguments
-        process.environment = Self.childEnvironment
+        process.environment = Self.childEnvironment.merging(environment) { $1 }
         process.standardInput = FileHandle.nullDevice
         process.standardOutput = try Self.outputHandle(logDirectory.appendingPathComponent("stdout"))
         process.standardError = try Self.outputHandle(logDirectory.appendingPathComponent("stderr"))

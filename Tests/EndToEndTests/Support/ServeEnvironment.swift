@@ -72,10 +72,10 @@ final class ServeEnvironment: @unchecked Sendable {
     }
 
     /// Starts `mediactl serve` on the state directory (a new port each time), with `extraArguments` after
-    /// the usual ones (such as `--access-log PATH`).
-    func start(extraArguments: [String] = []) throws {
+    /// the usual ones (such as `--access-log PATH`) and `environment` added to its own.
+    func start(extraArguments: [String] = [], environment: [String: String] = [:]) throws {
         serve = try MediactlProcess(policiesDirectory: policiesDirectory, stateDirectory: stateDirectory,
-                                    extraArguments: extraArguments)
+                                    extraArguments: extraArguments, environment: environment)
     }
 
     /// SIGTERM and wait: returns the exit status.
