@@ -32,6 +32,15 @@ static inline void mediactl_sha256_oneshot(const void *data, size_t len, unsigne
     SHA256_Final(md, &c);
     OPENSSL_cleanse(&c, sizeof(c));
 }
+/* SHA-256 of a || b, the context on the stack. */
+static inline void mediactl_sha256_twopart(const void *a, size_t alen, const void *b, size_t blen, unsigned char *md) {
+    SHA256_CTX c;
+    SHA256_Init(&c);
+    SHA256_Update(&c, a, alen);
+    SHA256_Update(&c, b, blen);
+    SHA256_Final(md, &c);
+    OPENSSL_cleanse(&c, sizeof(c));
+}
 #pragma GCC diagnostic pop
 
 #endif

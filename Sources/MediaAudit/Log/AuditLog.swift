@@ -57,6 +57,9 @@ public final class AuditLog: Sendable {
         /// The Merkle tree's entries, frontier and checkpoints (`nil` when it could not be opened:
         /// ``OpenReport/treeProblem``).
         var tree: AuditTreeWriter?
+        /// The buffers of an append's lines and record hashes, kept between appends (emptied, capacity kept).
+        var lines: [UInt8] = []
+        var digests: [InlineSHA256Digest] = []
     }
 
     let clock: Clock
@@ -193,7 +196,10 @@ public final class AuditLog: Sendable {
     ///   syncing, by the first append after the failure).
     @discardableResult
     public func append(_ entry: AuditEntry) throws -> AuditRecord {
-        try append(contentsOf: [entry])[0]
+        try entry.validate()
+        var appended: AuditRecord?
+        try appendValidated(CollectionOfOne(entry)) { appended = $0 }
+        return appended!
     }
 
     /// Appends several records with one `write(2)` (consecutive `seq`), e.g. per-key `purge` records
@@ -203,28 +209,46 @@ public final class AuditLog: Sendable {
     public func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] {
         for entry in entries { try entry.validate() }
         guard !entries.isEmpty else { return [] }
-        return try state.withLock { state throws -> [AuditRecord] in
+        var records: [AuditRecord] = []
+        records.reserveCapacity(entries.count)
+        try appendValidated(entries) { records.append($0) }
+        return records
+    }
+
+    /// Appends validated `entries` (at least one) with one `write(2)`, telling `appended` of each record made (they
+    /// are written when this returns; a throw writes none).
+    private func appendValidated(_ entries: some Collection<AuditEntry>, appended: (AuditRecord) -> Void) throws {
+        try state.withLock { state throws in
             try usable(state, "append")
             let now = clock()
             let time = AuditTime(millisecondsSinceEpoch: now)
-            var records: [AuditRecord] = []
-            records.reserveCapacity(entries.count)
-            var digests: [SHA256Digest] = []
-            digests.reserveCapacity(entries.count)
+            // The buffers of the last append, reused: taken from the state and put back emptied.
             var bytes: [UInt8] = []
+            var digests: [InlineSHA256Digest] = []
+            swap(&bytes, &state.lines)
+            swap(&digests, &state.digests)
+            defer {
+                bytes.removeAll(keepingCapacity: true)
+                digests.removeAll(keepingCapacity: true)
+                swap(&bytes, &state.lines)
+                swap(&digests, &state.digests)
+            }
             bytes.reserveCapacity(512 * entries.count)
+            var observed: [AuditRecord] = []
             var prev = state.lastHash
-            for (offset, entry) in entries.enumerated() {
-                let (record, digest) = AuditRecord.append(seq: state.lastSeq + 1 + offset, time: time, entry: entry,
-                                                          prev: prev, to: &bytes)
+            var seq = state.lastSeq
+            for entry in entries {
+                seq += 1
+                let (record, digest) = AuditRecord.append(seq: seq, time: time, entry: entry, prev: prev, to: &bytes)
                 prev = record.hash
-                records.append(record)
+                if observer != nil { observed.append(record) }
+                appended(record)
                 digests.append(digest)
             }
             if state.activeSize > 0 && state.activeSize + bytes.count > configuration.maxSegmentBytes {
                 try rotate(&state)
             }
-            observer?.reached(.willAppend(records: records, endOffset: state.activeSize + bytes.count))
+            observer?.reached(.willAppend(records: observed, endOffset: state.activeSize + bytes.count))
             do {
                 try writer.write(state.fd, bytes, path: activePath)
             } catch {
@@ -239,9 +263,9 @@ public final class AuditLog: Sendable {
                 throw error
             }
             state.activeSize += bytes.count
-            state.lastSeq = records[records.count - 1].seq
+            state.lastSeq = seq
             state.lastHash = prev
-            state.unsynced += records.count
+            state.unsynced += digests.count
             // The entries are in memory now; a batch that cannot be written stays pending, and a crash's losses are
             // made again from the records at the next open.
             for digest in digests { try? state.tree?.append(digest) }
@@ -260,7 +284,6 @@ public final class AuditLog: Sendable {
                     syncer.request()
                 }
             }
-            return records
         }
     }
 

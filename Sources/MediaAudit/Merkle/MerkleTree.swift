@@ -47,6 +47,25 @@ public enum MerkleTree {
         }
     }
 
+    /// ``nodeHash(_:_:)`` of inline digests, over a 65-byte buffer on the stack: what a growing tree makes per node.
+    public static func nodeHash(_ left: InlineSHA256Digest, _ right: InlineSHA256Digest) -> InlineSHA256Digest {
+        withUnsafeTemporaryAllocation(byteCount: 65, alignment: 8) { buffer in
+            buffer[0] = 0x01
+            left.withBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[1..<33]).copyMemory(from: $0) }
+            right.withBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[33..<65]).copyMemory(from: $0) }
+            return SHA256.inlineHash(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
+    /// ``leafHash(_:)`` of a 32-byte entry held inline (an audit record's `hash`), over a 33-byte buffer on the stack.
+    public static func leafHash(inline entry: InlineSHA256Digest) -> InlineSHA256Digest {
+        withUnsafeTemporaryAllocation(byteCount: 33, alignment: 8) { buffer in
+            buffer[0] = 0x00
+            entry.withBytes { UnsafeMutableRawBufferPointer(rebasing: buffer[1..<33]).copyMemory(from: $0) }
+            return SHA256.inlineHash(UnsafeRawBufferPointer(buffer))
+        }
+    }
+
     /// The hash of the empty tree: `SHA-256("")`.
     public static var emptyRoot: SHA256Digest { SHA256().finalize() }
 

@@ -60,20 +60,33 @@ extension AuditRecord {
     /// The log line: `canonicalJSON(includingHash: true)` followed by `\n`.
     public var line: String { canonicalJSON(includingHash: true) + "\n" }
 
-    /// Builds a record and appends its log line (with `\n`) to `out`, hashing the canonical bytes once:
-    /// the line is the hashed text with `,"hash":"…"` inserted after `event` (its sorted place). Returns the record
-    /// and its `hash` as raw bytes (the record's Merkle leaf is made from them: ``AuditTree/leafHash(_:)``).
+    /// Builds a record and appends its log line (with `\n`) to `out`, hashing the canonical bytes once: the line is the
+    /// hashed text with `,"hash":"…"` after `event` (its sorted place), written into a gap left for it (no copy of the
+    /// line, no `hash` field built apart). Returns the record and its `hash` as raw bytes (the record's Merkle leaf is
+    /// made from them: ``MerkleTree/leafHash(inline:)``).
     static func append(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest, to out: inout [UInt8])
-        -> (record: AuditRecord, digest: SHA256Digest)
+        -> (record: AuditRecord, digest: InlineSHA256Digest)
     {
         let start = out.count
-        let hashAt = appendCanonical(seq: seq, time: time, entry: entry, prev: prev, to: &out)
-        let digest = out.withUnsafeBytes { SHA256.hash(UnsafeRawBufferPointer(rebasing: $0[start...])) }
-        let hash = AuditDigest(digest)
-        out.insert(contentsOf: hashField(hash), at: hashAt)
+        let gap = appendCanonical(seq: seq, time: time, entry: entry, prev: prev, to: &out, reservingHash: true)
+        let hex = gap + hashPrefix.utf8CodeUnitCount
+        let (digest, text) = out.withUnsafeMutableBytes { bytes -> (InlineSHA256Digest, String) in
+            let digest = SHA256.inlineHash(UnsafeRawBufferPointer(rebasing: bytes[start..<gap]),
+                                           UnsafeRawBufferPointer(rebasing: bytes[(gap + hashFieldLength)...]))
+            UnsafeMutableRawBufferPointer(rebasing: bytes[gap..<hex])
+                .copyMemory(from: UnsafeRawBufferPointer(start: hashPrefix.utf8Start, count: hashPrefix.utf8CodeUnitCount))
+            digest.writeHex(to: UnsafeMutableRawBufferPointer(rebasing: bytes[hex..<(hex + 64)]))
+            bytes[hex + 64] = UInt8(ascii: "\"")
+            return (digest, String(decoding: UnsafeRawBufferPointer(rebasing: bytes[hex..<(hex + 64)]), as: UTF8.self))
+        }
         out.append(0x0a)
-        return (AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: hash), digest)
+        return (AuditRecord(seq: seq, time: time, entry: entry, prev: prev, hash: AuditDigest(uncheckedHex: text)), digest)
     }
+
+    /// What precedes the hex digits of `hash` in a line: `,"hash":"`.
+    static let hashPrefix: StaticString = #","hash":""#
+    /// The bytes of `,"hash":"<64 hex>"`: 74.
+    static let hashFieldLength = 74
 
     /// `,"hash":"<hex>"`: the field that follows `event` in canonical order.
     static func hashField(_ hash: AuditDigest) -> [UInt8] {
@@ -86,8 +99,9 @@ extension AuditRecord {
     }
 
     /// Appends the canonical JSON without `hash` and returns the offset at which `hash` belongs.
+    /// - Parameter reservingHash: leave ``hashFieldLength`` bytes at that offset for the caller to fill.
     static func appendCanonical(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest,
-                                to out: inout [UInt8]) -> Int {
+                                to out: inout [UInt8], reservingHash: Bool = false) -> Int {
         if let bodyDigest = entry.bodyDigest {
             appendLiteral(#"{"bodyDigest":"#, to: &out)
             appendString(bodyDigest.hex, to: &out)
@@ -105,6 +119,7 @@ extension AuditRecord {
         appendLiteral(#","event":"#, to: &out)
         appendString(entry.event.rawValue, to: &out)
         let hashAt = out.count
+        if reservingHash { out.append(contentsOf: repeatElement(0, count: hashFieldLength)) }
         appendLiteral(#","key":"#, to: &out)
         appendString(entry.key?.hex, to: &out)
         if let keyId = entry.keyId {

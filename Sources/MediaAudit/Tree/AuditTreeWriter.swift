@@ -64,7 +64,9 @@ struct AuditTreeWriter {
             let signed = Self.signedCheckpoint(directory: directory, signer: signer)
             // The frontier kept at the last checkpoint, when its root is the signed one; else rebuilt from every entry.
             var frontier = Self.keptFrontier(directory: directory, matching: signed, entries: entries.count) ?? MerkleFrontier()
-            for entry in entries[frontier.size...] { frontier.append(MerkleTree.leafHash(digest: entry)) }
+            for entry in entries[frontier.size...] {
+                frontier.append(inline: MerkleTree.leafHash(inline: InlineSHA256Digest(entry)))
+            }
             let checkpointed = signed.map { min($0.size, lastSeq) } ?? 0
             return AuditTreeWriter(directory: directory, signer: signer, every: max(1, every), interval: interval,
                                    frontier: frontier, checkpointed: checkpointed, checkpointedAt: now, fd: fd)
@@ -102,9 +104,9 @@ struct AuditTreeWriter {
     /// Adds the record whose `hash` is `recordHash` (raw bytes): its leaf to the frontier, its entry to the pending
     /// batch; writes a full batch.
     /// - Throws: ``AuditError`` `io` when a batch cannot be written (its entries stay pending).
-    mutating func append(_ recordHash: SHA256Digest) throws {
-        frontier.append(MerkleTree.leafHash(digest: recordHash))
-        pending.append(contentsOf: recordHash.bytes)
+    mutating func append(_ recordHash: InlineSHA256Digest) throws {
+        frontier.append(inline: MerkleTree.leafHash(inline: recordHash))
+        recordHash.withBytes { pending.append(contentsOf: $0) }
         if pending.count >= Self.batchEntries * 32 { try writeEntries() }
     }
 
