@@ -69,7 +69,8 @@ public final class AuditLog: Sendable {
     let writer: any AuditFileWriting
     let state: Mutex<State>
     let syncer = AuditSyncThread()
-    var activePath: String { directory + "/" + AuditFiles.activeName }
+    /// `<directory>/audit.jsonl`, made once (not per append).
+    let activePath: String
 
     /// Opens (or creates) the log of a state directory: `<stateDirectory>/audit/audit.jsonl`.
     /// - Throws: ``AuditError/Code/locked`` when another open ``AuditLog`` holds the folder,
@@ -97,6 +98,7 @@ public final class AuditLog: Sendable {
         writer: any AuditFileWriting = SystemAuditFileWriter(), signer: NoteSigner? = nil
     ) throws {
         self.directory = directory
+        activePath = directory + "/" + AuditFiles.activeName
         self.configuration = configuration
         self.clock = clock
         self.observer = observer

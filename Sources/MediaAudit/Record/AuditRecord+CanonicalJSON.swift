@@ -102,111 +102,87 @@ extension AuditRecord {
     /// - Parameter reservingHash: leave ``hashFieldLength`` bytes at that offset for the caller to fill.
     static func appendCanonical(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest,
                                 to out: inout [UInt8], reservingHash: Bool = false) -> Int {
+        func length(_ text: String?) -> Int { text?.utf8.count ?? 0 }
+        var bound = CanonicalWriter.boundBesidesStrings + length(entry.bodyDigest?.hex) + length(entry.derivedFrom?.hex)
+        bound += length(entry.event.rawValue) + length(entry.key?.hex) + length(entry.keyId?.rawValue)
+        bound += length(entry.partition?.hex) + length(prev.hex) + length(entry.reason?.rawValue)
+        bound += length(entry.route?.rawValue) + length(entry.storage?.rawValue) + length(entry.tag?.hex)
+        bound += length(entry.tier?.rawValue) + length(entry.transform?.rawValue) + length(entry.url?.rawValue)
+        return withUnsafeTemporaryAllocation(of: UInt8.self, capacity: bound) { buffer in
+            let base = buffer.baseAddress!
+            var w = CanonicalWriter(base)
+            let hashAt = writeCanonical(seq: seq, time: time, entry: entry, prev: prev, to: &w, reservingHash: reservingHash)
+            let at = out.count + (hashAt - base)
+            out.append(contentsOf: UnsafeBufferPointer(start: base, count: w.next - base))
+            return at
+        }
+    }
+
+    /// ``appendCanonical(seq:time:entry:prev:to:reservingHash:)`` through `w`; returns where `hash` belongs.
+    private static func writeCanonical(seq: Int, time: AuditTime, entry: AuditEntry, prev: AuditDigest,
+                                       to w: inout CanonicalWriter, reservingHash: Bool) -> UnsafeMutablePointer<UInt8> {
         if let bodyDigest = entry.bodyDigest {
-            appendLiteral(#"{"bodyDigest":"#, to: &out)
-            appendString(bodyDigest.hex, to: &out)
-            appendLiteral(#","bytes":"#, to: &out)
+            w.literal(#"{"bodyDigest":"#)
+            w.string(bodyDigest.hex)
+            w.literal(#","bytes":"#)
         } else {
-            appendLiteral(#"{"bytes":"#, to: &out)
+            w.literal(#"{"bytes":"#)
         }
-        appendNumber(entry.bytes, to: &out)
-        appendLiteral(#","count":"#, to: &out)
-        appendNumber(entry.count, to: &out)
+        w.number(entry.bytes)
+        w.literal(#","count":"#)
+        w.number(entry.count)
         if let derivedFrom = entry.derivedFrom {
-            appendLiteral(#","derivedFrom":"#, to: &out)
-            appendString(derivedFrom.hex, to: &out)
+            w.literal(#","derivedFrom":"#)
+            w.string(derivedFrom.hex)
         }
-        appendLiteral(#","event":"#, to: &out)
-        appendString(entry.event.rawValue, to: &out)
-        let hashAt = out.count
-        if reservingHash { out.append(contentsOf: repeatElement(0, count: hashFieldLength)) }
-        appendLiteral(#","key":"#, to: &out)
-        appendString(entry.key?.hex, to: &out)
+        w.literal(#","event":"#)
+        w.string(entry.event.rawValue)
+        let hashAt = w.next
+        if reservingHash { w.gap(hashFieldLength) }
+        w.literal(#","key":"#)
+        w.string(entry.key?.hex)
         if let keyId = entry.keyId {
-            appendLiteral(#","keyId":"#, to: &out)
-            appendString(keyId.rawValue, to: &out)
+            w.literal(#","keyId":"#)
+            w.string(keyId.rawValue)
         }
-        appendLiteral(#","partition":"#, to: &out)
-        appendString(entry.partition?.hex, to: &out)
-        appendLiteral(#","prev":"#, to: &out)
-        appendString(prev.hex, to: &out)
-        appendLiteral(#","reason":"#, to: &out)
-        appendString(entry.reason?.rawValue, to: &out)
-        appendLiteral(#","route":"#, to: &out)
-        appendString(entry.route?.rawValue, to: &out)
-        appendLiteral(#","seq":"#, to: &out)
-        appendNumber(seq, to: &out)
+        w.literal(#","partition":"#)
+        w.string(entry.partition?.hex)
+        w.literal(#","prev":"#)
+        w.string(prev.hex)
+        w.literal(#","reason":"#)
+        w.string(entry.reason?.rawValue)
+        w.literal(#","route":"#)
+        w.string(entry.route?.rawValue)
+        w.literal(#","seq":"#)
+        w.number(seq)
         if let since = entry.since {
-            appendLiteral(#","since":""#, to: &out)
-            since.appendRFC3339(to: &out)
-            out.append(UInt8(ascii: "\""))
+            w.literal(#","since":""#)
+            w.time(since)
+            w.byte(UInt8(ascii: "\""))
         }
         if let status = entry.status {
-            appendLiteral(#","status":"#, to: &out)
-            appendNumber(status, to: &out)
+            w.literal(#","status":"#)
+            w.number(status)
         }
-        appendLiteral(#","storage":"#, to: &out)
-        appendString(entry.storage?.rawValue, to: &out)
+        w.literal(#","storage":"#)
+        w.string(entry.storage?.rawValue)
         if let tag = entry.tag {
-            appendLiteral(#","tag":"#, to: &out)
-            appendString(tag.hex, to: &out)
+            w.literal(#","tag":"#)
+            w.string(tag.hex)
         }
-        appendLiteral(#","tier":"#, to: &out)
-        appendString(entry.tier?.rawValue, to: &out)
-        appendLiteral(#","time":""#, to: &out)
-        time.appendRFC3339(to: &out)
+        w.literal(#","tier":"#)
+        w.string(entry.tier?.rawValue)
+        w.literal(#","time":""#)
+        w.time(time)
         if let transform = entry.transform {
-            appendLiteral(#"","transform":""#, to: &out)
-            var text = transform.rawValue
-            text.withUTF8 { out.append(contentsOf: $0) }
+            w.literal(#"","transform":""#)
+            w.raw(transform.rawValue)
         }
-        appendLiteral(#"","ttl":"#, to: &out)
-        appendNumber(entry.ttl, to: &out)
-        appendLiteral(#","url":"#, to: &out)
-        appendString(entry.url?.rawValue, to: &out)
-        out.append(UInt8(ascii: "}"))
+        w.literal(#"","ttl":"#)
+        w.number(entry.ttl)
+        w.literal(#","url":"#)
+        w.string(entry.url?.rawValue)
+        w.byte(UInt8(ascii: "}"))
         return hashAt
-    }
-
-    /// Appends a literal's UTF-8 bytes with one copy.
-    @inline(__always)
-    private static func appendLiteral(_ text: StaticString, to out: inout [UInt8]) {
-        out.append(contentsOf: UnsafeBufferPointer(start: text.utf8Start, count: text.utf8CodeUnitCount))
-    }
-
-    private static func appendString(_ value: String?, to out: inout [UInt8]) {
-        guard let value else { return appendLiteral("null", to: &out) }
-        out.append(UInt8(ascii: "\""))
-        var text = value
-        text.withUTF8 { out.append(contentsOf: $0) }  // one copy of the contiguous bytes
-        out.append(UInt8(ascii: "\""))
-    }
-
-    /// Decimal like `String(value)`: digits without leading zeros, `-` for a negative value.
-    private static func appendNumber(_ value: Int?, to out: inout [UInt8]) {
-        guard let value else { return appendLiteral("null", to: &out) }
-        if value < 0 { return out.append(contentsOf: String(value).utf8) }
-        appendDecimal(UInt64(value), minimumDigits: 1, to: &out)
-    }
-}
-
-/// Appends `value` in decimal, left-padded with zeros to `minimumDigits`.
-func appendDecimal(_ value: UInt64, minimumDigits: Int, to out: inout [UInt8]) {
-    var digits: (UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8,
-                 UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8, UInt8) =
-        (0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0, 0)
-    var count = 0
-    var rest = value
-    withUnsafeMutableBytes(of: &digits) { buffer in
-        repeat {
-            buffer[19 - count] = UInt8(ascii: "0") + UInt8(rest % 10)
-            rest /= 10
-            count += 1
-        } while rest > 0
-        while count < min(minimumDigits, 20) {
-            buffer[19 - count] = UInt8(ascii: "0")
-            count += 1
-        }
-        out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(20 - count)...]))
     }
 }

@@ -20,37 +20,6 @@ public struct AuditTime: Hashable, Sendable, Comparable, CustomStringConvertible
             + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(millis, 3) + "Z"
     }
 
-    /// Appends the UTF-8 bytes of ``rfc3339`` to `out`, without building a `String` (years 0–9999;
-    /// other years take the `String` path so the bytes stay identical).
-    func appendRFC3339(to out: inout [UInt8]) {
-        let millis = CivilDate.floorModulo(millisecondsSinceEpoch, 1000)
-        let seconds = CivilDate.floorDivide(millisecondsSinceEpoch, 1000)
-        let days = CivilDate.floorDivide(seconds, 86_400)
-        let secondOfDay = CivilDate.floorModulo(seconds, 86_400)
-        let (year, month, day) = CivilDate.civil(fromDays: days)
-        guard (0...9999).contains(year) else { return out.append(contentsOf: rfc3339.utf8) }
-        func two(_ value: Int64) {
-            out.append(UInt8(ascii: "0") + UInt8(value / 10))
-            out.append(UInt8(ascii: "0") + UInt8(value % 10))
-        }
-        two(year / 100)
-        two(year % 100)
-        out.append(UInt8(ascii: "-"))
-        two(month)
-        out.append(UInt8(ascii: "-"))
-        two(day)
-        out.append(UInt8(ascii: "T"))
-        two(secondOfDay / 3600)
-        out.append(UInt8(ascii: ":"))
-        two(secondOfDay / 60 % 60)
-        out.append(UInt8(ascii: ":"))
-        two(secondOfDay % 60)
-        out.append(UInt8(ascii: "."))
-        out.append(UInt8(ascii: "0") + UInt8(millis / 100))
-        two(millis % 100)
-        out.append(UInt8(ascii: "Z"))
-    }
-
     /// Parses the exact shape `YYYY-MM-DDTHH:MM:SS.mmmZ`; returns `nil` for anything else.
     public init?(rfc3339 text: String) {
         let b = Array(text.utf8)
