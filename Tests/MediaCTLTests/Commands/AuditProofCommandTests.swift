@@ -142,6 +142,51 @@ import Testing
         let backwards = try ChildProcess.run(python, [script, "consistency", key, new, old, consistency])
         #expect(backwards.status == 1)
     }
+
+    /// Issue 42: a log whose record 17 was altered and re-chained (`audit verify` still passes) no longer extends a
+    /// checkpoint taken before: `audit consistency` exits 1, and the Python verifier refuses the re-chained checkpoint
+    /// with the proof that held before.
+    @Test(.enabled(if: AuditProofOfflineVerifierTests.python != nil, "scripts/test-venv makes the venv with PyPI cryptography"))
+    func aLogWhoseRecord17WasAlteredAndRechainedFailsTheConsistencyProof() async throws {
+        let (harness, state, folder) = try await AuditProofCommandTests.populated()
+        defer { Task { await harness.close() }; folder.remove() }
+        // More records: an answer the public tier must not store is a `skip` record each time.
+        harness.origin.setReply(.init(status: 200, fields: ["Cache-Control": "no-store"],
+                                      body: try ServiceStateHarness.fixture("catalog/horse-d29d871c.jpg")),
+                                for: "http://origin.test/catalog/skipped.jpg")
+        for _ in 0..<20 { _ = await harness.service.handle(ServiceRequest(target: "/catalog/skipped.jpg")) }
+        let count = try AuditProofCommandTests.lines(harness).count
+        #expect(count >= 24)
+        let key = String(await harness.run(["audit", "public-key"] + state).stdout.dropLast())
+        let script = Self.root.appendingPathComponent("docs/verify_audit.py").path
+        let python = try #require(Self.python)
+        let old = try folder.file("old", contents: await harness.run(["audit", "checkpoint", "--size", "20"] + state).stdout)
+        let new = try folder.file("new", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
+        let proof = try folder.file("proof", contents: await harness.run(["audit", "consistency", old, new] + state).stdout)
+        let extends = try ChildProcess.run(python, [script, "consistency", key, old, new, proof])
+        #expect(extends.stdout == "ok: \(count) extends 20\n")
+
+        // Record 17's time changed and every later hash recomputed.
+        await harness.service.stop()
+        var records = try AuditReader.records(directory: harness.stateDirectory + "/audit")
+        var prev = AuditDigest.zero
+        for index in records.indices {
+            let record = records[index]
+            let time = record.seq == 17 ? AuditTime(millisecondsSinceEpoch: record.time.millisecondsSinceEpoch + 1) : record.time
+            records[index] = AuditRecord(seq: record.seq, time: time, entry: record.entry, prev: prev)
+            prev = records[index].hash
+        }
+        let text = records.map { String(decoding: $0.canonicalBytes(includingHash: true), as: UTF8.self) + "\n" }.joined()
+        try text.write(toFile: harness.stateDirectory + "/audit/audit.jsonl", atomically: true, encoding: .utf8)
+        #expect(await harness.run(["audit", "verify"] + state).status == 0)
+        let rechained = try folder.file("rechained", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
+        let broken = await harness.run(["audit", "consistency", old, rechained] + state)
+        #expect(broken.status == 1)
+        #expect(broken.stderr == "mediactl: not consistent: the log's records do not lead from '\(old)' (20 records) to '\(rechained)' (\(records.count))\n")
+        let refused = try ChildProcess.run(python, [script, "consistency", key, old, rechained, proof])
+        #expect(refused.status == 1)
+        #expect(refused.stdout == "failed: the checkpoint of \(records.count) records does not extend the one of 20\n")
+    }
 }
 
 /// `audit export`: every record from an index on, with its leaf index, as JSON Lines or RFC 5424 syslog lines.
