@@ -71,6 +71,8 @@ public final class AuditLog: Sendable {
     let syncer = AuditSyncThread()
     /// `<directory>/audit.jsonl`, made once (not per append).
     let activePath: String
+    /// The most bytes of lines an append's buffer keeps for the next one: 65,536.
+    static let keptBufferBytes = 65_536
 
     /// Opens (or creates) the log of a state directory: `<stateDirectory>/audit/audit.jsonl`.
     /// - Throws: ``AuditError/Code/locked`` when another open ``AuditLog`` holds the folder,
@@ -217,21 +219,22 @@ public final class AuditLog: Sendable {
         return records
     }
 
-    /// Appends validated `entries` (at least one) with one `write(2)`, telling `appended` of each record made (they
-    /// are written when this returns; a throw writes none).
+    /// Appends validated `entries` (at least one) with one `write(2)`, telling `appended` of each record made. A throw
+    /// before the write leaves none of them in the log; a failed fsync is thrown after they were written (``append(_:)``).
     private func appendValidated(_ entries: some Collection<AuditEntry>, appended: (AuditRecord) -> Void) throws {
         try state.withLock { state throws in
             try usable(state, "append")
             let now = clock()
             let time = AuditTime(millisecondsSinceEpoch: now)
-            // The buffers of the last append, reused: taken from the state and put back emptied.
+            // The buffers of the last append, reused: taken from the state and put back emptied (a large batch's, such
+            // as a purge's, are let go rather than kept).
             var bytes: [UInt8] = []
             var digests: [InlineSHA256Digest] = []
             swap(&bytes, &state.lines)
             swap(&digests, &state.digests)
             defer {
-                bytes.removeAll(keepingCapacity: true)
-                digests.removeAll(keepingCapacity: true)
+                if bytes.capacity > Self.keptBufferBytes { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
+                if digests.count > Self.keptBufferBytes / 512 { digests = [] } else { digests.removeAll(keepingCapacity: true) }
                 swap(&bytes, &state.lines)
                 swap(&digests, &state.digests)
             }

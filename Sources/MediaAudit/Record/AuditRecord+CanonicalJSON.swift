@@ -112,6 +112,7 @@ extension AuditRecord {
             let base = buffer.baseAddress!
             var w = CanonicalWriter(base)
             let hashAt = writeCanonical(seq: seq, time: time, entry: entry, prev: prev, to: &w, reservingHash: reservingHash)
+            assert(w.next - base <= bound, "a record's JSON outgrew its bound")
             let at = out.count + (hashAt - base)
             out.append(contentsOf: UnsafeBufferPointer(start: base, count: w.next - base))
             return at
