@@ -24,6 +24,30 @@ struct AuditOutageEndToEndTests {
         world.stateDirectory.appendingPathComponent("audit/audit.jsonl")
     }
 
+    /// A started `serve` whose active log file a test makes immutable; ``tearDown()`` makes it writable again first.
+    struct Outage {
+        let world: ServeEnvironment
+        let log: URL
+        let serve: MediactlProcess
+
+        init() throws {
+            world = try ServeEnvironment()
+            log = AuditOutageEndToEndTests.log(world)
+            do {
+                try world.start()
+                serve = try #require(world.serve)
+            } catch {
+                world.tearDown()
+                throw error
+            }
+        }
+
+        func tearDown() {
+            try? ImmutableFlag.clear(log)
+            world.tearDown()
+        }
+    }
+
     static func lines(_ serve: MediactlProcess, prefix: String) -> [String] {
         serve.stderr.split(separator: "\n").map(String.init).filter { $0.hasPrefix(prefix) }
     }
@@ -60,14 +84,9 @@ struct AuditOutageEndToEndTests {
     }
 
     @Test func anImmutableLogStopsStoringUntilItIsWritableAgain() throws {
-        let world = try ServeEnvironment()
-        let log = Self.log(world)
-        defer {
-            try? ImmutableFlag.clear(log)
-            world.tearDown()
-        }
-        try world.start()
-        let serve = try #require(world.serve)
+        let outage = try Outage()
+        defer { outage.tearDown() }
+        let (world, log, serve) = (outage.world, outage.log, outage.serve)
         #expect(try world.get(Self.horse).cacheStatus.stored)
         let ready = try world.admin("/_mediactl/ready")
         #expect(ready.status == 200)
@@ -155,14 +174,9 @@ struct AuditOutageEndToEndTests {
     /// SIGTERM while the log is still immutable: stderr says no `stop` record was written, the exit is clean, and
     /// the chain (which simply ends at the last record written) verifies once the file is writable again.
     @Test func aStopWhileTheLogIsImmutableSaysSoAndTheChainStaysIntact() throws {
-        let world = try ServeEnvironment()
-        let log = Self.log(world)
-        defer {
-            try? ImmutableFlag.clear(log)
-            world.tearDown()
-        }
-        try world.start()
-        let serve = try #require(world.serve)
+        let outage = try Outage()
+        defer { outage.tearDown() }
+        let (world, log, serve) = (outage.world, outage.log, outage.serve)
         #expect(try world.get(Self.horse).cacheStatus.stored)
         try ImmutableFlag.set(log)
         #expect(try world.get(Self.coins).cacheStatus.detail == "audit-unavailable")
@@ -189,14 +203,9 @@ struct AuditOutageEndToEndTests {
 
     /// SIGTERM once the log is writable again (before or after the retry): the gap record, then `stop`.
     @Test func aStopOnceTheLogIsWritableAgainWritesTheGapThenStop() throws {
-        let world = try ServeEnvironment()
-        let log = Self.log(world)
-        defer {
-            try? ImmutableFlag.clear(log)
-            world.tearDown()
-        }
-        try world.start()
-        let serve = try #require(world.serve)
+        let outage = try Outage()
+        defer { outage.tearDown() }
+        let (world, log, serve) = (outage.world, outage.log, outage.serve)
         try ImmutableFlag.set(log)
         #expect(try world.get(Self.coins).cacheStatus.detail == "audit-unavailable")
         try ImmutableFlag.clear(log)

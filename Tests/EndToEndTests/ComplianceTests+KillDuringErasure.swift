@@ -19,8 +19,9 @@ extension ComplianceTests {
         }
         let sealed = world.stateDirectory.appendingPathComponent("sealed")
         let deadline = Date().addingTimeInterval(10)
-        // Write-behind: the files appear once the background writer has written them.
-        while StateScan.files(under: sealed).count < 2 && Date() < deadline { usleep(20_000) }
+        // Write-behind: the files appear once the background writer has written and renamed them.
+        while (StateScan.objectFiles(under: sealed).count < 2 || !StateScan.tempFiles(under: sealed).isEmpty)
+            && Date() < deadline { usleep(20_000) }
         let remnants = StateScan.files(under: sealed).sorted()
         #expect(remnants.count == 2)
 

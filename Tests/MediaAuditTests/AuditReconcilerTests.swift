@@ -63,26 +63,12 @@ import Testing
         #expect(report.exitCode == 0)
         #expect(report.recordCount == 14)
         #expect(report.chain.failure == nil)
-        var avatarDisk = AuditReport.Row(storage: .disk)
-        avatarDisk.stored = 1
-        avatarDisk.evicted = 1
-        var noStore = AuditReport.Row(storage: .none)
-        noStore.skipped = ["tier-no-store": 1]
-        var privateSealed = AuditReport.Row(storage: .encryptedDisk)
-        privateSealed.stored = 2
-        privateSealed.purged = 1
-        privateSealed.objects = 1
-        privateSealed.bytes = 200
-        var privateMemory = AuditReport.Row(storage: .memory)
-        privateMemory.stored = 1
-        privateMemory.expired = 1
-        var publicDisk = AuditReport.Row(storage: .disk)
-        publicDisk.stored = 1
-        publicDisk.updated = 1
-        publicDisk.objects = 1
-        publicDisk.bytes = 100
-        var publicNone = AuditReport.Row(storage: .none)
-        publicNone.skipped = ["response-no-store": 1]
+        let avatarDisk = AuditReport.Row.counts(.disk, stored: 1, evicted: 1)
+        let noStore = AuditReport.Row.counts(.none, skipped: ["tier-no-store": 1])
+        let privateSealed = AuditReport.Row.counts(.encryptedDisk, stored: 2, purged: 1, objects: 1, bytes: 200)
+        let privateMemory = AuditReport.Row.counts(.memory, stored: 1, expired: 1)
+        let publicDisk = AuditReport.Row.counts(.disk, stored: 1, updated: 1, objects: 1, bytes: 100)
+        let publicNone = AuditReport.Row.counts(.none, skipped: ["response-no-store": 1])
         #expect(report.tiers == [
             .init(tier: "avatar", allowedStorage: .disk, rows: [avatarDisk]),
             .init(tier: "no-store", allowedStorage: AuditStorage.none, rows: [noStore]),

@@ -68,3 +68,18 @@ func writeLog(_ dir: TempDirectory, count: Int, clock: TestClock = TestClock()) 
     try log.close()
     return records
 }
+
+extension AuditReport.Row {
+    /// A row of `storage` with the given counts, the others 0: an exact expectation in one line.
+    static func counts(
+        _ storage: AuditStorage, stored: Int = 0, updated: Int = 0, skipped: [String: Int] = [:], evicted: Int = 0,
+        expired: Int = 0, purged: Int = 0, invalidated: Int = 0, shredded: Int = 0, objects: Int = 0, bytes: Int = 0,
+        variantsStored: Int = 0, variantObjects: Int = 0
+    ) -> AuditReport.Row {
+        var row = AuditReport.Row(storage: storage)
+        (row.stored, row.updated, row.skipped, row.evicted, row.expired) = (stored, updated, skipped, evicted, expired)
+        (row.purged, row.invalidated, row.shredded, row.objects, row.bytes) = (purged, invalidated, shredded, objects, bytes)
+        (row.variantsStored, row.variantObjects) = (variantsStored, variantObjects)
+        return row
+    }
+}

@@ -64,25 +64,12 @@ import Testing
         let report = try Self.report(Self.cleanEntries, Self.cleanInventory)
         #expect(report.violations == [])
         #expect(report.exitCode == 0)
-        var publicDisk = AuditReport.Row(storage: .disk)
-        publicDisk.stored = 2
-        publicDisk.updated = 1
-        publicDisk.objects = 2
-        publicDisk.bytes = 1100
-        publicDisk.variantsStored = 1
-        publicDisk.variantObjects = 1
-        var publicMemory = AuditReport.Row(storage: .memory)
-        publicMemory.stored = 1
-        publicMemory.variantsStored = 1
-        var privateSealed = AuditReport.Row(storage: .encryptedDisk)
-        privateSealed.stored = 2
-        privateSealed.objects = 2
-        privateSealed.bytes = 2200
-        privateSealed.variantsStored = 1
-        privateSealed.variantObjects = 1
-        var privateMemory = AuditReport.Row(storage: .memory)
-        privateMemory.stored = 1
-        privateMemory.variantsStored = 1
+        let publicDisk = AuditReport.Row.counts(.disk, stored: 2, updated: 1, objects: 2,
+                                                  bytes: 1100, variantsStored: 1, variantObjects: 1)
+        let publicMemory = AuditReport.Row.counts(.memory, stored: 1, variantsStored: 1)
+        let privateSealed = AuditReport.Row.counts(.encryptedDisk, stored: 2, objects: 2, bytes: 2200,
+                                                  variantsStored: 1, variantObjects: 1)
+        let privateMemory = AuditReport.Row.counts(.memory, stored: 1, variantsStored: 1)
         #expect(report.tiers == [
             .init(tier: "avatar", allowedStorage: .disk, rows: []),
             .init(tier: "no-store", allowedStorage: AuditStorage.none, rows: []),

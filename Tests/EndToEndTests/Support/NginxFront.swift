@@ -31,21 +31,8 @@ final class NginxFront: @unchecked Sendable {
 
     /// The front configuration: the example of docs/bff-integration.md with test paths.
     static func config(port: Int, prefix: String, upstreamPort: Int) -> String {
-        let user = getuid() == 0 ? "user root root;" : ""
-        return """
-        \(user)
-        worker_processes 1;
-        daemon off;
-        pid \(prefix)/nginx.pid;
-        error_log \(prefix)/error.log warn;
-        events { worker_connections 1024; }
-        http {
+        NginxProcess.config(prefix: prefix, http: """
             access_log off;
-            client_body_temp_path \(prefix)/tmp/body;
-            proxy_temp_path \(prefix)/tmp/proxy;
-            fastcgi_temp_path \(prefix)/tmp/fastcgi;
-            uwsgi_temp_path \(prefix)/tmp/uwsgi;
-            scgi_temp_path \(prefix)/tmp/scgi;
             proxy_cache_path \(prefix)/cache levels=1:2 keys_zone=media:10m max_size=1g inactive=7d use_temp_path=off;
             upstream mediactl { server 127.0.0.1:\(upstreamPort); keepalive 16; }
             server {
@@ -61,7 +48,6 @@ final class NginxFront: @unchecked Sendable {
                     add_header X-Cache-Status $upstream_cache_status always;
                 }
             }
-        }
-        """
+            """)
     }
 }

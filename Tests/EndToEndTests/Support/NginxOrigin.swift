@@ -103,22 +103,9 @@ final class NginxOrigin: @unchecked Sendable {
     }
 
     static func config(port: Int, prefix: String, root: String, extra: String, extraHTTP: String = "") -> String {
-        let user = getuid() == 0 ? "user root root;" : ""
-        return """
-        \(user)
-        worker_processes 1;
-        daemon off;
-        pid \(prefix)/nginx.pid;
-        error_log \(prefix)/error.log warn;
-        events { worker_connections 1024; }
-        http {
+        NginxProcess.config(prefix: prefix, http: """
             log_format e2e '$request_uri auth=$http_authorization inm=$http_if_none_match xfh=$http_x_forwarded_host fwd=$http_forwarded status=$status rid=$http_x_request_id';
             access_log \(prefix)/access.log e2e;
-            client_body_temp_path \(prefix)/tmp/body;
-            proxy_temp_path \(prefix)/tmp/proxy;
-            fastcgi_temp_path \(prefix)/tmp/fastcgi;
-            uwsgi_temp_path \(prefix)/tmp/uwsgi;
-            scgi_temp_path \(prefix)/tmp/scgi;
             types { image/jpeg jpg; image/png png; image/gif gif; image/webp webp; image/svg+xml svg; }
             default_type application/octet-stream;
             map $http_authorization $origin_user { default ""; "Bearer t1" u1; "Bearer t2" u2;
@@ -142,7 +129,6 @@ final class NginxOrigin: @unchecked Sendable {
                 location = /_401 { internal; add_header WWW-Authenticate "Bearer" always; return 401 "unauthorized"; }
                 \(extra)
             }
-        }
-        """
+            """)
     }
 }

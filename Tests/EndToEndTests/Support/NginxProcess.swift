@@ -1,5 +1,9 @@
 import Foundation
 
+#if canImport(Glibc)
+import Glibc
+#endif
+
 /// One nginx of the end-to-end tests (``NginxOrigin``, ``NginxFront``): its configuration written to `prefix`, started
 /// with that prefix and its error log there, stopped and its folder removed.
 enum NginxProcess {
@@ -23,5 +27,27 @@ enum NginxProcess {
             process.waitUntilExit()
         }
         try? FileManager.default.removeItem(at: prefix)
+    }
+
+    /// A whole configuration: one worker in the foreground (as root when the tests run as root), its pid and error log
+    /// in `prefix`, and an `http` block with its temp folders in `prefix/tmp`, then `http`.
+    static func config(prefix: String, http: String) -> String {
+        let user = getuid() == 0 ? "user root root;" : ""
+        return """
+        \(user)
+        worker_processes 1;
+        daemon off;
+        pid \(prefix)/nginx.pid;
+        error_log \(prefix)/error.log warn;
+        events { worker_connections 1024; }
+        http {
+            client_body_temp_path \(prefix)/tmp/body;
+            proxy_temp_path \(prefix)/tmp/proxy;
+            fastcgi_temp_path \(prefix)/tmp/fastcgi;
+            uwsgi_temp_path \(prefix)/tmp/uwsgi;
+            scgi_temp_path \(prefix)/tmp/scgi;
+        \(http)
+        }
+        """
     }
 }

@@ -16,6 +16,11 @@ import Testing
         }
     }
 
+    /// A `POST /upload` head declaring `length` body bytes, then the first `sent` of them (all `fill`).
+    static func upload(length: Int, sent: Int, fill: String) -> String {
+        "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(length)\r\n\r\n" + String(repeating: fill, count: sent)
+    }
+
     @Test func aRefusedBodyIsAnsweredFromTheHeadAndItsConnectionClosed() throws {
         let server = try startServer(UploadOnly()) { $0.eventLoopCount = 1 }
         defer { server.stop() }
@@ -50,10 +55,10 @@ import Testing
         }
         defer { server.stop() }
         let first = try TestClient(port: server.port)
-        first.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 200\r\n\r\n" + String(repeating: "a", count: 80))
+        first.send(Self.upload(length: 200, sent: 80, fill: "a"))
         _ = poll(nil, 0, 100)
         let second = try TestClient(port: server.port)
-        second.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 200\r\n\r\n" + String(repeating: "b", count: 40))
+        second.send(Self.upload(length: 200, sent: 40, fill: "b"))
         let refused = try #require(second.readResponse())
         #expect(refused.status == 503)
         #expect(refused.field("retry-after") == "1")
@@ -64,7 +69,7 @@ import Testing
         first.send(String(repeating: "a", count: 120))
         #expect(first.readResponse()?.status == 503)
         let third = try TestClient(port: server.port)
-        third.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 90\r\n\r\n" + String(repeating: "c", count: 90))
+        third.send(Self.upload(length: 90, sent: 90, fill: "c"))
         #expect(third.readResponse()?.text == "POST /upload 90")
         #expect(server.statistics.refusedBodies == 2)
     }
@@ -78,14 +83,14 @@ import Testing
         }
         defer { server.stop() }
         let first = try TestClient(port: server.port)
-        first.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 500\r\n\r\n" + String(repeating: "a", count: 80))
+        first.send(Self.upload(length: 500, sent: 80, fill: "a"))
         _ = poll(nil, 0, 100)
         let second = try TestClient(port: server.port)
-        second.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 500\r\n\r\n" + String(repeating: "b", count: 40))
+        second.send(Self.upload(length: 500, sent: 40, fill: "b"))
         #expect(second.readResponse()?.status == 503)
         // Another address has its own share.
         let other = try TestClient(port: server.port, sourceAddress: 0x7F00_0002)
-        other.send("POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: 90\r\n\r\n" + String(repeating: "c", count: 90))
+        other.send(Self.upload(length: 90, sent: 90, fill: "c"))
         #expect(other.readResponse()?.text == "POST /upload 90")
     }
 }

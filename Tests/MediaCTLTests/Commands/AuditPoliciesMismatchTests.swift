@@ -8,6 +8,15 @@ import Testing
 /// `mediactl audit` judged by policies other than the set in force at the end of the log (issue 24 item 12,
 /// docs/audit-report.md "Which policies"): one line with both digests comes first, on stdout and stderr, and in JSON.
 @Suite struct AuditPoliciesMismatchTests {
+    /// Writes at `directory` the harness's policies with one tier's `maxTTL` changed (600 → 300); returns the set's digest.
+    static func otherPolicies(like harness: ServiceStateHarness, at directory: String) throws -> String {
+        try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+        let text = try String(contentsOfFile: harness.policiesDirectory + "/default.json", encoding: .utf8)
+            .replacingOccurrences(of: #""maxTTL": 600"#, with: #""maxTTL": 300"#)
+        try text.write(toFile: directory + "/default.json", atomically: true, encoding: .utf8)
+        return try ServiceSetup.readPolicies(directory, overrides: []).get().digest
+    }
+
     @Test func otherPoliciesAreNamedFirstWithBothDigests() async throws {
         let harness = try ServiceStateHarness()
         defer { Task { await harness.close() } }
@@ -20,11 +29,7 @@ import Testing
         #expect(same.stdout.hasPrefix("audit: "))
         // Another directory (one tier's maxTTL changed).
         let other = harness.folder.path + "/other"
-        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
-        let text = try String(contentsOfFile: harness.policiesDirectory + "/default.json", encoding: .utf8)
-            .replacingOccurrences(of: #""maxTTL": 600"#, with: #""maxTTL": 300"#)
-        try text.write(toFile: other + "/default.json", atomically: true, encoding: .utf8)
-        let digest = try ServiceSetup.readPolicies(other, overrides: []).get().digest
+        let digest = try Self.otherPolicies(like: harness, at: other)
         #expect(digest != inForce)
         let line = "policies \(other) (sha256 \(digest)) are not the set in force at the end of the log (sha256 \(inForce), "
             + "seq \(inForceSeq)): objects are judged by \(other); give --policies the directory serve ran with "
@@ -60,11 +65,7 @@ import Testing
         #expect(same.stderr == "")
         #expect(same.stdout.hasPrefix("replica 1 of 2: \(states[0])\naudit: "))
         let other = first.folder.path + "/other"
-        try FileManager.default.createDirectory(atPath: other, withIntermediateDirectories: false)
-        let text = try String(contentsOfFile: first.policiesDirectory + "/default.json", encoding: .utf8)
-            .replacingOccurrences(of: #""maxTTL": 600"#, with: #""maxTTL": 300"#)
-        try text.write(toFile: other + "/default.json", atomically: true, encoding: .utf8)
-        let digest = try ServiceSetup.readPolicies(other, overrides: []).get().digest
+        let digest = try Self.otherPolicies(like: first, at: other)
         let lines = (0..<2).map { index in
             "policies \(other) (sha256 \(digest)) are not the set in force at the end of the log (sha256 \(inForce[index]), "
                 + "seq \(seqs[index])): objects are judged by \(other); give --policies the directory serve ran with "

@@ -19,14 +19,8 @@ enum RenderingFixtures {
         _ storage: AuditStorage, stored: Int = 0, skipped: [String: Int] = [:], objects: Int = 0, bytes: Int = 0,
         variantsStored: Int = 0, variantObjects: Int = 0
     ) -> AuditReport.Row {
-        var row = AuditReport.Row(storage: storage)
-        row.stored = stored
-        row.skipped = skipped
-        row.objects = objects
-        row.bytes = bytes
-        row.variantsStored = variantsStored
-        row.variantObjects = variantObjects
-        return row
+        .counts(storage, stored: stored, skipped: skipped, objects: objects, bytes: bytes, variantsStored: variantsStored,
+                variantObjects: variantObjects)
     }
 
     /// Two tiers, three records, no violation.
