@@ -8,32 +8,12 @@ import Testing
 /// (EPERM, a torn ENOSPC write): the outage is reported once, appends are refused without touching the file, retries
 /// back off on an injected scheduler and clock, and the first record after the outage is its `gap` record.
 @Suite struct RecoveringAuditLogTests {
-    struct World {
-        let dir = TempDirectory()
-        let clock = TestClock()
-        let writer = FailingFileWriter()
-        let scheduler = ManualRetryScheduler()
-        let events = WriterEvents()
-        let log: AuditLog
-        let recovering: RecoveringAuditLog
-
-        init() throws {
-            log = try AuditLog(stateDirectory: dir.path, configuration: .init(syncsInBackground: false), clock: clock.clock,
-                               writer: writer)
-            recovering = RecoveringAuditLog(log, clock: clock.clock, scheduler: scheduler, onEvent: events.handler)
-        }
-
-        func close() {
-            recovering.close()
-            try? log.close()
-            dir.cleanup()
-        }
-    }
+    typealias World = RecoveringWorld<FailingFileWriter>
 
     static func at(_ offset: Int64) -> AuditTime { AuditTime(millisecondsSinceEpoch: TestClock.start + offset) }
 
     @Test func anEPERMStopsWritingUntilARetryWritesTheGapRecordFirst() throws {
-        let world = try World()
+        let world = try World(writer: FailingFileWriter())
         defer { world.close() }
         let first = try world.recovering.append(storeEntry("k1"))
         world.writer.fail(EPERM)
@@ -98,7 +78,7 @@ import Testing
 
     /// A write that fails after some bytes (ENOSPC) leaves nothing: the partial line is truncated away.
     @Test func aTornWriteIsTruncatedAwayAndTheChainContinues() throws {
-        let world = try World()
+        let world = try World(writer: FailingFileWriter())
         defer { world.close() }
         let first = try world.recovering.append(storeEntry("k1"))
         let before = world.dir.read("audit.jsonl")
@@ -122,7 +102,7 @@ import Testing
 
     /// A graceful stop retries at once: writable again, the gap record comes before `stop`.
     @Test func retryNowWritesTheGapRecordWhateverTheBackoff() throws {
-        let world = try World()
+        let world = try World(writer: FailingFileWriter())
         defer { world.close() }
         try world.recovering.append(storeEntry("k1"))
         world.writer.fail(EPERM)
@@ -146,7 +126,7 @@ import Testing
 
     /// Closed while still failing: reported, no more retries, no record written.
     @Test func closingWhileFailingIsReported() throws {
-        let world = try World()
+        let world = try World(writer: FailingFileWriter())
         defer { world.close() }
         try world.recovering.append(storeEntry("k1"))
         world.writer.fail(EPERM)
@@ -166,7 +146,7 @@ import Testing
 
     /// Refused entries and a closed log are not outages.
     @Test func otherErrorsPassThroughWithoutAnOutage() throws {
-        let world = try World()
+        let world = try World(writer: FailingFileWriter())
         defer { world.close() }
         #expect(throws: AuditError(.invalidNumber, "bytes must be >= 0, got -1")) {
             try world.recovering.append(AuditEntry(event: .store, bytes: -1))

@@ -1,5 +1,6 @@
 import Glibc
 import MediaAudit
+import MediaTestSupport
 import Synchronization
 
 /// An ``AuditFileWriting`` that fails while ``fault`` is set, as a full, immutable or failing disk does: it
@@ -33,4 +34,29 @@ final class WriterEvents: Sendable {
     private let list = Mutex<[AuditWriterEvent]>([])
     var all: [AuditWriterEvent] { list.withLock { $0 } }
     var handler: @Sendable (AuditWriterEvent) -> Void { { [self] event in list.withLock { $0.append(event) } } }
+}
+
+/// A ``RecoveringAuditLog`` over a real ``AuditLog`` in a temporary folder whose file writes go through `writer`, on a
+/// test clock and a manual retry scheduler, its writer events collected.
+struct RecoveringWorld<Writer: AuditFileWriting> {
+    let dir = TempDirectory()
+    let clock = TestClock()
+    let writer: Writer
+    let scheduler = ManualRetryScheduler()
+    let events = WriterEvents()
+    let log: AuditLog
+    let recovering: RecoveringAuditLog
+
+    init(writer: Writer) throws {
+        self.writer = writer
+        log = try AuditLog(stateDirectory: dir.path, configuration: .init(syncsInBackground: false), clock: clock.clock,
+                           writer: writer)
+        recovering = RecoveringAuditLog(log, clock: clock.clock, scheduler: scheduler, onEvent: events.handler)
+    }
+
+    func close() {
+        recovering.close()
+        try? log.close()
+        dir.cleanup()
+    }
 }

@@ -2,9 +2,7 @@ import Testing
 @testable import MediaPolicy
 
 /// The tier key `animation` (docs/variants.md "Animation", docs/policy-format.md).
-@Suite struct AnimationPolicyTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
-
+@Suite struct AnimationPolicyTests: TierPolicyTesting {
     static let variants = #""variants": { "widths": [72, 144], "formats": ["jpeg", "webp"] }"#
 
     @Test func theBudgetLoadsWithItsDefaults() throws {

@@ -2,9 +2,7 @@ import Testing
 @testable import MediaPolicy
 
 /// Tier and route key `cors` (docs/signed-urls.md, "CORS").
-@Suite struct CORSPolicyTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
-
+@Suite struct CORSPolicyTests: TierPolicyTesting {
     @Test func defaultsAndARouteOverride() throws {
         let text = #"{ "tiers": { "t": { "storage": "disk", "cors": { "allowOrigins": ["https://app.example.com", "http://127.0.0.1:8080"] } } }, "routes": [ { "name": "r", "mount": "/r/", "origin": "http://o.example/", "tier": "t", "cors": { "allowOrigins": ["https://[::1]:8443"], "maxAge": 0, "allowAuthorization": true } } ] }"#
         let set = try PolicyFixture.load(text)

@@ -3,13 +3,7 @@ import Testing
 @testable import MediaPolicy
 
 /// The tier key `tagHeader` and the tags of an origin answer (docs/policy-format.md, "Cache tags").
-@Suite struct CacheTagPolicyTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
-
-    func tier(_ text: String) throws -> Tier {
-        try #require(try PolicyFixture.load(PolicyFixture.tierPolicy(text)).tier(named: "t"))
-    }
-
+@Suite struct CacheTagPolicyTests: TierPolicyTesting {
     static let allowed = "a response field name (RFC 9110 token, at most 64 characters) such as \"Surrogate-Key\" or \"Cache-Tag\", not a field HTTP or the cache owns"
 
     @Test func theHeaderIsReadAndTagsAreSplitOnSpaces() throws {

@@ -3,13 +3,7 @@ import Testing
 @testable import MediaPolicy
 
 /// The tier key `errorTTL` (docs/policy-format.md, "Negative caching").
-@Suite struct ErrorTTLPolicyTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
-
-    func tier(_ text: String) throws -> Tier {
-        try #require(try PolicyFixture.load(PolicyFixture.tierPolicy(text)).tier(named: "t"))
-    }
-
+@Suite struct ErrorTTLPolicyTests: TierPolicyTesting {
     static let keys = "400, 404, 405, 410, 414, 451, refused"
     static let contradiction = "errorTTL only on an image tier with partition \"none\" and a storage other than \"none\""
 

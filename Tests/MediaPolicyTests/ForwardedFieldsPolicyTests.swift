@@ -2,8 +2,7 @@ import Testing
 @testable import MediaPolicy
 
 /// `forwardRequestHeaders` (hardening item 6): client fields an image tier passes to its origin.
-@Suite struct ForwardedFieldsPolicyTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
+@Suite struct ForwardedFieldsPolicyTests: TierPolicyTesting {
     static let allowed = #"allowed: an array of at most 16 distinct field names (RFC 9110 tokens) other than Authorization, Cookie, Host, Content-Length, Expect and hop-by-hop fields, e.g. ["Accept-Language"]"#
 
     @Test func namesAreKeptInPolicyOrderAndDefaultToNone() throws {

@@ -3,13 +3,7 @@ import Testing
 @testable import MediaPolicy
 
 /// The tier keys `defaultTTL` and `heuristic` (docs/policy-format.md, "Freshness when the origin says nothing").
-@Suite struct FreshnessPolicyTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
-
-    func tier(_ text: String) throws -> Tier {
-        try #require(try PolicyFixture.load(PolicyFixture.tierPolicy(text)).tier(named: "t"))
-    }
-
+@Suite struct FreshnessPolicyTests: TierPolicyTesting {
     @Test func absentKeysKeepRFC9111sHeuristic() throws {
         let tier = try tier(#"{ "storage": "disk" }"#)
         #expect(tier.defaultTTL == nil)

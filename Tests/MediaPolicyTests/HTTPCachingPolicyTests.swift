@@ -2,11 +2,9 @@ import Testing
 @testable import MediaPolicy
 
 /// The tier keys `targetedCacheControl` (also a route key) and `setCookie` (docs/policy-format.md).
-@Suite struct HTTPCachingPolicyTests {
+@Suite struct HTTPCachingPolicyTests: TierPolicyTesting {
     static let generic = #""storage": "memory", "contentTypes": ["*/*"]"#
     static let allowed = "an array of at most 8 distinct field names (RFC 9110 tokens) other than Cache-Control, e.g. [\"CDN-Cache-Control\"]"
-
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
 
     @Test func defaultsFollowTheCacheRole() throws {
         let shared = try #require(try PolicyFixture.load(PolicyFixture.tierPolicy(#"{ "storage": "disk" }"#)).tier(named: "t"))

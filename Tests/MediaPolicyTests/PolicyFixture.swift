@@ -1,4 +1,5 @@
 import Foundation
+import Testing
 @testable import MediaPolicy
 
 /// Builds policy texts and loads them in-memory or from temporary directories.
@@ -60,5 +61,18 @@ enum PolicyFixture {
 
     static func write(_ text: String, to path: String) throws {
         try Data(text.utf8).write(to: URL(fileURLWithPath: path))
+    }
+}
+
+/// A suite about one tier key: the errors of a one-tier policy and the tier it loads as (``PolicyFixture/tierPolicy(_:)``).
+protocol TierPolicyTesting {}
+
+extension TierPolicyTesting {
+    /// The error descriptions of a policy whose tier `t` is `tier`; empty when it loads.
+    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
+
+    /// Tier `t` of a policy whose tier is `text`, loaded.
+    func tier(_ text: String) throws -> Tier {
+        try #require(try PolicyFixture.load(PolicyFixture.tierPolicy(text)).tier(named: "t"))
     }
 }

@@ -2,13 +2,7 @@ import Testing
 @testable import MediaPolicy
 
 /// The tier keys `ignoredQueryParameters` and `passQueryParameters` (docs/policy-format.md, "Query parameters").
-@Suite struct QueryParameterPolicyTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
-
-    func tier(_ text: String) throws -> Tier {
-        try #require(try PolicyFixture.load(PolicyFixture.tierPolicy(text)).tier(named: "t"))
-    }
-
+@Suite struct QueryParameterPolicyTests: TierPolicyTesting {
     static let variants = #""variants": { "widths": [144], "formats": ["jpeg"] }"#
     static let ignoredAllowed = "an array of at most 32 distinct query parameter names (1 to 64 letters, digits, '-', '.', '_' or '~'), each may end with '*' to match a prefix (\"utm_*\")"
     static let passAllowed = "an array of at most 32 distinct query parameter names (1 to 64 letters, digits, '-', '.', '_' or '~')"

@@ -1,9 +1,7 @@
 import Testing
 @testable import MediaPolicy
 
-@Suite struct ValueErrorTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
-
+@Suite struct ValueErrorTests: TierPolicyTesting {
     static let seconds = "an integer from 0 to 2147483648 (seconds)"
     static let types = #"["*/*"] or a non-empty array of distinct image/jpeg, image/png, image/gif, image/webp, image/avif"#
 

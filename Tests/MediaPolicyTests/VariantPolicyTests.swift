@@ -2,9 +2,7 @@ import Testing
 @testable import MediaPolicy
 
 /// The tier keys `variants` and `metadata` (docs/variants.md, docs/policy-format.md).
-@Suite struct VariantPolicyTests {
-    func messages(_ tier: String) -> [String] { PolicyFixture.messages(PolicyFixture.tierPolicy(tier)) }
-
+@Suite struct VariantPolicyTests: TierPolicyTesting {
     static let sizes = "a non-empty array of at most 16 distinct integers from 1 to 8192 (pixels), ascending"
     static let formats = "a non-empty array of distinct jpeg, webp, avif, png, jxl"
 

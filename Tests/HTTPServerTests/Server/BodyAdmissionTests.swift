@@ -21,6 +21,17 @@ import Testing
         "POST /upload HTTP/1.1\r\nHost: t\r\nContent-Length: \(length)\r\n\r\n" + String(repeating: fill, count: sent)
     }
 
+    /// Two uploads of `length` bytes from one address: the first sends 80 of them and holds them, then (100 ms later)
+    /// the second sends 40.
+    static func twoUploads(port: Int, length: Int) throws -> (first: TestClient, second: TestClient) {
+        let first = try TestClient(port: port)
+        first.send(upload(length: length, sent: 80, fill: "a"))
+        _ = poll(nil, 0, 100)
+        let second = try TestClient(port: port)
+        second.send(upload(length: length, sent: 40, fill: "b"))
+        return (first, second)
+    }
+
     @Test func aRefusedBodyIsAnsweredFromTheHeadAndItsConnectionClosed() throws {
         let server = try startServer(UploadOnly()) { $0.eventLoopCount = 1 }
         defer { server.stop() }
@@ -54,11 +65,7 @@ import Testing
             $0.maxBufferedBodyBytes = 100
         }
         defer { server.stop() }
-        let first = try TestClient(port: server.port)
-        first.send(Self.upload(length: 200, sent: 80, fill: "a"))
-        _ = poll(nil, 0, 100)
-        let second = try TestClient(port: server.port)
-        second.send(Self.upload(length: 200, sent: 40, fill: "b"))
+        let (first, second) = try Self.twoUploads(port: server.port, length: 200)
         let refused = try #require(second.readResponse())
         #expect(refused.status == 503)
         #expect(refused.field("retry-after") == "1")
@@ -82,11 +89,7 @@ import Testing
             $0.maxBufferedBodyBytesPerPeer = 100
         }
         defer { server.stop() }
-        let first = try TestClient(port: server.port)
-        first.send(Self.upload(length: 500, sent: 80, fill: "a"))
-        _ = poll(nil, 0, 100)
-        let second = try TestClient(port: server.port)
-        second.send(Self.upload(length: 500, sent: 40, fill: "b"))
+        let (first, second) = try Self.twoUploads(port: server.port, length: 500)
         #expect(second.readResponse()?.status == 503)
         // Another address has its own share.
         let other = try TestClient(port: server.port, sourceAddress: 0x7F00_0002)
