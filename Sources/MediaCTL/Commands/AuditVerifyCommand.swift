@@ -4,7 +4,8 @@ import MediaAudit
 /// (``AuditVerifier``) across rotated segments.
 ///
 /// Prints ``MediaAudit/AuditVerification/text`` to stdout: `ok: N records, last hash <hex>` (exit 0)
-/// or `failed: <kind> at seq N (<file> line L): <detail>; M records verified` (exit 1).
+/// or `failed: <kind> at seq N (<file> line L): <detail>; M records verified` (exit 1); with an intact chain whose tree
+/// files disagree with it, `failed: <problem>; the chain of N records is intact` (exit 1).
 /// Exit 2 when the state directory or its audit log is missing or unreadable.
 public struct AuditVerifyCommand: MediaCommand {
     /// `--state-dir DIR`. Default: `$MEDIACTL_STATE_DIR`, else `./.mediactl`.
@@ -19,7 +20,11 @@ public struct AuditVerifyCommand: MediaCommand {
 
     public func run(in environment: CommandEnvironment, context: CommandContext) async -> ExitCode {
         do {
-            let verification = try Self.verify(stateDirectory: stateDirectory)
+            let (verification, treeProblem) = try Self.verify(stateDirectory: stateDirectory)
+            if let treeProblem {
+                context.stdout.write("failed: \(treeProblem); the chain of \(verification.recordCount) records is intact\n")
+                return .failure
+            }
             context.stdout.write(verification.text)
             return verification.isIntact ? .success : .failure
         } catch {
@@ -27,13 +32,20 @@ public struct AuditVerifyCommand: MediaCommand {
         }
     }
 
-    /// Checks the state directory and that `<state>/audit` holds log files, then verifies the chain.
+    /// Checks the state directory and that `<state>/audit` holds log files, then verifies the chain and, in the same
+    /// pass, the tree files beside it (``MediaAudit/AuditTreeCheck``; its checkpoint with the state directory's key,
+    /// when it has one).
+    /// - Returns: the chain's verification, and the tree's first problem when the chain is intact.
     /// - Throws: ``CommandError`` (exit 2): `no-state-directory`; `no-audit-log`
     ///   (`no audit log in 'X/audit'`); `unreadable-file` (`cannot read the audit log in 'X/audit': …`).
-    static func verify(stateDirectory: String) throws(CommandError) -> AuditVerification {
+    static func verify(stateDirectory: String) throws(CommandError) -> (AuditVerification, treeProblem: String?) {
         let directory = try requireLog(stateDirectory: stateDirectory)
+        let verifier = (try? AuditTreeAccess.signer(stateDirectory: stateDirectory)).map(NoteVerifier.init)
         do {
-            return try AuditVerifier.verify(directory: directory)
+            var tree = try AuditTreeCheck(directory: directory, verifier: verifier)
+            let verification = try AuditVerifier.stream(directory: directory, stopWhenSettled: true) { tree.add($0) }
+                .verification
+            return (verification, verification.isIntact ? tree.finish() : nil)
         } catch {
             throw unreadableLog(directory, error)
         }

@@ -66,7 +66,6 @@ import Testing
         #expect(consistent.stdout.hasSuffix("consistent: 3 → \(try Self.lines(harness).count)\n"))
         // Record 2's time changed and every later hash recomputed: the chain verifies, the earlier checkpoint does not.
         await harness.service.stop()
-        let path = harness.stateDirectory + "/audit/audit.jsonl"
         var records = try AuditReader.records(directory: harness.stateDirectory + "/audit")
         var prev = AuditDigest.zero
         for index in records.indices {
@@ -75,8 +74,7 @@ import Testing
             records[index] = AuditRecord(seq: record.seq, time: time, entry: record.entry, prev: prev)
             prev = records[index].hash
         }
-        let text = records.map { String(decoding: $0.canonicalBytes(includingHash: true), as: UTF8.self) + "\n" }.joined()
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
+        try harness.rewriteLog(records)
         #expect(await harness.run(["audit", "verify"] + state).status == 0)
         let rechained = try folder.file("rechained.checkpoint", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
         let broken = await harness.run(["audit", "consistency", old, rechained] + state)
@@ -176,8 +174,7 @@ import Testing
             records[index] = AuditRecord(seq: record.seq, time: time, entry: record.entry, prev: prev)
             prev = records[index].hash
         }
-        let text = records.map { String(decoding: $0.canonicalBytes(includingHash: true), as: UTF8.self) + "\n" }.joined()
-        try text.write(toFile: harness.stateDirectory + "/audit/audit.jsonl", atomically: true, encoding: .utf8)
+        try harness.rewriteLog(records)
         #expect(await harness.run(["audit", "verify"] + state).status == 0)
         let rechained = try folder.file("rechained", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
         let broken = await harness.run(["audit", "consistency", old, rechained] + state)

@@ -74,9 +74,7 @@ import Testing
             prev = rewritten.hash
             kept.append(rewritten)
         }
-        let text = kept.map { String(decoding: $0.canonicalBytes(includingHash: true), as: UTF8.self) + "\n" }.joined()
-        try text.write(toFile: harness.stateDirectory + "/audit/audit.jsonl", atomically: true, encoding: .utf8)
-        try? FileManager.default.removeItem(atPath: harness.stateDirectory + "/audit/tree-entries")
+        try harness.rewriteLog(kept)
         #expect(await harness.run(["audit", "verify"] + state).status == 0)
         let run = await harness.run(["audit", "verify-receipt", receipt] + state)
         #expect(run.status == 1)

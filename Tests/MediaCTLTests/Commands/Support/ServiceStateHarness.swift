@@ -1,6 +1,7 @@
 import Foundation
 import HTTPCaching
 import MediaAudit
+import MediaCore
 import MediaPolicy
 import MediaService
 import MediaStorage
@@ -89,6 +90,19 @@ final class ServiceStateHarness: Sendable {
     }
 
     func records() throws -> [AuditRecord] { try AuditReader.records(directory: stateDirectory + "/audit") }
+
+    /// What someone with write access to the stopped state directory does to hide a change: the log replaced by
+    /// `records` (re-chained by the caller), `tree-entries` made to match them, and the signed checkpoint and frontier
+    /// removed (a new one would need the key). `audit verify` then passes; only a checkpoint or receipt kept
+    /// elsewhere shows the change.
+    func rewriteLog(_ records: [AuditRecord]) throws {
+        let audit = stateDirectory + "/audit"
+        let text = records.map { String(decoding: $0.canonicalBytes(includingHash: true), as: UTF8.self) + "\n" }.joined()
+        try text.write(toFile: audit + "/audit.jsonl", atomically: true, encoding: .utf8)
+        let entries = records.flatMap { Hex.decode($0.hash.hex) ?? [] }
+        try Data(entries).write(to: URL(fileURLWithPath: audit + "/tree-entries"))
+        for name in ["tree-checkpoint", "tree-frontier"] { try? FileManager.default.removeItem(atPath: audit + "/" + name) }
+    }
 
     func close() async {
         await service.stop()
