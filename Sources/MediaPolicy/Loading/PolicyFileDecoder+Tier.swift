@@ -39,38 +39,30 @@ extension PolicyFileDecoder {
                    allowed: StorageClass.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var tier = Tier(name: name, storage: storage ?? .none)
-        if let value = keys["cache"], let cache = choice(value, at: at("cache"), as: Tier.CacheRole.self) {
-            tier.cache = cache
+        /// Sets what `set` sets from the integer at `key`, when it is one within `range` (else reported).
+        func integerKey(_ key: String, in range: ClosedRange<Int>, unit: String, _ set: (inout Tier, Int) -> Void) {
+            if let value = keys[key], let number = integer(value, at: at(key), range: range, unit: unit) { set(&tier, number) }
         }
-        if let value = keys["credentials"], let credentials = choice(value, at: at("credentials"), as: Tier.CredentialPolicy.self) {
-            tier.credentials = credentials
+        /// Sets what `set` sets from the choice at `key`, when it is one of `type`'s (else reported).
+        func choiceKey<Choice: RawRepresentable & CaseIterable>(_ key: String, as type: Choice.Type,
+                                                                  _ set: (inout Tier, Choice) -> Void) where Choice.RawValue == String {
+            if let value = keys[key], let chosen = choice(value, at: at(key), as: type) { set(&tier, chosen) }
         }
-        if let value = keys["partition"], let partition = choice(value, at: at("partition"), as: Tier.Partition.self) {
-            tier.partition = partition
+        /// Sets what `set` sets from the boolean at `key`, when it is one (else reported).
+        func booleanKey(_ key: String, _ set: (inout Tier, Bool) -> Void) {
+            if let value = keys[key], let flag = boolean(value, at: at(key)) { set(&tier, flag) }
         }
+
+        choiceKey("cache", as: Tier.CacheRole.self) { $0.cache = $1 }
+        choiceKey("credentials", as: Tier.CredentialPolicy.self) { $0.credentials = $1 }
+        choiceKey("partition", as: Tier.Partition.self) { $0.partition = $1 }
         let seconds = 0...PolicyFormat.maximumSeconds
-        if let value = keys["maxTTL"], let number = integer(value, at: at("maxTTL"), range: seconds, unit: "seconds") {
-            tier.maxTTL = number
-        }
-        if let value = keys["unversionedMaxTTL"],
-           let number = integer(value, at: at("unversionedMaxTTL"), range: seconds, unit: "seconds") {
-            tier.unversionedMaxTTL = number
-        }
-        if let value = keys["defaultTTL"],
-           let number = integer(value, at: at("defaultTTL"), range: 1...PolicyFormat.maximumSeconds, unit: "seconds") {
-            tier.defaultTTL = number
-        }
-        if let value = keys["heuristic"], let flag = boolean(value, at: at("heuristic")) {
-            tier.heuristic = flag
-        }
-        if let value = keys["serveStaleOnError"],
-           let number = integer(value, at: at("serveStaleOnError"), range: seconds, unit: "seconds") {
-            tier.serveStaleOnError = number
-        }
-        if let value = keys["keyLifetime"],
-           let number = integer(value, at: at("keyLifetime"), range: 1...PolicyFormat.maximumSeconds, unit: "seconds") {
-            tier.keyLifetime = number
-        }
+        integerKey("maxTTL", in: seconds, unit: "seconds") { $0.maxTTL = $1 }
+        integerKey("unversionedMaxTTL", in: seconds, unit: "seconds") { $0.unversionedMaxTTL = $1 }
+        integerKey("defaultTTL", in: 1...PolicyFormat.maximumSeconds, unit: "seconds") { $0.defaultTTL = $1 }
+        booleanKey("heuristic") { $0.heuristic = $1 }
+        integerKey("serveStaleOnError", in: seconds, unit: "seconds") { $0.serveStaleOnError = $1 }
+        integerKey("keyLifetime", in: 1...PolicyFormat.maximumSeconds, unit: "seconds") { $0.keyLifetime = $1 }
         if let value = keys["versionParameter"] {
             tier.versionParameter = versionParameter(value, at: at("versionParameter"))
         }
@@ -85,22 +77,10 @@ extension PolicyFileDecoder {
         if let value = keys["errorTTL"], let lifetimes = errorTTL(value, at: at("errorTTL")) {
             tier.errorTTL = lifetimes
         }
-        if let value = keys["maxObjectBytes"],
-           let number = integer(value, at: at("maxObjectBytes"), range: 1...PolicyFormat.maximumMemoryBytes, unit: "bytes") {
-            tier.maxObjectBytes = number
-        }
-        if let value = keys["maxPixels"],
-           let number = integer(value, at: at("maxPixels"), range: 1...PolicyFormat.maximumPixels, unit: "pixels") {
-            tier.maxPixels = number
-        }
-        if let value = keys["memoryBytes"],
-           let number = integer(value, at: at("memoryBytes"), range: 0...PolicyFormat.maximumMemoryBytes, unit: "bytes") {
-            tier.memoryBytes = number
-        }
-        if let value = keys["diskBytes"],
-           let number = integer(value, at: at("diskBytes"), range: 0...PolicyFormat.maximumDiskBytes, unit: "bytes") {
-            tier.diskBytes = number
-        }
+        integerKey("maxObjectBytes", in: 1...PolicyFormat.maximumMemoryBytes, unit: "bytes") { $0.maxObjectBytes = $1 }
+        integerKey("maxPixels", in: 1...PolicyFormat.maximumPixels, unit: "pixels") { $0.maxPixels = $1 }
+        integerKey("memoryBytes", in: 0...PolicyFormat.maximumMemoryBytes, unit: "bytes") { $0.memoryBytes = $1 }
+        integerKey("diskBytes", in: 0...PolicyFormat.maximumDiskBytes, unit: "bytes") { $0.diskBytes = $1 }
         if let value = keys["originTimeout"],
            let number = positiveNumber(value, at: at("originTimeout"), upTo: PolicyFormat.maximumOriginTimeout, unit: "seconds") {
             tier.originTimeout = number
@@ -117,15 +97,11 @@ extension PolicyFileDecoder {
         if let value = keys["animation"] {
             tier.animation = animation(value, at: at("animation"))
         }
-        if let value = keys["metadata"], let metadata = choice(value, at: at("metadata"), as: Tier.MetadataPolicy.self) {
-            tier.metadata = metadata
-        }
+        choiceKey("metadata", as: Tier.MetadataPolicy.self) { $0.metadata = $1 }
         if let value = keys["targetedCacheControl"] {
             tier.targetedCacheControl = targetedFieldNames(value, at: at("targetedCacheControl"))
         }
-        if let value = keys["setCookie"], let policy = choice(value, at: at("setCookie"), as: Tier.SetCookiePolicy.self) {
-            tier.setCookie = policy
-        }
+        choiceKey("setCookie", as: Tier.SetCookiePolicy.self) { $0.setCookie = $1 }
         if let value = keys["tagHeader"] {
             tier.tagHeader = tagHeader(value, at: at("tagHeader"))
         }
@@ -135,9 +111,7 @@ extension PolicyFileDecoder {
         if let value = keys["cors"] {
             tier.cors = cors(value, at: at("cors"))
         }
-        if let value = keys["forwardInterim"], let flag = boolean(value, at: at("forwardInterim")) {
-            tier.forwardInterim = flag
-        }
+        booleanKey("forwardInterim") { $0.forwardInterim = $1 }
         if let value = keys["forwardRequestHeaders"], let names = forwardedFieldNames(value, at: at("forwardRequestHeaders")) {
             tier.forwardRequestHeaders = names
         }
