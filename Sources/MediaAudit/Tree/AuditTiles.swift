@@ -43,20 +43,32 @@ public enum AuditTiles {
         return hashes.flatMap(\.bytes)
     }
 
-    /// The `count` hashes of `level` from hash `first` on: MTH of each run of 256^level entries. Level 0 reads its
-    /// entries at once; a higher level hashes the full tiles of the level below, one at a time (a level-1 hash reads
-    /// 256 entries, a level-2 hash 65,536).
+    /// Entries read at a time while hashing a tile above level 0: 65,536 (2 MiB), one level-2 hash.
+    static let chunkEntries = 65_536
+
+    /// The `count` hashes of `level` from hash `first` on: MTH of each run of 256^level entries (a perfect subtree).
+    /// Level 0 reads its entries at once; a higher level streams each run's entries in chunks of ``chunkEntries``
+    /// through a frontier (inline digests), so a tile costs its hashes and a few reads, whatever its level.
     static func hashes(level: Int, first: Int, count: Int, directory: String) throws -> [SHA256Digest]? {
         if level == 0 {
             return try AuditEntryFile.read(directory: directory, range: first..<(first + count))?
                 .map { MerkleTree.leafHash(digest: $0) }
         }
+        var span = 1
+        for _ in 0..<level { span *= TilePath.width }
         var out: [SHA256Digest] = []
         out.reserveCapacity(count)
         for index in first..<(first + count) {
-            guard let below = try hashes(level: level - 1, first: index * TilePath.width, count: TilePath.width,
-                                         directory: directory) else { return nil }
-            out.append(MerkleTree.root(below[...]))
+            var frontier = MerkleFrontier()
+            var next = index * span
+            let end = next + span
+            while next < end {
+                let stop = min(next + chunkEntries, end)
+                guard let entries = try AuditEntryFile.read(directory: directory, range: next..<stop) else { return nil }
+                for entry in entries { frontier.append(inline: MerkleTree.leafHash(inline: InlineSHA256Digest(entry))) }
+                next = stop
+            }
+            out.append(frontier.root)
         }
         return out
     }

@@ -63,6 +63,30 @@ import Testing
         #expect(try AuditTiles.bytes(TilePath(level: 63, index: 999_999_999_999), directory: dir.audit) == nil)
     }
 
+    /// Above level 0 a tile's hashes are streamed from its entries in chunks: a level-1 tile and a level-2 hash over
+    /// 65,792 entries (more than one chunk) are MTH of their runs, as RFC 9162 defines them.
+    @Test func upperTilesAreTheRootsOfTheirRuns() throws {
+        let dir = TempDirectory()
+        defer { dir.cleanup() }
+        let count = 256 * 257
+        var bytes: [UInt8] = []
+        bytes.reserveCapacity(count * 32)
+        for index in 0..<count { bytes += SHA256.hash(Array("entry-\(index)".utf8)).bytes }
+        try FileManager.default.createDirectory(atPath: dir.audit, withIntermediateDirectories: true)
+        try Data(bytes).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
+        let leaves = stride(from: 0, to: bytes.count, by: 32).map {
+            MerkleTree.leafHash(digest: SHA256Digest(bytes: Array(bytes[$0..<($0 + 32)])))
+        }
+        let level1 = try #require(try AuditTiles.bytes(TilePath(level: 1, index: 0), directory: dir.audit))
+        let runs: [UInt8] = (0..<256).flatMap { (run: Int) -> [UInt8] in
+            MerkleTree.root(leaves[(run * 256)..<((run + 1) * 256)]).bytes
+        }
+        #expect(level1 == runs)
+        let level2 = try #require(try AuditTiles.bytes(TilePath(level: 2, index: 0, width: 1), directory: dir.audit))
+        #expect(level2 == MerkleTree.root(leaves[0..<65_536]).bytes)
+        #expect(try AuditTiles.bytes(TilePath(level: 2, index: 0, width: 2), directory: dir.audit) == nil)
+    }
+
     @Test func entryBundlesHoldTheRecordsHashesLengthPrefixed() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
