@@ -18,10 +18,7 @@ extension ComplianceTests {
             #expect(try world.get("/" + path, token: Self.u1).cacheStatus.stored)
         }
         let sealed = world.stateDirectory.appendingPathComponent("sealed")
-        let deadline = Date().addingTimeInterval(10)
-        // Write-behind: the files appear once the background writer has written and renamed them.
-        while (StateScan.objectFiles(under: sealed).count < 2 || !StateScan.tempFiles(under: sealed).isEmpty)
-            && Date() < deadline { usleep(20_000) }
+        try world.settle()   // write-behind: every stored response has its file before the purge
         let remnants = StateScan.files(under: sealed).sorted()
         #expect(remnants.count == 2)
 
