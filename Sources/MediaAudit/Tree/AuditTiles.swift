@@ -6,7 +6,8 @@ import MediaCrypto
 ///   `[(N·256 + i)·256^L, (N·256 + i + 1)·256^L)`, a leaf hash at level 0;
 /// - an entry bundle: its entries (each record's `hash`), each as a big-endian `uint16` length (32) and the bytes.
 ///
-/// A resource is made only when `tree-entries` holds every entry it spans; full ones never change.
+/// A resource is made only when `tree-entries` holds every entry it spans; full ones never change. A tile above level 0
+/// is made from the full tiles below it, kept in an ``AuditTileCache`` when one is given (the admin listener's).
 public enum AuditTiles {
     /// The latest signed checkpoint the log wrote (`tree-checkpoint`, ``AuditTreeWriter``), or `nil` before the first.
     /// - Throws: ``AuditError`` `io`.
@@ -15,8 +16,9 @@ public enum AuditTiles {
     }
 
     /// The bytes of `tile` in the audit folder `directory`, or `nil` when the log does not hold every entry it spans.
+    /// - Parameter cache: full tiles made before (and where those made now are kept), or `nil`.
     /// - Throws: ``AuditError`` `io`.
-    public static func bytes(_ tile: TilePath, directory: String) throws -> [UInt8]? {
+    public static func bytes(_ tile: TilePath, directory: String, cache: AuditTileCache? = nil) throws -> [UInt8]? {
         // Entries per hash (per entry in a bundle), and the end of the span; a span past any log is no tile.
         var perHash = 1
         for _ in 0..<(tile.level ?? 0) {
@@ -38,38 +40,46 @@ public enum AuditTiles {
             for entry in entries { out += [0, 32] + entry.bytes }
             return out
         }
-        guard let hashes = try hashes(level: level, first: tile.index * TilePath.width, count: tile.width,
-                                      directory: directory) else { return nil }
-        return hashes.flatMap(\.bytes)
-    }
-
-    /// Entries read at a time while hashing a tile above level 0: 65,536 (2 MiB), one level-2 hash.
-    static let chunkEntries = 65_536
-
-    /// The `count` hashes of `level` from hash `first` on: MTH of each run of 256^level entries (a perfect subtree).
-    /// Level 0 reads its entries at once; a higher level streams each run's entries in chunks of ``chunkEntries``
-    /// through a frontier (inline digests), so a tile costs its hashes and a few reads, whatever its level.
-    static func hashes(level: Int, first: Int, count: Int, directory: String) throws -> [SHA256Digest]? {
+        if tile.isFull { return try fullTile(level: level, index: tile.index, directory: directory, cache: cache) }
         if level == 0 {
-            return try AuditEntryFile.read(directory: directory, range: first..<(first + count))?
-                .map { MerkleTree.leafHash(digest: $0) }
+            let first = tile.index * TilePath.width
+            return try AuditEntryFile.read(directory: directory, range: first..<(first + tile.width))?
+                .flatMap { MerkleTree.leafHash(digest: $0).bytes }
         }
-        var span = 1
-        for _ in 0..<level { span *= TilePath.width }
-        var out: [SHA256Digest] = []
-        out.reserveCapacity(count)
-        for index in first..<(first + count) {
-            var frontier = MerkleFrontier()
-            var next = index * span
-            let end = next + span
-            while next < end {
-                let stop = min(next + chunkEntries, end)
-                guard let entries = try AuditEntryFile.read(directory: directory, range: next..<stop) else { return nil }
-                for entry in entries { frontier.append(inline: MerkleTree.leafHash(inline: InlineSHA256Digest(entry))) }
-                next = stop
-            }
-            out.append(frontier.root)
+        var out: [UInt8] = []
+        out.reserveCapacity(tile.width * 32)
+        for index in (tile.index * TilePath.width)..<(tile.index * TilePath.width + tile.width) {
+            guard let hash = try hash(level: level, index: index, directory: directory, cache: cache) else { return nil }
+            out += hash.bytes
         }
         return out
+    }
+
+    /// Full tile `index` of `level`: its 256 hashes' bytes, from `cache` when kept there, else made and kept.
+    static func fullTile(level: Int, index: Int, directory: String, cache: AuditTileCache?) throws -> [UInt8]? {
+        if let kept = cache?.tile(level: level, index: index) { return kept }
+        var out: [UInt8] = []
+        out.reserveCapacity(TilePath.width * 32)
+        if level == 0 {
+            let first = index * TilePath.width
+            guard let entries = try AuditEntryFile.read(directory: directory, range: first..<(first + TilePath.width)) else {
+                return nil
+            }
+            for entry in entries { out += MerkleTree.leafHash(digest: entry).bytes }
+        } else {
+            for below in (index * TilePath.width)..<((index + 1) * TilePath.width) {
+                guard let hash = try hash(level: level, index: below, directory: directory, cache: cache) else { return nil }
+                out += hash.bytes
+            }
+        }
+        cache?.keep(out, level: level, index: index)
+        return out
+    }
+
+    /// Hash `index` of `level` ≥ 1: MTH of its run of 256^level entries, the root of full tile `index` of the level below.
+    static func hash(level: Int, index: Int, directory: String, cache: AuditTileCache?) throws -> SHA256Digest? {
+        guard let below = try fullTile(level: level - 1, index: index, directory: directory, cache: cache) else { return nil }
+        let hashes = stride(from: 0, to: below.count, by: 32).map { SHA256Digest(bytes: Array(below[$0..<($0 + 32)])) }
+        return MerkleTree.root(hashes[...])
     }
 }

@@ -21,9 +21,12 @@ public struct AuditTileEndpoint: Sendable {
 
     /// The audit folder (`<state>/audit`).
     public let directory: String
+    /// The full tiles made so far (shared by the endpoint's copies): a tile above them is made from their hashes.
+    public let cache: AuditTileCache
 
-    public init(stateDirectory: String) {
+    public init(stateDirectory: String, cache: AuditTileCache = AuditTileCache()) {
         directory = stateDirectory + "/audit"
+        self.cache = cache
     }
 
     /// Whether `path` is one of its paths.
@@ -54,7 +57,7 @@ public struct AuditTileEndpoint: Sendable {
         }
         let bytes: [UInt8]?
         do {
-            bytes = try AuditTiles.bytes(tile, directory: directory)
+            bytes = try AuditTiles.bytes(tile, directory: directory, cache: cache)
         } catch {
             return MediaHTTPHandler.problem(500, code: "audit-unreadable", detail: "\(error)")
         }

@@ -63,8 +63,9 @@ import Testing
         #expect(try AuditTiles.bytes(TilePath(level: 63, index: 999_999_999_999), directory: dir.audit) == nil)
     }
 
-    /// Above level 0 a tile's hashes are streamed from its entries in chunks: a level-1 tile and a level-2 hash over
-    /// 65,792 entries (more than one chunk) are MTH of their runs, as RFC 9162 defines them.
+    /// Above level 0 a tile's hashes are the roots of the full tiles below: a level-1 tile and a level-2 hash over
+    /// 65,792 entries are MTH of their runs, as RFC 9162 defines them, with or without a cache; a full tile made once is
+    /// served from the cache.
     @Test func upperTilesAreTheRootsOfTheirRuns() throws {
         let dir = TempDirectory()
         defer { dir.cleanup() }
@@ -85,6 +86,14 @@ import Testing
         let level2 = try #require(try AuditTiles.bytes(TilePath(level: 2, index: 0, width: 1), directory: dir.audit))
         #expect(level2 == MerkleTree.root(leaves[0..<65_536]).bytes)
         #expect(try AuditTiles.bytes(TilePath(level: 2, index: 0, width: 2), directory: dir.audit) == nil)
+        let cache = AuditTileCache()
+        #expect(try AuditTiles.bytes(TilePath(level: 2, index: 0, width: 1), directory: dir.audit, cache: cache) == level2)
+        #expect(cache.count == 256 + 1)   // the 256 level-0 tiles and the level-1 tile below the level-2 hash
+        #expect(try AuditTiles.bytes(TilePath(level: 1, index: 0), directory: dir.audit, cache: cache) == level1)
+        // Full tiles never change: made once, they are not made again from the entries.
+        try Data(repeating: 0, count: count * 32).write(to: URL(fileURLWithPath: dir.audit + "/tree-entries"))
+        #expect(try AuditTiles.bytes(TilePath(level: 2, index: 0, width: 1), directory: dir.audit, cache: cache) == level2)
+        #expect(try AuditTiles.bytes(TilePath(level: 1, index: 0), directory: dir.audit) != level1)
     }
 
     @Test func entryBundlesHoldTheRecordsHashesLengthPrefixed() throws {
