@@ -29,14 +29,7 @@ public struct InlineSHA256Digest: Hashable, Sendable {
 
     /// Writes the 64 lower-case hex characters to `out` (at least 64 bytes).
     public func writeHex(to out: UnsafeMutableRawBufferPointer) {
-        let digits: StaticString = "0123456789abcdef"
-        withBytes { bytes in
-            for index in 0..<32 {
-                let byte = bytes[index]
-                out[2 &* index] = digits.utf8Start[Int(byte >> 4)]
-                out[2 &* index &+ 1] = digits.utf8Start[Int(byte & 0x0f)]
-            }
-        }
+        withBytes { Hex.encode($0, into: out) }
     }
 }
 

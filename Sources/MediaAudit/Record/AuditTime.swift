@@ -9,15 +9,20 @@ public struct AuditTime: Hashable, Sendable, Comparable, CustomStringConvertible
     /// Wraps milliseconds since the Unix epoch. Years outside 0000–9999 are clamped by formatting only.
     public init(millisecondsSinceEpoch: Int64) { self.millisecondsSinceEpoch = millisecondsSinceEpoch }
 
+    /// The UTC calendar fields of the instant (proleptic Gregorian), for ``rfc3339`` and the canonical writer.
+    var fields: (year: Int64, month: Int64, day: Int64, hour: Int64, minute: Int64, second: Int64, millis: Int64) {
+        let seconds = CivilDate.floorDivide(millisecondsSinceEpoch, 1000)
+        let secondOfDay = CivilDate.floorModulo(seconds, 86_400)
+        let (year, month, day) = CivilDate.civil(fromDays: CivilDate.floorDivide(seconds, 86_400))
+        return (year, month, day, secondOfDay / 3600, secondOfDay / 60 % 60, secondOfDay % 60,
+                CivilDate.floorModulo(millisecondsSinceEpoch, 1000))
+    }
+
     /// The RFC 3339 text, `YYYY-MM-DDTHH:MM:SS.mmmZ`.
     public var rfc3339: String {
-        let millis = CivilDate.floorModulo(millisecondsSinceEpoch, 1000)
-        let seconds = CivilDate.floorDivide(millisecondsSinceEpoch, 1000)
-        let days = CivilDate.floorDivide(seconds, 86_400)
-        let secondOfDay = CivilDate.floorModulo(seconds, 86_400)
-        let (year, month, day) = CivilDate.civil(fromDays: days)
-        return pad(year, 4) + "-" + pad(month, 2) + "-" + pad(day, 2) + "T" + pad(secondOfDay / 3600, 2) + ":"
-            + pad(secondOfDay / 60 % 60, 2) + ":" + pad(secondOfDay % 60, 2) + "." + pad(millis, 3) + "Z"
+        let f = fields
+        return pad(f.year, 4) + "-" + pad(f.month, 2) + "-" + pad(f.day, 2) + "T" + pad(f.hour, 2) + ":"
+            + pad(f.minute, 2) + ":" + pad(f.second, 2) + "." + pad(f.millis, 3) + "Z"
     }
 
     /// Parses the exact shape `YYYY-MM-DDTHH:MM:SS.mmmZ`; returns `nil` for anything else.

@@ -1,5 +1,3 @@
-import MediaCore
-
 /// Writes a record's canonical JSON through a pointer into memory its caller sized beforehand
 /// (``AuditRecord/appendCanonical(seq:time:entry:prev:to:reservingHash:)``): one copy per field, no capacity or
 /// uniqueness check per append, and the line is appended to its buffer once.
@@ -79,27 +77,23 @@ struct CanonicalWriter {
 
     /// ``AuditTime/rfc3339``'s bytes (years 0–9999 without building a `String`).
     mutating func time(_ time: AuditTime) {
-        let millis = CivilDate.floorModulo(time.millisecondsSinceEpoch, 1000)
-        let seconds = CivilDate.floorDivide(time.millisecondsSinceEpoch, 1000)
-        let days = CivilDate.floorDivide(seconds, 86_400)
-        let secondOfDay = CivilDate.floorModulo(seconds, 86_400)
-        let (year, month, day) = CivilDate.civil(fromDays: days)
-        guard (0...9999).contains(year) else { return raw(time.rfc3339) }
-        two(year / 100)
-        two(year % 100)
+        let f = time.fields
+        guard (0...9999).contains(f.year) else { return raw(time.rfc3339) }
+        two(f.year / 100)
+        two(f.year % 100)
         byte(UInt8(ascii: "-"))
-        two(month)
+        two(f.month)
         byte(UInt8(ascii: "-"))
-        two(day)
+        two(f.day)
         byte(UInt8(ascii: "T"))
-        two(secondOfDay / 3600)
+        two(f.hour)
         byte(UInt8(ascii: ":"))
-        two(secondOfDay / 60 % 60)
+        two(f.minute)
         byte(UInt8(ascii: ":"))
-        two(secondOfDay % 60)
+        two(f.second)
         byte(UInt8(ascii: "."))
-        byte(UInt8(ascii: "0") + UInt8(millis / 100))
-        two(millis % 100)
+        byte(UInt8(ascii: "0") + UInt8(f.millis / 100))
+        two(f.millis % 100)
         byte(UInt8(ascii: "Z"))
     }
 }

@@ -41,38 +41,32 @@ public enum AuditTiles {
             return out
         }
         if tile.isFull { return try fullTile(level: level, index: tile.index, directory: directory, cache: cache) }
-        if level == 0 {
-            let first = tile.index * TilePath.width
-            return try AuditEntryFile.read(directory: directory, range: first..<(first + tile.width))?
-                .flatMap { MerkleTree.leafHash(digest: $0).bytes }
-        }
-        var out: [UInt8] = []
-        out.reserveCapacity(tile.width * 32)
-        for index in (tile.index * TilePath.width)..<(tile.index * TilePath.width + tile.width) {
-            guard let hash = try hash(level: level, index: index, directory: directory, cache: cache) else { return nil }
-            out += hash.bytes
-        }
-        return out
+        return try hashBytes(level: level, first: tile.index * TilePath.width, count: tile.width, directory: directory,
+                             cache: cache)
     }
 
     /// Full tile `index` of `level`: its 256 hashes' bytes, from `cache` when kept there, else made and kept.
     static func fullTile(level: Int, index: Int, directory: String, cache: AuditTileCache?) throws -> [UInt8]? {
         if let kept = cache?.tile(level: level, index: index) { return kept }
-        var out: [UInt8] = []
-        out.reserveCapacity(TilePath.width * 32)
-        if level == 0 {
-            let first = index * TilePath.width
-            guard let entries = try AuditEntryFile.read(directory: directory, range: first..<(first + TilePath.width)) else {
-                return nil
-            }
-            for entry in entries { out += MerkleTree.leafHash(digest: entry).bytes }
-        } else {
-            for below in (index * TilePath.width)..<((index + 1) * TilePath.width) {
-                guard let hash = try hash(level: level, index: below, directory: directory, cache: cache) else { return nil }
-                out += hash.bytes
-            }
-        }
+        guard let out = try hashBytes(level: level, first: index * TilePath.width, count: TilePath.width,
+                                      directory: directory, cache: cache) else { return nil }
         cache?.keep(out, level: level, index: index)
+        return out
+    }
+
+    /// The bytes of `count` hashes of `level` from hash `first` on: leaf hashes of the entries at level 0, else each the
+    /// root of the full tile below (``hash(level:index:directory:cache:)``); `nil` when the log does not reach them.
+    static func hashBytes(level: Int, first: Int, count: Int, directory: String, cache: AuditTileCache?) throws -> [UInt8]? {
+        if level == 0 {
+            return try AuditEntryFile.read(directory: directory, range: first..<(first + count))?
+                .flatMap { MerkleTree.leafHash(digest: $0).bytes }
+        }
+        var out: [UInt8] = []
+        out.reserveCapacity(count * 32)
+        for index in first..<(first + count) {
+            guard let hash = try hash(level: level, index: index, directory: directory, cache: cache) else { return nil }
+            out += hash.bytes
+        }
         return out
     }
 

@@ -8,10 +8,7 @@ public enum Hex {
         // Contiguous input (arrays, digests): written straight into the string's storage.
         if let text = bytes.withContiguousStorageIfAvailable({ input in
             String(unsafeUninitializedCapacity: input.count * 2) { out in
-                for index in 0..<input.count {
-                    out[2 &* index] = lowerHexDigit(input[index] >> 4)
-                    out[2 &* index &+ 1] = lowerHexDigit(input[index] & 0x0F)
-                }
+                encode(UnsafeRawBufferPointer(input), into: UnsafeMutableRawBufferPointer(out))
                 return input.count * 2
             }
         }) {
@@ -24,6 +21,15 @@ public enum Hex {
             out.append(digits[Int(byte & 0x0f)])
         }
         return String(decoding: out, as: UTF8.self)
+    }
+
+    /// Writes `bytes` as lower-case hex into `out`, two characters per byte. Precondition: `out` holds at least
+    /// `2 × bytes.count` bytes.
+    public static func encode(_ bytes: UnsafeRawBufferPointer, into out: UnsafeMutableRawBufferPointer) {
+        for index in 0..<bytes.count {
+            out[2 &* index] = lowerHexDigit(bytes[index] >> 4)
+            out[2 &* index &+ 1] = lowerHexDigit(bytes[index] & 0x0F)
+        }
     }
 
     @inline(__always)
