@@ -201,9 +201,7 @@ public final class AuditLog: Sendable {
     @discardableResult
     public func append(_ entry: AuditEntry) throws -> AuditRecord {
         try entry.validate()
-        var appended: AuditRecord?
-        try appendValidated(CollectionOfOne(entry)) { appended = $0 }
-        return appended!
+        return try appendValidated(CollectionOfOne(entry), collecting: false).last
     }
 
     /// Appends several records with one `write(2)` (consecutive `seq`), e.g. per-key `purge` records
@@ -213,16 +211,16 @@ public final class AuditLog: Sendable {
     public func append(contentsOf entries: [AuditEntry]) throws -> [AuditRecord] {
         for entry in entries { try entry.validate() }
         guard !entries.isEmpty else { return [] }
-        var records: [AuditRecord] = []
-        records.reserveCapacity(entries.count)
-        try appendValidated(entries) { records.append($0) }
-        return records
+        return try appendValidated(entries, collecting: true).all
     }
 
-    /// Appends validated `entries` (at least one) with one `write(2)`, telling `appended` of each record made. A throw
-    /// before the write leaves none of them in the log; a failed fsync is thrown after they were written (``append(_:)``).
-    private func appendValidated(_ entries: some Collection<AuditEntry>, appended: (AuditRecord) -> Void) throws {
-        try state.withLock { state throws in
+    /// Appends validated `entries` (at least one) with one `write(2)` and returns the last record made and, when
+    /// `collecting` (or an observer is told of them), all of them. A throw before the write leaves none of them in the
+    /// log; a failed fsync is thrown after they were written (``append(_:)``).
+    private func appendValidated(_ entries: some Collection<AuditEntry>, collecting: Bool) throws
+        -> (last: AuditRecord, all: [AuditRecord])
+    {
+        try state.withLock { state throws -> (last: AuditRecord, all: [AuditRecord]) in
             try usable(state, "append")
             let now = clock()
             let time = AuditTime(millisecondsSinceEpoch: now)
@@ -234,26 +232,29 @@ public final class AuditLog: Sendable {
             swap(&digests, &state.digests)
             defer {
                 if bytes.capacity > Self.keptBufferBytes { bytes = [] } else { bytes.removeAll(keepingCapacity: true) }
-                if digests.count > Self.keptBufferBytes / 512 { digests = [] } else { digests.removeAll(keepingCapacity: true) }
+                if digests.capacity > Self.keptBufferBytes / 512 { digests = [] } else { digests.removeAll(keepingCapacity: true) }
                 swap(&bytes, &state.lines)
                 swap(&digests, &state.digests)
             }
             bytes.reserveCapacity(512 * entries.count)
-            var observed: [AuditRecord] = []
+            var all: [AuditRecord] = []
+            let collects = collecting || observer != nil
+            if collects { all.reserveCapacity(entries.count) }
+            var last: AuditRecord?
             var prev = state.lastHash
             var seq = state.lastSeq
             for entry in entries {
                 seq += 1
                 let (record, digest) = AuditRecord.append(seq: seq, time: time, entry: entry, prev: prev, to: &bytes)
                 prev = record.hash
-                if observer != nil { observed.append(record) }
-                appended(record)
+                if collects { all.append(record) }
+                last = record
                 digests.append(digest)
             }
             if state.activeSize > 0 && state.activeSize + bytes.count > configuration.maxSegmentBytes {
                 try rotate(&state)
             }
-            observer?.reached(.willAppend(records: observed, endOffset: state.activeSize + bytes.count))
+            observer?.reached(.willAppend(records: all, endOffset: state.activeSize + bytes.count))
             do {
                 try writer.write(state.fd, bytes, path: activePath)
             } catch {
@@ -289,6 +290,7 @@ public final class AuditLog: Sendable {
                     syncer.request()
                 }
             }
+            return (last!, all)
         }
     }
 
