@@ -66,14 +66,7 @@ import Testing
         #expect(consistent.stdout.hasSuffix("consistent: 3 → \(try Self.lines(harness).count)\n"))
         // Record 2's time changed and every later hash recomputed: the chain verifies, the earlier checkpoint does not.
         await harness.service.stop()
-        var records = try AuditReader.records(directory: harness.stateDirectory + "/audit")
-        var prev = AuditDigest.zero
-        for index in records.indices {
-            let record = records[index]
-            let time = index == 1 ? AuditTime(millisecondsSinceEpoch: record.time.millisecondsSinceEpoch + 1) : record.time
-            records[index] = AuditRecord(seq: record.seq, time: time, entry: record.entry, prev: prev)
-            prev = records[index].hash
-        }
+        let records = try harness.rechained(bumpingTheTimeOf: 2)
         try harness.rewriteLog(records)
         #expect(await harness.run(["audit", "verify"] + state).status == 0)
         let rechained = try folder.file("rechained.checkpoint", contents: await harness.run(["audit", "checkpoint"] + state).stdout)
@@ -166,14 +159,7 @@ import Testing
 
         // Record 17's time changed and every later hash recomputed.
         await harness.service.stop()
-        var records = try AuditReader.records(directory: harness.stateDirectory + "/audit")
-        var prev = AuditDigest.zero
-        for index in records.indices {
-            let record = records[index]
-            let time = record.seq == 17 ? AuditTime(millisecondsSinceEpoch: record.time.millisecondsSinceEpoch + 1) : record.time
-            records[index] = AuditRecord(seq: record.seq, time: time, entry: record.entry, prev: prev)
-            prev = records[index].hash
-        }
+        let records = try harness.rechained(bumpingTheTimeOf: 17)
         try harness.rewriteLog(records)
         #expect(await harness.run(["audit", "verify"] + state).status == 0)
         let rechained = try folder.file("rechained", contents: await harness.run(["audit", "checkpoint"] + state).stdout)

@@ -91,6 +91,19 @@ final class ServiceStateHarness: Sendable {
 
     func records() throws -> [AuditRecord] { try AuditReader.records(directory: stateDirectory + "/audit") }
 
+    /// The log's records with record `seq`'s time one millisecond later and every record re-chained from there (each
+    /// `prev` and `hash` recomputed): a change `audit verify` alone cannot see once the tree files match
+    /// (``rewriteLog(_:)``).
+    func rechained(bumpingTheTimeOf seq: Int) throws -> [AuditRecord] {
+        var prev = AuditDigest.zero
+        return try records().map { record in
+            let time = record.seq == seq ? AuditTime(millisecondsSinceEpoch: record.time.millisecondsSinceEpoch + 1) : record.time
+            let rewritten = AuditRecord(seq: record.seq, time: time, entry: record.entry, prev: prev)
+            prev = rewritten.hash
+            return rewritten
+        }
+    }
+
     /// What someone with write access to the stopped state directory does to hide a change: the log replaced by
     /// `records` (re-chained by the caller), `tree-entries` made to match them, and the signed checkpoint and frontier
     /// removed (a new one would need the key). `audit verify` then passes; only a checkpoint or receipt kept
