@@ -3,11 +3,10 @@
 public struct AuditKeyID: AuditWord {
     public let rawValue: String
 
-    /// - Throws: ``AuditError/Code/invalidName`` unless `rawValue` is 16 characters of `[0-9a-f]`.
-    public init(_ rawValue: String) throws {
-        guard rawValue.utf8.count == 16, Self.isWord(rawValue, allowed: { (0x30...0x39).contains($0) || (0x61...0x66).contains($0) }) else {
-            throw AuditError(.invalidName, "a key id is 16 lower-case hex digits, got \(rawValue.utf8.count) bytes")
-        }
-        self.rawValue = rawValue
-    }
+    /// 16 characters of `[0-9a-f]`, else ``AuditError/Code/invalidName``.
+    public static let syntax = AuditWordSyntax(
+        lengths: 16...16, bytes: [0x30...0x39, 0x61...0x66], code: .invalidName,
+        expected: "a key id is 16 lower-case hex digits")
+
+    public init(_ rawValue: String) throws { self.rawValue = try Self.syntax.check(rawValue) }
 }

@@ -3,21 +3,10 @@ public struct AuditName: AuditWord {
     /// The name, for example `public` or `receipts`.
     public let rawValue: String
 
-    /// Validates `rawValue`.
-    /// - Throws: ``AuditError/Code/invalidName`` unless it matches `[A-Za-z0-9._-]{1,64}`.
-    public init(_ rawValue: String) throws {
-        guard Self.isValid(rawValue) else {
-            throw AuditError(.invalidName, "expected [A-Za-z0-9._-]{1,64}, got \(rawValue.utf8.count) bytes")
-        }
-        self.rawValue = rawValue
-    }
+    /// `[A-Za-z0-9._-]{1,64}`, else ``AuditError/Code/invalidName``.
+    public static let syntax = AuditWordSyntax(
+        lengths: 1...64, bytes: [0x61...0x7a, 0x41...0x5a, 0x30...0x39, 0x2e...0x2e, 0x5f...0x5f, 0x2d...0x2d],
+        code: .invalidName, expected: "expected [A-Za-z0-9._-]{1,64}")
 
-    static func isValid(_ text: String) -> Bool {
-        isWord(text) { byte in
-            switch byte {
-            case 0x61...0x7a, 0x41...0x5a, 0x30...0x39, 0x2e, 0x5f, 0x2d: true
-            default: false
-            }
-        }
-    }
+    public init(_ rawValue: String) throws { self.rawValue = try Self.syntax.check(rawValue) }
 }

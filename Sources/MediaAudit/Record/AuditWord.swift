@@ -1,9 +1,12 @@
-/// A restricted word of an audit record (``AuditName``, ``ReasonCode``): 1 to 64 bytes of an allowed set,
-/// checked when made and when decoded, ordered and encoded as its text. Free text never reaches the log this way.
+/// A restricted word of an audit record (``AuditName``, ``ReasonCode``, ``AuditTransform``, ``AuditKeyID``): a few
+/// bytes of an allowed set (its ``syntax``), checked when made and when decoded, ordered and encoded as its text. Free
+/// text never reaches the log this way.
 public protocol AuditWord: Hashable, Sendable, Comparable, CustomStringConvertible, Codable {
     /// The word.
     var rawValue: String { get }
-    /// Validates `rawValue`.
+    /// What the word may hold, and the error it throws otherwise.
+    static var syntax: AuditWordSyntax { get }
+    /// Validates `rawValue` against ``syntax``.
     init(_ rawValue: String) throws
 }
 
@@ -20,10 +23,6 @@ extension AuditWord {
         try container.encode(rawValue)
     }
 
-    /// Whether `text` is 1 to 64 bytes, each `allowed`.
-    static func isWord(_ text: String, allowed: (UInt8) -> Bool) -> Bool {
-        guard (1...64).contains(text.utf8.count) else { return false }
-        var text = text
-        return text.withUTF8 { $0.allSatisfy(allowed) }
-    }
+    /// Whether `text` is a valid word (``AuditWordSyntax/allows(_:)``).
+    static func isValid(_ text: String) -> Bool { syntax.allows(text) }
 }

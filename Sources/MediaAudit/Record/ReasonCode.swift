@@ -7,25 +7,14 @@ public struct ReasonCode: AuditWord {
     /// The code, for example `tier-storage`.
     public let rawValue: String
 
-    /// Validates `rawValue`.
-    /// - Throws: ``AuditError/Code/invalidReason`` unless it matches `[a-z0-9:-]{1,64}`.
-    public init(_ rawValue: String) throws {
-        guard Self.isValid(rawValue) else {
-            throw AuditError(.invalidReason, "expected [a-z0-9:-]{1,64}, got \(rawValue.utf8.count) bytes")
-        }
-        self.rawValue = rawValue
-    }
+    /// `[a-z0-9:-]{1,64}`, else ``AuditError/Code/invalidReason``.
+    public static let syntax = AuditWordSyntax(
+        lengths: 1...64, bytes: [0x61...0x7a, 0x30...0x39, 0x3a...0x3a, 0x2d...0x2d],
+        code: .invalidReason, expected: "expected [a-z0-9:-]{1,64}")
+
+    public init(_ rawValue: String) throws { self.rawValue = try Self.syntax.check(rawValue) }
 
     init(unchecked rawValue: String) { self.rawValue = rawValue }
-
-    static func isValid(_ text: String) -> Bool {
-        isWord(text) { byte in
-            switch byte {
-            case 0x61...0x7a, 0x30...0x39, 0x3a, 0x2d: true
-            default: false
-            }
-        }
-    }
 
     /// Stored as the tier's storage class allows.
     public static let tierStorage = ReasonCode(unchecked: "tier-storage")
