@@ -1,4 +1,4 @@
-import MediaCore
+@testable import MediaCore
 import Testing
 
 @Suite struct JSONParserTests {

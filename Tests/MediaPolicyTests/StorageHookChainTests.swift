@@ -1,6 +1,6 @@
 import HTTPCaching
 import MediaCore
-import MediaPolicy
+@testable import MediaPolicy
 import Synchronization
 import Testing
 

@@ -1,6 +1,6 @@
 import HTTPCaching
 import MediaCore
-import MediaPolicy
+@testable import MediaPolicy
 import Testing
 
 /// The vetoes the chain owns beside the tier and the hooks: a cookie in a shared cache, an answer to a range

@@ -55,12 +55,6 @@ public struct HTTPParseError: Error, Sendable, Hashable, CustomStringConvertible
     /// A one-line human-readable explanation, safe to send to the client (no request bytes).
     public let message: String
 
-    public init(code: Code, status: HTTPStatus, message: String) {
-        self.code = code
-        self.status = status
-        self.message = message
-    }
-
     public var description: String { "\(status) \(code): \(message)" }
 }
 

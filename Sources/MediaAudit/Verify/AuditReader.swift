@@ -17,13 +17,6 @@ public enum AuditReader {
         public let text: String
         /// `false` for a last line with no trailing newline (torn).
         public let terminated: Bool
-
-        public init(file: String, number: Int, text: String, terminated: Bool) {
-            self.file = file
-            self.number = number
-            self.text = text
-            self.terminated = terminated
-        }
     }
 
     /// Bytes read per `read(2)`: 1 MiB.

@@ -10,12 +10,6 @@ public struct JSONParser {
         public var line: Int
         public var column: Int
         public var message: String
-
-        public init(line: Int, column: Int, message: String) {
-            self.line = line
-            self.column = column
-            self.message = message
-        }
     }
 
     /// Maximum nesting of arrays and objects. Default: 64.

@@ -13,13 +13,6 @@ public struct StorageDecision: Sendable, Hashable {
         /// Why.
         public var reason: StorageReason
 
-        public init(stage: String, storage: StorageClass, ttl: Int, reason: StorageReason) {
-            self.stage = stage
-            self.storage = storage
-            self.ttl = ttl
-            self.reason = reason
-        }
-
         /// `stage: storage ttl=N reason`, e.g. `tier: disk ttl=300 unversioned-max-ttl`.
         public var description: String { "\(stage): \(storage) ttl=\(ttl) \(reason)" }
     }

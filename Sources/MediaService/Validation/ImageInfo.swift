@@ -11,13 +11,6 @@ public struct ImageInfo: Hashable, Sendable {
     /// Body length in bytes.
     public let byteCount: Int
 
-    public init(format: ImageFormat, width: Int, height: Int, byteCount: Int) {
-        self.format = format
-        self.width = width
-        self.height = height
-        self.byteCount = byteCount
-    }
-
     /// `width × height`.
     public var pixelCount: Int { width * height }
 }

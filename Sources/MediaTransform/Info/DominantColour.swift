@@ -9,15 +9,11 @@ public struct DominantColour: Sendable, Hashable {
     public var green: UInt8
     public var blue: UInt8
 
-    public init(red: UInt8, green: UInt8, blue: UInt8) {
-        self.red = red
-        self.green = green
-        self.blue = blue
-    }
-
     /// `#rrggbb`, lower-case.
     public var hex: String { "#" + Hex.encode([red, green, blue]) }
+}
 
+extension DominantColour {
     /// The dominant colour of `pixels`, or `nil` when every pixel is transparent.
     public init?(of pixels: RGBAPixels) {
         var weight = [Int](repeating: 0, count: 4096)

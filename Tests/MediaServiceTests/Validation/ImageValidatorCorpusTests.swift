@@ -1,4 +1,4 @@
-import MediaService
+@testable import MediaService
 import Testing
 
 @Suite struct ImageValidatorCorpusTests {

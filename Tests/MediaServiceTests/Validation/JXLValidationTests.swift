@@ -1,5 +1,5 @@
 import MediaCore
-import MediaService
+@testable import MediaService
 import MediaTestSupport
 import Testing
 
