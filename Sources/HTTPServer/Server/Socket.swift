@@ -8,37 +8,22 @@ enum Socket {
         guard (0...65_535).contains(port) else {
             throw HTTPServerError(code: .invalidAddress, message: "port \(port) is outside 0...65535")
         }
-        var storage = sockaddr_storage()
-        let length: socklen_t
-        let family: Int32
-        if host.contains(":") {
-            var address = sockaddr_in6()
-            address.sin6_family = sa_family_t(AF_INET6)
-            address.sin6_port = UInt16(port).bigEndian
-            guard inet_pton(AF_INET6, host, &address.sin6_addr) == 1 else {
-                throw HTTPServerError(code: .invalidAddress, message: "\(host) is not a numeric IPv6 address")
-            }
-            withUnsafeMutableBytes(of: &storage) { raw in raw.storeBytes(of: address, as: sockaddr_in6.self) }
-            length = socklen_t(MemoryLayout<sockaddr_in6>.size)
-            family = AF_INET6
-        } else {
-            var address = sockaddr_in()
-            address.sin_family = sa_family_t(AF_INET)
-            address.sin_port = UInt16(port).bigEndian
-            guard inet_pton(AF_INET, host, &address.sin_addr) == 1 else {
-                throw HTTPServerError(code: .invalidAddress, message: "\(host) is not a numeric IPv4 address")
-            }
-            withUnsafeMutableBytes(of: &storage) { raw in raw.storeBytes(of: address, as: sockaddr_in.self) }
-            length = socklen_t(MemoryLayout<sockaddr_in>.size)
-            family = AF_INET
+        let family = host.contains(":") ? AF_INET6 : AF_INET
+        var hints = addrinfo()
+        hints.ai_family = family
+        hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
+        hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
+        var found: UnsafeMutablePointer<addrinfo>?
+        guard getaddrinfo(host, String(port), &hints, &found) == 0, let address = found?.pointee else {
+            throw HTTPServerError(code: .invalidAddress,
+                                  message: "\(host) is not a numeric \(family == AF_INET6 ? "IPv6" : "IPv4") address")
         }
+        defer { freeaddrinfo(found) }
         let fd = socket(family, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
         guard fd >= 0 else { throw failure(.socketFailed, "socket") }
         var one: Int32 = 1
         setsockopt(fd, SOL_SOCKET, SO_REUSEADDR, &one, socklen_t(MemoryLayout<Int32>.size))
-        let bound = withUnsafePointer(to: &storage) {
-            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) { bind(fd, $0, length) }
-        }
+        let bound = bind(fd, address.ai_addr, address.ai_addrlen)
         guard bound == 0 else {
             let error = failure(.bindFailed, "bind \(host):\(port)")
             close(fd)
