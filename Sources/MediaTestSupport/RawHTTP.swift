@@ -19,13 +19,25 @@ public enum RawHTTP {
         port: Int, _ method: String = "GET", _ target: String, headers: [(String, String)] = [],
         timeoutSeconds: Double = 20
     ) throws -> HTTPResponse {
-        var head = "\(method) \(target) HTTP/1.1\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
+        let fd = try sendHead(port: port, method, target, headers: headers, version: "HTTP/1.1", timeoutSeconds: timeoutSeconds)
+        defer { close(fd) }
+        return try readResponse(fd, isHead: method == "HEAD")
+    }
+
+    /// Connects and writes the request head of `method target` with `headers` (plus `Host` and `Connection: close`).
+    private static func sendHead(port: Int, _ method: String, _ target: String, headers: [(String, String)], version: String,
+                             timeoutSeconds: Double) throws -> Int32 {
+        var head = "\(method) \(target) \(version)\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
         for (name, value) in headers { head += "\(name): \(value)\r\n" }
         head += "\r\n"
         let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
-        defer { close(fd) }
-        try write(fd, Array(head.utf8))
-        return try readResponse(fd, isHead: method == "HEAD")
+        do {
+            try write(fd, Array(head.utf8))
+        } catch {
+            close(fd)
+            throw error
+        }
+        return fd
     }
 
     /// `GET target` with an optional bearer token.
@@ -96,12 +108,8 @@ public enum RawHTTP {
         port: Int, _ method: String = "GET", _ target: String, headers: [(String, String)] = [],
         version: String = "HTTP/1.1", timeoutSeconds: Double = 20
     ) throws -> (interim: [HTTPResponse], final: HTTPResponse) {
-        var head = "\(method) \(target) \(version)\r\nHost: 127.0.0.1:\(port)\r\nConnection: close\r\n"
-        for (name, value) in headers { head += "\(name): \(value)\r\n" }
-        head += "\r\n"
-        let fd = try connect(port: port, timeoutSeconds: timeoutSeconds)
+        let fd = try sendHead(port: port, method, target, headers: headers, version: version, timeoutSeconds: timeoutSeconds)
         defer { close(fd) }
-        try write(fd, Array(head.utf8))
         return try readResponses(fd, isHead: method == "HEAD")
     }
 
