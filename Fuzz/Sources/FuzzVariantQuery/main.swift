@@ -69,17 +69,20 @@ func checkNegotiation(_ accept: String?, _ declaration: VariantDeclaration, avif
                                               maxAVIFWidth: declaration.maxAVIFWidth, avifAvailable: avif)
         // The first format of the calibrated order (FormatRanking) this request can be served in; JPEG, the legacy
         // format, only when declared; no JPEG XL encoder here (choose's default).
+        // When JPEG comes first, the first such format after it is the one for alpha and frames (legacyOr).
         var expected: FormatChoice = .legacy
+        var legacyFirst = false
         for format in FormatRanking.order(at: width) {
+            var served: OutputFormat?
             if format == .avif, avif, width <= declaration.maxAVIFWidth, declaration.formats.contains(.avif), acceptsAVIF {
-                expected = .format(.avif)
+                served = .avif
+            }
+            if format == .webp, declaration.formats.contains(.webp), acceptsWebP { served = .webp }
+            if let served {
+                expected = legacyFirst ? .legacyOr(served) : .format(served)
                 break
             }
-            if format == .webp, declaration.formats.contains(.webp), acceptsWebP {
-                expected = .format(.webp)
-                break
-            }
-            if format == .jpeg, declaration.formats.contains(.jpeg) { break }
+            if format == .jpeg, declaration.formats.contains(.jpeg) { legacyFirst = true }
         }
         precondition(choice == expected, "chose \(choice), expected \(expected) at \(width) for \(String(describing: accept))")
     }
@@ -143,7 +146,7 @@ func fuzzOne(_ data: UnsafePointer<UInt8>?, _ size: Int) -> Int32 {
             case .format(let format):
                 precondition(declaration.formats.contains(format), "undeclared \(format)")
                 precondition(format != .avif || (avif && spec.width <= declaration.maxAVIFWidth), "avif at \(spec.width)")
-            case .legacy: preconditionFailure("legacy without fmt=auto")
+            case .legacy, .legacyOr: preconditionFailure("legacy without fmt=auto")
             }
         }
         if let remaining = parsed.remainingQuery {

@@ -5,7 +5,8 @@
 /// - WebP stays WebP; AVIF and JPEG XL (libvips 8.14 writes neither animated) become animated WebP when the tier
 ///   declares WebP;
 /// - a GIF source asked for in its own format (no `fmt`), and the legacy format (`fmt=auto` from a client that
-///   accepts none of WebP, AVIF and JPEG XL), become GIF;
+///   accepts none of WebP, AVIF and JPEG XL), become GIF; the legacy format of a client that also accepts WebP
+///   (`.legacyOr(.webp)`) becomes animated WebP;
 /// - an explicit `fmt=jpeg` or `fmt=png` (or a profile's) asks for a still: the first frame.
 ///
 /// Sets `context.animate` and may replace `context.outputFormat`. Never throws.
@@ -27,6 +28,8 @@ struct AnimationStep: TransformStep {
         switch choice {
         case .legacy:
             return .gif
+        case .legacyOr(let format):
+            return format == .webp ? .webp : .gif
         case .source:
             if source == .gif { return .gif }
             return resolved == .webp ? .webp : nil

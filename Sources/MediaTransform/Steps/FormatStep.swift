@@ -6,6 +6,7 @@
 ///   where `maxAVIFWidth` and the AVIF pool bound its cost.
 /// - `.legacy`: PNG when the source has alpha and PNG is declared, else JPEG when declared, else PNG when
 ///   declared, else the first declared format (a tier declaring only `webp` never gets JPEG).
+/// - `.legacyOr(f)`: `f` when the source has alpha, else as `.legacy`.
 ///
 /// Sets `context.outputFormat`. Throws `unsupported-format` for AVIF when this libvips cannot write
 /// it (``VipsRuntime/canSaveAVIF``).
@@ -39,6 +40,8 @@ struct FormatStep: TransformStep {
             return legacy(source: source, declared: declared)
         case .legacy:
             return legacy(source: source, declared: declared)
+        case .legacyOr(let format):
+            return source.hasAlpha ? format : legacy(source: source, declared: declared)
         }
     }
 

@@ -20,7 +20,8 @@ public enum FormatNegotiation {
     ///   - jxlAvailable: whether JPEG XL can be encoded at all.
     /// - Returns: the first format of ``FormatRanking/order(at:)`` for `width` that can be served: JPEG (the legacy
     ///   format) always; JPEG XL when accepted, declared and available; AVIF when accepted, declared, available and
-    ///   `width ≤ maxAVIFWidth`; WebP when accepted and declared. JPEG gives ``FormatChoice/legacy``.
+    ///   `width ≤ maxAVIFWidth`; WebP when accepted and declared. JPEG gives ``FormatChoice/legacy``, or
+    ///   ``FormatChoice/legacyOr(_:)`` with the first servable format after it (for a source with alpha or frames).
     public static func choose(accept: String?, declared: [OutputFormat], width: Int, maxAVIFWidth: Int,
                               avifAvailable: Bool, jxlAvailable: Bool = false) -> FormatChoice {
         choose(accept: accept, declared: declared, width: width, maxAVIFWidth: maxAVIFWidth, avifAvailable: avifAvailable,
@@ -33,21 +34,20 @@ public enum FormatNegotiation {
     static func choose(accept: String?, declared: [OutputFormat], width: Int, maxAVIFWidth: Int,
                        avifAvailable: Bool, jxlAvailable: Bool, order: [OutputFormat]) -> FormatChoice {
         let ranges = AcceptMediaRange.parse(accept ?? "")
-        for format in order {
+        func servable(_ format: OutputFormat) -> Bool {
+            guard declared.contains(format) else { return false }
             switch format {
-            case .jxl where jxlAvailable && declared.contains(.jxl) && accepts(.jxl, ranges):
-                return .format(.jxl)
-            case .avif where avifAvailable && declared.contains(.avif) && width <= maxAVIFWidth && accepts(.avif, ranges):
-                return .format(.avif)
-            case .webp where declared.contains(.webp) && accepts(.webp, ranges):
-                return .format(.webp)
-            case .jpeg where declared.contains(.jpeg):
-                return .legacy
-            default:
-                continue
+            case .jxl: return jxlAvailable && accepts(.jxl, ranges)
+            case .avif: return avifAvailable && width <= maxAVIFWidth && accepts(.avif, ranges)
+            case .webp: return accepts(.webp, ranges)
+            case .jpeg: return true
+            case .png, .gif: return false
             }
         }
-        return .legacy
+        guard let index = order.firstIndex(where: servable) else { return .legacy }
+        guard order[index] == .jpeg else { return .format(order[index]) }
+        // The order ranks opaque photos; for a source with alpha or frames, an accepted format after JPEG beats PNG or GIF.
+        return order[(index + 1)...].first(where: servable).map { .legacyOr($0) } ?? .legacy
     }
 
     /// Whether `ranges` name `image/<format>` explicitly, never with weight 0, at least once above 0.

@@ -46,13 +46,19 @@ public enum FormatChoice: Sendable, Hashable {
     /// `fmt=auto` with an `Accept` that names neither AVIF nor WebP (or a tier declaring neither): JPEG, or
     /// PNG when the source has an alpha channel (and PNG is declared).
     case legacy
+    /// `fmt=auto` where the legacy format ranks first among the formats the client accepts, and the client also
+    /// accepts this one (WebP), ranked after it for photos: JPEG for an opaque still, as ``legacy``; this format for a
+    /// source with alpha (where the legacy format is PNG, several times larger) and for an animated one kept animated
+    /// (where it is GIF).
+    case legacyOr(OutputFormat)
 
-    /// The key text: `jpeg`, `webp`, `avif`, `png`, `source`, `legacy`.
+    /// The key text: `jpeg`, `webp`, `avif`, `png`, `source`, `legacy`, `legacy-webp`.
     public var keyText: String {
         switch self {
         case .format(let format): format.rawValue
         case .source: "source"
         case .legacy: "legacy"
+        case .legacyOr(let format): "legacy-" + format.rawValue
         }
     }
 }

@@ -23,11 +23,13 @@ extension LibvipsTests {
         }
 
         /// Each choice's output format and frames for the 6-frame 200 × 150 pan: WebP for WebP, AVIF and JPEG XL
-        /// (libvips writes neither animated); GIF for the source's own format and the legacy format; explicit
+        /// (libvips writes neither animated); GIF for the source's own format and the legacy format, WebP for the legacy format of a client that accepts
+        /// WebP; explicit
         /// JPEG and PNG are stills.
         @Test(arguments: [
             (FormatChoice.format(.webp), OutputFormat.webp, 6), (.format(.avif), .webp, 6), (.format(.jxl), .webp, 6),
-            (.source, .gif, 6), (.legacy, .gif, 6), (.format(.jpeg), .jpeg, 1), (.format(.png), .png, 1),
+            (.source, .gif, 6), (.legacy, .gif, 6), (.legacyOr(.webp), .webp, 6), (.format(.jpeg), .jpeg, 1),
+            (.format(.png), .png, 1),
         ])
         func framesAreKeptInAFormatThatCarriesThem(choice: FormatChoice, format: OutputFormat, frames: Int) throws {
             let out = try Self.derive(try Self.pan(), choice)

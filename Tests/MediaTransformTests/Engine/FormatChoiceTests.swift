@@ -38,6 +38,18 @@ extension LibvipsTests {
             #expect(out.sourceHasAlpha)
         }
 
+        /// `fmt=auto` from a client that also accepts WebP, ranked after JPEG: WebP (with its alpha) instead of PNG for a
+        /// source with alpha, JPEG for an opaque one.
+        @Test func legacyOrWebPIsWebPWithAlphaAndJPEGWithout() throws {
+            let transparent = try Self.derive(Self.halfTransparent, .legacyOr(.webp), declared: [.jpeg, .png, .webp])
+            #expect(transparent.format == .webp)
+            let decoded = try #require(Decoded(transparent.bytes))
+            #expect(decoded.probe.hasAlpha)
+            #expect(decoded.pixel(28, 8)?.last == 0)
+            let opaque = try Self.derive(try Fixtures.bytes("catalog/chelsea.png"), .legacyOr(.webp), declared: [.jpeg, .png, .webp])
+            #expect(opaque.format == .jpeg)
+        }
+
         @Test func legacyWithoutAlphaIsJPEG() throws {
             let out = try Self.derive(try Fixtures.bytes("catalog/chelsea.png"), .legacy, declared: [.jpeg, .png])
             #expect(out.format == .jpeg)
