@@ -27,10 +27,17 @@ enum AuditTreeAccess {
     /// The tree of `stateDirectory`'s log.
     /// - Throws: ``CommandError`` (exit 2): `no-audit-log`; `unreadable-file` (`cannot read the audit log in 'X/audit':
     ///   …`, a pruned log included).
-    /// - Parameter visiting: sees each record read (``MediaAudit/AuditTree/read(directory:visiting:)``).
-    static func tree(stateDirectory: String, visiting: (AuditRecord) -> Void = { _ in }) throws(CommandError) -> AuditTree {
+    /// - Parameters:
+    ///   - checkpointObjects: when given, sees first the records a prune carried into its checkpoint (the last `store`,
+    ///     then `update`, of each object still stored at the last pruned record: ``MediaAudit/AuditCheckpoint``).
+    ///   - visiting: sees each record read (``MediaAudit/AuditTree/read(directory:visiting:)``).
+    static func tree(stateDirectory: String, checkpointObjects: ((AuditRecord) -> Void)? = nil,
+                     visiting: (AuditRecord) -> Void = { _ in }) throws(CommandError) -> AuditTree {
         let directory = try AuditVerifyCommand.requireLog(stateDirectory: stateDirectory)
         do {
+            if let checkpointObjects {
+                try AuditCheckpoint.read(directory: directory)?.forEachObject(directory: directory, checkpointObjects)
+            }
             return try AuditTree.read(directory: directory, visiting: visiting)
         } catch {
             throw AuditVerifyCommand.unreadableLog(directory, error)

@@ -9,7 +9,7 @@ import MediaStorage
 /// 2. the inclusion of its purge record: the proof leads from the log's record to the receipt's signed checkpoint, and
 ///    the log still holds the tree that checkpoint signed (a purge record removed and the chain re-hashed fails here);
 /// 3. that no object of the partition stored before the purge remains in `disk/` or `sealed/` (a file restored from a
-///    backup fails here);
+///    backup fails here, also when its `store` record was pruned since: the prune's checkpoint carries it);
 /// 4. that every `store` of the partition after the purge is a later request's: each is counted in the output.
 /// Exit 0 with `ok: …`; 1 with the reason; 2 for a receipt file or state directory that cannot be read.
 public struct AuditVerifyReceiptCommand: MediaCommand {
@@ -83,15 +83,16 @@ public struct AuditVerifyReceiptCommand: MediaCommand {
         }
         let index = opened.proof.index
         let purgeSeq = index + 1
-        // Read with the tree, in the same pass: the last store/update of every key, with its partition, and the stores
-        // of the partition after the purge.
+        // Read with the tree, in the same pass, after the records a prune carried into its checkpoint: the last
+        // store/update of every key, with its partition, and the stores of the partition after the purge.
         var lastWrite: [String: (seq: Int, partition: String?)] = [:]
         var storedSince = 0
-        let tree = try AuditTreeAccess.tree(stateDirectory: stateDirectory) { record in
+        func visit(_ record: AuditRecord) {
             guard record.event == .store || record.event == .update, let key = record.key?.hex else { return }
             lastWrite[key] = (record.seq, record.partition?.hex)
             if record.event == .store, record.seq > purgeSeq, record.partition?.hex == opened.partition { storedSince += 1 }
         }
+        let tree = try AuditTreeAccess.tree(stateDirectory: stateDirectory, checkpointObjects: visit, visiting: visit)
         guard checkpoint.size <= tree.size, index < checkpoint.size,
               MerkleTree.root(tree.leaves[..<checkpoint.size]) == checkpoint.root else {
             throw failed("the log no longer holds the tree its checkpoint of \(checkpoint.size) records signed: records were changed or removed since")

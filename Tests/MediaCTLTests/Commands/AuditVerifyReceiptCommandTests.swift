@@ -60,6 +60,39 @@ import Testing
         #expect(run.stderr == "mediactl: receipt '\(receipt)': \(backup.path) of the partition, stored by record \(store.seq), is still present after the purge\n")
     }
 
+    /// The same restored file, when a prune removed its `store` record before the purge: the prune's checkpoint
+    /// carries the record, so the file is still known as the partition's.
+    @Test func aFileRestoredAfterItsStoreRecordWasPrunedFails() async throws {
+        let harness = try ServiceStateHarness(audit: .init(maxSegmentBytes: 3_000))
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let sealed = try #require(try harness.objects(in: .sealed).first)
+        let path = harness.stateDirectory + "/" + sealed.path
+        let backup = try Data(contentsOf: URL(fileURLWithPath: path))
+        let store = try #require(try harness.records().first { $0.entry.event == .store && $0.entry.storage == .encryptedDisk })
+        let horse = try ServiceStateHarness.fixture("catalog/horse-d29d871c.jpg")
+        for index in 0..<12 {  // enough records to rotate the segment that holds the store
+            harness.origin.setReply(.init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"], body: horse),
+                                    for: "http://origin.test/catalog/h\(index).jpg")
+            _ = await harness.service.handle(ServiceRequest(target: "/catalog/h\(index).jpg"))
+        }
+        harness.service.flushWrites()
+        let state = ["--state-dir", harness.stateDirectory]
+        #expect(await harness.run(["audit", "prune", "--keep-segments", "1", "--policies", harness.policiesDirectory] + state).status == 0)
+        let checkpoint = try #require(try AuditCheckpoint.read(directory: harness.stateDirectory + "/audit"))
+        #expect(checkpoint.seq > store.seq)
+        let (count, text) = try harness.service.purgeWithReceipt(.credential(try BearerToken(token: "tok-U1")))
+        #expect(count == 1)
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let receipt = try folder.file("receipt.json", contents: text)
+        #expect(await harness.run(["audit", "verify-receipt", receipt] + state).status == 0)
+        try backup.write(to: URL(fileURLWithPath: path))
+        let run = await harness.run(["audit", "verify-receipt", receipt] + state)
+        #expect(run.status == 1)
+        #expect(run.stderr == "mediactl: receipt '\(receipt)': \(sealed.path) of the partition, stored by record \(store.seq), is still present after the purge\n")
+    }
+
     @Test func aPurgeRecordRemovedAndTheChainRehashedFails() async throws {
         let (harness, state, folder, receipt, _) = try await Self.purged()
         defer { Task { await harness.close() }; folder.remove() }
