@@ -20,8 +20,7 @@ extension PolicyFileDecoder {
         let path = "routes[\(index)]"
         let before = errors.count
         var draft = RouteDraft(index: index, isComplete: false)
-        let allowed = "an object with keys " + PolicyFormat.routeKeys.joined(separator: ", ")
-        guard let keys = object(value, at: path, known: PolicyFormat.routeKeys, allowed: allowed) else { return draft }
+        guard let keys = object(value, at: path, known: PolicyFormat.routeKeys) else { return draft }
         func at(_ key: String) -> String { "\(path).\(key)" }
         let required: [String: String] = [
             "name": PolicyFileDecoder.nameAllowed, "mount": PolicyFileDecoder.mountAllowed,

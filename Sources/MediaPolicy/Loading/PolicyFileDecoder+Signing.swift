@@ -1,7 +1,6 @@
 import MediaCore
 
 extension PolicyFileDecoder {
-    static let signedURLsAllowed = "an object with keys " + PolicyFormat.signedURLKeys.joined(separator: ", ")
     static let secretPathAllowed =
         "a file path (relative to the policy file's directory, or absolute) of 1 to 1024 characters, without NUL or control characters"
     static let originAllowedText =
@@ -10,9 +9,7 @@ extension PolicyFileDecoder {
     /// `signedURLs` (a tier): `keys` required, `maxLifetime` 1–86,400 (default 900), `required` (default `true`).
     mutating func signedURLs(_ value: JSONValue, at path: String) -> SignedURLPolicy? {
         let before = errors.count
-        guard let keys = object(value, at: path, known: PolicyFormat.signedURLKeys, allowed: Self.signedURLsAllowed) else {
-            return nil
-        }
+        guard let keys = object(value, at: path, known: PolicyFormat.signedURLKeys) else { return nil }
         var policy: SignedURLPolicy?
         if let value = keys["keys"] {
             if let file = secretPath(value, at: "\(path).keys") {
@@ -35,8 +32,7 @@ extension PolicyFileDecoder {
     /// 600), `allowAuthorization` (default `false`).
     mutating func cors(_ value: JSONValue, at path: String) -> CORSPolicy? {
         let before = errors.count
-        let allowed = "an object with keys " + PolicyFormat.corsKeys.joined(separator: ", ")
-        guard let keys = object(value, at: path, known: PolicyFormat.corsKeys, allowed: allowed) else { return nil }
+        guard let keys = object(value, at: path, known: PolicyFormat.corsKeys) else { return nil }
         var policy: CORSPolicy?
         if let value = keys["allowOrigins"] {
             if let origins = allowedOrigins(value, at: "\(path).allowOrigins") { policy = CORSPolicy(allowOrigins: origins) }
@@ -56,8 +52,7 @@ extension PolicyFileDecoder {
 
     /// `originAuthorization` (a route): `{"bearerFile": PATH}`.
     mutating func originAuthorization(_ value: JSONValue, at path: String) -> OriginAuthorization? {
-        let allowed = "an object with keys " + PolicyFormat.originAuthorizationKeys.joined(separator: ", ")
-        guard let keys = object(value, at: path, known: PolicyFormat.originAuthorizationKeys, allowed: allowed) else { return nil }
+        guard let keys = object(value, at: path, known: PolicyFormat.originAuthorizationKeys) else { return nil }
         guard let file = keys["bearerFile"] else {
             report(.missingKey, "\(path).bearerFile", value: nil, problem: "missing required key", allowed: Self.secretPathAllowed)
             return nil

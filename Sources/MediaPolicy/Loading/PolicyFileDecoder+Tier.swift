@@ -27,8 +27,7 @@ extension PolicyFileDecoder {
     /// The tier, or `nil` when any key had a problem (all of them reported).
     private mutating func decodeTier(named name: String, _ value: JSONValue, at path: String) -> Tier? {
         let before = errors.count
-        let allowed = "an object with keys " + PolicyFormat.tierKeys.joined(separator: ", ")
-        guard let keys = object(value, at: path, known: PolicyFormat.tierKeys, allowed: allowed) else { return nil }
+        guard let keys = object(value, at: path, known: PolicyFormat.tierKeys) else { return nil }
         func at(_ key: String) -> String { "\(path).\(key)" }
 
         var storage: StorageClass?

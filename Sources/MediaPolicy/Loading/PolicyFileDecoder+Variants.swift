@@ -4,8 +4,7 @@ extension PolicyFileDecoder {
     /// Decodes a tier's `variants` object (docs/variants.md), reporting every problem; `nil` when any key had one.
     mutating func variants(_ value: JSONValue, at path: String) -> Tier.Variants? {
         let before = errors.count
-        let allowed = "an object with keys " + PolicyFormat.variantKeys.joined(separator: ", ")
-        guard let keys = object(value, at: path, known: PolicyFormat.variantKeys, allowed: allowed) else { return nil }
+        guard let keys = object(value, at: path, known: PolicyFormat.variantKeys) else { return nil }
         func at(_ key: String) -> String { "\(path).\(key)" }
         for key in PolicyFormat.requiredVariantKeys where keys[key] == nil {
             report(.missingKey, at(key), value: nil, problem: "missing required key",
@@ -62,8 +61,7 @@ extension PolicyFileDecoder {
     /// Decodes a tier's `animation` object (docs/variants.md "Animation"); `nil` when a key had a problem.
     mutating func animation(_ value: JSONValue, at path: String) -> Tier.Animation? {
         let before = errors.count
-        let allowed = "an object with keys " + PolicyFormat.animationKeys.joined(separator: ", ")
-        guard let keys = object(value, at: path, known: PolicyFormat.animationKeys, allowed: allowed) else { return nil }
+        guard let keys = object(value, at: path, known: PolicyFormat.animationKeys) else { return nil }
         var animation = Tier.Animation()
         if let member = keys["maxFrames"], let number = integer(member, at: "\(path).maxFrames",
                                                                 range: 2...Tier.Animation.maximumFrames, unit: "frames") {

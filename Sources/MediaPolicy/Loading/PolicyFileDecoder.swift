@@ -28,8 +28,7 @@ struct PolicyFileDecoder {
     }
 
     mutating func decode(_ root: JSONValue) {
-        let allowed = "an object with keys " + PolicyFormat.topLevelKeys.joined(separator: ", ")
-        guard let members = object(root, at: "", known: PolicyFormat.topLevelKeys, allowed: allowed) else { return }
+        guard let members = object(root, at: "", known: PolicyFormat.topLevelKeys) else { return }
         if let schema = members["$schema"] {
             _ = string(schema, at: "$schema", allowed: "a string (the JSON Schema URI, ignored)")
         }
@@ -64,12 +63,13 @@ struct PolicyFileDecoder {
 
     // MARK: - Typed readers (each reports its own problem and returns nil)
 
-    /// The members of an object by key (first occurrence), after reporting unknown and repeated keys.
+    /// The members of an object by key (first occurrence), after reporting unknown and repeated keys. `allowed` is the
+    /// text a value of another type is reported with; default: `an object with keys <known>`.
     mutating func object(
-        _ value: JSONValue, at path: String, known: [String], allowed: String
+        _ value: JSONValue, at path: String, known: [String], allowed: String? = nil
     ) -> [String: JSONValue]? {
         guard case .object(let members) = value else {
-            reportType(value, at: path, allowed: allowed)
+            reportType(value, at: path, allowed: allowed ?? "an object with keys " + known.joined(separator: ", "))
             return nil
         }
         var result: [String: JSONValue] = [:]
