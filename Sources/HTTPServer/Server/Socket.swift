@@ -14,7 +14,9 @@ enum Socket {
         hints.ai_socktype = Int32(SOCK_STREAM.rawValue)
         hints.ai_flags = AI_NUMERICHOST | AI_NUMERICSERV | AI_PASSIVE
         var found: UnsafeMutablePointer<addrinfo>?
-        guard getaddrinfo(host, String(port), &hints, &found) == 0, let address = found?.pointee else {
+        var parsed = in6_addr()  // inet_pton is strict where getaddrinfo takes inet_aton's forms (`127.1`, `0x7f.1`)
+        guard inet_pton(family, host, &parsed) == 1, getaddrinfo(host, String(port), &hints, &found) == 0,
+              let address = found?.pointee else {
             throw HTTPServerError(code: .invalidAddress,
                                   message: "\(host) is not a numeric \(family == AF_INET6 ? "IPv6" : "IPv4") address")
         }

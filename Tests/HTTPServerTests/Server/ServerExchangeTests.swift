@@ -197,6 +197,17 @@ import Testing
         }
     }
 
+    /// Only dotted quads and RFC 4291 text: the shorthand forms `inet_aton` takes are refused.
+    @Test func shorthandAndMalformedAddressesAreRefused() {
+        for (host, family) in [("127.1", "IPv4"), ("0x7f.0.0.1", "IPv4"), ("2130706433", "IPv4"), ("::1::", "IPv6"),
+                               ("fe80::1%nonexistent0", "IPv6")] {
+            let server = HTTPServer(configuration: .init(host: host, port: 0), handler: EchoHandler())
+            #expect(throws: HTTPServerError(code: .invalidAddress, message: "\(host) is not a numeric \(family) address")) {
+                try server.start()
+            }
+        }
+    }
+
     @Test func portOutOfRangeIsRefused() {
         let server = HTTPServer(configuration: .init(port: 70_000), handler: EchoHandler())
         #expect(throws: HTTPServerError(code: .invalidAddress, message: "port 70000 is outside 0...65535")) {
