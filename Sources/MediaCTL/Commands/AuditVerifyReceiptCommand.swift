@@ -9,7 +9,8 @@ import MediaStorage
 /// 2. the inclusion of its purge record: the proof leads from the log's record to the receipt's signed checkpoint, and
 ///    the log still holds the tree that checkpoint signed (a purge record removed and the chain re-hashed fails here);
 /// 3. that no object of the partition stored before the purge remains in `disk/` or `sealed/` (a file restored from a
-///    backup fails here, also when its `store` record was pruned since: the prune's checkpoint carries it);
+///    backup fails here, also when its `store` record was pruned since: the prune's checkpoint carries it), and no
+///    sealed file under a data key the purge destroyed (whatever the log still says of it);
 /// 4. that every `store` of the partition after the purge is a later request's: each is counted in the output.
 /// Exit 0 with `ok: …`; 1 with the reason; 2 for a receipt file or state directory that cannot be read.
 public struct AuditVerifyReceiptCommand: MediaCommand {
@@ -117,9 +118,14 @@ public struct AuditVerifyReceiptCommand: MediaCommand {
         } catch {
             throw CommandError(.unreadableFile, "cannot scan '\(stateDirectory)': \(error)", exitCode: .unusableInput)
         }
+        let destroyed = Set(opened.destroyedKeys)
         for object in objects.sorted(by: { $0.path < $1.path }) {
-            guard let write = lastWrite[object.name], write.partition == opened.partition, write.seq < purgeSeq else { continue }
-            throw failed("\(object.path) of the partition, stored by record \(write.seq), is still present after the purge")
+            if let write = lastWrite[object.name], write.partition == opened.partition, write.seq < purgeSeq {
+                throw failed("\(object.path) of the partition, stored by record \(write.seq), is still present after the purge")
+            }
+            if let key = object.sealedKeyID, destroyed.contains(key) {
+                throw failed("\(object.path), sealed with data key \(key) the purge destroyed, is still present after the purge")
+            }
         }
         let removed = opened.removed.reduce(0) { $0 + $1.objects }
         return "ok: \(opened.reason) of partition \(opened.partition.prefix(16))… at \(opened.purgedAt): record \(purgeSeq) is in the "

@@ -93,6 +93,40 @@ import Testing
         #expect(run.stderr == "mediactl: receipt '\(receipt)': \(sealed.path) of the partition, stored by record \(store.seq), is still present after the purge\n")
     }
 
+    /// A sealed file restored after a prune removed both its `store` and its purge's records (no record names it any
+    /// more): its header's data key is one the receipt says the purge destroyed.
+    @Test func aSealedFileRestoredAfterThePurgeWasPrunedFailsByItsKey() async throws {
+        let harness = try ServiceStateHarness(audit: .init(maxSegmentBytes: 3_000))
+        defer { Task { await harness.close() } }
+        try await harness.populate()
+        let sealed = try #require(try harness.objects(in: .sealed).first)
+        let key = try #require(sealed.sealedKeyID)
+        let path = harness.stateDirectory + "/" + sealed.path
+        let backup = try Data(contentsOf: URL(fileURLWithPath: path))
+        let (count, text) = try harness.service.purgeWithReceipt(.credential(try BearerToken(token: "tok-U1")))
+        #expect(count == 1)
+        let purge = try #require(try harness.records().last { $0.entry.event == .purge })
+        let horse = try ServiceStateHarness.fixture("catalog/horse-d29d871c.jpg")
+        for index in 0..<12 {  // enough records to rotate the segment that holds the purge
+            harness.origin.setReply(.init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"], body: horse),
+                                    for: "http://origin.test/catalog/h\(index).jpg")
+            _ = await harness.service.handle(ServiceRequest(target: "/catalog/h\(index).jpg"))
+        }
+        harness.service.flushWrites()
+        let state = ["--state-dir", harness.stateDirectory]
+        #expect(await harness.run(["audit", "prune", "--keep-segments", "1", "--policies", harness.policiesDirectory] + state).status == 0)
+        #expect(try #require(try AuditCheckpoint.read(directory: harness.stateDirectory + "/audit")).seq > purge.seq)
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let receipt = try folder.file("receipt.json", contents: text)
+        #expect(await harness.run(["audit", "verify-receipt", receipt] + state).status == 0)
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try backup.write(to: URL(fileURLWithPath: path))
+        let run = await harness.run(["audit", "verify-receipt", receipt] + state)
+        #expect(run.status == 1)
+        #expect(run.stderr == "mediactl: receipt '\(receipt)': \(sealed.path), sealed with data key \(key) the purge destroyed, is still present after the purge\n")
+    }
+
     @Test func aPurgeRecordRemovedAndTheChainRehashedFails() async throws {
         let (harness, state, folder, receipt, _) = try await Self.purged()
         defer { Task { await harness.close() }; folder.remove() }
