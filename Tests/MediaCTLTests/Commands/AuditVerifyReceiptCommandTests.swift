@@ -60,6 +60,37 @@ import Testing
         #expect(run.stderr == "mediactl: receipt '\(receipt)': \(backup.path) of the partition, stored by record \(store.seq), is still present after the purge\n")
     }
 
+    /// Stores 12 more catalog images (enough records to rotate every segment written so far) and prunes all but the
+    /// newest rotated segment (exit 0); the prune's checkpoint.
+    static func rotateAndPrune(_ harness: ServiceStateHarness) async throws -> AuditCheckpoint {
+        let horse = try ServiceStateHarness.fixture("catalog/horse-d29d871c.jpg")
+        for index in 0..<12 {
+            harness.origin.setReply(.init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"], body: horse),
+                                    for: "http://origin.test/catalog/h\(index).jpg")
+            _ = await harness.service.handle(ServiceRequest(target: "/catalog/h\(index).jpg"))
+        }
+        harness.service.flushWrites()
+        let prune = await harness.run(["audit", "prune", "--keep-segments", "1", "--state-dir", harness.stateDirectory,
+                                       "--policies", harness.policiesDirectory])
+        #expect(prune.status == 0, "\(prune.stderr)")
+        return try #require(try AuditCheckpoint.read(directory: harness.stateDirectory + "/audit"))
+    }
+
+    /// `verify-receipt` of the receipt `text` after the file at `sealed` (relative to the state directory) was written
+    /// back with `backup` (exit 0 before it was); the run and the receipt's file.
+    static func verifyAfterRestoring(_ harness: ServiceStateHarness, receipt text: String, sealed: String,
+                                     backup: Data) async throws -> (CLIRun, String) {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        let receipt = try folder.file("receipt.json", contents: text)
+        let state = ["--state-dir", harness.stateDirectory]
+        #expect(await harness.run(["audit", "verify-receipt", receipt] + state).status == 0)
+        let path = harness.stateDirectory + "/" + sealed
+        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
+        try backup.write(to: URL(fileURLWithPath: path))
+        return (await harness.run(["audit", "verify-receipt", receipt] + state), receipt)
+    }
+
     /// The same restored file, when a prune removed its `store` record before the purge: the prune's checkpoint
     /// carries the record, so the file is still known as the partition's.
     @Test func aFileRestoredAfterItsStoreRecordWasPrunedFails() async throws {
@@ -67,28 +98,12 @@ import Testing
         defer { Task { await harness.close() } }
         try await harness.populate()
         let sealed = try #require(try harness.objects(in: .sealed).first)
-        let path = harness.stateDirectory + "/" + sealed.path
-        let backup = try Data(contentsOf: URL(fileURLWithPath: path))
+        let backup = try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + sealed.path))
         let store = try #require(try harness.records().first { $0.entry.event == .store && $0.entry.storage == .encryptedDisk })
-        let horse = try ServiceStateHarness.fixture("catalog/horse-d29d871c.jpg")
-        for index in 0..<12 {  // enough records to rotate the segment that holds the store
-            harness.origin.setReply(.init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"], body: horse),
-                                    for: "http://origin.test/catalog/h\(index).jpg")
-            _ = await harness.service.handle(ServiceRequest(target: "/catalog/h\(index).jpg"))
-        }
-        harness.service.flushWrites()
-        let state = ["--state-dir", harness.stateDirectory]
-        #expect(await harness.run(["audit", "prune", "--keep-segments", "1", "--policies", harness.policiesDirectory] + state).status == 0)
-        let checkpoint = try #require(try AuditCheckpoint.read(directory: harness.stateDirectory + "/audit"))
-        #expect(checkpoint.seq > store.seq)
+        #expect(try await Self.rotateAndPrune(harness).seq > store.seq)
         let (count, text) = try harness.service.purgeWithReceipt(.credential(try BearerToken(token: "tok-U1")))
         #expect(count == 1)
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
-        let receipt = try folder.file("receipt.json", contents: text)
-        #expect(await harness.run(["audit", "verify-receipt", receipt] + state).status == 0)
-        try backup.write(to: URL(fileURLWithPath: path))
-        let run = await harness.run(["audit", "verify-receipt", receipt] + state)
+        let (run, receipt) = try await Self.verifyAfterRestoring(harness, receipt: text, sealed: sealed.path, backup: backup)
         #expect(run.status == 1)
         #expect(run.stderr == "mediactl: receipt '\(receipt)': \(sealed.path) of the partition, stored by record \(store.seq), is still present after the purge\n")
     }
@@ -101,28 +116,12 @@ import Testing
         try await harness.populate()
         let sealed = try #require(try harness.objects(in: .sealed).first)
         let key = try #require(sealed.sealedKeyID)
-        let path = harness.stateDirectory + "/" + sealed.path
-        let backup = try Data(contentsOf: URL(fileURLWithPath: path))
+        let backup = try Data(contentsOf: URL(fileURLWithPath: harness.stateDirectory + "/" + sealed.path))
         let (count, text) = try harness.service.purgeWithReceipt(.credential(try BearerToken(token: "tok-U1")))
         #expect(count == 1)
         let purge = try #require(try harness.records().last { $0.entry.event == .purge })
-        let horse = try ServiceStateHarness.fixture("catalog/horse-d29d871c.jpg")
-        for index in 0..<12 {  // enough records to rotate the segment that holds the purge
-            harness.origin.setReply(.init(status: 200, fields: ["Cache-Control": "public, max-age=31536000"], body: horse),
-                                    for: "http://origin.test/catalog/h\(index).jpg")
-            _ = await harness.service.handle(ServiceRequest(target: "/catalog/h\(index).jpg"))
-        }
-        harness.service.flushWrites()
-        let state = ["--state-dir", harness.stateDirectory]
-        #expect(await harness.run(["audit", "prune", "--keep-segments", "1", "--policies", harness.policiesDirectory] + state).status == 0)
-        #expect(try #require(try AuditCheckpoint.read(directory: harness.stateDirectory + "/audit")).seq > purge.seq)
-        let folder = try TemporaryDirectory()
-        defer { folder.remove() }
-        let receipt = try folder.file("receipt.json", contents: text)
-        #expect(await harness.run(["audit", "verify-receipt", receipt] + state).status == 0)
-        try FileManager.default.createDirectory(atPath: (path as NSString).deletingLastPathComponent, withIntermediateDirectories: true)
-        try backup.write(to: URL(fileURLWithPath: path))
-        let run = await harness.run(["audit", "verify-receipt", receipt] + state)
+        #expect(try await Self.rotateAndPrune(harness).seq > purge.seq)
+        let (run, receipt) = try await Self.verifyAfterRestoring(harness, receipt: text, sealed: sealed.path, backup: backup)
         #expect(run.status == 1)
         #expect(run.stderr == "mediactl: receipt '\(receipt)': \(sealed.path), sealed with data key \(key) the purge destroyed, is still present after the purge\n")
     }
