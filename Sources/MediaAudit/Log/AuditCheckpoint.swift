@@ -33,14 +33,6 @@ public struct AuditCheckpoint: Hashable, Sendable {
     /// SHA-256 of the objects file's bytes.
     public var objectsDigest: AuditDigest
 
-    public init(seq: Int, hash: AuditDigest, segment: Int, objectCount: Int, objectsDigest: AuditDigest) {
-        self.seq = seq
-        self.hash = hash
-        self.segment = segment
-        self.objectCount = objectCount
-        self.objectsDigest = objectsDigest
-    }
-
     /// `checkpoint-NNNNNN.jsonl` for a segment number.
     public static func objectsFileName(segment: Int) -> String {
         "checkpoint-" + AuditFiles.segmentName(segment).dropFirst("audit-".count)
