@@ -25,12 +25,11 @@ struct CrashPoint: FileWriteObserver {
         let words = value.split(separator: " ").map(String.init)
         guard words.count == 2, let storageClass = classes.first(where: { $0.rawValue == words[0] }),
               let kind = FileWritePoint.Kind(rawValue: words[1]) else {
-            let changes: [FileWritePoint.Kind] = [.writeTemporary, .syncTemporary, .rename, .syncFolder, .unlink]
             throw CommandError(
                 .invalidEnvironment,
                 "\(variable) is '\(value)': give '<class> <change>', class one of "
                     + classes.map(\.rawValue).joined(separator: ", ") + ", change one of "
-                    + changes.map(\.rawValue).joined(separator: ", "),
+                    + FileWritePoint.Kind.allCases.map(\.rawValue).joined(separator: ", "),
                 exitCode: .unusableInput)
         }
         return CrashPoint(storageClass: storageClass, kind: kind)

@@ -2,7 +2,7 @@
 /// made. Crash tests cut the power at each point: everything reported before it happened, nothing after.
 public struct FileWritePoint: Hashable, Sendable, CustomStringConvertible {
     /// The change.
-    public enum Kind: String, Hashable, Sendable {
+    public enum Kind: String, Hashable, Sendable, CaseIterable {
         /// Create and `write(2)` the entry's temp file (`<64-hex>.tmp-<16-hex>`, in its folder).
         case writeTemporary = "write-temporary"
         /// `fsync` the temp file (only when the store synchronizes writes).
