@@ -55,24 +55,17 @@ extension PolicyFileDecoder {
                 draft.origin = origin
             }
         }
-        if let value = keys["tier"] {
-            draft.tier = string(value, at: at("tier"), allowed: "the name of a tier defined in any policy file")
+        /// Sets what `set` sets from what `read` makes of the value at `key` (`read` reports a value it refuses and
+        /// returns `nil`); nothing when the key is absent.
+        func readKey<Value>(_ key: String, _ set: (inout RouteDraft, Value) -> Void, _ read: (JSONValue, String) -> Value?) {
+            if let value = keys[key], let read = read(value, at(key)) { set(&draft, read) }
         }
-        if let value = keys["methods"], let methods = choice(value, at: at("methods"), as: Route.Methods.self) {
-            draft.methods = methods
-        }
-        if let value = keys["targetedCacheControl"] {
-            draft.targetedCacheControl = targetedFieldNames(value, at: at("targetedCacheControl"))
-        }
-        if let value = keys["originAuthorization"] {
-            draft.originAuthorization = originAuthorization(value, at: at("originAuthorization"))
-        }
-        if let value = keys["subjectHeader"] {
-            draft.subjectHeader = subjectHeader(value, at: at("subjectHeader"))
-        }
-        if let value = keys["cors"] {
-            draft.cors = cors(value, at: at("cors"))
-        }
+        readKey("tier", { $0.tier = $1 }) { string($0, at: $1, allowed: "the name of a tier defined in any policy file") }
+        readKey("methods", { $0.methods = $1 }) { choice($0, at: $1, as: Route.Methods.self) }
+        readKey("targetedCacheControl", { $0.targetedCacheControl = $1 }) { targetedFieldNames($0, at: $1) }
+        readKey("originAuthorization", { $0.originAuthorization = $1 }) { originAuthorization($0, at: $1) }
+        readKey("subjectHeader", { $0.subjectHeader = $1 }) { subjectHeader($0, at: $1) }
+        readKey("cors", { $0.cors = $1 }) { cors($0, at: $1) }
         draft.isComplete = errors.count == before
         return draft
     }

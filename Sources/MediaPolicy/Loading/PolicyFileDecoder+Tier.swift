@@ -38,18 +38,23 @@ extension PolicyFileDecoder {
                    allowed: StorageClass.allCases.map(\.rawValue).joined(separator: ", "))
         }
         var tier = Tier(name: name, storage: storage ?? .none)
+        /// Sets what `set` sets from what `read` makes of the value at `key` (`read` reports a value it refuses and
+        /// returns `nil`); nothing when the key is absent.
+        func readKey<Value>(_ key: String, _ set: (inout Tier, Value) -> Void, _ read: (JSONValue, String) -> Value?) {
+            if let value = keys[key], let read = read(value, at(key)) { set(&tier, read) }
+        }
         /// Sets what `set` sets from the integer at `key`, when it is one within `range` (else reported).
         func integerKey(_ key: String, in range: ClosedRange<Int>, unit: String, _ set: (inout Tier, Int) -> Void) {
-            if let value = keys[key], let number = integer(value, at: at(key), range: range, unit: unit) { set(&tier, number) }
+            readKey(key, set) { integer($0, at: $1, range: range, unit: unit) }
         }
         /// Sets what `set` sets from the choice at `key`, when it is one of `type`'s (else reported).
         func choiceKey<Choice: RawRepresentable & CaseIterable>(_ key: String, as type: Choice.Type,
                                                                   _ set: (inout Tier, Choice) -> Void) where Choice.RawValue == String {
-            if let value = keys[key], let chosen = choice(value, at: at(key), as: type) { set(&tier, chosen) }
+            readKey(key, set) { choice($0, at: $1, as: type) }
         }
         /// Sets what `set` sets from the boolean at `key`, when it is one (else reported).
         func booleanKey(_ key: String, _ set: (inout Tier, Bool) -> Void) {
-            if let value = keys[key], let flag = boolean(value, at: at(key)) { set(&tier, flag) }
+            readKey(key, set) { boolean($0, at: $1) }
         }
 
         choiceKey("cache", as: Tier.CacheRole.self) { $0.cache = $1 }
@@ -62,58 +67,31 @@ extension PolicyFileDecoder {
         booleanKey("heuristic") { $0.heuristic = $1 }
         integerKey("serveStaleOnError", in: seconds, unit: "seconds") { $0.serveStaleOnError = $1 }
         integerKey("keyLifetime", in: 1...PolicyFormat.maximumSeconds, unit: "seconds") { $0.keyLifetime = $1 }
-        if let value = keys["versionParameter"] {
-            tier.versionParameter = versionParameter(value, at: at("versionParameter"))
+        readKey("versionParameter", { $0.versionParameter = $1 }) { versionParameter($0, at: $1) }
+        readKey("ignoredQueryParameters", { $0.ignoredQueryParameters = $1 }) {
+            queryParameterList($0, at: $1, allowsPrefix: true)
         }
-        if let value = keys["ignoredQueryParameters"],
-           let names = queryParameterList(value, at: at("ignoredQueryParameters"), allowsPrefix: true) {
-            tier.ignoredQueryParameters = names
-        }
-        if let value = keys["passQueryParameters"],
-           let names = queryParameterList(value, at: at("passQueryParameters"), allowsPrefix: false) {
-            tier.passQueryParameters = names
-        }
-        if let value = keys["errorTTL"], let lifetimes = errorTTL(value, at: at("errorTTL")) {
-            tier.errorTTL = lifetimes
-        }
+        readKey("passQueryParameters", { $0.passQueryParameters = $1 }) { queryParameterList($0, at: $1, allowsPrefix: false) }
+        readKey("errorTTL", { $0.errorTTL = $1 }) { errorTTL($0, at: $1) }
         integerKey("maxObjectBytes", in: 1...PolicyFormat.maximumMemoryBytes, unit: "bytes") { $0.maxObjectBytes = $1 }
         integerKey("maxPixels", in: 1...PolicyFormat.maximumPixels, unit: "pixels") { $0.maxPixels = $1 }
         integerKey("memoryBytes", in: 0...PolicyFormat.maximumMemoryBytes, unit: "bytes") { $0.memoryBytes = $1 }
         integerKey("diskBytes", in: 0...PolicyFormat.maximumDiskBytes, unit: "bytes") { $0.diskBytes = $1 }
-        if let value = keys["originTimeout"],
-           let number = positiveNumber(value, at: at("originTimeout"), upTo: PolicyFormat.maximumOriginTimeout, unit: "seconds") {
-            tier.originTimeout = number
+        readKey("originTimeout", { $0.originTimeout = $1 }) {
+            positiveNumber($0, at: $1, upTo: PolicyFormat.maximumOriginTimeout, unit: "seconds")
         }
-        if let value = keys["contentTypes"], let types = contentTypes(value, at: at("contentTypes")) {
-            tier.contentTypes = types
-        }
-        if let value = keys["downstreamCacheControl"] {
-            tier.downstreamCacheControl = downstreamCacheControl(value, at: at("downstreamCacheControl"))
-        }
-        if let value = keys["variants"] {
-            tier.variants = variants(value, at: at("variants"))
-        }
-        if let value = keys["animation"] {
-            tier.animation = animation(value, at: at("animation"))
-        }
+        readKey("contentTypes", { $0.contentTypes = $1 }) { contentTypes($0, at: $1) }
+        readKey("downstreamCacheControl", { $0.downstreamCacheControl = $1 }) { downstreamCacheControl($0, at: $1) }
+        readKey("variants", { $0.variants = $1 }) { variants($0, at: $1) }
+        readKey("animation", { $0.animation = $1 }) { animation($0, at: $1) }
         choiceKey("metadata", as: Tier.MetadataPolicy.self) { $0.metadata = $1 }
-        if let value = keys["targetedCacheControl"] {
-            tier.targetedCacheControl = targetedFieldNames(value, at: at("targetedCacheControl"))
-        }
+        readKey("targetedCacheControl", { $0.targetedCacheControl = $1 }) { targetedFieldNames($0, at: $1) }
         choiceKey("setCookie", as: Tier.SetCookiePolicy.self) { $0.setCookie = $1 }
-        if let value = keys["tagHeader"] {
-            tier.tagHeader = tagHeader(value, at: at("tagHeader"))
-        }
-        if let value = keys["signedURLs"] {
-            tier.signedURLs = signedURLs(value, at: at("signedURLs"))
-        }
-        if let value = keys["cors"] {
-            tier.cors = cors(value, at: at("cors"))
-        }
+        readKey("tagHeader", { $0.tagHeader = $1 }) { tagHeader($0, at: $1) }
+        readKey("signedURLs", { $0.signedURLs = $1 }) { signedURLs($0, at: $1) }
+        readKey("cors", { $0.cors = $1 }) { cors($0, at: $1) }
         booleanKey("forwardInterim") { $0.forwardInterim = $1 }
-        if let value = keys["forwardRequestHeaders"], let names = forwardedFieldNames(value, at: at("forwardRequestHeaders")) {
-            tier.forwardRequestHeaders = names
-        }
+        readKey("forwardRequestHeaders", { $0.forwardRequestHeaders = $1 }) { forwardedFieldNames($0, at: $1) }
         guard errors.count == before else { return nil }
         checkContradictions(tier, keys: keys, at: path)
         checkQueryParameterContradictions(tier, at: path)
