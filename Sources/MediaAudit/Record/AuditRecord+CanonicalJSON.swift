@@ -130,59 +130,35 @@ extension AuditRecord {
             w.literal(#"{"bytes":"#)
         }
         w.number(entry.bytes)
-        w.literal(#","count":"#)
-        w.number(entry.count)
-        if let derivedFrom = entry.derivedFrom {
-            w.literal(#","derivedFrom":"#)
-            w.string(derivedFrom.hex)
-        }
-        w.literal(#","event":"#)
-        w.string(entry.event.rawValue)
+        w.member(#","count":"#, entry.count)
+        w.optionalMember(#","derivedFrom":"#, entry.derivedFrom?.hex)
+        w.member(#","event":"#, entry.event.rawValue)
         let hashAt = w.next
         if reservingHash { w.gap(hashFieldLength) }
-        w.literal(#","key":"#)
-        w.string(entry.key?.hex)
-        if let keyId = entry.keyId {
-            w.literal(#","keyId":"#)
-            w.string(keyId.rawValue)
-        }
-        w.literal(#","partition":"#)
-        w.string(entry.partition?.hex)
-        w.literal(#","prev":"#)
-        w.string(prev.hex)
-        w.literal(#","reason":"#)
-        w.string(entry.reason?.rawValue)
-        w.literal(#","route":"#)
-        w.string(entry.route?.rawValue)
-        w.literal(#","seq":"#)
-        w.number(seq)
+        w.member(#","key":"#, entry.key?.hex)
+        w.optionalMember(#","keyId":"#, entry.keyId?.rawValue)
+        w.member(#","partition":"#, entry.partition?.hex)
+        w.member(#","prev":"#, prev.hex)
+        w.member(#","reason":"#, entry.reason?.rawValue)
+        w.member(#","route":"#, entry.route?.rawValue)
+        w.member(#","seq":"#, seq)
         if let since = entry.since {
             w.literal(#","since":""#)
             w.time(since)
             w.byte(UInt8(ascii: "\""))
         }
-        if let status = entry.status {
-            w.literal(#","status":"#)
-            w.number(status)
-        }
-        w.literal(#","storage":"#)
-        w.string(entry.storage?.rawValue)
-        if let tag = entry.tag {
-            w.literal(#","tag":"#)
-            w.string(tag.hex)
-        }
-        w.literal(#","tier":"#)
-        w.string(entry.tier?.rawValue)
+        if let status = entry.status { w.member(#","status":"#, status) }
+        w.member(#","storage":"#, entry.storage?.rawValue)
+        w.optionalMember(#","tag":"#, entry.tag?.hex)
+        w.member(#","tier":"#, entry.tier?.rawValue)
         w.literal(#","time":""#)
         w.time(time)
         if let transform = entry.transform {
             w.literal(#"","transform":""#)
             w.raw(transform.rawValue)
         }
-        w.literal(#"","ttl":"#)
-        w.number(entry.ttl)
-        w.literal(#","url":"#)
-        w.string(entry.url?.rawValue)
+        w.member(#"","ttl":"#, entry.ttl)
+        w.member(#","url":"#, entry.url?.rawValue)
         w.byte(UInt8(ascii: "}"))
         return hashAt
     }

@@ -46,6 +46,27 @@ struct CanonicalWriter {
         byte(UInt8(ascii: "\""))
     }
 
+    /// A member: `name` (the key with its quotes, colon and leading comma, e.g. `,"key":`), then `value` as
+    /// ``string(_:)`` writes it (`null` when absent).
+    @inline(__always)
+    mutating func member(_ name: StaticString, _ value: String?) {
+        literal(name)
+        string(value)
+    }
+
+    /// A member present only when `value` is set (an optional field, omitted rather than `null`).
+    @inline(__always)
+    mutating func optionalMember(_ name: StaticString, _ value: String?) {
+        if let value { member(name, value) }
+    }
+
+    /// A member whose value is ``number(_:)``'s (`null` when absent).
+    @inline(__always)
+    mutating func member(_ name: StaticString, _ value: Int?) {
+        literal(name)
+        number(value)
+    }
+
     /// Decimal like `String(value)` (digits without leading zeros, `-` for a negative value), or `null`.
     mutating func number(_ value: Int?) {
         guard let value else { return literal("null") }
