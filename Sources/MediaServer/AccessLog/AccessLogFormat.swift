@@ -100,25 +100,17 @@ public struct AccessLogFormat: Sendable {
         state.time.append(record.milliseconds, to: &out)
         Self.raw(#"","id":"#, to: &out)
         Self.decimal(record.id, to: &out)
-        if let requestID = record.requestID {
-            Self.key("request_id", to: &out)
-            Self.string(requestID, to: &out)
-        }
-        Self.key("method", to: &out)
-        Self.optional(record.method, to: &out)
-        Self.key("route", to: &out)
-        Self.optional(record.route, to: &out)
-        Self.key("tier", to: &out)
-        Self.optional(record.tier, to: &out)
+        Self.optionalMember("request_id", record.requestID, to: &out)
+        Self.member("method", record.method, to: &out)
+        Self.member("route", record.route, to: &out)
+        Self.member("tier", record.tier, to: &out)
         if let target = record.target {
             if let tier = record.tier, record.route != nil, clearTierBytes.contains(where: { $0.elementsEqual(tier) }) {
-                Self.key("path", to: &out)
-                Self.string(target, to: &out)
+                Self.member("path", target, to: &out)
             } else {
                 let path = UnsafeBufferPointer(rebasing: target[..<(target.firstIndex(of: UInt8(ascii: "?")) ?? target.endIndex)])
                 if record.route == nil, path.starts(with: "/_mediactl/".utf8) {
-                    Self.key("path", to: &out)
-                    Self.string(path, to: &out)
+                    Self.member("path", path, to: &out)
                 } else {
                     Self.key("path_digest", to: &out)
                     let key = String(decoding: path, as: UTF8.self)
@@ -134,15 +126,11 @@ public struct AccessLogFormat: Sendable {
                 }
             }
         } else {
-            Self.key("path", to: &out)
-            Self.raw("null", to: &out)
+            Self.member("path", nil, to: &out)
         }
-        Self.key("status", to: &out)
-        Self.decimal(record.status, to: &out)
-        Self.key("bytes", to: &out)
-        Self.decimal(record.bytes, to: &out)
-        Self.key("duration_us", to: &out)
-        Self.decimal(record.durationMicroseconds, to: &out)
+        Self.member("status", decimal: record.status, to: &out)
+        Self.member("bytes", decimal: record.bytes, to: &out)
+        Self.member("duration_us", decimal: record.durationMicroseconds, to: &out)
         Self.key("cache", to: &out)
         if let outcome = AccessLogCacheOutcome.of(cacheStatusBytes: record.cacheStatus, status: Int(record.status)) {
             Self.raw("\"", to: &out)
@@ -151,22 +139,10 @@ public struct AccessLogFormat: Sendable {
         } else {
             Self.raw("null", to: &out)
         }
-        if record.originStatus >= 0 {
-            Self.key("origin_status", to: &out)
-            Self.decimal(record.originStatus, to: &out)
-        }
-        if record.originMicroseconds >= 0 {
-            Self.key("origin_us", to: &out)
-            Self.decimal(record.originMicroseconds, to: &out)
-        }
-        if let variant = record.variant {
-            Self.key("variant", to: &out)
-            Self.string(variant, to: &out)
-        }
-        if let partition = record.partition {
-            Self.key("partition", to: &out)
-            Self.string(partition, to: &out)
-        }
+        if record.originStatus >= 0 { Self.member("origin_status", decimal: record.originStatus, to: &out) }
+        if record.originMicroseconds >= 0 { Self.member("origin_us", decimal: record.originMicroseconds, to: &out) }
+        Self.optionalMember("variant", record.variant, to: &out)
+        Self.optionalMember("partition", record.partition, to: &out)
         Self.raw("}\n", to: &out)
     }
 
@@ -176,6 +152,23 @@ public struct AccessLogFormat: Sendable {
         out.append(UInt8(ascii: "\""))
         raw(name, to: &out)
         raw("\":", to: &out)
+    }
+
+    /// `,"name":` and `value` as a JSON string (``string(_:to:)``), or `null` when absent.
+    private static func member(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
+        key(name, to: &out)
+        if let value { string(value, to: &out) } else { raw("null", to: &out) }
+    }
+
+    /// `,"name":` and `value` as a JSON string, only when `value` is set (a field omitted when absent).
+    private static func optionalMember(_ name: StaticString, _ value: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
+        if let value { member(name, value, to: &out) }
+    }
+
+    /// `,"name":` and `value` in decimal.
+    private static func member(_ name: StaticString, decimal value: Int64, to out: inout [UInt8]) {
+        key(name, to: &out)
+        decimal(value, to: &out)
     }
 
     @inline(__always)
@@ -197,10 +190,6 @@ public struct AccessLogFormat: Sendable {
             } while magnitude > 0
             out.append(contentsOf: UnsafeRawBufferPointer(rebasing: buffer[(32 - count)...]))
         }
-    }
-
-    private static func optional(_ value: UnsafeBufferPointer<UInt8>?, to out: inout [UInt8]) {
-        if let value { string(value, to: &out) } else { Self.raw("null", to: &out) }
     }
 
     /// A JSON string (RFC 8259 §7): `"` and `\` escaped, control characters and DEL as `\uXXXX` (`\n`, `\r`,
