@@ -1,7 +1,7 @@
 /// A stable reason code: the kebab-case token (`"malformed-token"`, `"unknown-route"`) that problem details, the
 /// audit log, tests and operators match on. Each error type declares its codes as static members of its own
-/// `Code` struct conforming to this, so codes of different errors never mix; new codes may be added, so a
-/// `switch` over one needs a `default` branch.
+/// code struct conforming to this (`CryptoErrorCode`, reached as `CryptoError.Code`), so codes of different errors
+/// never mix; new codes may be added, so a `switch` over one needs a `default` branch.
 public protocol ErrorCode: Hashable, Sendable, CustomStringConvertible {
     /// The stable token, e.g. `"malformed-token"`.
     var rawValue: String { get }

@@ -1,37 +1,27 @@
 import MediaCore
 
 /// Why an `Authorization` field was refused: a stable ``code`` plus a context that never
-/// contains the credential.
+/// contains the token or the field value.
 ///
 /// New codes may be added; switch over ``code`` with a `default` branch.
-public struct CredentialError: CodedError {
-    /// A stable reason code.
-    public struct Code: ErrorCode {
-        public let rawValue: String
-        /// A code from its stable string, e.g. `"malformed-token"`.
-        public init(rawValue: String) { self.rawValue = rawValue }
+public typealias CredentialError = DomainError<CredentialErrorCode>
 
-        /// The field is present but empty.
-        public static let emptyAuthorization = Code(rawValue: "empty-authorization")
-        /// The scheme is not `Bearer` (e.g. `Basic`).
-        public static let notBearer = Code(rawValue: "not-bearer")
-        /// `Bearer` with no token.
-        public static let missingToken = Code(rawValue: "missing-token")
-        /// The scheme and the token are not separated by exactly one space.
-        public static let badSeparator = Code(rawValue: "bad-separator")
-        /// The token is not RFC 6750 §2.1 `b64token` (`[A-Za-z0-9-._~+/]+=*`).
-        public static let malformedToken = Code(rawValue: "malformed-token")
-        /// More than one `Authorization` field line.
-        public static let multipleAuthorization = Code(rawValue: "multiple-authorization")
-    }
+/// The stable codes of ``CredentialError``.
+public struct CredentialErrorCode: ErrorCode {
+    public let rawValue: String
+    /// A code from its stable string, e.g. `"malformed-token"`.
+    public init(rawValue: String) { self.rawValue = rawValue }
 
-    /// The stable reason code.
-    public let code: Code
-    /// What was wrong, for people. Never contains the token or the field value.
-    public let context: String
-
-    public init(_ code: Code, _ context: String) {
-        self.code = code
-        self.context = context
-    }
+    /// The field is present but empty.
+    public static let emptyAuthorization = Self(rawValue: "empty-authorization")
+    /// The scheme is not `Bearer` (e.g. `Basic`).
+    public static let notBearer = Self(rawValue: "not-bearer")
+    /// `Bearer` with no token.
+    public static let missingToken = Self(rawValue: "missing-token")
+    /// The scheme and the token are not separated by exactly one space.
+    public static let badSeparator = Self(rawValue: "bad-separator")
+    /// The token is not RFC 6750 §2.1 `b64token` (`[A-Za-z0-9-._~+/]+=*`).
+    public static let malformedToken = Self(rawValue: "malformed-token")
+    /// More than one `Authorization` field line.
+    public static let multipleAuthorization = Self(rawValue: "multiple-authorization")
 }
