@@ -47,8 +47,10 @@ let package = Package(
         // The audit report's JUnit XML and HTML renderings (with their SVG chart and XML escaping) for
         // `mediactl audit --junit/--html`; the text and JSON reports stay in MediaAudit.
         .target(name: "MediaAuditReports", dependencies: ["MediaCore", "MediaAudit"], swiftSettings: strict),
-        // libvips (libvips-dev) through a shim header; only MediaTransform imports it.
-        .systemLibrary(name: "CVips", pkgConfig: "vips", providers: [.apt(["libvips-dev"])]),
+        // libvips (libvips-dev) through a shim header; only MediaTransform imports it. The library is opened with dlopen
+        // on the first transform (Sources/CVips/shim.h): its headers are read with GLib's flags (`pkg-config glib-2.0`;
+        // vips' own would link libvips and the ~90 libraries it needs into every process).
+        .systemLibrary(name: "CVips", pkgConfig: "glib-2.0", providers: [.apt(["libvips-dev"])]),
         .target(name: "MediaTransform", dependencies: ["MediaCore", "CVips"], swiftSettings: strict),
         // epoll(7), eventfd(2) and mallopt(3), which the Glibc module does not export; only HTTPServer imports it.
         .systemLibrary(name: "CHTTPServerLinux"),

@@ -121,7 +121,12 @@ public struct PolicyCheckCommand: MediaCommand {
             if let cors = route.cors { out += "        cors: " + corsSummary(cors) + "\n" }
         }
         if policies.tiers.values.contains(where: { $0.variants != nil }) {
-            out += "  libvips \(VipsRuntime.version): " + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF, canSaveJXL: VipsRuntime.canSaveJXL) + "\n"
+            if let problem = VipsRuntime.unavailable {
+                out += "  \(problem): serve refuses tiers that declare variants here\n"
+            } else {
+                out += "  libvips \(VipsRuntime.version): "
+                    + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF, canSaveJXL: VipsRuntime.canSaveJXL) + "\n"
+            }
         }
         return out
     }

@@ -87,7 +87,7 @@ extension MediaService {
     ///   - policies: a validated set (``MediaPolicy/PolicyLoader``).
     ///   - digest: its hex SHA-256 (``PolicyDigest``).
     /// - Throws: ``ServiceError`` `stopping` after ``stop()``, `invalid-policy` when the router refuses a route or a
-    ///   secret file is refused (``PolicySecrets/load(for:)``),
+    ///   secret file is refused (``PolicySecrets/load(for:)``) or a tier declares variants and libvips cannot be used here,
     ///   `state-directory` when a new store cannot be opened (the set in force stays), `audit` while the audit log
     ///   cannot be written (``auditOutage``; the set in force stays), or when the records cannot be written (the
     ///   new set is then in force).

@@ -64,7 +64,8 @@ public final class MediaService: Sendable {
     ///   - configuration: see ``Configuration``.
     ///   - auditLog: a recorder to use instead of `<state>/audit` (tests). Default: `nil`.
     /// - Throws: `ServiceError` `invalid-policy` when a secret file the policies name is refused
-    ///   (``PolicySecrets/load(for:)``; nothing is written then), `state-directory` when the directory, its integrity
+    ///   (``PolicySecrets/load(for:)``) or a tier declares variants and libvips cannot be used here
+    ///   (``PolicySnapshot/requireImageEngine(for:unavailable:)``; nothing is written then), `state-directory` when the directory, its integrity
     ///   key or its subject key cannot be created or is refused, ``MediaAudit/AuditError`` (`locked` when another
     ///   process writes the same log),
     ///   ``MediaStorage/StorageError``.
@@ -74,6 +75,7 @@ public final class MediaService: Sendable {
         self.fetcher = fetcher
         requestMetrics = RequestMetrics(tiers: policies.tiers.keys)
         let secrets = try PolicySnapshot.secrets(for: policies)
+        try PolicySnapshot.requireImageEngine(for: policies)
         try StateDirectory.prepare(configuration.stateDirectory)
         do {
             integrityKey = try IntegrityKeyFile.open(stateDirectory: configuration.stateDirectory)

@@ -36,6 +36,7 @@ struct PolicySwap {
         }
         // Keys files and origin tokens are read again: a key removed from its file stops verifying now.
         let secrets = try PolicySnapshot.secrets(for: policies)
+        try PolicySnapshot.requireImageEngine(for: policies)
         if policies.tiers.values.contains(where: { $0.signedURLs != nil }) { try openSubjects() }
         let old = routes.snapshot
         var report = PolicyReloadReport(digest: digest, previousDigest: old.digest, keptTiers: [], updatedTiers: [],

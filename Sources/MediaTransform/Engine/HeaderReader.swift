@@ -27,7 +27,7 @@ enum HeaderReader {
         guard let base = bytes.baseAddress, bytes.count > 0 else {
             throw TransformError(.unsupportedFormat, "no bytes")
         }
-        guard let nickname = vips_foreign_find_load_buffer(base, bytes.count) else {
+        guard let nickname = libvips.pointee.foreign_find_load_buffer(base, bytes.count) else {
             throw TransformError.vips(.undecodable, "no libvips loader recognises this \(format.rawValue)")
         }
         let loader = String(cString: nickname)
@@ -36,11 +36,11 @@ enum HeaderReader {
         }
         let header = try VipsImageHandle.make(.undecodable, "\(format.rawValue) header") { out in
             switch format {
-            case .jpeg: mediactl_vips_jpegload_header(base, bytes.count, out)
-            case .png: mediactl_vips_pngload_header(base, bytes.count, out)
-            case .webp: mediactl_vips_webpload_header(base, bytes.count, out)
-            case .gif: mediactl_vips_gifload_header(base, bytes.count, out)
-            case .avif: mediactl_vips_heifload_header(base, bytes.count, out)
+            case .jpeg: mediactl_vips_jpegload_header(libvips, base, bytes.count, out)
+            case .png: mediactl_vips_pngload_header(libvips, base, bytes.count, out)
+            case .webp: mediactl_vips_webpload_header(libvips, base, bytes.count, out)
+            case .gif: mediactl_vips_gifload_header(libvips, base, bytes.count, out)
+            case .avif: mediactl_vips_heifload_header(libvips, base, bytes.count, out)
             }
         }
         if format == .avif {

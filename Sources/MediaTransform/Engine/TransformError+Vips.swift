@@ -11,9 +11,10 @@ extension TransformError {
     /// libvips' error buffer, trimmed, and cleared. The buffer is process-wide in libvips 8.14 (one
     /// lock, not per thread), so with concurrent transforms it may hold another worker's message,
     /// or be empty because another worker took it: the code never depends on this text.
-    static func takeVipsErrorText() -> String {
-        guard let copy = mediactl_vips_error_take() else { return "" }
-        defer { g_free(copy) }
+    /// - Parameter api: the functions to use (``libvips``; ``VipsRuntime`` passes its own while it starts).
+    static func takeVipsErrorText(_ api: UnsafePointer<cvips_api> = libvips) -> String {
+        guard let copy = mediactl_vips_error_take(api) else { return "" }
+        defer { api.pointee.g_free(copy) }
         let text = String(cString: copy)
         return String(text.split(whereSeparator: \.isNewline).joined(separator: "; "))
     }

@@ -21,7 +21,7 @@ extension VipsRuntime {
     static var accounting: Accounting {
         start()
         return Accounting(
-            objects: Int(mediactl_vips_live_objects()), trackedBytes: Int(vips_tracked_get_mem()),
-            trackedAllocations: Int(vips_tracked_get_allocs()), openFiles: Int(vips_tracked_get_files()))
+            objects: Int(mediactl_vips_live_objects(libvips)), trackedBytes: Int(libvips.pointee.tracked_get_mem()),
+            trackedAllocations: Int(libvips.pointee.tracked_get_allocs()), openFiles: Int(libvips.pointee.tracked_get_files()))
     }
 }

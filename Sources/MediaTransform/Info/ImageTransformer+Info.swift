@@ -50,10 +50,10 @@ extension ImageTransformer {
             throw TransformError(.undecodable, "info: \(bands) bands after the sRGB conversion")
         }
         var length = 0
-        guard let memory = vips_image_write_to_memory(image.pointer, &length) else {
+        guard let memory = libvips.pointee.image_write_to_memory(image.pointer, &length) else {
             throw TransformError.vips(.undecodable, "info: pixels")
         }
-        defer { g_free(memory) }
+        defer { libvips.pointee.g_free(memory) }
         let count = image.width * image.height
         guard length == count * bands else {
             throw TransformError(.undecodable, "info: \(length) bytes of pixels for \(image.width)×\(image.height)")

@@ -20,19 +20,19 @@ struct ColourStep: TransformStep {
         if !context.sourceIsCMYK && image.has("icc-profile-data") && !Self.embedsSRGB(image) {
             let source = image
             if let managed = try? VipsImageHandle.make(.undecodable, "\(name): ICC profile", { out in
-                mediactl_vips_icc_to_srgb(source.pointer, out)
+                mediactl_vips_icc_to_srgb(libvips, source.pointer, out)
             }).inMemory(.undecodable, "\(name): ICC profile") {
                 image = managed
             }
         }
         if image.interpretation != VIPS_INTERPRETATION_sRGB {
             image = try VipsImageHandle.make(.undecodable, "\(name): to sRGB") { out in
-                mediactl_vips_colourspace_srgb(image.pointer, out)
+                mediactl_vips_colourspace_srgb(libvips, image.pointer, out)
             }
         }
         if image.bandFormat != VIPS_FORMAT_UCHAR {
             image = try VipsImageHandle.make(.undecodable, "\(name): to 8 bits") { out in
-                mediactl_vips_cast_uchar(image.pointer, out)
+                mediactl_vips_cast_uchar(libvips, image.pointer, out)
             }
         }
         context.image = image
@@ -42,7 +42,7 @@ struct ColourStep: TransformStep {
     static func embedsSRGB(_ image: VipsImageHandle) -> Bool {
         var data: UnsafeRawPointer?
         var length = 0
-        guard vips_image_get_blob(image.pointer, "icc-profile-data", &data, &length) == 0, let data, length > 0,
+        guard libvips.pointee.image_get_blob(image.pointer, "icc-profile-data", &data, &length) == 0, let data, length > 0,
               length <= 1 << 20 else { return false }
         return ICCProfileDescription.isSRGB(Array(UnsafeRawBufferPointer(start: data, count: length)))
     }

@@ -27,15 +27,15 @@ struct EncodeStep: TransformStep {
         let quality = Int32(min(100, max(1, context.spec.quality(for: format))))
         var buffer: UnsafeMutableRawPointer?
         var length = 0
-        defer { g_free(buffer) }
+        defer { libvips.pointee.g_free(buffer) }
         let result: Int32 = switch format {
-        case .jpeg: mediactl_vips_jpegsave_buffer(image.pointer, &buffer, &length, quality)
-        case .webp: mediactl_vips_webpsave_buffer(image.pointer, &buffer, &length, quality)
-        case .avif: mediactl_vips_avifsave_buffer(image.pointer, &buffer, &length, quality,
+        case .jpeg: mediactl_vips_jpegsave_buffer(libvips, image.pointer, &buffer, &length, quality)
+        case .webp: mediactl_vips_webpsave_buffer(libvips, image.pointer, &buffer, &length, quality)
+        case .avif: mediactl_vips_avifsave_buffer(libvips, image.pointer, &buffer, &length, quality,
                                                   Int32(min(9, max(0, context.spec.avifEffort))))
-        case .png: mediactl_vips_pngsave_buffer(image.pointer, &buffer, &length, Int32(Self.pngCompression))
-        case .jxl: mediactl_vips_jxlsave_buffer(image.pointer, &buffer, &length, quality, Int32(Self.jxlEffort))
-        case .gif: mediactl_vips_gifsave_buffer(image.pointer, &buffer, &length)
+        case .png: mediactl_vips_pngsave_buffer(libvips, image.pointer, &buffer, &length, Int32(Self.pngCompression))
+        case .jxl: mediactl_vips_jxlsave_buffer(libvips, image.pointer, &buffer, &length, quality, Int32(Self.jxlEffort))
+        case .gif: mediactl_vips_gifsave_buffer(libvips, image.pointer, &buffer, &length)
         }
         guard result == 0, let buffer, length > 0 else {
             throw TransformError.vips(.encodeFailed, "\(name) \(format.rawValue)")

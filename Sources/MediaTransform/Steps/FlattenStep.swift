@@ -14,7 +14,7 @@ struct FlattenStep: TransformStep {
         let image = try context.currentImage(for: name)
         guard context.outputFormat == .jpeg, image.hasAlpha else { return }
         context.image = try VipsImageHandle.make(.encodeFailed, name) { out in
-            mediactl_vips_flatten(image.pointer, out, Self.background)
+            mediactl_vips_flatten(libvips, image.pointer, out, Self.background)
         }
     }
 }

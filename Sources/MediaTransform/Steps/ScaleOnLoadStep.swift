@@ -28,7 +28,7 @@ struct ScaleOnLoadStep: TransformStep {
         }
         let count = context.source.count
         context.image = try VipsImageHandle.make(.undecodable, name) { out in
-            mediactl_vips_thumbnail_buffer(
+            mediactl_vips_thumbnail_buffer(libvips, 
                 base, count, out, Int32(box.width), Int32(box.height),
                 box.crop ? Self.interesting(box.gravity) : VIPS_INTERESTING_NONE, context.animate ? 1 : 0)
         }

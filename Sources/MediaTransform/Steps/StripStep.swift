@@ -25,10 +25,10 @@ struct StripStep: TransformStep {
     func run(_ context: TransformContext) throws(TransformError) {
         let image = try context.currentImage(for: name)
         let copy = try VipsImageHandle.make(.encodeFailed, name) { out in
-            mediactl_vips_copy(image.pointer, out)
+            mediactl_vips_copy(libvips, image.pointer, out)
         }
         for field in Self.metadataFields(of: copy) where !(context.animate && Self.animationFields.contains(field)) {
-            vips_image_remove(copy.pointer, field)
+            libvips.pointee.image_remove(copy.pointer, field)
         }
         context.image = copy
     }
