@@ -27,10 +27,10 @@ public struct AuditTreeCheck {
         self.directory = directory
         var checkpoint: TreeCheckpoint?
         var problem: String?
-        if let verifier, let bytes = try AuditFiles.read(directory + "/" + AuditTreeWriter.checkpointName) {
-            do throws(AuditError) {
-                checkpoint = try TreeCheckpoint(text: verifier.open(String(decoding: bytes, as: UTF8.self)))
-            } catch {
+        if let verifier {
+            do {
+                checkpoint = try AuditTreeWriter.readCheckpoint(directory: directory, verifier: verifier)
+            } catch let error as AuditError where error.code != .io {
                 problem = "\(AuditTreeWriter.checkpointName) does not verify with this state directory's key: \(error.context)"
             }
         }

@@ -84,9 +84,16 @@ struct AuditTreeWriter {
 
     /// The checkpoint in `tree-checkpoint` when `signer` signed it.
     static func signedCheckpoint(directory: String, signer: NoteSigner?) -> TreeCheckpoint? {
-        guard let signer, let bytes = try? AuditFiles.read(directory + "/" + checkpointName),
-              let text = try? NoteVerifier(signer).open(String(decoding: bytes, as: UTF8.self)) else { return nil }
-        return try? TreeCheckpoint(text: text)
+        guard let signer else { return nil }
+        return try? readCheckpoint(directory: directory, verifier: NoteVerifier(signer))
+    }
+
+    /// The checkpoint in `tree-checkpoint` of `directory`, verified with `verifier`; `nil` when there is none yet.
+    /// - Throws: ``AuditError`` `io` when the file cannot be read, `invalid-note` (or the verifier's error) when it is not a
+    ///   checkpoint `verifier`'s key signed.
+    static func readCheckpoint(directory: String, verifier: NoteVerifier) throws -> TreeCheckpoint? {
+        guard let bytes = try AuditFiles.read(directory + "/" + checkpointName) else { return nil }
+        return try TreeCheckpoint(text: verifier.open(String(decoding: bytes, as: UTF8.self)))
     }
 
     /// The frontier in `tree-frontier` when it is that of the signed `checkpoint` (same size and root) and the entries
