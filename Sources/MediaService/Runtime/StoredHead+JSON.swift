@@ -43,7 +43,11 @@ extension StoredHead {
         Self.appendJSONLists(vary, to: &out)
         Self.integer(#","width":"#, width.map(Int64.init), to: &out)
         out.append(UInt8(ascii: "}"))
-        return out
+        // The head is kept with its entry for the entry's life: not in the room reserved for escapes (a quarter more).
+        guard out.capacity - out.count > 32 else { return out }
+        return [UInt8](unsafeUninitializedCapacity: out.count) { buffer, count in
+            count = buffer.initialize(fromContentsOf: out)
+        }
     }
 
     /// `key` then `value` as a JSON string (then `separator`, if any); nothing when `value` is `nil`.
