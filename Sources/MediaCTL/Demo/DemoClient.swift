@@ -1,11 +1,9 @@
-import Foundation
+import MediaCore
+import MediaCurl
+import MediaOrigin
 
-#if canImport(FoundationNetworking)
-    import FoundationNetworking
-#endif
-
-/// The demo's HTTP client: a `URLSession` like an app's, with every cache and cookie store off
-/// (on Linux, Foundation's `URLCache` is not an HTTP cache), so every row is a real request.
+/// The demo's HTTP client: libcurl through MediaCurl, as `warm` uses it (no cache, no cookies, no retry), so every row
+/// is one real request.
 final class DemoClient: Sendable {
     /// One answer.
     struct Answer: Sendable {
@@ -20,37 +18,23 @@ final class DemoClient: Sendable {
         var reason: String
     }
 
-    private let session: URLSession
+    private let fetcher: any OriginFetching
 
-    init() {
-        let configuration = URLSessionConfiguration.ephemeral
-        configuration.urlCache = nil
-        configuration.requestCachePolicy = .reloadIgnoringLocalCacheData
-        configuration.httpCookieStorage = nil
-        configuration.httpShouldSetCookies = false
-        configuration.timeoutIntervalForRequest = 10
-        session = URLSession(configuration: configuration)
-    }
-
-    deinit {
-        session.invalidateAndCancel()
+    init(fetcher: any OriginFetching = DefaultOriginFetcher.make()) {
+        self.fetcher = fetcher
     }
 
     /// `GET base + path`, with `Authorization: Bearer <token>` when `token` is given.
     func get(_ base: String, _ path: String, token: String?) async throws(Failure) -> Answer {
-        guard let url = URL(string: base + path) else { throw Failure(reason: "bad URL \(base + path)") }
-        var request = URLRequest(url: url, cachePolicy: .reloadIgnoringLocalCacheData, timeoutInterval: 10)
-        if let token { request.setValue("Bearer " + token, forHTTPHeaderField: "Authorization") }
-        let data: Data
-        let response: URLResponse
+        var fields = HTTPFields()
+        if let token { fields.append(.authorization, "Bearer " + token) }
+        let response: OriginResponse
         do {
-            (data, response) = try await session.data(for: request)
+            response = try await fetcher.fetch(OriginRequest(url: base + path, fields: fields, timeout: 10, allowsRetry: false))
         } catch {
-            throw Failure(reason: error.localizedDescription)
+            throw Failure(reason: (error as? OriginError)?.context ?? "\(error)")
         }
-        guard let http = response as? HTTPURLResponse else { throw Failure(reason: "not an HTTP response") }
-        return Answer(
-            status: http.statusCode, cacheStatus: http.value(forHTTPHeaderField: "Cache-Status"), bytes: data.count,
-            body: [UInt8](data))
+        return Answer(status: Int(response.status.code), cacheStatus: response.fields["Cache-Status"],
+                      bytes: response.body.count, body: response.body)
     }
 }
