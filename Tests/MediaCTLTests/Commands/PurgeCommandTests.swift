@@ -133,6 +133,17 @@ import Testing
                 "mediactl: no running service for state directory \(folder.path) (cannot connect to 127.0.0.1:1: "))
     }
 
+    /// The whole message of an unreachable service: libcurl's reason through MediaCurl (the client links no
+    /// FoundationNetworking), without the transport's code or attempt count.
+    @Test func unreachableServiceSaysLibcurlsReason() async throws {
+        let folder = try TemporaryDirectory()
+        defer { folder.remove() }
+        try ServeStateFile(pid: getpid(), listen: "127.0.0.1:1", adminToken: "t").write(stateDirectory: folder.path)
+        let result = await CLIRun.run(["purge", "--all", "--state-dir", folder.path])
+        #expect(result == CLIRun(status: 2, stdout: "", stderr: "mediactl: no running service for state directory \(folder.path) "
+                                     + "(cannot connect to 127.0.0.1:1: cannot connect (curl error 7))\n"))
+    }
+
     /// A service started with `--admin-listen off` (`"admin":"off"` in serve.json): purge and reload say so, exit 2.
     @Test func noAdminListenerIsExitTwo() async throws {
         let folder = try TemporaryDirectory()
