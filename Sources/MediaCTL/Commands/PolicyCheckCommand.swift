@@ -121,14 +121,18 @@ public struct PolicyCheckCommand: MediaCommand {
             if let cors = route.cors { out += "        cors: " + corsSummary(cors) + "\n" }
         }
         if policies.tiers.values.contains(where: { $0.variants != nil }) {
-            if let problem = VipsRuntime.unavailable {
-                out += "  \(problem): serve refuses tiers that declare variants here\n"
-            } else {
-                out += "  libvips \(VipsRuntime.version): "
-                    + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF, canSaveJXL: VipsRuntime.canSaveJXL) + "\n"
-            }
+            out += libvipsLine(policies, unavailable: VipsRuntime.unavailable)
         }
         return out
+    }
+
+    /// The summary's last line when a tier declares variants: the libvips version and what it saves
+    /// (``avifNote(_:canSaveAVIF:canSaveJXL:)``), or, when libvips cannot be opened here (`unavailable`,
+    /// ``MediaTransform/VipsRuntime/unavailable``), why, and that `serve` would refuse these tiers.
+    static func libvipsLine(_ policies: PolicySet, unavailable: String?) -> String {
+        if let unavailable { return "  \(unavailable): serve refuses tiers that declare variants here\n" }
+        return "  libvips \(VipsRuntime.version): "
+            + avifNote(policies, canSaveAVIF: VipsRuntime.canSaveAVIF, canSaveJXL: VipsRuntime.canSaveJXL) + "\n"
     }
 
     /// The warnings printed on stderr after the summary (exit status stays 0), one per forwarded field of a storing

@@ -19,6 +19,16 @@ import Testing
                 == "cannot save AVIF: fmt=avif and fmt=auto fall back to webp on tiers avatar, private, public")
     }
 
+    /// Where libvips cannot be opened (it is loaded on first use, not linked), the last line says why instead of a version.
+    @Test func libvipsLineSaysWhyLibvipsCannotBeUsed() throws {
+        let policies = try PolicyLoader().load(directory: Self.repositoryPolicies)
+        let reason = "libvips cannot be opened: libvips.so.42: cannot open shared object file: No such file or directory"
+        #expect(PolicyCheckCommand.libvipsLine(policies, unavailable: reason)
+                == "  " + reason + ": serve refuses tiers that declare variants here\n")
+        #expect(PolicyCheckCommand.libvipsLine(policies, unavailable: nil)
+                == "  libvips \(VipsRuntime.version): saves jpeg, webp, avif, png, jxl\n")
+    }
+
     @Test func defaultPoliciesAreAccepted() async throws {
         let result = await CLIRun.run(
             ["policy", "check", "--policies", Self.repositoryPolicies])
